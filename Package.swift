@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency arrows (see docs/architecture.md):
+//   lifesim → ScriptHost → Lifecycle → EventStore
+//   ScriptHost → CLua
+// EventStore and Lifecycle know neither Lua nor the command line.
+let package = Package(
+  name: "lifesim",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "lifesim", targets: ["lifesim"]),
+    .library(name: "EventStore", targets: ["EventStore"]),
+    .library(name: "Lifecycle", targets: ["Lifecycle"]),
+    .library(name: "ScriptHost", targets: ["ScriptHost"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLua",
+      pkgConfig: "lua5.4",
+      providers: [.apt(["liblua5.4-dev"])]
+    ),
+    .target(
+      name: "EventStore",
+      dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+    ),
+    .target(name: "Lifecycle", dependencies: ["EventStore"]),
+    .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
+    .executableTarget(
+      name: "lifesim",
+      dependencies: [
+        "ScriptHost", "Lifecycle", "EventStore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
+    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore"]),
+    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    .testTarget(name: "CLITests", dependencies: ["EventStore"]),
+  ]
+)

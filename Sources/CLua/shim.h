@@ -1,0 +1,187 @@
+// CLua: the only C that lifesim needs around Debian's Lua 5.4.
+//
+// Swift cannot import Lua's function-like macros, its variadic functions, or
+// LUA_REGISTRYINDEX, and it must never be longjmp'ed through. Every helper
+// here exists for one of those reasons; each says which macro it replaces or
+// why it has to be C. Only ScriptHost imports this module (`internal import`).
+#ifndef LIFESIM_CLUA_SHIM_H
+#define LIFESIM_CLUA_SHIM_H
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Macros Swift cannot import
+
+/// Replaces the macro `LUA_REGISTRYINDEX`.
+static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+/// Replaces the macro `lua_upvalueindex(i)`.
+static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
+/// Replaces the macro `lua_pop(L, n)`.
+static inline void clua_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+/// Replaces the macro `lua_newtable(L)`.
+static inline void clua_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+/// Replaces the macro `lua_pcall(L, n, r, f)`.
+static inline int clua_pcall(lua_State *L, int nargs, int nresults, int msgh) {
+  return lua_pcallk(L, nargs, nresults, msgh, 0, NULL);
+}
+/// Replaces the macro `lua_insert(L, idx)`.
+static inline void clua_insert(lua_State *L, int idx) { lua_rotate(L, idx, 1); }
+/// Replaces the macro `lua_remove(L, idx)`.
+static inline void clua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); lua_settop(L, -2); }
+/// Replaces the macro `lua_tonumber(L, idx)`.
+static inline lua_Number clua_tonumber(lua_State *L, int idx) { return lua_tonumberx(L, idx, NULL); }
+/// Replaces the variadic `lua_gc(L, LUA_GCCOUNT, 0)` + `LUA_GCCOUNTB`: bytes in use.
+static inline long clua_gc_bytes(lua_State *L) {
+  return (long)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + lua_gc(L, LUA_GCCOUNTB, 0);
+}
+/// Replaces the variadic `lua_gc(L, LUA_GCCOLLECT, 0)`.
+static inline void clua_gc_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT, 0); }
+/// Replaces the variadic `lua_gc(L, LUA_GCSTOP, 0)`: the host decides when to collect.
+static inline void clua_gc_stop(lua_State *L) { lua_gc(L, LUA_GCSTOP, 0); }
+/// Replaces the variadic `lua_gc(L, LUA_GCRESTART, 0)`.
+static inline void clua_gc_restart(lua_State *L) { lua_gc(L, LUA_GCRESTART, 0); }
+
+// MARK: - Limits shared by the allocator, the count hook and the trampoline
+
+/// Per-`lua_State` limits. Lives in host memory; a pointer to it sits in the
+/// state's extra space (`lua_getextraspace`) so C hooks can find it.
+typedef struct clua_limits {
+  size_t bytes_in_use;
+  size_t bytes_limit;          // 0: unlimited
+  int host_active;             // >0 while a Swift frame is on the stack: never refuse memory then
+  int memory_exceeded;         // set once an allocation was refused
+  long instructions_left;      // decremented by the count hook
+  long instructions_step;      // the hook's period
+  int instructions_exceeded;   // set once the budget ran out
+  int enforcing;               // 0 outside app code: the hook does nothing
+} clua_limits;
+
+/// Why it is C: `lua_Alloc` is called from inside Lua with only C frames
+/// around it; refusing here makes Lua raise `LUA_ERRMEM` without Swift.
+static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  clua_limits *lim = (clua_limits *)ud;
+  size_t old = ptr ? osize : 0;
+  if (nsize == 0) {
+    free(ptr);
+    lim->bytes_in_use -= old;
+    return NULL;
+  }
+  if (lim->bytes_limit != 0 && nsize > old && lim->host_active == 0 && lim->enforcing &&
+      lim->bytes_in_use - old + nsize > lim->bytes_limit) {
+    lim->memory_exceeded = 1;
+    return NULL;
+  }
+  void *p = realloc(ptr, nsize);
+  if (p) lim->bytes_in_use = lim->bytes_in_use - old + nsize;
+  return p;
+}
+
+/// Creates a state whose allocator enforces `lim` and stores `lim` in the extra space.
+static inline lua_State *clua_newstate(clua_limits *lim) {
+  lua_State *L = lua_newstate(clua_alloc, lim);
+  if (L) *(clua_limits **)lua_getextraspace(L) = lim;
+  return L;
+}
+
+/// Replaces the macro `lua_getextraspace`: the limits of the state `L` (or of its main thread).
+static inline clua_limits *clua_limits_of(lua_State *L) {
+  return *(clua_limits **)lua_getextraspace(L);
+}
+
+/// Why it is C: raising from a hook longjmps, and only C frames may be crossed.
+/// The error message is fixed; the host classifies by `instructions_exceeded`.
+static inline void clua_count_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  clua_limits *lim = clua_limits_of(L);
+  if (!lim->enforcing) return;
+  lim->instructions_left -= lim->instructions_step;
+  if (lim->instructions_left <= 0) {
+    lim->instructions_exceeded = 1;
+    lua_pushliteral(L, "lifesim: instruction limit exceeded");
+    lua_error(L);
+  }
+}
+
+/// Installs the count hook on `L` (hooks are per coroutine).
+static inline void clua_install_hook(lua_State *L) {
+  lua_sethook(L, clua_count_hook, LUA_MASKCOUNT, (int)clua_limits_of(L)->instructions_step);
+}
+
+/// Why it is C: sandboxed `pcall` wrappers call this after the protected call;
+/// once a limit is exceeded it re-raises, so a script cannot swallow the stop.
+static inline int clua_reraise_if_exceeded(lua_State *L) {
+  clua_limits *lim = clua_limits_of(L);
+  if (lim->enforcing && (lim->instructions_exceeded || lim->memory_exceeded)) {
+    lua_pushliteral(L, "lifesim: limit exceeded");
+    return lua_error(L);
+  }
+  return 0;
+}
+
+/// `coroutine.create` replacement: the new coroutine gets the count hook too.
+static inline int clua_coroutine_create(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_State *co = lua_newthread(L);
+  clua_install_hook(co);
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 1);
+  return 1;
+}
+
+// MARK: - Calling Swift from Lua without longjmp through Swift
+
+/// The Swift side of a host function: returns the number of results, or -1
+/// after pushing an error message, which the trampoline then raises.
+typedef int (*clua_host_fn)(lua_State *L);
+
+/// Why it is C: `lua_error` must be called with only C frames on the stack.
+/// Upvalue 1 is a light userdata holding a `clua_host_fn`; the Swift function
+/// finds its closure in upvalue 2.
+static inline int clua_trampoline(lua_State *L) {
+  clua_host_fn fn = (clua_host_fn)lua_touserdata(L, lua_upvalueindex(1));
+  clua_limits *lim = clua_limits_of(L);
+  lim->host_active++;
+  int n = fn(L);
+  lim->host_active--;
+  if (n < 0) return lua_error(L);
+  return n;
+}
+
+/// Pushes `clua_trampoline` as a closure over `fn` and the value on top of the stack.
+static inline void clua_push_host_function(lua_State *L, clua_host_fn fn) {
+  lua_pushlightuserdata(L, (void *)fn);
+  clua_insert(L, -2);
+  lua_pushcclosure(L, clua_trampoline, 2);
+}
+
+/// Message handler for `lua_pcall`: the message plus `luaL_traceback`.
+/// Non-string error objects are described by type, never by address.
+static inline int clua_message_handler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    int t = lua_type(L, 1);
+    if (t == LUA_TNIL) msg = "error object is nil";
+    else if (t == LUA_TBOOLEAN) msg = lua_toboolean(L, 1) ? "error object is true" : "error object is false";
+    else if (t == LUA_TTABLE) msg = "error object is a table";
+    else msg = lua_pushfstring(L, "error object is a %s", luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/// Pushes the message handler (the macro `lua_pushcfunction` replaced).
+static inline void clua_push_message_handler(lua_State *L) { lua_pushcclosure(L, clua_message_handler, 0); }
+/// Pushes the coroutine.create replacement.
+static inline void clua_push_coroutine_create(lua_State *L) { lua_pushcclosure(L, clua_coroutine_create, 0); }
+/// Pushes the limit re-raiser used by the sandboxed pcall/xpcall.
+static inline void clua_push_reraise(lua_State *L) { lua_pushcclosure(L, clua_reraise_if_exceeded, 0); }
+
+/// Replaces `luaL_loadbufferx(L, s, n, name, "t")`: text chunks only, never bytecode.
+static inline int clua_load_text(lua_State *L, const char *s, size_t n, const char *chunkname) {
+  return luaL_loadbufferx(L, s, n, chunkname, "t");
+}
+
+#endif

@@ -1,0 +1,228 @@
+/// A strict parser for one line of the log: RFC 8259 JSON, UTF-8 checked,
+/// duplicate keys refused, nesting bounded. It never traps on bad input.
+public struct JSONParser {
+  /// Why a line is not acceptable JSON.
+  public struct Failure: Error, Equatable, Sendable {
+    public let offset: Int
+    public let reason: String
+  }
+
+  /// The deepest nesting a log line may use.
+  public static let depthMax = 64
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var i = 0
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// Parses exactly one JSON value filling all of `bytes`.
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    var p = JSONParser(bytes)
+    let v = try p.value(depth: 0)
+    guard p.i == bytes.count else { throw p.fail("unexpected bytes after the value") }
+    return v
+  }
+
+  public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buf in
+      do throws(Failure) { return .success(try parse(buf)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  public static func parse(_ text: String) throws(Failure) -> JSONValue { try parse(Array(text.utf8)) }
+
+  private func fail(_ reason: String) -> Failure { Failure(offset: i, reason: reason) }
+
+  private var atEnd: Bool { i >= bytes.count }
+
+  private mutating func value(depth: Int) throws(Failure) -> JSONValue {
+    guard depth < Self.depthMax else { throw fail("nested deeper than \(Self.depthMax)") }
+    guard !atEnd else { throw fail("unexpected end of line") }
+    switch bytes[i] {
+    case UInt8(ascii: "{"): return try object(depth: depth)
+    case UInt8(ascii: "["): return try array(depth: depth)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+    default: throw fail("unexpected character")
+    }
+  }
+
+  private mutating func literal(_ word: StaticString) throws(Failure) {
+    let n = word.utf8CodeUnitCount
+    guard i + n <= bytes.count else { throw fail("unexpected end of line") }
+    let w = UnsafeBufferPointer(start: word.utf8Start, count: n)
+    for k in 0..<n where bytes[i + k] != w[k] { throw fail("unexpected character") }
+    i += n
+  }
+
+  private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+    i += 1
+    var members: [(String, JSONValue)] = []
+    if !atEnd, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+    while true {
+      guard !atEnd, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+      let k = try string()
+      for (existing, _) in members where existing == k { throw fail("duplicate key \"\(k)\"") }
+      guard !atEnd, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+      i += 1
+      members.append((k, try value(depth: depth + 1)))
+      guard !atEnd else { throw fail("unexpected end of line") }
+      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+      if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+      throw fail("expected ',' or '}'")
+    }
+  }
+
+  private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+    i += 1
+    var items: [JSONValue] = []
+    if !atEnd, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+    while true {
+      items.append(try value(depth: depth + 1))
+      guard !atEnd else { throw fail("unexpected end of line") }
+      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+      if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+      throw fail("expected ',' or ']'")
+    }
+  }
+
+  private mutating func number() throws(Failure) -> JSONValue {
+    let start = i
+    if bytes[i] == UInt8(ascii: "-") { i += 1 }
+    guard !atEnd, isDigit(bytes[i]) else { throw fail("malformed number") }
+    if bytes[i] == UInt8(ascii: "0") {
+      i += 1
+      if !atEnd, isDigit(bytes[i]) { throw fail("number with a leading zero") }
+    } else {
+      while !atEnd, isDigit(bytes[i]) { i += 1 }
+    }
+    var integral = true
+    if !atEnd, bytes[i] == UInt8(ascii: ".") {
+      integral = false
+      i += 1
+      guard !atEnd, isDigit(bytes[i]) else { throw fail("malformed number") }
+      while !atEnd, isDigit(bytes[i]) { i += 1 }
+    }
+    if !atEnd, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      integral = false
+      i += 1
+      if !atEnd, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      guard !atEnd, isDigit(bytes[i]) else { throw fail("malformed number") }
+      while !atEnd, isDigit(bytes[i]) { i += 1 }
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    if integral {
+      guard let v = Int64(text) else { throw Failure(offset: start, reason: "integer out of range") }
+      return .int(v)
+    }
+    guard let d = Double(text) else { throw Failure(offset: start, reason: "malformed number") }
+    return .double(d)
+  }
+
+  private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+
+  private mutating func string() throws(Failure) -> String {
+    i += 1  // opening quote
+    var out: [UInt8] = []
+    var runStart = i
+    while true {
+      guard !atEnd else { throw fail("unterminated string") }
+      let c = bytes[i]
+      if c == UInt8(ascii: "\"") {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+        i += 1
+        break
+      }
+      if c < 0x20 { throw fail("control character in a string") }
+      if c == UInt8(ascii: "\\") {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+        try escape(into: &out)
+        runStart = i
+        continue
+      }
+      if c < 0x80 { i += 1; continue }
+      try skipUTF8Scalar()
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
+  private mutating func skipUTF8Scalar() throws(Failure) {
+    let c = bytes[i]
+    let n: Int
+    var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+    switch c {
+    case 0xC2...0xDF: n = 1
+    case 0xE0: n = 2; lo = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: n = 2
+    case 0xED: n = 2; hi = 0x9F
+    case 0xF0: n = 3; lo = 0x90
+    case 0xF1...0xF3: n = 3
+    case 0xF4: n = 3; hi = 0x8F
+    default: throw fail("invalid UTF-8")
+    }
+    guard i + n < bytes.count else { throw fail("invalid UTF-8") }
+    let b1 = bytes[i + 1]
+    guard b1 >= lo, b1 <= hi else { throw fail("invalid UTF-8") }
+    for k in 2..<(n + 1) where k <= n {
+      guard bytes[i + k] & 0xC0 == 0x80 else { throw fail("invalid UTF-8") }
+    }
+    i += n + 1
+  }
+
+  private mutating func escape(into out: inout [UInt8]) throws(Failure) {
+    i += 1
+    guard !atEnd else { throw fail("unterminated string") }
+    let c = bytes[i]
+    i += 1
+    switch c {
+    case UInt8(ascii: "\""): out.append(c)
+    case UInt8(ascii: "\\"): out.append(c)
+    case UInt8(ascii: "/"): out.append(c)
+    case UInt8(ascii: "b"): out.append(0x08)
+    case UInt8(ascii: "f"): out.append(0x0C)
+    case UInt8(ascii: "n"): out.append(0x0A)
+    case UInt8(ascii: "r"): out.append(0x0D)
+    case UInt8(ascii: "t"): out.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try hex4()
+      if (0xD800...0xDBFF).contains(scalar) {
+        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+          throw fail("unpaired surrogate")
+        }
+        i += 2
+        let low = try hex4()
+        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(scalar) {
+        throw fail("unpaired surrogate")
+      }
+      guard let u = Unicode.Scalar(scalar) else { throw fail("invalid escape") }
+      out.append(contentsOf: String(Character(u)).utf8)
+    default:
+      throw fail("invalid escape")
+    }
+  }
+
+  private mutating func hex4() throws(Failure) -> UInt32 {
+    guard i + 4 <= bytes.count else { throw fail("invalid \\u escape") }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let c = bytes[i]
+      let d: UInt32
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+      default: throw fail("invalid \\u escape")
+      }
+      v = v << 4 | d
+      i += 1
+    }
+    return v
+  }
+}

@@ -1,0 +1,282 @@
+/// What is wrong with a log, and where. The descriptions are the exact
+/// messages users see (`line 1042: hash chain broken`).
+public enum LogProblem: Error, Equatable, CustomStringConvertible, Sendable {
+  /// The file cannot be used as a log at all (missing, empty, not a lifelog, newer format).
+  case unreadable(String)
+  /// Line `line` is damaged; nothing at or after it is trusted.
+  case damaged(line: Int, reason: String)
+
+  public var description: String {
+    switch self {
+    case let .unreadable(reason): return reason
+    case let .damaged(line, reason): return "line \(line): \(reason)"
+    }
+  }
+}
+
+/// One line of a log, as the reader yields it.
+public enum LogLine: Equatable, Sendable {
+  case event(LogEvent)
+  case trailer(LogTrailer)
+}
+
+/// How a log that was read to its end ends.
+public enum LogEnding: Equatable, Sendable {
+  /// A trailer closes the log.
+  case complete(LogTrailer)
+  /// No trailer: the writer stopped after event `afterEvent` (0: after the header).
+  case cutOff(afterEvent: Int64)
+
+  public var description: String {
+    switch self {
+    case let .complete(trailer): return "intact and complete: \(trailer.events) events"
+    case let .cutOff(n): return "cut off after event \(n) (no trailer)"
+    }
+  }
+}
+
+/// Streams a log line by line in constant memory, checking format, sequence,
+/// time order and the hash chain as it goes.
+///
+/// ```swift
+/// let reader = try LogReader(path: "run.lifelog")
+/// while let line = try reader.next() { … }
+/// print(reader.ending!)   // complete, or cut off after event N
+/// ```
+/// The first damaged line throws; no line after it is ever yielded.
+public final class LogReader {
+  /// The longest line accepted (a header carries the scripts' sources).
+  public static let lineBytesMax = 64 << 20
+  static let chunkBytes = 1 << 20
+
+  public let path: String
+  public let header: LogHeader
+  /// Set once `next()` has returned nil.
+  public private(set) var ending: LogEnding?
+  /// The number of the line `next()` read last (the header is line 1).
+  public private(set) var lineNumber = 1
+
+  private var fd: Int32
+  private var chain = HashChain()
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var eof = false
+  private var lastSeq: Int64 = 0
+  private var lastTime: Int64 = 0
+  private var sawTrailer = false
+
+  /// Opens the log and reads and checks its header.
+  public init(path: String) throws(LogProblem) {
+    self.path = path
+    switch POSIXFile.openForReading(path) {
+    case let .success(fd): self.fd = fd
+    case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
+    }
+    buffer.reserveCapacity(Self.chunkBytes)
+    var placeholder: LogHeader?
+    do {
+      guard let raw = try Self.readLine(fd: fd, buffer: &buffer, start: &start, eof: &eof, number: 1) else {
+        throw LogProblem.unreadable("\(path): empty file: not a lifesim log")
+      }
+      guard raw.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
+      let body = try Self.checkedBody(raw.bytes, number: 1, chain: &chain)
+      placeholder = try Self.decodeHeader(body)
+    } catch let problem as LogProblem {
+      POSIXFile.close(fd)
+      if case let .damaged(_, reason) = problem { throw .unreadable("\(path): line 1: \(reason)") }
+      throw problem
+    } catch {
+      POSIXFile.close(fd)
+      throw .unreadable("\(path): \(error)")
+    }
+    header = placeholder!
+  }
+
+  deinit { if fd >= 0 { POSIXFile.close(fd) } }
+
+  /// The next event or the trailer; nil at the end (then `ending` says how it ends).
+  public func next() throws(LogProblem) -> LogLine? {
+    if ending != nil { return nil }
+    let number = lineNumber + 1
+    let raw: RawLine?
+    raw = try Self.readLine(fd: fd, buffer: &buffer, start: &start, eof: &eof, number: number)
+    guard let raw else {
+      if !sawTrailer { ending = .cutOff(afterEvent: lastSeq) }
+      close()
+      return nil
+    }
+    lineNumber = number
+    if sawTrailer { throw .damaged(line: number, reason: "data after the trailer") }
+    guard raw.complete else {
+      // A partial last line is what a killed writer leaves: the log is cut, not damaged.
+      ending = .cutOff(afterEvent: lastSeq)
+      close()
+      return nil
+    }
+    let body = try Self.checkedBody(raw.bytes, number: number, chain: &chain)
+    guard case let .object(members) = body else { throw .damaged(line: number, reason: "not a JSON object") }
+    guard let kindText = body["kind"]?.stringValue else { throw .damaged(line: number, reason: "no \"kind\"") }
+    if kindText == "end" {
+      let trailer = try Self.decodeTrailer(body, number: number)
+      guard trailer.events == lastSeq else {
+        throw .damaged(line: number, reason: "trailer counts \(trailer.events) events, the log has \(lastSeq)")
+      }
+      sawTrailer = true
+      ending = .complete(trailer)
+      return .trailer(trailer)
+    }
+    guard members.count >= 3, members[0].0 == "seq", members[1].0 == "t", members[2].0 == "kind",
+          let seq = members[0].1.intValue, let t = members[1].1.intValue else {
+      throw .damaged(line: number, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
+    }
+    guard let kind = EventKind(rawValue: kindText) else {
+      throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
+    }
+    guard seq == lastSeq + 1 else {
+      throw .damaged(line: number, reason: "expected event \(lastSeq + 1), found event \(seq)")
+    }
+    guard t >= lastTime else { throw .damaged(line: number, reason: "virtual time goes backwards") }
+    lastSeq = seq
+    lastTime = t
+    return .event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...])))
+  }
+
+  private func close() {
+    if fd >= 0 { POSIXFile.close(fd); fd = -1 }
+  }
+
+  /// Reads every remaining line and returns how the log ends (for `verify`).
+  public func drain() throws(LogProblem) -> LogEnding {
+    while try next() != nil {}
+    return ending!
+  }
+
+  // MARK: - Lines
+
+  struct RawLine {
+    var bytes: [UInt8]
+    /// False for a last line with no newline (a cut write).
+    var complete: Bool
+  }
+
+  private static func readLine(fd: Int32, buffer: inout [UInt8], start: inout Int, eof: inout Bool,
+                               number: Int) throws(LogProblem) -> RawLine? {
+    var scanFrom = start
+    while true {
+      if let nl = buffer[scanFrom...].firstIndex(of: 0x0A) {
+        let line = Array(buffer[start..<nl])
+        start = nl + 1
+        return RawLine(bytes: line, complete: true)
+      }
+      scanFrom = buffer.count
+      if buffer.count - start > lineBytesMax {
+        throw .damaged(line: number, reason: "longer than \(lineBytesMax >> 20) MiB")
+      }
+      if eof {
+        guard start < buffer.count else { return nil }
+        let line = Array(buffer[start...])
+        start = buffer.count
+        return RawLine(bytes: line, complete: false)
+      }
+      // Compact, then read another chunk.
+      if start > 0 {
+        buffer.removeSubrange(0..<start)
+        scanFrom -= start
+        start = 0
+      }
+      let old = buffer.count
+      buffer.append(contentsOf: repeatElement(0, count: chunkBytes))
+      let result = buffer.withUnsafeMutableBytes { raw in
+        POSIXFile.read(fd, into: raw.baseAddress! + old, count: chunkBytes)
+      }
+      switch result {
+      case let .success(n):
+        buffer.removeSubrange((old + n)...)
+        if n == 0 { eof = true }
+      case let .failure(err):
+        buffer.removeSubrange(old...)
+        throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
+      }
+    }
+  }
+
+  static let suffixCount = 72  // ,"h":" + 64 hex + "}
+
+  /// Splits off `h`, checks it against the chain, and parses the body.
+  static func checkedBody(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> JSONValue {
+    if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
+    guard hasHashSuffix(line) else {
+      do { _ = try JSONParser.parse(line) } catch {
+        throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      }
+      throw .damaged(line: number, reason: "no hash \"h\" as the last member")
+    }
+    var body = Array(line[0..<(line.count - suffixCount)])
+    body.append(UInt8(ascii: "}"))
+    let recorded = line[(line.count - suffixCount + 6)..<(line.count - 2)]
+    let computed = chain.link(body)
+    guard recorded.elementsEqual(computed) else { throw .damaged(line: number, reason: "hash chain broken") }
+    do {
+      return try JSONParser.parse(body)
+    } catch {
+      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+    }
+  }
+
+  private static func hasHashSuffix(_ line: [UInt8]) -> Bool {
+    guard line.count > suffixCount, line.last == UInt8(ascii: "}") else { return false }
+    let s = line.count - suffixCount
+    guard line[s..<(s + 6)].elementsEqual(LogWriter.hashPrefix) else { return false }
+    guard line[line.count - 2] == UInt8(ascii: "\"") else { return false }
+    for c in line[(s + 6)..<(line.count - 2)] {
+      guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+    }
+    return true
+  }
+
+  // MARK: - Header and trailer
+
+  static func decodeHeader(_ body: JSONValue) throws(LogProblem) -> LogHeader {
+    func need<T>(_ key: String, _ get: (JSONValue) -> T?) throws(LogProblem) -> T {
+      guard let v = body[key], let t = get(v) else {
+        throw .damaged(line: 1, reason: "header: missing or malformed \"\(key)\"")
+      }
+      return t
+    }
+    guard body["kind"]?.stringValue == "header" else {
+      throw .damaged(line: 1, reason: "not a lifesim log (no header line)")
+    }
+    let format = try need("format") { $0.intValue }
+    guard format <= logFormatVersion, format >= 1 else {
+      throw .damaged(line: 1, reason: "unsupported format version \(format) (this lifesim reads version \(logFormatVersion))")
+    }
+    var scripts: [EmbeddedScript] = []
+    for item in try need("scripts", { $0.arrayValue }) {
+      guard let role = item["role"]?.stringValue, let path = item["path"]?.stringValue,
+            let sha = item["sha256"]?.stringValue, let source = item["source"]?.stringValue else {
+        throw .damaged(line: 1, reason: "header: malformed script entry")
+      }
+      guard HashChain.hex(of: Array(source.utf8)) == sha else {
+        throw .damaged(line: 1, reason: "header: script \(path) does not match its sha256")
+      }
+      scripts.append(EmbeddedScript(role: role, path: path, sha256: sha, source: source))
+    }
+    return LogHeader(format: format, lifesim: try need("lifesim") { $0.stringValue },
+                     lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
+                     scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
+                     scripts: scripts)
+  }
+
+  static func decodeTrailer(_ body: JSONValue, number: Int) throws(LogProblem) -> LogTrailer {
+    guard let events = body["events"]?.intValue, let t = body["t"]?.intValue, let outcome = body["outcome"] else {
+      throw .damaged(line: number, reason: "malformed trailer")
+    }
+    return LogTrailer(events: events, t: t, outcome: outcome)
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,43 @@
+/// The result of checking a log's integrity (the library side of `lifesim verify`).
+public enum LogVerification: Equatable, Sendable {
+  /// Every line checks out and a trailer closes the log.
+  case intact(events: Int64)
+  /// Every line present checks out, but the log has no trailer.
+  case cutOff(afterEvent: Int64)
+  /// A line is damaged; `validEvents` intact events come before it.
+  case damaged(line: Int, reason: String, validEvents: Int64)
+  /// The file is not a readable log.
+  case unreadable(String)
+
+  /// The message `lifesim verify` prints.
+  public var description: String {
+    switch self {
+    case let .intact(n): return "intact and complete: \(n) events"
+    case let .cutOff(n): return "cut off after event \(n) (no trailer)"
+    case let .damaged(line, reason, _): return "line \(line): \(reason)"
+    case let .unreadable(reason): return reason
+    }
+  }
+
+  /// Reads the whole log at `path` in constant memory and says whether it is intact.
+  public static func check(path: String) -> LogVerification {
+    let reader: LogReader
+    do { reader = try LogReader(path: path) } catch {
+      if case let .unreadable(reason) = error { return .unreadable(reason) }
+      return .unreadable(error.description)
+    }
+    var events: Int64 = 0
+    do {
+      while let line = try reader.next() {
+        if case .event = line { events += 1 }
+      }
+    } catch {
+      if case let .damaged(line, reason) = error { return .damaged(line: line, reason: reason, validEvents: events) }
+      return .unreadable(error.description)
+    }
+    switch reader.ending! {
+    case let .complete(trailer): return .intact(events: trailer.events)
+    case let .cutOff(n): return .cutOff(afterEvent: n)
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/// The app's side of a run: ScriptHost in production, a scripted double in tests.
+///
+/// The simulator calls it when UIKit would run app code; while a job runs,
+/// the driver calls back into the simulator for every app call (`work`,
+/// `beginBackgroundTask`, `push`, …). If the process dies inside a job
+/// (an app call returned `ProcessEnded`), the driver unwinds its code and
+/// returns `.processEnded`.
+public protocol AppDriver: AnyObject {
+  /// A new process: load the app afresh. Returns its UI layout, or the fault of its top-level code.
+  func startProcess() -> Result<AppLayout, AppFault>
+  /// The process is gone: discard everything it held (once no app code is on the stack).
+  func endProcess()
+  /// Whether the app has code for `callback` on `target` (`AppDelegate`, `SceneDelegate`, `NoteList#1`, `BackgroundTask#3`).
+  func implements(_ callback: Callback, target: String) -> Bool
+  /// Whether the app declares the view-controller class `name`.
+  func declares(controller name: String) -> Bool
+  /// Runs app code; nil when it returned normally.
+  func run(_ job: AppJob) -> AppFault?
+}
+
+/// App code the system runs.
+public enum AppJob: Equatable, Sendable {
+  case callback(Callback, target: String, url: String?, completion: Int?)
+  /// Every observer of the notification, in the order they were added.
+  case notification(String)
+  case expiration(task: Int)
+  case after(id: Int)
+}
+
+/// How app code ended other than by returning.
+public enum AppFault: Error, Equatable, Sendable {
+  /// A Lua error: the app crashed.
+  case error(message: String, traceback: String)
+  /// The instruction limit stopped a runaway callback: an unresponsive main thread.
+  case instructionLimit
+  /// The app's memory went over its limit.
+  case memoryLimit
+  /// The process ended inside the job (a deadline fell inside `work`); already recorded.
+  case processEnded
+}
+
+/// Thrown out of an app call when the process has died: the caller must unwind.
+public struct ProcessEnded: Error, Equatable, Sendable {
+  public init() {}
+}
+
+/// A verb that makes no sense now, or a malformed expectation: stops the run (exit 2).
+public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}

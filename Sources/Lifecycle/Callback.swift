@@ -1,0 +1,107 @@
+/// Every UIKit callback lifesim models, keyed by the short name an app script
+/// uses (LIFECYCLE.md §1.6), with the full Swift signature the log shows.
+public enum Callback: String, CaseIterable, Sendable {
+  // UIApplicationDelegate
+  case willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, configurationForConnecting
+  case didDiscardSceneSessions, applicationWillResignActive, applicationDidEnterBackground
+  case applicationWillEnterForeground, applicationDidBecomeActive, applicationWillTerminate
+  case applicationDidReceiveMemoryWarning, applicationProtectedDataWillBecomeUnavailable
+  case applicationProtectedDataDidBecomeAvailable, openURL, continueUserActivity
+  case performFetchWithCompletionHandler, didReceiveRemoteNotification
+  // UISceneDelegate
+  case willConnectTo, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive
+  case sceneWillResignActive, sceneDidEnterBackground, openURLContexts
+  // UIViewController
+  case `init`, loadView, viewDidLoad, viewWillAppear, viewIsAppearing, viewWillLayoutSubviews
+  case viewDidLayoutSubviews, updateProperties, viewDidAppear, viewWillDisappear, viewDidDisappear
+  case didReceiveMemoryWarning, willTransitionToTraitCollection, viewWillTransitionToSize
+  case traitCollectionDidChange
+  // Closures the app handed to UIKit
+  case expirationHandler, asyncAfter
+
+  /// Who receives it.
+  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
+
+  public var receiver: Receiver {
+    switch self {
+    case .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+         .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts:
+      return .sceneDelegate
+    case .`init`, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews,
+         .viewDidLayoutSubviews, .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
+         .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
+         .traitCollectionDidChange:
+      return .viewController
+    case .expirationHandler, .asyncAfter:
+      return .closure
+    default:
+      return .appDelegate
+    }
+  }
+
+  /// The handler key an app script uses.
+  public var key: String { rawValue }
+
+  /// The full Swift signature shown in the trace and the log.
+  public var signature: String {
+    switch self {
+    case .willFinishLaunchingWithOptions: return "application(_:willFinishLaunchingWithOptions:)"
+    case .didFinishLaunchingWithOptions: return "application(_:didFinishLaunchingWithOptions:)"
+    case .configurationForConnecting: return "application(_:configurationForConnecting:options:)"
+    case .didDiscardSceneSessions: return "application(_:didDiscardSceneSessions:)"
+    case .applicationWillResignActive: return "applicationWillResignActive(_:)"
+    case .applicationDidEnterBackground: return "applicationDidEnterBackground(_:)"
+    case .applicationWillEnterForeground: return "applicationWillEnterForeground(_:)"
+    case .applicationDidBecomeActive: return "applicationDidBecomeActive(_:)"
+    case .applicationWillTerminate: return "applicationWillTerminate(_:)"
+    case .applicationDidReceiveMemoryWarning: return "applicationDidReceiveMemoryWarning(_:)"
+    case .applicationProtectedDataWillBecomeUnavailable: return "applicationProtectedDataWillBecomeUnavailable(_:)"
+    case .applicationProtectedDataDidBecomeAvailable: return "applicationProtectedDataDidBecomeAvailable(_:)"
+    case .openURL: return "application(_:open:options:)"
+    case .continueUserActivity: return "application(_:continue:restorationHandler:)"
+    case .performFetchWithCompletionHandler: return "application(_:performFetchWithCompletionHandler:)"
+    case .didReceiveRemoteNotification: return "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
+    case .willConnectTo: return "scene(_:willConnectTo:options:)"
+    case .sceneDidDisconnect: return "sceneDidDisconnect(_:)"
+    case .sceneWillEnterForeground: return "sceneWillEnterForeground(_:)"
+    case .sceneDidBecomeActive: return "sceneDidBecomeActive(_:)"
+    case .sceneWillResignActive: return "sceneWillResignActive(_:)"
+    case .sceneDidEnterBackground: return "sceneDidEnterBackground(_:)"
+    case .openURLContexts: return "scene(_:openURLContexts:)"
+    case .`init`: return "init(coder:)"
+    case .loadView: return "loadView()"
+    case .viewDidLoad: return "viewDidLoad()"
+    case .viewWillAppear: return "viewWillAppear(_:)"
+    case .viewIsAppearing: return "viewIsAppearing(_:)"
+    case .viewWillLayoutSubviews: return "viewWillLayoutSubviews()"
+    case .viewDidLayoutSubviews: return "viewDidLayoutSubviews()"
+    case .updateProperties: return "updateProperties()"
+    case .viewDidAppear: return "viewDidAppear(_:)"
+    case .viewWillDisappear: return "viewWillDisappear(_:)"
+    case .viewDidDisappear: return "viewDidDisappear(_:)"
+    case .didReceiveMemoryWarning: return "didReceiveMemoryWarning()"
+    case .willTransitionToTraitCollection: return "willTransition(to:with:)"
+    case .viewWillTransitionToSize: return "viewWillTransition(to:with:)"
+    case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
+    case .expirationHandler: return "expirationHandler()"
+    case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
+    }
+  }
+
+  private static let bySignature: [String: Callback] = {
+    var map: [String: Callback] = [:]
+    for c in Callback.allCases { map[c.signature] = c }
+    return map
+  }()
+
+  /// The callback whose full signature is `signature`.
+  public init?(signature: String) {
+    guard let c = Callback.bySignature[signature] else { return nil }
+    self = c
+  }
+
+  /// Keys valid in an `AppDelegate`, `SceneDelegate` or `controller` table.
+  public static func keys(for receiver: Receiver) -> [String] {
+    allCases.filter { $0.receiver == receiver }.map(\.key)
+  }
+}

@@ -1,0 +1,160 @@
+import EventStore
+
+/// What the user or the system did (a scenario verb), as recorded.
+public enum Input: Equatable, Sendable {
+  case launch(url: String?)
+  case prewarm, home, lock, unlock
+  case interrupt(Interruption)
+  case endInterrupt(InterruptionEnd)
+  case appSwitcher
+  case switchTo(other: Bool)
+  case forceQuit, memoryWarning, memoryPressure
+  case backgroundLaunch(BackgroundEvent)
+  case openURL(String)
+  case rotate(Orientation)
+  case push(String)
+  case pop
+  case present(String, style: PresentationStyle?, navigation: Bool)
+  case dismiss
+  case selectTab(Int)
+  case swipeBack(cancel: Bool)
+  case swipeDown(cancel: Bool)
+  case advance(us: Int64)
+
+  /// The scenario verb's name.
+  public var verb: String {
+    switch self {
+    case .launch: return "launch"
+    case .prewarm: return "prewarm"
+    case .home: return "home"
+    case .lock: return "lock"
+    case .unlock: return "unlock"
+    case .interrupt: return "interrupt"
+    case .endInterrupt: return "end_interrupt"
+    case .appSwitcher: return "app_switcher"
+    case .switchTo: return "switch_to"
+    case .forceQuit: return "force_quit"
+    case .memoryWarning: return "memory_warning"
+    case .memoryPressure: return "memory_pressure"
+    case .backgroundLaunch: return "background_launch"
+    case .openURL: return "open_url"
+    case .rotate: return "rotate"
+    case .push: return "push"
+    case .pop: return "pop"
+    case .present: return "present"
+    case .dismiss: return "dismiss"
+    case .selectTab: return "select_tab"
+    case .swipeBack: return "swipe_back"
+    case .swipeDown: return "swipe_down"
+    case .advance: return "advance"
+    }
+  }
+}
+
+/// What the app's code asked of UIKit (an app call), as recorded.
+public enum AppCall: Equatable, Sendable {
+  case work(us: Int64)
+  case beginBackgroundTask(name: String, task: Int)
+  case endBackgroundTask(task: Int)
+  /// `value == nil` removes the key.
+  case store(key: String, value: JSONValue?)
+  case log(String)
+  case observe(String)
+  case after(us: Int64, id: Int)
+  case completion(id: Int)
+  case push(String)
+  case pop
+  case present(String, style: PresentationStyle, navigation: Bool)
+  case dismiss
+
+  public var name: String {
+    switch self {
+    case .work: return "work"
+    case .beginBackgroundTask: return "beginBackgroundTask"
+    case .endBackgroundTask: return "endBackgroundTask"
+    case .store: return "store"
+    case .log: return "log"
+    case .observe: return "observe"
+    case .after: return "after"
+    case .completion: return "completion"
+    case .push: return "push"
+    case .pop: return "pop"
+    case .present: return "present"
+    case .dismiss: return "dismiss"
+    }
+  }
+}
+
+/// How the process was started.
+public enum LaunchMode: String, Sendable { case foreground, background, prewarm }
+
+/// A kill or an exit, with a crash-report style description in virtual time.
+public struct Termination: Equatable, Sendable {
+  public var reason: TerminationReason
+  /// The termination code (`0x8badf00d`), when the system uses one.
+  public var code: String?
+  public var description: String
+
+  public init(reason: TerminationReason, code: String?, description: String) {
+    self.reason = reason; self.code = code; self.description = description
+  }
+}
+
+/// One fact of a run. `evolve` folds these into `LifecycleState`; the log stores them.
+public enum EventBody: Equatable, Sendable {
+  case input(Input, at: String?)
+  // transitions
+  case applicationState(from: ApplicationState, to: ApplicationState)
+  case sceneActivation(scene: String, from: SceneActivation, to: SceneActivation)
+  case sceneConnected(scene: String)
+  case sceneDisconnected(scene: String)
+  case sceneSession(created: Bool)
+  case rootBuilt(container: Container, navigation: Bool, controllers: [String])
+  case pushed(String)
+  case popped(String)
+  case presented(String, style: PresentationStyle, navigation: Bool)
+  case dismissed(String)
+  case tabSelected(index: Int, controller: String)
+  case protectedData(available: Bool)
+  // system decisions
+  case processStarted(mode: LaunchMode, state: ApplicationState)
+  case launchContinued(state: ApplicationState)
+  case suspended
+  case resumed
+  case terminated(Termination)
+  // the app
+  case callback(Callback, target: String, handled: Bool, depth: Int, url: String?, completion: Int?)
+  case returned(name: String, target: String, usedUs: Int64, depth: Int)
+  case call(AppCall, at: String?)
+  case notification(name: String, handled: Bool, depth: Int)
+  case crash(name: String, target: String, message: String, traceback: String)
+  // the scenario
+  case expect(name: String, passed: Bool, message: String, at: String?)
+  case note(name: String, message: String)
+
+  /// The log kind this event is written as.
+  public var kind: EventKind {
+    switch self {
+    case .input: return .input
+    case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData:
+      return .transition
+    case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
+    case .callback: return .callback
+    case .returned: return .return
+    case .call: return .call
+    case .notification: return .notification
+    case .crash: return .crash
+    case .expect: return .expect
+    case .note: return .note
+    }
+  }
+}
+
+/// An event with its virtual time (µs).
+public struct Event: Equatable, Sendable {
+  public var t: Int64
+  public var body: EventBody
+
+  public init(t: Int64, _ body: EventBody) { self.t = t; self.body = body }
+}

@@ -1,0 +1,243 @@
+import EventStore
+
+// The JSON form of every event (docs/log-format.md lists them). Encoding
+// writes straight into the log's canonical writer; decoding reads a LogEvent
+// back, so replay needs nothing but the log.
+
+extension EventBody {
+  /// Writes this event's members after `seq`, `t` and `kind`.
+  public func encodeFields(into w: inout CanonicalJSONWriter) {
+    switch self {
+    case let .input(input, at):
+      w.field("name", input.verb)
+      switch input {
+      case let .launch(url): if let url { w.field("url", url) }
+      case let .interrupt(i): w.field("type", i.rawValue)
+      case let .endInterrupt(e): w.field("how", e.rawValue)
+      case let .switchTo(other): w.field("to", other ? "other" : "self")
+      case let .backgroundLaunch(e): w.field("event", e.rawValue)
+      case let .openURL(url): w.field("url", url)
+      case let .rotate(o): w.field("orientation", o.rawValue)
+      case let .push(c): w.field("class", c)
+      case let .present(c, style, nav):
+        w.field("class", c)
+        if let style { w.field("style", style.rawValue) }
+        if nav { w.field("navigation", true) }
+      case let .selectTab(i): w.field("index", i)
+      case let .swipeBack(cancel), let .swipeDown(cancel): w.field("cancel", cancel)
+      case let .advance(us): w.field("duration_us", us)
+      case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
+        break
+      }
+      if let at { w.field("at", at) }
+    case let .applicationState(from, to):
+      w.field("name", "applicationState"); w.field("from", from.rawValue); w.field("to", to.rawValue)
+    case let .sceneActivation(scene, from, to):
+      w.field("name", "activationState"); w.field("target", scene)
+      w.field("from", from.rawValue); w.field("to", to.rawValue)
+    case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
+    case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
+    case let .sceneSession(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
+    case let .rootBuilt(container, navigation, controllers):
+      w.field("name", "rootViewController"); w.field("container", container.rawValue)
+      w.field("navigation", navigation)
+      w.key("targets"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
+    case let .pushed(c): w.field("name", "push"); w.field("target", c)
+    case let .popped(c): w.field("name", "pop"); w.field("target", c)
+    case let .presented(c, style, nav):
+      w.field("name", "present"); w.field("target", c); w.field("style", style.rawValue)
+      if nav { w.field("navigation", true) }
+    case let .dismissed(c): w.field("name", "dismiss"); w.field("target", c)
+    case let .tabSelected(index, c): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
+    case let .protectedData(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
+    case let .processStarted(mode, state):
+      w.field("name", "launchProcess"); w.field("mode", mode.rawValue); w.field("state", state.rawValue)
+    case let .launchContinued(state): w.field("name", "continueLaunch"); w.field("state", state.rawValue)
+    case .suspended: w.field("name", "suspend")
+    case .resumed: w.field("name", "resume")
+    case let .terminated(term):
+      w.field("name", "terminate"); w.field("reason", term.reason.rawValue)
+      if let code = term.code { w.field("code", code) }
+      w.field("description", term.description)
+    case let .callback(cb, target, handled, depth, url, completion):
+      w.field("name", cb.signature); w.field("target", target); w.field("handled", handled)
+      w.field("depth", depth)
+      if let url { w.field("url", url) }
+      if let completion { w.field("completion", completion) }
+    case let .returned(name, target, used, depth):
+      w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
+    case let .call(call, at):
+      w.field("name", call.name)
+      switch call {
+      case let .work(us): w.field("duration_us", us)
+      case let .beginBackgroundTask(name, task): w.field("label", name); w.field("task", task)
+      case let .endBackgroundTask(task): w.field("task", task)
+      case let .store(key, value): w.field("key", key); w.field("value", value ?? .null)
+      case let .log(message): w.field("message", message)
+      case let .observe(n): w.field("notification", n)
+      case let .after(us, id): w.field("delay_us", us); w.field("id", id)
+      case let .completion(id): w.field("id", id)
+      case let .push(c): w.field("class", c)
+      case let .present(c, style, nav):
+        w.field("class", c); w.field("style", style.rawValue)
+        if nav { w.field("navigation", true) }
+      case .pop, .dismiss: break
+      }
+      if let at { w.field("at", at) }
+    case let .notification(name, handled, depth):
+      w.field("name", name); w.field("handled", handled); w.field("depth", depth)
+    case let .crash(name, target, message, traceback):
+      w.field("name", name); w.field("target", target); w.field("reason", TerminationReason.crash.rawValue)
+      w.field("description", message); w.field("traceback", traceback)
+    case let .expect(name, passed, message, at):
+      w.field("name", name); w.field("passed", passed); w.field("message", message)
+      if let at { w.field("at", at) }
+    case let .note(name, message): w.field("name", name); w.field("message", message)
+    }
+  }
+}
+
+extension Event {
+  /// The event as a generic log record (seq assigned by the caller).
+  public func logEvent(seq: Int64) -> LogEvent {
+    var w = CanonicalJSONWriter()
+    w.beginObject()
+    body.encodeFields(into: &w)
+    w.endObject()
+    guard case let .object(fields) = (try? JSONParser.parse(w.bytes)) ?? .null else {
+      preconditionFailure("an event encoded to something other than an object")
+    }
+    return LogEvent(seq: seq, t: t, kind: body.kind, fields: fields)
+  }
+
+  /// Why a log event is not a lifesim event.
+  public struct DecodingError: Error, CustomStringConvertible, Sendable {
+    public let seq: Int64
+    public let reason: String
+    public var description: String { "event \(seq): \(reason)" }
+  }
+
+  /// Reads a lifesim event back from a log record.
+  public init(_ e: LogEvent) throws(DecodingError) {
+    func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
+    func str(_ k: String) throws(DecodingError) -> String {
+      guard let v = e[k]?.stringValue else { throw fail("missing \"\(k)\"") }
+      return v
+    }
+    func optStr(_ k: String) -> String? { e[k]?.stringValue }
+    func int(_ k: String) throws(DecodingError) -> Int64 {
+      guard let v = e[k]?.intValue else { throw fail("missing \"\(k)\"") }
+      return v
+    }
+    func bool(_ k: String) throws(DecodingError) -> Bool {
+      guard let v = e[k]?.boolValue else { throw fail("missing \"\(k)\"") }
+      return v
+    }
+    func raw<E: RawRepresentable>(_ k: String) throws(DecodingError) -> E where E.RawValue == String {
+      guard let v = E(rawValue: try str(k)) else { throw fail("bad \"\(k)\"") }
+      return v
+    }
+    let name = try str("name")
+    let body: EventBody
+    switch e.kind {
+    case .input:
+      let input: Input
+      switch name {
+      case "launch": input = .launch(url: optStr("url"))
+      case "prewarm": input = .prewarm
+      case "home": input = .home
+      case "lock": input = .lock
+      case "unlock": input = .unlock
+      case "interrupt": input = .interrupt(try raw("type"))
+      case "end_interrupt": input = .endInterrupt(try raw("how"))
+      case "app_switcher": input = .appSwitcher
+      case "switch_to": input = .switchTo(other: try str("to") == "other")
+      case "force_quit": input = .forceQuit
+      case "memory_warning": input = .memoryWarning
+      case "memory_pressure": input = .memoryPressure
+      case "background_launch": input = .backgroundLaunch(try raw("event"))
+      case "open_url": input = .openURL(try str("url"))
+      case "rotate": input = .rotate(try raw("orientation"))
+      case "push": input = .push(try str("class"))
+      case "pop": input = .pop
+      case "present":
+        input = .present(try str("class"), style: optStr("style").flatMap(PresentationStyle.init(rawValue:)),
+                         navigation: e["navigation"]?.boolValue ?? false)
+      case "dismiss": input = .dismiss
+      case "select_tab": input = .selectTab(Int(try int("index")))
+      case "swipe_back": input = .swipeBack(cancel: try bool("cancel"))
+      case "swipe_down": input = .swipeDown(cancel: try bool("cancel"))
+      case "advance": input = .advance(us: try int("duration_us"))
+      default: throw fail("unknown input \"\(name)\"")
+      }
+      body = .input(input, at: optStr("at"))
+    case .transition:
+      switch name {
+      case "applicationState": body = .applicationState(from: try raw("from"), to: try raw("to"))
+      case "activationState":
+        body = .sceneActivation(scene: try str("target"), from: try raw("from"), to: try raw("to"))
+      case "sceneConnected": body = .sceneConnected(scene: try str("target"))
+      case "sceneDisconnected": body = .sceneDisconnected(scene: try str("target"))
+      case "sceneSession": body = .sceneSession(created: try str("to") == "created")
+      case "rootViewController":
+        guard let targets = e["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"targets\"") }
+        body = .rootBuilt(container: try raw("container"), navigation: try bool("navigation"), controllers: targets)
+      case "push": body = .pushed(try str("target"))
+      case "pop": body = .popped(try str("target"))
+      case "present":
+        body = .presented(try str("target"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+      case "dismiss": body = .dismissed(try str("target"))
+      case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
+      case "protectedDataAvailable": body = .protectedData(available: try bool("to"))
+      default: throw fail("unknown transition \"\(name)\"")
+      }
+    case .system:
+      switch name {
+      case "launchProcess": body = .processStarted(mode: try raw("mode"), state: try raw("state"))
+      case "continueLaunch": body = .launchContinued(state: try raw("state"))
+      case "suspend": body = .suspended
+      case "resume": body = .resumed
+      case "terminate":
+        body = .terminated(Termination(reason: try raw("reason"), code: optStr("code"), description: try str("description")))
+      default: throw fail("unknown system event \"\(name)\"")
+      }
+    case .callback:
+      guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
+      body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
+                       url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) })
+    case .return:
+      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")))
+    case .call:
+      let call: AppCall
+      switch name {
+      case "work": call = .work(us: try int("duration_us"))
+      case "beginBackgroundTask": call = .beginBackgroundTask(name: try str("label"), task: Int(try int("task")))
+      case "endBackgroundTask": call = .endBackgroundTask(task: Int(try int("task")))
+      case "store":
+        let v = e["value"] ?? .null
+        call = .store(key: try str("key"), value: v == .null ? nil : v)
+      case "log": call = .log(try str("message"))
+      case "observe": call = .observe(try str("notification"))
+      case "after": call = .after(us: try int("delay_us"), id: Int(try int("id")))
+      case "completion": call = .completion(id: Int(try int("id")))
+      case "push": call = .push(try str("class"))
+      case "pop": call = .pop
+      case "present":
+        call = .present(try str("class"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+      case "dismiss": call = .dismiss
+      default: throw fail("unknown app call \"\(name)\"")
+      }
+      body = .call(call, at: optStr("at"))
+    case .notification:
+      body = .notification(name: name, handled: try bool("handled"), depth: Int(try int("depth")))
+    case .crash:
+      body = .crash(name: name, target: try str("target"), message: try str("description"),
+                    traceback: try str("traceback"))
+    case .expect:
+      body = .expect(name: name, passed: try bool("passed"), message: try str("message"), at: optStr("at"))
+    case .note:
+      body = .note(name: name, message: try str("message"))
+    }
+    self.init(t: e.t, body)
+  }
+}

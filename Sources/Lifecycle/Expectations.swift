@@ -1,0 +1,110 @@
+import EventStore
+
+/// A callback named in `expect_calls{…}`: a key (`viewDidLoad`), a full
+/// signature (`viewDidLoad()`), optionally after a receiver:
+/// `NoteList.viewDidLoad` (any instance of the class), `NoteList#2.viewDidLoad`
+/// (one instance), `AppDelegate.…`, `SceneDelegate.…`.
+public struct CallPattern: Equatable, Sendable {
+  public let text: String
+  public let callback: Callback
+  /// nil: any receiver.
+  public let receiver: String?
+
+  public init(_ text: String) throws(ScenarioError) {
+    self.text = text
+    if let cb = Self.callback(named: text) {
+      callback = cb; receiver = nil; return
+    }
+    guard let dot = text.firstIndex(of: "."), let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
+      let name = text.split(separator: ".").last.map(String.init) ?? text
+      let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
+      throw ScenarioError("unknown callback \"\(text)\"\(near)")
+    }
+    callback = cb
+    receiver = String(text[..<dot])
+  }
+
+  private static func callback(named name: String) -> Callback? {
+    Callback(rawValue: name) ?? Callback(signature: name)
+  }
+
+  public func matches(_ call: CallRecord) -> Bool {
+    guard call.callback == callback else { return false }
+    guard let receiver else { return true }
+    if receiver.contains("#") { return call.target == receiver }
+    return call.target == receiver || call.target.hasPrefix(receiver + "#")
+  }
+}
+
+extension Simulator {
+  /// `expect_state(s)`.
+  public func expectState(_ expected: AppState, at: String? = nil) {
+    let actual = state.appState
+    let passed = actual == expected
+    emit(.expect(name: "expect_state", passed: passed,
+                 message: passed ? "state is \(actual.rawValue)" : "expected state \(expected.rawValue), but the app is \(actual.rawValue)",
+                 at: at))
+  }
+
+  /// `expect_calls{…}`: among the callbacks since the previous expectation, the
+  /// ones these patterns name occur exactly in this order (others are ignored).
+  public func expectCalls(_ patterns: [CallPattern], at: String? = nil) {
+    let relevant = state.callsSinceExpectation.filter { call in patterns.contains { $0.matches(call) } }
+    var passed = relevant.count == patterns.count
+    if passed { for (p, c) in zip(patterns, relevant) where !p.matches(c) { passed = false } }
+    let expected = patterns.map(\.text).joined(separator: ", ")
+    let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
+    emit(.expect(name: "expect_calls", passed: passed,
+                 message: passed ? "calls \(expected)" : "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
+                 at: at))
+  }
+
+  /// `expect_no_calls{…}`: none of these callbacks since the previous expectation.
+  public func expectNoCalls(_ patterns: [CallPattern], at: String? = nil) {
+    let offending = state.callsSinceExpectation.filter { call in patterns.contains { $0.matches(call) } }
+    let passed = offending.isEmpty
+    let names = patterns.map(\.text).joined(separator: ", ")
+    emit(.expect(name: "expect_no_calls", passed: passed,
+                 message: passed ? "no calls of \(names)" : "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
+                 at: at))
+  }
+
+  /// `expect_terminated(reason)`: the app is not running and its last termination had this reason (nil: any).
+  public func expectTerminated(_ reason: TerminationReason?, at: String? = nil) {
+    let last = state.terminations.last
+    let passed = state.process == .notRunning && last != nil && (reason == nil || last?.reason == reason)
+    let wanted = reason.map { "terminated (\($0.rawValue))" } ?? "terminated"
+    let actual = state.process == .notRunning
+      ? (last.map { "terminated (\($0.reason.rawValue))" } ?? "never launched")
+      : state.appState.rawValue
+    emit(.expect(name: "expect_terminated", passed: passed,
+                 message: passed ? "app \(actual)" : "expected the app \(wanted), but it is \(actual)", at: at))
+  }
+
+  /// `expect(cond, message)`.
+  public func expect(_ condition: Bool, _ message: String, at: String? = nil) {
+    emit(.expect(name: "expect", passed: condition, message: message, at: at))
+  }
+
+  /// The trailer's outcome: final state, terminations, expectations, stored data.
+  public func outcome(error: String? = nil) -> JSONValue {
+    Self.outcome(of: state, error: error)
+  }
+
+  public static func outcome(of state: LifecycleState, error: String? = nil) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("state", .string(state.appState.rawValue)),
+      ("terminations", .array(state.terminations.map { t in
+        var m: [(String, JSONValue)] = [("reason", .string(t.reason.rawValue))]
+        if let code = t.code { m.append(("code", .string(code))) }
+        m.append(("description", .string(t.description)))
+        return .object(m)
+      })),
+      ("expectations", .object([("passed", .int(Int64(state.expectationsPassed))),
+                                ("failed", .int(Int64(state.expectationsFailed)))])),
+      ("stored", .object(state.store.keys.sorted().map { ($0, state.store[$0]!) })),
+    ]
+    if let error { members.append(("error", .string(error))) }
+    return .object(members)
+  }
+}

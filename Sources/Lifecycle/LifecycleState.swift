@@ -1,0 +1,330 @@
+import EventStore
+
+/// One view-controller instance (`NoteList#2`).
+public struct Controller: Equatable, Sendable {
+  public var id: Int
+  public var className: String
+  public var label: String
+  public var viewLoaded = false
+  public var appearance: Appearance = .disappeared
+}
+
+/// A modally presented level: its controllers (a stack when it is a navigation controller).
+public struct Presentation: Equatable, Sendable {
+  public var stack: [Int]
+  public var style: PresentationStyle
+  public var navigation: Bool
+}
+
+/// The window's view-controller tree.
+public struct Window: Equatable, Sendable {
+  public var container: Container
+  /// One stack per tab (one stack in all without a tab bar). A stack grows only in a navigation controller.
+  public var tabs: [[Int]]
+  /// Whether the root stacks are navigation controllers.
+  public var navigation: Bool
+  /// 0-based.
+  public var selectedTab = 0
+  /// Modal presentations, bottom to top.
+  public var presented: [Presentation] = []
+}
+
+public struct BackgroundTask: Equatable, Sendable {
+  public var id: Int
+  public var name: String
+  public var begunAt: Int64
+  public var expirationCalled = false
+}
+
+/// A completion handler UIKit is waiting for (fetch, silent push).
+public struct PendingCompletion: Equatable, Sendable {
+  public var id: Int
+  public var callback: Callback
+  public var startedAt: Int64
+}
+
+/// Work the app scheduled with `after(seconds, fn)`.
+public struct PendingAfter: Equatable, Sendable {
+  public var id: Int
+  public var due: Int64
+}
+
+/// A callback as `expect_calls` sees it.
+public struct CallRecord: Equatable, Sendable {
+  public var callback: Callback
+  public var target: String
+}
+
+/// Everything about a run at one instant: a fold over its events (`evolve`).
+/// `Equatable`, so a replayed state is compared with the live one whole.
+public struct LifecycleState: Equatable, Sendable {
+  public var now: Int64 = 0
+  public var process: ProcessState = .notRunning
+  /// `UIApplication.applicationState`; meaningful while a process exists.
+  public var applicationState: ApplicationState = .background
+  /// Processes started so far (a relaunch is a new generation).
+  public var generation = 0
+  public var didFinishLaunchingRan = false
+  public var sceneLabel: String?
+  public var sceneActivation: SceneActivation = .unattached
+  public var scenesConnected = 0
+  /// A scene session exists (it survives a system kill, not a force quit).
+  public var sceneSession = false
+  /// Sessions were discarded; `didDiscardSceneSessions` is owed at the next launch.
+  public var sessionDiscardPending = false
+  public var window: Window?
+  public var controllers: [Int: Controller] = [:]
+  public var controllerIDs: [String: Int] = [:]
+  public var instancesPerClass: [String: Int] = [:]
+  public var controllersCreated = 0
+  public var tasks: [BackgroundTask] = []
+  public var tasksBegun = 0
+  /// When the current stretch in the background began (the allowance counts from here).
+  public var backgroundSince: Int64?
+  public var completions: [PendingCompletion] = []
+  public var completionsIssued = 0
+  public var afters: [PendingAfter] = []
+  public var aftersScheduled = 0
+  /// Notification names the app observes (once per `observe`).
+  public var observers: [String] = []
+  public var locked = false
+  public var lockedAt: Int64?
+  /// The app was frontmost when the device locked: unlocking returns to it.
+  public var frontmostAtLock = false
+  public var protectedDataAvailable = true
+  public var interruption: Interruption?
+  public var switcherOpen = false
+  public var orientation: Orientation = .portrait
+  /// The device rotated while the app was away; its controllers hear of it on return.
+  public var rotationPending = false
+  /// The user force quit the app: background launches are not delivered until the user opens it.
+  public var forceQuit = false
+  /// Persisted with `store`: survives termination.
+  public var store: [String: JSONValue] = [:]
+  public var memoryWarnings = 0
+  public var terminations: [Termination] = []
+  public var expectationsPassed = 0
+  public var expectationsFailed = 0
+  /// Callbacks since the last expectation (what `expect_calls` checks).
+  public var callsSinceExpectation: [CallRecord] = []
+
+  public init() {}
+
+  // MARK: - Derived
+
+  /// The state `expect_state` compares: not_running, inactive, active, background, suspended.
+  public var appState: AppState {
+    switch process {
+    case .notRunning: return .notRunning
+    case .prewarmed, .suspended: return .suspended
+    case .running:
+      switch applicationState {
+      case .inactive: return .inactive
+      case .active: return .active
+      case .background: return .background
+      }
+    }
+  }
+
+  /// The process runs and is on screen (active or inactive).
+  public var isForeground: Bool { process == .running && applicationState != .background }
+
+  public func controller(_ label: String) -> Controller? { controllerIDs[label].flatMap { controllers[$0] } }
+
+  /// The controller on top of everything: the last presented level's top, or the selected tab's top.
+  public var topController: Int? {
+    guard let window else { return nil }
+    if let p = window.presented.last { return p.stack.last }
+    return window.tabs[window.selectedTab].last
+  }
+
+  /// Controllers whose views are in the window, parents first.
+  public var visibleControllers: [Int] {
+    guard let window else { return [] }
+    var out: [Int] = []
+    if let top = window.tabs[window.selectedTab].last { out.append(top) }
+    for p in window.presented {
+      if p.style.removesPresenter { out.removeAll() }
+      if let top = p.stack.last { out.append(top) }
+    }
+    return out
+  }
+
+  /// Every controller whose view is loaded, containers' children in order, presented last.
+  public var loadedControllers: [Int] {
+    guard let window else { return [] }
+    var out: [Int] = []
+    for stack in window.tabs { out += stack }
+    for p in window.presented { out += p.stack }
+    return out.filter { controllers[$0]?.viewLoaded == true }
+  }
+
+  public func label(_ id: Int) -> String { controllers[id]?.label ?? "?" }
+}
+
+extension LifecycleState {
+  /// The only code that changes a run's state: folds one event into it.
+  public mutating func evolve(_ event: Event) {
+    now = event.t
+    switch event.body {
+    case let .input(input, _): evolve(input: input)
+    case let .applicationState(_, to):
+      applicationState = to
+      backgroundSince = to == .background ? event.t : nil
+    case let .sceneActivation(_, _, to): sceneActivation = to
+    case let .sceneConnected(label):
+      sceneLabel = label; sceneActivation = .unattached; scenesConnected += 1
+    case .sceneDisconnected: sceneLabel = nil; sceneActivation = .unattached
+    case let .sceneSession(created):
+      sceneSession = created
+      if !created { sessionDiscardPending = true }
+    case let .rootBuilt(container, navigation, labels):
+      let ids = labels.map { makeController($0) }
+      window = Window(container: container, tabs: container == .tabs ? ids.map { [$0] } : [ids], navigation: navigation)
+    case let .pushed(label):
+      let id = makeController(label)
+      if let last = window?.presented.indices.last { window?.presented[last].stack.append(id) }
+      else if let w = window { window?.tabs[w.selectedTab].append(id) }
+    case let .popped(label):
+      guard let id = controllerIDs[label] else { break }
+      if let last = window?.presented.indices.last { window?.presented[last].stack.removeAll { $0 == id } }
+      else if let w = window { window?.tabs[w.selectedTab].removeAll { $0 == id } }
+      dropController(id)
+    case let .presented(label, style, navigation):
+      let id = makeController(label)
+      window?.presented.append(Presentation(stack: [id], style: style, navigation: navigation))
+    case .dismissed:
+      if let level = window?.presented.popLast() { level.stack.forEach { dropController($0) } }
+    case let .tabSelected(index, _): window?.selectedTab = index - 1
+    case let .protectedData(available): protectedDataAvailable = available
+    case let .processStarted(mode, state):
+      resetProcess()
+      process = mode == .prewarm ? .prewarmed : .running
+      applicationState = state
+      backgroundSince = state == .background ? event.t : nil
+      generation += 1
+    case let .launchContinued(state):
+      process = .running
+      applicationState = state
+      backgroundSince = state == .background ? event.t : nil
+    case .suspended: process = .suspended
+    case .resumed:
+      process = .running
+      backgroundSince = event.t
+    case let .terminated(term):
+      terminations.append(term)
+      resetProcess()
+    case let .callback(cb, target, _, _, _, completion):
+      evolve(callback: cb, target: target, at: event.t, completion: completion)
+    case .returned, .notification, .note: break
+    case let .call(call, _): evolve(call: call, at: event.t)
+    case let .crash(_, _, message, _):
+      terminations.append(Termination(reason: .crash, code: nil, description: message))
+      resetProcess()
+    case let .expect(_, passed, _, _):
+      if passed { expectationsPassed += 1 } else { expectationsFailed += 1 }
+      callsSinceExpectation.removeAll()
+    }
+  }
+
+  private mutating func evolve(input: Input) {
+    switch input {
+    case .lock:
+      locked = true; lockedAt = now; frontmostAtLock = isForeground
+      switcherOpen = false
+    case .unlock: locked = false; lockedAt = nil
+    case let .interrupt(i): interruption = i
+    case .endInterrupt: interruption = nil
+    case .appSwitcher: switcherOpen = true
+    case .switchTo: switcherOpen = false
+    case .home: switcherOpen = false
+    case .launch, .openURL: forceQuit = false; switcherOpen = false
+    case .forceQuit: forceQuit = true
+    case let .rotate(o):
+      orientation = o
+      rotationPending = !isForeground && process != .notRunning
+    default: break
+    }
+  }
+
+  private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {
+    callsSinceExpectation.append(CallRecord(callback: cb, target: target))
+    switch cb {
+    case .viewDidLoad: setController(target) { $0.viewLoaded = true }
+    case .viewWillAppear: setController(target) { $0.appearance = .appearing }
+    case .viewDidAppear: setController(target) { $0.appearance = .appeared }
+    case .viewWillDisappear: setController(target) { $0.appearance = .disappearing }
+    case .viewDidDisappear: setController(target) { $0.appearance = .disappeared }
+    case .willTransitionToTraitCollection, .applicationWillEnterForeground, .sceneWillEnterForeground:
+      rotationPending = false
+    case .didFinishLaunchingWithOptions: didFinishLaunchingRan = true
+    case .didDiscardSceneSessions: sessionDiscardPending = false
+    case .applicationDidReceiveMemoryWarning: memoryWarnings += 1
+    case .expirationHandler:
+      if let id = Int(target.split(separator: "#").last ?? ""), let i = tasks.firstIndex(where: { $0.id == id }) {
+        tasks[i].expirationCalled = true
+      }
+    case .asyncAfter:
+      if let id = Int(target.split(separator: "#").last ?? "") { afters.removeAll { $0.id == id } }
+    default: break
+    }
+    if let completion {
+      completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
+      completionsIssued = max(completionsIssued, completion)
+    }
+  }
+
+  private mutating func evolve(call: AppCall, at t: Int64) {
+    switch call {
+    case let .beginBackgroundTask(name, task):
+      tasks.append(BackgroundTask(id: task, name: name, begunAt: t))
+      tasksBegun = max(tasksBegun, task)
+    case let .endBackgroundTask(task): tasks.removeAll { $0.id == task }
+    case let .store(key, value): store[key] = value
+    case let .observe(name): observers.append(name)
+    case let .after(us, id):
+      afters.append(PendingAfter(id: id, due: t + us))
+      aftersScheduled = max(aftersScheduled, id)
+    case let .completion(id): completions.removeAll { $0.id == id }
+    case .work, .log, .push, .pop, .present, .dismiss: break
+    }
+  }
+
+  private mutating func setController(_ label: String, _ change: (inout Controller) -> Void) {
+    guard let id = controllerIDs[label], var c = controllers[id] else { return }
+    change(&c)
+    controllers[id] = c
+  }
+
+  private mutating func makeController(_ label: String) -> Int {
+    controllersCreated += 1
+    let id = controllersCreated
+    let className = String(label.split(separator: "#").first ?? Substring(label))
+    instancesPerClass[className, default: 0] += 1
+    controllers[id] = Controller(id: id, className: className, label: label)
+    controllerIDs[label] = id
+    return id
+  }
+
+  private mutating func dropController(_ id: Int) {
+    if let c = controllers.removeValue(forKey: id) { controllerIDs[c.label] = nil }
+  }
+
+  /// What dies with the process: everything but the store and the scene session.
+  private mutating func resetProcess() {
+    process = .notRunning
+    applicationState = .background
+    didFinishLaunchingRan = false
+    sceneLabel = nil
+    sceneActivation = .unattached
+    window = nil
+    controllers = [:]
+    controllerIDs = [:]
+    tasks = []
+    backgroundSince = nil
+    completions = []
+    afters = []
+    observers = []
+    interruption = nil
+  }
+}

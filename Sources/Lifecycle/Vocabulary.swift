@@ -1,0 +1,101 @@
+/// `UIApplication.State`, plus the process states an iOS engineer names with it.
+public enum AppState: String, Sendable, CaseIterable {
+  case notRunning = "not_running", inactive, active, background, suspended
+}
+
+/// `UIApplication.State` proper: only meaningful while the process runs.
+public enum ApplicationState: String, Sendable {
+  case inactive, active, background
+}
+
+/// The process as the system sees it.
+public enum ProcessState: String, Sendable {
+  case notRunning = "not_running", prewarmed, running, suspended
+}
+
+/// `UIScene.ActivationState`.
+public enum SceneActivation: String, Sendable {
+  case unattached, foregroundInactive, foregroundActive, background
+}
+
+/// Apple's appearance state diagram for a view controller (S21).
+public enum Appearance: String, Sendable {
+  case disappeared, appearing, appeared, disappearing
+}
+
+/// `UIModalPresentationStyle`, the styles lifesim models.
+public enum PresentationStyle: String, Sendable, CaseIterable {
+  case fullScreen, pageSheet, formSheet
+
+  /// Whether the presenter's view leaves the window (and gets disappear callbacks).
+  public var removesPresenter: Bool { self == .fullScreen }
+}
+
+/// What takes the app to inactive without leaving the foreground.
+public enum Interruption: String, Sendable, CaseIterable {
+  case call, alert, notificationCenter = "notification_center", controlCenter = "control_center"
+}
+
+/// How an interruption ends.
+public enum InterruptionEnd: String, Sendable, CaseIterable {
+  case declined, answered, dismissed
+}
+
+/// The events that launch or wake an app in the background.
+public enum BackgroundEvent: String, Sendable, CaseIterable {
+  case fetch, push
+
+  var callback: Callback {
+    self == .fetch ? .performFetchWithCompletionHandler : .didReceiveRemoteNotification
+  }
+}
+
+public enum Orientation: String, Sendable, CaseIterable { case portrait, landscape }
+
+/// Why the process ended, in MetricKit's vocabulary where it has one.
+public enum TerminationReason: String, Sendable, CaseIterable {
+  case watchdog, backgroundTaskExpired = "background_task_expired", jetsam, crash, user
+}
+
+/// How the root of the window is built (`app { container = … }`).
+public enum Container: String, Sendable { case none, navigation, tabs }
+
+/// What the app script declares about its UI (`app { … }`).
+public struct AppLayout: Equatable, Sendable {
+  public var name: String
+  /// Root view-controller classes: one, or one per tab.
+  public var roots: [String]
+  public var container: Container
+  /// With tabs: whether each tab is a navigation controller.
+  public var tabsHaveNavigation: Bool
+
+  public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
+              tabsHaveNavigation: Bool = false) {
+    self.name = name; self.roots = roots; self.container = container; self.tabsHaveNavigation = tabsHaveNavigation
+  }
+}
+
+/// Virtual time helpers: the clock counts integer microseconds.
+public enum VirtualTime {
+  public static let microsecondsPerSecond: Int64 = 1_000_000
+
+  /// Seconds (as a scenario writes them) to µs, rounded to the nearest µs.
+  public static func microseconds(seconds: Double) -> Int64 {
+    Int64((seconds * 1_000_000).rounded())
+  }
+
+  /// `12.345678` style: seconds with 6 decimals, for descriptions.
+  public static func format(_ us: Int64) -> String {
+    let sign = us < 0 ? "-" : ""
+    let m = us.magnitude
+    let frac = String(m % 1_000_000)
+    return "\(sign)\(m / 1_000_000).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+  }
+
+  /// `5.00` style, as crash reports print allowances.
+  public static func formatSeconds2(_ us: Int64) -> String {
+    let hundredths = (us + 5_000) / 10_000
+    let frac = String(hundredths % 100)
+    return "\(hundredths / 100).\(frac.count == 1 ? "0" + frac : frac)"
+  }
+}
