@@ -57,6 +57,7 @@ typedef struct clua_limits {
   long instructions_step;      // the hook's period
   int instructions_exceeded;   // set once the budget ran out
   int enforcing;               // 0 outside app code: the hook does nothing
+  int aborted;                 // the host ended the process: unwind every Lua frame
 } clua_limits;
 
 /// Why it is C: `lua_Alloc` is called from inside Lua with only C frames
@@ -96,6 +97,10 @@ static inline clua_limits *clua_limits_of(lua_State *L) {
 static inline void clua_count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   clua_limits *lim = clua_limits_of(L);
+  if (lim->aborted) {
+    lua_pushliteral(L, "lifesim: process ended");
+    lua_error(L);
+  }
   if (!lim->enforcing) return;
   lim->instructions_left -= lim->instructions_step;
   if (lim->instructions_left <= 0) {
@@ -114,7 +119,7 @@ static inline void clua_install_hook(lua_State *L) {
 /// once a limit is exceeded it re-raises, so a script cannot swallow the stop.
 static inline int clua_reraise_if_exceeded(lua_State *L) {
   clua_limits *lim = clua_limits_of(L);
-  if (lim->enforcing && (lim->instructions_exceeded || lim->memory_exceeded)) {
+  if (lim->aborted || (lim->enforcing && (lim->instructions_exceeded || lim->memory_exceeded))) {
     lua_pushliteral(L, "lifesim: limit exceeded");
     return lua_error(L);
   }

@@ -105,7 +105,7 @@ public struct LifecycleState: Equatable, Sendable {
   public var terminations: [Termination] = []
   public var expectationsPassed = 0
   public var expectationsFailed = 0
-  /// Callbacks since the last expectation (what `expect_calls` checks).
+  /// Callbacks since the previous expectation (what `expect_calls` checks).
   public var callsSinceExpectation: [CallRecord] = []
 
   public init() {}
@@ -239,7 +239,7 @@ extension LifecycleState {
     case .switchTo: switcherOpen = false
     case .home: switcherOpen = false
     case .launch, .openURL: forceQuit = false; switcherOpen = false
-    case .forceQuit: forceQuit = true
+    case .forceQuit: forceQuit = true; switcherOpen = false
     case let .rotate(o):
       orientation = o
       rotationPending = !isForeground && process != .notRunning

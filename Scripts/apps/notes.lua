@@ -1,0 +1,32 @@
+-- A well-behaved notes app: it saves the draft as soon as it leaves the
+-- foreground, inside a background task that it always ends.
+app { name = "Notes", root = "NoteList", container = "navigation" }
+
+local draft = ""
+
+function AppDelegate.didFinishLaunchingWithOptions(application, options)
+  draft = stored("draft") or ""
+  return true
+end
+
+local function saveDraft(application)
+  local task
+  task = application:beginBackgroundTask("save draft", function()
+    application:endBackgroundTask(task)  -- expiration: give up cleanly
+  end)
+  store("draft", draft)
+  work(0.5)                              -- writing the file takes half a second
+  application:endBackgroundTask(task)
+end
+
+function AppDelegate.applicationDidEnterBackground(application) saveDraft(application) end
+function SceneDelegate.sceneDidEnterBackground(scene) saveDraft(UIApplication.shared) end
+
+controller "NoteList" {
+  viewDidLoad = function(vc) draft = stored("draft") or "" end,
+  viewWillAppear = function(vc, animated) draft = draft .. "!" end,
+}
+
+controller "NoteEditor" {
+  viewWillDisappear = function(vc, animated) store("draft", draft) end,
+}

@@ -1,0 +1,13 @@
+-- Cold launch from the home screen (LIFECYCLE.md §2): UIKit's launch sequence,
+-- with the root view controller appearing around didBecomeActive.
+scenario { name = "cold launch", ios = 17, app = "../apps/notes.lua" }
+
+launch()
+expect_calls {
+  "willFinishLaunchingWithOptions", "didFinishLaunchingWithOptions",
+  "configurationForConnecting", "willConnectTo",
+  "viewDidLoad", "viewWillAppear", "viewIsAppearing",
+  "sceneWillEnterForeground", "sceneDidBecomeActive", "viewDidAppear",
+}
+expect_no_calls { "applicationWillEnterForeground", "applicationDidBecomeActive" }
+expect_state("active")

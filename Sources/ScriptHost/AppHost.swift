@@ -1,0 +1,571 @@
+import EventStore
+import Lifecycle
+
+/// The app script as a process: one sandboxed `lua_State` per launch, thrown
+/// away at termination, so only `store`d data survives (SPEC §3.2).
+final class AppHost: AppDriver {
+  let path: String
+  let source: String
+  let loader: ScriptLoader
+  let modules: [EmbeddedScript]
+  let profile: Profile
+  let seed: Int64
+  weak var simulator: Simulator?
+  /// A script problem that must stop the run (an unknown handler name).
+  private(set) var fatal: ScriptError?
+
+  private var vm: LuaVM?
+  /// Set when the process ended while its Lua code was still on the stack.
+  private var closePending = false
+  private var layout = AppLayout()
+
+  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64) {
+    self.path = path; self.source = source; self.loader = loader; self.modules = modules
+    self.profile = profile; self.seed = seed
+  }
+
+  // MARK: AppDriver
+
+  func startProcess() -> Result<AppLayout, AppFault> {
+    closeNow()
+    let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
+    vm.register()
+    self.vm = vm
+    layout = AppLayout()
+    let generation = Int64(simulator?.state.generation ?? 1)
+    Sandbox.install(on: vm, hooks: Sandbox.Hooks(
+      seed: seed &+ generation &* 1_000_003,
+      virtualSeconds: { [weak self] in Double(self?.simulator?.clock ?? 0) / 1e6 },
+      print: { [weak self] text in try self?.call { sim throws(ProcessEnded) in try sim.log(text, at: self?.vm?.callerLocation()) } },
+      require: { [weak self] vm in try self?.require(vm) ?? 0 }))
+    installAPI(vm)
+    if let error = Sandbox.loadChunk(vm, source: source, name: path) {
+      fatal = ScriptError(error)
+      return .failure(.error(message: error, traceback: error))
+    }
+    let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
+    if let fault = fault(result) { return .failure(fault) }
+    if let problem = validateHandlers(vm) {
+      fatal = problem
+      return .failure(.error(message: problem.message, traceback: problem.message))
+    }
+    return .success(layout)
+  }
+
+  func endProcess() {
+    guard let vm else { return }
+    vm.abort()
+    if vm.guestDepth == 0 { closeNow() } else { closePending = true }
+  }
+
+  private func closeNow() {
+    vm = nil
+    closePending = false
+  }
+
+  func implements(_ callback: Callback, target: String) -> Bool {
+    guard let vm, !vm.aborted else { return false }
+    let top = vm.top
+    defer { vm.setTop(top) }
+    return pushHandler(vm, callback, target: target)
+  }
+
+  func declares(controller name: String) -> Bool {
+    guard let vm else { return true }
+    let top = vm.top
+    defer { vm.setTop(top) }
+    pushRegistryTable(vm, "controllers")
+    vm.rawGet(-1, name)
+    return vm.type(-1) == .table
+  }
+
+  func run(_ job: AppJob) -> AppFault? {
+    guard let vm, !vm.aborted else { return .processEnded }
+    let top = vm.top
+    var nargs: Int32 = 0
+    switch job {
+    case let .callback(cb, target, url, completion):
+      guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return nil }
+      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion)
+    case let .notification(name):
+      // Every observer of `name`, in the order they were added, inside one protected call.
+      pushRegistryTable(vm, "observers")
+      let list = vm.absIndex(-1)
+      vm.push { vm in
+        var i = 1
+        while true {
+          vm.rawGet(list, i)
+          if vm.type(-1) != .table { vm.pop(); break }
+          vm.rawGet(-1, 1)
+          let matches = vm.string(-1) == name
+          vm.pop()
+          if matches {
+            vm.rawGet(-1, 2)
+            vm.push(name)
+            switch vm.protectedCall(nargs: 1, nresults: 0, freshBudget: false) {
+            case .ok: break
+            case let .error(message, _): throw LuaRaise(message)
+            default: throw LuaRaise("lifesim: limit exceeded")
+            }
+          }
+          vm.pop()
+          i += 1
+        }
+        return 0
+      }
+      vm.insert(-2)
+      vm.pop()
+    case let .expiration(task):
+      pushRegistryTable(vm, "expirations")
+      vm.rawGet(-1, task)
+      vm.insert(-2)
+      vm.pop()
+    case let .after(id):
+      pushRegistryTable(vm, "afters")
+      vm.rawGet(-1, id)
+      vm.pushNil()
+      vm.rawSet(-3, id)
+      vm.insert(-2)
+      vm.pop()
+    }
+    guard vm.type(top + 1) == .function else { vm.setTop(top); return nil }
+    let result = vm.protectedCall(nargs: nargs, nresults: 0, freshBudget: false)
+    vm.setTop(top)
+    let f = fault(result)
+    if closePending, vm.guestDepth == 0 { closeNow() }
+    return f
+  }
+
+  private func fault(_ result: LuaVM.CallResult) -> AppFault? {
+    switch result {
+    case .ok: return nil
+    case let .error(message, traceback): return .error(message: message, traceback: traceback)
+    case .instructionLimit: return .instructionLimit
+    case .memoryLimit: return .memoryLimit
+    case .aborted: return .processEnded
+    }
+  }
+
+  // MARK: Handlers
+
+  private func pushRegistryTable(_ vm: LuaVM, _ name: String) {
+    vm.pushRegistry()
+    vm.rawGet(-1, "lifesim.app")
+    vm.rawGet(-1, name)
+    vm.insert(-3)
+    vm.pop(2)
+  }
+
+  /// Pushes the Lua function for `callback` on `target`; false (nothing pushed) if there is none.
+  private func pushHandler(_ vm: LuaVM, _ callback: Callback, target: String) -> Bool {
+    let top = vm.top
+    switch callback.receiver {
+    case .appDelegate, .sceneDelegate:
+      Sandbox.pushEnvironment(vm)
+      vm.rawGet(-1, callback.receiver == .appDelegate ? "AppDelegate" : "SceneDelegate")
+      guard vm.type(-1) == .table else { vm.setTop(top); return false }
+      vm.rawGet(-1, callback.key)
+    case .viewController:
+      pushRegistryTable(vm, "controllers")
+      vm.rawGet(-1, className(target))
+      guard vm.type(-1) == .table else { vm.setTop(top); return false }
+      vm.rawGet(-1, callback.key)
+    case .closure:
+      if callback == .asyncAfter { return false }
+      pushRegistryTable(vm, "expirations")
+      vm.rawGet(-1, Int(target.split(separator: "#").last ?? "") ?? 0)
+    }
+    guard vm.type(-1) == .function else { vm.setTop(top); return false }
+    vm.insert(top + 1)
+    vm.setTop(top + 1)
+    return true
+  }
+
+  private func className(_ label: String) -> String { String(label.split(separator: "#").first ?? "") }
+
+  /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
+  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
+    switch cb.receiver {
+    case .appDelegate:
+      Sandbox.pushEnvironment(vm)
+      vm.rawGet(-1, "UIApplication")
+      if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
+      switch cb {
+      case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
+        vm.newTable()
+        if let url { vm.push(url); vm.rawSet(-2, "url") }
+        return 2
+      case .openURL:
+        vm.push(url ?? ""); return 2
+      case .performFetchWithCompletionHandler:
+        pushCompletion(vm, completion); return 2
+      case .didReceiveRemoteNotification:
+        vm.newTable(); pushCompletion(vm, completion); return 3
+      default:
+        return 1
+      }
+    case .sceneDelegate:
+      pushInstance(vm, label: simulator?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
+      switch cb {
+      case .willConnectTo:
+        vm.newTable()
+        vm.newTable()
+        if let url { vm.push(url); vm.rawSet(-2, "url") }
+        return 3
+      case .openURLContexts:
+        vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
+      default:
+        return 1
+      }
+    case .viewController:
+      pushInstance(vm, label: target, className: className(target))
+      switch cb {
+      case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+        vm.push(true); return 2
+      case .viewWillTransitionToSize, .willTransitionToTraitCollection:
+        vm.push(simulator?.state.orientation.rawValue ?? "portrait"); return 2
+      default:
+        return 1
+      }
+    case .closure:
+      return 0
+    }
+  }
+
+  /// The table standing for one instance (`vc.id == "NoteList#1"`): the same table for its whole life.
+  private func pushInstance(_ vm: LuaVM, label: String, className: String) {
+    pushRegistryTable(vm, "instances")
+    vm.rawGet(-1, label)
+    if vm.type(-1) != .table {
+      vm.pop()
+      vm.newTable()
+      vm.push(label); vm.rawSet(-2, "id")
+      vm.push(className); vm.rawSet(-2, "class")
+      vm.pushValue(-1)
+      vm.rawSet(-3, label)
+    }
+    vm.insert(-2)
+    vm.pop()
+  }
+
+  private func pushCompletion(_ vm: LuaVM, _ id: Int?) {
+    vm.push { [weak self] vm in
+      if let id { try self?.call { sim throws(ProcessEnded) in try sim.complete(id, at: vm.callerLocation()) } }
+      return 0
+    }
+  }
+
+  /// Unknown handler keys are script errors naming the nearest known key and the function's line.
+  private func validateHandlers(_ vm: LuaVM) -> ScriptError? {
+    let top = vm.top
+    defer { vm.setTop(top) }
+    var problems: [(Int, String)] = []
+    func check(_ table: Int32, owner: String, receiver: Callback.Receiver) {
+      let keys = Callback.keys(for: receiver)
+      vm.pushNil()
+      while vm.next(table) {
+        let line = vm.type(-1) == .function ? vm.definitionLine(-1) ?? 0 : 0
+        if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
+          if !keys.contains(key) {
+            let near = nearest(key, in: keys).map { " (did you mean \($0)?)" } ?? ""
+            problems.append((line, "\(owner) has no handler \"\(key)\"\(near)"))
+          } else if vm.type(-1) != .function {
+            problems.append((line, "\(owner).\(key) must be a function"))
+          }
+        } else {
+          problems.append((line, "\(owner) keys must be handler names"))
+        }
+        vm.pop()
+      }
+    }
+    Sandbox.pushEnvironment(vm)
+    for (name, receiver) in [("AppDelegate", Callback.Receiver.appDelegate), ("SceneDelegate", .sceneDelegate)] {
+      vm.rawGet(-1, name)
+      if vm.type(-1) == .table { check(vm.absIndex(-1), owner: name, receiver: receiver) }
+      vm.pop()
+    }
+    pushRegistryTable(vm, "controllers")
+    let controllers = vm.absIndex(-1)
+    vm.pushNil()
+    while vm.next(controllers) {
+      let name = vm.string(-2) ?? "?"
+      check(vm.absIndex(-1), owner: "controller \"\(name)\"", receiver: .viewController)
+      vm.pop()
+    }
+    for root in layout.roots {
+      vm.rawGet(controllers, root)
+      if vm.type(-1) != .table {
+        problems.append((0, "the root controller \"\(root)\" is not declared: add controller \"\(root)\" { }"))
+      }
+      vm.pop()
+    }
+    guard let first = problems.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }).first else { return nil }
+    return ScriptError(file: path, line: first.0 > 0 ? first.0 : nil, first.1)
+  }
+
+  // MARK: The app API
+
+  /// Runs an app call; a dead process unwinds the Lua code that made it.
+  private func call<T>(_ body: (Simulator) throws(ProcessEnded) -> T) throws -> T {
+    guard let sim = simulator, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
+    do { return try body(sim) } catch { vm.abort(); throw LuaRaise("lifesim: process ended") }
+  }
+
+  private func seconds(_ vm: LuaVM, _ idx: Int32, _ fn: String) throws -> Int64 {
+    guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 else {
+      throw LuaRaise("\(fn): seconds must be a number from 0 to 86400")
+    }
+    return VirtualTime.microseconds(seconds: s)
+  }
+
+  private func installAPI(_ vm: LuaVM) {
+    vm.pushRegistry()
+    vm.newTable()
+    for t in ["controllers", "instances", "expirations", "afters", "observers"] { vm.newTable(); vm.rawSet(-2, t) }
+    vm.rawSet(-2, "lifesim.app")
+    vm.pop()
+
+    Sandbox.pushEnvironment(vm)
+    let env = vm.absIndex(-1)
+    vm.newTable(); vm.rawSet(env, "AppDelegate")
+    vm.newTable(); vm.rawSet(env, "SceneDelegate")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      guard vm.type(1) == .table else { throw LuaRaise("app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
+      var layout = AppLayout()
+      vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
+      vm.rawGet(1, "container")
+      let container = vm.string(-1); vm.pop()
+      vm.rawGet(1, "tabs")
+      if vm.type(-1) == .table {
+        var tabs: [String] = []
+        for i in 1...max(1, vm.rawLength(-1)) {
+          vm.rawGet(-1, i)
+          if let s = vm.string(-1) { tabs.append(s) }
+          vm.pop()
+        }
+        guard !tabs.isEmpty, tabs.count <= 5 else { throw LuaRaise("app: tabs must list 1 to 5 controller names") }
+        layout.roots = tabs
+        layout.container = .tabs
+        layout.tabsHaveNavigation = container == "navigation"
+      } else {
+        vm.rawGet(1, "root"); if let r = vm.string(-1) { layout.roots = [r] }; vm.pop()
+        switch container {
+        case nil, "none": layout.container = .none
+        case "navigation": layout.container = .navigation
+        case let other?: throw LuaRaise("app: container must be \"navigation\" or \"none\", not \"\(other)\"")
+        }
+      }
+      vm.pop()
+      self.layout = layout
+      return 0
+    }
+    vm.rawSet(env, "app")
+
+    vm.push { vm in
+      guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
+        throw LuaRaise("controller: expected a class name: controller \"NoteList\" { … }")
+      }
+      vm.push { [weak self] vm in
+        guard vm.type(1) == .table else { throw LuaRaise("controller \"\(name)\": expected a table of handlers") }
+        self?.pushRegistryTable(vm, "controllers")
+        vm.pushValue(1)
+        vm.rawSet(-2, name)
+        return 0
+      }
+      return 1
+    }
+    vm.rawSet(env, "controller")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      let us = try self.seconds(vm, 1, "work")
+      try self.call { sim throws(ProcessEnded) in try sim.work(us: us, at: vm.callerLocation()) }
+      return 0
+    }
+    vm.rawSet(env, "work")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise("store: the key must be a string") }
+      let value = try vm.json(at: 2)
+      try self.call { sim throws(ProcessEnded) in try sim.store(key: key, value: value == .null ? nil : value, at: vm.callerLocation()) }
+      return 0
+    }
+    vm.rawSet(env, "store")
+
+    vm.push { [weak self] vm in
+      guard let key = vm.string(1) else { throw LuaRaise("stored: the key must be a string") }
+      vm.push(json: self?.simulator?.state.store[key] ?? .null)
+      return 1
+    }
+    vm.rawSet(env, "stored")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      let message = vm.string(1) ?? ""
+      try self.call { sim throws(ProcessEnded) in try sim.log(message, at: vm.callerLocation()) }
+      return 0
+    }
+    vm.rawSet(env, "log")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      guard let name = vm.type(1) == .string ? vm.string(1) : nil, vm.type(2) == .function else {
+        throw LuaRaise("observe: expected a notification name and a function")
+      }
+      try self.call { sim throws(ProcessEnded) in try sim.observe(name, at: vm.callerLocation()) }
+      self.pushRegistryTable(vm, "observers")
+      vm.newTable()
+      vm.push(name); vm.rawSet(-2, 1)
+      vm.pushValue(2); vm.rawSet(-2, 2)
+      vm.rawSet(-2, vm.rawLength(-2) + 1)
+      return 0
+    }
+    vm.rawSet(env, "observe")
+
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      let us = try self.seconds(vm, 1, "after")
+      guard vm.type(2) == .function else { throw LuaRaise("after: expected seconds and a function") }
+      let id = try self.call { sim throws(ProcessEnded) in try sim.after(us: us, at: vm.callerLocation()) }
+      self.pushRegistryTable(vm, "afters")
+      vm.pushValue(2)
+      vm.rawSet(-2, id)
+      return 0
+    }
+    vm.rawSet(env, "after")
+
+    installNavigation(vm, env: env)
+    installApplication(vm, env: env)
+    vm.pop()
+  }
+
+  private func installNavigation(_ vm: LuaVM, env: Int32) {
+    func navigate(_ body: @escaping (Simulator, LuaVM) throws(Simulator.NavigationError) -> Void) -> HostFunction.Body {
+      return { [weak self] vm in
+        guard let sim = self?.simulator, let own = self?.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
+        do throws(Simulator.NavigationError) { try body(sim, vm) } catch {
+          switch error {
+          case .processEnded: own.abort(); throw LuaRaise("lifesim: process ended")
+          case let .invalid(message): throw LuaRaise(message)
+          }
+        }
+        return 0
+      }
+    }
+    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in
+      guard let name = vm.string(1) else { throw .invalid("push: expected a controller name") }
+      try sim.appPush(name, at: vm.callerLocation())
+    })
+    vm.rawSet(env, "push")
+    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in try sim.appPop(at: vm.callerLocation()) })
+    vm.rawSet(env, "pop")
+    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in
+      guard let name = vm.string(1) else { throw .invalid("present: expected a controller name") }
+      var style: PresentationStyle?
+      var navigation = false
+      if vm.type(2) == .table {
+        vm.rawGet(2, "style")
+        if let s = vm.string(-1) {
+          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet or formSheet") }
+          style = st
+        }
+        vm.pop()
+        vm.rawGet(2, "navigation"); navigation = vm.bool(-1); vm.pop()
+      }
+      try sim.appPresent(name, style: style, navigation: navigation, at: vm.callerLocation())
+    })
+    vm.rawSet(env, "present")
+    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in try sim.appDismiss(at: vm.callerLocation()) })
+    vm.rawSet(env, "dismiss")
+  }
+
+  /// `UIApplication.shared`: background tasks, backgroundTimeRemaining, applicationState.
+  private func installApplication(_ vm: LuaVM, env: Int32) {
+    vm.newTable()  // UIApplication
+    vm.newTable()  // shared
+    vm.push("UIApplication"); vm.rawSet(-2, "class")
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      // beginBackgroundTask(self, [name], [expiration])
+      var nameIdx: Int32 = 2, handlerIdx: Int32 = 3
+      if vm.type(2) == .function { nameIdx = 0; handlerIdx = 2 }
+      let name = nameIdx > 0 ? (vm.string(nameIdx) ?? "") : ""
+      let id = try self.call { sim throws(ProcessEnded) in try sim.beginBackgroundTask(name: name, at: vm.callerLocation()) }
+      if vm.type(handlerIdx) == .function {
+        self.pushRegistryTable(vm, "expirations")
+        vm.pushValue(handlerIdx)
+        vm.rawSet(-2, id)
+        vm.pop()
+      }
+      vm.push(id)
+      return 1
+    }
+    vm.rawSet(-2, "beginBackgroundTask")
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      guard let id = vm.integer(2) ?? vm.integer(1) else { throw LuaRaise("endBackgroundTask: expected a task id") }
+      try self.call { sim throws(ProcessEnded) in try sim.endBackgroundTask(Int(id), at: vm.callerLocation()) }
+      return 0
+    }
+    vm.rawSet(-2, "endBackgroundTask")
+    // Dynamic properties through __index.
+    vm.newTable()
+    vm.push { [weak self] vm in
+      guard let sim = self?.simulator else { vm.pushNil(); return 1 }
+      switch vm.string(2) {
+      case "backgroundTimeRemaining":
+        if let us = sim.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
+      case "applicationState":
+        vm.push(sim.state.applicationState.rawValue)
+      case "isProtectedDataAvailable":
+        vm.push(sim.state.protectedDataAvailable)
+      default:
+        vm.pushNil()
+      }
+      return 1
+    }
+    vm.rawSet(-2, "__index")
+    vm.setMetatable(-2)
+    vm.rawSet(-2, "shared")
+    vm.rawSet(env, "UIApplication")
+  }
+
+  // MARK: require
+
+  private func require(_ vm: LuaVM) throws -> Int32 {
+    try Self.require(vm, modules: modules, from: path)
+  }
+
+  /// `require(name)` for either script: modules were found before the run, so a log records them all.
+  static func require(_ vm: LuaVM, modules: [EmbeddedScript], from path: String) throws -> Int32 {
+    guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise("require: expected a module name") }
+    guard ScriptLoader.isModuleName(name) else {
+      throw LuaRaise("require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
+    }
+    vm.pushRegistry()
+    vm.rawGet(-1, "lifesim.loaded")
+    if vm.type(-1) != .table {
+      vm.pop(); vm.newTable(); vm.pushValue(-1); vm.rawSet(-3, "lifesim.loaded")
+    }
+    let loaded = vm.absIndex(-1)
+    vm.rawGet(loaded, name)
+    if vm.type(-1) != .nil { return 1 }
+    vm.pop()
+    guard let module = modules.first(where: { $0.role == "require:" + name }) else {
+      throw LuaRaise("require \"\(name)\": not found before the run (require needs a constant module name)")
+    }
+    if let error = Sandbox.loadChunk(vm, source: module.source, name: module.path) { throw LuaRaise(error) }
+    switch vm.protectedCall(nargs: 0, nresults: 1, freshBudget: false) {
+    case .ok: break
+    case let .error(message, _): throw LuaRaise(message)
+    default: throw LuaRaise("lifesim: limit exceeded")
+    }
+    if vm.type(-1) == .nil { vm.pop(); vm.push(true) }
+    vm.pushValue(-1)
+    vm.rawSet(loaded, name)
+    return 1
+  }
+}

@@ -1,0 +1,336 @@
+internal import CLua
+
+/// One `lua_State` and its limits: the only type that calls `lua_*`.
+///
+/// Every wrapper is raw (no metamethods) or protected, so no Lua error can
+/// longjmp through a Swift frame: Lua code runs only inside `protectedCall`,
+/// Swift functions are reached through `clua_trampoline`, and the capped
+/// allocator never refuses memory while Swift is on the stack.
+final class LuaVM {
+  /// The thread host calls operate on: the main state, or the coroutine that called the host.
+  private(set) var L: OpaquePointer
+  let mainL: OpaquePointer
+  private let limits: UnsafeMutablePointer<clua_limits>
+  /// Lua code currently running on this state (nested pcalls count).
+  private(set) var guestDepth = 0
+
+  /// A state with a memory cap (0: none) and an instruction budget per protected call (0: none).
+  init(memoryLimitBytes: Int, instructionLimit: Int) {
+    limits = .allocate(capacity: 1)
+    limits.initialize(to: clua_limits())
+    limits.pointee.bytes_limit = memoryLimitBytes
+    limits.pointee.host_active = 1
+    limits.pointee.instructions_step = 1000
+    self.instructionLimit = instructionLimit
+    guard let state = clua_newstate(limits) else { fatalError("lua_newstate failed: out of memory") }
+    L = state
+    mainL = state
+    if instructionLimit > 0 { clua_install_hook(L) }
+  }
+
+  deinit {
+    vmsByState[mainL] = nil
+    lua_close(mainL)
+    limits.deallocate()
+  }
+
+  let instructionLimit: Int
+
+  var bytesInUse: Int { Int(limits.pointee.bytes_in_use) }
+  var instructionsExceeded: Bool { limits.pointee.instructions_exceeded != 0 }
+  var memoryExceeded: Bool { limits.pointee.memory_exceeded != 0 }
+  var aborted: Bool { limits.pointee.aborted != 0 }
+
+  /// Makes every Lua frame on this state unwind (the process ended under it).
+  func abort() { limits.pointee.aborted = 1 }
+
+  /// Restarts the instruction budget (the scenario gets one per verb).
+  func resetInstructionBudget() {
+    limits.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
+  }
+
+  // MARK: Stack
+
+  /// The corresponding C function is `lua_gettop`.
+  var top: Int32 { lua_gettop(L) }
+  /// The corresponding C function is `lua_settop`.
+  func setTop(_ n: Int32) { lua_settop(L, n) }
+  /// The macro `lua_pop`.
+  func pop(_ n: Int32 = 1) { clua_pop(L, n) }
+  /// The corresponding C function is `lua_pushvalue`.
+  func pushValue(_ idx: Int32) { lua_pushvalue(L, idx) }
+  /// The corresponding C function is `lua_absindex`.
+  func absIndex(_ idx: Int32) -> Int32 { lua_absindex(L, idx) }
+  /// The corresponding C function is `lua_type`.
+  func type(_ idx: Int32) -> LuaType { LuaType(rawValue: lua_type(L, idx)) ?? .none }
+  /// The macro `lua_insert`.
+  func insert(_ idx: Int32) { clua_insert(L, idx) }
+
+  // MARK: Push
+
+  func pushNil() { lua_pushnil(L) }
+  func push(_ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
+  func push(_ i: Int64) { lua_pushinteger(L, lua_Integer(i)) }
+  func push(_ i: Int) { lua_pushinteger(L, lua_Integer(i)) }
+  func push(_ d: Double) { lua_pushnumber(L, d) }
+  /// The corresponding C function is `lua_pushlstring`.
+  func push(_ s: String) {
+    var s = s
+    s.withUTF8 { buf in
+      buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+    }
+  }
+  /// The macro `lua_newtable`.
+  func newTable() { clua_newtable(L) }
+  /// The corresponding C function is `lua_pushglobaltable` (via the registry).
+  func pushRegistry() { lua_pushvalue(L, clua_registryindex()) }
+
+  // MARK: Read
+
+  /// The corresponding C function is `lua_tolstring` (only for strings and numbers; never converts in place).
+  func string(_ idx: Int32) -> String? {
+    let t = lua_type(L, idx)
+    guard t == LUA_TSTRING else {
+      if t == LUA_TNUMBER {
+        if lua_isinteger(L, idx) != 0 { return String(lua_tointegerx(L, idx, nil)) }
+        return String(clua_tonumber(L, idx))
+      }
+      return nil
+    }
+    var len = 0
+    guard let p = lua_tolstring(L, idx, &len) else { return nil }
+    return p.withMemoryRebound(to: UInt8.self, capacity: len) {
+      String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self)
+    }
+  }
+  /// The corresponding C function is `lua_tointegerx`; nil unless an integral number.
+  func integer(_ idx: Int32) -> Int64? {
+    var ok: Int32 = 0
+    let v = lua_tointegerx(L, idx, &ok)
+    return ok != 0 && lua_type(L, idx) == LUA_TNUMBER ? Int64(v) : nil
+  }
+  /// The corresponding C function is `lua_tonumberx`.
+  func number(_ idx: Int32) -> Double? {
+    guard lua_type(L, idx) == LUA_TNUMBER else { return nil }
+    return clua_tonumber(L, idx)
+  }
+  func isInteger(_ idx: Int32) -> Bool { lua_isinteger(L, idx) != 0 }
+  func bool(_ idx: Int32) -> Bool { lua_toboolean(L, idx) != 0 }
+
+  // MARK: Tables (raw: no metamethods ever run from Swift)
+
+  /// `t[key]` with `lua_rawget`; pushes the value.
+  func rawGet(_ table: Int32, _ key: String) {
+    let t = absIndex(table)
+    push(key)
+    lua_rawget(L, t)
+  }
+  /// `t[i]` with `lua_rawgeti`; pushes the value.
+  func rawGet(_ table: Int32, _ i: Int) { lua_rawgeti(L, table, lua_Integer(i)) }
+  /// `t[key] = top` with `lua_rawset`; pops the value.
+  func rawSet(_ table: Int32, _ key: String) {
+    let t = absIndex(table)
+    push(key)
+    insert(-2)
+    lua_rawset(L, t)
+  }
+  /// `t[i] = top` with `lua_rawseti`; pops the value.
+  func rawSet(_ table: Int32, _ i: Int) { lua_rawseti(L, table, lua_Integer(i)) }
+  /// The corresponding C function is `lua_rawlen`.
+  func rawLength(_ idx: Int32) -> Int { Int(lua_rawlen(L, idx)) }
+  /// The corresponding C function is `lua_next` (raw). Order is the table's own: callers must not let it reach a log.
+  func next(_ table: Int32) -> Bool { lua_next(L, table) != 0 }
+  /// The corresponding C function is `lua_setmetatable`.
+  func setMetatable(_ idx: Int32) { lua_setmetatable(L, idx) }
+  /// The corresponding C function is `lua_getglobal`-like, raw on the registry's globals.
+  func pushGlobals() { lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
+
+  // MARK: Functions
+
+  /// Registers a Swift function as a Lua closure (through `clua_trampoline`) and pushes it.
+  func push(function body: @escaping HostFunction.Body) {
+    let box = Unmanaged.passRetained(HostFunction(body))
+    let raw = lua_newuserdatauv(L, MemoryLayout<UnsafeRawPointer>.size, 0)!
+    raw.storeBytes(of: box.toOpaque(), as: UnsafeRawPointer.self)
+    newTable()
+    lua_pushcclosure(L, hostFunctionCollect, 0)
+    rawSet(-2, "__gc")
+    setMetatable(-2)
+    clua_push_host_function(L, hostDispatch)
+  }
+
+  /// Loads a text chunk (never bytecode); pushes the function or returns the syntax error.
+  func load(_ source: String, chunkName: String) -> String? {
+    var source = source
+    let status: Int32 = source.withUTF8 { buf in
+      buf.withMemoryRebound(to: CChar.self) { clua_load_text(L, $0.baseAddress, $0.count, chunkName) }
+    }
+    guard status != LUA_OK else { return nil }
+    let message = string(-1) ?? "cannot load \(chunkName)"
+    pop()
+    return message
+  }
+
+  /// How a protected call ended.
+  enum CallResult: Equatable {
+    case ok
+    case error(message: String, traceback: String)
+    case instructionLimit
+    case memoryLimit
+    case aborted
+  }
+
+  /// Calls the function below `nargs` arguments with `lua_pcall` and a traceback handler.
+  /// The instruction budget restarts when `budget` is set; results are left on the stack (`nresults`).
+  func protectedCall(nargs: Int32, nresults: Int32, freshBudget: Bool) -> CallResult {
+    let base = top - nargs
+    clua_push_message_handler(L)
+    insert(base)
+    let lim = limits
+    let savedHost = lim.pointee.host_active
+    let savedEnforcing = lim.pointee.enforcing
+    if freshBudget || guestDepth == 0 {
+      lim.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
+      lim.pointee.instructions_exceeded = 0
+      lim.pointee.memory_exceeded = 0
+    }
+    lim.pointee.enforcing = instructionLimit > 0 || lim.pointee.bytes_limit > 0 ? 1 : 0
+    lim.pointee.host_active = 0
+    guestDepth += 1
+    let status = clua_pcall(L, nargs, nresults, base)
+    guestDepth -= 1
+    lim.pointee.host_active = savedHost
+    lim.pointee.enforcing = savedEnforcing
+    if status == LUA_OK {
+      clua_remove(L, base)
+      return .ok
+    }
+    let message = string(-1) ?? "error"
+    setTop(base - 1)
+    if lim.pointee.aborted != 0 { return .aborted }
+    if lim.pointee.instructions_exceeded != 0 { return .instructionLimit }
+    if status == LUA_ERRMEM || lim.pointee.memory_exceeded != 0 { return .memoryLimit }
+    let firstLine = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
+    return .error(message: firstLine, traceback: message)
+  }
+
+  /// The Lua function calling the current host function, as `file:line` (nil when unknown).
+  func callerLocation(level: Int32 = 1) -> String? {
+    var ar = lua_Debug()
+    var lvl = level
+    while lua_getstack(L, lvl, &ar) != 0 {
+      lua_getinfo(L, "Sl", &ar)
+      if ar.currentline > 0 {
+        let src = withUnsafeBytes(of: ar.short_src) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return "\(src):\(ar.currentline)"
+      }
+      lvl += 1
+    }
+    return nil
+  }
+
+  /// The line a Lua function at `idx` was defined on (`lua_getinfo` with ">S").
+  func definitionLine(_ idx: Int32) -> Int? {
+    var ar = lua_Debug()
+    pushValue(idx)
+    lua_getinfo(L, ">S", &ar)
+    return ar.linedefined > 0 ? Int(ar.linedefined) : nil
+  }
+
+  /// Bytes in use (`lua_gc` with `LUA_GCCOUNT`).
+  var gcBytes: Int { clua_gc_bytes(L) }
+
+  /// Opens the base, table, string, math, utf8 and coroutine libraries (never io, os, debug, package).
+  func openSafeLibraries() {
+    let libs: [(String, lua_CFunction)] = [
+      ("_G", luaopen_base), ("table", luaopen_table), ("string", luaopen_string),
+      ("math", luaopen_math), ("utf8", luaopen_utf8), ("coroutine", luaopen_coroutine),
+    ]
+    for (name, open) in libs {
+      luaL_requiref(L, name, open, 1)
+      pop()
+    }
+  }
+
+  /// Pushes the C `coroutine.create` that hooks new coroutines, and the limit re-raiser.
+  func pushCoroutineCreate() { clua_push_coroutine_create(L) }
+  func pushReraise() { clua_push_reraise(L) }
+
+  static let version: String = "Lua 5.4"
+}
+
+/// `lua_type`'s answers.
+enum LuaType: Int32 {
+  case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
+}
+
+/// A Swift function Lua can call. It throws `LuaRaise` to raise a Lua error.
+final class HostFunction {
+  typealias Body = (LuaVM) throws -> Int32
+  let body: Body
+  init(_ body: @escaping Body) { self.body = body }
+}
+
+/// An error a host function raises in Lua, with only C frames between it and the pcall.
+struct LuaRaise: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// The VM a `lua_State` belongs to (kept in the registry-free side table below).
+nonisolated(unsafe) private var vmsByState: [OpaquePointer: Unmanaged<LuaVM>] = [:]
+
+extension LuaVM {
+  /// Makes `hostDispatch` able to find this VM from its `lua_State` (and its coroutines' main state).
+  func register() { vmsByState[mainL] = Unmanaged.passUnretained(self) }
+
+  /// Runs `body` with host calls aimed at thread `l` (a coroutine calling the host).
+  func withState<T>(_ l: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+    let saved = L
+    L = l
+    defer { L = saved }
+    return try body()
+  }
+
+  /// Sets the first upvalue (`_ENV`) of the function at `fn` to the value on top (`lua_setupvalue`).
+  func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
+
+  static func vm(for L: OpaquePointer) -> LuaVM? {
+    if let vm = vmsByState[L] { return vm.takeUnretainedValue() }
+    // A coroutine: find its main thread through the registry.
+    lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_MAINTHREAD))
+    let main = lua_tothread(L, -1)
+    clua_pop(L, 1)
+    guard let main, let vm = vmsByState[main] else { return nil }
+    return vm.takeUnretainedValue()
+  }
+}
+
+/// The Swift half of `clua_trampoline`: finds the closure in upvalue 2 and runs it.
+private let hostDispatch: clua_host_fn = { L in
+  guard let L, let raw = lua_touserdata(L, clua_upvalueindex(2)) else { return -1 }
+  let box = Unmanaged<HostFunction>.fromOpaque(raw.load(as: UnsafeRawPointer.self)).takeUnretainedValue()
+  guard let vm = LuaVM.vm(for: L) else {
+    lua_pushstring(L, "lifesim: no host for this Lua state")
+    return -1
+  }
+  // Host calls operate on the calling thread (a coroutine's L differs from the main one).
+  do {
+    return try vm.withState(L) { try box.body(vm) }
+  } catch let raise as LuaRaise {
+    vm.push(raise.message)
+    return -1
+  } catch {
+    vm.push("\(error)")
+    return -1
+  }
+}
+
+/// `__gc` of a host function's userdata: releases the Swift closure.
+private let hostFunctionCollect: lua_CFunction = { L in
+  guard let L, let raw = lua_touserdata(L, 1) else { return 0 }
+  Unmanaged<HostFunction>.fromOpaque(raw.load(as: UnsafeRawPointer.self)).release()
+  return 0
+}

@@ -1,0 +1,64 @@
+import EventStore
+import Lifecycle
+
+/// The version written into every log header.
+public let lifesimVersion = "0.1.0"
+
+/// What `lifesim run` (and `replay --verify`, `replay --app`) asks for.
+public struct RunConfiguration: Sendable {
+  public var scenarioPath: String
+  /// Overrides `scenario { app = … }`.
+  public var appPath: String?
+  public var ios: Int?
+  /// `--no-scenes` sets false.
+  public var scenes: Bool?
+  public var seed: Int64?
+  /// Where the log goes; nil: no file (the trace still streams).
+  public var outputPath: String?
+  public var overwrite = false
+  public var source: ScriptSource
+  /// A profile to use as is (replay: the one in the header), ignoring ios/scenes/knobs.
+  public var recordedProfile: Profile?
+
+  public init(scenarioPath: String, appPath: String? = nil, ios: Int? = nil, scenes: Bool? = nil, seed: Int64? = nil,
+              outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(libraryPath: nil),
+              recordedProfile: Profile? = nil) {
+    self.scenarioPath = scenarioPath; self.appPath = appPath; self.ios = ios; self.scenes = scenes
+    self.seed = seed; self.outputPath = outputPath; self.overwrite = overwrite; self.source = source
+    self.recordedProfile = recordedProfile
+  }
+}
+
+/// How a run ended.
+public struct RunResult: Sendable {
+  /// 0 every expectation held; 1 one failed; 2 a script or usage error.
+  public var exitStatus: Int32
+  /// The script or log error that stopped the run (`file:line: message`).
+  public var error: String?
+  public var header: LogHeader?
+  public var state: LifecycleState
+  public var outcome: JSONValue
+  public var events: Int64
+  /// Virtual time at the end, µs.
+  public var endTime: Int64
+}
+
+/// Runs a scenario against an app: two sandboxed Lua states, the Lifecycle
+/// model, and the log. Every event goes to `onEvent` as it happens.
+public final class ScenarioRunner {
+  let config: RunConfiguration
+  let onEvent: (Int64, Event) -> Void
+  let onHeader: (LogHeader) -> Void
+
+  public init(_ config: RunConfiguration, onHeader: @escaping (LogHeader) -> Void = { _ in },
+              onEvent: @escaping (Int64, Event) -> Void) {
+    self.config = config
+    self.onEvent = onEvent
+    self.onHeader = onHeader
+  }
+
+  public func run() -> RunResult {
+    let host = ScenarioHost(config: config, onHeader: onHeader, onEvent: onEvent)
+    return host.run()
+  }
+}

@@ -1,0 +1,164 @@
+import EventStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A script problem, reported as `file:line: message` (line when known).
+public struct ScriptError: Error, Equatable, CustomStringConvertible, Sendable {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public init(file: String, line: Int? = nil, _ message: String) {
+    self.message = line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+  }
+  public var description: String { message }
+}
+
+/// Where scripts come from: the file system, or the scripts embedded in a log's header.
+public enum ScriptSource: Sendable {
+  case files(libraryPath: String?)
+  case embedded([EmbeddedScript])
+}
+
+/// Reads scripts and resolves `require` (a module is a file under the requiring
+/// script's folder or the bundled `Scripts/lib`, named with dots: `lib.util`).
+struct ScriptLoader {
+  let source: ScriptSource
+  /// The largest script accepted.
+  static let scriptBytesMax = 4 << 20
+
+  /// Reads a whole file as UTF-8.
+  static func readFile(_ path: String) throws(ScriptError) -> String {
+    guard let f = fopen(path, "rb") else { throw ScriptError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = fread(&chunk, 1, chunk.count, f)
+      if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+      if bytes.count > scriptBytesMax { throw ScriptError(file: path, "larger than \(scriptBytesMax >> 20) MiB") }
+      if n < chunk.count { break }
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw ScriptError(file: path, "not valid UTF-8") }
+    return text
+  }
+
+  func read(_ path: String, role: String) throws(ScriptError) -> String {
+    switch source {
+    case .files: return try Self.readFile(path)
+    case let .embedded(scripts):
+      guard let s = scripts.first(where: { $0.path == path && $0.role == role }) else {
+        throw ScriptError(file: path, "not embedded in the log")
+      }
+      return s.source
+    }
+  }
+
+  /// `dir/../x.lua` → `x.lua`: joins and normalises without touching the disk.
+  static func join(_ dir: String, _ path: String) -> String {
+    if path.hasPrefix("/") { return normalize(path) }
+    return normalize(dir.isEmpty ? path : dir + "/" + path)
+  }
+
+  static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[..<slash])
+  }
+
+  static func normalize(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for p in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if p == "." { continue }
+      if p == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+      if p == "..", absolute { continue }
+      parts.append(p)
+    }
+    return (absolute ? "/" : "") + parts.joined(separator: "/")
+  }
+
+  static func isModuleName(_ name: String) -> Bool {
+    let segments = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard !segments.isEmpty, name.utf8.count <= 200 else { return false }
+    for s in segments {
+      guard let first = s.first, first == "_" || first.isLetter, first.isASCII else { return false }
+      guard s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else { return false }
+    }
+    return true
+  }
+
+  /// Finds every module `source` requires (literal names only), recursively, as header entries.
+  func modules(requiredBy source: String, path: String, into found: inout [EmbeddedScript]) throws(ScriptError) {
+    for (name, line) in Self.literalRequires(in: source) {
+      guard Self.isModuleName(name) else {
+        throw ScriptError(file: path, line: line, "require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
+      }
+      if found.contains(where: { $0.role == "require:" + name }) { continue }
+      let module = try resolve(name, from: path, line: line)
+      found.append(module)
+      try modules(requiredBy: module.source, path: module.path, into: &found)
+    }
+  }
+
+  func resolve(_ name: String, from path: String, line: Int?) throws(ScriptError) -> EmbeddedScript {
+    let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
+    switch source {
+    case let .embedded(scripts):
+      guard let s = scripts.first(where: { $0.role == "require:" + name }) else {
+        throw ScriptError(file: path, line: line, "require \"\(name)\": module not embedded in the log")
+      }
+      return s
+    case let .files(libraryPath):
+      var candidates = [Self.join(Self.directory(of: path), relative)]
+      if let libraryPath { candidates.append(Self.join(libraryPath, relative)) }
+      for c in candidates where access(c, R_OK) == 0 {
+        return EmbeddedScript(role: "require:" + name, path: c, source: try Self.readFile(c))
+      }
+      throw ScriptError(file: path, line: line, "require \"\(name)\": no \(relative) in the script's folder or Scripts/lib")
+    }
+  }
+
+  /// `require "x"` / `require("x")` / `require 'x'` with a literal name, and its line.
+  static func literalRequires(in source: String) -> [(String, Int)] {
+    var out: [(String, Int)] = []
+    let bytes = Array(source.utf8)
+    let word = Array("require".utf8)
+    var line = 1
+    var i = 0
+    while i < bytes.count {
+      let c = bytes[i]
+      if c == 0x0A { line += 1; i += 1; continue }
+      if c == UInt8(ascii: "-"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "-") {
+        while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+        continue
+      }
+      if i + word.count <= bytes.count, Array(bytes[i..<(i + word.count)]) == word,
+         i == 0 || !(bytes[i - 1].isIdentifierByte) {
+        var j = i + word.count
+        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == UInt8(ascii: "(") { j += 1 }
+        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") {
+          let quote = bytes[j]
+          var k = j + 1
+          while k < bytes.count, bytes[k] != quote, bytes[k] != 0x0A { k += 1 }
+          if k < bytes.count, bytes[k] == quote {
+            out.append((String(decoding: bytes[(j + 1)..<k], as: UTF8.self), line))
+          }
+          i = k
+          continue
+        }
+        i = j
+        continue
+      }
+      i += 1
+    }
+    return out
+  }
+}
+
+private extension UInt8 {
+  var isIdentifierByte: Bool {
+    (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) || self == 0x5F
+  }
+}

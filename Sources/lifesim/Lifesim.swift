@@ -1,0 +1,29 @@
+import ArgumentParser
+import ScriptHost
+
+@main
+struct Lifesim: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lifesim",
+    abstract: "A deterministic, event-sourced simulator of the iOS app lifecycle.",
+    discussion: """
+      A scenario script (Lua) plays the user and the system; an app script plays your
+      delegate and view-controller code. lifesim runs both against a model of UIKit's
+      rules and writes every event to a hash-chained log you can replay and verify.
+
+      Example:
+        lifesim run Scripts/scenarios/home_and_return.lua -o home.lifelog
+        lifesim replay home.lifelog --state
+        lifesim verify home.lifelog
+      """,
+    version: lifesimVersion,
+    subcommands: [Run.self, Replay.self, Verify.self]
+  )
+}
+
+/// Exit statuses of SPEC §2.
+enum Status {
+  static let ok: Int32 = 0
+  static let failed: Int32 = 1
+  static let trouble: Int32 = 2
+}

@@ -1,0 +1,250 @@
+import ArgumentParser
+import EventStore
+import Lifecycle
+import ScriptHost
+
+struct Replay: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print a recorded run from its log alone, rebuild its state, or re-run it.",
+    discussion: """
+      Without options: prints the trace `run` printed, from the log alone (no script runs).
+      --state prints the state rebuilt by folding the events (at the end, or at --until).
+      --verify re-executes the scripts embedded in the log with the recorded seed and profile
+      and checks that every event is identical. --app re-runs the recorded scenario against a
+      changed app and reports where it departs.
+
+      Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error.
+
+      Examples:
+        lifesim replay run.lifelog
+        lifesim replay run.lifelog --until 40 --state
+        lifesim replay run.lifelog --verify
+        lifesim replay run.lifelog --app Scripts/apps/notes_fixed.lua -o fixed.lifelog
+      """
+  )
+
+  @Argument(help: "The log to replay.")
+  var log: String
+
+  @Option(help: "Stop after this event number.")
+  var until: Int64?
+
+  @Flag(help: "Print the state rebuilt from the events.")
+  var state = false
+
+  @Flag(help: "Re-run the embedded scripts and check every event is identical.")
+  var verify = false
+
+  @Option(help: "Re-run the recorded scenario against this app script.")
+  var app: String?
+
+  @Option(name: .shortAndLong, help: "With --app: write the new run's log here.")
+  var output: String?
+
+  @Flag(help: "Replace an existing log at -o.")
+  var force = false
+
+  @Flag(help: "Machine-readable output.")
+  var json = false
+
+  func validate() throws {
+    if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
+    if output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+  }
+
+  func run() throws {
+    defer { Terminal.flush() }
+    let reader: LogReader
+    do { reader = try LogReader(path: log) } catch {
+      Terminal.error(error.description)
+      throw ExitCode(Status.trouble)
+    }
+    if verify || app != nil {
+      throw ExitCode(try rerun(reader))
+    }
+    throw ExitCode(printTrace(reader))
+  }
+
+  /// The recorded trace (and state) from the log alone.
+  private func printTrace(_ reader: LogReader) -> Int32 {
+    var trace = TraceFormatter()
+    var folded = LifecycleState()
+    do {
+      while let line = try reader.next() {
+        guard case let .event(logEvent) = line else { continue }
+        if let until, logEvent.seq > until { break }
+        let event = try Event(logEvent)
+        folded.evolve(event)
+        if json { Terminal.write(String(decoding: logEvent.canonicalBody, as: UTF8.self)) }
+        else if !state { Terminal.write(trace.line(seq: logEvent.seq, event)) }
+      }
+    } catch {
+      Terminal.flush()
+      Terminal.error("\(log): \(error)")
+      return Status.trouble
+    }
+    if let ending = reader.ending, case .cutOff = ending, !json {
+      Terminal.write("(\(ending.description))")
+    }
+    if state {
+      let profile = try? Profile(json: reader.header.profile)
+      Terminal.write(StateText.describe(folded, profile: profile))
+    } else if !json {
+      Terminal.write("")
+      Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: reader.lineNumber > 1 ? Int64(folded.callsSinceExpectation.count >= 0 ? Int(reader.lineNumber) - 1 : 0) : 0, rerun: nil))
+    }
+    Terminal.flush()
+    return Status.ok
+  }
+
+  /// --verify and --app: re-run and compare event by event.
+  private func rerun(_ reader: LogReader) throws -> Int32 {
+    let header = reader.header
+    guard let scenario = header.scripts.first(where: { $0.role == "scenario" }),
+          let recordedApp = header.scripts.first(where: { $0.role == "app" }) else {
+      Terminal.error("\(log): the header embeds no scenario or app script")
+      return Status.trouble
+    }
+    let profile: Profile
+    do { profile = try Profile(json: header.profile) } catch {
+      Terminal.error("\(log): \(error)")
+      return Status.trouble
+    }
+    var scripts = header.scripts
+    var appPath = recordedApp.path
+    if let app {
+      do {
+        let text = try readText(app)
+        scripts.removeAll { $0.role == "app" }
+        scripts.append(EmbeddedScript(role: "app", path: app, source: text))
+        appPath = app
+      } catch {
+        Terminal.error("\(app): \(error)")
+        return Status.trouble
+      }
+    }
+    let config = RunConfiguration(
+      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: output, overwrite: force,
+      source: .embedded(scripts), recordedProfile: profile)
+    var comparison = Comparison(reader: reader, ignoreSource: app != nil)
+    let result = ScenarioRunner(config) { seq, event in comparison.check(seq: seq, event) }.run()
+    comparison.finish()
+    if let error = result.error, result.exitStatus == Status.trouble {
+      Terminal.error(error)
+      if comparison.divergence == nil { return Status.trouble }
+    }
+    guard let d = comparison.divergence else {
+      Terminal.write(json ? "{\"identical\":true,\"events\":\(result.events)}"
+                     : "\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+      return Status.ok
+    }
+    if json { Terminal.write(d.json.canonicalText) } else { Terminal.write(d.text(departs: app != nil)) }
+    return Status.failed
+  }
+
+  private func readText(_ path: String) throws -> String {
+    let reader = try ScriptFileReader.read(path)
+    return reader
+  }
+}
+
+/// Reads a script file for `--app` (the same rules as a run: UTF-8, size-capped).
+enum ScriptFileReader {
+  static func read(_ path: String) throws -> String {
+    guard let f = fopen(path, "rb") else { throw ValidationError("cannot read the file") }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = fread(&chunk, 1, chunk.count, f)
+      if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+      if n < chunk.count { break }
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw ValidationError("not valid UTF-8") }
+    return text
+  }
+}
+
+/// Compares a re-run with the recorded log, event by event, streaming.
+struct Comparison {
+  struct Divergence {
+    var seq: Int64
+    var t: Int64
+    var recorded: String
+    var actual: String
+    var before: [String]
+    var source: String?
+
+    func text(departs: Bool) -> String {
+      var lines = ["\(departs ? "Departs" : "Diverged") at event \(seq) (t = \(VirtualTime.format(t)) s):",
+                   "  recorded:  \(recorded)",
+                   "  this run:  \(actual)"]
+      if let source { lines.append("  produced by: \(source)") }
+      if !before.isEmpty {
+        lines.append("The events before it (identical in both):")
+        lines += before.map { "  \($0)" }
+      }
+      return lines.joined(separator: "\n")
+    }
+
+    var json: JSONValue {
+      .object([("identical", .bool(false)), ("seq", .int(seq)), ("t", .int(t)), ("recorded", .string(recorded)),
+               ("actual", .string(actual)), ("source", source.map { .string($0) } ?? .null),
+               ("before", .array(before.map { .string($0) }))])
+    }
+  }
+
+  let reader: LogReader
+  /// `--app`: line numbers in `at` differ between scripts; compare without them.
+  let ignoreSource: Bool
+  private(set) var divergence: Divergence?
+  private var recent: [String] = []
+
+  init(reader: LogReader, ignoreSource: Bool) {
+    self.reader = reader
+    self.ignoreSource = ignoreSource
+  }
+
+  private func comparable(_ e: LogEvent) -> [UInt8] {
+    guard ignoreSource else { return e.canonicalBody }
+    var copy = e
+    copy.fields.removeAll { $0.0 == "at" }
+    return copy.canonicalBody
+  }
+
+  private func nextRecorded() -> LogEvent? {
+    while let line = try? reader.next() {
+      if case let .event(e) = line { return e }
+    }
+    return nil
+  }
+
+  mutating func check(seq: Int64, _ event: Event) {
+    guard divergence == nil else { return }
+    let actual = event.logEvent(seq: seq)
+    let actualText = String(decoding: actual.canonicalBody, as: UTF8.self)
+    guard let recorded = nextRecorded() else {
+      divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: actualText,
+                              before: recent, source: actual["at"]?.stringValue)
+      return
+    }
+    if comparable(recorded) != comparable(actual) {
+      divergence = Divergence(seq: seq, t: min(recorded.t, event.t),
+                              recorded: String(decoding: recorded.canonicalBody, as: UTF8.self), actual: actualText,
+                              before: recent, source: actual["at"]?.stringValue ?? recorded["at"]?.stringValue)
+      return
+    }
+    recent.append(actualText)
+    if recent.count > 5 { recent.removeFirst() }
+  }
+
+  mutating func finish() {
+    guard divergence == nil, let extra = nextRecorded() else { return }
+    divergence = Divergence(seq: extra.seq, t: extra.t, recorded: String(decoding: extra.canonicalBody, as: UTF8.self),
+                            actual: "(this run ends here)", before: recent, source: extra["at"]?.stringValue)
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,78 @@
+import ArgumentParser
+import EventStore
+import Lifecycle
+import ScriptHost
+
+struct Run: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a scenario against an app, print the trace, write the log.",
+    discussion: """
+      Exit status: 0 every expectation held, 1 an expectation failed, 2 a script or usage error.
+
+      Examples:
+        lifesim run Scripts/scenarios/cold_launch.lua
+        lifesim run Scripts/scenarios/home_and_return.lua --app Scripts/apps/overrun.lua -o overrun.lifelog
+        lifesim run Scripts/scenarios/cold_launch.lua --ios 12 --seed 7 --json
+      """
+  )
+
+  @Argument(help: "The scenario script (Lua).")
+  var scenario: String
+
+  @Option(help: "The app script; overrides scenario { app = … }.")
+  var app: String?
+
+  @Option(help: "The iOS profile, 12 to 26 (default: the scenario's, else 17).")
+  var ios: Int?
+
+  @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
+  var noScenes = false
+
+  @Option(help: "The seed for everything random (default: the scenario's, else 1).")
+  var seed: Int64?
+
+  @Option(name: .shortAndLong, help: "Write the log here. Refuses an existing file unless --force.")
+  var output: String?
+
+  @Flag(help: "Replace an existing log at -o.")
+  var force = false
+
+  @Flag(name: .shortAndLong, help: "Print only the outcome.")
+  var quiet = false
+
+  @Flag(help: "Print the events as JSON Lines, then the outcome as a JSON line.")
+  var json = false
+
+  func validate() throws {
+    if let ios, !Profile.iosRange.contains(ios) { throw ValidationError("--ios must be from 12 to 26") }
+    if noScenes, let ios, ios >= 13 { _ = ios }
+  }
+
+  func run() throws {
+    defer { Terminal.flush() }
+    let config = RunConfiguration(
+      scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
+      outputPath: output, overwrite: force, source: .files(libraryPath: Terminal.libraryPath()))
+    var trace = TraceFormatter()
+    let result = ScenarioRunner(config) { seq, event in
+      if json { Terminal.write(String(decoding: event.logEvent(seq: seq).canonicalBody, as: UTF8.self)) }
+      else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
+    }.run()
+    report(result)
+    throw ExitCode(result.exitStatus)
+  }
+
+  private func report(_ result: RunResult) {
+    if json {
+      Terminal.write(JSONValue.object([("kind", .string("end")), ("events", .int(result.events)),
+                                       ("t", .int(result.endTime)), ("outcome", result.outcome)]).canonicalText)
+    } else {
+      let seedValue = result.header?.seed
+      let rerun = seedValue.map { "lifesim run \(scenario)\(app.map { " --app \($0)" } ?? "") --seed \($0)" }
+      Terminal.write("")
+      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events, rerun: rerun))
+    }
+    Terminal.flush()
+    if let error = result.error { Terminal.error(error) }
+  }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where output goes, and whether it may be coloured.
+enum Terminal {
+  /// Colour only on a TTY with `NO_COLOR` unset.
+  static let colour: Bool = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+
+  static func paint(_ text: String, _ code: String) -> String {
+    colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// `lifesim: message` on stderr (after whatever stdout holds).
+  static func error(_ message: String) {
+    flush()
+    let bytes = Array("lifesim: \(message)\n".utf8)
+    writeAll(STDERR_FILENO, bytes)
+  }
+
+  /// Buffered stdout for long traces (single-threaded: the CLI writes from one thread).
+  nonisolated(unsafe) private static var buffer: [UInt8] = []
+
+  static func write(_ line: String) {
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  static func flush() {
+    writeAll(STDOUT_FILENO, buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { if errno == EINTR { continue }; return }
+      offset += n
+    }
+  }
+
+  /// The bundled `Scripts/lib`: `$LIFESIM_LIB`, or found above the executable.
+  static func libraryPath() -> String? {
+    if let env = getenv("LIFESIM_LIB") { return String(cString: env) }
+    guard let resolved = realpath(CommandLine.arguments[0], nil) else { return nil }
+    var dir = String(cString: resolved)
+    free(resolved)
+    for _ in 0..<6 {
+      guard let slash = dir.lastIndex(of: "/") else { break }
+      dir = String(dir[..<slash])
+      let candidate = dir + "/Scripts/lib"
+      if access(candidate, R_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+}

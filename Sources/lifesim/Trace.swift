@@ -1,0 +1,123 @@
+import EventStore
+import Lifecycle
+
+/// One line per event: virtual time, then the layer's indent (input, system,
+/// app and scene state, callbacks by nesting depth, app calls, kills).
+struct TraceFormatter {
+  private var depth = 0
+
+  mutating func line(seq: Int64, _ event: Event) -> String {
+    let time = Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
+    let text: String
+    switch event.body {
+    case let .input(input, at):
+      depth = 0
+      text = Terminal.paint("▶ \(describe(input))", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+    case let .applicationState(from, to):
+      text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
+    case let .sceneActivation(scene, from, to):
+      text = "  ◆ \(scene) \(from.rawValue) → \(to.rawValue)"
+    case let .sceneConnected(scene): text = "  ◆ \(scene) connected"
+    case let .sceneDisconnected(scene): text = "  ◆ \(scene) disconnected"
+    case let .sceneSession(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
+    case let .rootBuilt(container, _, controllers):
+      text = "  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
+    case let .pushed(c): text = "  ◆ push \(c)"
+    case let .popped(c): text = "  ◆ pop \(c)"
+    case let .presented(c, style, _): text = "  ◆ present \(c) (\(style.rawValue))"
+    case let .dismissed(c): text = "  ◆ dismiss \(c)"
+    case let .tabSelected(i, c): text = "  ◆ tab \(i) selected: \(c)"
+    case let .protectedData(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
+    case let .processStarted(mode, state):
+      text = Terminal.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
+    case let .launchContinued(state): text = Terminal.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
+    case .suspended: text = Terminal.paint("  ● suspended", "33")
+    case .resumed: text = Terminal.paint("  ● resumed", "33")
+    case let .terminated(t):
+      text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
+    case let .callback(cb, target, handled, depth, url, _):
+      self.depth = depth
+      let name = "\(target).\(cb.signature)" + (url.map { " url=\($0)" } ?? "")
+      text = indent(depth) + (handled ? Terminal.paint("→ \(name)", "32") : Terminal.paint("→ \(name)", "2"))
+    case let .returned(name, target, used, depth):
+      text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s", "2")
+    case let .call(call, _):
+      text = indent(depth + 1) + "· \(describe(call))"
+    case let .notification(name, handled, depth):
+      text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
+    case let .crash(name, target, message, _):
+      text = Terminal.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
+    case let .expect(name, passed, message, at):
+      text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+    case let .note(name, message):
+      text = Terminal.paint("  ℹ \(name): \(message)", "35")
+    }
+    return "\(time) \(text)"
+  }
+
+  private func indent(_ depth: Int) -> String { String(repeating: "  ", count: 2 + depth) }
+
+  private func pad(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
+  }
+
+  private func describe(_ input: Input) -> String {
+    switch input {
+    case let .launch(url): return "launch" + (url.map { " url=\($0)" } ?? "")
+    case let .interrupt(i): return "interrupt \(i.rawValue)"
+    case let .endInterrupt(e): return "end_interrupt \(e.rawValue)"
+    case let .switchTo(other): return "switch_to \(other ? "other" : "self")"
+    case let .backgroundLaunch(e): return "background_launch \(e.rawValue)"
+    case let .openURL(url): return "open_url \(url)"
+    case let .rotate(o): return "rotate \(o.rawValue)"
+    case let .push(c): return "push \(c)"
+    case let .present(c, style, _): return "present \(c)" + (style.map { " (\($0.rawValue))" } ?? "")
+    case let .selectTab(i): return "select_tab \(i)"
+    case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
+    case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
+    case let .advance(us): return "advance \(VirtualTime.format(us)) s"
+    default: return input.verb
+    }
+  }
+
+  private func describe(_ call: AppCall) -> String {
+    switch call {
+    case let .work(us): return "work \(VirtualTime.format(us)) s"
+    case let .beginBackgroundTask(name, task): return "beginBackgroundTask \"\(name)\" → \(task)"
+    case let .endBackgroundTask(task): return "endBackgroundTask \(task)"
+    case let .store(key, value): return "store \(key) = \(value?.canonicalText ?? "nil")"
+    case let .log(message): return "log \(message)"
+    case let .observe(n): return "observe \(n)"
+    case let .after(us, id): return "after \(VirtualTime.format(us)) s (#\(id))"
+    case let .completion(id): return "completion handler \(id) called"
+    case let .push(c): return "push \(c)"
+    case let .present(c, style, _): return "present \(c) (\(style.rawValue))"
+    case .pop: return "pop"
+    case .dismiss: return "dismiss"
+    }
+  }
+}
+
+/// The closing paragraph of `run` and `replay`.
+enum OutcomeText {
+  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?) -> String {
+    var parts: [String] = []
+    parts.append("Outcome: the app is \(state.appState.rawValue.replacingUnderscores) after \(events) events.")
+    parts.append("Expectations: \(state.expectationsPassed) passed, \(state.expectationsFailed) failed.")
+    if state.terminations.isEmpty {
+      parts.append("No termination.")
+    } else {
+      parts.append("Terminations: " + state.terminations.map {
+        "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
+      }.joined(separator: "; ") + ".")
+    }
+    let stored = state.store.keys.sorted().map { "\($0) = \(state.store[$0]!.canonicalText)" }
+    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
+    if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
+    return parts.joined(separator: " ")
+  }
+}
+
+extension String {
+  var replacingUnderscores: String { split(separator: "_").joined(separator: " ") }
+}
