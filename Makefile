@@ -1,0 +1,24 @@
+# The two commands of the README's Quick start, and the heavier checks beside them.
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test deps build
+
+## Installs liblua5.4-dev through apt when pkg-config cannot find lua5.4.
+deps:
+	@if ! pkg-config --exists lua5.4 2>/dev/null; then \
+	  echo "lifesim: pkg-config cannot find lua5.4; installing liblua5.4-dev with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblua5.4-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build --product lifesim
+
+## Builds lifesim and runs a bundled scenario, printing its trace.
+demo: build
+	.build/debug/lifesim run Scripts/scenarios/cold_launch.lua
+
+## Runs the whole test suite (what .ci/run runs).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
