@@ -461,6 +461,7 @@ public final class Simulator {
 
   private func forceQuit() throws(ProcessEnded) {
     guard state.process == .running else {
+      if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
       terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
       return
     }

@@ -1,0 +1,14 @@
+-- Home, a minute away, and back (LIFECYCLE.md §3, §4): no appearance callbacks,
+-- willEnterForeground always followed by didBecomeActive.
+scenario { name = "home and return", ios = 17, app = "../apps/notes.lua" }
+
+launch()
+home()
+expect_calls { "sceneWillResignActive", "sceneDidEnterBackground" }
+advance(60)
+expect_state("suspended")
+launch()
+expect_calls { "sceneWillEnterForeground", "sceneDidBecomeActive" }
+expect_no_calls { "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear" }
+expect_state("active")
+expect(stored("draft") ~= nil, "the draft was saved while in the background")
