@@ -1,14 +1,33 @@
--- Saves its draft synchronously in didEnterBackground and takes 6 s doing it:
--- over the 5 s budget, so the watchdog kills it (0x8badf00d).
+-- The notes app with a slow save: writing the draft blocks the main thread for
+-- 6 s inside didEnterBackground, over the 5 s budget, so the watchdog kills it
+-- (0x8badf00d) before it can end its background task.
 app { name = "Notes", root = "NoteList", container = "navigation" }
 
-local function save()
-  store("draft", "typed text")
-  work(6)
+local draft = ""
+
+function AppDelegate.didFinishLaunchingWithOptions(application, options)
+  draft = stored("draft") or ""
+  return true
 end
 
-function AppDelegate.applicationDidEnterBackground(application) save() end
-function SceneDelegate.sceneDidEnterBackground(scene) save() end
+local function saveDraft(application)
+  local task
+  task = application:beginBackgroundTask("save draft", function()
+    application:endBackgroundTask(task)
+  end)
+  store("draft", draft)
+  work(6)                                -- a synchronous save that takes 6 s
+  application:endBackgroundTask(task)
+end
 
-controller "NoteList" {}
-controller "NoteEditor" {}
+function AppDelegate.applicationDidEnterBackground(application) saveDraft(application) end
+function SceneDelegate.sceneDidEnterBackground(scene) saveDraft(UIApplication.shared) end
+
+controller "NoteList" {
+  viewDidLoad = function(vc) draft = stored("draft") or "" end,
+  viewWillAppear = function(vc, animated) draft = draft .. "!" end,
+}
+
+controller "NoteEditor" {
+  viewWillDisappear = function(vc, animated) store("draft", draft) end,
+}

@@ -26,6 +26,7 @@ enum Sandbox {
     vm.push(function: hooks.require); vm.rawSet(-2, "require")
     vm.pushReraise(); vm.rawSet(-2, "reraise")
     vm.pushCoroutineCreate(); vm.rawSet(-2, "cocreate")
+    vm.pushRegistry(); vm.pushValue(-2); vm.rawSet(-2, hooksKey); vm.pop()
     switch vm.protectedCall(nargs: 1, nresults: 1, freshBudget: true) {
     case .ok: break
     default: fatalError("the sandbox prelude failed")
@@ -37,6 +38,18 @@ enum Sandbox {
   }
 
   static let environmentKey = "lifesim.env"
+  static let hooksKey = "lifesim.hooks"
+
+  /// Reseeds `math.random` (a scenario's `seed` is read after the sandbox is built).
+  static func reseed(_ vm: LuaVM, _ seed: Int64) {
+    vm.pushRegistry()
+    vm.rawGet(-1, hooksKey)
+    vm.rawGet(-1, "reseed")
+    vm.insert(-3)
+    vm.pop(2)
+    vm.push(seed)
+    _ = vm.protectedCall(nargs: 1, nresults: 0, freshBudget: false)
+  }
 
   /// Pushes the sandbox environment.
   static func pushEnvironment(_ vm: LuaVM) {
@@ -185,6 +198,7 @@ enum Sandbox {
 
   local rawrandomseed = math.randomseed
   rawrandomseed(hooks.seed)
+  hooks.reseed = function(seed) rawrandomseed(seed) end
   math.randomseed = function(x, y)
     if x == nil then error("math.randomseed needs a seed: without one it would read the clock", 2) end
     return rawrandomseed(x, y)

@@ -90,9 +90,9 @@ final class ScenarioHost {
       profile = recorded
     } else {
       let ios = config.ios ?? declaredIOS ?? 17
-      guard Profile.iosRange.contains(ios) else { throw LuaRaise("ios must be from 12 to 26, not \(ios)") }
+      guard Profile.iosRange.contains(ios) else { throw LuaRaise("\(config.scenarioPath): ios must be from 12 to 26, not \(ios)") }
       let scenes = config.scenes == false ? false : (declaredScenes ?? (ios >= 13))
-      if scenes, ios < 13 { throw LuaRaise("scenes need iOS 13 or later (ios = \(ios))") }
+      if scenes, ios < 13 { throw LuaRaise("\(config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
       profile = Profile(ios: ios, scenes: scenes)
       for (name, value, at) in knobs {
         do { try profile.set(name, value) } catch {
@@ -177,7 +177,7 @@ final class ScenarioHost {
   /// A verb: start the run, check the app did not leave a fatal script error, perform.
   private func verb(_ vm: LuaVM, _ input: Input) throws {
     let at = location(vm)
-    do { try start() } catch let e as LuaRaise { throw stop(at.map { "\($0): " } ?? "" + e.message) }
+    do { try start() } catch let e as LuaRaise { throw stop(e.message) }
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
     do {
@@ -238,6 +238,7 @@ final class ScenarioHost {
       vm.rawGet(1, "ios"); if let i = vm.integer(-1) { self.declaredIOS = Int(i) }; vm.pop()
       vm.rawGet(1, "scenes"); if vm.type(-1) == .boolean { self.declaredScenes = vm.bool(-1) }; vm.pop()
       vm.rawGet(1, "seed"); if let s = vm.integer(-1) { self.declaredSeed = s }; vm.pop()
+      if self.config.seed == nil, let seed = self.declaredSeed { Sandbox.reseed(vm, seed) }
       vm.rawGet(1, "app"); if let a = vm.string(-1) { self.declaredApp = a }; vm.pop()
       vm.rawGet(1, "knobs")
       if vm.type(-1) == .table {

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Runs the built `lifesim` binary, as a user would.
+private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let binary = root.appendingPathComponent(".build/debug/lifesim")
+  let p = Process()
+  p.executableURL = binary
+  p.arguments = args
+  p.currentDirectoryURL = root
+  var environment = ProcessInfo.processInfo.environment
+  for (k, v) in env { environment[k] = v }
+  p.environment = environment
+  let out = Pipe(), err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+private func temp(_ name: String) -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-\(getpid())")
+  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let path = dir.appendingPathComponent(name).path
+  try? FileManager.default.removeItem(atPath: path)
+  return path
+}
+
+private func bundledScenarios() throws -> [String] {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  return try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scripts/scenarios").path)
+    .filter { $0.hasSuffix(".lua") }.sorted().map { "Scripts/scenarios/\($0)" }
+}
+
+@Suite(.serialized) struct CLITests {
+  @Test func everyBundledScenarioPassesAndVerifies() throws {
+    for scenario in try bundledScenarios() {
+      let log = temp(URL(fileURLWithPath: scenario).lastPathComponent + ".lifelog")
+      let run = try lifesim(["run", scenario, "-o", log, "--quiet"])
+      #expect(run.status == 0, "\(scenario): \(run.out) \(run.err)")
+      let verify = try lifesim(["verify", log])
+      #expect(verify.status == 0 && verify.out.contains("intact and complete"), "\(scenario)")
+      let replay = try lifesim(["replay", log, "--verify"])
+      #expect(replay.status == 0, "\(scenario): \(replay.out)")
+    }
+  }
+
+  @Test func sameScriptsSameSeedSameBytesInFiveProcesses() throws {
+    var logs: [Data] = []
+    for i in 0..<5 {
+      let log = temp("det-\(i).lifelog")
+      // Different environments and hashing seeds in each process.
+      let r = try lifesim(["run", "Scripts/scenarios/determinism.lua", "-o", log, "--quiet"],
+                          env: ["LIFESIM_TEST_NOISE": String(repeating: "x", count: i * 97), "TZ": i % 2 == 0 ? "UTC" : "Asia/Tokyo"])
+      #expect(r.status == 0, "\(r.err)")
+      logs.append(try Data(contentsOf: URL(fileURLWithPath: log)))
+    }
+    #expect(Set(logs).count == 1)
+    let text = String(decoding: logs[0], as: UTF8.self)
+    #expect(text.contains("table#1"))
+    #expect(!text.contains("0x"))
+  }
+
+  @Test func outputIsNeverSilentlyOverwritten() throws {
+    let log = temp("keep.lifelog")
+    #expect(try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "-o", log, "-q"]).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: log))
+    let again = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "-o", log, "-q"])
+    #expect(again.status == 2)
+    #expect(again.err == "lifesim: \(log): already exists; refusing to overwrite it (pass --force to replace it)\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    #expect(try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "-o", log, "-q", "--force"]).status == 0)
+  }
+
+  @Test func tamperedLogIsNamedByLine() throws {
+    let log = temp("tamper.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log, "-q"])
+    var lines = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "\n")
+    lines[4] = lines[4].replacingOccurrences(of: "\"t\":0", with: "\"t\":1")
+    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let r = try lifesim(["verify", log])
+    #expect(r.status == 1)
+    #expect(r.out == "\(log): line 5: hash chain broken\n")
+  }
+
+  @Test func scriptErrorsNameFileAndLineAndKeepTheLog() throws {
+    let scenario = temp("bad.lua")
+    try "launch()\nunlock()\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+    let log = temp("bad.lifelog")
+    let r = try lifesim(["run", scenario, "-o", log, "-q"])
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: \(scenario):2: unlock(): the device is not locked (state: active)\n")
+    #expect(try lifesim(["verify", log]).status == 0)
+  }
+
+  @Test func unknownHandlerNamesTheNearestOne() throws {
+    let app = temp("typo.lua")
+    try "app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction AppDelegate.applicationDidEnterBackgroud(a)\nend\n"
+      .write(toFile: app, atomically: true, encoding: .utf8)
+    let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--app", app, "-q"])
+    #expect(r.status == 2)
+    #expect(r.err.contains("\(app):3: AppDelegate has no handler \"applicationDidEnterBackgroud\" (did you mean applicationDidEnterBackground?)"))
+  }
+
+  @Test func overrunAppDepartsFromTheWellBehavedOne() throws {
+    let log = temp("notes.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log, "-q"])
+    let r = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua"])
+    #expect(r.status == 1)
+    #expect(r.out.hasPrefix("Departs at event"))
+    // The first difference is inside sceneDidEnterBackground: the save blocks 6 s instead of 0.5 s.
+    #expect(r.out.contains(#"recorded:  {"seq":"#) && r.out.contains(#""kind":"call","name":"work","duration_us":500000"#))
+    #expect(r.out.contains(#""name":"work","duration_us":6000000"#))
+  }
+
+  @Test func helpAndVersion() throws {
+    #expect(try lifesim(["--version"]).out == "0.1.0\n")
+    for cmd in ["run", "replay", "verify"] {
+      let h = try lifesim([cmd, "--help"])
+      #expect(h.out.contains("Example"), "\(cmd)")
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import EventStore
+import Lifecycle
+@testable import ScriptHost
+
+/// Runs a scenario that launches an app whose viewDidLoad runs `body`, and returns the run.
+private func runApp(_ body: String, knobs: String = "") throws -> (RunResult, [Event]) {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-sandbox-\(getpid())-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let app = dir.appendingPathComponent("app.lua").path
+  let scenario = dir.appendingPathComponent("s.lua").path
+  try "app { root = \"Home\" }\ncontroller \"Home\" { viewDidLoad = function(vc)\n\(body)\nend }\n"
+    .write(toFile: app, atomically: true, encoding: .utf8)
+  try "scenario { app = \"app.lua\", knobs = { \(knobs) } }\nlaunch()\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+  var events: [Event] = []
+  let result = ScenarioRunner(RunConfiguration(scenarioPath: scenario)) { _, e in events.append(e) }.run()
+  return (result, events)
+}
+
+@Suite struct SandboxTests {
+  @Test("removed libraries are not reachable", arguments: [
+    "io.write('x')", "os.execute('true')", "os.exit(1)", "debug.traceback()", "package.loadlib('x','y')",
+    "dofile('/etc/passwd')", "loadfile('/etc/passwd')", "string.dump(print)", "os.getenv('HOME')",
+  ])
+  func removed(_ code: String) throws {
+    let (result, _) = try runApp(code)
+    #expect(result.state.terminations.last?.reason == .crash)
+  }
+
+  @Test func bytecodeIsRefused() throws {
+    let (result, events) = try runApp("local f, err = load('\\27Lua...') ; log(tostring(f) .. ' ' .. err)")
+    #expect(result.state.terminations.isEmpty)
+    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    #expect(logged.first?.hasPrefix("nil ") == true)
+    #expect(logged.first?.contains("binary chunk") == true)
+  }
+
+  @Test func endlessLoopIsAWatchdogKill() throws {
+    let (result, _) = try runApp("while true do end")
+    let t = result.state.terminations.last
+    #expect(t?.reason == .watchdog)
+    #expect(t?.description.contains("Lua instructions") == true)
+  }
+
+  @Test func pcallCannotSwallowTheLimit() throws {
+    let (result, _) = try runApp("while true do pcall(function() while true do end end) end")
+    #expect(result.state.terminations.last?.reason == .watchdog)
+  }
+
+  @Test func coroutinesAreHookedToo() throws {
+    let (result, _) = try runApp("local co = coroutine.wrap(function() while true do end end) co()")
+    #expect(result.state.terminations.last?.reason == .watchdog)
+  }
+
+  @Test func memoryBombIsJetsam() throws {
+    let (result, _) = try runApp("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1000) .. i end")
+    #expect(result.state.terminations.last?.reason == .jetsam)
+  }
+
+  @Test func luaErrorIsACrashWithMessageAndTraceback() throws {
+    let (result, events) = try runApp("local x = nil\nreturn x.field")
+    #expect(result.state.terminations.last?.reason == .crash)
+    let crash = events.compactMap { if case let .crash(_, _, m, tb) = $0.body { return (m, tb) }; return nil }.first
+    #expect(crash?.0.contains("attempt to index a nil value") == true)
+    #expect(crash?.1.contains("stack traceback") == true)
+  }
+
+  @Test func errorObjectsThatAreNotStrings() throws {
+    for obj in ["{}", "nil", "42", "setmetatable({}, {__tostring = function() error('boom') end})"] {
+      let (result, _) = try runApp("error(\(obj))")
+      #expect(result.state.terminations.last?.reason == .crash, "\(obj)")
+    }
+  }
+
+  @Test func pairsOrderIsDefined() throws {
+    let (_, events) = try runApp("local t = {b=1, a=2, [3]=3, [true]=4, c=5} local s = '' for k in pairs(t) do s = s .. tostring(k) .. ',' end log(s)")
+    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    #expect(logged == ["true,3,a,b,c,"])
+  }
+
+  @Test func requireRefusesPaths() throws {
+    let (result, _) = try runApp("require('../secret')")
+    #expect(result.exitStatus == 2)
+    #expect(result.error?.contains("require \"../secret\": module names are dotted names") == true)
+  }
+}
