@@ -16,6 +16,9 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible, Sendable {
   public var description: String { message }
 }
 
+/// Reads a script file: UTF-8, at most 4 MiB; errors name the file.
+public func readScriptFile(_ path: String) throws(ScriptError) -> String { try ScriptLoader.readFile(path) }
+
 /// Where scripts come from: the file system, or the scripts embedded in a log's header.
 public enum ScriptSource: Sendable {
   case files(libraryPath: String?)

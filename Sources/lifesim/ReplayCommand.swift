@@ -69,12 +69,14 @@ struct Replay: ParsableCommand {
   private func printTrace(_ reader: LogReader) -> Int32 {
     var trace = TraceFormatter()
     var folded = LifecycleState()
+    var events: Int64 = 0
     do {
       while let line = try reader.next() {
         guard case let .event(logEvent) = line else { continue }
         if let until, logEvent.seq > until { break }
         let event = try Event(logEvent)
         folded.evolve(event)
+        events += 1
         if json { Terminal.write(String(decoding: logEvent.canonicalBody, as: UTF8.self)) }
         else if !state { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
@@ -91,7 +93,7 @@ struct Replay: ParsableCommand {
       Terminal.write(StateText.describe(folded, profile: profile))
     } else if !json {
       Terminal.write("")
-      Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: reader.lineNumber > 1 ? Int64(folded.callsSinceExpectation.count >= 0 ? Int(reader.lineNumber) - 1 : 0) : 0, rerun: nil))
+      Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
     }
     Terminal.flush()
     return Status.ok
@@ -114,12 +116,12 @@ struct Replay: ParsableCommand {
     var appPath = recordedApp.path
     if let app {
       do {
-        let text = try readText(app)
+        let text = try readScriptFile(app)
         scripts.removeAll { $0.role == "app" }
         scripts.append(EmbeddedScript(role: "app", path: app, source: text))
         appPath = app
       } catch {
-        Terminal.error("\(app): \(error)")
+        Terminal.error(error.message)
         return Status.trouble
       }
     }
@@ -142,27 +144,6 @@ struct Replay: ParsableCommand {
     return Status.failed
   }
 
-  private func readText(_ path: String) throws -> String {
-    let reader = try ScriptFileReader.read(path)
-    return reader
-  }
-}
-
-/// Reads a script file for `--app` (the same rules as a run: UTF-8, size-capped).
-enum ScriptFileReader {
-  static func read(_ path: String) throws -> String {
-    guard let f = fopen(path, "rb") else { throw ValidationError("cannot read the file") }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = fread(&chunk, 1, chunk.count, f)
-      if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-      if n < chunk.count { break }
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw ValidationError("not valid UTF-8") }
-    return text
-  }
 }
 
 /// Compares a re-run with the recorded log, event by event, streaming.
@@ -244,7 +225,3 @@ struct Comparison {
                             actual: "(this run ends here)", before: recent, source: extra["at"]?.stringValue)
   }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
