@@ -45,7 +45,6 @@ struct Run: ParsableCommand {
 
   func validate() throws {
     if let ios, !Profile.iosRange.contains(ios) { throw ValidationError("--ios must be from 12 to 26") }
-    if noScenes, let ios, ios >= 13 { _ = ios }
   }
 
   func run() throws {
