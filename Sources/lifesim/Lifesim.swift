@@ -17,7 +17,7 @@ struct Lifesim: ParsableCommand {
         lifesim verify home.lifelog
       """,
     version: lifesimVersion,
-    subcommands: [Run.self, Replay.self, Verify.self]
+    subcommands: [Run.self, Replay.self, Verify.self, Diff.self, Export.self]
   )
 }
 

@@ -119,9 +119,89 @@ private func bundledScenarios() throws -> [String] {
 
   @Test func helpAndVersion() throws {
     #expect(try lifesim(["--version"]).out == "0.1.0\n")
-    for cmd in ["run", "replay", "verify"] {
+    for cmd in ["run", "replay", "verify", "diff", "export"] {
       let h = try lifesim([cmd, "--help"])
       #expect(h.out.contains("Example"), "\(cmd)")
     }
+  }
+}
+
+@Suite(.serialized) struct DiffAndExportTests {
+  private func runs() throws -> (String, String) {
+    let a = temp("notes-diff.lifelog"), b = temp("overrun-diff.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", a, "-q"])
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "--app", "Scripts/apps/overrun.lua", "-o", b, "-q"])
+    return (a, b)
+  }
+
+  @Test func diffOfARunWithItselfIsEmpty() throws {
+    let (a, _) = try runs()
+    let r = try lifesim(["diff", a, a])
+    #expect(r.status == 0)
+    #expect(r.out.contains("No difference in the events."))
+  }
+
+  @Test func diffOfOverrunAgainstNotesShowsTheKillAndTheOutcomes() throws {
+    let (a, b) = try runs()
+    let r = try lifesim(["diff", a, b, "--context", "2"], env: ["NO_COLOR": "1"])
+    #expect(r.status == 1)
+    #expect(r.out.contains("First divergence: event 44 of A, event 44 of B, at t = 0.000000 s."))
+    #expect(r.out.contains("-     0.000000       · work 0.500000 s"))
+    #expect(r.out.contains("+     0.000000       · work 6.000000 s"))
+    #expect(r.out.contains("+     5.000000   ✖ terminated: watchdog 0x8badf00d"))
+    let row = r.out.split(separator: "\n").first { $0.hasPrefix("terminations") }.map(String.init) ?? ""
+    #expect(row.split(separator: " ", omittingEmptySubsequences: true) == ["terminations", "none", "watchdog", "0x8badf00d", "←", "differs"])
+    let j = try lifesim(["diff", a, b, "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
+    #expect(object?["same"] as? Bool == false)
+    #expect((object?["firstDivergence"] as? [String: Any])?["a"] as? Int == 44)
+  }
+
+  @Test func diffTroubleIsExitTwo() throws {
+    let r = try lifesim(["diff", "/nonexistent.lifelog", "/nonexistent.lifelog"])
+    #expect(r.status == 2)
+    #expect(r.err.hasPrefix("lifesim: /nonexistent.lifelog: cannot open: No such file or directory"))
+  }
+
+  @Test func chromeTraceIsValidTraceEventFormat() throws {
+    let (_, b) = try runs()
+    let r = try lifesim(["export", b, "--format", "chrome-trace"])
+    #expect(r.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+    let events = object?["traceEvents"] as? [[String: Any]] ?? []
+    #expect(!events.isEmpty)
+    for e in events {
+      let ph = e["ph"] as? String
+      #expect(["X", "i", "C", "M"].contains(ph ?? ""), "\(e)")
+      #expect(e["pid"] as? Int == 1)
+      if ph == "X" { #expect((e["dur"] as? Int ?? -1) >= 0 && e["ts"] is Int) }
+    }
+    let names = events.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
+    #expect(names.starts(with: ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"]))
+    #expect(events.contains { ($0["name"] as? String)?.hasPrefix("terminated: watchdog") == true && $0["ph"] as? String == "i" })
+    #expect(events.contains { $0["name"] as? String == "sceneDidEnterBackground(_:)" && $0["dur"] as? Int == 5_000_000 })
+  }
+
+  @Test func mermaidOfEveryScenarioStartsWithSequenceDiagramAndFits() throws {
+    for scenario in try bundledScenarios() {
+      let log = temp("mm-" + URL(fileURLWithPath: scenario).lastPathComponent + ".lifelog")
+      _ = try lifesim(["run", scenario, "-o", log, "-q"])
+      let r = try lifesim(["export", log, "--format", "mermaid"])
+      #expect(r.status == 0)
+      #expect(r.out.hasPrefix("sequenceDiagram\n"), "\(scenario)")
+      for part in r.out.components(separatedBy: "\n\nsequenceDiagram") { #expect(part.utf8.count < 50_000) }
+    }
+  }
+
+  @Test func jsonlIsTheEventsWithoutHashes() throws {
+    let (a, _) = try runs()
+    let r = try lifesim(["export", a, "--format", "jsonl"])
+    let lines = r.out.split(separator: "\n")
+    #expect(lines.first == #"{"seq":1,"t":0,"kind":"input","name":"launch","at":"Scripts/scenarios/home_and_return.lua:5"}"#)
+    #expect(!r.out.contains("\"h\":"))
+    let out = temp("export.jsonl")
+    #expect(try lifesim(["export", a, "--format", "jsonl", "-o", out]).status == 0)
+    let again = try lifesim(["export", a, "--format", "jsonl", "-o", out])
+    #expect(again.status == 2 && again.err.contains("already exists; refusing to overwrite it"))
   }
 }
