@@ -30,3 +30,21 @@ controller "NoteList" {
 controller "NoteEditor" {
   viewWillDisappear = function(vc, animated) store("draft", draft) end,
 }
+
+controller "Settings" {}
+
+-- Background refresh: fetch, then call the completion handler well within 30 s.
+function AppDelegate.performFetchWithCompletionHandler(application, completion)
+  after(2, function() store("lastFetch", "ok"); completion() end)
+end
+
+function AppDelegate.didReceiveRemoteNotification(application, userInfo, completion)
+  store("pushes", (stored("pushes") or 0) + 1)
+  completion()
+end
+
+function AppDelegate.openURL(application, url) store("openedURL", url) end
+function SceneDelegate.openURLContexts(scene, urls) store("openedURL", urls[1]) end
+function SceneDelegate.willConnectTo(scene, session, options)
+  if options.url then store("openedURL", options.url) end
+end

@@ -1,0 +1,9 @@
+-- Open the app switcher, choose another app (§7; T11): background, no second resign.
+scenario { name = "app switcher, other app", ios = 12, app = "../apps/notes.lua" }
+
+launch()
+expect_state("active")
+app_switcher()
+switch_to("other")
+expect_calls { "applicationWillResignActive", "applicationDidEnterBackground" }
+expect_state("suspended")

@@ -1,0 +1,9 @@
+-- Open the app switcher, choose the same app (§7; T11): no willEnterForeground.
+scenario { name = "app switcher, same app", ios = 12, app = "../apps/notes.lua" }
+
+launch()
+expect_state("active")
+app_switcher()
+switch_to("self")
+expect_calls { "applicationWillResignActive", "applicationDidBecomeActive" }
+expect_no_calls { "applicationWillEnterForeground", "applicationDidEnterBackground" }

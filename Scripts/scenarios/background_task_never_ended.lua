@@ -1,0 +1,9 @@
+-- A background task never ended (§9; S27): killed when the allowance runs out (0x2182bad2).
+scenario { name = "background task never ended", ios = 17, app = "../apps/leaky.lua" }
+
+launch()
+home()
+advance(29)
+expect_state("background")
+advance(2)
+expect_terminated("background_task_expired")

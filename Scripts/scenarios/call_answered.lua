@@ -1,0 +1,9 @@
+-- An incoming call, answered (§6): the call app takes over; the app enters background.
+scenario { name = "call answered", ios = 12, app = "../apps/notes.lua" }
+
+launch()
+expect_state("active")
+interrupt("call")
+end_interrupt("answered")
+expect_calls { "applicationWillResignActive", "applicationDidEnterBackground" }
+expect_state("suspended")

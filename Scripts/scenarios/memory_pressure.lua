@@ -1,0 +1,12 @@
+-- Memory pressure reclaims a suspended app silently (§11; S5, S25). The next launch is
+-- cold but reuses the scene session: no configurationForConnecting (T33).
+scenario { name = "memory pressure", ios = 17, app = "../apps/notes.lua" }
+
+launch()
+home()
+memory_pressure()
+expect_terminated("jetsam")
+launch()
+expect_calls { "didFinishLaunchingWithOptions", "willConnectTo", "viewDidLoad" }
+expect_no_calls { "configurationForConnecting" }
+expect(stored("draft") ~= nil, "stored data survived the kill")

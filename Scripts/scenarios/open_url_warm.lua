@@ -1,0 +1,10 @@
+-- A deep link into a backgrounded sceneless app (§17 16.1; T7):
+-- willEnterForeground → application(_:open:options:) → didBecomeActive.
+scenario { name = "open URL, warm", ios = 12, app = "../apps/notes.lua" }
+
+launch()
+home()
+expect_state("suspended")
+open_url("notes://note/7")
+expect_calls { "applicationWillEnterForeground", "openURL", "applicationDidBecomeActive" }
+expect(stored("openedURL") == "notes://note/7", "the URL reached the app")

@@ -1,0 +1,11 @@
+-- A sheet swiped down but not dismissed (§13; T15): it disappears and reappears.
+scenario { name = "sheet swipe-down cancelled", ios = 17, app = "../apps/notes.lua" }
+
+launch()
+expect_state("active")
+present("Settings", { style = "pageSheet" })
+expect_calls { "Settings.viewDidAppear" }
+swipe_down { cancel = true }
+expect_calls { "Settings.viewWillDisappear", "Settings.viewWillAppear", "Settings.viewIsAppearing", "Settings.viewDidAppear" }
+swipe_down {}
+expect_calls { "Settings.viewWillDisappear", "Settings.viewDidDisappear" }

@@ -1,0 +1,112 @@
+---@meta
+-- Lua Language Server annotations for lifesim app scripts (SPEC §3.2, LIFECYCLE.md §1.6).
+
+---@class AppConfig
+---@field name? string
+---@field root? string                   # root controller class
+---@field container? "navigation"|"none" # wraps the root (or each tab) in a navigation controller
+---@field tabs? string[]                 # a tab bar controller as root
+
+---@param config AppConfig
+function app(config) end
+
+---@class UIApplication
+---@field backgroundTimeRemaining number  # seconds; DBL_MAX in the foreground
+---@field applicationState "active"|"inactive"|"background"
+---@field isProtectedDataAvailable boolean
+local UIApplicationInstance = {}
+---@param name? string
+---@param expiration? fun()
+---@return integer task
+function UIApplicationInstance:beginBackgroundTask(name, expiration) end
+---@param task integer
+function UIApplicationInstance:endBackgroundTask(task) end
+
+---@class UIApplicationClass
+---@field shared UIApplication
+UIApplication = {}
+
+---@class UIScene
+---@field id string  # "Scene#1"
+
+---@class UIViewController
+---@field id string     # "NoteList#1"
+---@field class string  # "NoteList"
+
+---@class AppDelegateHandlers
+---@field willFinishLaunchingWithOptions? fun(application: UIApplication, options: { url?: string }): boolean?
+---@field didFinishLaunchingWithOptions? fun(application: UIApplication, options: { url?: string }): boolean?
+---@field configurationForConnecting? fun(application: UIApplication)
+---@field didDiscardSceneSessions? fun(application: UIApplication)
+---@field applicationWillResignActive? fun(application: UIApplication)
+---@field applicationDidEnterBackground? fun(application: UIApplication)
+---@field applicationWillEnterForeground? fun(application: UIApplication)
+---@field applicationDidBecomeActive? fun(application: UIApplication)
+---@field applicationWillTerminate? fun(application: UIApplication)
+---@field applicationDidReceiveMemoryWarning? fun(application: UIApplication)
+---@field applicationProtectedDataWillBecomeUnavailable? fun(application: UIApplication)
+---@field applicationProtectedDataDidBecomeAvailable? fun(application: UIApplication)
+---@field openURL? fun(application: UIApplication, url: string)
+---@field continueUserActivity? fun(application: UIApplication)
+---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
+---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
+AppDelegate = {}
+
+---@class SceneDelegateHandlers
+---@field willConnectTo? fun(scene: UIScene, session: table, options: { url?: string })
+---@field sceneDidDisconnect? fun(scene: UIScene)
+---@field sceneWillEnterForeground? fun(scene: UIScene)
+---@field sceneDidBecomeActive? fun(scene: UIScene)
+---@field sceneWillResignActive? fun(scene: UIScene)
+---@field sceneDidEnterBackground? fun(scene: UIScene)
+---@field openURLContexts? fun(scene: UIScene, urls: string[])
+SceneDelegate = {}
+
+---@class ControllerHandlers
+---@field init? fun(vc: UIViewController)
+---@field loadView? fun(vc: UIViewController)
+---@field viewDidLoad? fun(vc: UIViewController)
+---@field viewWillAppear? fun(vc: UIViewController, animated: boolean)
+---@field viewIsAppearing? fun(vc: UIViewController, animated: boolean)
+---@field viewWillLayoutSubviews? fun(vc: UIViewController)
+---@field viewDidLayoutSubviews? fun(vc: UIViewController)
+---@field updateProperties? fun(vc: UIViewController)
+---@field viewDidAppear? fun(vc: UIViewController, animated: boolean)
+---@field viewWillDisappear? fun(vc: UIViewController, animated: boolean)
+---@field viewDidDisappear? fun(vc: UIViewController, animated: boolean)
+---@field didReceiveMemoryWarning? fun(vc: UIViewController)
+---@field willTransitionToTraitCollection? fun(vc: UIViewController, orientation: string)
+---@field viewWillTransitionToSize? fun(vc: UIViewController, orientation: string)
+---@field traitCollectionDidChange? fun(vc: UIViewController)
+
+---Declares a view-controller class: `controller "NoteList" { viewDidLoad = function(vc) end }`.
+---@param name string
+---@return fun(handlers: ControllerHandlers)
+function controller(name) end
+
+---Blocks the main thread for that much virtual time.
+---@param seconds number
+function work(seconds) end
+---Persists a value (string, number, boolean, or a table of them); survives termination.
+---@param key string
+---@param value any
+function store(key, value) end
+---@param key string
+---@return any
+function stored(key) end
+---@param name string
+function push(name) end
+function pop() end
+---@param name string
+---@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet", navigation?: boolean }
+function present(name, opts) end
+function dismiss() end
+---@param message string
+function log(message) end
+---@param notification string  # e.g. "UIApplication.didEnterBackgroundNotification"
+---@param handler fun(name: string)
+function observe(notification, handler) end
+---Runs `fn` on the main thread after `seconds` of virtual time (DispatchQueue.main.asyncAfter).
+---@param seconds number
+---@param fn fun()
+function after(seconds, fn) end

@@ -1,0 +1,79 @@
+---@meta
+-- Lua Language Server annotations for lifesim scenario scripts (SPEC §3.1).
+
+---@alias AppStateName "not_running"|"inactive"|"active"|"background"|"suspended"
+---@alias TerminationReason "watchdog"|"background_task_expired"|"jetsam"|"crash"|"user"
+
+---@class ScenarioConfig
+---@field name? string
+---@field ios? integer         # platform profile, 12 to 26 (default 17)
+---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
+---@field seed? integer        # drives math.random (default 1)
+---@field app? string          # app script, relative to this file
+---@field knobs? table<string, number|boolean|string>  # e.g. { backgroundTaskAllowance = 40 }
+
+---Declares the run; must come before the first verb.
+---@param config ScenarioConfig
+function scenario(config) end
+
+---Tap the icon: a cold launch, or back to the foreground.
+---@param opts? { url?: string }
+function launch(opts) end
+---iOS 15+: create and suspend the process before any user action.
+function prewarm() end
+function home() end
+function lock() end
+function unlock() end
+---@param kind "call"|"alert"|"notification_center"|"control_center"
+function interrupt(kind) end
+---@param how "declined"|"answered"|"dismissed"
+function end_interrupt(how) end
+function app_switcher() end
+---@param which "self"|"other"
+function switch_to(which) end
+function force_quit() end
+function memory_warning() end
+---The system reclaims suspended apps.
+function memory_pressure() end
+---@param event "fetch"|"push"
+function background_launch(event) end
+---@param url string
+function open_url(url) end
+---@param orientation "portrait"|"landscape"
+function rotate(orientation) end
+---@param name string   # a controller class the app declares
+function push(name) end
+function pop() end
+---@param name string
+---@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet", navigation?: boolean }
+function present(name, opts) end
+function dismiss() end
+---@param index integer  # 1 is the first tab
+function select_tab(index) end
+---@param opts? { cancel?: boolean }
+function swipe_back(opts) end
+---@param opts? { cancel?: boolean }
+function swipe_down(opts) end
+---Lets virtual time pass.
+---@param seconds number
+function advance(seconds) end
+
+---@param state AppStateName
+function expect_state(state) end
+---These callbacks, in this order, among the callbacks since the previous expectation
+---(callbacks not named are ignored). Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".
+---@param names string[]
+function expect_calls(names) end
+---@param names string[]
+function expect_no_calls(names) end
+---@param reason? TerminationReason
+function expect_terminated(reason) end
+---@param condition any
+---@param message string
+function expect(condition, message) end
+---Reads the app's persisted data.
+---@param key string
+---@return any
+function stored(key) end
+---@return AppStateName
+function app_state() end
