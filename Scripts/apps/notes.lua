@@ -3,6 +3,8 @@
 app { name = "Notes", root = "NoteList", container = "navigation" }
 
 local draft = ""
+-- How long writing the draft blocks the main thread (apps/overrun.lua sets 6 s).
+local saveSeconds = SAVE_SECONDS or 0.5
 
 function AppDelegate.didFinishLaunchingWithOptions(application, options)
   draft = stored("draft") or ""
@@ -15,7 +17,7 @@ local function saveDraft(application)
     application:endBackgroundTask(task)  -- expiration: give up cleanly
   end)
   store("draft", draft)
-  work(0.5)                              -- writing the file takes half a second
+  work(saveSeconds)                      -- writing the file
   application:endBackgroundTask(task)
 end
 

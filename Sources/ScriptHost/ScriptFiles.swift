@@ -19,6 +19,13 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Reads a script file: UTF-8, at most 4 MiB; errors name the file.
 public func readScriptFile(_ path: String) throws(ScriptError) -> String { try ScriptLoader.readFile(path) }
 
+/// The modules `source` (at `path`) requires, read from the file system, as header entries.
+public func requiredModules(of source: String, path: String, libraryPath: String?) throws(ScriptError) -> [EmbeddedScript] {
+  var found: [EmbeddedScript] = []
+  try ScriptLoader(source: .files(libraryPath: libraryPath)).modules(requiredBy: source, path: path, into: &found)
+  return found
+}
+
 /// Where scripts come from: the file system, or the scripts embedded in a log's header.
 public enum ScriptSource: Sendable {
   case files(libraryPath: String?)

@@ -117,8 +117,10 @@ struct Replay: ParsableCommand {
     if let app {
       do {
         let text = try readScriptFile(app)
-        scripts.removeAll { $0.role == "app" }
+        let modules = try requiredModules(of: text, path: app, libraryPath: Terminal.libraryPath())
+        scripts.removeAll { s in s.role == "app" || modules.contains { $0.role == s.role } }
         scripts.append(EmbeddedScript(role: "app", path: app, source: text))
+        scripts += modules
         appPath = app
       } catch {
         Terminal.error(error.message)

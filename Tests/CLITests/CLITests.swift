@@ -113,7 +113,8 @@ private func bundledScenarios() throws -> [String] {
     #expect(r.status == 1)
     #expect(r.out.hasPrefix("Departs at event"))
     // The first difference is inside sceneDidEnterBackground: the save blocks 6 s instead of 0.5 s.
-    #expect(r.out.contains(#"recorded:  {"seq":"#) && r.out.contains(#""kind":"call","name":"work","duration_us":500000"#))
+    #expect(r.out.hasPrefix("Departs at event 45 (t = 0.000000 s):"))
+    #expect(r.out.contains(#""kind":"call","name":"work","duration_us":500000"#))
     #expect(r.out.contains(#""name":"work","duration_us":6000000"#))
   }
 
@@ -145,7 +146,7 @@ private func bundledScenarios() throws -> [String] {
     let (a, b) = try runs()
     let r = try lifesim(["diff", a, b, "--context", "2"], env: ["NO_COLOR": "1"])
     #expect(r.status == 1)
-    #expect(r.out.contains("First divergence: event 44 of A, event 44 of B, at t = 0.000000 s."))
+    #expect(r.out.contains("First divergence: event 45 of A, event 45 of B, at t = 0.000000 s."))
     #expect(r.out.contains("-     0.000000       · work 0.500000 s"))
     #expect(r.out.contains("+     0.000000       · work 6.000000 s"))
     #expect(r.out.contains("+     5.000000   ✖ terminated: watchdog 0x8badf00d"))
@@ -154,7 +155,7 @@ private func bundledScenarios() throws -> [String] {
     let j = try lifesim(["diff", a, b, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
     #expect(object?["same"] as? Bool == false)
-    #expect((object?["firstDivergence"] as? [String: Any])?["a"] as? Int == 44)
+    #expect((object?["firstDivergence"] as? [String: Any])?["a"] as? Int == 45)
   }
 
   @Test func diffTroubleIsExitTwo() throws {
