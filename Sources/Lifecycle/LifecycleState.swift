@@ -105,8 +105,10 @@ public struct LifecycleState: Equatable, Sendable {
   public var terminations: [Termination] = []
   public var expectationsPassed = 0
   public var expectationsFailed = 0
-  /// Callbacks since the previous expectation (what `expect_calls` checks).
+  /// Callbacks since the previous expectation (what `expect_calls` checks), the most recent
+  /// `callWindowMax` of them: a long run with no expectation stays bounded.
   public var callsSinceExpectation: [CallRecord] = []
+  public static let callWindowMax = 65_536
 
   public init() {}
 
@@ -232,6 +234,7 @@ extension LifecycleState {
     case .lock:
       locked = true; lockedAt = now; frontmostAtLock = isForeground
       switcherOpen = false
+      interruption = nil  // the app leaves the screen: whatever interrupted it is over for the app
     case .unlock: locked = false; lockedAt = nil
     case let .interrupt(i): interruption = i
     case .endInterrupt: interruption = nil
@@ -248,6 +251,7 @@ extension LifecycleState {
   }
 
   private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {
+    if callsSinceExpectation.count >= Self.callWindowMax { callsSinceExpectation.removeFirst(Self.callWindowMax / 2) }
     callsSinceExpectation.append(CallRecord(callback: cb, target: target))
     switch cb {
     case .viewDidLoad: setController(target) { $0.viewLoaded = true }

@@ -161,6 +161,7 @@ public final class Simulator {
     case .interrupt:
       try resignActive()
     case let .endInterrupt(how):
+      guard s.isForeground else { return }
       if how == .answered { try enterBackground() } else { try becomeActive() }
     case .appSwitcher:
       if s.applicationState == .active, s.process == .running { try resignActive() }

@@ -1,0 +1,192 @@
+import EventStore
+import Testing
+@testable import Lifecycle
+
+/// Thousands of seeded random runs (legal moves only), each checked against the rules an
+/// iOS engineer relies on (LIFECYCLE.md §1.7, Apple's appearance diagram), against replay,
+/// and against the clock. A failure prints the seed that reproduces it.
+@Suite struct InvariantTests {
+  struct Rng {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func seconds(_ max: Int) -> Int64 { Int64(below(max * 10 + 1)) * 100_000 }
+  }
+
+  private static func randomApp(_ rng: inout Rng) -> ScriptedApp {
+    let app = ScriptedApp()
+    let bg = rng.below(5), launchWork = rng.below(8) == 0 ? rng.seconds(25) : 0
+    let save: ScriptedApp.Handler = { sim in
+      switch bg {
+      case 1:
+        let id = try sim.beginBackgroundTask(name: "save")
+        try sim.work(us: 300_000)
+        try sim.endBackgroundTask(id)
+      case 2:
+        let id = try sim.beginBackgroundTask(name: "leak")
+        app.expirations[id] = { _ in }
+      case 3:
+        let id = try sim.beginBackgroundTask(name: "expiring")
+        app.expirations[id] = { sim in try sim.endBackgroundTask(id) }
+      case 4: try sim.work(us: 6_000_000)
+      default: break
+      }
+    }
+    app.handlers["applicationDidEnterBackground"] = save
+    app.handlers["sceneDidEnterBackground"] = save
+    if launchWork > 0 { app.handlers["didFinishLaunchingWithOptions"] = { sim in try sim.work(us: launchWork) } }
+    app.handlers["performFetchWithCompletionHandler"] = { sim in
+      if bg != 2, let c = sim.state.completions.last { try sim.complete(c.id) }
+    }
+    if rng.below(4) == 0 {
+      app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
+    }
+    return app
+  }
+
+  private static func randomInput(_ rng: inout Rng) -> Input {
+    switch rng.below(24) {
+    case 0, 1, 2: return .launch(url: nil)
+    case 3, 4: return .home
+    case 5: return .lock
+    case 6: return .unlock
+    case 7: return .interrupt(Interruption.allCases[rng.below(4)])
+    case 8: return .endInterrupt(InterruptionEnd.allCases[rng.below(3)])
+    case 9: return .appSwitcher
+    case 10: return .switchTo(other: rng.below(2) == 0)
+    case 11: return .forceQuit
+    case 12: return .memoryWarning
+    case 13: return .memoryPressure
+    case 14: return .backgroundLaunch(rng.below(2) == 0 ? .fetch : .push)
+    case 15, 16: return .advance(us: rng.seconds(40))
+    case 17: return .push("Detail")
+    case 18: return .pop
+    case 19: return .present("Sheet", style: [nil, .fullScreen, .pageSheet, .formSheet][rng.below(4)], navigation: false)
+    case 20: return .dismiss
+    case 21: return .swipeBack(cancel: rng.below(2) == 0)
+    case 22: return .swipeDown(cancel: rng.below(2) == 0)
+    default: return .rotate(rng.below(2) == 0 ? .portrait : .landscape)
+    }
+  }
+
+  /// Every rule, checked on one run's events. Returns the first broken rule, if any.
+  static func check(_ events: [Event], scenes: Bool) -> String? {
+    var s = LifecycleState()
+    var lastT: Int64 = 0
+    var loaded: Set<String> = []
+    var lastForeground: Callback?     // the latest of willResignActive / didBecomeActive in this process
+    var pendingWillEnterForeground = false
+    var sinceLaunch: [Callback]?      // callbacks of a foreground cold launch until its first didBecomeActive
+    let resign: Callback = scenes ? .sceneWillResignActive : .applicationWillResignActive
+    let active: Callback = scenes ? .sceneDidBecomeActive : .applicationDidBecomeActive
+    let enterBG: Callback = scenes ? .sceneDidEnterBackground : .applicationDidEnterBackground
+    let enterFG: Callback = scenes ? .sceneWillEnterForeground : .applicationWillEnterForeground
+    for (i, e) in events.enumerated() {
+      let at = "event \(i + 1)"
+      if e.t < lastT { return "\(at): time went backwards" }
+      lastT = e.t
+      switch e.body {
+      case let .processStarted(mode, _):
+        lastForeground = nil
+        if pendingWillEnterForeground { return "\(at): willEnterForeground was never followed by didBecomeActive" }
+        sinceLaunch = mode == .foreground ? [] : nil
+      case .terminated, .crash:
+        pendingWillEnterForeground = false
+      case let .callback(cb, target, _, _, _, _):
+        if s.process != .running { return "\(at): \(cb.key) delivered to a \(s.process.rawValue) app" }
+        if cb == .viewDidLoad {
+          if loaded.contains(target) { return "\(at): viewDidLoad twice for \(target)" }
+          loaded.insert(target)
+        }
+        if cb.receiver == .viewController, let c = s.controller(target) {
+          let ok: Bool
+          switch cb {
+          case .viewWillAppear: ok = c.appearance == .disappeared || c.appearance == .disappearing
+          case .viewDidAppear: ok = c.appearance == .appearing
+          case .viewWillDisappear: ok = c.appearance == .appeared || c.appearance == .appearing
+          case .viewDidDisappear: ok = c.appearance == .disappearing
+          default: ok = true
+          }
+          if !ok { return "\(at): \(target).\(cb.key) from \(c.appearance.rawValue)" }
+        }
+        if sinceLaunch != nil {
+          if !scenes, cb == enterFG { return "\(at): \(cb.key) during a cold launch" }
+          if cb == active { sinceLaunch = nil }
+        }
+        if cb == enterFG { pendingWillEnterForeground = true }
+        if cb == active { pendingWillEnterForeground = false }
+        if cb == enterBG, s.applicationState == .background, s.sceneActivation != .unattached || !scenes,
+           lastForeground != nil, lastForeground != resign {
+          return "\(at): \(cb.key) from the foreground without \(resign.key) since \(active.key)"
+        }
+        if cb == resign || cb == active { lastForeground = cb }
+        if cb == enterBG { lastForeground = nil }
+        if cb == .applicationWillTerminate, s.process == .suspended { return "\(at): willTerminate for a suspended app" }
+      default:
+        break
+      }
+      s.evolve(e)
+    }
+    return nil
+  }
+
+  @Test("5,000 random runs keep every rule and replay exactly")
+  func randomRuns() throws {
+    var reasons: Set<TerminationReason> = []
+    var sawPush = false, sawSheet = false, sawExpiration = false
+    for seed in UInt64(1)...5_000 {
+      var rng = Rng(state: seed)
+      let ios = [12, 13, 17, 26][rng.below(4)]
+      let scenes = ios >= 13 && rng.below(3) != 0
+      let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
+      for _ in 0..<40 {
+        let input = Self.randomInput(&rng)
+        do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
+      }
+      if let broken = Self.check(h.allEvents, scenes: scenes) {
+        let n = Int(broken.split(separator: " ")[1].dropLast()) ?? h.allEvents.count
+        let context: [String] = h.allEvents.enumerated().filter { $0.offset >= n - 12 && $0.offset < n }
+          .map { String(decoding: $0.element.logEvent(seq: Int64($0.offset + 1)).canonicalBody, as: UTF8.self) }
+        let message = "seed \(seed) (iOS \(ios), scenes \(scenes)): \(broken)\n\(context.joined(separator: "\n"))"
+        Issue.record(Comment(rawValue: message))
+        return
+      }
+      #expect(try h.replayMatches(), "seed \(seed): replay differs")
+      for t in h.sim.state.terminations { reasons.insert(t.reason) }
+      for e in h.allEvents {
+        switch e.body {
+        case .pushed: sawPush = true
+        case .presented: sawSheet = true
+        case .callback(.expirationHandler, _, _, _, _, _): sawExpiration = true
+        default: break
+        }
+      }
+    }
+    // The runs reach every kind of kill and navigation, so the rules were really exercised.
+    #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user])
+    #expect(sawPush && sawSheet && sawExpiration)
+  }
+
+  @Test("the checker catches a broken rule")
+  func checkerIsNotVacuous() {
+    let bad: [Event] = [
+      Event(t: 0, .processStarted(mode: .foreground, state: .inactive)),
+      Event(t: 0, .callback(.applicationWillEnterForeground, target: "AppDelegate", handled: false, depth: 0, url: nil, completion: nil)),
+    ]
+    #expect(Self.check(bad, scenes: false) == "event 2: applicationWillEnterForeground during a cold launch")
+    let suspended: [Event] = [
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .suspended),
+      Event(t: 1, .callback(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, url: nil, completion: nil)),
+    ]
+    #expect(Self.check(suspended, scenes: false) == "event 3: applicationWillTerminate delivered to a suspended app")
+    let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]
+    #expect(Self.check(backwards, scenes: false) == "event 2: time went backwards")
+  }
+}
