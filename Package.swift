@@ -37,6 +37,10 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Benchmarks and the log-writer child of the kill test; not part of the product.
+    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore"]),
+    // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
+    .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict parser for one line of the log: RFC 8259 JSON, UTF-8 checked,
 /// duplicate keys refused, nesting bounded. It never traps on bad input.
 public struct JSONParser {
@@ -12,8 +18,27 @@ public struct JSONParser {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var i = 0
+  /// False: check the grammar only and build nothing (the verify path).
+  private let building: Bool
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool = true) {
+    self.bytes = bytes
+    self.building = building
+  }
+
+  /// Raw key ranges of the objects being validated, innermost last (reused across lines).
+  private var keyStack: [Range<Int>] = []
+
+  /// Checks that `bytes` is exactly one valid JSON value (the same rules as `parse`), building
+  /// nothing. `scratch` is storage the caller keeps, so validation allocates nothing per line.
+  public static func validate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout [Range<Int>]) throws(Failure) {
+    var p = JSONParser(bytes, building: false)
+    swap(&p.keyStack, &scratch)
+    p.keyStack.removeAll(keepingCapacity: true)
+    defer { swap(&p.keyStack, &scratch) }
+    _ = try p.value(depth: 0)
+    guard p.i == bytes.count else { throw p.fail("unexpected bytes after the value") }
+  }
 
   /// Parses exactly one JSON value filling all of `bytes`.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
@@ -62,14 +87,39 @@ public struct JSONParser {
   private mutating func object(depth: Int) throws(Failure) -> JSONValue {
     i += 1
     var members: [(String, JSONValue)] = []
+    let keysBase = keyStack.count      // validation: this object's raw keys sit above here
+    defer { if !building { keyStack.removeSubrange(keysBase...) } }
+    var decodedKeys: [String] = []     // validation: keys that use escapes, decoded
     if !atEnd, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
     while true {
       guard !atEnd, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+      let keyStart = i + 1
       let k = try string()
-      for (existing, _) in members where existing == k { throw fail("duplicate key \"\(k)\"") }
+      if building {
+        for (existing, _) in members where existing == k { throw fail("duplicate key \"\(k)\"") }
+      } else {
+        let raw = keyStart..<(i - 1)
+        if bytes[raw].contains(UInt8(ascii: "\\")) {
+          var sub = JSONParser(UnsafeBufferPointer(rebasing: bytes[(keyStart - 1)..<i]))
+          let decoded = try sub.string()
+          if decodedKeys.contains(decoded) { throw fail("duplicate key \"\(decoded)\"") }
+          decodedKeys.append(decoded)
+        } else {
+          for r in keyStack[keysBase...] where r.count == raw.count
+            && memcmp(bytes.baseAddress! + r.lowerBound, bytes.baseAddress! + raw.lowerBound, r.count) == 0 {
+            throw fail("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[raw]), as: UTF8.self))\"")
+          }
+          keyStack.append(raw)
+          if !decodedKeys.isEmpty {
+            let plain = String(decoding: UnsafeBufferPointer(rebasing: bytes[raw]), as: UTF8.self)
+            if decodedKeys.contains(plain) { throw fail("duplicate key \"\(plain)\"") }
+          }
+        }
+      }
       guard !atEnd, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
       i += 1
-      members.append((k, try value(depth: depth + 1)))
+      let v = try value(depth: depth + 1)
+      if building { members.append((k, v)) }
       guard !atEnd else { throw fail("unexpected end of line") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
       if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
@@ -82,7 +132,8 @@ public struct JSONParser {
     var items: [JSONValue] = []
     if !atEnd, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
     while true {
-      items.append(try value(depth: depth + 1))
+      let v = try value(depth: depth + 1)
+      if building { items.append(v) }
       guard !atEnd else { throw fail("unexpected end of line") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
       if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
@@ -114,6 +165,7 @@ public struct JSONParser {
       guard !atEnd, isDigit(bytes[i]) else { throw fail("malformed number") }
       while !atEnd, isDigit(bytes[i]) { i += 1 }
     }
+    if !building, integral, i - start <= 18 { return .null }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     if integral {
       guard let v = Int64(text) else { throw Failure(offset: start, reason: "integer out of range") }
@@ -133,13 +185,13 @@ public struct JSONParser {
       guard !atEnd else { throw fail("unterminated string") }
       let c = bytes[i]
       if c == UInt8(ascii: "\"") {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+        if building { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
         i += 1
         break
       }
       if c < 0x20 { throw fail("control character in a string") }
       if c == UInt8(ascii: "\\") {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+        if building { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
         try escape(into: &out)
         runStart = i
         continue
@@ -147,7 +199,7 @@ public struct JSONParser {
       if c < 0x80 { i += 1; continue }
       try skipUTF8Scalar()
     }
-    return String(decoding: out, as: UTF8.self)
+    return building ? String(decoding: out, as: UTF8.self) : ""
   }
 
   /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).

@@ -45,6 +45,14 @@ public enum LogEnding: Equatable, Sendable {
 /// ```
 /// The first damaged line throws; no line after it is ever yielded.
 public final class LogReader {
+  /// What `next()` builds for each event.
+  public enum Mode: Sendable {
+    /// Every member parsed into `LogEvent.fields` (replay, diff, export).
+    case full
+    /// Integrity only: format, sequence, time, chain; `fields` stays empty (verify).
+    case integrity
+  }
+
   /// The longest line accepted (a header carries the scripts' sources).
   public static let lineBytesMax = 64 << 20
   static let chunkBytes = 1 << 20
@@ -64,10 +72,15 @@ public final class LogReader {
   private var lastSeq: Int64 = 0
   private var lastTime: Int64 = 0
   private var sawTrailer = false
+  private let mode: Mode
+  /// The line being checked, without its `h` (reused: no allocation per line).
+  private var scratch: [UInt8] = []
+  private var keyScratch: [Range<Int>] = []
 
   /// Opens the log and reads and checks its header.
-  public init(path: String) throws(LogProblem) {
+  public init(path: String, mode: Mode = .full) throws(LogProblem) {
     self.path = path
+    self.mode = mode
     switch POSIXFile.openForReading(path) {
     case let .success(fd): self.fd = fd
     case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
@@ -113,6 +126,9 @@ public final class LogReader {
       close()
       return nil
     }
+    if mode == .integrity, let fast = try integrityOnly(raw.bytes, number: number) {
+      return .event(fast)
+    }
     let body = try Self.checkedBody(raw.bytes, number: number, chain: &chain)
     guard case let .object(members) = body else { throw .damaged(line: number, reason: "not a JSON object") }
     guard let kindText = body["kind"]?.stringValue else { throw .damaged(line: number, reason: "no \"kind\"") }
@@ -141,6 +157,62 @@ public final class LogReader {
     return .event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...])))
   }
 
+  /// The verify path: checks the chain, validates the JSON without building it, and reads
+  /// `seq`, `t` and `kind` from the canonical prefix. nil: not an event line (the trailer).
+  private func integrityOnly(_ line: [UInt8], number: Int) throws(LogProblem) -> LogEvent? {
+    guard line.last != 0x0D, Self.hasHashSuffix(line) else {
+      _ = try Self.checkedBody(line, number: number, chain: &chain)  // names the problem
+      return nil
+    }
+    let bodyCount = line.count - Self.suffixCount
+    let recordedStart = bodyCount + 6
+    let prefix = Self.seqPrefix
+    guard line.starts(with: prefix) else { return nil }  // the trailer, or damage: the full path decides
+    // A broken link throws, and a reader that threw is finished: the chain may advance now.
+    let computed = line.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[0..<bodyCount]), then: UInt8(ascii: "}")) }
+    guard Self.equal(line, recordedStart, computed) else {
+      throw .damaged(line: number, reason: "hash chain broken")
+    }
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: line[0..<bodyCount])
+    scratch.append(UInt8(ascii: "}"))
+    do {
+      try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.validate(buf, scratch: &keyScratch) }
+    } catch {
+      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+    }
+    // {"seq":N,"t":T,"kind":"K", …
+    var i = prefix.count
+    func integer() -> Int64? {
+      var v: Int64 = 0, digits = 0
+      while i < bodyCount, line[i] >= 0x30, line[i] <= 0x39, digits < 18 {
+        v = v * 10 + Int64(line[i] - 0x30); i += 1; digits += 1
+      }
+      return digits > 0 ? v : nil
+    }
+    func expect(_ t: [UInt8]) -> Bool {
+      guard i + t.count <= bodyCount, line[i..<(i + t.count)].elementsEqual(t) else { return false }
+      i += t.count
+      return true
+    }
+    guard let seq = integer(), expect(Self.timeInfix), let t = integer(), expect(Self.kindInfix) else {
+      throw .damaged(line: number, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
+    }
+    let kindStart = i
+    while i < bodyCount, line[i] != UInt8(ascii: "\"") { i += 1 }
+    let kindText = String(decoding: line[kindStart..<i], as: UTF8.self)
+    guard let kind = EventKind(rawValue: kindText) else {
+      throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
+    }
+    guard seq == lastSeq + 1 else {
+      throw .damaged(line: number, reason: "expected event \(lastSeq + 1), found event \(seq)")
+    }
+    guard t >= lastTime else { throw .damaged(line: number, reason: "virtual time goes backwards") }
+    lastSeq = seq
+    lastTime = t
+    return LogEvent(seq: seq, t: t, kind: kind, fields: [])
+  }
+
   private func close() {
     if fd >= 0 { POSIXFile.close(fd); fd = -1 }
   }
@@ -163,7 +235,11 @@ public final class LogReader {
                                number: Int) throws(LogProblem) -> RawLine? {
     var scanFrom = start
     while true {
-      if let nl = buffer[scanFrom...].firstIndex(of: 0x0A) {
+      let found: Int? = buffer.withUnsafeBytes { raw in
+        guard scanFrom < raw.count, let p = memchr(raw.baseAddress! + scanFrom, 0x0A, raw.count - scanFrom) else { return nil }
+        return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
+      }
+      if let nl = found {
         let line = Array(buffer[start..<nl])
         start = nl + 1
         return RawLine(bytes: line, complete: true)
@@ -200,7 +276,16 @@ public final class LogReader {
     }
   }
 
-  static let suffixCount = 72  // ,"h":" + 64 hex + "}
+  static let suffixCount = 72
+
+  /// `line[at..<at+64] == digest`, with `memcmp`.
+  static func equal(_ line: [UInt8], _ at: Int, _ digest: [UInt8]) -> Bool {
+    guard at + digest.count <= line.count else { return false }
+    return line.withUnsafeBytes { l in digest.withUnsafeBytes { d in memcmp(l.baseAddress! + at, d.baseAddress!, d.count) == 0 } }
+  }
+  static let seqPrefix = Array("{\"seq\":".utf8)
+  static let timeInfix = Array(",\"t\":".utf8)
+  static let kindInfix = Array(",\"kind\":\"".utf8)  // ,"h":" + 64 hex + "}
 
   /// Splits off `h`, checks it against the chain, and parses the body.
   static func checkedBody(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> JSONValue {
@@ -211,11 +296,11 @@ public final class LogReader {
       }
       throw .damaged(line: number, reason: "no hash \"h\" as the last member")
     }
-    var body = Array(line[0..<(line.count - suffixCount)])
+    let bodyCount = line.count - suffixCount
+    let computed = line.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[0..<bodyCount]), then: UInt8(ascii: "}")) }
+    var body = Array(line[0..<bodyCount])
     body.append(UInt8(ascii: "}"))
-    let recorded = line[(line.count - suffixCount + 6)..<(line.count - 2)]
-    let computed = chain.link(body)
-    guard recorded.elementsEqual(computed) else { throw .damaged(line: number, reason: "hash chain broken") }
+    guard Self.equal(line, bodyCount + 6, computed) else { throw .damaged(line: number, reason: "hash chain broken") }
     do {
       return try JSONParser.parse(body)
     } catch {
@@ -223,15 +308,17 @@ public final class LogReader {
     }
   }
 
-  private static func hasHashSuffix(_ line: [UInt8]) -> Bool {
+  static func hasHashSuffix(_ line: [UInt8]) -> Bool {
     guard line.count > suffixCount, line.last == UInt8(ascii: "}") else { return false }
     let s = line.count - suffixCount
-    guard line[s..<(s + 6)].elementsEqual(LogWriter.hashPrefix) else { return false }
-    guard line[line.count - 2] == UInt8(ascii: "\"") else { return false }
-    for c in line[(s + 6)..<(line.count - 2)] {
-      guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+    guard equal(line, s, LogWriter.hashPrefix), line[line.count - 2] == UInt8(ascii: "\"") else { return false }
+    return line.withUnsafeBytes { raw in
+      for i in (s + 6)..<(raw.count - 2) {
+        let c = raw[i]
+        guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+      }
+      return true
     }
-    return true
   }
 
   // MARK: - Header and trailer

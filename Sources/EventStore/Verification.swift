@@ -22,7 +22,7 @@ public enum LogVerification: Equatable, Sendable {
   /// Reads the whole log at `path` in constant memory and says whether it is intact.
   public static func check(path: String) -> LogVerification {
     let reader: LogReader
-    do { reader = try LogReader(path: path) } catch {
+    do { reader = try LogReader(path: path, mode: .integrity) } catch {
       if case let .unreadable(reason) = error { return .unreadable(reason) }
       return .unreadable(error.description)
     }

@@ -1,0 +1,156 @@
+// lifesim-bench: the in-process half of `bench/run` (model throughput, log write,
+// log read+verify) and the writer child of the kill test. Prints one JSON object.
+import EventStore
+import Lifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An app with no code: UIKit's sequence only (the model alone).
+final class NullApp: AppDriver {
+  func startProcess() -> Result<AppLayout, AppFault> { .success(AppLayout(name: "Bench", roots: ["Root"], container: .navigation)) }
+  func endProcess() {}
+  func implements(_ callback: Callback, target: String) -> Bool { false }
+  func declares(controller name: String) -> Bool { true }
+  func run(_ job: AppJob) -> AppFault? { nil }
+}
+
+func now() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func peakRSSBytes() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return Int(usage.ru_maxrss) * 1024
+}
+
+func emit(_ pairs: [(String, JSONValue)]) { print(JSONValue.object(pairs).canonicalText) }
+
+/// Launch / home / 60 s / return cycles through the model with no app and no log.
+func model(cycles: Int) -> [(String, JSONValue)] {
+  var events = 0
+  let sim = Simulator(profile: Profile(ios: 17), driver: NullApp()) { _ in events += 1 }
+  let start = now()
+  do {
+    try sim.perform(.launch(url: nil))
+    for _ in 0..<cycles {
+      try sim.perform(.home)
+      try sim.perform(.advance(us: 60_000_000))
+      try sim.perform(.launch(url: nil))
+    }
+  } catch { fatalError("\(error)") }
+  let seconds = now() - start
+  return [("events", .int(Int64(events))), ("seconds", .double(seconds)), ("eventsPerSecond", .double(Double(events) / seconds))]
+}
+
+/// Typical events from the model, written through LogWriter; then the same bytes with plain writes.
+func write(events count: Int, path: String) -> [(String, JSONValue)] {
+  var events: [Event] = []
+  events.reserveCapacity(count)
+  let sim = Simulator(profile: Profile(ios: 17), driver: NullApp()) { if events.count < count { events.append($0) } }
+  do {
+    try sim.perform(.launch(url: nil))
+    while events.count < count {
+      try sim.perform(.home); try sim.perform(.advance(us: 60_000_000)); try sim.perform(.launch(url: nil))
+    }
+  } catch { fatalError("\(error)") }
+  unlink(path)
+  let header = LogHeader(lifesim: "bench", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1, scripts: [])
+  let start = now()
+  do {
+    let w = try LogWriter(path: path, header: header)
+    for e in events { try w.append(t: e.t, kind: e.body.kind) { e.body.encodeFields(into: &$0) } }
+    try w.finish(outcome: .null)
+  } catch { fatalError("\(error)") }
+  let seconds = now() - start
+  // The raw floor: the same bytes, 64 KiB writes, one fsync.
+  let fd = open(path, O_RDONLY)
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 20)
+  while true { let n = read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
+  close(fd)
+  let raw = path + ".raw"
+  unlink(raw)
+  let rawStart = now()
+  let out = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  var offset = 0
+  while offset < bytes.count {
+    let n = bytes[offset..<min(offset + 65536, bytes.count)].withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+    offset += max(n, 0)
+  }
+  fsync(out)
+  close(out)
+  let rawSeconds = now() - rawStart
+  unlink(raw)
+  return [("events", .int(Int64(count))), ("bytes", .int(Int64(bytes.count))), ("seconds", .double(seconds)),
+          ("eventsPerSecond", .double(Double(count) / seconds)), ("rawSeconds", .double(rawSeconds))]
+}
+
+/// Reads and verifies a log: events/s and peak memory.
+func read(path: String) -> [(String, JSONValue)] {
+  let start = now()
+  var events = 0
+  do {
+    let r = try LogReader(path: path, mode: .integrity)
+    while let line = try r.next() { if case .event = line { events += 1 } }
+  } catch { fatalError("\(error)") }
+  let seconds = now() - start
+  return [("events", .int(Int64(events))), ("seconds", .double(seconds)), ("eventsPerSecond", .double(Double(events) / seconds)),
+          ("peakRSSBytes", .int(Int64(peakRSSBytes())))]
+}
+
+/// The kill test's child: writes events as fast as it can; after every flush prints the
+/// highest event the kernel has (one line, `flushed N`), until killed.
+func writeForever(path: String) -> Never {
+  let header = LogHeader(lifesim: "kill-test", lua: "Lua 5.4", profile: .null, scenes: true, seed: 1, scripts: [])
+  do {
+    let w = try LogWriter(path: path, header: header, options: .init(bufferBytes: 4096))
+    var i: Int64 = 0
+    while true {
+      i += 1
+      try w.append(t: i, kind: .note) { $0.field("name", "n"); $0.field("message", "event \(i) of a run that never ends") }
+      if i % 97 == 0 {
+        try w.flush()
+        let line = Array("flushed \(w.writtenSeq)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      }
+    }
+  } catch { fatalError("\(error)") }
+}
+
+let args = CommandLine.arguments
+switch args.dropFirst().first {
+case "model": emit(model(cycles: Int(args[2]) ?? 100_000))
+case "write": emit(write(events: Int(args[2]) ?? 1_000_000, path: args[3]))
+case "read": emit(read(path: args[2]))
+case "write-forever": writeForever(path: args[2])
+case "hash":
+  // The hashing floor: the chain over every line of a log, nothing else.
+  let fd = open(args[2], O_RDONLY)
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 20)
+  while true { let n = Glibc.read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
+  close(fd)
+  let start = now()
+  var chain = HashChain()
+  var lineStart = 0
+  var lines = 0
+  bytes.withUnsafeBytes { raw in
+    for i in 0..<raw.count where raw[i] == 0x0A {
+      _ = chain.link(UnsafeRawBufferPointer(rebasing: raw[lineStart..<i]))
+      lineStart = i + 1
+      lines += 1
+    }
+  }
+  let chainSeconds = now() - start
+  let whole = now()
+  _ = HashChain.hex(of: bytes)
+  emit([("lines", .int(Int64(lines))), ("seconds", .double(chainSeconds)), ("oneBufferSeconds", .double(now() - whole))])
+default:
+  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | write-forever PATH")
+  exit(2)
+}
