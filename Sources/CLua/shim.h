@@ -58,6 +58,7 @@ typedef struct clua_limits {
   int instructions_exceeded;   // set once the budget ran out
   int enforcing;               // 0 outside app code: the hook does nothing
   int aborted;                 // the host ended the process: unwind every Lua frame
+  void *host;                  // the Swift object owning this state (found from any coroutine)
 } clua_limits;
 
 /// Why it is C: `lua_Alloc` is called from inside Lua with only C frames

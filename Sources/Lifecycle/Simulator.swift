@@ -22,6 +22,8 @@ public final class Simulator {
   private var watchdogs: [(deadline: Int64, termination: Termination)] = []
   /// Inside a foreground launch (the launch watchdog applies, not the hang limit).
   private var launching = false
+  /// The app's top-level code is running (process creation): app calls are allowed.
+  private var loadingApp = false
   private var layout = AppLayout()
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
@@ -210,7 +212,10 @@ public final class Simulator {
 
   private func startProcess(mode: LaunchMode, state appState: ApplicationState) throws(ProcessEnded) {
     emit(.processStarted(mode: mode, state: appState))
-    switch driver.startProcess() {
+    loadingApp = true
+    let started = driver.startProcess()
+    loadingApp = false
+    switch started {
     case let .success(l): layout = l
     case let .failure(fault): try fail(fault, in: "app script", target: "App")
     }
@@ -688,7 +693,7 @@ public final class Simulator {
 
   /// Reports whether app calls can be made now (a live, running process).
   private func requireRunning() throws(ProcessEnded) {
-    guard state.process == .running || state.process == .prewarmed, depth > 0 else { throw ProcessEnded() }
+    guard state.process == .running || state.process == .prewarmed, depth > 0 || loadingApp else { throw ProcessEnded() }
   }
 
   /// `work(seconds)`: blocks the main thread. A deadline inside it kills the app at the deadline.

@@ -89,9 +89,9 @@ final class AppHost: AppDriver {
       nargs = pushArguments(vm, cb, target: target, url: url, completion: completion)
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
-      pushRegistryTable(vm, "observers")
-      let list = vm.absIndex(-1)
+      // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
       vm.push { vm in
+        let list: Int32 = 1
         var i = 1
         while true {
           vm.rawGet(list, i)
@@ -113,8 +113,8 @@ final class AppHost: AppDriver {
         }
         return 0
       }
-      vm.insert(-2)
-      vm.pop()
+      pushRegistryTable(vm, "observers")
+      nargs = 1
     case let .expiration(task):
       pushRegistryTable(vm, "expirations")
       vm.rawGet(-1, task)

@@ -29,7 +29,6 @@ final class LuaVM {
   }
 
   deinit {
-    vmsByState[mainL] = nil
     lua_close(mainL)
     limits.deallocate()
   }
@@ -279,12 +278,15 @@ struct LuaRaise: Error {
   init(_ message: String) { self.message = message }
 }
 
-/// The VM a `lua_State` belongs to (kept in the registry-free side table below).
-nonisolated(unsafe) private var vmsByState: [OpaquePointer: Unmanaged<LuaVM>] = [:]
-
 extension LuaVM {
-  /// Makes `hostDispatch` able to find this VM from its `lua_State` (and its coroutines' main state).
-  func register() { vmsByState[mainL] = Unmanaged.passUnretained(self) }
+  /// Makes `hostDispatch` able to find this VM from its `lua_State` or any of its coroutines:
+  /// the pointer lives in the state's limits (its extra space), never in a global.
+  func register() { limits.pointee.host = Unmanaged.passUnretained(self).toOpaque() }
+
+  static func vm(for L: OpaquePointer) -> LuaVM? {
+    guard let host = clua_limits_of(L).pointee.host else { return nil }
+    return Unmanaged<LuaVM>.fromOpaque(host).takeUnretainedValue()
+  }
 
   /// Runs `body` with host calls aimed at thread `l` (a coroutine calling the host).
   func withState<T>(_ l: OpaquePointer, _ body: () throws -> T) rethrows -> T {
@@ -297,15 +299,6 @@ extension LuaVM {
   /// Sets the first upvalue (`_ENV`) of the function at `fn` to the value on top (`lua_setupvalue`).
   func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
 
-  static func vm(for L: OpaquePointer) -> LuaVM? {
-    if let vm = vmsByState[L] { return vm.takeUnretainedValue() }
-    // A coroutine: find its main thread through the registry.
-    lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_MAINTHREAD))
-    let main = lua_tothread(L, -1)
-    clua_pop(L, 1)
-    guard let main, let vm = vmsByState[main] else { return nil }
-    return vm.takeUnretainedValue()
-  }
 }
 
 /// The Swift half of `clua_trampoline`: finds the closure in upvalue 2 and runs it.

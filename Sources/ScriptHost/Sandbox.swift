@@ -61,9 +61,36 @@ enum Sandbox {
 
   /// Loads `source` as a chunk whose `_ENV` is the sandbox; pushes the function or returns `file:line: message`.
   static func loadChunk(_ vm: LuaVM, source: String, name: String) -> String? {
+    if let line = closeAttributeLine(source) {
+      return "\(name):\(line): to-be-closed variables (<close>) are not available in lifesim scripts"
+    }
     if let error = vm.load(source, chunkName: "@" + name) { return error }
     pushEnvironment(vm)
     vm.setEnvironment(ofFunctionAt: -2)
+    return nil
+  }
+
+  /// The line of the first `<close>` attribute, if any (`local x <close> = …`).
+  static func closeAttributeLine(_ source: String) -> Int? {
+    var line = 1
+    let b = Array(source.utf8)
+    var i = 0
+    while i < b.count {
+      if b[i] == 0x0A { line += 1 }
+      if b[i] == UInt8(ascii: "<") {
+        var j = i + 1
+        while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
+        if j + 5 <= b.count, Array(b[j..<(j + 5)]) == Array("close".utf8) {
+          var k = j + 5
+          while k < b.count, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
+          var p = i - 1
+          while p >= 0, b[p] == 0x20 || b[p] == 0x09 { p -= 1 }
+          let ident = p >= 0 && (b[p] == 0x5F || (b[p] | 0x20 >= 0x61 && b[p] | 0x20 <= 0x7A) || (b[p] >= 0x30 && b[p] <= 0x39))
+          if k < b.count, b[k] == UInt8(ascii: ">"), ident { return line }
+        }
+      }
+      i += 1
+    }
     return nil
   }
 
@@ -206,8 +233,25 @@ enum Sandbox {
 
   local function pass(...) reraise(); return ... end
   local function dpcall(...) return pass(rawpcall(...)) end
-  local function dxpcall(f, h, ...) return pass(rawxpcall(f, h, ...)) end
+  -- Lua runs a message handler with hooks off when the error came from the count hook,
+  -- so the handler must check the budget itself before doing anything.
+  local function dxpcall(f, h, ...)
+    return pass(rawxpcall(f, function(...) reraise(); return h(...) end, ...))
+  end
 
+  -- Finalizers and to-be-closed variables run with hooks off and at GC-dependent times:
+  -- neither deterministic nor stoppable, so the sandbox has none.
+  local rawsetmetatable = setmetatable
+  local function dsetmetatable(t, mt)
+    if type(mt) == "table" then
+      if rawget(mt, "__gc") ~= nil then error("setmetatable: __gc is not available (finalizers run at times that differ between runs)", 2) end
+      if rawget(mt, "__close") ~= nil then error("setmetatable: __close is not available in lifesim scripts", 2) end
+    end
+    return rawsetmetatable(t, mt)
+  end
+
+  local rawresume = coroutine.resume
+  coroutine.resume = function(...) return pass(rawresume(...)) end
   coroutine.create = cocreate
   coroutine.wrap = function(f)
     local co = cocreate(f)
@@ -233,6 +277,7 @@ enum Sandbox {
       chunk = table.concat(parts)
     end
     if type(chunk) ~= "string" then error("bad argument #1 to 'load' (string expected)", 2) end
+    if chunk:find("[%w_]%s*<%s*close%s*>") then return nil, "to-be-closed variables (<close>) are not available in lifesim scripts" end
     local env = ENV
     if select("#", ...) > 0 then env = (...) end
     return rawload(chunk, name, "t", env)
@@ -259,10 +304,10 @@ enum Sandbox {
   }
 
   for _, name in ipairs({ "assert", "error", "ipairs", "rawequal", "rawget", "rawlen", "rawset", "select",
-                          "setmetatable", "getmetatable", "tonumber", "type", "_VERSION" }) do
+                          "getmetatable", "tonumber", "type", "_VERSION" }) do
     ENV[name] = _G[name]
   end
-  ENV.pairs, ENV.next, ENV.tostring, ENV.print = dpairs, dnext, dtostring, dprint
+  ENV.pairs, ENV.next, ENV.tostring, ENV.print, ENV.setmetatable = dpairs, dnext, dtostring, dprint, dsetmetatable
   ENV.pcall, ENV.xpcall, ENV.load, ENV.collectgarbage = dpcall, dxpcall, dload, dcollectgarbage
   ENV.require = hooks.require
   ENV.string, ENV.table, ENV.math, ENV.utf8, ENV.coroutine, ENV.os = string, table, math, utf8, coroutine, os
