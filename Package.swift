@@ -38,9 +38,11 @@ let package = Package(
       ]
     ),
     // Benchmarks and the log-writer child of the kill test; not part of the product.
-    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore"]),
+    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "ScriptHost"]),
     // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
     .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
+    // libFuzzer entry point for loading and running app scripts.
+    .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),

@@ -2,6 +2,7 @@
 // log read+verify) and the writer child of the kill test. Prints one JSON object.
 import EventStore
 import Lifecycle
+import ScriptHost
 
 #if canImport(Glibc)
 import Glibc
@@ -128,6 +129,10 @@ case "model": emit(model(cycles: Int(args[2]) ?? 100_000))
 case "write": emit(write(events: Int(args[2]) ?? 1_000_000, path: args[3]))
 case "read": emit(read(path: args[2]))
 case "write-forever": writeForever(path: args[2])
+case "calls":
+  let n = Int(args[2]) ?? 10_000_000
+  emit([("calls", .int(Int64(n))), ("swiftToLuaNs", .double(HostBenchmark.swiftToLuaNanoseconds(calls: n))),
+        ("luaToSwiftNs", .double(HostBenchmark.luaToSwiftNanoseconds(calls: n)))])
 case "hash":
   // The hashing floor: the chain over every line of a log, nothing else.
   let fd = open(args[2], O_RDONLY)
@@ -151,6 +156,6 @@ case "hash":
   _ = HashChain.hex(of: bytes)
   emit([("lines", .int(Int64(lines))), ("seconds", .double(chainSeconds)), ("oneBufferSeconds", .double(now() - whole))])
 default:
-  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | write-forever PATH")
+  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | hash PATH | calls N | write-forever PATH")
   exit(2)
 }
