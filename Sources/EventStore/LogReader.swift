@@ -77,6 +77,10 @@ public final class LogReader {
   private var scratch: [UInt8] = []
   private var keyScratch: [Range<Int>] = []
 
+  /// The canonical body (the line without `h`) of the line `next()` returned last:
+  /// byte-exact comparisons need no parsing.
+  public var lastBody: [UInt8] { scratch }
+
   /// Opens the log and reads and checks its header.
   public init(path: String, mode: Mode = .full) throws(LogProblem) {
     self.path = path
@@ -130,6 +134,9 @@ public final class LogReader {
       return .event(fast)
     }
     let body = try Self.checkedBody(raw.bytes, number: number, chain: &chain)
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: raw.bytes[0..<(raw.bytes.count - Self.suffixCount)])
+    scratch.append(UInt8(ascii: "}"))
     guard case let .object(members) = body else { throw .damaged(line: number, reason: "not a JSON object") }
     guard let kindText = body["kind"]?.stringValue else { throw .damaged(line: number, reason: "no \"kind\"") }
     if kindText == "end" {

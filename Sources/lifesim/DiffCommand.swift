@@ -40,8 +40,8 @@ struct Diff: ParsableCommand {
     defer { Terminal.flush() }
     let ra: LogReader, rb: LogReader
     do {
-      ra = try LogReader(path: a)
-      rb = try LogReader(path: b)
+      ra = try LogReader(path: a, mode: .integrity)
+      rb = try LogReader(path: b, mode: .integrity)
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
@@ -53,28 +53,28 @@ struct Diff: ParsableCommand {
       Terminal.write("--- \(a)")
       Terminal.write("+++ \(b)")
     }
-    let output: (EventDiffer.Hunk) -> Void = { hunk in
+    let output: (EventDiffer.Hunk) throws -> Void = { hunk in
       if json {
         hunks.append(hunk.json)
         return
       }
       Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36"))
       for line in hunk.lines {
+        let event = try line.decoded()
         switch line.side {
-        case .same: Terminal.write("  " + trace.a.line(seq: line.event.seq, line.decoded))
-        case .removed: Terminal.write(Terminal.paint("- " + trace.a.line(seq: line.event.seq, line.decoded), "31"))
-        case .added: Terminal.write(Terminal.paint("+ " + trace.b.line(seq: line.event.seq, line.decoded), "32"))
+        case .same: Terminal.write("  " + trace.a.line(seq: event.seq, event.event))
+        case .removed: Terminal.write(Terminal.paint("- " + trace.a.line(seq: event.seq, event.event), "31"))
+        case .added: Terminal.write(Terminal.paint("+ " + trace.b.line(seq: event.seq, event.event), "32"))
         }
       }
     }
-    var stateA = LifecycleState(), stateB = LifecycleState()
     do {
-      try differ.run(a: ra, b: rb, foldA: { stateA.evolve($0) }, foldB: { stateB.evolve($0) }, emit: output)
+      try differ.run(a: ra, b: rb, emit: output)
     } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
-    let outcome = OutcomeComparison(a: stateA, b: stateB)
+    let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
     if json {
       var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
       if let d = differ.firstDivergence {
@@ -96,9 +96,25 @@ struct Diff: ParsableCommand {
 }
 
 /// Aligns two event streams with a bounded look-ahead (a streaming, linear-space diff).
+/// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)
+/// and without the script line `at`; only the events a hunk prints are decoded.
 struct EventDiffer {
   enum Side { case same, removed, added }
-  struct Line { var side: Side; var event: LogEvent; var decoded: Event }
+
+  struct Line {
+    var side: Side
+    var body: [UInt8]
+
+    func decoded() throws -> (seq: Int64, event: Event) {
+      guard case let .object(members) = try JSONParser.parse(body), members.count >= 3,
+            let seq = members[0].1.intValue, let t = members[1].1.intValue,
+            let kind = members[2].1.stringValue.flatMap(EventKind.init(rawValue:)) else {
+        throw ValidationError("an event of the log is not a lifesim event")
+      }
+      return (seq, try Event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...]))))
+    }
+  }
+
   struct Hunk {
     var aStart: Int64, aCount: Int64, bStart: Int64, bCount: Int64
     var lines: [Line]
@@ -106,7 +122,7 @@ struct EventDiffer {
       .object([("a", .array([.int(aStart), .int(aCount)])), ("b", .array([.int(bStart), .int(bCount)])),
                ("lines", .array(lines.map { l in
                  .object([("op", .string(l.side == .same ? " " : l.side == .removed ? "-" : "+")),
-                          ("event", (try? JSONParser.parse(l.event.canonicalBody)) ?? .null)])
+                          ("event", (try? JSONParser.parse(l.body)) ?? .null)])
                }))])
     }
   }
@@ -124,82 +140,89 @@ struct EventDiffer {
   }
 
   private struct Item {
-    var event: LogEvent
-    var decoded: Event
-    var key: [UInt8]
+    var body: [UInt8]
+    var seq: Int64
+    var t: Int64
+    var key: ArraySlice<UInt8>
   }
 
-  private func key(_ e: LogEvent) -> [UInt8] {
-    var copy = e
-    copy.seq = 0
-    if ignoreTime { copy.t = 0 }
-    copy.fields.removeAll { $0.0 == "at" }
-    return copy.canonicalBody
+  /// The comparison key: the canonical body from `"t"` (or from `"kind"`), without a trailing `at`.
+  private func item(_ body: [UInt8], seq: Int64, t: Int64) -> Item {
+    var start = 0
+    var commas = ignoreTime ? 2 : 1
+    while start < body.count, commas > 0 {
+      if body[start] == UInt8(ascii: ",") { commas -= 1 }
+      start += 1
+    }
+    var end = body.count - 1
+    let marker = Array(",\"at\":\"".utf8)
+    var i = body.count - marker.count - 2
+    while i > start {
+      if body[i] == marker[0], body[i..<(i + marker.count)].elementsEqual(marker) { end = i; break }
+      i -= 1
+    }
+    return Item(body: body, seq: seq, t: t, key: body[start..<max(start, end)])
   }
 
   /// Streams both logs; `emit` gets each hunk as soon as it is complete.
-  mutating func run(a: LogReader, b: LogReader, foldA: (Event) -> Void, foldB: (Event) -> Void,
-                    emit: (Hunk) -> Void) throws {
+  mutating func run(a: LogReader, b: LogReader, emit: (Hunk) throws -> Void) throws {
     var bufA: [Item] = [], bufB: [Item] = []
     var doneA = false, doneB = false
-    func fill(_ buf: inout [Item], _ reader: LogReader, _ done: inout Bool, _ fold: (Event) -> Void, upTo n: Int) throws {
+    func fill(_ buf: inout [Item], _ reader: LogReader, _ done: inout Bool, upTo n: Int) throws {
       while buf.count < n, !done {
         guard let line = try reader.next() else { done = true; break }
         guard case let .event(e) = line else { continue }
-        let decoded = try Event(e)
-        fold(decoded)
-        buf.append(Item(event: e, decoded: decoded, key: key(e)))
+        buf.append(item(reader.lastBody, seq: e.seq, t: e.t))
       }
     }
     var recent: [Line] = []          // unchanged lines before the next hunk (at most `context`)
+    var recentSeq: (a: Int64, b: Int64) = (0, 0)
     var hunk: Hunk?                  // the hunk being built
     var trailing = 0                 // unchanged lines still owed after the hunk
-    func closeHunk() {
-      if let h = hunk { emit(h) }
-      hunk = nil
-    }
     while true {
-      try fill(&bufA, a, &doneA, foldA, upTo: 1)
-      try fill(&bufB, b, &doneB, foldB, upTo: 1)
+      try fill(&bufA, a, &doneA, upTo: 1)
+      try fill(&bufB, b, &doneB, upTo: 1)
       if bufA.isEmpty && bufB.isEmpty { break }
       if let x = bufA.first, let y = bufB.first, x.key == y.key {
-        let line = Line(side: .same, event: x.event, decoded: x.decoded)
+        let line = Line(side: .same, body: x.body)
         if hunk != nil, trailing > 0 {
           hunk!.lines.append(line); hunk!.aCount += 1; hunk!.bCount += 1
           trailing -= 1
-          if trailing == 0 { closeHunk() }
-        } else {
+          if trailing == 0 { try emit(hunk!); hunk = nil }
+        } else if context > 0 {
           recent.append(line)
           if recent.count > context { recent.removeFirst() }
         }
+        recentSeq = (x.seq, y.seq)
         bufA.removeFirst(); bufB.removeFirst()
         continue
       }
       // A difference: look ahead for the nearest point where both streams agree again.
-      try fill(&bufA, a, &doneA, foldA, upTo: Self.windowEvents)
-      try fill(&bufB, b, &doneB, foldB, upTo: Self.windowEvents)
+      try fill(&bufA, a, &doneA, upTo: Self.windowEvents)
+      try fill(&bufB, b, &doneB, upTo: Self.windowEvents)
       if firstDivergence == nil {
-        let t = min(bufA.first?.event.t ?? Int64.max, bufB.first?.event.t ?? Int64.max)
-        firstDivergence = (bufA.first?.event.seq ?? 0, bufB.first?.event.seq ?? 0, t)
+        let t = min(bufA.first?.t ?? Int64.max, bufB.first?.t ?? Int64.max)
+        firstDivergence = (bufA.first?.seq ?? recentSeq.a + 1, bufB.first?.seq ?? recentSeq.b + 1, t)
       }
       let (i, j) = resync(bufA, bufB)
       if hunk == nil {
-        let aStart = (bufA.first?.event.seq ?? (recent.last?.event.seq ?? 0) + 1) - Int64(recent.count)
-        let bStart = (bufB.first?.event.seq ?? (recent.last?.event.seq ?? 0) + 1) - Int64(recent.count)
-        hunk = Hunk(aStart: max(aStart, 1), aCount: Int64(recent.count), bStart: max(bStart, 1), bCount: Int64(recent.count), lines: recent)
+        let n = Int64(recent.count)
+        hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: recent)
         recent.removeAll()
       }
-      for item in bufA.prefix(i) { hunk!.lines.append(Line(side: .removed, event: item.event, decoded: item.decoded)); hunk!.aCount += 1 }
-      for item in bufB.prefix(j) { hunk!.lines.append(Line(side: .added, event: item.event, decoded: item.decoded)); hunk!.bCount += 1 }
+      for item in bufA.prefix(i) { hunk!.lines.append(Line(side: .removed, body: item.body)); hunk!.aCount += 1 }
+      for item in bufB.prefix(j) { hunk!.lines.append(Line(side: .added, body: item.body)); hunk!.bCount += 1 }
+      if let last = bufA.prefix(i).last { recentSeq.a = last.seq }
+      if let last = bufB.prefix(j).last { recentSeq.b = last.seq }
       bufA.removeFirst(i)
       bufB.removeFirst(j)
       trailing = context
-      if context == 0 { closeHunk() }
+      if context == 0 { try emit(hunk!); hunk = nil }
     }
-    closeHunk()
+    if let hunk { try emit(hunk) }
   }
 
-  /// The smallest i + j with A[i...] and B[j...] agreeing on the next few events (or the stream ends).
+  /// The smallest i + j with A[i...] and B[j...] agreeing on the next few events (or the streams end).
   private func resync(_ a: [Item], _ b: [Item]) -> (Int, Int) {
     let run = 3
     func agrees(_ i: Int, _ j: Int) -> Bool {
@@ -213,7 +236,7 @@ struct EventDiffer {
       return true
     }
     // Index B's keys once so the search is linear in the window, not quadratic.
-    var positions: [[UInt8]: [Int]] = [:]
+    var positions: [ArraySlice<UInt8>: [Int]] = [:]
     for (j, item) in b.enumerated() { positions[item.key, default: []].append(j) }
     var best: (Int, Int)?
     for i in 0...a.count {
@@ -232,24 +255,42 @@ struct EventDiffer {
   }
 }
 
-/// The outcome of two runs side by side: final state, kills, expectations, stored data.
+/// The outcome of two runs side by side (from their trailers): final state, kills, expectations, stored data.
 struct OutcomeComparison {
   let rows: [(String, String, String)]
   var same: Bool { rows.allSatisfy { $0.1 == $0.2 } }
 
-  init(a: LifecycleState, b: LifecycleState) {
-    func kills(_ s: LifecycleState) -> String {
-      s.terminations.isEmpty ? "none" : s.terminations.map { "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "")" }.joined(separator: ", ")
+  init(a: LogEnding?, b: LogEnding?) {
+    func outcome(_ e: LogEnding?) -> JSONValue? {
+      if case let .complete(trailer) = e { return trailer.outcome }
+      return nil
     }
-    func stored(_ s: LifecycleState) -> String {
-      let items = s.store.keys.sorted().map { "\($0) = \(s.store[$0]!.canonicalText)" }
+    func cell(_ e: LogEnding?, _ render: (JSONValue) -> String) -> String {
+      guard let o = outcome(e) else {
+        if case let .cutOff(n) = e { return "cut off after event \(n)" }
+        return "unknown"
+      }
+      return render(o)
+    }
+    let kills: (JSONValue) -> String = { o in
+      let items = (o["terminations"]?.arrayValue ?? []).map { t in
+        (t["reason"]?.stringValue ?? "?") + (t["code"]?.stringValue.map { " \($0)" } ?? "")
+      }
+      return items.isEmpty ? "none" : items.joined(separator: ", ")
+    }
+    let expectations: (JSONValue) -> String = { o in
+      "\(o["expectations"]?["passed"]?.intValue ?? 0) passed, \(o["expectations"]?["failed"]?.intValue ?? 0) failed"
+    }
+    let stored: (JSONValue) -> String = { o in
+      let items = (o["stored"]?.objectValue ?? []).map { "\($0.0) = \($0.1.canonicalText)" }
       return items.isEmpty ? "nothing" : items.joined(separator: ", ")
     }
+    let state: (JSONValue) -> String = { o in o["state"]?.stringValue ?? "?" }
     rows = [
-      ("final state", a.appState.rawValue, b.appState.rawValue),
-      ("terminations", kills(a), kills(b)),
-      ("expectations", "\(a.expectationsPassed) passed, \(a.expectationsFailed) failed", "\(b.expectationsPassed) passed, \(b.expectationsFailed) failed"),
-      ("stored", stored(a), stored(b)),
+      ("final state", cell(a, state), cell(b, state)),
+      ("terminations", cell(a, kills), cell(b, kills)),
+      ("expectations", cell(a, expectations), cell(b, expectations)),
+      ("stored", cell(a, stored), cell(b, stored)),
     ]
   }
 

@@ -55,7 +55,7 @@ struct Replay: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     let reader: LogReader
-    do { reader = try LogReader(path: log) } catch {
+    do { reader = try LogReader(path: log, mode: verify || app != nil ? .integrity : .full) } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
@@ -148,7 +148,8 @@ struct Replay: ParsableCommand {
 
 }
 
-/// Compares a re-run with the recorded log, event by event, streaming.
+/// Compares a re-run with the recorded log, event by event, streaming, on canonical bytes:
+/// the recorded line (without `h`) must equal the re-run event's encoding exactly.
 struct Comparison {
   struct Divergence {
     var seq: Int64
@@ -181,49 +182,77 @@ struct Comparison {
   /// `--app`: line numbers in `at` differ between scripts; compare without them.
   let ignoreSource: Bool
   private(set) var divergence: Divergence?
-  private var recent: [String] = []
+  /// The last five identical events, as bytes (text only when a report needs them).
+  private var recent: [[UInt8]] = []
+  private var writer = CanonicalJSONWriter(capacity: 512)
 
   init(reader: LogReader, ignoreSource: Bool) {
     self.reader = reader
     self.ignoreSource = ignoreSource
   }
 
-  private func comparable(_ e: LogEvent) -> [UInt8] {
-    guard ignoreSource else { return e.canonicalBody }
-    var copy = e
-    copy.fields.removeAll { $0.0 == "at" }
-    return copy.canonicalBody
-  }
-
-  private func nextRecorded() -> LogEvent? {
+  private func nextRecorded() -> [UInt8]? {
     while let line = try? reader.next() {
-      if case let .event(e) = line { return e }
+      if case .event = line { return reader.lastBody }
     }
     return nil
   }
 
+  private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  /// `"at":"file:line"` of a canonical body (always its last member), if any.
+  private static func source(_ body: [UInt8]) -> String? {
+    guard let start = atStart(body) else { return nil }
+    return (try? JSONParser.parse(Array(body[(start + 6)..<(body.count - 1)])))?.stringValue
+  }
+
+  /// Where `,"at":` begins in a canonical body, when `at` is its last member.
+  private static func atStart(_ body: [UInt8]) -> Int? {
+    let marker = Array(",\"at\":\"".utf8)
+    guard body.count > marker.count + 2, body.last == UInt8(ascii: "}") else { return nil }
+    var i = body.count - marker.count - 2
+    while i > 0 {
+      if body[i] == marker[0], body[i..<(i + marker.count)].elementsEqual(marker) { return i }
+      i -= 1
+    }
+    return nil
+  }
+
+  private static func withoutSource(_ body: [UInt8]) -> ArraySlice<UInt8> {
+    guard let start = atStart(body) else { return body[...] }
+    return body[..<start]
+  }
+
   mutating func check(seq: Int64, _ event: Event) {
     guard divergence == nil else { return }
-    let actual = event.logEvent(seq: seq)
-    let actualText = String(decoding: actual.canonicalBody, as: UTF8.self)
+    writer.removeAll()
+    writer.beginObject()
+    writer.field("seq", seq)
+    writer.field("t", event.t)
+    writer.field("kind", event.body.kind.rawValue)
+    event.body.encodeFields(into: &writer)
+    writer.endObject()
+    let actual = writer.bytes
     guard let recorded = nextRecorded() else {
-      divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: actualText,
-                              before: recent, source: actual["at"]?.stringValue)
+      divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Self.text(actual),
+                              before: recent.map(Self.text), source: Self.source(actual))
       return
     }
-    if comparable(recorded) != comparable(actual) {
-      divergence = Divergence(seq: seq, t: min(recorded.t, event.t),
-                              recorded: String(decoding: recorded.canonicalBody, as: UTF8.self), actual: actualText,
-                              before: recent, source: actual["at"]?.stringValue ?? recorded["at"]?.stringValue)
+    let same = ignoreSource ? Self.withoutSource(recorded).elementsEqual(Self.withoutSource(actual)) : recorded == actual
+    if !same {
+      let recordedT = (try? JSONParser.parse(recorded))?["t"]?.intValue ?? event.t
+      divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Self.text(recorded), actual: Self.text(actual),
+                              before: recent.map(Self.text), source: Self.source(actual) ?? Self.source(recorded))
       return
     }
-    recent.append(actualText)
+    recent.append(actual)
     if recent.count > 5 { recent.removeFirst() }
   }
 
   mutating func finish() {
     guard divergence == nil, let extra = nextRecorded() else { return }
-    divergence = Divergence(seq: extra.seq, t: extra.t, recorded: String(decoding: extra.canonicalBody, as: UTF8.self),
-                            actual: "(this run ends here)", before: recent, source: extra["at"]?.stringValue)
+    let parsed = try? JSONParser.parse(extra)
+    divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Self.text(extra),
+                            actual: "(this run ends here)", before: recent.map(Self.text), source: Self.source(extra))
   }
 }
