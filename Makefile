@@ -18,7 +18,8 @@ build: deps
 demo: build
 	.build/debug/lifesim run Scripts/scenarios/cold_launch.lua
 
-## Runs the whole test suite (what .ci/run runs).
+## Runs the whole test suite (what .ci/run runs): unit and binary tests, then the short reliability suite.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	reliability/run --quick
