@@ -152,6 +152,12 @@ public final class LogReader {
           let seq = members[0].1.intValue, let t = members[1].1.intValue else {
       throw .damaged(line: number, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
     }
+    let kind = try accept(seq: seq, t: t, kind: kindText, number: number)
+    return .event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...])))
+  }
+
+  /// Checks an event's kind, its place in the sequence and its time, then advances past it.
+  private func accept(seq: Int64, t: Int64, kind kindText: String, number: Int) throws(LogProblem) -> EventKind {
     guard let kind = EventKind(rawValue: kindText) else {
       throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
     }
@@ -161,7 +167,7 @@ public final class LogReader {
     guard t >= lastTime else { throw .damaged(line: number, reason: "virtual time goes backwards") }
     lastSeq = seq
     lastTime = t
-    return .event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...])))
+    return kind
   }
 
   /// The verify path: checks the chain, validates the JSON without building it, and reads
@@ -207,16 +213,7 @@ public final class LogReader {
     }
     let kindStart = i
     while i < bodyCount, line[i] != UInt8(ascii: "\"") { i += 1 }
-    let kindText = String(decoding: line[kindStart..<i], as: UTF8.self)
-    guard let kind = EventKind(rawValue: kindText) else {
-      throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
-    }
-    guard seq == lastSeq + 1 else {
-      throw .damaged(line: number, reason: "expected event \(lastSeq + 1), found event \(seq)")
-    }
-    guard t >= lastTime else { throw .damaged(line: number, reason: "virtual time goes backwards") }
-    lastSeq = seq
-    lastTime = t
+    let kind = try accept(seq: seq, t: t, kind: String(decoding: line[kindStart..<i], as: UTF8.self), number: number)
     return LogEvent(seq: seq, t: t, kind: kind, fields: [])
   }
 

@@ -168,10 +168,13 @@ struct EventDiffer {
   mutating func run(a: LogReader, b: LogReader, emit: (Hunk) throws -> Void) throws {
     var bufA: [Item] = [], bufB: [Item] = []
     var doneA = false, doneB = false
+    var progress = Progress("diff")
+    defer { progress.finish() }
     func fill(_ buf: inout [Item], _ reader: LogReader, _ done: inout Bool, upTo n: Int) throws {
       while buf.count < n, !done {
         guard let line = try reader.next() else { done = true; break }
         guard case let .event(e) = line else { continue }
+        progress.tick()
         buf.append(item(reader.lastBody, seq: e.seq, t: e.t))
       }
     }

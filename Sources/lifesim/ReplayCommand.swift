@@ -70,6 +70,8 @@ struct Replay: ParsableCommand {
     var trace = TraceFormatter()
     var folded = LifecycleState()
     var events: Int64 = 0
+    var progress = Progress("replay")
+    defer { progress.finish() }
     do {
       while let line = try reader.next() {
         guard case let .event(logEvent) = line else { continue }
@@ -77,6 +79,7 @@ struct Replay: ParsableCommand {
         let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
+        progress.tick()
         if json { Terminal.write(String(decoding: logEvent.canonicalBody, as: UTF8.self)) }
         else if !state { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
@@ -131,7 +134,12 @@ struct Replay: ParsableCommand {
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: output, overwrite: force,
       source: .embedded(scripts), recordedProfile: profile)
     var comparison = Comparison(reader: reader, ignoreSource: app != nil)
-    let result = ScenarioRunner(config) { seq, event in comparison.check(seq: seq, event) }.run()
+    var progress = Progress(app == nil ? "replay --verify" : "replay --app")
+    let result = ScenarioRunner(config) { seq, event in
+      comparison.check(seq: seq, event)
+      progress.tick()
+    }.run()
+    progress.finish()
     comparison.finish()
     if let error = result.error, result.exitStatus == Status.trouble {
       Terminal.error(error)

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Progress of a long job on stderr, only when stderr is a terminal (SPEC §2).
+struct Progress {
+  private let enabled = isatty(STDERR_FILENO) == 1
+  private let label: String
+  private var count: Int64 = 0
+  private var shown = false
+
+  init(_ label: String) { self.label = label }
+
+  /// Counts one event; every 100,000 redraws the line.
+  mutating func tick() {
+    count += 1
+    guard enabled, count % 100_000 == 0 else { return }
+    draw("\r\(label): \(count) events…")
+    shown = true
+  }
+
+  /// Clears the line.
+  func finish() {
+    guard enabled, shown else { return }
+    draw("\r\u{1B}[K")
+  }
+
+  private func draw(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  }
+}
