@@ -45,7 +45,7 @@ let package = Package(
     .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore"]),
-    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"], exclude: ["Hostile"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore"]),
   ]
 )

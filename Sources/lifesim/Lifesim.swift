@@ -19,6 +19,23 @@ struct Lifesim: ParsableCommand {
     version: lifesimVersion,
     subcommands: [Run.self, Replay.self, Verify.self, Diff.self, Export.self]
   )
+
+  /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      if exitCode(for: error) == .validationFailure {
+        Terminal.flush()
+        Terminal.error(message(for: error))
+        Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")
+        exit(withError: ExitCode(Status.trouble))
+      }
+      Terminal.flush()
+      exit(withError: error)
+    }
+  }
 }
 
 /// Exit statuses of SPEC §2.

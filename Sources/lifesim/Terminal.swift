@@ -20,6 +20,11 @@ enum Terminal {
     writeAll(STDERR_FILENO, bytes)
   }
 
+  /// A line on stderr as is.
+  static func errorLine(_ line: String) {
+    writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+  }
+
   /// Buffered stdout for long traces (single-threaded: the CLI writes from one thread).
   nonisolated(unsafe) private static var buffer: [UInt8] = []
 

@@ -206,3 +206,78 @@ private func bundledScenarios() throws -> [String] {
     #expect(again.status == 2 && again.err.contains("already exists; refusing to overwrite it"))
   }
 }
+
+@Suite(.serialized) struct ErrorPathTests {
+  @Test func unreadableLogsAreExitTwoWithTheirReason() throws {
+    let empty = temp("empty.lifelog")
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    for cmd in [["verify", empty], ["replay", empty], ["replay", empty, "--verify"], ["export", empty, "--format", "jsonl"]] {
+      let r = try lifesim(cmd)
+      #expect(r.status == 2, "\(cmd)")
+      #expect(r.err == "lifesim: \(empty): empty file: not a lifesim log\n", "\(cmd)")
+    }
+    let missing = try lifesim(["replay", "/nonexistent.lifelog"])
+    #expect(missing.status == 2 && missing.err == "lifesim: /nonexistent.lifelog: cannot open: No such file or directory\n")
+  }
+
+  @Test func cutOffLogVerifiesAsIncompleteAndReplaysItsPrefix() throws {
+    let log = temp("cut.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log, "-q"])
+    var data = try Data(contentsOf: URL(fileURLWithPath: log))
+    let lines = data.split(separator: 0x0A)
+    data = Data(lines.prefix(11).joined(separator: [0x0A]) + [0x0A] + lines[11].prefix(20))
+    try data.write(to: URL(fileURLWithPath: log))
+    let v = try lifesim(["verify", log])
+    #expect(v.status == 1 && v.out == "\(log): cut off after event 10 (no trailer)\n")
+    let r = try lifesim(["replay", log], env: ["NO_COLOR": "1"])
+    #expect(r.status == 0)
+    #expect(r.out.contains("(cut off after event 10 (no trailer))"))
+  }
+
+  @Test func verifyCatchesAReExecutionThatDiverges() throws {
+    // Rewrite the embedded app (notes.lua saves in 6 s instead of 0.5 s) and re-chain every
+    // line, as a forger would: the log still verifies, but re-executing it diverges.
+    let log = temp("forged.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log, "-q"])
+    let script = """
+    import hashlib, json, re, sys
+    path = sys.argv[1]
+    lines = open(path, encoding="utf-8").read().split("\\n")[:-1]
+    prev, out = "", []
+    for i, line in enumerate(lines):
+        body = re.fullmatch(r'(.*),"h":"[0-9a-f]{64}"}', line).group(1) + "}"
+        if i == 0:
+            header = json.loads(body)
+            for s in header["scripts"]:
+                if s["role"] == "app":
+                    s["source"] = s["source"].replace("SAVE_SECONDS or 0.5", "SAVE_SECONDS or 6")
+                    s["sha256"] = hashlib.sha256(s["source"].encode()).hexdigest()
+            body = json.dumps(header, separators=(",", ":"), ensure_ascii=False)
+        h = hashlib.sha256((prev + body).encode()).hexdigest()
+        out.append(body[:-1] + ',"h":"' + h + '"}')
+        prev = h
+    open(path, "w", encoding="utf-8").write("\\n".join(out) + "\\n")
+    """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, log]
+    try p.run()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    #expect(try lifesim(["verify", log]).status == 0)
+    let r = try lifesim(["replay", log, "--verify"])
+    #expect(r.status == 1)
+    #expect(r.out.hasPrefix("Diverged at event 45 (t = 0.000000 s):\n"))
+    #expect(r.out.contains("produced by: Scripts/apps/notes.lua:20"))
+    let j = try lifesim(["replay", log, "--verify", "--json"])
+    #expect(j.out.hasPrefix(#"{"identical":false,"seq":45,"t":0,"#))
+  }
+
+  @Test func usageErrorsAreExitTwo() throws {
+    let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "99"])
+    #expect(r.status == 2)
+    #expect(r.err.hasPrefix("lifesim: --ios must be from 12 to 26\n"))
+    let unknown = try lifesim(["run"])
+    #expect(unknown.status == 2 && unknown.err.hasPrefix("lifesim: Missing expected argument '<scenario>'"))
+  }
+}
