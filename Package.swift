@@ -43,9 +43,11 @@ let package = Package(
     .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
     // libFuzzer entry point for loading and running app scripts.
     .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
-    .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
-    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore"]),
+    // Helpers the test targets share: one seeded generator, temporary paths.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
+    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore"], exclude: ["Hostile"]),
-    .testTarget(name: "CLITests", dependencies: ["EventStore"]),
+    .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"]),
   ]
 )

@@ -30,11 +30,7 @@ struct Export: ParsableCommand {
   @Option(help: "chrome-trace, mermaid or jsonl.")
   var format: Format
 
-  @Option(name: .shortAndLong, help: "Write here instead of standard output (refuses an existing file unless --force).")
-  var output: String?
-
-  @Flag(help: "Replace an existing file at -o.")
-  var force = false
+  @OptionGroup var out: OutputOptions
 
   func run() throws {
     defer { Terminal.flush() }
@@ -44,7 +40,7 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     var sink: OutputSink
-    do { sink = try OutputSink(path: output, overwrite: force) } catch {
+    do { sink = try OutputSink(path: out.output, overwrite: out.force) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }

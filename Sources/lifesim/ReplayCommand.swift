@@ -38,18 +38,14 @@ struct Replay: ParsableCommand {
   @Option(help: "Re-run the recorded scenario against this app script.")
   var app: String?
 
-  @Option(name: .shortAndLong, help: "With --app: write the new run's log here.")
-  var output: String?
-
-  @Flag(help: "Replace an existing log at -o.")
-  var force = false
+  @OptionGroup var out: OutputOptions
 
   @Flag(help: "Machine-readable output.")
   var json = false
 
   func validate() throws {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
-    if output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+    if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
   }
 
   func run() throws {
@@ -131,7 +127,7 @@ struct Replay: ParsableCommand {
       }
     }
     let config = RunConfiguration(
-      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: output, overwrite: force,
+      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
     var comparison = Comparison(reader: reader, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")

@@ -31,11 +31,7 @@ struct Run: ParsableCommand {
   @Option(help: "The seed for everything random (default: the scenario's, else 1).")
   var seed: Int64?
 
-  @Option(name: .shortAndLong, help: "Write the log here. Refuses an existing file unless --force.")
-  var output: String?
-
-  @Flag(help: "Replace an existing log at -o.")
-  var force = false
+  @OptionGroup var out: OutputOptions
 
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
@@ -51,7 +47,7 @@ struct Run: ParsableCommand {
     defer { Terminal.flush() }
     let config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: output, overwrite: force, source: .files(libraryPath: Terminal.libraryPath()))
+      outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
     var trace = TraceFormatter()
     let result = ScenarioRunner(config) { seq, event in
       if json { Terminal.write(String(decoding: event.logEvent(seq: seq).canonicalBody, as: UTF8.self)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `lifesim` binary, as a user would.
 private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
@@ -22,13 +23,7 @@ private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (s
   return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
-private func temp(_ name: String) -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-\(getpid())")
-  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-  let path = dir.appendingPathComponent(name).path
-  try? FileManager.default.removeItem(atPath: path)
-  return path
-}
+private func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }
 
 private func bundledScenarios() throws -> [String] {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

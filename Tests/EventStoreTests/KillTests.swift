@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import EventStore
 
 /// A child process writes events as fast as it can and reports each flush; it is

@@ -1,14 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import EventStore
 
-private func tempPath(_ name: String) -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-tests-\(getpid())")
-  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-  let path = dir.appendingPathComponent(name).path
-  try? FileManager.default.removeItem(atPath: path)
-  return path
-}
+private func tempPath(_ name: String) -> String { temporaryPath("lifesim-tests", name) }
 
 private let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
                                scenes: true, seed: 1, scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])
@@ -171,18 +166,5 @@ private func writeSmallLog(_ path: String) throws {
       // Nothing damaged may pass as intact; a cut at the end is the only benign outcome.
       #expect(result != .intact(events: 20))
     }
-  }
-}
-
-/// A small deterministic generator for tests (SplitMix64).
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,23 +1,18 @@
 import EventStore
 import Testing
+import TestSupport
 @testable import Lifecycle
 
 /// Thousands of seeded random runs (legal moves only), each checked against the rules an
 /// iOS engineer relies on (LIFECYCLE.md §1.7, Apple's appearance diagram), against replay,
 /// and against the clock. A failure prints the seed that reproduces it.
+extension SplitMix64 {
+  /// A whole number of tenths of a second from 0 to `max` seconds, in µs.
+  mutating func seconds(_ max: Int) -> Int64 { Int64(below(max * 10 + 1)) * 100_000 }
+}
+
 @Suite struct InvariantTests {
-  struct Rng {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func seconds(_ max: Int) -> Int64 { Int64(below(max * 10 + 1)) * 100_000 }
-  }
+  typealias Rng = SplitMix64
 
   private static func randomApp(_ rng: inout Rng) -> ScriptedApp {
     let app = ScriptedApp()
@@ -141,7 +136,7 @@ import Testing
     var reasons: Set<TerminationReason> = []
     var sawPush = false, sawSheet = false, sawExpiration = false
     for seed in UInt64(1)...5_000 {
-      var rng = Rng(state: seed)
+      var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
       let scenes = ios >= 13 && rng.below(3) != 0
       let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
