@@ -213,18 +213,17 @@ final class LuaVM {
     return .error(message: firstLine, traceback: message)
   }
 
-  /// The Lua function calling the current host function, as `file:line` (nil when unknown).
+  /// The script line calling the current host function, as `file:line` (nil when unknown).
   func callerLocation(level: Int32 = 1) -> String? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
       lua_getinfo(L, "Sl", &ar)
-      if ar.currentline > 0 {
-        let src = withUnsafeBytes(of: ar.short_src) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return "\(src):\(ar.currentline)"
+      let src = withUnsafeBytes(of: ar.short_src) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
+      // The sandbox's own wrappers (print, pcall, …) are not where the user's code is.
+      if ar.currentline > 0, src != Sandbox.preludeName { return "\(src):\(ar.currentline)" }
       lvl += 1
     }
     return nil

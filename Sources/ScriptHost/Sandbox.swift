@@ -18,7 +18,7 @@ enum Sandbox {
   /// Opens the safe libraries, runs the prelude and stores the environment in the registry.
   static func install(on vm: LuaVM, hooks: Hooks) {
     vm.openSafeLibraries()
-    guard vm.load(prelude, chunkName: "=lifesim prelude") == nil else { fatalError("the sandbox prelude does not compile") }
+    guard vm.load(prelude, chunkName: "=" + preludeName) == nil else { fatalError("the sandbox prelude does not compile") }
     vm.newTable()
     vm.push(hooks.seed); vm.rawSet(-2, "seed")
     vm.push { vm in vm.push(hooks.virtualSeconds()); return 1 }; vm.rawSet(-2, "now")
@@ -38,6 +38,8 @@ enum Sandbox {
   }
 
   static let environmentKey = "lifesim.env"
+  /// The chunk name of the prelude (frames from it are skipped when naming a script line).
+  static let preludeName = "lifesim prelude"
   static let hooksKey = "lifesim.hooks"
 
   /// Reseeds `math.random` (a scenario's `seed` is read after the sandbox is built).

@@ -84,4 +84,14 @@ private func runApp(_ body: String, knobs: String = "") throws -> (RunResult, [E
     #expect(result.exitStatus == 2)
     #expect(result.error?.contains("require \"../secret\": module names are dotted names") == true)
   }
+
+  @Test func printIsALogCallAtTheUsersLine() throws {
+    let (_, events) = try runApp("print('hello', 42, {})")
+    let calls = events.compactMap { e -> (String, String?)? in
+      if case let .call(.log(m), at) = e.body { return (m, at) }; return nil
+    }
+    #expect(calls.count == 1)
+    #expect(calls.first?.0 == "hello\t42\ttable#1")
+    #expect(calls.first?.1?.hasSuffix("app.lua:3") == true)
+  }
 }
