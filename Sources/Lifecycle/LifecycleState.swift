@@ -7,6 +7,8 @@ public struct Controller: Equatable, Sendable {
   public var label: String
   public var viewLoaded = false
   public var appearance: Appearance = .disappeared
+  /// The device rotated while this loaded controller was hidden: it hears of it when it returns (T24).
+  public var traitsStale = false
 }
 
 /// A modally presented level: its controllers (a stack when it is a navigation controller).
@@ -246,6 +248,8 @@ extension LifecycleState {
     case let .rotate(o):
       orientation = o
       rotationPending = !isForeground && process != .notRunning
+      let visible = Set(visibleControllers)
+      for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
     default: break
     }
   }
@@ -259,7 +263,10 @@ extension LifecycleState {
     case .viewDidAppear: setController(target) { $0.appearance = .appeared }
     case .viewWillDisappear: setController(target) { $0.appearance = .disappearing }
     case .viewDidDisappear: setController(target) { $0.appearance = .disappeared }
-    case .willTransitionToTraitCollection, .applicationWillEnterForeground, .sceneWillEnterForeground:
+    case .willTransitionToTraitCollection:
+      rotationPending = false
+      setController(target) { $0.traitsStale = false }
+    case .applicationWillEnterForeground, .sceneWillEnterForeground:
       rotationPending = false
     case .didFinishLaunchingWithOptions: didFinishLaunchingRan = true
     case .didDiscardSceneSessions: sessionDiscardPending = false

@@ -519,6 +519,7 @@ public final class Simulator {
   /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
   private func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
     let label = state.label(id)
+    if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, label) }
     try deliver(.viewWillAppear, label)
     if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
     if doLayout { try layoutPass(label) }
@@ -606,6 +607,7 @@ public final class Simulator {
       revealed = below.visibleControllers
     }
     for id in revealed {
+      if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, state.label(id)) }
       try deliver(.viewWillAppear, state.label(id))
       if profile.viewIsAppearing { try deliver(.viewIsAppearing, state.label(id)) }
     }

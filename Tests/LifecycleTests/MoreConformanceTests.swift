@@ -219,4 +219,18 @@ private func notifications(_ events: [EventBody]) -> [String] {
       NL + "updateProperties()", NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()",
       "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
   }
+
+  @Test("§15 a controller hidden during a rotation hears of it when it comes back (T24)")
+  func rotationWhileHidden() throws {
+    let h = try launched()
+    try h.perform(.push("Detail"), .rotate(.landscape)); _ = h.takeCalls()
+    try h.perform(.pop)
+    #expect(h.takeCalls() == ["Detail#1.viewWillDisappear(_:)", NL + "willTransition(to:with:)", NL + "viewWillAppear(_:)",
+      NL + "viewIsAppearing(_:)", NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()",
+      "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
+    try h.perform(.push("Detail")); _ = h.takeCalls()
+    try h.perform(.pop)
+    #expect(!h.takeCalls().contains(NL + "willTransition(to:with:)"))  // told once
+    #expect(try h.replayMatches())
+  }
 }
