@@ -106,7 +106,9 @@ static inline void clua_count_hook(lua_State *L, lua_Debug *ar) {
   lim->instructions_left -= lim->instructions_step;
   if (lim->instructions_left <= 0) {
     lim->instructions_exceeded = 1;
-    lua_pushliteral(L, "lifesim: instruction limit exceeded");
+    luaL_where(L, 0);  /* "file:line:" of the code that ran out */
+    lua_pushliteral(L, " lifesim: instruction limit exceeded");
+    lua_concat(L, 2);
     lua_error(L);
   }
 }

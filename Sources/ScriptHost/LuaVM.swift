@@ -13,6 +13,15 @@ final class LuaVM {
   private let limits: UnsafeMutablePointer<clua_limits>
   /// Lua code currently running on this state (nested pcalls count).
   private(set) var guestDepth = 0
+  /// The error message (with traceback) of the last protected call that failed.
+  private(set) var lastErrorMessage = ""
+
+  /// The line number in `file:line:` at the start of the last error, if any.
+  var lastErrorLine: Int? {
+    let head = lastErrorMessage.split(separator: " ", maxSplits: 1).first ?? ""
+    let parts = head.split(separator: ":")
+    return parts.count >= 2 ? Int(parts[parts.count - 1]) : nil
+  }
 
   /// A state with a memory cap (0: none) and an instruction budget per protected call (0: none).
   init(memoryLimitBytes: Int, instructionLimit: Int) {
@@ -205,6 +214,7 @@ final class LuaVM {
       return .ok
     }
     let message = string(-1) ?? "error"
+    lastErrorMessage = message
     setTop(base - 1)
     if lim.pointee.aborted != 0 { return .aborted }
     if lim.pointee.instructions_exceeded != 0 { return .instructionLimit }

@@ -69,7 +69,8 @@ final class ScenarioHost {
     case .ok: break
     case let .error(message, _): fatal = fatal ?? message
     case .instructionLimit:
-      fatal = fatal ?? "\(config.scenarioPath): the scenario ran \(Self.scenarioInstructionLimit) instructions without calling a verb (an endless loop?)"
+      let at = vm.lastErrorLine.map { "\(config.scenarioPath):\($0)" } ?? config.scenarioPath
+      fatal = fatal ?? "\(at): the scenario ran \(Self.scenarioInstructionLimit) instructions without calling a verb (an endless loop?)"
     case .memoryLimit: fatal = fatal ?? "\(config.scenarioPath): the scenario used more than \(Self.scenarioMemoryBytes >> 20) MiB"
     case .aborted: break
     }

@@ -101,6 +101,9 @@ struct Replay: ParsableCommand {
   /// --verify and --app: re-run and compare event by event.
   private func rerun(_ reader: LogReader) throws -> Int32 {
     let header = reader.header
+    if header.lifesim != lifesimVersion {
+      Terminal.errorLine("lifesim: note: \(log) was recorded by lifesim \(header.lifesim); this is \(lifesimVersion). The same scripts and seed give identical events only within one version.")
+    }
     guard let scenario = header.scripts.first(where: { $0.role == "scenario" }),
           let recordedApp = header.scripts.first(where: { $0.role == "app" }) else {
       Terminal.error("\(log): the header embeds no scenario or app script")

@@ -268,6 +268,17 @@ private func bundledScenarios() throws -> [String] {
     #expect(j.out.hasPrefix(#"{"identical":false,"seq":45,"t":0,"#))
   }
 
+  @Test func anEndlessScenarioStopsWithItsLineAndKeepsTheLog() throws {
+    let scenario = temp("endless.lua")
+    try "launch()\nlocal n = 0\nwhile true do\n  n = n + 1\nend\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+    let log = temp("endless.lifelog")
+    let r = try lifesim(["run", scenario, "-o", log, "-q"])
+    #expect(r.status == 2)
+    #expect(r.err.hasSuffix("lifesim: \(scenario):4: the scenario ran 500000000 instructions without calling a verb (an endless loop?)\n"))
+    let v = try lifesim(["verify", log])
+    #expect(v.status == 0)
+  }
+
   @Test func usageErrorsAreExitTwo() throws {
     let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "99"])
     #expect(r.status == 2)
