@@ -3,7 +3,7 @@
 Run with bench/run (it builds release first). Medians of 5 runs; scale points of 10 k,
 100 k and 1 M events. Writes BENCHMARKS.md.
 """
-import json, os, platform, statistics, subprocess, sys, tempfile, time
+import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIFESIM = os.path.join(ROOT, ".build/release/lifesim")
@@ -149,4 +149,7 @@ def write_markdown():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)  # about a gigabyte of logs

@@ -16,6 +16,7 @@ import TestSupport
     var rng = SplitMix64(seed: 2026)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-kill-\(getpid())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
     for round in 0..<24 {
       let path = dir.appendingPathComponent("kill-\(round).lifelog").path
       try? FileManager.default.removeItem(atPath: path)
