@@ -137,7 +137,7 @@ def write_markdown():
         f"Machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}; "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}.",
         "",
-        "This is a shared 2-core VM: the same build measured 5.8 to 9.9 M model events/s and 0.72 to 1.15 M "
+        "This is a shared 2-core VM: three runs of bench/run on one day measured 5.8 to 9.9 M model events/s and 0.72 to 1.15 M "
         "read+verify events/s across three runs on one day. Compare a figure with its baseline from the same run.",
         "",
         "| measure | figure | unit | baseline | baseline figure | notes |",
