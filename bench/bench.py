@@ -138,7 +138,7 @@ def write_markdown():
         f"{time.strftime('%Y-%m-%d', time.gmtime())}.",
         "",
         "This is a shared 2-core VM: three runs of bench/run on one day measured 5.8 to 9.9 M model events/s and 0.72 to 1.15 M "
-        "read+verify events/s across three runs on one day. Compare a figure with its baseline from the same run.",
+        "read+verify events/s. Compare a figure with its baseline from the same run.",
         "",
         "| measure | figure | unit | baseline | baseline figure | notes |",
         "|---|---:|---|---|---:|---|",
