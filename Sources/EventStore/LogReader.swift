@@ -173,19 +173,10 @@ public final class LogReader {
   /// The verify path: checks the chain, validates the JSON without building it, and reads
   /// `seq`, `t` and `kind` from the canonical prefix. nil: not an event line (the trailer).
   private func integrityOnly(_ line: [UInt8], number: Int) throws(LogProblem) -> LogEvent? {
-    guard line.last != 0x0D, Self.hasHashSuffix(line) else {
-      _ = try Self.checkedBody(line, number: number, chain: &chain)  // names the problem
-      return nil
-    }
-    let bodyCount = line.count - Self.suffixCount
-    let recordedStart = bodyCount + 6
-    let prefix = Self.seqPrefix
-    guard line.starts(with: prefix) else { return nil }  // the trailer, or damage: the full path decides
+    // Not an event line (the trailer, or damage the full path names): leave it to the full path.
+    guard line.starts(with: Self.seqPrefix) else { return nil }
     // A broken link throws, and a reader that threw is finished: the chain may advance now.
-    let computed = line.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[0..<bodyCount]), then: UInt8(ascii: "}")) }
-    guard Self.equal(line, recordedStart, computed) else {
-      throw .damaged(line: number, reason: "hash chain broken")
-    }
+    let bodyCount = try Self.chainedBodyCount(line, number: number, chain: &chain)
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: line[0..<bodyCount])
     scratch.append(UInt8(ascii: "}"))
@@ -195,7 +186,7 @@ public final class LogReader {
       throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
     }
     // {"seq":N,"t":T,"kind":"K", …
-    var i = prefix.count
+    var i = Self.seqPrefix.count
     func integer() -> Int64? {
       var v: Int64 = 0, digits = 0
       while i < bodyCount, line[i] >= 0x30, line[i] <= 0x39, digits < 18 {
@@ -292,7 +283,9 @@ public final class LogReader {
   static let kindInfix = Array(",\"kind\":\"".utf8)  // ,"h":" + 64 hex + "}
 
   /// Splits off `h`, checks it against the chain, and parses the body.
-  static func checkedBody(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> JSONValue {
+  /// Checks a line's form (LF, a trailing `h`) and links it onto the chain; returns the body's length
+  /// without `h` (the body is `line[..<count]` followed by `}`).
+  static func chainedBodyCount(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> Int {
     if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
     guard hasHashSuffix(line) else {
       do { _ = try JSONParser.parse(line) } catch {
@@ -302,9 +295,15 @@ public final class LogReader {
     }
     let bodyCount = line.count - suffixCount
     let computed = line.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[0..<bodyCount]), then: UInt8(ascii: "}")) }
+    guard Self.equal(line, bodyCount + 6, computed) else { throw .damaged(line: number, reason: "hash chain broken") }
+    return bodyCount
+  }
+
+  /// Checks the line against the chain and parses its body.
+  static func checkedBody(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> JSONValue {
+    let bodyCount = try chainedBodyCount(line, number: number, chain: &chain)
     var body = Array(line[0..<bodyCount])
     body.append(UInt8(ascii: "}"))
-    guard Self.equal(line, bodyCount + 6, computed) else { throw .damaged(line: number, reason: "hash chain broken") }
     do {
       return try JSONParser.parse(body)
     } catch {

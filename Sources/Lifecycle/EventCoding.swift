@@ -98,6 +98,17 @@ extension EventBody {
 }
 
 extension Event {
+  /// The event's canonical line body without `h` (`{"seq":…,"t":…,"kind":…,…}`), as the log writes it.
+  public func canonicalBody(seq: Int64, into w: inout CanonicalJSONWriter) {
+    w.removeAll()
+    w.beginObject()
+    w.field("seq", seq)
+    w.field("t", t)
+    w.field("kind", body.kind.rawValue)
+    body.encodeFields(into: &w)
+    w.endObject()
+  }
+
   /// The event as a generic log record (seq assigned by the caller).
   public func logEvent(seq: Int64) -> LogEvent {
     var w = CanonicalJSONWriter()

@@ -232,13 +232,7 @@ struct Comparison {
 
   mutating func check(seq: Int64, _ event: Event) {
     guard divergence == nil else { return }
-    writer.removeAll()
-    writer.beginObject()
-    writer.field("seq", seq)
-    writer.field("t", event.t)
-    writer.field("kind", event.body.kind.rawValue)
-    event.body.encodeFields(into: &writer)
-    writer.endObject()
+    event.canonicalBody(seq: seq, into: &writer)
     let actual = writer.bytes
     guard let recorded = nextRecorded() else {
       divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Self.text(actual),

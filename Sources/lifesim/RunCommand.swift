@@ -49,8 +49,12 @@ struct Run: ParsableCommand {
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
     var trace = TraceFormatter()
+    var encoder = CanonicalJSONWriter(capacity: 512)
     let result = ScenarioRunner(config) { seq, event in
-      if json { Terminal.write(String(decoding: event.logEvent(seq: seq).canonicalBody, as: UTF8.self)) }
+      if json {
+        event.canonicalBody(seq: seq, into: &encoder)
+        Terminal.write(String(decoding: encoder.bytes, as: UTF8.self))
+      }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
     }.run()
     report(result)

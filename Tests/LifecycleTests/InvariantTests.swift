@@ -147,7 +147,11 @@ extension SplitMix64 {
       if let broken = Self.check(h.allEvents, scenes: scenes) {
         let n = Int(broken.split(separator: " ")[1].dropLast()) ?? h.allEvents.count
         let context: [String] = h.allEvents.enumerated().filter { $0.offset >= n - 12 && $0.offset < n }
-          .map { String(decoding: $0.element.logEvent(seq: Int64($0.offset + 1)).canonicalBody, as: UTF8.self) }
+          .map { e -> String in
+            var w = CanonicalJSONWriter()
+            e.element.canonicalBody(seq: Int64(e.offset + 1), into: &w)
+            return w.text
+          }
         let message = "seed \(seed) (iOS \(ios), scenes \(scenes)): \(broken)\n\(context.joined(separator: "\n"))"
         Issue.record(Comment(rawValue: message))
         return
