@@ -175,6 +175,17 @@ final class ScenarioHost {
 
   private func location(_ vm: LuaVM) -> String? { vm.callerLocation() }
 
+  /// Stops the run with `message` at the scenario line that made the call (`file:line: message`).
+  private func scriptError(_ vm: LuaVM, _ message: String) -> LuaRaise {
+    stop("\(location(vm) ?? config.scenarioPath): \(message)")
+  }
+
+  /// Argument 1 as a string, or a script error saying what `verb` expected.
+  private func stringArgument(_ vm: LuaVM, _ verb: String, expected: String) throws -> String {
+    guard vm.type(1) == .string, let s = vm.string(1) else { throw scriptError(vm, "\(verb): expected \(expected)") }
+    return s
+  }
+
   /// A verb: start the run, check the app did not leave a fatal script error, perform.
   private func verb(_ vm: LuaVM, _ input: Input) throws {
     let at = location(vm)
@@ -192,7 +203,7 @@ final class ScenarioHost {
 
   private func seconds(_ vm: LuaVM, _ idx: Int32, _ name: String) throws -> Int64 {
     guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 * 365 else {
-      throw stop("\(location(vm) ?? config.scenarioPath): \(name): seconds must be a number from 0 to 31536000")
+      throw scriptError(vm, "\(name): seconds must be a number from 0 to 31536000")
     }
     return VirtualTime.microseconds(seconds: s)
   }
@@ -201,21 +212,21 @@ final class ScenarioHost {
   where E.RawValue == String {
     guard let s = vm.string(idx), let e = E(rawValue: s) else {
       let all = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw stop("\(location(vm) ?? config.scenarioPath): \(verb): expected one of \(all)")
+      throw scriptError(vm, "\(verb): expected one of \(all)")
     }
     return e
   }
 
   private func names(_ vm: LuaVM, _ fn: String) throws -> [CallPattern] {
-    guard vm.type(1) == .table else { throw stop("\(location(vm) ?? config.scenarioPath): \(fn): expected a list of callback names") }
+    guard vm.type(1) == .table else { throw scriptError(vm, "\(fn): expected a list of callback names") }
     var out: [CallPattern] = []
     for i in stride(from: 1, through: vm.rawLength(1), by: 1) {
       vm.rawGet(1, i)
       let s = vm.string(-1)
       vm.pop()
-      guard let s else { throw stop("\(location(vm) ?? config.scenarioPath): \(fn): entry \(i) is not a string") }
+      guard let s else { throw scriptError(vm, "\(fn): entry \(i) is not a string") }
       do { out.append(try CallPattern(s)) } catch {
-        throw stop("\(location(vm) ?? config.scenarioPath): \(fn): \(error.message)")
+        throw scriptError(vm, "\(fn): \(error.message)")
       }
     }
     return out
@@ -234,8 +245,8 @@ final class ScenarioHost {
 
     def("scenario") { [unowned self] vm in
       let at = self.location(vm)
-      guard self.simulator == nil else { throw self.stop("\(at ?? self.config.scenarioPath): scenario { } must come before the first verb") }
-      guard vm.type(1) == .table else { throw self.stop("\(at ?? self.config.scenarioPath): scenario: expected a table") }
+      guard self.simulator == nil else { throw self.scriptError(vm, "scenario { } must come before the first verb") }
+      guard vm.type(1) == .table else { throw self.scriptError(vm, "scenario: expected a table") }
       vm.rawGet(1, "ios"); if let i = vm.integer(-1) { self.declaredIOS = Int(i) }; vm.pop()
       vm.rawGet(1, "scenes"); if vm.type(-1) == .boolean { self.declaredScenes = vm.bool(-1) }; vm.pop()
       vm.rawGet(1, "seed"); if let s = vm.integer(-1) { self.declaredSeed = s }; vm.pop()
@@ -282,7 +293,7 @@ final class ScenarioHost {
     simple("app_switcher", .appSwitcher)
     def("switch_to") { [unowned self] vm in
       guard let to = vm.string(1), to == "self" || to == "other" else {
-        throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): switch_to: expected \"self\" or \"other\"")
+        throw self.scriptError(vm, "switch_to: expected \"self\" or \"other\"")
       }
       try self.verb(vm, .switchTo(other: to == "other")); return 0
     }
@@ -293,25 +304,19 @@ final class ScenarioHost {
       try self.verb(vm, .backgroundLaunch(try self.choice(vm, 1, "background_launch", BackgroundEvent.self))); return 0
     }
     def("open_url") { [unowned self] vm in
-      guard let url = vm.type(1) == .string ? vm.string(1) : nil else {
-        throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): open_url: expected a URL string")
-      }
+      let url = try self.stringArgument(vm, "open_url", expected: "a URL string")
       try self.verb(vm, .openURL(url)); return 0
     }
     def("rotate") { [unowned self] vm in
       try self.verb(vm, .rotate(try self.choice(vm, 1, "rotate", Orientation.self))); return 0
     }
     def("push") { [unowned self] vm in
-      guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
-        throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): push: expected a controller name")
-      }
+      let name = try self.stringArgument(vm, "push", expected: "a controller name")
       try self.verb(vm, .push(name)); return 0
     }
     simple("pop", .pop)
     def("present") { [unowned self] vm in
-      guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
-        throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): present: expected a controller name")
-      }
+      let name = try self.stringArgument(vm, "present", expected: "a controller name")
       var style: PresentationStyle?
       var navigation = false
       if vm.type(2) == .table {
@@ -325,7 +330,7 @@ final class ScenarioHost {
     simple("dismiss", .dismiss)
     def("select_tab") { [unowned self] vm in
       guard let i = vm.integer(1) else {
-        throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): select_tab: expected a tab number (1 is the first)")
+        throw self.scriptError(vm, "select_tab: expected a tab number (1 is the first)")
       }
       try self.verb(vm, .selectTab(Int(i))); return 0
     }
@@ -375,7 +380,7 @@ final class ScenarioHost {
       return 0
     }
     def("stored") { [unowned self] vm in
-      guard let key = vm.string(1) else { throw self.stop("\(self.location(vm) ?? self.config.scenarioPath): stored: expected a key") }
+      guard let key = vm.string(1) else { throw self.scriptError(vm, "stored: expected a key") }
       try self.start()
       vm.push(json: self.simulator?.state.store[key] ?? .null)
       return 1
