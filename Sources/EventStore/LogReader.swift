@@ -29,10 +29,15 @@ public enum LogEnding: Equatable, Sendable {
 
   public var description: String {
     switch self {
-    case let .complete(trailer): return "intact and complete: \(trailer.events) events"
-    case let .cutOff(n): return "cut off after event \(n) (no trailer)"
+    case let .complete(trailer): return Self.intactMessage(events: trailer.events)
+    case let .cutOff(n): return Self.cutOffMessage(afterEvent: n)
     }
   }
+
+  /// The exact words for a complete log (`lifesim verify` prints them).
+  static func intactMessage(events: Int64) -> String { "intact and complete: \(events) events" }
+  /// The exact words for a log with no trailer.
+  static func cutOffMessage(afterEvent n: Int64) -> String { "cut off after event \(n) (no trailer)" }
 }
 
 /// Streams a log line by line in constant memory, checking format, sequence,

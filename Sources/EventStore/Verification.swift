@@ -12,8 +12,8 @@ public enum LogVerification: Equatable, Sendable {
   /// The message `lifesim verify` prints.
   public var description: String {
     switch self {
-    case let .intact(n): return "intact and complete: \(n) events"
-    case let .cutOff(n): return "cut off after event \(n) (no trailer)"
+    case let .intact(n): return LogEnding.intactMessage(events: n)
+    case let .cutOff(n): return LogEnding.cutOffMessage(afterEvent: n)
     case let .damaged(line, reason, _): return "line \(line): \(reason)"
     case let .unreadable(reason): return reason
     }
