@@ -4,11 +4,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test deps build
 
-## Installs liblua5.4-dev through apt when pkg-config cannot find lua5.4.
+## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them.
 deps:
-	@if ! pkg-config --exists lua5.4 2>/dev/null; then \
-	  echo "lifesim: pkg-config cannot find lua5.4; installing liblua5.4-dev with apt-get"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblua5.4-dev pkg-config; \
+	@if ! pkg-config --exists lua5.4 libcrypto 2>/dev/null; then \
+	  echo "lifesim: pkg-config cannot find lua5.4 or libcrypto; installing liblua5.4-dev and libssl-dev with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblua5.4-dev libssl-dev pkg-config; \
 	fi
 
 build: deps

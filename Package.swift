@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency arrows (see docs/architecture.md):
 //   lifesim → ScriptHost → Lifecycle → EventStore
-//   ScriptHost → CLua
+//   ScriptHost → CLua, EventStore → CLibCrypto
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
   name: "lifesim",
@@ -16,7 +16,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .systemLibrary(
@@ -24,10 +23,13 @@ let package = Package(
       pkgConfig: "lua5.4",
       providers: [.apt(["liblua5.4-dev"])]
     ),
-    .target(
-      name: "EventStore",
-      dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+    // SHA-256 for the hash chain from Debian's libcrypto (docs/decisions.md says why not swift-crypto).
+    .systemLibrary(
+      name: "CLibCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
     ),
+    .target(name: "EventStore", dependencies: ["CLibCrypto"]),
     .target(name: "Lifecycle", dependencies: ["EventStore"]),
     .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
     .executableTarget(

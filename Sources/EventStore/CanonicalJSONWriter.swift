@@ -1,47 +1,89 @@
 /// Writes canonical JSON bytes: no whitespace, keys in the order written,
 /// strings escaped per RFC 8259 (`"`, `\`, and control characters only).
 ///
-/// This is the log's hot path, so it appends to a byte array and never goes
-/// through Foundation's coders (see docs/log-format.md for the rules).
-public struct CanonicalJSONWriter: Sendable {
-  public private(set) var bytes: [UInt8]
+/// This is the log's hot path (every event of every run), so it never goes through
+/// Foundation's coders (see docs/log-format.md for the rules), and it owns its bytes
+/// outright: a write is a capacity check and stores into raw memory. Being `~Copyable`,
+/// it needs no copy-on-write check per write (measured: that check and the calls around
+/// it cost more than the bytes themselves).
+public struct CanonicalJSONWriter: ~Copyable {
+  @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline var capacity: Int
+  /// The number of bytes written (`count`).
+  @usableFromInline var written = 0
   /// Bit i set: the container at depth i has had no member yet.
-  private var firstMask: UInt64 = 0
-  private var depth = 0
+  @usableFromInline var firstMask: UInt64 = 0
+  @usableFromInline var depth = 0
 
   public init(capacity: Int = 256) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    self.capacity = max(capacity, 64)
+    base = .allocate(capacity: self.capacity)
   }
 
-  public var text: String { String(decoding: bytes, as: UTF8.self) }
+  deinit { base.deallocate() }
+
+  /// The number of bytes written.
+  public var count: Int { written }
+
+  /// What was written (a copy; `withBytes` reads it in place).
+  public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
+
+  public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: written), as: UTF8.self) }
+
+  /// Reads what was written without copying it.
+  public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: base, count: written))
+  }
 
   public mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
+    written = 0
     firstMask = 0
     depth = 0
   }
 
   // MARK: Containers
 
-  public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); push() }
-  public mutating func endObject() { pop(); bytes.append(UInt8(ascii: "}")) }
-  public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); push() }
-  public mutating func endArray() { pop(); bytes.append(UInt8(ascii: "]")) }
+  @inlinable
+  public mutating func beginObject() { separator(); byte(UInt8(ascii: "{")); push() }
+  @inlinable
+  public mutating func endObject() { pop(); byte(UInt8(ascii: "}")) }
+  public mutating func beginArray() { separator(); byte(UInt8(ascii: "[")); push() }
+  public mutating func endArray() { pop(); byte(UInt8(ascii: "]")) }
 
-  /// Writes `"key":` inside an object; the value must follow.
-  public mutating func key(_ key: String) {
+  /// Writes `"key":` inside an object; the value must follow. Keys are the log's own
+  /// member names, so they are literals that need no escaping: copied, not scanned.
+  @inlinable
+  public mutating func key(_ key: StaticString) {
+    precondition(depth > 0, "a key outside an object")
+    let comma = needsComma()
+    let n = key.utf8CodeUnitCount
+    write(max: n + 4) { p in
+      var i = 0
+      if comma { p[0] = UInt8(ascii: ","); i = 1 }
+      p[i] = UInt8(ascii: "\"")
+      (p + i + 1).update(from: key.utf8Start, count: n)
+      p[i + n + 1] = UInt8(ascii: "\"")
+      p[i + n + 2] = UInt8(ascii: ":")
+      return i + n + 3
+    }
+    valueFollows()
+  }
+
+  /// Writes `"key":` for a key known only at run time (escaped like any string).
+  public mutating func key(dynamic key: String) {
     separator()
     appendString(key)
-    bytes.append(UInt8(ascii: ":"))
-    // The value that follows must not write a separator.
-    firstMask |= (1 << UInt64(depth - 1))
+    byte(UInt8(ascii: ":"))
+    valueFollows()
   }
 
   // MARK: Scalars
 
+  @inlinable
   public mutating func string(_ s: String) { separator(); appendString(s) }
+  @inlinable
   public mutating func int(_ i: Int64) { separator(); appendInt(i) }
+  @inlinable
   public mutating func bool(_ b: Bool) { separator(); appendASCII(b ? "true" : "false") }
   public mutating func null() { separator(); appendASCII("null") }
   public mutating func double(_ d: Double) {
@@ -49,7 +91,11 @@ public struct CanonicalJSONWriter: Sendable {
     if d.isFinite, d == d.rounded(), abs(d) < 1e15 {
       appendInt(Int64(d)); appendASCII(".0")
     } else if d.isFinite {
-      appendASCII(d.description)
+      var text = d.description
+      text.withUTF8 { utf8 in write(max: utf8.count) { p in
+        p.update(from: utf8.baseAddress!, count: utf8.count)
+        return utf8.count
+      } }
     } else {
       appendASCII("null")  // JSON has no NaN or infinity
     }
@@ -68,98 +114,174 @@ public struct CanonicalJSONWriter: Sendable {
       endArray()
     case let .object(members):
       beginObject()
-      for (k, item) in members { key(k); value(item) }
+      for (k, item) in members { key(dynamic: k); value(item) }
       endObject()
     }
   }
 
   // MARK: Fields (key + value)
 
-  public mutating func field(_ k: String, _ s: String) { key(k); string(s) }
-  public mutating func field(_ k: String, _ i: Int64) { key(k); int(i) }
-  public mutating func field(_ k: String, _ i: Int) { key(k); int(Int64(i)) }
-  public mutating func field(_ k: String, _ b: Bool) { key(k); bool(b) }
-  public mutating func field(_ k: String, _ v: JSONValue) { key(k); value(v) }
+  @inlinable
+  public mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
+  @inlinable
+  public mutating func field(_ k: StaticString, _ i: Int64) { key(k); int(i) }
+  @inlinable
+  public mutating func field(_ k: StaticString, _ i: Int) { key(k); int(Int64(i)) }
+  @inlinable
+  public mutating func field(_ k: StaticString, _ b: Bool) { key(k); bool(b) }
+  public mutating func field(_ k: StaticString, _ v: JSONValue) { key(k); value(v) }
+  /// A member whose key is known only at run time (a generic record's fields).
+  public mutating func member(_ k: String, _ v: JSONValue) { key(dynamic: k); value(v) }
 
   /// Appends raw bytes that are already canonical JSON for one value.
-  public mutating func raw(_ canonical: [UInt8]) { separator(); bytes.append(contentsOf: canonical) }
+  public mutating func raw(_ canonical: [UInt8]) {
+    separator()
+    canonical.withUnsafeBufferPointer { src in write(max: src.count) { p in
+      p.update(from: src.baseAddress!, count: src.count)
+      return src.count
+    } }
+  }
 
   // MARK: Internals
 
-  private mutating func push() {
+  /// Reserves `max` bytes, lets `fill` write at most that many, and keeps the number it returns.
+  @inlinable @inline(__always)
+  mutating func write(max: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int) {
+    if written + max > capacity { grow(to: written + max) }
+    let n = fill(base + written)
+    assert(n <= max, "wrote past the reservation")
+    written += n
+  }
+
+  @usableFromInline @inline(never)
+  mutating func grow(to needed: Int) {
+    var bigger = capacity * 2
+    while bigger < needed { bigger *= 2 }
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+    moved.update(from: base, count: written)
+    base.deallocate()
+    base = moved
+    capacity = bigger
+  }
+
+  @inlinable @inline(__always)
+  mutating func byte(_ b: UInt8) {
+    write(max: 1) { p in p[0] = b; return 1 }
+  }
+
+  @inlinable
+  mutating func push() {
     precondition(depth < 63, "JSON nesting deeper than 63")
     depth += 1
     firstMask |= (1 << UInt64(depth - 1))
   }
 
-  private mutating func pop() {
+  @inlinable
+  mutating func pop() {
     precondition(depth > 0, "unbalanced JSON container")
     firstMask &= ~(1 << UInt64(depth - 1))
     depth -= 1
   }
 
-  private mutating func separator() {
-    guard depth > 0 else { return }
+  /// The value after a key must not write a separator.
+  @inlinable
+  mutating func valueFollows() { firstMask |= (1 << UInt64(depth - 1)) }
+
+  /// Whether the next member or item needs a comma before it (and notes that one came).
+  @inlinable @inline(__always)
+  mutating func needsComma() -> Bool {
+    guard depth > 0 else { return false }
     let bit: UInt64 = 1 << UInt64(depth - 1)
     if firstMask & bit != 0 {
       firstMask &= ~bit
-    } else {
-      bytes.append(UInt8(ascii: ","))
+      return false
+    }
+    return true
+  }
+
+  @inlinable
+  mutating func separator() {
+    if needsComma() { byte(UInt8(ascii: ",")) }
+  }
+
+  @inlinable
+  mutating func appendASCII(_ s: StaticString) {
+    write(max: s.utf8CodeUnitCount) { p in
+      p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+      return s.utf8CodeUnitCount
     }
   }
 
-  private mutating func appendASCII(_ s: StaticString) {
-    s.withUTF8Buffer { bytes.append(contentsOf: $0) }
-  }
-
-  private mutating func appendASCII(_ s: String) { bytes.append(contentsOf: s.utf8) }
-
-  private mutating func appendInt(_ value: Int64) {
-    if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-    var v = value.magnitude
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buf in
-      while v > 0 {
-        buf[count] = UInt8(ascii: "0") + UInt8(v % 10)
-        v /= 10
-        count += 1
+  @inlinable
+  mutating func appendInt(_ value: Int64) {
+    // 20 digits and a sign cover every Int64: digits go backwards into `digits`, then out.
+    write(max: 21) { p in
+      var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+      return withUnsafeMutableBytes(of: &digits) { tmp in
+        var v = value.magnitude
+        var i = 24
+        repeat {
+          i -= 1
+          tmp[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+          v /= 10
+        } while v > 0
+        var o = 0
+        if value < 0 { p[0] = UInt8(ascii: "-"); o = 1 }
+        let n = 24 - i
+        (p + o).update(from: tmp.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: n)
+        return o + n
       }
-      for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buf[i]) }
     }
   }
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  @usableFromInline static let hexDigits: StaticString = "0123456789abcdef"
 
-  private mutating func appendString(_ s: String) {
-    bytes.append(UInt8(ascii: "\""))
+  @inlinable
+  mutating func appendString(_ s: String) {
     var s = s
     s.withUTF8 { utf8 in
-      var start = 0
-      for i in 0..<utf8.count {
-        let c = utf8[i]
-        guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
-        if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
-        start = i + 1
-        bytes.append(UInt8(ascii: "\\"))
-        switch c {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        default:
-          bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                    Self.hexDigits[Int(c >> 4)], Self.hexDigits[Int(c & 0xF)]])
-        }
+      // The log's strings rarely need escaping: a branch-free scan, then one copy.
+      var special: UInt8 = 0
+      for c in utf8 {
+        special |= (c < 0x20 ? 1 : 0) | (c == UInt8(ascii: "\"") ? 1 : 0) | (c == UInt8(ascii: "\\") ? 1 : 0)
       }
-      if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+      if special == 0 {
+        write(max: utf8.count + 2) { p in
+          p[0] = UInt8(ascii: "\"")
+          if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+          p[utf8.count + 1] = UInt8(ascii: "\"")
+          return utf8.count + 2
+        }
+        return
+      }
+      // Worst case: every byte a \u00XX escape, and the two quotes.
+      write(max: utf8.count * 6 + 2) { p in
+        var o = 0
+        p[o] = UInt8(ascii: "\""); o += 1
+        for c in utf8 {
+          if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+            p[o] = c; o += 1
+            continue
+          }
+          p[o] = UInt8(ascii: "\\"); o += 1
+          switch c {
+          case UInt8(ascii: "\""): p[o] = UInt8(ascii: "\""); o += 1
+          case UInt8(ascii: "\\"): p[o] = UInt8(ascii: "\\"); o += 1
+          case 0x0A: p[o] = UInt8(ascii: "n"); o += 1
+          case 0x0D: p[o] = UInt8(ascii: "r"); o += 1
+          case 0x09: p[o] = UInt8(ascii: "t"); o += 1
+          case 0x08: p[o] = UInt8(ascii: "b"); o += 1
+          case 0x0C: p[o] = UInt8(ascii: "f"); o += 1
+          default:
+            let hex = Self.hexDigits.utf8Start
+            p[o] = UInt8(ascii: "u"); p[o + 1] = UInt8(ascii: "0"); p[o + 2] = UInt8(ascii: "0")
+            p[o + 3] = hex[Int(c >> 4)]; p[o + 4] = hex[Int(c & 0xF)]
+            o += 5
+          }
+        }
+        p[o] = UInt8(ascii: "\""); o += 1
+        return o
+      }
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 }

@@ -1,49 +1,30 @@
-import Crypto
-
 /// The `h` chain of SPEC §4: `h(n) = hex(SHA-256(h(n-1) as ASCII ‖ BODY(n)))`,
 /// with an empty `h(0)` before the header.
 ///
-/// This is the log's hottest path (every line written or read), so it keeps the
-/// previous digest in a reused buffer and feeds SHA-256 raw pointers.
+/// This is the log's hottest path (every line written or read): the previous digest
+/// lives in one reused 64-byte buffer and SHA-256 runs on raw pointers with its
+/// context on the stack (see `LibCrypto`).
 public struct HashChain: Sendable {
   /// The previous line's hex digest as ASCII bytes (empty before the header).
   public private(set) var previous: [UInt8] = []
 
   public init() {
-    previous.reserveCapacity(64)
+    previous.reserveCapacity(Self.hexBytes)
   }
+
+  /// The length of a digest written as lowercase hex.
+  public static let hexBytes = 64
 
   /// Hashes `body` onto the chain and returns the new 64-byte hex digest.
   @discardableResult
   public mutating func link(_ body: UnsafeRawBufferPointer) -> [UInt8] {
-    var hasher = SHA256()
-    previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-    hasher.update(bufferPointer: body)
-    store(hasher.finalize())
-    return previous
+    link(body, UnsafeRawBufferPointer(start: nil, count: 0))
   }
 
   /// Hashes `prefix` followed by one byte (a line without its `h`, then its closing brace).
   @discardableResult
   public mutating func link(_ prefix: UnsafeRawBufferPointer, then last: UInt8) -> [UInt8] {
-    var hasher = SHA256()
-    previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-    hasher.update(bufferPointer: prefix)
-    withUnsafeBytes(of: last) { hasher.update(bufferPointer: $0) }
-    store(hasher.finalize())
-    return previous
-  }
-
-  private mutating func store(_ digest: SHA256.Digest) {
-    if previous.count != 64 { previous = [UInt8](repeating: 0, count: 64) }
-    previous.withUnsafeMutableBufferPointer { out in
-      digest.withUnsafeBytes { raw in
-        for i in 0..<32 {
-          out[2 * i] = Self.digits[Int(raw[i] >> 4)]
-          out[2 * i + 1] = Self.digits[Int(raw[i] & 0x0F)]
-        }
-      }
-    }
+    withUnsafeBytes(of: last) { link(prefix, $0) }
   }
 
   public mutating func link(_ body: [UInt8]) -> [UInt8] {
@@ -52,18 +33,29 @@ public struct HashChain: Sendable {
 
   /// Lowercase hex SHA-256 of `bytes`.
   public static func hex(of bytes: [UInt8]) -> String {
-    String(decoding: hexBytes(SHA256.hash(data: bytes)), as: UTF8.self)
+    var digest = HashChain()
+    _ = bytes.withUnsafeBytes { digest.link($0) }
+    // A fresh chain has no previous digest, so its first link is the plain SHA-256.
+    return String(decoding: digest.previous, as: UTF8.self)
+  }
+
+  /// Hashes the previous digest, then `a ‖ b`, and keeps the result as hex.
+  private mutating func link(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> [UInt8] {
+    // h(0) is empty: the header's link hashes no previous digest.
+    let first = previous.isEmpty
+    if first { previous = [UInt8](repeating: 0, count: Self.hexBytes) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LibCrypto.sha256Bytes) { digest in
+      let digest = digest.baseAddress!
+      previous.withUnsafeMutableBufferPointer { out in
+        LibCrypto.sha256(first ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(out), a, b, into: digest)
+        for i in 0..<LibCrypto.sha256Bytes {
+          out[2 * i] = Self.digits[Int(digest[i] >> 4)]
+          out[2 * i + 1] = Self.digits[Int(digest[i] & 0x0F)]
+        }
+      }
+    }
+    return previous
   }
 
   private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
-  static func hexBytes<D: Sequence>(_ digest: D) -> [UInt8] where D.Element == UInt8 {
-    var out = [UInt8]()
-    out.reserveCapacity(64)
-    for b in digest {
-      out.append(digits[Int(b >> 4)])
-      out.append(digits[Int(b & 0x0F)])
-    }
-    return out
-  }
 }

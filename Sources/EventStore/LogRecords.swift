@@ -98,7 +98,7 @@ public struct LogEvent: Equatable, Sendable {
     w.field("seq", seq)
     w.field("t", t)
     w.field("kind", kind.rawValue)
-    for (k, v) in fields { w.field(k, v) }
+    for (k, v) in fields { w.member(k, v) }
     w.endObject()
     return w.bytes
   }

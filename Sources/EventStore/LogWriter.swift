@@ -45,12 +45,12 @@ public final class LogWriter {
   public let path: String
   private let options: Options
   private var fd: Int32
-  private var chain = HashChain()
-  private var buffer: [UInt8] = []
-  private var scratch = CanonicalJSONWriter(capacity: 512)
+  private var lines = LineBuilder()
   private var sinceSync = 0
-  public private(set) var lastSeq: Int64 = 0
-  public private(set) var lastTime: Int64 = 0
+  /// The `seq` of the last event appended.
+  public var lastSeq: Int64 { lines.lastSeq }
+  /// The virtual time of the last event appended, µs.
+  public var lastTime: Int64 { lines.lastTime }
   /// The highest `seq` handed to the kernel by `write` (survives a kill of this process).
   public private(set) var writtenSeq: Int64 = 0
   private var finished = false
@@ -77,10 +77,8 @@ public final class LogWriter {
       throw .io(path: path, operation: "truncate", reason: POSIXFile.describe(code))
     }
     self.fd = fd
-    buffer.reserveCapacity(options.bufferBytes + 4096)
-    scratch.removeAll()
-    header.encode(into: &scratch)
-    seal()
+    lines.buffer.reserveCapacity(options.bufferBytes + 4096)
+    lines.line { header.encode(into: &$0) }
     try flush()
   }
 
@@ -95,39 +93,53 @@ public final class LogWriter {
   @discardableResult
   public func append(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) throws(LogWriteError) -> Int64 {
     guard !finished else { throw .finished(path: path) }
-    precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
-    lastSeq += 1
-    lastTime = t
-    scratch.removeAll()
-    scratch.beginObject()
-    scratch.field("seq", lastSeq)
-    scratch.field("t", t)
-    scratch.field("kind", kind.rawValue)
-    fields(&scratch)
-    scratch.endObject()
-    seal()
-    if buffer.count >= options.bufferBytes { try flush() }
+    let seq = lines.event(t: t, kind: kind, fields: fields)
+    if lines.buffer.count >= options.bufferBytes { try flush() }
     if options.syncEveryEvents > 0 {
       sinceSync += 1
       if sinceSync >= options.syncEveryEvents { try sync() }
     }
-    return lastSeq
+    return seq
+  }
+
+  /// Appends bodies that `LineBuilder.encodeEvent` wrote, each followed by a newline
+  /// (`BackgroundLogWriter`'s batches); the last of them has `lastSeq` and `lastTime`.
+  func appendEncoded(_ bodies: [UInt8], lastSeq: Int64, lastTime: Int64) throws(LogWriteError) {
+    guard !finished else { throw .finished(path: path) }
+    precondition(options.syncEveryEvents == 0, "a background writer does not sync every N events")
+    // `withUnsafeBytes` rethrows untyped errors, so a write failure waits here.
+    var failure: LogWriteError?
+    bodies.withUnsafeBytes { all in
+      var start = 0
+      while start < all.count, failure == nil {
+        guard let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
+          preconditionFailure("a batch must end with a newline")
+        }
+        let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
+        lines.seal(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+        start = end + 1
+        if lines.buffer.count >= options.bufferBytes {
+          do throws(LogWriteError) { try flush() } catch { failure = error }
+        }
+      }
+    }
+    if let failure { throw failure }
+    lines.advance(lastSeq: lastSeq, lastTime: lastTime)
   }
 
   /// Appends a generic event (its `seq` is assigned here).
   @discardableResult
   public func append(_ event: LogEvent) throws(LogWriteError) -> Int64 {
     try append(t: event.t, kind: event.kind) { w in
-      for (k, v) in event.fields { w.field(k, v) }
+      for (k, v) in event.fields { w.member(k, v) }
     }
   }
 
   /// Writes the trailer, flushes and `fsync`s, and releases the file.
   public func finish(outcome: JSONValue) throws(LogWriteError) {
     guard !finished else { throw .finished(path: path) }
-    scratch.removeAll()
-    LogTrailer(events: lastSeq, t: lastTime, outcome: outcome).encode(into: &scratch)
-    seal()
+    let trailer = LogTrailer(events: lastSeq, t: lastTime, outcome: outcome)
+    lines.line { trailer.encode(into: &$0) }
     finished = true
     try sync()
     POSIXFile.close(fd)
@@ -136,10 +148,10 @@ public final class LogWriter {
 
   /// Hands every buffered line to the kernel.
   public func flush() throws(LogWriteError) {
-    guard !buffer.isEmpty else { return }
-    let failure = buffer.withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
+    guard !lines.buffer.isEmpty else { return }
+    let failure = lines.buffer.withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
     if let code = failure { throw .io(path: path, operation: "write", reason: POSIXFile.describe(code)) }
-    buffer.removeAll(keepingCapacity: true)
+    lines.buffer.removeAll(keepingCapacity: true)
     writtenSeq = lastSeq
   }
 
@@ -150,18 +162,69 @@ public final class LogWriter {
     if let code = POSIXFile.sync(fd) { throw .io(path: path, operation: "fsync", reason: POSIXFile.describe(code)) }
   }
 
-  /// Chains the body in `scratch` and appends it as a line with its `h`.
-  private func seal() {
-    let body = scratch.bytes
-    let hex = chain.link(body)
-    buffer.append(contentsOf: body[0..<(body.count - 1)])
-    buffer.append(contentsOf: Self.hashPrefix)
-    buffer.append(contentsOf: hex)
-    buffer.append(contentsOf: Self.hashSuffix)
-  }
-
   static let hashPrefix: [UInt8] = Array(",\"h\":\"".utf8)
   static let hashSuffix: [UInt8] = Array("\"}\n".utf8)
+}
+
+/// The writer's hot state in one value, so that appending an event costs one exclusivity
+/// check on `LogWriter` rather than one per property: encodes a body, chains it, and adds
+/// the finished line (with its `h`) to `buffer`.
+struct LineBuilder: ~Copyable {
+  var buffer: [UInt8] = []
+  private var scratch = CanonicalJSONWriter(capacity: 512)
+  private var chain = HashChain()
+  private(set) var lastSeq: Int64 = 0
+  private(set) var lastTime: Int64 = 0
+
+  /// Adds an event line: `seq` and `t` first, then `kind`, then what `fields` writes.
+  mutating func event(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> Int64 {
+    precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
+    lastSeq += 1
+    lastTime = t
+    let seq = lastSeq
+    Self.encodeEvent(into: &scratch, seq: seq, t: t, kind: kind, fields: fields)
+    scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
+    return seq
+  }
+
+  /// Adds the line whose body `encode` writes (a whole JSON object).
+  mutating func line(_ encode: (inout CanonicalJSONWriter) -> Void) {
+    scratch.removeAll()
+    encode(&scratch)
+    scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
+  }
+
+  /// Chains `body` and adds it as a line: the body with `,"h":"HEX"` before its closing brace.
+  mutating func seal(_ body: UnsafeRawBufferPointer) {
+    Self.seal(body, chain: &chain, into: &buffer)
+  }
+
+  private static func seal(_ body: UnsafeRawBufferPointer, chain: inout HashChain, into buffer: inout [UInt8]) {
+    let hex = chain.link(body)
+    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[0..<(body.count - 1)]))
+    buffer.append(contentsOf: LogWriter.hashPrefix)
+    buffer.append(contentsOf: hex)
+    buffer.append(contentsOf: LogWriter.hashSuffix)
+  }
+
+  /// Records that events up to `lastSeq` were sealed from bodies encoded elsewhere.
+  mutating func advance(lastSeq: Int64, lastTime: Int64) {
+    precondition(lastSeq >= self.lastSeq && lastTime >= self.lastTime, "events went backwards")
+    self.lastSeq = lastSeq
+    self.lastTime = lastTime
+  }
+
+  /// An event's canonical body: `seq`, `t` and `kind` first, then what `fields` writes.
+  static func encodeEvent(into w: inout CanonicalJSONWriter, seq: Int64, t: Int64, kind: EventKind,
+                          fields: (inout CanonicalJSONWriter) -> Void) {
+    w.removeAll()
+    w.beginObject()
+    w.field("seq", seq)
+    w.field("t", t)
+    w.field("kind", kind.rawValue)
+    fields(&w)
+    w.endObject()
+  }
 }
 
 #if canImport(Glibc)

@@ -272,11 +272,11 @@ extension LifecycleState {
     case .didDiscardSceneSessions: sessionDiscardPending = false
     case .applicationDidReceiveMemoryWarning: memoryWarnings += 1
     case .expirationHandler:
-      if let id = Int(target.split(separator: "#").last ?? ""), let i = tasks.firstIndex(where: { $0.id == id }) {
+      if let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
         tasks[i].expirationCalled = true
       }
     case .asyncAfter:
-      if let id = Int(target.split(separator: "#").last ?? "") { afters.removeAll { $0.id == id } }
+      if let id = InstanceLabel.number(target) { afters.removeAll { $0.id == id } }
     default: break
     }
     if let completion {
@@ -310,7 +310,7 @@ extension LifecycleState {
   private mutating func makeController(_ label: String) -> Int {
     controllersCreated += 1
     let id = controllersCreated
-    let className = String(label.split(separator: "#").first ?? Substring(label))
+    let className = InstanceLabel.className(label)
     instancesPerClass[className, default: 0] += 1
     controllers[id] = Controller(id: id, className: className, label: label)
     controllerIDs[label] = id

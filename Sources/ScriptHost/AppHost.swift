@@ -167,13 +167,13 @@ final class AppHost: AppDriver {
       vm.rawGet(-1, callback.key)
     case .viewController:
       pushRegistryTable(vm, "controllers")
-      vm.rawGet(-1, className(target))
+      vm.rawGet(-1, InstanceLabel.className(target))
       guard vm.type(-1) == .table else { vm.setTop(top); return false }
       vm.rawGet(-1, callback.key)
     case .closure:
       if callback == .asyncAfter { return false }
       pushRegistryTable(vm, "expirations")
-      vm.rawGet(-1, Int(target.split(separator: "#").last ?? "") ?? 0)
+      vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
     }
     guard vm.type(-1) == .function else { vm.setTop(top); return false }
     vm.insert(top + 1)
@@ -181,7 +181,6 @@ final class AppHost: AppDriver {
     return true
   }
 
-  private func className(_ label: String) -> String { String(label.split(separator: "#").first ?? "") }
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
   private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
@@ -218,7 +217,7 @@ final class AppHost: AppDriver {
         return 1
       }
     case .viewController:
-      pushInstance(vm, label: target, className: className(target))
+      pushInstance(vm, label: target, className: InstanceLabel.className(target))
       switch cb {
       case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
         vm.push(true); return 2

@@ -22,7 +22,8 @@ final class ScenarioHost {
 
   private var simulator: Simulator?
   private var app: AppHost?
-  private var writer: LogWriter?
+  /// The log, written on its own thread (the run only queues events).
+  private var writer: BackgroundLogWriter?
   private var header: LogHeader?
   private var seq: Int64 = 0
   /// The first error that stops the run.
@@ -120,7 +121,8 @@ final class ScenarioHost {
     self.header = header
     if let out = config.outputPath {
       do {
-        writer = try LogWriter(path: out, header: header, options: .init(overwrite: config.overwrite, syncEveryEvents: 0))
+        writer = BackgroundLogWriter(
+          try LogWriter(path: out, header: header, options: .init(overwrite: config.overwrite, syncEveryEvents: 0)))
       } catch {
         throw LuaRaise(error.description)
       }

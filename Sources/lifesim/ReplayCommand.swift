@@ -132,7 +132,7 @@ struct Replay: ParsableCommand {
     let config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
-    var comparison = Comparison(reader: reader, ignoreSource: app != nil)
+    let comparison = Comparison(reader: reader, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in
       comparison.check(seq: seq, event)
@@ -157,7 +157,7 @@ struct Replay: ParsableCommand {
 
 /// Compares a re-run with the recorded log, event by event, streaming, on canonical bytes:
 /// the recorded line (without `h`) must equal the re-run event's encoding exactly.
-struct Comparison {
+final class Comparison {
   struct Divergence {
     var seq: Int64
     var t: Int64
@@ -230,7 +230,7 @@ struct Comparison {
     return body[..<start]
   }
 
-  mutating func check(seq: Int64, _ event: Event) {
+  func check(seq: Int64, _ event: Event) {
     guard divergence == nil else { return }
     event.canonicalBody(seq: seq, into: &writer)
     let actual = writer.bytes
@@ -250,7 +250,7 @@ struct Comparison {
     if recent.count > 5 { recent.removeFirst() }
   }
 
-  mutating func finish() {
+  func finish() {
     guard divergence == nil, let extra = nextRecorded() else { return }
     let parsed = try? JSONParser.parse(extra)
     divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Self.text(extra),

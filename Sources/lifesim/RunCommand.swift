@@ -49,11 +49,13 @@ struct Run: ParsableCommand {
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
     var trace = TraceFormatter()
-    var encoder = CanonicalJSONWriter(capacity: 512)
+    // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
+    let json = self.json, quiet = self.quiet
     let result = ScenarioRunner(config) { seq, event in
       if json {
+        var encoder = CanonicalJSONWriter(capacity: 512)
         event.canonicalBody(seq: seq, into: &encoder)
-        Terminal.write(String(decoding: encoder.bytes, as: UTF8.self))
+        Terminal.write(encoder.text)
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
     }.run()

@@ -26,6 +26,19 @@ private func writeSmallLog(_ path: String) throws {
     #expect(w.text == #"{"s":"a\"b\\c\n\u0001é/","i":-42,"a":[1,true,null]}"#)
   }
 
+  @Test func growsPastItsCapacityKeepingEveryByte() {
+    var w = CanonicalJSONWriter(capacity: 1)  // 64 bytes at least; everything below must grow it
+    let long = String(repeating: "ab\"", count: 2_000)
+    w.beginArray()
+    for i in 0..<50 { w.int(Int64(i) * -1_234_567_891) }
+    w.int(.min); w.int(.max); w.int(0)
+    w.string(long)
+    w.endArray()
+    let ints = (0..<50).map { String(Int64($0) * -1_234_567_891) }.joined(separator: ",")
+    #expect(w.text == "[" + ints + ",-9223372036854775808,9223372036854775807,0,\"" + String(repeating: #"ab\""#, count: 2_000) + "\"]")
+    #expect(w.count == w.bytes.count)
+  }
+
   @Test func parserRoundTripsAndRefusesBadInput() throws {
     let text = #"{"s":"a\"b\\c\n\u0001é/","i":-42,"a":[1,true,null],"o":{"k":"v"}}"#
     #expect(try JSONParser.parse(text).canonicalText == text)

@@ -1,0 +1,124 @@
+import Dispatch
+
+/// A `LogWriter` whose hashing and writing run on a thread of their own.
+///
+/// The caller's thread encodes each event's body into a batch, as `LogWriter.append` would;
+/// the log thread chains every body of a batch, in order, and writes the lines. The bytes
+/// are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as a run's
+/// simulation, so on two cores this nearly doubles `lifesim run`'s throughput (BENCHMARKS.md).
+///
+/// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
+/// wait for the log thread; past that `append` waits, so memory stays bounded when the
+/// disk is slow. A write error is reported by a later `append` and by `finish`, never
+/// lost; a process killed outright loses what was still queued, as it loses `LogWriter`'s buffer.
+public final class BackgroundLogWriter: @unchecked Sendable {
+  // @unchecked: `writer` belongs to the log thread between `submit` and `drain`; the
+  // caller's thread touches it only after `drain` (the queue's `sync` orders the two).
+  // `failure` is read and written only inside `failureLock.sync`. Everything else is the
+  // caller's thread's alone.
+
+  public static var batchBytes: Int { 1 << 20 }
+  public static var batchesInFlight: Int { 2 }
+
+  public var path: String { writer.path }
+  /// The `seq` given to the last event appended.
+  public var lastSeq: Int64 { pending.lastSeq }
+
+  private let writer: LogWriter
+  private let queue = DispatchQueue(label: "lifesim.log")
+  private let slots = DispatchSemaphore(value: BackgroundLogWriter.batchesInFlight)
+  /// Guards `failure`: a serial queue used only through `sync`, a lock that never waits for the log.
+  private let failureLock = DispatchQueue(label: "lifesim.log.failure")
+  private var failure: LogWriteError?
+  private var failureReported = false
+  /// The caller's side, in one value so that an append costs one exclusivity check.
+  private var pending: PendingBatch
+
+  /// Takes over `writer` (its header already written): nothing else may use it from now on.
+  public init(_ writer: LogWriter) {
+    self.writer = writer
+    pending = PendingBatch(lastSeq: writer.lastSeq, lastTime: writer.lastTime, capacity: Self.batchBytes + 4096)
+  }
+
+  deinit { drain() }
+
+  /// Encodes one event (as `LogWriter.append`) and queues it; returns its `seq`. Throws the
+  /// first write error of the log thread, once; `finish` throws it again.
+  @discardableResult
+  public func append(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) throws(LogWriteError) -> Int64 {
+    let (seq, full) = pending.add(t: t, kind: kind, fields: fields)
+    if full { try submit() }
+    return seq
+  }
+
+  /// Writes everything queued, then the trailer; `fsync`s and releases the file.
+  public func finish(outcome: JSONValue) throws(LogWriteError) {
+    try? submit()
+    drain()
+    if let failure = currentFailure() { throw failure }
+    try writer.finish(outcome: outcome)
+  }
+
+  /// Hands the batch to the log thread, waiting while `batchesInFlight` are still queued.
+  private func submit() throws(LogWriteError) {
+    if let (bodies, seq, t) = pending.take() {
+      slots.wait()
+      queue.async { [self] in
+        defer { slots.signal() }
+        guard currentFailure() == nil else { return }
+        do throws(LogWriteError) {
+          try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t)
+        } catch {
+          failureLock.sync { failure = error }
+        }
+      }
+    }
+    // A failure of a batch still being written shows at a later submit.
+    if !failureReported, let failure = currentFailure() {
+      failureReported = true
+      throw failure
+    }
+  }
+
+  private func currentFailure() -> LogWriteError? { failureLock.sync { failure } }
+
+  /// Waits until the log thread has handled every batch given to it.
+  private func drain() { queue.sync {} }
+}
+
+/// Events encoded on the caller's thread and not yet handed to the log thread.
+private struct PendingBatch: ~Copyable {
+  private(set) var lastSeq: Int64
+  private var lastTime: Int64
+  private var scratch = CanonicalJSONWriter(capacity: 512)
+  /// Bodies, each followed by a newline (canonical JSON has none inside).
+  private var bodies: [UInt8] = []
+  private let capacity: Int
+
+  init(lastSeq: Int64, lastTime: Int64, capacity: Int) {
+    self.lastSeq = lastSeq
+    self.lastTime = lastTime
+    self.capacity = capacity
+    bodies.reserveCapacity(capacity)
+  }
+
+  /// Encodes one event; returns its `seq` and whether the batch is full.
+  mutating func add(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> (Int64, Bool) {
+    precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
+    lastSeq += 1
+    lastTime = t
+    LineBuilder.encodeEvent(into: &scratch, seq: lastSeq, t: t, kind: kind, fields: fields)
+    scratch.withBytes { bodies.append(contentsOf: $0) }
+    bodies.append(UInt8(ascii: "\n"))
+    return (lastSeq, bodies.count >= BackgroundLogWriter.batchBytes)
+  }
+
+  /// The batch so far with the `seq` and time of its last event; nil when empty.
+  mutating func take() -> (bodies: [UInt8], lastSeq: Int64, lastTime: Int64)? {
+    guard !bodies.isEmpty else { return nil }
+    let taken = bodies
+    bodies = []
+    bodies.reserveCapacity(capacity)
+    return (taken, lastSeq, lastTime)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import EventStore
+
+private let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
+                               scenes: true, seed: 1, scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])
+
+/// One seeded event: a kind, a time step and members of every shape the log writes,
+/// some long enough to make the encoder grow and some needing escapes.
+private struct RandomEvent {
+  var dt: Int64
+  var kind: EventKind
+  var name: String
+  var count: Int64
+  var flag: Bool
+
+  init(_ rng: inout SplitMix64) {
+    dt = Int64(rng.below(3)) * 250_000
+    kind = [EventKind.input, .callback, .call, .note, .transition][rng.below(5)]
+    let pieces = ["viewDidLoad()", "tab\there", "\"quoted\"", "é", "\u{1}", String(repeating: "x", count: 700)]
+    name = (0..<(1 + rng.below(4))).map { _ in pieces[rng.below(pieces.count)] }.joined()
+    count = Int64(rng.below(1_000_000)) - 500_000
+    flag = rng.below(2) == 0
+  }
+
+  func fields(_ w: inout CanonicalJSONWriter) {
+    w.field("name", name)
+    w.field("count", count)
+    w.field("handled", flag)
+  }
+}
+
+@Suite struct BackgroundLogWriterTests {
+  @Test func writesExactlyTheBytesOfTheSynchronousWriter() throws {
+    let seed: UInt64 = 20_261_122
+    var rng = SplitMix64(seed: seed)
+    let events = (0..<20_000).map { _ in RandomEvent(&rng) }
+    let plain = temporaryPath("lifesim-tests", "plain.lifelog")
+    let background = temporaryPath("lifesim-tests", "background.lifelog")
+    let outcome = JSONValue.object([("state", .string("active"))])
+
+    let w = try LogWriter(path: plain, header: header)
+    var t: Int64 = 0
+    for e in events { t += e.dt; try w.append(t: t, kind: e.kind, fields: e.fields) }
+    try w.finish(outcome: outcome)
+
+    let b = BackgroundLogWriter(try LogWriter(path: background, header: header))
+    t = 0
+    for (i, e) in events.enumerated() {
+      t += e.dt
+      #expect(try b.append(t: t, kind: e.kind, fields: e.fields) == Int64(i + 1))
+    }
+    try b.finish(outcome: outcome)
+
+    let expected = try Data(contentsOf: URL(fileURLWithPath: plain))
+    let actual = try Data(contentsOf: URL(fileURLWithPath: background))
+    #expect(expected.count > 4 * BackgroundLogWriter.batchBytes, "the events must span several batches")
+    #expect(actual == expected, "seed \(seed)")
+    let reader = try LogReader(path: background, mode: .integrity)
+    #expect(try reader.drain() == .complete(LogTrailer(events: 20_000, t: t, outcome: outcome)))
+  }
+
+  @Test func aLogWithNoEventsHasItsHeaderAndTrailer() throws {
+    let path = temporaryPath("lifesim-tests", "empty-background.lifelog")
+    let b = BackgroundLogWriter(try LogWriter(path: path, header: header))
+    try b.finish(outcome: .object([]))
+    let reader = try LogReader(path: path)
+    #expect(try reader.drain() == .complete(LogTrailer(events: 0, t: 0, outcome: .object([]))))
+  }
+}
