@@ -74,8 +74,7 @@ public final class LogReader {
   private var buffer: [UInt8] = []
   private var start = 0
   private var eof = false
-  private var lastSeq: Int64 = 0
-  private var lastTime: Int64 = 0
+  private var order = EventOrder()
   private var sawTrailer = false
   private let mode: Mode
   /// The line being checked, without its `h` (reused: no allocation per line).
@@ -123,7 +122,7 @@ public final class LogReader {
     let raw: RawLine?
     raw = try Self.readLine(fd: fd, buffer: &buffer, start: &start, eof: &eof, number: number)
     guard let raw else {
-      if !sawTrailer { ending = .cutOff(afterEvent: lastSeq) }
+      if !sawTrailer { ending = .cutOff(afterEvent: order.lastSeq) }
       close()
       return nil
     }
@@ -131,7 +130,7 @@ public final class LogReader {
     if sawTrailer { throw .damaged(line: number, reason: "data after the trailer") }
     guard raw.complete else {
       // A partial last line is what a killed writer leaves: the log is cut, not damaged.
-      ending = .cutOff(afterEvent: lastSeq)
+      ending = .cutOff(afterEvent: order.lastSeq)
       close()
       return nil
     }
@@ -146,9 +145,7 @@ public final class LogReader {
     guard let kindText = body["kind"]?.stringValue else { throw .damaged(line: number, reason: "no \"kind\"") }
     if kindText == "end" {
       let trailer = try Self.decodeTrailer(body, number: number)
-      guard trailer.events == lastSeq else {
-        throw .damaged(line: number, reason: "trailer counts \(trailer.events) events, the log has \(lastSeq)")
-      }
+      try order.checkTrailer(trailer, line: number)
       sawTrailer = true
       ending = .complete(trailer)
       return .trailer(trailer)
@@ -166,12 +163,7 @@ public final class LogReader {
     guard let kind = EventKind(rawValue: kindText) else {
       throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
     }
-    guard seq == lastSeq + 1 else {
-      throw .damaged(line: number, reason: "expected event \(lastSeq + 1), found event \(seq)")
-    }
-    guard t >= lastTime else { throw .damaged(line: number, reason: "virtual time goes backwards") }
-    lastSeq = seq
-    lastTime = t
+    try order.accept(seq: seq, t: t, line: number)
     return kind
   }
 

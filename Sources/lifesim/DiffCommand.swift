@@ -2,13 +2,18 @@ import ArgumentParser
 import EventStore
 import Lifecycle
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Diff: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Compare two runs event by event: first divergence, hunks, and both outcomes.",
     discussion: """
       Events are compared by kind, name, target and fields, ignoring seq, h and the script
       line (at); with --ignore-time, also ignoring virtual time. The alignment streams with a
-      bounded look-ahead window, so memory stays flat on million-event logs.
+      bounded look-ahead window, so memory stays flat on million-event logs. Each log's form,
+      event sequence and trailer are checked; its hash chain is not (lifesim verify does that).
 
       Exit status: 0 same, 1 different, 2 trouble (as diff).
 
@@ -38,10 +43,10 @@ struct Diff: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    let ra: LogReader, rb: LogReader
+    let ra: LogScanner, rb: LogScanner
     do {
-      ra = try LogReader(path: a, mode: .integrity)
-      rb = try LogReader(path: b, mode: .integrity)
+      ra = try LogScanner(path: a)
+      rb = try LogScanner(path: b)
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
@@ -78,14 +83,26 @@ struct Diff: ParsableCommand {
     if json {
       var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
       if let d = differ.firstDivergence {
-        members.append(("firstDivergence", .object([("a", .int(d.a)), ("b", .int(d.b)), ("t", .int(d.t))])))
+        members.append(("firstDivergence", .object([
+          ("a", .int(d.aSeq)), ("b", .int(d.bSeq)), ("t", .int(d.t)),
+          ("aEvent", d.a.flatMap { try? JSONParser.parse($0.body) } ?? .null),
+          ("bEvent", d.b.flatMap { try? JSONParser.parse($0.body) } ?? .null)])))
       }
       members.append(("hunks", .array(hunks)))
       members.append(("outcome", outcome.json))
       Terminal.write(JSONValue.object(members).canonicalText)
     } else {
       if let d = differ.firstDivergence {
-        Terminal.write("First divergence: event \(d.a) of A, event \(d.b) of B, at t = \(VirtualTime.format(d.t)) s.")
+        Terminal.write("First divergence: event \(d.aSeq) of A, event \(d.bSeq) of B, at t = \(VirtualTime.format(d.t)) s.")
+        // What each run did there, as its trace shows it, and which script line did it.
+        for (side, line) in [("A", d.a), ("B", d.b)] {
+          var trace = TraceFormatter()
+          let decoded = try? line.map { try $0.decoded() }
+          let text = decoded.flatMap { $0 }.map { trace.line(seq: $0.seq, $0.event).trimmingLeadingSpaces }
+          let at = line.flatMap { try? JSONParser.parse($0.body) }?["at"]?.stringValue
+          let source = at.flatMap { text?.contains($0) == true ? nil : $0 }  // inputs show it already
+          Terminal.write("  \(side): " + (text ?? "(the run ends here)") + (source.map { "  (\($0))" } ?? ""))
+        }
       } else {
         Terminal.write("No difference in the events.")
       }
@@ -97,7 +114,9 @@ struct Diff: ParsableCommand {
 
 /// Aligns two event streams with a bounded look-ahead (a streaming, linear-space diff).
 /// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)
-/// and without the script line `at`; only the events a hunk prints are decoded.
+/// and without the script line `at`. While the two runs agree, lines are compared in place
+/// as the scanners hand them out; only differing events are copied, and only the events a
+/// hunk prints are decoded.
 struct EventDiffer {
   enum Side { case same, removed, added }
 
@@ -127,12 +146,20 @@ struct EventDiffer {
     }
   }
 
+  /// Where the runs first part: each side's first differing event (nil: that run ended there).
+  struct Divergence {
+    var a: Line?, b: Line?
+    var aSeq: Int64, bSeq: Int64
+    var t: Int64
+  }
+
   /// Events looked ahead on each side when resynchronising after a difference.
   static let windowEvents = 4096
 
   let context: Int
   let ignoreTime: Bool
-  private(set) var firstDivergence: (a: Int64, b: Int64, t: Int64)?
+  private(set) var firstDivergence: Divergence?
+  private(set) var events: (a: Int64, b: Int64) = (0, 0)
 
   init(context: Int, ignoreTime: Bool) {
     self.context = context
@@ -143,75 +170,131 @@ struct EventDiffer {
     var body: [UInt8]
     var seq: Int64
     var t: Int64
-    var key: ArraySlice<UInt8>
+    var key: Range<Int>
+    func sameKey(_ other: Item) -> Bool { body[key].elementsEqual(other.body[other.key]) }
   }
 
-  /// The comparison key: the canonical body from `"t"` (or from `"kind"`), without a trailing `at`.
-  private func item(_ body: [UInt8], seq: Int64, t: Int64) -> Item {
+  /// The comparison key of a body (with or without its closing brace): from after `seq`
+  /// (or after `t`) to the end, without a trailing `,"at":"file:line"`.
+  private func keyRange(_ body: UnsafeRawBufferPointer, hasBrace: Bool) -> Range<Int> {
     var start = 0
     var commas = ignoreTime ? 2 : 1
     while start < body.count, commas > 0 {
       if body[start] == UInt8(ascii: ",") { commas -= 1 }
       start += 1
     }
-    var end = body.count - 1
-    let marker = Array(",\"at\":\"".utf8)
-    var i = body.count - marker.count - 2
-    while i > start {
-      if body[i] == marker[0], body[i..<(i + marker.count)].elementsEqual(marker) { end = i; break }
+    let end = body.count - (hasBrace ? 1 : 0)
+    return start..<max(start, Self.atStart(body, end: end) ?? end)
+  }
+
+  /// Where `,"at":"…"` begins when it is the last member (its value a plain string to `end`).
+  private static func atStart(_ body: UnsafeRawBufferPointer, end: Int) -> Int? {
+    let marker = atMarker
+    guard end > marker.count + 1, body[end - 1] == UInt8(ascii: "\"") else { return nil }
+    var i = end - 2
+    while i >= marker.count - 1 {
+      let c = body[i]
+      if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+        // The value's opening quote, if this is an `at` member; else not one.
+        let from = i - (marker.count - 1)
+        guard c == UInt8(ascii: "\""), from >= 0, memcmp(body.baseAddress! + from, marker, marker.count) == 0 else { return nil }
+        return from
+      }
       i -= 1
     }
-    return Item(body: body, seq: seq, t: t, key: body[start..<max(start, end)])
+    return nil
+  }
+  private static let atMarker = Array(",\"at\":\"".utf8)
+
+  private func item(_ e: LogScanner.EventLine) -> Item {
+    var body = [UInt8](e.bodyWithoutBrace)
+    body.append(UInt8(ascii: "}"))
+    let key = body.withUnsafeBytes { keyRange($0, hasBrace: true) }
+    return Item(body: body, seq: e.seq, t: e.t, key: key)
+  }
+
+  /// The next event of `scanner`; a damaged line is trouble naming the file.
+  private func next(_ scanner: LogScanner) throws -> LogScanner.EventLine? {
+    do { return try scanner.next() } catch { throw ValidationError("\(scanner.path): \(error)") }
   }
 
   /// Streams both logs; `emit` gets each hunk as soon as it is complete.
-  mutating func run(a: LogReader, b: LogReader, emit: (Hunk) throws -> Void) throws {
+  mutating func run(a: LogScanner, b: LogScanner, emit: (Hunk) throws -> Void) throws {
     var bufA: [Item] = [], bufB: [Item] = []
     var doneA = false, doneB = false
     var progress = Progress("diff")
     defer { progress.finish() }
-    func fill(_ buf: inout [Item], _ reader: LogReader, _ done: inout Bool, upTo n: Int) throws {
+    func fill(_ buf: inout [Item], _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
       while buf.count < n, !done {
-        guard let line = try reader.next() else { done = true; break }
-        guard case let .event(e) = line else { continue }
+        guard let e = try next(scanner) else { done = true; break }
         progress.tick()
-        buf.append(item(reader.lastBody, seq: e.seq, t: e.t))
+        buf.append(item(e))
       }
     }
-    var recent: [Line] = []          // unchanged lines before the next hunk (at most `context`)
+    var recent = ContextRing(size: context)  // unchanged lines before the next hunk
     var recentSeq: (a: Int64, b: Int64) = (0, 0)
     var hunk: Hunk?                  // the hunk being built
     var trailing = 0                 // unchanged lines still owed after the hunk
+    func same(_ body: UnsafeRawBufferPointer, hasBrace: Bool) throws {
+      if hunk != nil, trailing > 0 {
+        var copy = [UInt8](body)
+        if !hasBrace { copy.append(UInt8(ascii: "}")) }
+        hunk!.lines.append(Line(side: .same, body: copy)); hunk!.aCount += 1; hunk!.bCount += 1
+        trailing -= 1
+        if trailing == 0 { try emit(hunk!); hunk = nil }
+      } else {
+        recent.push(body, closingBrace: !hasBrace)
+      }
+    }
     while true {
+      // While both windows are empty the runs agree so far: compare the next lines in place.
+      if bufA.isEmpty, bufB.isEmpty {
+        let x = doneA ? nil : try next(a)
+        if x == nil { doneA = true } else { progress.tick() }
+        let y = doneB ? nil : try next(b)
+        if y == nil { doneB = true } else { progress.tick() }
+        if let x, let y {
+          let kx = keyRange(x.bodyWithoutBrace, hasBrace: false), ky = keyRange(y.bodyWithoutBrace, hasBrace: false)
+          if kx.count == ky.count,
+             memcmp(x.bodyWithoutBrace.baseAddress! + kx.lowerBound, y.bodyWithoutBrace.baseAddress! + ky.lowerBound, kx.count) == 0 {
+            try same(x.bodyWithoutBrace, hasBrace: false)
+            recentSeq = (x.seq, y.seq)
+            continue
+          }
+        }
+        if let x { bufA.append(item(x)) }
+        if let y { bufB.append(item(y)) }
+        if bufA.isEmpty && bufB.isEmpty { break }
+      }
       try fill(&bufA, a, &doneA, upTo: 1)
       try fill(&bufB, b, &doneB, upTo: 1)
       if bufA.isEmpty && bufB.isEmpty { break }
-      if let x = bufA.first, let y = bufB.first, x.key == y.key {
-        let line = Line(side: .same, body: x.body)
-        if hunk != nil, trailing > 0 {
-          hunk!.lines.append(line); hunk!.aCount += 1; hunk!.bCount += 1
-          trailing -= 1
-          if trailing == 0 { try emit(hunk!); hunk = nil }
-        } else if context > 0 {
-          recent.append(line)
-          if recent.count > context { recent.removeFirst() }
-        }
+      if let x = bufA.first, let y = bufB.first, x.sameKey(y) {
+        try x.body.withUnsafeBytes { try same($0, hasBrace: true) }
         recentSeq = (x.seq, y.seq)
         bufA.removeFirst(); bufB.removeFirst()
         continue
       }
-      // A difference: look ahead for the nearest point where both streams agree again.
-      try fill(&bufA, a, &doneA, upTo: Self.windowEvents)
-      try fill(&bufB, b, &doneB, upTo: Self.windowEvents)
+      // A difference: look ahead, further and further, for the nearest point where both agree again.
+      var window = 8
+      var found: (Int, Int)?
+      while found == nil {
+        try fill(&bufA, a, &doneA, upTo: window)
+        try fill(&bufB, b, &doneB, upTo: window)
+        found = resync(bufA, bufB, aDone: doneA, bDone: doneB, final: window >= Self.windowEvents)
+        window = min(window * 4, Self.windowEvents)
+      }
+      let (i, j) = found!
       if firstDivergence == nil {
         let t = min(bufA.first?.t ?? Int64.max, bufB.first?.t ?? Int64.max)
-        firstDivergence = (bufA.first?.seq ?? recentSeq.a + 1, bufB.first?.seq ?? recentSeq.b + 1, t)
+        firstDivergence = Divergence(
+          a: bufA.first.map { Line(side: .removed, body: $0.body) }, b: bufB.first.map { Line(side: .added, body: $0.body) },
+          aSeq: bufA.first?.seq ?? recentSeq.a + 1, bSeq: bufB.first?.seq ?? recentSeq.b + 1, t: t)
       }
-      let (i, j) = resync(bufA, bufB)
       if hunk == nil {
-        let n = Int64(recent.count)
-        hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: recent)
-        recent.removeAll()
+        let lines = recent.drain()
+        let n = Int64(lines.count)
+        hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
       }
       for item in bufA.prefix(i) { hunk!.lines.append(Line(side: .removed, body: item.body)); hunk!.aCount += 1 }
       for item in bufB.prefix(j) { hunk!.lines.append(Line(side: .added, body: item.body)); hunk!.bCount += 1 }
@@ -225,36 +308,74 @@ struct EventDiffer {
     if let hunk { try emit(hunk) }
   }
 
-  /// The smallest i + j with A[i...] and B[j...] agreeing on the next few events (or the streams end).
-  private func resync(_ a: [Item], _ b: [Item]) -> (Int, Int) {
-    let run = 3
-    func agrees(_ i: Int, _ j: Int) -> Bool {
+  /// Events that must agree after a difference for the runs to count as realigned.
+  static let agreeingRun = 3
+
+  /// The smallest i + j with A[i...] and B[j...] agreeing on the next `agreeingRun` events
+  /// (or both ending), if the windows are long enough to be sure no smaller one exists;
+  /// nil: look further ahead. `final`: the windows cannot grow, take the best there is.
+  private func resync(_ a: [Item], _ b: [Item], aDone: Bool, bDone: Bool, final: Bool) -> (Int, Int)? {
+    let run = Self.agreeingRun
+    /// true: agree; false: differ; nil: the window ends before it can tell.
+    func agrees(_ i: Int, _ j: Int) -> Bool? {
       var k = 0
       while k < run {
         let ai = i + k, bj = j + k
-        if ai >= a.count || bj >= b.count { return ai >= a.count && bj >= b.count }
-        if a[ai].key != b[bj].key { return false }
+        if ai >= a.count || bj >= b.count {
+          let aEnds = ai >= a.count && aDone, bEnds = bj >= b.count && bDone
+          if aEnds && bEnds { return true }
+          if (ai >= a.count && !aDone) || (bj >= b.count && !bDone) { return nil }
+          return false  // one log ends, the other goes on
+        }
+        if !a[ai].sameKey(b[bj]) { return false }
         k += 1
       }
       return true
     }
     // Index B's keys once so the search is linear in the window, not quadratic.
     var positions: [ArraySlice<UInt8>: [Int]] = [:]
-    for (j, item) in b.enumerated() { positions[item.key, default: []].append(j) }
+    for (j, item) in b.enumerated() { positions[item.body[item.key], default: []].append(j) }
     var best: (Int, Int)?
-    for i in 0...a.count {
+    if aDone && bDone { best = (a.count, b.count) }  // everything left differs
+    for i in 0..<a.count {
       if let b0 = best, i >= b0.0 + b0.1 { break }
-      if i == a.count {
-        let cand = (i, b.count)
-        if best == nil || cand.0 + cand.1 < best!.0 + best!.1 { best = cand }
-        break
-      }
-      for j in positions[a[i].key] ?? [] {
+      for j in positions[a[i].body[a[i].key]] ?? [] {
         if let b0 = best, i + j >= b0.0 + b0.1 { break }
-        if agrees(i, j) { best = (i, j); break }
+        if agrees(i, j) == true { best = (i, j); break }
       }
     }
-    return best ?? (a.count, b.count)
+    if final { return best ?? (a.count, b.count) }
+    guard let (i, j) = best else { return nil }
+    // Sure only if every smaller i' + j' could be judged inside the windows.
+    let reach = i + j + run - 1
+    return (aDone || reach <= a.count) && (bDone || reach <= b.count) ? (i, j) : nil
+  }
+}
+
+/// The last `size` unchanged lines, in reused buffers: agreeing runs allocate nothing per line.
+private struct ContextRing {
+  private var slots: [[UInt8]]
+  private var next = 0
+  private var filled = 0
+
+  init(size: Int) { slots = Array(repeating: [], count: size) }
+
+  /// Keeps a copy of `body` (adding its closing brace when asked), dropping the oldest line.
+  mutating func push(_ body: UnsafeRawBufferPointer, closingBrace: Bool) {
+    guard !slots.isEmpty else { return }
+    slots[next].removeAll(keepingCapacity: true)
+    slots[next].append(contentsOf: body)
+    if closingBrace { slots[next].append(UInt8(ascii: "}")) }
+    next = (next + 1) % slots.count
+    filled = min(filled + 1, slots.count)
+  }
+
+  /// The kept lines, oldest first, as unchanged hunk lines; empties the ring.
+  mutating func drain() -> [EventDiffer.Line] {
+    let first = (next - filled + slots.count) % max(slots.count, 1)
+    let lines = (0..<filled).map { EventDiffer.Line(side: .same, body: slots[(first + $0) % slots.count]) }
+    filled = 0
+    return lines
   }
 }
 
@@ -299,7 +420,7 @@ struct OutcomeComparison {
 
   func table(a: String, b: String) -> String {
     let w0 = 14
-    let w1 = max(rows.map { $0.1.count }.max() ?? 0, a.count, 10) + 2
+    let w1 = max(rows.map { $0.1.count }.max() ?? 0, a.count + 2, 10) + 2  // a + its "- "
     func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
     var lines = ["Outcome".padding(w0) + pad("- " + a, w1) + "+ " + b]
     for (name, x, y) in rows { lines.append(pad(name, w0) + pad(x, w1) + y + (x == y ? "" : "   ← differs")) }
@@ -313,4 +434,5 @@ struct OutcomeComparison {
 
 private extension String {
   func padding(_ w: Int) -> String { self + String(repeating: " ", count: max(0, w - count)) }
+  var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }

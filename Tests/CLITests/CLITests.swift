@@ -106,11 +106,12 @@ private func bundledScenarios() throws -> [String] {
     _ = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log, "-q"])
     let r = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua"])
     #expect(r.status == 1)
-    #expect(r.out.hasPrefix("Departs at event"))
-    // The first difference is inside sceneDidEnterBackground: the save blocks 6 s instead of 0.5 s.
-    #expect(r.out.hasPrefix("Departs at event 45 (t = 0.000000 s):"))
-    #expect(r.out.contains(#""kind":"call","name":"work","duration_us":500000"#))
-    #expect(r.out.contains(#""name":"work","duration_us":6000000"#))
+    // Both apps save the draft alike; where notes.lua returns from sceneDidEnterBackground,
+    // overrun.lua starts a 6 s upload instead.
+    #expect(r.out.hasPrefix("Departs at event 47 (t = 0.500000 s):"))
+    #expect(r.out.contains(#"  recorded:  {"seq":47,"t":500000,"kind":"return","name":"sceneDidEnterBackground(_:)","target":"SceneDelegate","used_us":500000,"depth":0}"#))
+    #expect(r.out.contains(#"  this run:  {"seq":47,"t":500000,"kind":"call","name":"work","duration_us":6000000,"at":"Scripts/apps/notes.lua:29"}"#))
+    #expect(r.out.contains("  produced by: Scripts/apps/notes.lua:29"))
   }
 
   @Test func helpAndVersion() throws {
@@ -141,16 +142,56 @@ private func bundledScenarios() throws -> [String] {
     let (a, b) = try runs()
     let r = try lifesim(["diff", a, b, "--context", "2"], env: ["NO_COLOR": "1"])
     #expect(r.status == 1)
-    #expect(r.out.contains("First divergence: event 45 of A, event 45 of B, at t = 0.000000 s."))
-    #expect(r.out.contains("-     0.000000       · work 0.500000 s"))
-    #expect(r.out.contains("+     0.000000       · work 6.000000 s"))
-    #expect(r.out.contains("+     5.000000   ✖ terminated: watchdog 0x8badf00d"))
+    #expect(r.out.contains("""
+      First divergence: event 47 of A, event 47 of B, at t = 0.500000 s.
+        A: 0.500000     ← SceneDelegate.sceneDidEnterBackground(_:) after 0.500000 s
+        B: 0.500000       · work 6.000000 s  (Scripts/apps/notes.lua:29)
+
+      """))
+    #expect(r.out.contains("""
+      @@ -45,27 +45,42 @@
+            0.000000       · work 0.500000 s
+            0.500000       · endBackgroundTask 1
+      -     0.500000     ← SceneDelegate.sceneDidEnterBackground(_:) after 0.500000 s
+      """))
+    #expect(r.out.contains("+     0.500000       · work 6.000000 s\n+     5.000000   ✖ terminated: watchdog 0x8badf00d"))
     let row = r.out.split(separator: "\n").first { $0.hasPrefix("terminations") }.map(String.init) ?? ""
     #expect(row.split(separator: " ", omittingEmptySubsequences: true) == ["terminations", "none", "watchdog", "0x8badf00d", "←", "differs"])
     let j = try lifesim(["diff", a, b, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
     #expect(object?["same"] as? Bool == false)
-    #expect((object?["firstDivergence"] as? [String: Any])?["a"] as? Int == 45)
+    let first = object?["firstDivergence"] as? [String: Any]
+    #expect(first?["a"] as? Int == 47)
+    #expect((first?["aEvent"] as? [String: Any])?["kind"] as? String == "return")
+    #expect((first?["bEvent"] as? [String: Any])?["duration_us"] as? Int == 6_000_000)
+  }
+
+  /// The issue's case in its own words: without scenes (iOS 12) the app delegate saves; the
+  /// well-behaved app returns from applicationDidEnterBackground where the overrun one blocks.
+  @Test func diffOfOverrunOnIOS12DivergesAtTheApplicationDidEnterBackgroundReturn() throws {
+    let a = temp("notes-12.lifelog"), b = temp("overrun-12.lifelog")
+    let scenario = "Scripts/scenarios/did_enter_background_overrun.lua"
+    _ = try lifesim(["run", scenario, "--app", "Scripts/apps/notes.lua", "-o", a, "-q"])
+    #expect(try lifesim(["run", scenario, "-o", b, "-q"]).status == 0)
+    let r = try lifesim(["diff", a, b], env: ["NO_COLOR": "1"])
+    #expect(r.status == 1)
+    #expect(r.out.contains("""
+      First divergence: event 30 of A, event 30 of B, at t = 0.500000 s.
+        A: 0.500000     ← AppDelegate.applicationDidEnterBackground(_:) after 0.500000 s
+        B: 0.500000       · work 6.000000 s  (Scripts/apps/notes.lua:29)
+      Outcome       - \(a)  + \(b)
+      final state   suspended\(String(repeating: " ", count: a.count - 5))not_running   ← differs
+      """))
+  }
+
+  @Test func aDamagedLogIsTroubleNamingTheFileAndLine() throws {
+    let (a, b) = try runs()
+    var lines = try String(contentsOfFile: b, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    lines.remove(at: 20)  // line 21, event 20, goes missing
+    try lines.joined(separator: "\n").write(toFile: b, atomically: true, encoding: .utf8)
+    let r = try lifesim(["diff", a, b])
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: \(b): line 21: expected event 20, found event 21\n")
   }
 
   @Test func diffTroubleIsExitTwo() throws {
@@ -263,7 +304,7 @@ private func bundledScenarios() throws -> [String] {
     let r = try lifesim(["replay", log, "--verify"])
     #expect(r.status == 1)
     #expect(r.out.hasPrefix("Diverged at event 45 (t = 0.000000 s):\n"))
-    #expect(r.out.contains("produced by: Scripts/apps/notes.lua:20"))
+    #expect(r.out.contains("produced by: Scripts/apps/notes.lua:23"))
     let j = try lifesim(["replay", log, "--verify", "--json"])
     #expect(j.out.hasPrefix(#"{"identical":false,"seq":45,"t":0,"#))
   }
