@@ -1,10 +1,11 @@
-/// Streams a log's events as raw canonical bytes, for comparing long logs fast (`diff`).
+/// Streams a log's events as raw canonical bytes, for comparing long logs fast (`diff`,
+/// `replay --verify`).
 ///
 /// It checks what a comparison relies on: the header, each line's form (an event with
 /// `seq`, `t` and `kind` first and `h` last), `seq` without gaps, time never going back,
-/// and the trailer's count. It does not re-hash the chain or parse the members: that is
-/// `LogReader`'s job (`lifesim verify`, `replay`), and it would cost more than the
-/// comparison. Lines are handed out in place, without a copy or an allocation each.
+/// and the trailer's count; with `checksChain`, the hash chain too. It does not parse the
+/// members (`LogReader` does). Lines are handed out in place, without a copy or an
+/// allocation each.
 ///
 /// ```swift
 /// let scanner = try LogScanner(path: "run.lifelog")
@@ -28,10 +29,14 @@ public final class LogScanner {
   private var lines: LineSource
   private var lineNumber = 1
   private var order = EventOrder()
+  /// The chain so far, when the scanner checks it.
+  private var chain: HashChain?
 
-  /// Opens the log and reads and checks its header (its script hashes too).
-  public init(path: String) throws(LogProblem) {
+  /// Opens the log and reads and checks its header (its script hashes too). With
+  /// `checksChain`, every line's `h` is checked too (`hash chain broken`).
+  public init(path: String, checksChain: Bool = false) throws(LogProblem) {
     self.path = path
+    var links = HashChain()
     var source: LineSource
     switch POSIXFile.openForReading(path) {
     case let .success(fd): source = LineSource(fd: fd)
@@ -40,14 +45,14 @@ public final class LogScanner {
     do throws(LogProblem) {
       guard let line = try source.next(number: 1) else { throw LogProblem.unreadable("\(path): empty file: not a lifesim log") }
       guard line.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
-      var chain = HashChain()
-      let body = try LogReader.checkedBody(Array(line.bytes), number: 1, chain: &chain)
+      let body = try LogReader.checkedBody(Array(line.bytes), number: 1, chain: &links)
       header = try LogReader.decodeHeader(body)
     } catch {
       if case let .damaged(_, reason) = error { throw .unreadable("\(path): line 1: \(reason)") }
       throw error
     }
     lines = source
+    chain = checksChain ? links : nil
   }
 
   /// The next event; nil at the end of the log (then `ending` says how it ends).
@@ -68,6 +73,13 @@ public final class LogScanner {
       throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
     }
     let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - Self.suffixBytes)])
+    if chain != nil {
+      let computed = chain!.link(body, then: UInt8(ascii: "}"))
+      let recorded = bytes.baseAddress! + bytes.count - HashChain.hexBytes - 2
+      guard computed.withUnsafeBytes({ memcmp($0.baseAddress!, recorded, HashChain.hexBytes) }) == 0 else {
+        throw .damaged(line: lineNumber, reason: "hash chain broken")
+      }
+    }
     guard let (seq, t) = Self.seqAndTime(body) else {
       if Self.starts(body, with: Self.trailerPrefix) {
         try readTrailer(body)

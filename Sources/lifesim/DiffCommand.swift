@@ -184,27 +184,8 @@ struct EventDiffer {
       start += 1
     }
     let end = body.count - (hasBrace ? 1 : 0)
-    return start..<max(start, Self.atStart(body, end: end) ?? end)
+    return start..<max(start, CanonicalBody.sourceStart(body, end: end) ?? end)
   }
-
-  /// Where `,"at":"…"` begins when it is the last member (its value a plain string to `end`).
-  private static func atStart(_ body: UnsafeRawBufferPointer, end: Int) -> Int? {
-    let marker = atMarker
-    guard end > marker.count + 1, body[end - 1] == UInt8(ascii: "\"") else { return nil }
-    var i = end - 2
-    while i >= marker.count - 1 {
-      let c = body[i]
-      if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-        // The value's opening quote, if this is an `at` member; else not one.
-        let from = i - (marker.count - 1)
-        guard c == UInt8(ascii: "\""), from >= 0, memcmp(body.baseAddress! + from, marker, marker.count) == 0 else { return nil }
-        return from
-      }
-      i -= 1
-    }
-    return nil
-  }
-  private static let atMarker = Array(",\"at\":\"".utf8)
 
   private func item(_ e: LogScanner.EventLine) -> Item {
     var body = [UInt8](e.bodyWithoutBrace)
@@ -231,7 +212,7 @@ struct EventDiffer {
         buf.append(item(e))
       }
     }
-    var recent = ContextRing(size: context)  // unchanged lines before the next hunk
+    var recent = RecentBodies(size: context)  // unchanged lines before the next hunk
     var recentSeq: (a: Int64, b: Int64) = (0, 0)
     var hunk: Hunk?                  // the hunk being built
     var trailing = 0                 // unchanged lines still owed after the hunk
@@ -292,7 +273,7 @@ struct EventDiffer {
           aSeq: bufA.first?.seq ?? recentSeq.a + 1, bSeq: bufB.first?.seq ?? recentSeq.b + 1, t: t)
       }
       if hunk == nil {
-        let lines = recent.drain()
+        let lines = recent.drain().map { Line(side: .same, body: $0) }
         let n = Int64(lines.count)
         hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
       }
@@ -349,33 +330,6 @@ struct EventDiffer {
     // Sure only if every smaller i' + j' could be judged inside the windows.
     let reach = i + j + run - 1
     return (aDone || reach <= a.count) && (bDone || reach <= b.count) ? (i, j) : nil
-  }
-}
-
-/// The last `size` unchanged lines, in reused buffers: agreeing runs allocate nothing per line.
-private struct ContextRing {
-  private var slots: [[UInt8]]
-  private var next = 0
-  private var filled = 0
-
-  init(size: Int) { slots = Array(repeating: [], count: size) }
-
-  /// Keeps a copy of `body` (adding its closing brace when asked), dropping the oldest line.
-  mutating func push(_ body: UnsafeRawBufferPointer, closingBrace: Bool) {
-    guard !slots.isEmpty else { return }
-    slots[next].removeAll(keepingCapacity: true)
-    slots[next].append(contentsOf: body)
-    if closingBrace { slots[next].append(UInt8(ascii: "}")) }
-    next = (next + 1) % slots.count
-    filled = min(filled + 1, slots.count)
-  }
-
-  /// The kept lines, oldest first, as unchanged hunk lines; empties the ring.
-  mutating func drain() -> [EventDiffer.Line] {
-    let first = (next - filled + slots.count) % max(slots.count, 1)
-    let lines = (0..<filled).map { EventDiffer.Line(side: .same, body: slots[(first + $0) % slots.count]) }
-    filled = 0
-    return lines
   }
 }
 

@@ -3,6 +3,10 @@ import EventStore
 import Lifecycle
 import ScriptHost
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print a recorded run from its log alone, rebuild its state, or re-run it.",
@@ -50,15 +54,16 @@ struct Replay: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    let reader: LogReader
-    do { reader = try LogReader(path: log, mode: verify || app != nil ? .integrity : .full) } catch {
-      Terminal.error(error.description)
+    do {
+      if verify || app != nil {
+        // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
+        throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
+      }
+      throw ExitCode(printTrace(try LogReader(path: log)))
+    } catch let problem as LogProblem {
+      Terminal.error(problem.description)
       throw ExitCode(Status.trouble)
     }
-    if verify || app != nil {
-      throw ExitCode(try rerun(reader))
-    }
-    throw ExitCode(printTrace(reader))
   }
 
   /// The recorded trace (and state) from the log alone.
@@ -99,8 +104,8 @@ struct Replay: ParsableCommand {
   }
 
   /// --verify and --app: re-run and compare event by event.
-  private func rerun(_ reader: LogReader) throws -> Int32 {
-    let header = reader.header
+  private func rerun(_ recording: BackgroundLogScanner) throws -> Int32 {
+    let header = recording.header
     if header.lifesim != lifesimVersion {
       Terminal.errorLine("lifesim: note: \(log) was recorded by lifesim \(header.lifesim); this is \(lifesimVersion). The same scripts and seed give identical events only within one version.")
     }
@@ -132,7 +137,7 @@ struct Replay: ParsableCommand {
     let config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
-    let comparison = Comparison(reader: reader, ignoreSource: app != nil)
+    let comparison = Comparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in
       comparison.check(seq: seq, event)
@@ -140,6 +145,10 @@ struct Replay: ParsableCommand {
     }.run()
     progress.finish()
     comparison.finish()
+    if let problem = comparison.problem {
+      Terminal.error("\(log): \(problem)")
+      return Status.trouble
+    }
     if let error = result.error, result.exitStatus == Status.trouble {
       Terminal.error(error)
       if comparison.divergence == nil { return Status.trouble }
@@ -185,75 +194,79 @@ final class Comparison {
     }
   }
 
-  let reader: LogReader
+  let recording: BackgroundLogScanner
   /// `--app`: line numbers in `at` differ between scripts; compare without them.
   let ignoreSource: Bool
   private(set) var divergence: Divergence?
-  /// The last five identical events, as bytes (text only when a report needs them).
-  private var recent: [[UInt8]] = []
+  /// What is wrong with the recording, if reading it failed before the comparison ended.
+  private(set) var problem: LogProblem?
+  /// The last five identical events (text only when a report needs them).
+  private var recent = RecentBodies(size: 5)
   private var writer = CanonicalJSONWriter(capacity: 512)
 
-  init(reader: LogReader, ignoreSource: Bool) {
-    self.reader = reader
+  init(recording: BackgroundLogScanner, ignoreSource: Bool) {
+    self.recording = recording
     self.ignoreSource = ignoreSource
   }
 
-  private func nextRecorded() -> [UInt8]? {
-    while let line = try? reader.next() {
-      if case .event = line { return reader.lastBody }
+  /// The next recorded event's body without its closing brace; nil at the end or on damage.
+  private func nextRecorded() -> UnsafeRawBufferPointer? {
+    guard problem == nil else { return nil }
+    do { return try recording.next()?.bodyWithoutBrace } catch {
+      problem = error
+      return nil
     }
-    return nil
   }
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+  private static func withBrace(_ body: UnsafeRawBufferPointer) -> [UInt8] { Array(body) + [UInt8(ascii: "}")] }
+
   /// `"at":"file:line"` of a canonical body (always its last member), if any.
   private static func source(_ body: [UInt8]) -> String? {
-    guard let start = atStart(body) else { return nil }
-    return (try? JSONParser.parse(Array(body[(start + 6)..<(body.count - 1)])))?.stringValue
-  }
-
-  /// Where `,"at":` begins in a canonical body, when `at` is its last member.
-  private static func atStart(_ body: [UInt8]) -> Int? {
-    let marker = Array(",\"at\":\"".utf8)
-    guard body.count > marker.count + 2, body.last == UInt8(ascii: "}") else { return nil }
-    var i = body.count - marker.count - 2
-    while i > 0 {
-      if body[i] == marker[0], body[i..<(i + marker.count)].elementsEqual(marker) { return i }
-      i -= 1
+    body.withUnsafeBytes { raw in
+      guard let start = CanonicalBody.sourceStart(raw, end: raw.count - 1) else { return nil }
+      return (try? JSONParser.parse(Array(raw[(start + 6)..<(raw.count - 1)])))?.stringValue
     }
-    return nil
   }
 
-  private static func withoutSource(_ body: [UInt8]) -> ArraySlice<UInt8> {
-    guard let start = atStart(body) else { return body[...] }
-    return body[..<start]
-  }
-
+  /// Compares one re-run event with the next recorded one, in place.
   func check(seq: Int64, _ event: Event) {
     guard divergence == nil else { return }
     event.canonicalBody(seq: seq, into: &writer)
-    let actual = writer.bytes
     guard let recorded = nextRecorded() else {
+      guard problem == nil else { return }
+      let actual = writer.bytes
       divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Self.text(actual),
-                              before: recent.map(Self.text), source: Self.source(actual))
+                              before: recent.drain().map(Self.text), source: Self.source(actual))
       return
     }
-    let same = ignoreSource ? Self.withoutSource(recorded).elementsEqual(Self.withoutSource(actual)) : recorded == actual
+    let same = writer.withBytes { actual in
+      // The recorded body lacks only the closing brace the encoding ends with.
+      let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
+      if ignoreSource {
+        let aEnd = CanonicalBody.sourceStart(a, end: a.count) ?? a.count
+        let rEnd = CanonicalBody.sourceStart(recorded, end: recorded.count) ?? recorded.count
+        return aEnd == rEnd && memcmp(a.baseAddress!, recorded.baseAddress!, aEnd) == 0
+      }
+      return a.count == recorded.count && memcmp(a.baseAddress!, recorded.baseAddress!, a.count) == 0
+    }
     if !same {
-      let recordedT = (try? JSONParser.parse(recorded))?["t"]?.intValue ?? event.t
-      divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Self.text(recorded), actual: Self.text(actual),
-                              before: recent.map(Self.text), source: Self.source(actual) ?? Self.source(recorded))
+      let recordedBody = Self.withBrace(recorded), actual = writer.bytes
+      let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
+      divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Self.text(recordedBody), actual: Self.text(actual),
+                              before: recent.drain().map(Self.text), source: Self.source(actual) ?? Self.source(recordedBody))
       return
     }
-    recent.append(actual)
-    if recent.count > 5 { recent.removeFirst() }
+    writer.withBytes { recent.push($0, closingBrace: false) }
   }
 
+  /// After the re-run: a recording with events left over departs there.
   func finish() {
-    guard divergence == nil, let extra = nextRecorded() else { return }
+    guard divergence == nil, let extra = nextRecorded().map(Self.withBrace) else { return }
     let parsed = try? JSONParser.parse(extra)
     divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Self.text(extra),
-                            actual: "(this run ends here)", before: recent.map(Self.text), source: Self.source(extra))
+                            actual: "(this run ends here)", before: recent.drain().map(Self.text), source: Self.source(extra))
   }
 }
+

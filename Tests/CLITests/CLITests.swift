@@ -80,6 +80,10 @@ private func bundledScenarios() throws -> [String] {
     let r = try lifesim(["verify", log])
     #expect(r.status == 1)
     #expect(r.out == "\(log): line 5: hash chain broken\n")
+    // replay --verify re-hashes the recording as it re-runs it: trouble, not a divergence.
+    let replay = try lifesim(["replay", log, "--verify"])
+    #expect(replay.status == 2)
+    #expect(replay.err == "lifesim: \(log): line 5: hash chain broken\n")
   }
 
   @Test func scriptErrorsNameFileAndLineAndKeepTheLog() throws {

@@ -70,4 +70,29 @@ private func lineStarts(_ b: [UInt8]) -> [Int] { [0] + b.indices.filter { b[$0] 
       while try notAnEvent.next() != nil {}
     }
   }
+
+  @Test func theBackgroundScannerHandsOverTheSameEventsThenTheBrokenLink() throws {
+    let path = try writeLog("scan-background.lifelog")
+    // Line 2,501 (event 2,500) loses a byte of its message: the chain breaks there.
+    let tampered = try damaged(path) { b in let s = lineStarts(b); b.remove(at: s[2_500] + 60) }
+    let plain = try LogScanner(path: path)
+    let background = BackgroundLogScanner(try LogScanner(path: tampered, checksChain: true))
+    for _ in 1..<2_500 {
+      let a = try #require(try plain.next()), b = try #require(try background.next())
+      #expect(a.seq == b.seq && a.t == b.t && Array(a.bodyWithoutBrace) == Array(b.bodyWithoutBrace))
+    }
+    #expect(throws: LogProblem.damaged(line: 2_501, reason: "hash chain broken")) { _ = try background.next() }
+    // A reader may be dropped before the end of its log (its thread stops at its next hand-off).
+    let dropped = BackgroundLogScanner(try LogScanner(path: path, checksChain: true))
+    #expect(try dropped.next()?.seq == 1)
+  }
+
+  @Test func theBackgroundScannerReadsAWholeLogToItsTrailer() throws {
+    let path = try writeLog("scan-background-whole.lifelog")
+    let background = BackgroundLogScanner(try LogScanner(path: path, checksChain: true))
+    var count = 0
+    while try background.next() != nil { count += 1 }
+    #expect(count == 3_000)
+    #expect(background.ending == .complete(LogTrailer(events: 3_000, t: 2_999_000, outcome: .object([("state", .string("active"))]))))
+  }
 }
