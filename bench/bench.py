@@ -20,6 +20,14 @@ def timed(cmd, stdout=subprocess.DEVNULL):
     return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
 
 
+def fresh(path):
+    """Removes `path`, so that a timed run writes a new log (as `run -o` usually does) rather
+    than truncating the previous run's with --force."""
+    if os.path.exists(path):
+        os.remove(path)
+    return path
+
+
 def median_of(fn, runs=RUNS):
     results = [fn() for _ in range(runs)]
     return statistics.median(r[0] for r in results), max(r[1] for r in results)
@@ -86,9 +94,9 @@ def main():
     for cycles in (340, 3400, 34000):
         s = scenario(cycles)
         out = os.path.join(TMP, f"run-{cycles}.lifelog")
-        t_run, rss_run = median_of(lambda: timed([LIFESIM, "run", s, "-o", out, "--force", "-q"]))
+        t_run, rss_run = median_of(lambda: timed([LIFESIM, "run", s, "-o", fresh(out), "-q"]))
         n = events_in(out)
-        t_busy, _ = median_of(lambda: timed([LIFESIM, "run", s, "--app", "Scripts/apps/notes.lua", "-o", out + ".busy", "--force", "-q"]))
+        t_busy, _ = median_of(lambda: timed([LIFESIM, "run", s, "--app", "Scripts/apps/notes.lua", "-o", fresh(out + ".busy"), "-q"]))
         n_busy = events_in(out + ".busy")
         t_verify, rss_verify = median_of(lambda: timed([LIFESIM, "replay", out, "--verify"]))
         row(f"run, no-op app, {n:,} events", fmt(n / t_run), "events/s", "target", "1,000,000", f"({t_run:.3f} s, {rss_run / 2**20:.0f} MiB)")
@@ -137,8 +145,9 @@ def write_markdown():
         f"Machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}; "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}.",
         "",
-        "This is a shared 2-core VM: three runs of bench/run on one day measured 5.8 to 9.9 M model events/s and 0.72 to 1.15 M "
-        "read+verify events/s. Compare a figure with its baseline from the same run.",
+        "This is a shared 2-core VM whose speed varies from day to day and within an hour: on 2026-11-22 the model "
+        "benchmark alone measured 3.7 to 6.1 M events/s within one hour, against 5.8 to 9.9 M on an earlier day. "
+        "Compare a figure with its baseline from the same run. Each timed `run` writes a new log file.",
         "",
         "| measure | figure | unit | baseline | baseline figure | notes |",
         "|---|---:|---|---|---:|---|",

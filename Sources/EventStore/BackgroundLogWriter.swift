@@ -90,16 +90,13 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 private struct PendingBatch: ~Copyable {
   private(set) var lastSeq: Int64
   private var lastTime: Int64
-  private var scratch = CanonicalJSONWriter(capacity: 512)
-  /// Bodies, each followed by a newline (canonical JSON has none inside).
-  private var bodies: [UInt8] = []
-  private let capacity: Int
+  /// Bodies, each followed by a newline (canonical JSON has none inside), encoded in place.
+  private var bodies: CanonicalJSONWriter
 
   init(lastSeq: Int64, lastTime: Int64, capacity: Int) {
     self.lastSeq = lastSeq
     self.lastTime = lastTime
-    self.capacity = capacity
-    bodies.reserveCapacity(capacity)
+    bodies = CanonicalJSONWriter(capacity: capacity)
   }
 
   /// Encodes one event; returns its `seq` and whether the batch is full.
@@ -107,18 +104,16 @@ private struct PendingBatch: ~Copyable {
     precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
     lastSeq += 1
     lastTime = t
-    LineBuilder.encodeEvent(into: &scratch, seq: lastSeq, t: t, kind: kind, fields: fields)
-    scratch.withBytes { bodies.append(contentsOf: $0) }
-    bodies.append(UInt8(ascii: "\n"))
+    LineBuilder.encodeEvent(into: &bodies, seq: lastSeq, t: t, kind: kind, fields: fields)
+    bodies.endLine()
     return (lastSeq, bodies.count >= BackgroundLogWriter.batchBytes)
   }
 
-  /// The batch so far with the `seq` and time of its last event; nil when empty.
+  /// The batch so far (one copy) with the `seq` and time of its last event; nil when empty.
   mutating func take() -> (bodies: [UInt8], lastSeq: Int64, lastTime: Int64)? {
-    guard !bodies.isEmpty else { return nil }
-    let taken = bodies
-    bodies = []
-    bodies.reserveCapacity(capacity)
+    guard bodies.count > 0 else { return nil }
+    let taken = bodies.bytes
+    bodies.removeAll()
     return (taken, lastSeq, lastTime)
   }
 }

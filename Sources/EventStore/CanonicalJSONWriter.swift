@@ -41,6 +41,13 @@ public struct CanonicalJSONWriter: ~Copyable {
     depth = 0
   }
 
+  /// Ends a JSON Lines record: a newline after a complete top-level value.
+  public mutating func endLine() {
+    precondition(depth == 0, "a line ends only after a complete value")
+    byte(UInt8(ascii: "\n"))
+    firstMask = 0
+  }
+
   // MARK: Containers
 
   @inlinable

@@ -182,6 +182,7 @@ struct LineBuilder: ~Copyable {
     lastSeq += 1
     lastTime = t
     let seq = lastSeq
+    scratch.removeAll()
     Self.encodeEvent(into: &scratch, seq: seq, t: t, kind: kind, fields: fields)
     scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
     return seq
@@ -214,10 +215,9 @@ struct LineBuilder: ~Copyable {
     self.lastTime = lastTime
   }
 
-  /// An event's canonical body: `seq`, `t` and `kind` first, then what `fields` writes.
+  /// Appends an event's canonical body to `w`: `seq`, `t` and `kind` first, then what `fields` writes.
   static func encodeEvent(into w: inout CanonicalJSONWriter, seq: Int64, t: Int64, kind: EventKind,
                           fields: (inout CanonicalJSONWriter) -> Void) {
-    w.removeAll()
     w.beginObject()
     w.field("seq", seq)
     w.field("t", t)
