@@ -24,12 +24,16 @@ let package = Package(
       providers: [.apt(["liblua5.4-dev"])]
     ),
     // SHA-256 for the hash chain from Debian's libcrypto (docs/decisions.md says why not swift-crypto).
-    .systemLibrary(
-      name: "CLibCrypto",
-      pkgConfig: "libcrypto",
-      providers: [.apt(["libssl-dev"])]
+    // No pkgConfig: its `-lcrypto` would link the shared library; EventStore links the archive.
+    // `make deps` installs libssl-dev where pkg-config cannot find libcrypto.
+    .systemLibrary(name: "CLibCrypto"),
+    .target(
+      name: "EventStore",
+      dependencies: ["CLibCrypto"],
+      // The static archive: only SHA-256's objects are linked in, and nothing is loaded at
+      // start-up (the shared libcrypto added about 1 ms to every lifesim command).
+      linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]
     ),
-    .target(name: "EventStore", dependencies: ["CLibCrypto"]),
     .target(name: "Lifecycle", dependencies: ["EventStore"]),
     .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
     .executableTarget(
