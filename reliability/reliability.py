@@ -49,6 +49,33 @@ def kill_test(rounds):
                     "every log verifies as cut off after an event ≥ the last one reported flushed"))
 
 
+def kill_run_test(rounds):
+    """SIGKILL `lifesim run -o`, whose log is written on a thread of its own, at random moments:
+    the log must verify as cut off after some event (or as intact, had the run ended), never as
+    damaged; a kill before the header was written leaves an empty or header-less file."""
+    scenario = os.path.join(TMP, "kill-run.lua")
+    with open(scenario, "w") as f:
+        f.write("scenario { ios = 17 }\nlaunch()\nfor i = 1, 200000 do\n  home()\n  advance(60)\n  launch()\nend\n")
+    damaged = crashes = 0
+    for i in range(rounds):
+        path = os.path.join(TMP, f"kill-run-{i}.lifelog")
+        child = subprocess.Popen([LIFESIM, "run", scenario, "-o", path, "-q"], cwd=ROOT,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.02, 0.6))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        if not os.path.exists(path):
+            continue  # killed before it created the file
+        v = verify(path)
+        crashes += crashed(v) and v.returncode != 2
+        before_header = v.returncode == 2 and ("empty file" in v.stderr or "inside the header" in v.stderr)
+        if not (v.returncode == 0 or "cut off after event" in v.stdout or before_header):
+            damaged += 1
+            print(f"kill run {i}: {v.stdout.strip()} {v.stderr.strip()}")
+    results.append(("kill: SIGKILL lifesim run -o (log thread) at random moments", rounds, crashes, damaged, 0,
+                    "every log verifies as cut off after an event, never damaged"))
+
+
 def tamper_test(cases):
     base = os.path.join(TMP, "tamper-base.lifelog")
     p = run([LIFESIM, "run", "Scripts/scenarios/home_and_return.lua", "-o", base, "--force", "-q"])
@@ -181,6 +208,7 @@ def report():
 
 def main():
     kill_test(20 if QUICK else 120)
+    kill_run_test(10 if QUICK else 60)
     tamper_test(140 if QUICK else 1400)
     hostile_test()
     determinism_test(2 if QUICK else 5)

@@ -1,7 +1,9 @@
-// libFuzzer entry point for the log reader. Build and run (docs/testing.md):
+// libFuzzer entry point for the log readers. Build and run (docs/testing.md):
 //   swift build -c release --product lifesim-fuzz-reader --sanitize=fuzzer
 //   SWIFT_BACKTRACE=enable=no .build/release/lifesim-fuzz-reader -max_total_time=60 fuzz-corpus/
-// Every input is written to a file and read to its end: any outcome but a crash or a hang is fine.
+// Every input is written to a file and read to its end by LogReader, LogScanner and
+// BackgroundLogScanner: any outcome but a crash or a hang is fine, except that where
+// LogReader accepts a whole log, the scanners must hand out the same events and ending.
 import EventStore
 
 #if canImport(Glibc)
@@ -16,6 +18,55 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   _ = write(fd, data, size)
   close(fd)
   _ = LogVerification.check(path: path)
-  if let reader = try? LogReader(path: path) { while (try? reader.next()) ?? nil != nil {} }
+  guard let accepted = readWhole(path) else {
+    // Damage the reader names: the scanners must still end without crashing.
+    if let scanner = try? LogScanner(path: path) { while (try? scanner.next()) ?? nil != nil {} }
+    if let scanner = try? LogScanner(path: path, checksChain: true) {
+      let background = BackgroundLogScanner(scanner)
+      while (try? background.next()) ?? nil != nil {}
+    }
+    return 0
+  }
+  // The same events through the chain-checking scanner, in place and on a thread of its own.
+  for background in [false, true] {
+    guard let scanner = try? LogScanner(path: path, checksChain: true) else {
+      fatalError("the scanner refused a header the reader accepted")
+    }
+    let next: () throws -> LogScanner.EventLine?
+    let ending: () -> LogEnding?
+    if background {
+      let b = BackgroundLogScanner(scanner)
+      next = { try b.next() }
+      ending = { b.ending }
+    } else {
+      next = { try scanner.next() }
+      ending = { scanner.ending }
+    }
+    do {
+      for (seq, t, body) in accepted.events {
+        guard let e = try next(), e.seq == seq, e.t == t, Array(e.bodyWithoutBrace) + [UInt8(ascii: "}")] == body else {
+          fatalError("the scanner disagrees with the reader before event \(seq)")
+        }
+      }
+      guard try next() == nil else { fatalError("the scanner found events after the reader's last") }
+      guard ending() == accepted.ending else { fatalError("the scanner ends the log otherwise: \(String(describing: ending()))") }
+    } catch {
+      fatalError("the scanner refused a log the reader accepted: \(error)")
+    }
+  }
   return 0
+}
+
+/// Every event of a log LogReader reads to its end without a problem; nil otherwise.
+private func readWhole(_ path: String) -> (events: [(Int64, Int64, [UInt8])], ending: LogEnding)? {
+  guard let reader = try? LogReader(path: path, mode: .integrity) else { return nil }
+  var events: [(Int64, Int64, [UInt8])] = []
+  do {
+    while let line = try reader.next() {
+      if case let .event(e) = line { events.append((e.seq, e.t, reader.lastBody)) }
+    }
+  } catch {
+    return nil
+  }
+  return reader.ending.map { (events, $0) }
 }
