@@ -19,7 +19,13 @@ public final class Simulator {
   /// Nesting of app code (0: UIKit is not inside any app code).
   private var depth = 0
   /// Main-thread deadlines in force: launch, didEnterBackground, willTerminate, foreground hang.
-  private var watchdogs: [(deadline: Int64, termination: Termination)] = []
+  /// Deadlines the main thread must not block past, innermost last.
+  private var watchdogs: [(deadline: Int64, watchdog: Watchdog)] = []
+
+  /// What a watchdog guards; its termination's words are made only if it fires.
+  private enum Watchdog {
+    case launch, didEnterBackground(Callback), willTerminate, foregroundHang(handler: String)
+  }
   /// Inside a foreground launch (the launch watchdog applies, not the hang limit).
   private var launching = false
   /// The app's top-level code is running (process creation): app calls are allowed.
@@ -59,8 +65,11 @@ public final class Simulator {
 
   private func validate(_ input: Input) throws(ScenarioError) {
     let s = state
-    let where_ = "(state: \(s.appState.rawValue)\(s.locked ? ", device locked" : "")\(s.switcherOpen ? ", app switcher open" : "")\(s.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
-    func fail(_ why: String) -> ScenarioError { ScenarioError("\(input.verb)(): \(why) \(where_)") }
+    // The state's words are made only for a verb that is refused.
+    func fail(_ why: String) -> ScenarioError {
+      let where_ = "(state: \(s.appState.rawValue)\(s.locked ? ", device locked" : "")\(s.switcherOpen ? ", app switcher open" : "")\(s.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
+      return ScenarioError("\(input.verb)(): \(why) \(where_)")
+    }
     func needActive() throws(ScenarioError) {
       guard s.appState == .active, s.interruption == nil, !s.switcherOpen else {
         throw fail("the app must be active and frontmost")
@@ -246,9 +255,7 @@ public final class Simulator {
   /// willFinish … the root's viewDidAppear, under the launch watchdog.
   private func foregroundLaunch(url: String?) throws(ProcessEnded) {
     launching = true
-    watchdogs.append((clock + profile.launchWatchdog_us, Termination(
-      reason: .watchdog, code: "0x8badf00d",
-      description: "scene-create watchdog transgression: exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.launchWatchdog_us)) seconds")))
+    watchdogs.append((clock + profile.launchWatchdog_us, .launch))
     defer { launching = false; if !watchdogs.isEmpty { watchdogs.removeLast() } }
     if !profile.scenes { try buildRoot() }
     if !state.didFinishLaunchingRan {
@@ -418,9 +425,7 @@ public final class Simulator {
   /// The didEnterBackground callback and notifications, under their budget.
   private func didEnterBackground() throws(ProcessEnded) {
     let callback: Callback = profile.scenes ? .sceneDidEnterBackground : .applicationDidEnterBackground
-    watchdogs.append((clock + profile.didEnterBackgroundBudget_us, Termination(
-      reason: .watchdog, code: "0x8badf00d",
-      description: "\(callback.signature) did not return: exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.didEnterBackgroundBudget_us)) seconds")))
+    watchdogs.append((clock + profile.didEnterBackgroundBudget_us, .didEnterBackground(callback)))
     defer { if !watchdogs.isEmpty { watchdogs.removeLast() } }
     if profile.scenes {
       try deliver(.sceneDidEnterBackground, "SceneDelegate")
@@ -476,9 +481,7 @@ public final class Simulator {
       try post("UIScene.didDisconnectNotification")
       emit(.sceneDisconnected(scene: scene))
     }
-    watchdogs.append((clock + profile.willTerminateBudget_us, Termination(
-      reason: .user, code: nil,
-      description: "applicationWillTerminate(_:) did not return within \(VirtualTime.formatSeconds2(profile.willTerminateBudget_us)) seconds; the process was ended")))
+    watchdogs.append((clock + profile.willTerminateBudget_us, .willTerminate))
     defer { if !watchdogs.isEmpty { watchdogs.removeLast() } }
     try deliver(.applicationWillTerminate, "AppDelegate")
     try post("UIApplication.willTerminateNotification")
@@ -650,9 +653,7 @@ public final class Simulator {
     let start = clock
     let watchHang = depth == 0 && state.isForeground && !launching
     if watchHang {
-      watchdogs.append((clock + profile.foregroundHangLimit_us, Termination(
-        reason: .watchdog, code: "0x8badf00d",
-        description: "scene-update watchdog transgression: \(name) blocked the main thread; exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.foregroundHangLimit_us)) seconds")))
+      watchdogs.append((clock + profile.foregroundHangLimit_us, .foregroundHang(handler: name)))
     }
     depth += 1
     let fault = driver.run(job)
@@ -837,7 +838,7 @@ public final class Simulator {
   }
 
   private func earliestKill() -> (deadline: Int64, termination: Termination)? {
-    var best = watchdogs.min { $0.deadline < $1.deadline }
+    var best = watchdogs.min { $0.deadline < $1.deadline }.map { (deadline: $0.deadline, termination: termination($0.watchdog)) }
     let s = state
     if s.process == .running, s.applicationState == .background, let since = s.backgroundSince,
        let task = s.tasks.first {
@@ -849,6 +850,23 @@ public final class Simulator {
       if best == nil || end < best!.deadline { best = (end, completionTermination(c)) }
     }
     return best
+  }
+
+  private func termination(_ watchdog: Watchdog) -> Termination {
+    switch watchdog {
+    case .launch:
+      return Termination(reason: .watchdog, code: "0x8badf00d",
+        description: "scene-create watchdog transgression: exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.launchWatchdog_us)) seconds")
+    case let .didEnterBackground(callback):
+      return Termination(reason: .watchdog, code: "0x8badf00d",
+        description: "\(callback.signature) did not return: exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.didEnterBackgroundBudget_us)) seconds")
+    case .willTerminate:
+      return Termination(reason: .user, code: nil,
+        description: "applicationWillTerminate(_:) did not return within \(VirtualTime.formatSeconds2(profile.willTerminateBudget_us)) seconds; the process was ended")
+    case let .foregroundHang(name):
+      return Termination(reason: .watchdog, code: "0x8badf00d",
+        description: "scene-update watchdog transgression: \(name) blocked the main thread; exhausted real (wall clock) time allowance of \(VirtualTime.formatSeconds2(profile.foregroundHangLimit_us)) seconds")
+    }
   }
 
   private func allowanceTermination(_ task: BackgroundTask) -> Termination {

@@ -22,13 +22,11 @@ final class ScenarioHost {
 
   private var simulator: Simulator?
   private var app: AppHost?
-  /// The log, written on its own thread (the run only queues events).
-  private var writer: BackgroundLogWriter?
   private var header: LogHeader?
-  private var seq: Int64 = 0
+  /// Numbers, logs and forwards every event (created with the log, at the first verb).
+  private var recorder: EventRecorder?
   /// The first error that stops the run.
   private var fatal: String?
-  private var writeFailed = false
 
   /// Instructions the scenario may run between two verbs.
   static let scenarioInstructionLimit = 500_000_000
@@ -119,35 +117,29 @@ final class ScenarioHost {
     let header = LogHeader(lifesim: lifesimVersion, lua: LuaVM.version, profile: profile.json,
                            scenes: profile.scenes, seed: seed, scripts: scripts)
     self.header = header
+    var writer: BackgroundLogWriter?
     if let out = config.outputPath {
       do {
+        // The log is written on its own thread; the run only queues events.
         writer = BackgroundLogWriter(
           try LogWriter(path: out, header: header, options: .init(overwrite: config.overwrite, syncEveryEvents: 0)))
       } catch {
         throw LuaRaise(error.description)
       }
     }
+    let recorder = EventRecorder(writer: writer, onEvent: onEvent) { [weak self] error in
+      guard let self else { return }
+      fatal = fatal ?? error.description
+      vm?.abort()
+    }
+    self.recorder = recorder
     onHeader(header)
     let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
                       profile: profile, seed: seed)
     self.app = app
-    let sim = Simulator(profile: profile, driver: app) { [weak self] event in self?.record(event) }
+    let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     app.simulator = sim
     simulator = sim
-  }
-
-  private func record(_ event: Event) {
-    seq += 1
-    if let writer, !writeFailed {
-      do {
-        try writer.append(t: event.t, kind: event.body.kind) { event.body.encodeFields(into: &$0) }
-      } catch {
-        writeFailed = true
-        fatal = fatal ?? error.description
-        vm?.abort()
-      }
-    }
-    onEvent(seq, event)
   }
 
   private func finish(error initial: String?) -> RunResult {
@@ -155,15 +147,11 @@ final class ScenarioHost {
     let sim = simulator
     if let error, let sim { sim.note("scriptError", error) }
     let outcome = sim?.outcome(error: error) ?? Simulator.outcome(of: LifecycleState(), error: error)
-    if let writer {
-      if !writeFailed {
-        do { try writer.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
-      }
-    }
+    do { try recorder?.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
     let state = sim?.state ?? LifecycleState()
     let status: Int32 = error != nil ? 2 : (state.expectationsFailed > 0 ? 1 : 0)
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
-                     events: seq, endTime: sim?.clock ?? 0)
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0)
   }
 
   // MARK: The scenario API

@@ -211,7 +211,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
     let h = Harness(app: app)
     try h.perform(.launch(url: nil), .push("Detail"))
-    #expect(h.sim.state.terminations.last?.description.hasPrefix("scene-update watchdog transgression") == true)
+    #expect(h.sim.state.terminations.last?.description == "scene-update watchdog transgression: viewDidAppear(_:) blocked the main thread; exhausted real (wall clock) time allowance of 10.00 seconds")
   }
 
   @Test("§17 16.3 background fetch cold launch, completion never called (S3, S33, S27)")

@@ -101,7 +101,8 @@ private func notifications(_ events: [EventBody]) -> [String] {
     let h = try launched(ios: 12, app: app)
     try h.perform(.appSwitcher, .forceQuit)
     #expect(h.sim.clock == 5_000_000)
-    #expect(h.sim.state.terminations.last?.reason == .user)
+    #expect(h.sim.state.terminations.last == Termination(
+      reason: .user, code: nil, description: "applicationWillTerminate(_:) did not return within 5.00 seconds; the process was ended"))
   }
 
   @Test("§9 knob backgroundTaskAllowance = 40 s, expirationLead = 0 (S7)")

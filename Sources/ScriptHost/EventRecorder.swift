@@ -1,0 +1,45 @@
+import EventStore
+import Lifecycle
+
+/// The simulator's event sink: numbers each event, queues it for the log (when there is
+/// one), and hands it to the caller's `onEvent`.
+///
+/// A class of its own rather than a closure over `ScenarioHost`, so the simulator can hold
+/// it strongly without a cycle: a `[weak self]` capture made every event load a weak
+/// reference and retain the host through its side table (about 8 % of a run, measured).
+final class EventRecorder {
+  /// The number of events recorded (the last `seq`).
+  private(set) var seq: Int64 = 0
+  /// Set when the log could not be written; nothing more is queued after that.
+  private(set) var writeError: LogWriteError?
+  private let writer: BackgroundLogWriter?
+  private let onEvent: (Int64, Event) -> Void
+  /// Called once, with the error, when the log cannot be written (the run should stop).
+  private let onWriteFailure: (LogWriteError) -> Void
+
+  init(writer: BackgroundLogWriter?, onEvent: @escaping (Int64, Event) -> Void,
+       onWriteFailure: @escaping (LogWriteError) -> Void) {
+    self.writer = writer
+    self.onEvent = onEvent
+    self.onWriteFailure = onWriteFailure
+  }
+
+  func record(_ event: Event) {
+    seq += 1
+    if let writer, writeError == nil {
+      do {
+        try writer.append(t: event.t, kind: event.body.kind) { event.body.encodeFields(into: &$0) }
+      } catch {
+        writeError = error
+        onWriteFailure(error)
+      }
+    }
+    onEvent(seq, event)
+  }
+
+  /// Writes the trailer, unless writing already failed (then that error is the run's).
+  func finish(outcome: JSONValue) throws(LogWriteError) {
+    guard let writer, writeError == nil else { return }
+    try writer.finish(outcome: outcome)
+  }
+}
