@@ -11,7 +11,6 @@ public final class BackgroundLogScanner {
   public static var batchBytes: Int { 1 << 20 }
   public static var batchesAhead: Int { 2 }
 
-  public let path: String
   public let header: LogHeader
   /// Set once `next()` has returned nil.
   public private(set) var ending: LogEnding?
@@ -22,7 +21,6 @@ public final class BackgroundLogScanner {
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
   public init(_ scanner: LogScanner) {
-    path = scanner.path
     header = scanner.header
     channel = Channel(scanner)
     current = Batch(capacity: 0)

@@ -4,8 +4,8 @@ import Dispatch
 ///
 /// The caller's thread encodes each event's body into a batch, as `LogWriter.append` would;
 /// the log thread chains every body of a batch, in order, and writes the lines. The bytes
-/// are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as a run's
-/// simulation, so on two cores this nearly doubles `lifesim run`'s throughput (BENCHMARKS.md).
+/// are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as encoding,
+/// and on two cores they no longer hold up the run (BENCHMARKS.md, docs/decisions.md).
 ///
 /// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
 /// wait for the log thread; past that `append` waits, so memory stays bounded when the
@@ -19,10 +19,6 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 
   public static var batchBytes: Int { 1 << 20 }
   public static var batchesInFlight: Int { 2 }
-
-  public var path: String { writer.path }
-  /// The `seq` given to the last event appended.
-  public var lastSeq: Int64 { pending.lastSeq }
 
   private let writer: LogWriter
   private let queue = DispatchQueue(label: "lifesim.log")
@@ -88,7 +84,7 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 
 /// Events encoded on the caller's thread and not yet handed to the log thread.
 private struct PendingBatch: ~Copyable {
-  private(set) var lastSeq: Int64
+  private var lastSeq: Int64
   private var lastTime: Int64
   /// Bodies, each followed by a newline (canonical JSON has none inside), encoded in place.
   private var bodies: CanonicalJSONWriter

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let scanner = try LogScanner(path: "run.lifelog")
-/// while let event = try scanner.next() { … event.body … }   // valid until the next call
+/// while let event = try scanner.next() { … event.bodyWithoutBrace … }   // valid until the next call
 /// print(scanner.ending!)
 /// ```
 public final class LogScanner {
@@ -121,8 +121,8 @@ public final class LogScanner {
     bytes.count >= prefix.count && memcmp(bytes.baseAddress!, prefix, prefix.count) == 0
   }
 
-  /// `,"h":"` 64 characters from the end and `"}` at the end (the digits are the chain's,
-  /// which this scanner does not check).
+  /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
+  /// checked only with `checksChain`, against the chain).
   private static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
     let s = line.count - suffixBytes
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")

@@ -159,7 +159,6 @@ struct EventDiffer {
   let context: Int
   let ignoreTime: Bool
   private(set) var firstDivergence: Divergence?
-  private(set) var events: (a: Int64, b: Int64) = (0, 0)
 
   init(context: Int, ignoreTime: Bool) {
     self.context = context
