@@ -69,11 +69,8 @@ public final class LogReader {
   /// The number of the line `next()` read last (the header is line 1).
   public private(set) var lineNumber = 1
 
-  private var fd: Int32
+  private var lines: LineSource
   private var chain = HashChain()
-  private var buffer: [UInt8] = []
-  private var start = 0
-  private var eof = false
   private var order = EventOrder()
   private var sawTrailer = false
   private let mode: Mode
@@ -89,39 +86,30 @@ public final class LogReader {
   public init(path: String, mode: Mode = .full) throws(LogProblem) {
     self.path = path
     self.mode = mode
+    var source: LineSource
     switch POSIXFile.openForReading(path) {
-    case let .success(fd): self.fd = fd
+    case let .success(fd): source = LineSource(fd: fd)
     case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
     }
-    buffer.reserveCapacity(Self.chunkBytes)
-    var placeholder: LogHeader?
-    do {
-      guard let raw = try Self.readLine(fd: fd, buffer: &buffer, start: &start, eof: &eof, number: 1) else {
+    do throws(LogProblem) {
+      guard let raw = try source.next(number: 1) else {
         throw LogProblem.unreadable("\(path): empty file: not a lifesim log")
       }
       guard raw.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
-      let body = try Self.checkedBody(raw.bytes, number: 1, chain: &chain)
-      placeholder = try Self.decodeHeader(body)
-    } catch let problem as LogProblem {
-      POSIXFile.close(fd)
-      if case let .damaged(_, reason) = problem { throw .unreadable("\(path): line 1: \(reason)") }
-      throw problem
+      let body = try Self.checkedBody(Array(raw.bytes), number: 1, chain: &chain)
+      header = try Self.decodeHeader(body)
     } catch {
-      POSIXFile.close(fd)
-      throw .unreadable("\(path): \(error)")
+      if case let .damaged(_, reason) = error { throw .unreadable("\(path): line 1: \(reason)") }
+      throw error
     }
-    header = placeholder!
+    lines = source
   }
-
-  deinit { if fd >= 0 { POSIXFile.close(fd) } }
 
   /// The next event or the trailer; nil at the end (then `ending` says how it ends).
   public func next() throws(LogProblem) -> LogLine? {
     if ending != nil { return nil }
     let number = lineNumber + 1
-    let raw: RawLine?
-    raw = try Self.readLine(fd: fd, buffer: &buffer, start: &start, eof: &eof, number: number)
-    guard let raw else {
+    guard let raw = try lines.next(number: number) else {
       if !sawTrailer { ending = .cutOff(afterEvent: order.lastSeq) }
       close()
       return nil
@@ -134,12 +122,13 @@ public final class LogReader {
       close()
       return nil
     }
-    if mode == .integrity, let fast = try integrityOnly(raw.bytes, number: number) {
+    let line = Array(raw.bytes)
+    if mode == .integrity, let fast = try integrityOnly(line, number: number) {
       return .event(fast)
     }
-    let body = try Self.checkedBody(raw.bytes, number: number, chain: &chain)
+    let body = try Self.checkedBody(line, number: number, chain: &chain)
     scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: raw.bytes[0..<(raw.bytes.count - Self.suffixCount)])
+    scratch.append(contentsOf: line[0..<(line.count - Self.suffixCount)])
     scratch.append(UInt8(ascii: "}"))
     guard case let .object(members) = body else { throw .damaged(line: number, reason: "not a JSON object") }
     guard let kindText = body["kind"]?.stringValue else { throw .damaged(line: number, reason: "no \"kind\"") }
@@ -205,9 +194,7 @@ public final class LogReader {
     return LogEvent(seq: seq, t: t, kind: kind, fields: [])
   }
 
-  private func close() {
-    if fd >= 0 { POSIXFile.close(fd); fd = -1 }
-  }
+  private func close() { lines.close() }
 
   /// Reads every remaining line and returns how the log ends (for `verify`).
   public func drain() throws(LogProblem) -> LogEnding {
@@ -217,57 +204,7 @@ public final class LogReader {
 
   // MARK: - Lines
 
-  struct RawLine {
-    var bytes: [UInt8]
-    /// False for a last line with no newline (a cut write).
-    var complete: Bool
-  }
-
-  private static func readLine(fd: Int32, buffer: inout [UInt8], start: inout Int, eof: inout Bool,
-                               number: Int) throws(LogProblem) -> RawLine? {
-    var scanFrom = start
-    while true {
-      let found: Int? = buffer.withUnsafeBytes { raw in
-        guard scanFrom < raw.count, let p = memchr(raw.baseAddress! + scanFrom, 0x0A, raw.count - scanFrom) else { return nil }
-        return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
-      }
-      if let nl = found {
-        let line = Array(buffer[start..<nl])
-        start = nl + 1
-        return RawLine(bytes: line, complete: true)
-      }
-      scanFrom = buffer.count
-      if buffer.count - start > lineBytesMax {
-        throw .damaged(line: number, reason: "longer than \(lineBytesMax >> 20) MiB")
-      }
-      if eof {
-        guard start < buffer.count else { return nil }
-        let line = Array(buffer[start...])
-        start = buffer.count
-        return RawLine(bytes: line, complete: false)
-      }
-      // Compact, then read another chunk.
-      if start > 0 {
-        buffer.removeSubrange(0..<start)
-        scanFrom -= start
-        start = 0
-      }
-      let old = buffer.count
-      buffer.append(contentsOf: repeatElement(0, count: chunkBytes))
-      let result = buffer.withUnsafeMutableBytes { raw in
-        POSIXFile.read(fd, into: raw.baseAddress! + old, count: chunkBytes)
-      }
-      switch result {
-      case let .success(n):
-        buffer.removeSubrange((old + n)...)
-        if n == 0 { eof = true }
-      case let .failure(err):
-        buffer.removeSubrange(old...)
-        throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
-      }
-    }
-  }
-
+  /// The bytes after a line's body: `,"h":"` + 64 hex digits + `"}`.
   static let suffixCount = 72
 
   /// `line[at..<at+64] == digest`, with `memcmp`.

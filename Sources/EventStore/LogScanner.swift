@@ -69,10 +69,10 @@ public final class LogScanner {
       return nil
     }
     let bytes = line.bytes
-    guard bytes.count > Self.suffixBytes, Self.hasHashSuffix(bytes) else {
+    guard bytes.count > LogReader.suffixCount, Self.hasHashSuffix(bytes) else {
       throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
     }
-    let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - Self.suffixBytes)])
+    let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - LogReader.suffixCount)])
     if chain != nil {
       let computed = chain!.link(body, then: UInt8(ascii: "}"))
       let recorded = bytes.baseAddress! + bytes.count - HashChain.hexBytes - 2
@@ -93,8 +93,6 @@ public final class LogScanner {
 
   // MARK: - Lines
 
-  /// `,"h":"` + 64 hex digits + `"}`.
-  static let suffixBytes = 72
   private static let trailerPrefix = Array("{\"kind\":\"end\"".utf8)
 
   private func finish(_ how: LogEnding) {
@@ -124,7 +122,7 @@ public final class LogScanner {
   /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
   /// checked only with `checksChain`, against the chain).
   private static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
-    let s = line.count - suffixBytes
+    let s = line.count - LogReader.suffixCount
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")
       && line[s + 3] == UInt8(ascii: "\"") && line[s + 4] == UInt8(ascii: ":") && line[s + 5] == UInt8(ascii: "\"")
       && line[line.count - 2] == UInt8(ascii: "\"") && line[line.count - 1] == UInt8(ascii: "}")
@@ -152,85 +150,6 @@ public final class LogScanner {
       return nil
     }
     return (seq, t)
-  }
-}
-
-/// A file read in large chunks and cut into lines in place (no copy, no allocation a line).
-private struct LineSource: ~Copyable {
-  struct Line {
-    var bytes: UnsafeRawBufferPointer
-    /// False for a last line with no newline (a cut write).
-    var complete: Bool
-  }
-
-  private var fd: Int32
-  private var buffer: UnsafeMutableRawPointer
-  private var capacity = LogReader.chunkBytes
-  /// `buffer[start..<end]` holds bytes read and not yet handed out.
-  private var start = 0
-  private var end = 0
-  private var eof = false
-
-  init(fd: Int32) {
-    self.fd = fd
-    buffer = .allocate(byteCount: capacity, alignment: 1)
-  }
-
-  deinit {
-    if fd >= 0 { POSIXFile.close(fd) }
-    buffer.deallocate()
-  }
-
-  mutating func close() {
-    if fd >= 0 { POSIXFile.close(fd); fd = -1 }
-    eof = true
-    start = end
-  }
-
-  /// The next line without its newline, valid until the next call; nil at the end of the
-  /// file. `number` names the line in errors.
-  mutating func next(number: Int) throws(LogProblem) -> Line? {
-    var scanned = start
-    while true {
-      if scanned < end, let nl = memchr(buffer + scanned, 0x0A, end - scanned) {
-        let at = buffer.distance(to: nl)
-        let line = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
-        start = at + 1
-        return Line(bytes: line, complete: true)
-      }
-      scanned = end
-      if end - start > LogReader.lineBytesMax {
-        throw .damaged(line: number, reason: "longer than \(LogReader.lineBytesMax >> 20) MiB")
-      }
-      if eof {
-        guard start < end else { return nil }
-        let line = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
-        start = end
-        return Line(bytes: line, complete: false)
-      }
-      // Keep the unscanned tail at the front, make room, read more.
-      let kept = end - start
-      if start > 0 {
-        buffer.copyMemory(from: buffer + start, byteCount: kept)
-        scanned -= start
-        start = 0
-        end = kept
-      }
-      if capacity - end < LogReader.chunkBytes / 2 {
-        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
-        bigger.copyMemory(from: buffer, byteCount: end)
-        buffer.deallocate()
-        buffer = bigger
-        capacity *= 2
-      }
-      switch POSIXFile.read(fd, into: buffer + end, count: capacity - end) {
-      case let .success(n):
-        if n == 0 { eof = true }
-        end += n
-      case let .failure(err):
-        throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
-      }
-    }
   }
 }
 

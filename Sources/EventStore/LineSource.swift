@@ -1,0 +1,84 @@
+/// A file read in large chunks and cut into lines in place (no copy, no allocation a line).
+struct LineSource: ~Copyable {
+  struct Line {
+    var bytes: UnsafeRawBufferPointer
+    /// False for a last line with no newline (a cut write).
+    var complete: Bool
+  }
+
+  private var fd: Int32
+  private var buffer: UnsafeMutableRawPointer
+  private var capacity = LogReader.chunkBytes
+  /// `buffer[start..<end]` holds bytes read and not yet handed out.
+  private var start = 0
+  private var end = 0
+  private var eof = false
+
+  init(fd: Int32) {
+    self.fd = fd
+    buffer = .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  deinit {
+    if fd >= 0 { POSIXFile.close(fd) }
+    buffer.deallocate()
+  }
+
+  mutating func close() {
+    if fd >= 0 { POSIXFile.close(fd); fd = -1 }
+    eof = true
+    start = end
+  }
+
+  /// The next line without its newline, valid until the next call; nil at the end of the
+  /// file. `number` names the line in errors.
+  mutating func next(number: Int) throws(LogProblem) -> Line? {
+    var scanned = start
+    while true {
+      if scanned < end, let nl = memchr(buffer + scanned, 0x0A, end - scanned) {
+        let at = buffer.distance(to: nl)
+        let line = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
+        start = at + 1
+        return Line(bytes: line, complete: true)
+      }
+      scanned = end
+      if end - start > LogReader.lineBytesMax {
+        throw .damaged(line: number, reason: "longer than \(LogReader.lineBytesMax >> 20) MiB")
+      }
+      if eof {
+        guard start < end else { return nil }
+        let line = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
+        start = end
+        return Line(bytes: line, complete: false)
+      }
+      // Keep the unscanned tail at the front, make room, read more.
+      let kept = end - start
+      if start > 0 {
+        buffer.copyMemory(from: buffer + start, byteCount: kept)
+        scanned -= start
+        start = 0
+        end = kept
+      }
+      if capacity - end < LogReader.chunkBytes / 2 {
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
+        bigger.copyMemory(from: buffer, byteCount: end)
+        buffer.deallocate()
+        buffer = bigger
+        capacity *= 2
+      }
+      switch POSIXFile.read(fd, into: buffer + end, count: capacity - end) {
+      case let .success(n):
+        if n == 0 { eof = true }
+        end += n
+      case let .failure(err):
+        throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
+      }
+    }
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
