@@ -16,14 +16,14 @@ public final class BackgroundLogScanner {
   public private(set) var ending: LogEnding?
 
   private let channel: Channel
-  private var current: Batch
-  private var index = 0
+  /// The batch being handed out and the next event in it, in one value: an event costs one
+  /// exclusivity check.
+  private var cursor = (batch: Batch.empty(), index: 0)
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
   public init(_ scanner: LogScanner) {
     header = scanner.header
     channel = Channel(scanner)
-    current = Batch(capacity: 0)
     let channel = self.channel
     channel.queue.async { channel.produce() }
   }
@@ -32,33 +32,63 @@ public final class BackgroundLogScanner {
 
   /// The next event, valid until the next call; nil at the end (then `ending` says how it ends).
   public func next() throws(LogProblem) -> LogScanner.EventLine? {
-    while index >= current.seqs.count {
-      if let problem = current.problem { throw problem }
-      if let end = current.ending {
+    while cursor.index >= cursor.batch.count {
+      if let problem = cursor.batch.problem { throw problem }
+      if let end = cursor.batch.ending {
         ending = end
         return nil
       }
-      current = channel.take()
-      index = 0
+      cursor = (channel.take(), 0)
     }
-    defer { index += 1 }
-    return current.line(index)
+    defer { cursor.index += 1 }
+    return cursor.batch.line(cursor.index)
   }
 }
 
-/// Events copied out of the scanner's buffer, in one allocation that lives as long as the batch.
+/// Events copied out of the scanner's buffer, in one allocation that lives as long as the
+/// batch. Immutable once built, so reading it needs no exclusivity checks.
 private final class Batch: @unchecked Sendable {
-  // @unchecked: filled by the reading thread, then handed over whole (through `Channel`'s
-  // lock) and only read after that.
-  private var bytes: UnsafeMutableRawPointer
-  private var capacity: Int
-  private var count = 0
-  private var ends: [Int] = []
-  private(set) var seqs: [Int64] = []
-  private var times: [Int64] = []
+  // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
+  private let bytes: UnsafeMutableRawPointer
+  /// `(end of body, seq, t)` for each event, in order.
+  private let entries: [(end: Int, seq: Int64, t: Int64)]
   /// How the log ends, when this is its last batch.
-  var ending: LogEnding?
+  let ending: LogEnding?
   /// What is wrong with the log after this batch's events.
+  let problem: LogProblem?
+
+  init(bytes: UnsafeMutableRawPointer, entries: [(end: Int, seq: Int64, t: Int64)], ending: LogEnding?, problem: LogProblem?) {
+    self.bytes = bytes
+    self.entries = entries
+    self.ending = ending
+    self.problem = problem
+  }
+
+  deinit { bytes.deallocate() }
+
+  /// A batch with no events, before the first one arrives.
+  static func empty() -> Batch {
+    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], ending: nil, problem: nil)
+  }
+
+  var count: Int { entries.count }
+
+  func line(_ i: Int) -> LogScanner.EventLine {
+    let start = i == 0 ? 0 : entries[i - 1].end
+    let e = entries[i]
+    return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start))
+  }
+}
+
+/// A batch being filled on the reading thread.
+private struct BatchBuilder: ~Copyable {
+  /// nil once `frozen()` handed the bytes to the batch.
+  private var bytes: UnsafeMutableRawPointer?
+  private var capacity: Int
+  /// Bytes of bodies so far.
+  private(set) var byteCount = 0
+  private var entries: [(end: Int, seq: Int64, t: Int64)] = []
+  var ending: LogEnding?
   var problem: LogProblem?
 
   init(capacity: Int) {
@@ -66,32 +96,29 @@ private final class Batch: @unchecked Sendable {
     bytes = .allocate(byteCount: self.capacity, alignment: 1)
   }
 
-  deinit { bytes.deallocate() }
+  deinit { bytes?.deallocate() }
 
-  var byteCount: Int { count }
-
-  func append(_ e: LogScanner.EventLine) {
+  mutating func append(_ e: LogScanner.EventLine) {
     let n = e.bodyWithoutBrace.count
-    if count + n > capacity {
+    if byteCount + n > capacity {
       var bigger = capacity * 2
-      while bigger < count + n { bigger *= 2 }
+      while bigger < byteCount + n { bigger *= 2 }
       let moved = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 1)
-      moved.copyMemory(from: bytes, byteCount: count)
-      bytes.deallocate()
+      moved.copyMemory(from: bytes!, byteCount: byteCount)
+      bytes!.deallocate()
       bytes = moved
       capacity = bigger
     }
-    if n > 0 { (bytes + count).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
-    count += n
-    ends.append(count)
-    seqs.append(e.seq)
-    times.append(e.t)
+    if n > 0 { (bytes! + byteCount).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
+    byteCount += n
+    entries.append((byteCount, e.seq, e.t))
   }
 
-  func line(_ i: Int) -> LogScanner.EventLine {
-    let start = i == 0 ? 0 : ends[i - 1]
-    return LogScanner.EventLine(seq: seqs[i], t: times[i],
-                                bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: ends[i] - start))
+  /// The finished batch; it takes over the bytes.
+  mutating func frozen() -> Batch {
+    let batch = Batch(bytes: bytes!, entries: entries, ending: ending, problem: problem)
+    bytes = nil
+    return batch
   }
 }
 
@@ -112,18 +139,19 @@ private final class Channel: @unchecked Sendable {
   /// The reading thread: fills batches until the log ends, goes wrong, or the reader is gone.
   func produce() {
     while true {
-      let batch = Batch(capacity: BackgroundLogScanner.batchBytes + 4096)
+      var builder = BatchBuilder(capacity: BackgroundLogScanner.batchBytes + 4096)
       do throws(LogProblem) {
-        while batch.byteCount < BackgroundLogScanner.batchBytes {
+        while builder.byteCount < BackgroundLogScanner.batchBytes {
           guard let e = try scanner.next() else {
-            batch.ending = scanner.ending
+            builder.ending = scanner.ending
             break
           }
-          batch.append(e)
+          builder.append(e)
         }
       } catch {
-        batch.problem = error
+        builder.problem = error
       }
+      let batch = builder.frozen()
       slots.wait()
       let stop = lock.sync { () -> Bool in
         if !cancelled { ready.append(batch) }

@@ -26,11 +26,8 @@ public final class LogScanner {
   /// Set once `next()` has returned nil.
   public private(set) var ending: LogEnding?
 
-  private var lines: LineSource
-  private var lineNumber = 1
-  private var order = EventOrder()
-  /// The chain so far, when the scanner checks it.
-  private var chain: HashChain?
+  /// Where the scan is, in one value: a line costs one exclusivity check, not one a property.
+  private var cursor: Cursor
 
   /// Opens the log and reads and checks its header (its script hashes too). With
   /// `checksChain`, every line's `h` is checked too (`hash chain broken`).
@@ -51,77 +48,89 @@ public final class LogScanner {
       if case let .damaged(_, reason) = error { throw .unreadable("\(path): line 1: \(reason)") }
       throw error
     }
-    lines = source
-    chain = checksChain ? links : nil
+    cursor = Cursor(lines: source, chain: checksChain ? links : nil)
   }
 
   /// The next event; nil at the end of the log (then `ending` says how it ends).
   public func next() throws(LogProblem) -> EventLine? {
     guard ending == nil else { return nil }
-    guard let line = try lines.next(number: lineNumber + 1) else {
-      finish(.cutOff(afterEvent: order.lastSeq))
+    switch try cursor.next() {
+    case let .event(line): return line
+    case let .end(how):
+      ending = how
       return nil
     }
-    lineNumber += 1
-    guard line.complete else {
-      // A partial last line is what a killed writer leaves: the log is cut, not damaged.
-      finish(.cutOff(afterEvent: order.lastSeq))
-      return nil
-    }
-    let bytes = line.bytes
-    guard bytes.count > LogReader.suffixCount, Self.hasHashSuffix(bytes) else {
-      throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
-    }
-    let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - LogReader.suffixCount)])
-    if chain != nil {
-      let computed = chain!.link(body, then: UInt8(ascii: "}"))
-      let recorded = bytes.baseAddress! + bytes.count - HashChain.hexBytes - 2
-      guard computed.withUnsafeBytes({ memcmp($0.baseAddress!, recorded, HashChain.hexBytes) }) == 0 else {
-        throw .damaged(line: lineNumber, reason: "hash chain broken")
-      }
-    }
-    guard let (seq, t) = Self.seqAndTime(body) else {
-      if Self.starts(body, with: Self.trailerPrefix) {
-        try readTrailer(body)
-        return nil
-      }
-      throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
-    }
-    try order.accept(seq: seq, t: t, line: lineNumber)
-    return EventLine(seq: seq, t: t, bodyWithoutBrace: body)
   }
-
-  // MARK: - Lines
 
   private static let trailerPrefix = Array("{\"kind\":\"end\"".utf8)
 
-  private func finish(_ how: LogEnding) {
-    ending = how
-    lines.close()
-  }
+  /// The lines, the chain and the sequence so far.
+  private struct Cursor: ~Copyable {
+    enum Step { case event(EventLine), end(LogEnding) }
 
-  private func readTrailer(_ bodyWithoutBrace: UnsafeRawBufferPointer) throws(LogProblem) {
-    var body = Array(bodyWithoutBrace)
-    body.append(UInt8(ascii: "}"))
-    let parsed: JSONValue
-    do { parsed = try JSONParser.parse(body) } catch {
-      throw .damaged(line: lineNumber, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+    var lines: LineSource
+    var chain: HashChain?
+    var lineNumber = 1
+    var order = EventOrder()
+
+    init(lines: consuming LineSource, chain: HashChain?) {
+      self.lines = lines
+      self.chain = chain
     }
-    let trailer = try LogReader.decodeTrailer(parsed, number: lineNumber)
-    try order.checkTrailer(trailer, line: lineNumber)
-    if try lines.next(number: lineNumber + 1) != nil { throw .damaged(line: lineNumber + 1, reason: "data after the trailer") }
-    finish(.complete(trailer))
+
+    mutating func next() throws(LogProblem) -> Step {
+      guard let line = try lines.next(number: lineNumber + 1) else { return finish(.cutOff(afterEvent: order.lastSeq)) }
+      lineNumber += 1
+      // A partial last line is what a killed writer leaves: the log is cut, not damaged.
+      guard line.complete else { return finish(.cutOff(afterEvent: order.lastSeq)) }
+      let bytes = line.bytes
+      guard bytes.count > LogReader.suffixCount, LogScanner.hasHashSuffix(bytes) else {
+        throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
+      }
+      let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - LogReader.suffixCount)])
+      if chain != nil {
+        let computed = chain!.link(body, then: UInt8(ascii: "}"))
+        let recorded = bytes.baseAddress! + bytes.count - HashChain.hexBytes - 2
+        guard computed.withUnsafeBytes({ memcmp($0.baseAddress!, recorded, HashChain.hexBytes) }) == 0 else {
+          throw .damaged(line: lineNumber, reason: "hash chain broken")
+        }
+      }
+      guard let (seq, t) = LogScanner.seqAndTime(body) else {
+        if LogScanner.starts(body, with: LogScanner.trailerPrefix) { return try readTrailer(body) }
+        throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
+      }
+      try order.accept(seq: seq, t: t, line: lineNumber)
+      return .event(EventLine(seq: seq, t: t, bodyWithoutBrace: body))
+    }
+
+    private mutating func finish(_ how: LogEnding) -> Step {
+      lines.close()
+      return .end(how)
+    }
+
+    private mutating func readTrailer(_ bodyWithoutBrace: UnsafeRawBufferPointer) throws(LogProblem) -> Step {
+      var body = Array(bodyWithoutBrace)
+      body.append(UInt8(ascii: "}"))
+      let parsed: JSONValue
+      do { parsed = try JSONParser.parse(body) } catch {
+        throw .damaged(line: lineNumber, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      }
+      let trailer = try LogReader.decodeTrailer(parsed, number: lineNumber)
+      try order.checkTrailer(trailer, line: lineNumber)
+      if try lines.next(number: lineNumber + 1) != nil { throw .damaged(line: lineNumber + 1, reason: "data after the trailer") }
+      return finish(.complete(trailer))
+    }
   }
 
   // MARK: - Form
 
-  private static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
+  fileprivate static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
     bytes.count >= prefix.count && memcmp(bytes.baseAddress!, prefix, prefix.count) == 0
   }
 
   /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
   /// checked only with `checksChain`, against the chain).
-  private static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
+  fileprivate static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
     let s = line.count - LogReader.suffixCount
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")
       && line[s + 3] == UInt8(ascii: "\"") && line[s + 4] == UInt8(ascii: ":") && line[s + 5] == UInt8(ascii: "\"")
@@ -129,7 +138,7 @@ public final class LogScanner {
   }
 
   /// `seq` and `t` from `{"seq":N,"t":T,"kind":"`; nil if the line does not start so.
-  private static func seqAndTime(_ body: UnsafeRawBufferPointer) -> (Int64, Int64)? {
+  fileprivate static func seqAndTime(_ body: UnsafeRawBufferPointer) -> (Int64, Int64)? {
     var i = 0
     func expect(_ text: StaticString) -> Bool {
       let n = text.utf8CodeUnitCount

@@ -194,79 +194,100 @@ final class Comparison {
     }
   }
 
-  let recording: BackgroundLogScanner
-  /// `--app`: line numbers in `at` differ between scripts; compare without them.
-  let ignoreSource: Bool
-  private(set) var divergence: Divergence?
-  /// What is wrong with the recording, if reading it failed before the comparison ended.
-  private(set) var problem: LogProblem?
-  /// The last five identical events (text only when a report needs them).
-  private var recent = RecentBodies(size: 5)
-  private var writer = CanonicalJSONWriter(capacity: 512)
+  /// Everything a check changes, in one value: an event costs one exclusivity check, not one
+  /// a property (a class's stored properties are checked at run time).
+  private var checker: Checker
 
   init(recording: BackgroundLogScanner, ignoreSource: Bool) {
-    self.recording = recording
-    self.ignoreSource = ignoreSource
+    checker = Checker(recording: recording, ignoreSource: ignoreSource)
   }
 
-  /// The next recorded event's body without its closing brace; nil at the end or on damage.
-  private func nextRecorded() -> UnsafeRawBufferPointer? {
-    guard problem == nil else { return nil }
-    do { return try recording.next()?.bodyWithoutBrace } catch {
-      problem = error
-      return nil
-    }
-  }
+  var divergence: Divergence? { checker.divergence }
+  /// What is wrong with the recording, if reading it failed before the comparison ended.
+  var problem: LogProblem? { checker.problem }
 
-  private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+  /// Compares one re-run event with the next recorded one, in place.
+  func check(seq: Int64, _ event: Event) { checker.check(seq: seq, event) }
 
-  private static func withBrace(_ body: UnsafeRawBufferPointer) -> [UInt8] { Array(body) + [UInt8(ascii: "}")] }
+  /// After the re-run: a recording with events left over departs there.
+  func finish() { checker.finish() }
+
+  fileprivate static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  fileprivate static func withBrace(_ body: UnsafeRawBufferPointer) -> [UInt8] { Array(body) + [UInt8(ascii: "}")] }
 
   /// `"at":"file:line"` of a canonical body (always its last member), if any.
-  private static func source(_ body: [UInt8]) -> String? {
+  fileprivate static func source(_ body: [UInt8]) -> String? {
     body.withUnsafeBytes { raw in
       guard let start = CanonicalBody.sourceStart(raw, end: raw.count - 1) else { return nil }
       return (try? JSONParser.parse(Array(raw[(start + 6)..<(raw.count - 1)])))?.stringValue
     }
   }
 
-  /// Compares one re-run event with the next recorded one, in place.
-  func check(seq: Int64, _ event: Event) {
-    guard divergence == nil else { return }
-    event.canonicalBody(seq: seq, into: &writer)
-    guard let recorded = nextRecorded() else {
-      guard problem == nil else { return }
-      let actual = writer.bytes
-      divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Self.text(actual),
-                              before: recent.drain().map(Self.text), source: Self.source(actual))
-      return
-    }
-    let same = writer.withBytes { actual in
-      // The recorded body lacks only the closing brace the encoding ends with.
-      let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
-      if ignoreSource {
-        let aEnd = CanonicalBody.sourceStart(a, end: a.count) ?? a.count
-        let rEnd = CanonicalBody.sourceStart(recorded, end: recorded.count) ?? recorded.count
-        return aEnd == rEnd && memcmp(a.baseAddress!, recorded.baseAddress!, aEnd) == 0
-      }
-      return a.count == recorded.count && memcmp(a.baseAddress!, recorded.baseAddress!, a.count) == 0
-    }
-    if !same {
-      let recordedBody = Self.withBrace(recorded), actual = writer.bytes
-      let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
-      divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Self.text(recordedBody), actual: Self.text(actual),
-                              before: recent.drain().map(Self.text), source: Self.source(actual) ?? Self.source(recordedBody))
-      return
-    }
-    writer.withBytes { recent.push($0, closingBrace: false) }
-  }
+  /// The comparison itself.
+  private struct Checker: ~Copyable {
+    let recording: BackgroundLogScanner
+    /// `--app`: line numbers in `at` differ between scripts; compare without them.
+    let ignoreSource: Bool
+    private(set) var divergence: Divergence?
+    /// What is wrong with the recording, if reading it failed before the comparison ended.
+    private(set) var problem: LogProblem?
+    /// The last five identical events (text only when a report needs them).
+    private var recent = RecentBodies(size: 5)
+    private var writer = CanonicalJSONWriter(capacity: 512)
 
-  /// After the re-run: a recording with events left over departs there.
-  func finish() {
-    guard divergence == nil, let extra = nextRecorded().map(Self.withBrace) else { return }
-    let parsed = try? JSONParser.parse(extra)
-    divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Self.text(extra),
-                            actual: "(this run ends here)", before: recent.drain().map(Self.text), source: Self.source(extra))
+    init(recording: BackgroundLogScanner, ignoreSource: Bool) {
+      self.recording = recording
+      self.ignoreSource = ignoreSource
+    }
+
+    /// The next recorded event's body without its closing brace; nil at the end or on damage.
+    private mutating func nextRecorded() -> UnsafeRawBufferPointer? {
+      guard problem == nil else { return nil }
+      do { return try recording.next()?.bodyWithoutBrace } catch {
+        problem = error
+        return nil
+      }
+    }
+
+    /// Compares one re-run event with the next recorded one, in place.
+    mutating func check(seq: Int64, _ event: Event) {
+      guard divergence == nil else { return }
+      event.canonicalBody(seq: seq, into: &writer)
+      guard let recorded = nextRecorded() else {
+        guard problem == nil else { return }
+        let actual = writer.bytes
+        divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Comparison.text(actual),
+                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual))
+        return
+      }
+      let same = writer.withBytes { actual in
+        // The recorded body lacks only the closing brace the encoding ends with.
+        let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
+        if ignoreSource {
+          let aEnd = CanonicalBody.sourceStart(a, end: a.count) ?? a.count
+          let rEnd = CanonicalBody.sourceStart(recorded, end: recorded.count) ?? recorded.count
+          return aEnd == rEnd && memcmp(a.baseAddress!, recorded.baseAddress!, aEnd) == 0
+        }
+        return a.count == recorded.count && memcmp(a.baseAddress!, recorded.baseAddress!, a.count) == 0
+      }
+      if !same {
+        let recordedBody = Comparison.withBrace(recorded), actual = writer.bytes
+        let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
+        divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Comparison.text(recordedBody), actual: Comparison.text(actual),
+                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual) ?? Comparison.source(recordedBody))
+        return
+      }
+      writer.withBytes { recent.push($0, closingBrace: false) }
+    }
+
+    /// After the re-run: a recording with events left over departs there.
+    mutating func finish() {
+      guard divergence == nil, let extra = nextRecorded().map(Comparison.withBrace) else { return }
+      let parsed = try? JSONParser.parse(extra)
+      divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Comparison.text(extra),
+                              actual: "(this run ends here)", before: recent.drain().map(Comparison.text), source: Comparison.source(extra))
+    }
   }
 }
 
