@@ -9,7 +9,7 @@ import Dispatch
 /// by `next()` once the events before it have been handed out.
 public final class BackgroundLogScanner {
   public static var batchBytes: Int { 1 << 20 }
-  public static var batchesAhead: Int { 2 }
+  public static var batchesAhead: Int { 4 }
 
   public let header: LogHeader
   /// Set once `next()` has returned nil.
