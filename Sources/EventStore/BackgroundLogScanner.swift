@@ -129,12 +129,17 @@ private final class Channel: @unchecked Sendable {
   let queue = DispatchQueue(label: "lifesim.log.read")
   private let scanner: LogScanner
   private let lock = DispatchQueue(label: "lifesim.log.read.lock")
-  private let slots = DispatchSemaphore(value: BackgroundLogScanner.batchesAhead)
+  /// Free places for batches. Made at 0 and signalled up to the limit: libdispatch traps when
+  /// a semaphore is freed below its initial value, as this one is when the caller stops early.
+  private let slots = DispatchSemaphore(value: 0)
   private let available = DispatchSemaphore(value: 0)
   private var ready: [Batch] = []
   private var cancelled = false
 
-  init(_ scanner: LogScanner) { self.scanner = scanner }
+  init(_ scanner: LogScanner) {
+    self.scanner = scanner
+    for _ in 0..<BackgroundLogScanner.batchesAhead { slots.signal() }
+  }
 
   /// The reading thread: fills batches until the log ends, goes wrong, or the reader is gone.
   func produce() {

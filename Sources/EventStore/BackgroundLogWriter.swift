@@ -22,7 +22,9 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 
   private let writer: LogWriter
   private let queue = DispatchQueue(label: "lifesim.log")
-  private let slots = DispatchSemaphore(value: BackgroundLogWriter.batchesInFlight)
+  /// Free places for batches. Made at 0 and signalled up to the limit: libdispatch traps when
+  /// a semaphore is freed below its initial value.
+  private let slots = DispatchSemaphore(value: 0)
   /// Guards `failure`: a serial queue used only through `sync`, a lock that never waits for the log.
   private let failureLock = DispatchQueue(label: "lifesim.log.failure")
   private var failure: LogWriteError?
@@ -33,6 +35,7 @@ public final class BackgroundLogWriter: @unchecked Sendable {
   /// Takes over `writer` (its header already written): nothing else may use it from now on.
   public init(_ writer: LogWriter) {
     self.writer = writer
+    for _ in 0..<Self.batchesInFlight { slots.signal() }
     pending = PendingBatch(lastSeq: writer.lastSeq, lastTime: writer.lastTime, capacity: Self.batchBytes + 4096)
   }
 

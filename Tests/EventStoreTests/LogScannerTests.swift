@@ -95,4 +95,16 @@ private func lineStarts(_ b: [UInt8]) -> [Int] { [0] + b.indices.filter { b[$0] 
     #expect(count == 3_000)
     #expect(background.ending == .complete(LogTrailer(events: 3_000, t: 2_999_000, outcome: .object([("state", .string("active"))]))))
   }
+
+  /// libdispatch traps when a semaphore is freed below its initial value; a reader dropped
+  /// early (replay --verify stopping at a divergence) frees its channel with places taken.
+  @Test func readersDroppedEarlyFreeTheirThreadsCleanly() throws {
+    let path = try writeLog("scan-dropped.lifelog")
+    for _ in 0..<5 {
+      let dropped = BackgroundLogScanner(try LogScanner(path: path, checksChain: true))
+      #expect(try dropped.next()?.seq == 1)
+      usleep(100_000)  // the reading thread fills every place ahead, then waits
+    }
+    usleep(300_000)  // the reading threads stop and free their channels meanwhile
+  }
 }
