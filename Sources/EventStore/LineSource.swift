@@ -19,6 +19,14 @@ struct LineSource: ~Copyable {
     buffer = .allocate(byteCount: capacity, alignment: 1)
   }
 
+  /// Opens `path` for reading (`path: cannot open: …` when it cannot).
+  static func open(_ path: String) throws(LogProblem) -> LineSource {
+    switch POSIXFile.openForReading(path) {
+    case let .success(fd): return LineSource(fd: fd)
+    case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
+    }
+  }
+
   deinit {
     if fd >= 0 { POSIXFile.close(fd) }
     buffer.deallocate()

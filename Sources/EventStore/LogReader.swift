@@ -86,23 +86,25 @@ public final class LogReader {
   public init(path: String, mode: Mode = .full) throws(LogProblem) {
     self.path = path
     self.mode = mode
-    var source: LineSource
-    switch POSIXFile.openForReading(path) {
-    case let .success(fd): source = LineSource(fd: fd)
-    case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
-    }
+    var source = try LineSource.open(path)
+    header = try Self.readHeader(from: &source, path: path, chain: &chain)
+    lines = source
+  }
+
+  /// Reads and checks a log's first line, its header (the scripts' hashes too), linking it onto
+  /// `chain`. Every problem there makes the file unreadable as a log, and names it.
+  static func readHeader(from source: inout LineSource, path: String, chain: inout HashChain) throws(LogProblem) -> LogHeader {
     do throws(LogProblem) {
       guard let raw = try source.next(number: 1) else {
         throw LogProblem.unreadable("\(path): empty file: not a lifesim log")
       }
       guard raw.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
-      let body = try Self.checkedBody(Array(raw.bytes), number: 1, chain: &chain)
-      header = try Self.decodeHeader(body)
+      let body = try checkedBody(Array(raw.bytes), number: 1, chain: &chain)
+      return try decodeHeader(body)
     } catch {
       if case let .damaged(_, reason) = error { throw .unreadable("\(path): line 1: \(reason)") }
       throw error
     }
-    lines = source
   }
 
   /// The next event or the trailer; nil at the end (then `ending` says how it ends).

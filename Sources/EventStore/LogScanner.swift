@@ -34,20 +34,8 @@ public final class LogScanner {
   public init(path: String, checksChain: Bool = false) throws(LogProblem) {
     self.path = path
     var links = HashChain()
-    var source: LineSource
-    switch POSIXFile.openForReading(path) {
-    case let .success(fd): source = LineSource(fd: fd)
-    case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
-    }
-    do throws(LogProblem) {
-      guard let line = try source.next(number: 1) else { throw LogProblem.unreadable("\(path): empty file: not a lifesim log") }
-      guard line.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
-      let body = try LogReader.checkedBody(Array(line.bytes), number: 1, chain: &links)
-      header = try LogReader.decodeHeader(body)
-    } catch {
-      if case let .damaged(_, reason) = error { throw .unreadable("\(path): line 1: \(reason)") }
-      throw error
-    }
+    var source = try LineSource.open(path)
+    header = try LogReader.readHeader(from: &source, path: path, chain: &links)
     cursor = Cursor(lines: source, chain: checksChain ? links : nil)
   }
 
