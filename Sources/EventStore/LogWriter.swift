@@ -182,9 +182,7 @@ struct LineBuilder: ~Copyable {
     lastSeq += 1
     lastTime = t
     let seq = lastSeq
-    scratch.removeAll()
-    Self.encodeEvent(into: &scratch, seq: seq, t: t, kind: kind, fields: fields)
-    scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
+    line { Self.encodeEvent(into: &$0, seq: seq, t: t, kind: kind, fields: fields) }
     return seq
   }
 
