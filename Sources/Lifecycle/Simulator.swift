@@ -675,7 +675,7 @@ public final class Simulator {
                             description: "main thread unresponsive: \(name) on \(target) ran past the limit of \(profile.instructionLimit) Lua instructions"))
     case .memoryLimit:
       terminate(Termination(reason: .jetsam, code: nil,
-                            description: "per-process-limit: the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
+                            description: "\(Termination.memoryLimitJetsamPrefix): the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
     case .processEnded:
       break
     }

@@ -149,7 +149,8 @@ final class ScenarioHost {
     let outcome = sim?.outcome(error: error) ?? Simulator.outcome(of: LifecycleState(), error: error)
     do { try recorder?.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
     let state = sim?.state ?? LifecycleState()
-    let status: Int32 = error != nil ? 2 : (state.expectationsFailed > 0 ? 1 : 0)
+    let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
+    let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
                      events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0)
   }

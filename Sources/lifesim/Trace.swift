@@ -111,6 +111,10 @@ enum OutcomeText {
         "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
       }.joined(separator: "; ") + ".")
     }
+    if !state.unexpectedFaults.isEmpty {
+      parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
+                   + "); name it with expect_terminated if the scenario means it.")
+    }
     let stored = state.store.keys.sorted().map { "\($0) = \(state.store[$0]!.canonicalText)" }
     parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
     if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
