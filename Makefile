@@ -2,7 +2,9 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps build
+PREFIX ?= /usr/local
+
+.PHONY: demo test deps build install
 
 ## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them.
 deps:
@@ -23,3 +25,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	reliability/run --quick
+
+## Installs the release build under PREFIX: bin/lifesim, share/lifesim/lib (the modules
+## `require` finds without --lib) and share/lifesim/types (the LuaLS annotations).
+install: deps
+	$(SWIFT) build -c release --product lifesim
+	install -D -m 755 .build/release/lifesim $(PREFIX)/bin/lifesim
+	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types
+	install -m 644 Scripts/lib/*.lua $(PREFIX)/share/lifesim/lib/
+	install -m 644 Scripts/types/*.lua $(PREFIX)/share/lifesim/types/

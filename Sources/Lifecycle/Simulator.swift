@@ -642,6 +642,7 @@ public final class Simulator {
 
   /// Posts a notification; the app's observers run if it has any.
   private func post(_ name: String) throws(ProcessEnded) {
+    assert(NotificationName.all.contains(name), "\(name) is posted but observe does not accept it")
     let handled = state.observers.contains(name)
     emit(.notification(name: name, handled: handled, depth: depth))
     guard handled else { return }
