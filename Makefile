@@ -4,14 +4,23 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: demo test deps build install
+.PHONY: demo test deps build install lint
 
-## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them.
+## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them,
+## and the test suite's tools when missing: luacheck (lua-check) and stock lua5.4.
 deps:
 	@if ! pkg-config --exists lua5.4 libcrypto 2>/dev/null; then \
 	  echo "lifesim: pkg-config cannot find lua5.4 or libcrypto; installing liblua5.4-dev and libssl-dev with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblua5.4-dev libssl-dev pkg-config; \
 	fi
+	@if ! command -v luacheck >/dev/null || ! command -v lua5.4 >/dev/null; then \
+	  echo "lifesim: installing lua-check (luacheck) and lua5.4 for the test suite with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq lua-check lua5.4; \
+	fi
+
+## Checks the bundled Lua scripts with luacheck and .luacheckrc (the test suite runs it too).
+lint: deps
+	luacheck Scripts
 
 build: deps
 	$(SWIFT) build --product lifesim

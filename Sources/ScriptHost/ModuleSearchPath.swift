@@ -22,17 +22,24 @@ public enum ModuleSearchPath {
   /// at `.build/<triple>/<configuration>/lifesim`).
   static let ancestorsMax = 6
 
-  /// The bundled helpers, found from the executable's real path (`/proc/self/exe`), whatever
-  /// the working directory and however lifesim was started (through `PATH`, a symlink …).
-  public static func bundledLibrary() -> String? {
+  /// The bundled helpers (`require` modules), found from the executable's real path.
+  public static func bundledLibrary() -> String? { bundledFolder("lib") }
+
+  /// The bundled LuaLS annotations (what `lifesim init` points `.luarc.json` at).
+  public static func bundledTypes() -> String? { bundledFolder("types") }
+
+  /// `Scripts/<name>` of a build or `share/lifesim/<name>` of an install, found from the
+  /// executable's real path (`/proc/self/exe`), whatever the working directory and however
+  /// lifesim was started (through `PATH`, a symlink …).
+  static func bundledFolder(_ name: String) -> String? {
     guard let exe = realpath("/proc/self/exe", nil) ?? realpath(CommandLine.arguments[0], nil) else { return nil }
     var dir = String(cString: exe)
     free(exe)
     for level in 0..<ancestorsMax {
       guard let slash = dir.lastIndex(of: "/") else { break }
       dir = String(dir[..<slash])
-      let candidates = level == 0 ? [dir + "/../share/lifesim/lib", dir + "/Scripts/lib"] : [dir + "/Scripts/lib"]
-      for candidate in candidates where access(candidate, R_OK) == 0 {
+      let installed = level == 0 ? [dir + "/../share/lifesim/" + name] : []
+      for candidate in installed + [dir + "/Scripts/" + name] where access(candidate, R_OK) == 0 {
         return ScriptLoader.normalize(candidate)
       }
     }

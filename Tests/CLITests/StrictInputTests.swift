@@ -59,6 +59,11 @@ import Testing
     let log = try lifesim(["run", "run.lifelog", "-q"], cwd: dir)
     #expect(log.status == 2)
     #expect(log.err == "lifesim: run.lifelog: this is a lifesim log, not a scenario; did you mean `lifesim replay run.lifelog`?\n")
+    for command in [["replay", "s.lua"], ["verify", "s.lua"], ["diff", "s.lua", "run.lifelog"], ["export", "s.lua", "--format", "jsonl"]] {
+      let script = try lifesim(command, cwd: dir)
+      #expect(script.status == 2, "\(command)")
+      #expect(script.err == "lifesim: s.lua: this is a Lua script, not a lifesim log; did you mean `lifesim run s.lua`?\n", "\(command)")
+    }
   }
 
   @Test func anIOSVersionThatWasNeverReleasedIsRefused() throws {
