@@ -32,6 +32,16 @@ public final class Simulator {
   private var loadingApp = false
   private var layout = AppLayout()
 
+  /// Blocks scheduled with `after` that one verb may run. A chain that re-posts itself would
+  /// otherwise keep the main thread busy forever at one instant (and the log growing); past
+  /// this the run stops with a script error naming where the last block was scheduled.
+  public static let afterBlocksPerVerbMax = 10_000
+  private var afterBlocksThisVerb = 0
+  /// Where each pending `after` was called (for that message); dropped when it runs.
+  private var afterLocations: [Int: String] = [:]
+  /// Set when a verb ran more than `afterBlocksPerVerbMax` blocks: nothing more fires.
+  private var runaway: ScenarioError?
+
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {
     self.profile = profile
@@ -56,11 +66,13 @@ public final class Simulator {
   /// runs UIKit's sequence, then lets pending work due now run.
   public func perform(_ input: Input, at: String? = nil) throws(ScenarioError) {
     try validate(input)
+    afterBlocksThisVerb = 0
     emit(.input(input, at: at))
     do {
       try run(input)
     } catch {}
     settle()
+    if let runaway { throw runaway }
   }
 
   private func validate(_ input: Input) throws(ScenarioError) {
@@ -108,8 +120,12 @@ public final class Simulator {
       guard s.process == .running || s.process == .suspended else { throw fail("there is no process to force quit") }
       if s.appState == .active, !s.switcherOpen { throw fail("the app is active; open the app switcher with app_switcher() first") }
       if s.interruption != nil { throw fail("an interruption is in progress") }
-    case .memoryWarning, .memoryPressure, .backgroundLaunch, .advance:
+    case .memoryWarning, .memoryPressure, .backgroundLaunch:
       break
+    case let .advance(us):
+      if us > LogLimits.timeMaxUs - clock {
+        throw fail("the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
+      }
     case let .rotate(o):
       if o == s.orientation { throw fail("the device is already \(o.rawValue)") }
     case let .push(name):
@@ -757,6 +773,7 @@ public final class Simulator {
     try requireRunning()
     let id = state.aftersScheduled + 1
     emit(.call(.after(us: max(us, 0), id: id), at: at))
+    if let at { afterLocations[id] = at }
     return id
   }
 
@@ -892,6 +909,14 @@ public final class Simulator {
         if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
       }
     case let .after(id):
+      let scheduledAt = afterLocations.removeValue(forKey: id)
+      afterBlocksThisVerb += 1
+      if afterBlocksThisVerb > Self.afterBlocksPerVerbMax {
+        runaway = ScenarioError("the app's main thread never goes idle: more than \(Self.afterBlocksPerVerbMax) blocks "
+          + "scheduled with after ran during this verb, the last scheduled at \(scheduledAt ?? "an unknown line") "
+          + "(a block that schedules itself again?)")
+        return
+      }
       let target = "after#\(id)"
       emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, url: nil, completion: nil))
       try runApp(.after(id: id), name: Callback.asyncAfter.signature, target: target)
@@ -904,7 +929,7 @@ public final class Simulator {
 
   /// Runs what is due by now, then suspends the app if nothing keeps it running.
   private func settle() {
-    while let next = nextDue(), next.time <= clock {
+    while runaway == nil, let next = nextDue(), next.time <= clock {
       do { try fire(next.what) } catch {}
     }
     suspendIfIdle()
@@ -921,7 +946,7 @@ public final class Simulator {
   private func advance(_ us: Int64) {
     let target = clock + max(us, 0)
     suspendIfIdle()
-    while let next = nextDue(), next.time <= target {
+    while runaway == nil, let next = nextDue(), next.time <= target {
       clock = max(clock, next.time)
       do { try fire(next.what) } catch {}
       suspendIfIdle()

@@ -19,9 +19,42 @@ final class AppHost: AppDriver {
   private var closePending = false
   private var layout = AppLayout()
 
-  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64) {
+  /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
+  let output: OutputBudget
+  /// The bytes of each stored value (its canonical JSON and key), for the store quota.
+  private var storedBytes: [String: Int] = [:]
+  /// The most the app may keep with `store`, all keys together; more is a crash at the `store`.
+  static let storedBytesMax = 16 << 20
+
+  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
+       output: OutputBudget) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
-    self.profile = profile; self.seed = seed
+    self.profile = profile; self.seed = seed; self.output = output
+  }
+
+  /// Stops the whole run as a script error at the app line that made the call: the problem is
+  /// the script's, not a fault of the simulated app (an output budget, the clock's end).
+  private func stopRun(_ vm: LuaVM, _ message: String) -> LuaRaise {
+    let error = ScriptError(vm.callerLocation().map { "\($0): \(message)" } ?? message)
+    fatal = fatal ?? error
+    vm.abort()
+    return LuaRaise(error.message)
+  }
+
+  /// `log`/`print` text, charged to the output budget.
+  private func writeLog(_ vm: LuaVM, _ text: String, by fn: String) throws {
+    if let problem = output.charge(text.utf8.count, by: fn, inCallback: true) {
+      throw stopRun(vm, problem)
+    }
+    try call { sim throws(ProcessEnded) in try sim.log(text, at: vm.callerLocation()) }
+  }
+
+  /// Refuses (as a script error) time that would take the clock past what a log can hold.
+  private func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
+    let clock = simulator?.clock ?? 0
+    if us > LogLimits.timeMaxUs - clock {
+      throw stopRun(vm, "\(fn): the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
+    }
   }
 
   // MARK: AppDriver
@@ -36,9 +69,13 @@ final class AppHost: AppDriver {
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
       virtualSeconds: { [weak self] in Double(self?.simulator?.clock ?? 0) / 1e6 },
-      print: { [weak self] text in try self?.call { sim throws(ProcessEnded) in try sim.log(text, at: self?.vm?.callerLocation()) } },
+      print: { [weak self] text in
+        guard let self, let vm = self.vm else { return }
+        try self.writeLog(vm, text, by: "print")
+      },
       require: { [weak self] vm in try self?.require(vm) ?? 0 }))
     installAPI(vm)
+    output.startCallback()
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
       fatal = ScriptError(error)
       return .failure(.error(message: error, traceback: error))
@@ -81,6 +118,7 @@ final class AppHost: AppDriver {
 
   func run(_ job: AppJob) -> AppFault? {
     guard let vm, !vm.aborted else { return .processEnded }
+    if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
     var nargs: Int32 = 0
     switch job {
@@ -145,6 +183,16 @@ final class AppHost: AppDriver {
     case .memoryLimit: return .memoryLimit
     case .aborted: return .processEnded
     }
+  }
+
+  /// Keeps the stored data within `storedBytesMax`; more is a crash at the `store` call.
+  private func chargeStore(_ vm: LuaVM, key: String, value: JSONValue) throws {
+    let bytes = value == .null ? 0 : key.utf8.count + value.canonicalText.utf8.count
+    let total = storedBytes.values.reduce(0, +) - (storedBytes[key] ?? 0) + bytes
+    guard total <= Self.storedBytesMax else {
+      throw LuaRaise(at: vm, "store: the app's stored data would be \(total) bytes, over its quota of \(Self.storedBytesMax >> 20) MiB")
+    }
+    storedBytes[key] = bytes == 0 ? nil : bytes
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
@@ -388,6 +436,7 @@ final class AppHost: AppDriver {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       let us = try self.seconds(vm, 1, "work")
+      try self.checkClock(vm, adding: us, by: "work")
       try self.call { sim throws(ProcessEnded) in try sim.work(us: us, at: vm.callerLocation()) }
       return 0
     }
@@ -397,6 +446,7 @@ final class AppHost: AppDriver {
       guard let self else { return 0 }
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
+      try self.chargeStore(vm, key: key, value: value)
       try self.call { sim throws(ProcessEnded) in try sim.store(key: key, value: value == .null ? nil : value, at: vm.callerLocation()) }
       return 0
     }
@@ -404,15 +454,14 @@ final class AppHost: AppDriver {
 
     vm.push { [weak self] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      vm.push(json: self?.simulator?.state.store[key] ?? .null)
+      try vm.push(json: self?.simulator?.state.store[key] ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      let message = vm.string(1) ?? ""
-      try self.call { sim throws(ProcessEnded) in try sim.log(message, at: vm.callerLocation()) }
+      try self.writeLog(vm, vm.string(1) ?? "", by: "log")
       return 0
     }
     vm.rawSet(env, "log")
@@ -440,6 +489,7 @@ final class AppHost: AppDriver {
       guard let self else { return 0 }
       let us = try self.seconds(vm, 1, "after")
       guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
+      try self.checkClock(vm, adding: us, by: "after")
       let id = try self.call { sim throws(ProcessEnded) in try sim.after(us: us, at: vm.callerLocation()) }
       self.pushRegistryTable(vm, "afters")
       vm.pushValue(2)

@@ -20,6 +20,8 @@ final class ScenarioHost {
   private var verbsCalled = 0
   /// The names of the scenario API, for "did you mean" on a misspelled verb.
   private var apiNames: [String] = []
+  /// What the run may still write with `log` and `print`, app and scenario together.
+  private let output = OutputBudget()
 
   private var simulator: Simulator?
   private var app: AppHost?
@@ -58,6 +60,9 @@ final class ScenarioHost {
       print: { [weak self] text in
         guard let self else { return }
         try self.start()
+        if let problem = self.output.charge(text.utf8.count, by: "print", inCallback: false) {
+          throw self.scriptError(self.vm, problem)
+        }
         self.simulator?.note("print", text)
       },
       require: { [weak self] vm in
@@ -146,7 +151,7 @@ final class ScenarioHost {
     self.recorder = recorder
     onHeader(header)
     let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
-                      profile: profile, seed: seed)
+                      profile: profile, seed: seed, output: output)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     app.simulator = sim
@@ -400,7 +405,7 @@ final class ScenarioHost {
     def("stored") { [unowned self] vm in
       guard let key = vm.string(1) else { throw self.scriptError(vm, "stored: expected a key") }
       try self.start()
-      vm.push(json: self.simulator?.state.store[key] ?? .null)
+      try vm.push(json: self.simulator?.state.store[key] ?? .null)
       return 1
     }
     def("app_state") { [unowned self] vm in

@@ -147,7 +147,9 @@ import Testing
     let fm = FileManager.default
     try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
     try fm.createDirectory(atPath: prefix + "/share/lifesim", withIntermediateDirectories: true)
-    try fm.copyItem(atPath: repositoryRoot.path + "/.build/debug/lifesim", toPath: prefix + "/bin/lifesim")
+    // A hard link, not a copy: a copy just written can be "busy" (ETXTBSY) while another test forks.
+    let binary = repositoryRoot.path + "/.build/debug/lifesim"
+    if link(binary, prefix + "/bin/lifesim") != 0 { try fm.copyItem(atPath: binary, toPath: prefix + "/bin/lifesim") }
     try fm.copyItem(atPath: repositoryRoot.path + "/Scripts/lib", toPath: prefix + "/share/lifesim/lib")
     let p = Process()
     p.executableURL = URL(fileURLWithPath: prefix + "/bin/lifesim")
