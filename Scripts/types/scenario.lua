@@ -45,7 +45,7 @@ function rotate(orientation) end
 function push(name) end
 function pop() end
 ---@param name string
----@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet", navigation?: boolean }
+---@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet"|"overFullScreen", navigation?: boolean }
 function present(name, opts) end
 function dismiss() end
 ---@param index integer  # 1 is the first tab

@@ -136,7 +136,7 @@ public final class Simulator {
       guard let stack = navigationStack(), stack.count >= 2 else { throw fail("the navigation stack has nothing to swipe back to") }
     case .swipeDown:
       try needActive()
-      guard let p = s.window?.presented.last, p.style != .fullScreen else { throw fail("no sheet is presented") }
+      guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
     }
   }
 

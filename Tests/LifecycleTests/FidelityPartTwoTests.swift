@@ -1,0 +1,86 @@
+import EventStore
+import Testing
+@testable import Lifecycle
+
+// The second audit's four corrections (memory warnings, a full Notification Center pull,
+// rotation while hidden, layout after a rotation) and the overFullScreen style. Each test
+// names its sources, pins the whole sequence in every profile it applies to, and checks that
+// replaying the events through the log's JSON form rebuilds the live state.
+
+private let AD = "AppDelegate.", SD = "SceneDelegate.", NL = "NoteList#1."
+
+/// A platform profile the tests run in: the iOS version and whether the app uses scenes.
+struct Platform: Sendable, CustomTestStringConvertible {
+  var ios: Int
+  var scenes: Bool
+  var testDescription: String { "iOS \(ios) \(scenes ? "scenes" : "sceneless")" }
+
+  /// Every range where the sequences differ: iOS 12 (no viewIsAppearing), 13 and 17
+  /// (viewIsAppearing), 26 (updateProperties), scene and sceneless.
+  static let all = [Platform(ios: 12, scenes: false), Platform(ios: 13, scenes: true), Platform(ios: 17, scenes: false),
+                    Platform(ios: 17, scenes: true), Platform(ios: 26, scenes: false), Platform(ios: 26, scenes: true)]
+}
+
+private func launched(_ p: Platform, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in }) throws -> Harness {
+  let h = Harness(ios: p.ios, scenes: p.scenes, app: app, knobs: knobs)
+  try h.perform(.launch(url: nil))
+  _ = h.takeCalls(); _ = h.takeEvents()
+  return h
+}
+
+private func notifications(_ events: [EventBody]) -> [String] {
+  events.compactMap { if case let .notification(n, _, _) = $0 { return n }; return nil }
+}
+
+/// What a controller coming back after missing a rotation gets, from viewWillAppear on, until
+/// its layout pass: new traits, then viewIsAppearing (iOS ≥ 13), updateProperties (iOS ≥ 26), layout.
+private func returnsRotated(_ vc: String, ios: Int) -> [String] {
+  var s = [vc + "willTransition(to:with:)", vc + "viewWillAppear(_:)", vc + "traitCollectionDidChange(_:)"]
+  if ios >= 13 { s.append(vc + "viewIsAppearing(_:)") }
+  if ios >= 26 { s.append(vc + "updateProperties()") }
+  return s + [vc + "viewWillLayoutSubviews()", vc + "viewDidLayoutSubviews()"]
+}
+
+/// The rotation a visible controller gets (willTransition, size, traits, layout).
+private func rotation(_ vcs: [String]) -> [String] {
+  vcs.map { $0 + "willTransition(to:with:)" } + vcs.map { $0 + "viewWillTransition(to:with:)" }
+    + vcs.map { $0 + "traitCollectionDidChange(_:)" }
+    + vcs.flatMap { [$0 + "viewWillLayoutSubviews()", $0 + "viewDidLayoutSubviews()"] }
+}
+
+@Suite struct OverFullScreenTests {
+  @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: Platform.all)
+  func presentAndDismiss(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.present("Sheet", style: .overFullScreen, navigation: false))
+    var shown = ["Sheet#1.init(coder:)", "Sheet#1.loadView()", "Sheet#1.viewDidLoad()", "Sheet#1.viewWillAppear(_:)"]
+    if p.ios >= 13 { shown.append("Sheet#1.viewIsAppearing(_:)") }
+    if p.ios >= 26 { shown.append("Sheet#1.updateProperties()") }
+    shown += ["Sheet#1.viewWillLayoutSubviews()", "Sheet#1.viewDidLayoutSubviews()", "Sheet#1.viewDidAppear(_:)"]
+    #expect(h.takeCalls() == shown)
+    #expect(h.takeEvents().contains(.presented("Sheet#1", style: .overFullScreen, navigation: false)))
+    // The presenter stays in the window: it rotates with the modal.
+    try h.perform(.rotate(.landscape))
+    #expect(h.takeCalls() == rotation([NL, "Sheet#1."]))
+    #expect(throws: ScenarioError("swipe_down(): no sheet is presented (state: active)")) { try h.sim.perform(.swipeDown(cancel: false)) }
+    try h.perform(.dismiss)
+    #expect(h.takeCalls() == ["Sheet#1.viewWillDisappear(_:)", "Sheet#1.viewDidDisappear(_:)"])
+    #expect(try h.replayMatches())
+  }
+
+  @Test("overFullScreen from app code (present{style = \"overFullScreen\"}), and as the default style knob (S34)")
+  func fromAppCode() throws {
+    let app = ScriptedApp()
+    app.handlers["NoteList.viewDidAppear"] = { sim in
+      if sim.state.controller("Sheet#1") == nil { try? sim.appPresent("Sheet", style: .overFullScreen, navigation: false) }
+    }
+    let h = Harness(ios: 17, app: app)
+    try h.perform(.launch(url: nil))
+    #expect(h.allEvents.contains { $0.body == .call(.present("Sheet", style: .overFullScreen, navigation: false), at: nil) })
+    #expect(!h.takeCalls().contains(NL + "viewWillDisappear(_:)"))
+    #expect(try h.replayMatches())
+    var profile = Profile(ios: 17)
+    try profile.set("defaultPresentationStyle", .string("overFullScreen"))
+    #expect(profile.defaultPresentationStyle == .overFullScreen)
+  }
+}
