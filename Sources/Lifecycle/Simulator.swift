@@ -192,7 +192,10 @@ public final class Simulator {
         return
       }
       try deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
-      for id in state.loadedControllers { try deliver(.didReceiveMemoryWarning, state.label(id)) }
+      // Every instance, loaded or not; no view is loaded to deliver it.
+      for id in state.windowControllers where state.controllers[id] != nil {
+        try deliver(.didReceiveMemoryWarning, state.label(id))
+      }
       try post("UIApplication.didReceiveMemoryWarningNotification")
     case .memoryPressure:
       guard s.process == .suspended || s.process == .prewarmed else {

@@ -48,6 +48,44 @@ private func rotation(_ vcs: [String]) -> [String] {
     + vcs.flatMap { [$0 + "viewWillLayoutSubviews()", $0 + "viewDidLayoutSubviews()"] }
 }
 
+@Suite struct MemoryWarningEveryInstanceTests {
+  /// A tab bar app whose tabs are navigation controllers: Feed and Cart exist from launch.
+  private func shop() -> ScriptedApp {
+    ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs, tabsHaveNavigation: true))
+  }
+
+  @Test("W6 memory warning: every controller instance, loaded or not, no view loaded (View Controller Programming Guide: \"Each view controller calls its didReceiveMemoryWarning method\"; S24, T19)",
+        arguments: Platform.all)
+  func everyInstance(_ p: Platform) throws {
+    let app = shop()
+    app.handlers["Cart.didReceiveMemoryWarning"] = { _ in }
+    let h = try launched(p, app: app)
+    try h.perform(.push("Detail")); _ = h.takeCalls(); _ = h.takeEvents()
+    #expect(h.sim.state.controller("Cart#1")?.viewLoaded == false)
+    try h.perform(.memoryWarning)
+    let events = h.takeEvents()
+    #expect(h.takeCalls() == [AD + "applicationDidReceiveMemoryWarning(_:)", "Feed#1.didReceiveMemoryWarning()",
+                              "Detail#1.didReceiveMemoryWarning()", "Cart#1.didReceiveMemoryWarning()"])
+    #expect(notifications(events) == ["UIApplication.didReceiveMemoryWarningNotification"])
+    // The unloaded tab root ran its handler and still has no view.
+    #expect(events.contains(.callback(.didReceiveMemoryWarning, target: "Cart#1", handled: true, depth: 0, url: nil, completion: nil)))
+    #expect(h.sim.state.controller("Cart#1")?.viewLoaded == false)
+    try h.perform(.selectTab(2))
+    #expect(h.takeCalls().prefix(2) == ["Cart#1.loadView()", "Cart#1.viewDidLoad()"])
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W6 memory warning with a full-screen modal over tabs: tabs in order, then the presented one (S24, T19)")
+  func withModal() throws {
+    let h = try launched(Platform(ios: 17, scenes: true), app: shop())
+    try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
+    try h.perform(.memoryWarning)
+    #expect(h.takeCalls() == [AD + "applicationDidReceiveMemoryWarning(_:)", "Feed#1.didReceiveMemoryWarning()",
+                              "Cart#1.didReceiveMemoryWarning()", "Sheet#1.didReceiveMemoryWarning()"])
+    #expect(try h.replayMatches())
+  }
+}
+
 @Suite struct OverFullScreenTests {
   @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: Platform.all)
   func presentAndDismiss(_ p: Platform) throws {
