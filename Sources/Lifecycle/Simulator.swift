@@ -169,8 +169,13 @@ public final class Simulator {
     case .unlock:
       if !s.protectedDataAvailable { try protectedData(available: true) }
       if s.frontmostAtLock { try userLaunch(url: nil) }
-    case .interrupt:
+    case let .interrupt(kind):
       try resignActive()
+      if kind == .notificationCenter, profile.notificationCenterDoubleActivation {
+        // Fully extended, the center lets the app become active and resign again.
+        try becomeActive()
+        try resignActive()
+      }
     case let .endInterrupt(how):
       guard s.isForeground else { return }
       if how == .answered { try enterBackground() } else { try becomeActive() }

@@ -86,6 +86,83 @@ private func rotation(_ vcs: [String]) -> [String] {
   }
 }
 
+@Suite struct NotificationCenterPullTests {
+  private func pull(_ p: Platform) -> (calls: [String], notes: [String]) {
+    p.scenes
+      ? ([SD + "sceneWillResignActive(_:)", SD + "sceneDidBecomeActive(_:)", SD + "sceneWillResignActive(_:)"],
+         ["UIScene.willDeactivateNotification", "UIApplication.willResignActiveNotification",
+          "UIScene.didActivateNotification", "UIApplication.didBecomeActiveNotification",
+          "UIScene.willDeactivateNotification", "UIApplication.willResignActiveNotification"])
+      : ([AD + "applicationWillResignActive(_:)", AD + "applicationDidBecomeActive(_:)", AD + "applicationWillResignActive(_:)"],
+         ["UIApplication.willResignActiveNotification", "UIApplication.didBecomeActiveNotification",
+          "UIApplication.willResignActiveNotification"])
+  }
+
+  private func close(_ p: Platform) -> (calls: [String], notes: [String]) {
+    p.scenes
+      ? ([SD + "sceneDidBecomeActive(_:)"], ["UIScene.didActivateNotification", "UIApplication.didBecomeActiveNotification"])
+      : ([AD + "applicationDidBecomeActive(_:)"], ["UIApplication.didBecomeActiveNotification"])
+  }
+
+  @Test("W7 a full Notification Center pull resigns and becomes active twice, iOS ≥ 11 (OpenRadar 49216830; OneSignal-iOS-SDK PR 1451)",
+        arguments: Platform.all)
+  func twice(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.interrupt(.notificationCenter))
+    let opened = h.takeEvents()
+    #expect(h.takeCalls() == pull(p).calls)
+    #expect(notifications(opened) == pull(p).notes)
+    #expect(h.sim.state.appState == .inactive)
+    try h.perform(.endInterrupt(.dismissed))
+    let closed = h.takeEvents()
+    #expect(h.takeCalls() == close(p).calls)
+    #expect(notifications(closed) == close(p).notes)
+    #expect(h.sim.state.appState == .active)
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W7 knob notificationCenterDoubleActivation = false restores the single pair (iOS 10 behaviour, OpenRadar 49216830)",
+        arguments: Platform.all)
+  func knobOff(_ p: Platform) throws {
+    let h = try launched(p) { try? $0.set("notificationCenterDoubleActivation", .bool(false)) }
+    #expect(h.sim.profile.notificationCenterDoubleActivation == false)
+    try h.perform(.interrupt(.notificationCenter))
+    #expect(h.takeCalls() == [pull(p).calls[0]])
+    try h.perform(.endInterrupt(.dismissed))
+    #expect(h.takeCalls() == close(p).calls)
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W7 only the Notification Center: Control Center and alerts keep one pair (T9, S16)", arguments: Platform.all)
+  func otherOverlays(_ p: Platform) throws {
+    let h = try launched(p)
+    for kind in [Interruption.controlCenter, .alert] {
+      try h.perform(.interrupt(kind), .endInterrupt(.dismissed))
+      #expect(h.takeCalls() == [pull(p).calls[0]] + close(p).calls, "\(kind)")
+    }
+  }
+
+  @Test("W7 the knob is on in every profile, recorded in the header; a header without it replays the single pair")
+  func knobRecorded() throws {
+    for ios in Profile.iosRange { #expect(Profile(ios: ios).notificationCenterDoubleActivation, "iOS \(ios)") }
+    var off = Profile(ios: 17)
+    try off.set("notificationCenterDoubleActivation", .bool(false))
+    #expect(off.json["notificationCenterDoubleActivation"] == .bool(false))
+    #expect(try Profile(json: off.json) == off)
+    #expect(try Profile(json: Profile(ios: 17).json).notificationCenterDoubleActivation)
+    // A log written before the knob existed: no key, and that version gave one pair.
+    guard case let .object(members) = Profile(ios: 17).json else { Issue.record("profile JSON is not an object"); return }
+    let older = JSONValue.object(members.filter { $0.0 != "notificationCenterDoubleActivation" })
+    #expect(try Profile(json: older).notificationCenterDoubleActivation == false)
+    #expect(throws: Profile.KnobError.self) {
+      try Profile(json: .object(members.map { $0.0 == "notificationCenterDoubleActivation" ? ($0.0, .int(1)) : $0 }))
+    }
+    #expect(throws: Profile.KnobError(description: "knob notificationCenterDoubleActivation takes true or false")) {
+      try off.set("notificationCenterDoubleActivation", .number(1))
+    }
+  }
+}
+
 @Suite struct OverFullScreenTests {
   @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: Platform.all)
   func presentAndDismiss(_ p: Platform) throws {
