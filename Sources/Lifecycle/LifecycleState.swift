@@ -7,7 +7,8 @@ public struct Controller: Equatable, Sendable {
   public var label: String
   public var viewLoaded = false
   public var appearance: Appearance = .disappeared
-  /// The device rotated while this loaded controller was hidden: it hears of it when it returns (T24).
+  /// The device rotated while this loaded controller was hidden: when it returns it gets the
+  /// trait transition and a layout pass at its new size (T24; docs/decisions.md, rotation while hidden).
   public var traitsStale = false
 }
 

@@ -528,12 +528,17 @@ public final class Simulator {
   }
 
   /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
+  /// A controller that was hidden during a rotation gets willTransition(to:with:) first, its new
+  /// traits once its view is back in the window (before viewIsAppearing), and a layout pass for
+  /// its new size even where the appearance has none otherwise (`layout: false`).
   private func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
     let label = state.label(id)
-    if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, label) }
+    let rotatedWhileHidden = state.controllers[id]?.traitsStale == true
+    if rotatedWhileHidden { try deliver(.willTransitionToTraitCollection, label) }
     try deliver(.viewWillAppear, label)
+    if rotatedWhileHidden { try deliver(.traitCollectionDidChange, label) }
     if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
-    if doLayout { try layoutPass(label) }
+    if doLayout || rotatedWhileHidden { try layoutPass(label) }
   }
 
   private func layoutPass(_ label: String) throws(ProcessEnded) {
@@ -617,11 +622,8 @@ public final class Simulator {
       below.window = w
       revealed = below.visibleControllers
     }
-    for id in revealed {
-      if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, state.label(id)) }
-      try deliver(.viewWillAppear, state.label(id))
-      if profile.viewIsAppearing { try deliver(.viewIsAppearing, state.label(id)) }
-    }
+    // The presenter's view comes back as it was: laid out again only if its size changed.
+    for id in revealed { try beginAppearance(id, layout: false) }
     for id in revealed { try deliver(.viewDidAppear, state.label(id)) }
     try deliver(.viewDidDisappear, b)
     emit(.dismissed(b))

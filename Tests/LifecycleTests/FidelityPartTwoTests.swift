@@ -163,6 +163,89 @@ private func rotation(_ vcs: [String]) -> [String] {
   }
 }
 
+@Suite struct RotationWhileHiddenTests {
+  @Test("W8 push, rotate, pop: the returning controller gets its new traits after viewWillAppear, before viewIsAppearing (UIContentContainer willTransition(to:with:); viewIsAppearing docs; T24)",
+        arguments: Platform.all)
+  func pushRotatePop(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.push("Detail")); _ = h.takeCalls()
+    try h.perform(.rotate(.landscape))
+    #expect(h.takeCalls() == rotation(["Detail#1."]))
+    try h.perform(.pop)
+    #expect(h.takeCalls() == ["Detail#1.viewWillDisappear(_:)"] + returnsRotated(NL, ios: p.ios)
+            + ["Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
+    try h.perform(.push("Detail")); _ = h.takeCalls()
+    try h.perform(.pop)
+    var again = ["Detail#2.viewWillDisappear(_:)", NL + "viewWillAppear(_:)"]
+    if p.ios >= 13 { again.append(NL + "viewIsAppearing(_:)") }
+    if p.ios >= 26 { again.append(NL + "updateProperties()") }
+    again += [NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()", "Detail#2.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"]
+    #expect(h.takeCalls() == again)  // told once
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W8 a tab hidden during a rotation, selected again (UIContentContainer; viewIsAppearing docs; T18, T24)", arguments: Platform.all)
+  func tabBack(_ p: Platform) throws {
+    let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
+    let h = try launched(p, app: app)
+    try h.perform(.selectTab(2), .rotate(.landscape)); _ = h.takeCalls()
+    try h.perform(.selectTab(1))
+    #expect(h.takeCalls() == returnsRotated("Feed#1.", ios: p.ios)
+            + ["Cart#1.viewWillDisappear(_:)", "Cart#1.viewDidDisappear(_:)", "Feed#1.viewDidAppear(_:)"])
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W8 a view loaded after the rotation starts with the new traits: no transition (viewIsAppearing docs; T23)")
+  func loadedAfterRotation() throws {
+    let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
+    let h = try launched(Platform(ios: 17, scenes: true), app: app)
+    try h.perform(.rotate(.landscape)); _ = h.takeCalls()
+    try h.perform(.selectTab(2))
+    #expect(h.takeCalls() == ["Cart#1.loadView()", "Cart#1.viewDidLoad()", "Cart#1.viewWillAppear(_:)", "Cart#1.viewIsAppearing(_:)",
+      "Cart#1.viewWillLayoutSubviews()", "Cart#1.viewDidLayoutSubviews()", "Feed#1.viewWillDisappear(_:)",
+      "Feed#1.viewDidDisappear(_:)", "Cart#1.viewDidAppear(_:)"])
+  }
+
+  @Test("W8/W9 a cancelled swipe back after a rotation: the revealed controller gets its traits and its new size (T13, UIContentContainer, viewWillLayoutSubviews docs)",
+        arguments: Platform.all)
+  func cancelledSwipeBack(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.push("Detail"), .rotate(.landscape)); _ = h.takeCalls()
+    try h.perform(.swipeBack(cancel: true))
+    var detailBack = ["Detail#1.viewWillAppear(_:)"]
+    if p.ios >= 13 { detailBack.append("Detail#1.viewIsAppearing(_:)") }
+    #expect(h.takeCalls() == ["Detail#1.viewWillDisappear(_:)"] + returnsRotated(NL, ios: p.ios)
+            + [NL + "viewWillDisappear(_:)", NL + "viewDidDisappear(_:)"] + detailBack + ["Detail#1.viewDidAppear(_:)"])
+    #expect(try h.replayMatches())
+  }
+}
+
+@Suite struct LayoutAfterRotationTests {
+  @Test("W9 full screen, rotate, dismiss: the presenter comes back at its new size and is laid out (viewWillLayoutSubviews docs: \"When the bounds change…\"; viewIsAppearing docs; T14, T15)",
+        arguments: Platform.all)
+  func presenterLaidOut(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
+    try h.perform(.rotate(.landscape))
+    #expect(h.takeCalls() == rotation(["Sheet#1."]))
+    try h.perform(.dismiss)
+    #expect(h.takeCalls() == ["Sheet#1.viewWillDisappear(_:)"] + returnsRotated(NL, ios: p.ios)
+            + [NL + "viewDidAppear(_:)", "Sheet#1.viewDidDisappear(_:)"])
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W9 full screen and dismiss at the same size: still no layout pass for the presenter (T14, T15)", arguments: Platform.all)
+  func sameSizeNoLayout(_ p: Platform) throws {
+    let h = try launched(p)
+    try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
+    try h.perform(.dismiss)
+    var back = ["Sheet#1.viewWillDisappear(_:)", NL + "viewWillAppear(_:)"]
+    if p.ios >= 13 { back.append(NL + "viewIsAppearing(_:)") }
+    #expect(h.takeCalls() == back + [NL + "viewDidAppear(_:)", "Sheet#1.viewDidDisappear(_:)"])
+    #expect(try h.replayMatches())
+  }
+}
+
 @Suite struct OverFullScreenTests {
   @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: Platform.all)
   func presentAndDismiss(_ p: Platform) throws {
