@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import Testing
 @testable import Lifecycle
 
@@ -72,6 +73,19 @@ private func rotation(_ vcs: [String]) -> [String] {
     #expect(h.sim.state.controller("Cart#1")?.viewLoaded == false)
     try h.perform(.selectTab(2))
     #expect(h.takeCalls().prefix(2) == ["Cart#1.loadView()", "Cart#1.viewDidLoad()"])
+    #expect(try h.replayMatches())
+  }
+
+  @Test("W6 a controller popped by an earlier memory-warning handler is gone and gets none (S24)")
+  func poppedDuringWarning() throws {
+    let app = ScriptedApp()
+    app.handlers["NoteList.didReceiveMemoryWarning"] = { sim in try? sim.appPop() }
+    let h = try launched(Platform(ios: 17, scenes: true), app: app)
+    try h.perform(.push("Detail")); _ = h.takeCalls()
+    try h.perform(.memoryWarning)
+    var popped = ["Detail#1.viewWillDisappear(_:)", NL + "viewWillAppear(_:)", NL + "viewIsAppearing(_:)"]
+    popped += [NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()", "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"]
+    #expect(h.takeCalls() == [AD + "applicationDidReceiveMemoryWarning(_:)", NL + "didReceiveMemoryWarning()"] + popped)
     #expect(try h.replayMatches())
   }
 
@@ -160,6 +174,16 @@ private func rotation(_ vcs: [String]) -> [String] {
     #expect(throws: Profile.KnobError(description: "knob notificationCenterDoubleActivation takes true or false")) {
       try off.set("notificationCenterDoubleActivation", .number(1))
     }
+  }
+}
+
+@Suite struct KnobTableTests {
+  @Test("every profile knob, notificationCenterDoubleActivation included, has a row in docs/lua-api.md's knob table")
+  func documented() throws {
+    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/lua-api.md")
+    let text = try String(contentsOf: docs, encoding: .utf8)
+    for name in Profile.knobNames { #expect(text.contains("\n| `\(name)` | "), "\(name)") }
   }
 }
 
