@@ -61,12 +61,16 @@ function advance(seconds) end
 
 ---@param state AppStateName
 function expect_state(state) end
----These callbacks, in this order, among the callbacks since the previous expectation
----(callbacks not named are ignored). Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".
+---These callbacks, in this order, among the callbacks of the expectation window: since the
+---verb that followed the previous expectations (callbacks not named are ignored).
+---Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".
 ---@param names string[]
 function expect_calls(names) end
+---None of these callbacks in the expectation window.
 ---@param names string[]
 function expect_no_calls(names) end
+---The app is not running and its last termination had this reason (nil: any). Names the
+---fault, so the run does not fail for an unexpected termination.
 ---@param reason? TerminationReason
 function expect_terminated(reason) end
 ---@param condition any

@@ -98,6 +98,9 @@ public final class LogReader {
       guard let raw = try source.next(number: 1) else {
         throw LogProblem.unreadable("\(path): empty file: not a lifesim log")
       }
+      if path.hasSuffix(".lua"), raw.bytes.first != UInt8(ascii: "{") {
+        throw LogProblem.unreadable("\(path): this is a Lua script, not a lifesim log; did you mean `lifesim run \(path)`?")
+      }
       guard raw.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
       let body = try checkedBody(Array(raw.bytes), number: 1, chain: &chain)
       return try decodeHeader(body)

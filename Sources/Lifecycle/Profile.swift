@@ -100,7 +100,12 @@ public struct Profile: Equatable, Sendable {
     memoryLimitBytes = 64 << 20
   }
 
+  /// The versions a log header may name (older lifesim versions accepted any of these).
   public static let iosRange = 12...26
+  /// The iOS releases a new run may use: 12 to 18, then 26 (Apple skipped 19–25).
+  public static let releases = [12, 13, 14, 15, 16, 17, 18, 26]
+  /// "12 to 18, or 26": the releases as an error message names them.
+  public static let releasesText = "12 to 18, or 26"
 
   // MARK: - Knobs by name
 

@@ -652,6 +652,7 @@ public final class Simulator {
 
   /// Posts a notification; the app's observers run if it has any.
   private func post(_ name: String) throws(ProcessEnded) {
+    assert(NotificationName.all.contains(name), "\(name) is posted but observe does not accept it")
     let handled = state.observers.contains(name)
     emit(.notification(name: name, handled: handled, depth: depth))
     guard handled else { return }
@@ -685,7 +686,7 @@ public final class Simulator {
                             description: "main thread unresponsive: \(name) on \(target) ran past the limit of \(profile.instructionLimit) Lua instructions"))
     case .memoryLimit:
       terminate(Termination(reason: .jetsam, code: nil,
-                            description: "per-process-limit: the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
+                            description: "\(Termination.memoryLimitJetsamPrefix): the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
     case .processEnded:
       break
     }

@@ -113,3 +113,17 @@ public enum VirtualTime {
     return "\(hundredths / 100).\(frac.count == 1 ? "0" + frac : frac)"
   }
 }
+
+/// The notifications the model posts, which `observe` accepts (UIKit's Swift spellings).
+public enum NotificationName {
+  public static let all = [
+    "UIApplication.didBecomeActiveNotification", "UIApplication.didEnterBackgroundNotification",
+    "UIApplication.didFinishLaunchingNotification", "UIApplication.didReceiveMemoryWarningNotification",
+    "UIApplication.protectedDataDidBecomeAvailableNotification",
+    "UIApplication.protectedDataWillBecomeUnavailableNotification",
+    "UIApplication.willEnterForegroundNotification", "UIApplication.willResignActiveNotification",
+    "UIApplication.willTerminateNotification",
+    "UIScene.didActivateNotification", "UIScene.didDisconnectNotification", "UIScene.didEnterBackgroundNotification",
+    "UIScene.willConnectNotification", "UIScene.willDeactivateNotification", "UIScene.willEnterForegroundNotification",
+  ]
+}

@@ -284,7 +284,13 @@ final class HostFunction {
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
 struct LuaRaise: Error {
   let message: String
+  /// A message that is complete as it is (it names its own location, or none applies).
   init(_ message: String) { self.message = message }
+  /// A misuse of the API at the script line that made the call: `file:line: message`, as
+  /// `luaL_error` words it.
+  init(at vm: LuaVM, _ message: String) {
+    self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
+  }
 }
 
 extension LuaVM {
