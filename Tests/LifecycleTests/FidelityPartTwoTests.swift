@@ -11,18 +11,18 @@ import Testing
 private let AD = "AppDelegate.", SD = "SceneDelegate.", NL = "NoteList#1."
 
 /// A platform profile the tests run in: the iOS version and whether the app uses scenes.
-struct Platform: Sendable, CustomTestStringConvertible {
+struct PlatformUnderTest: Sendable, CustomTestStringConvertible {
   var ios: Int
   var scenes: Bool
   var testDescription: String { "iOS \(ios) \(scenes ? "scenes" : "sceneless")" }
 
   /// Every range where the sequences differ: iOS 12 (no viewIsAppearing), 13 and 17
   /// (viewIsAppearing), 26 (updateProperties), scene and sceneless.
-  static let all = [Platform(ios: 12, scenes: false), Platform(ios: 13, scenes: true), Platform(ios: 17, scenes: false),
-                    Platform(ios: 17, scenes: true), Platform(ios: 26, scenes: false), Platform(ios: 26, scenes: true)]
+  static let all = [PlatformUnderTest(ios: 12, scenes: false), PlatformUnderTest(ios: 13, scenes: true), PlatformUnderTest(ios: 17, scenes: false),
+                    PlatformUnderTest(ios: 17, scenes: true), PlatformUnderTest(ios: 26, scenes: false), PlatformUnderTest(ios: 26, scenes: true)]
 }
 
-private func launched(_ p: Platform, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in }) throws -> Harness {
+private func launched(_ p: PlatformUnderTest, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in }) throws -> Harness {
   let h = Harness(ios: p.ios, scenes: p.scenes, app: app, knobs: knobs)
   try h.perform(.launch(url: nil))
   _ = h.takeCalls(); _ = h.takeEvents()
@@ -56,8 +56,8 @@ private func rotation(_ vcs: [String]) -> [String] {
   }
 
   @Test("W6 memory warning: every controller instance, loaded or not, no view loaded (View Controller Programming Guide: \"Each view controller calls its didReceiveMemoryWarning method\"; S24, T19)",
-        arguments: Platform.all)
-  func everyInstance(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func everyInstance(_ p: PlatformUnderTest) throws {
     let app = shop()
     app.handlers["Cart.didReceiveMemoryWarning"] = { _ in }
     let h = try launched(p, app: app)
@@ -80,7 +80,7 @@ private func rotation(_ vcs: [String]) -> [String] {
   func poppedDuringWarning() throws {
     let app = ScriptedApp()
     app.handlers["NoteList.didReceiveMemoryWarning"] = { sim in try? sim.appPop() }
-    let h = try launched(Platform(ios: 17, scenes: true), app: app)
+    let h = try launched(PlatformUnderTest(ios: 17, scenes: true), app: app)
     try h.perform(.push("Detail")); _ = h.takeCalls()
     try h.perform(.memoryWarning)
     var popped = ["Detail#1.viewWillDisappear(_:)", NL + "viewWillAppear(_:)", NL + "viewIsAppearing(_:)"]
@@ -91,7 +91,7 @@ private func rotation(_ vcs: [String]) -> [String] {
 
   @Test("W6 memory warning with a full-screen modal over tabs: tabs in order, then the presented one (S24, T19)")
   func withModal() throws {
-    let h = try launched(Platform(ios: 17, scenes: true), app: shop())
+    let h = try launched(PlatformUnderTest(ios: 17, scenes: true), app: shop())
     try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
     try h.perform(.memoryWarning)
     #expect(h.takeCalls() == [AD + "applicationDidReceiveMemoryWarning(_:)", "Feed#1.didReceiveMemoryWarning()",
@@ -101,7 +101,7 @@ private func rotation(_ vcs: [String]) -> [String] {
 }
 
 @Suite struct NotificationCenterPullTests {
-  private func pull(_ p: Platform) -> (calls: [String], notes: [String]) {
+  private func pull(_ p: PlatformUnderTest) -> (calls: [String], notes: [String]) {
     p.scenes
       ? ([SD + "sceneWillResignActive(_:)", SD + "sceneDidBecomeActive(_:)", SD + "sceneWillResignActive(_:)"],
          ["UIScene.willDeactivateNotification", "UIApplication.willResignActiveNotification",
@@ -112,15 +112,15 @@ private func rotation(_ vcs: [String]) -> [String] {
           "UIApplication.willResignActiveNotification"])
   }
 
-  private func close(_ p: Platform) -> (calls: [String], notes: [String]) {
+  private func close(_ p: PlatformUnderTest) -> (calls: [String], notes: [String]) {
     p.scenes
       ? ([SD + "sceneDidBecomeActive(_:)"], ["UIScene.didActivateNotification", "UIApplication.didBecomeActiveNotification"])
       : ([AD + "applicationDidBecomeActive(_:)"], ["UIApplication.didBecomeActiveNotification"])
   }
 
   @Test("W7 a full Notification Center pull resigns and becomes active twice, iOS ≥ 11 (OpenRadar 49216830; OneSignal-iOS-SDK PR 1451)",
-        arguments: Platform.all)
-  func twice(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func twice(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.interrupt(.notificationCenter))
     let opened = h.takeEvents()
@@ -136,8 +136,8 @@ private func rotation(_ vcs: [String]) -> [String] {
   }
 
   @Test("W7 knob notificationCenterDoubleActivation = false restores the single pair (iOS 10 behaviour, OpenRadar 49216830)",
-        arguments: Platform.all)
-  func knobOff(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func knobOff(_ p: PlatformUnderTest) throws {
     let h = try launched(p) { try? $0.set("notificationCenterDoubleActivation", .bool(false)) }
     #expect(h.sim.profile.notificationCenterDoubleActivation == false)
     try h.perform(.interrupt(.notificationCenter))
@@ -147,8 +147,8 @@ private func rotation(_ vcs: [String]) -> [String] {
     #expect(try h.replayMatches())
   }
 
-  @Test("W7 only the Notification Center: Control Center and alerts keep one pair (T9, S16)", arguments: Platform.all)
-  func otherOverlays(_ p: Platform) throws {
+  @Test("W7 only the Notification Center: Control Center and alerts keep one pair (T9, S16)", arguments: PlatformUnderTest.all)
+  func otherOverlays(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     for kind in [Interruption.controlCenter, .alert] {
       try h.perform(.interrupt(kind), .endInterrupt(.dismissed))
@@ -189,8 +189,8 @@ private func rotation(_ vcs: [String]) -> [String] {
 
 @Suite struct RotationWhileHiddenTests {
   @Test("W8 push, rotate, pop: the returning controller gets its new traits after viewWillAppear, before viewIsAppearing (UIContentContainer willTransition(to:with:); viewIsAppearing docs; T24)",
-        arguments: Platform.all)
-  func pushRotatePop(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func pushRotatePop(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.push("Detail")); _ = h.takeCalls()
     try h.perform(.rotate(.landscape))
@@ -208,8 +208,8 @@ private func rotation(_ vcs: [String]) -> [String] {
     #expect(try h.replayMatches())
   }
 
-  @Test("W8 a tab hidden during a rotation, selected again (UIContentContainer; viewIsAppearing docs; T18, T24)", arguments: Platform.all)
-  func tabBack(_ p: Platform) throws {
+  @Test("W8 a tab hidden during a rotation, selected again (UIContentContainer; viewIsAppearing docs; T18, T24)", arguments: PlatformUnderTest.all)
+  func tabBack(_ p: PlatformUnderTest) throws {
     let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
     let h = try launched(p, app: app)
     try h.perform(.selectTab(2), .rotate(.landscape)); _ = h.takeCalls()
@@ -222,7 +222,7 @@ private func rotation(_ vcs: [String]) -> [String] {
   @Test("W8 a view loaded after the rotation starts with the new traits: no transition (viewIsAppearing docs; T23)")
   func loadedAfterRotation() throws {
     let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
-    let h = try launched(Platform(ios: 17, scenes: true), app: app)
+    let h = try launched(PlatformUnderTest(ios: 17, scenes: true), app: app)
     try h.perform(.rotate(.landscape)); _ = h.takeCalls()
     try h.perform(.selectTab(2))
     #expect(h.takeCalls() == ["Cart#1.loadView()", "Cart#1.viewDidLoad()", "Cart#1.viewWillAppear(_:)", "Cart#1.viewIsAppearing(_:)",
@@ -231,8 +231,8 @@ private func rotation(_ vcs: [String]) -> [String] {
   }
 
   @Test("W8/W9 a cancelled swipe back after a rotation: the revealed controller gets its traits and its new size (T13, UIContentContainer, viewWillLayoutSubviews docs)",
-        arguments: Platform.all)
-  func cancelledSwipeBack(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func cancelledSwipeBack(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.push("Detail"), .rotate(.landscape)); _ = h.takeCalls()
     try h.perform(.swipeBack(cancel: true))
@@ -246,8 +246,8 @@ private func rotation(_ vcs: [String]) -> [String] {
 
 @Suite struct LayoutAfterRotationTests {
   @Test("W9 full screen, rotate, dismiss: the presenter comes back at its new size and is laid out (viewWillLayoutSubviews docs: \"When the bounds change…\"; viewIsAppearing docs; T14, T15)",
-        arguments: Platform.all)
-  func presenterLaidOut(_ p: Platform) throws {
+        arguments: PlatformUnderTest.all)
+  func presenterLaidOut(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
     try h.perform(.rotate(.landscape))
@@ -258,8 +258,8 @@ private func rotation(_ vcs: [String]) -> [String] {
     #expect(try h.replayMatches())
   }
 
-  @Test("W9 full screen and dismiss at the same size: still no layout pass for the presenter (T14, T15)", arguments: Platform.all)
-  func sameSizeNoLayout(_ p: Platform) throws {
+  @Test("W9 full screen and dismiss at the same size: still no layout pass for the presenter (T14, T15)", arguments: PlatformUnderTest.all)
+  func sameSizeNoLayout(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.present("Sheet", style: .fullScreen, navigation: false)); _ = h.takeCalls()
     try h.perform(.dismiss)
@@ -271,8 +271,8 @@ private func rotation(_ vcs: [String]) -> [String] {
 }
 
 @Suite struct OverFullScreenTests {
-  @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: Platform.all)
-  func presentAndDismiss(_ p: Platform) throws {
+  @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: PlatformUnderTest.all)
+  func presentAndDismiss(_ p: PlatformUnderTest) throws {
     let h = try launched(p)
     try h.perform(.present("Sheet", style: .overFullScreen, navigation: false))
     var shown = ["Sheet#1.init(coder:)", "Sheet#1.loadView()", "Sheet#1.viewDidLoad()", "Sheet#1.viewWillAppear(_:)"]
