@@ -7,7 +7,8 @@ public struct Controller: Equatable, Sendable {
   public var label: String
   public var viewLoaded = false
   public var appearance: Appearance = .disappeared
-  /// The device rotated while this loaded controller was hidden: it hears of it when it returns (T24).
+  /// The device rotated while this loaded controller was hidden: when it returns it gets the
+  /// trait transition and a layout pass at its new size (T24; docs/decisions.md, rotation while hidden).
   public var traitsStale = false
 }
 
@@ -165,14 +166,18 @@ public struct LifecycleState: Equatable, Sendable {
     return out
   }
 
-  /// Every controller whose view is loaded, containers' children in order, presented last.
-  public var loadedControllers: [Int] {
+  /// Every view-controller instance in the window, loaded or not: each tab's stack bottom to
+  /// top, tabs in order, then the presented levels bottom to top.
+  public var windowControllers: [Int] {
     guard let window else { return [] }
     var out: [Int] = []
     for stack in window.tabs { out += stack }
     for p in window.presented { out += p.stack }
-    return out.filter { controllers[$0]?.viewLoaded == true }
+    return out
   }
+
+  /// The window's controllers whose views are loaded, in `windowControllers` order.
+  public var loadedControllers: [Int] { windowControllers.filter { controllers[$0]?.viewLoaded == true } }
 
   public func label(_ id: Int) -> String { controllers[id]?.label ?? "?" }
 }

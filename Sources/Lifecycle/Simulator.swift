@@ -152,7 +152,7 @@ public final class Simulator {
       guard let stack = navigationStack(), stack.count >= 2 else { throw fail("the navigation stack has nothing to swipe back to") }
     case .swipeDown:
       try needActive()
-      guard let p = s.window?.presented.last, p.style != .fullScreen else { throw fail("no sheet is presented") }
+      guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
     }
   }
 
@@ -185,8 +185,13 @@ public final class Simulator {
     case .unlock:
       if !s.protectedDataAvailable { try protectedData(available: true) }
       if s.frontmostAtLock { try userLaunch(url: nil) }
-    case .interrupt:
+    case let .interrupt(kind):
       try resignActive()
+      if kind == .notificationCenter, profile.notificationCenterDoubleActivation {
+        // Fully extended, the center lets the app become active and resign again.
+        try becomeActive()
+        try resignActive()
+      }
     case let .endInterrupt(how):
       guard s.isForeground else { return }
       if how == .answered { try enterBackground() } else { try becomeActive() }
@@ -208,7 +213,10 @@ public final class Simulator {
         return
       }
       try deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
-      for id in state.loadedControllers { try deliver(.didReceiveMemoryWarning, state.label(id)) }
+      // Every instance, loaded or not; no view is loaded to deliver it.
+      for id in state.windowControllers where state.controllers[id] != nil {
+        try deliver(.didReceiveMemoryWarning, state.label(id))
+      }
       try post("UIApplication.didReceiveMemoryWarningNotification")
     case .memoryPressure:
       guard s.process == .suspended || s.process == .prewarmed else {
@@ -536,12 +544,17 @@ public final class Simulator {
   }
 
   /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
+  /// A controller that was hidden during a rotation gets willTransition(to:with:) first, its new
+  /// traits once its view is back in the window (before viewIsAppearing), and a layout pass for
+  /// its new size even where the appearance has none otherwise (`layout: false`).
   private func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
     let label = state.label(id)
-    if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, label) }
+    let rotatedWhileHidden = state.controllers[id]?.traitsStale == true
+    if rotatedWhileHidden { try deliver(.willTransitionToTraitCollection, label) }
     try deliver(.viewWillAppear, label)
+    if rotatedWhileHidden { try deliver(.traitCollectionDidChange, label) }
     if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
-    if doLayout { try layoutPass(label) }
+    if doLayout || rotatedWhileHidden { try layoutPass(label) }
   }
 
   private func layoutPass(_ label: String) throws(ProcessEnded) {
@@ -625,11 +638,8 @@ public final class Simulator {
       below.window = w
       revealed = below.visibleControllers
     }
-    for id in revealed {
-      if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, state.label(id)) }
-      try deliver(.viewWillAppear, state.label(id))
-      if profile.viewIsAppearing { try deliver(.viewIsAppearing, state.label(id)) }
-    }
+    // The presenter's view comes back as it was: laid out again only if its size changed.
+    for id in revealed { try beginAppearance(id, layout: false) }
     for id in revealed { try deliver(.viewDidAppear, state.label(id)) }
     try deliver(.viewDidDisappear, b)
     emit(.dismissed(b))

@@ -25,10 +25,24 @@ public enum Appearance: String, Sendable {
 
 /// `UIModalPresentationStyle`, the styles lifesim models.
 public enum PresentationStyle: String, Sendable, CaseIterable {
-  case fullScreen, pageSheet, formSheet
+  case fullScreen, pageSheet, formSheet, overFullScreen
 
   /// Whether the presenter's view leaves the window (and gets disappear callbacks).
-  public var removesPresenter: Bool { self == .fullScreen }
+  /// `overFullScreen` covers the screen but leaves the views beneath it in place.
+  public var removesPresenter: Bool {
+    switch self {
+    case .fullScreen: return true
+    case .pageSheet, .formSheet, .overFullScreen: return false
+    }
+  }
+
+  /// Whether the user can swipe the presentation down (`swipe_down`): sheets only.
+  public var isSheet: Bool {
+    switch self {
+    case .pageSheet, .formSheet: return true
+    case .fullScreen, .overFullScreen: return false
+    }
+  }
 }
 
 /// What takes the app to inactive without leaving the foreground.

@@ -531,7 +531,7 @@ final class AppHost: AppDriver {
         if let problem = vm.unknownKey(inTableAt: 2, allowed: ["navigation", "style"]) { throw .invalid("present: \(problem)") }
         vm.rawGet(2, "style")
         if let s = vm.string(-1) {
-          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet or formSheet") }
+          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet, formSheet or overFullScreen") }
           style = st
         }
         vm.pop()
