@@ -22,6 +22,7 @@ struct Lifesim: ParsableCommand {
 
   /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
+    Terminal.surviveClosedPipes()
     do {
       var command = try parseAsRoot()
       try command.run()

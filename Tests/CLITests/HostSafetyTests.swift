@@ -80,4 +80,29 @@ import Testing
     #expect(r.status == 0, "\(r.out)\(r.err)")
     #expect(r.out.contains("crash (app.lua:3: store: the app's stored data would be 16777287 bytes, over its quota of 16 MiB)"), "\(r.out)")
   }
+
+  /// `lifesim … | head -1`: the reader goes away after one line. lifesim must not die of SIGPIPE
+  /// half-way through a log; it finishes, and every command exits with its own status.
+  @Test func aClosedPipeNeverCutsTheLog() throws {
+    let binary = repositoryRoot.path + "/.build/debug/lifesim"
+    let log = temp("pipe.lifelog")
+    let commands = [
+      "run Scripts/scenarios/away_many_times.lua -o \(log) --force",
+      "replay \(log)", "diff \(log) \(log)", "export \(log) --format jsonl", "verify \(log)",
+    ]
+    for command in commands {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/bin/bash")
+      p.arguments = ["-c", "\(binary) \(command) | head -1 > /dev/null; echo ${PIPESTATUS[0]}"]
+      p.currentDirectoryURL = repositoryRoot
+      let out = Pipe()
+      p.standardOutput = out
+      try p.run()
+      let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      #expect(status == "0\n", "\(command): exit \(status)")
+    }
+    let verify = try lifesim(["verify", log])
+    #expect(verify.out == "\(log): intact and complete: 2322 events\n", "\(verify.out)")
+  }
 }
