@@ -48,6 +48,8 @@ struct Replay: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
+  @OptionGroup var guardOptions: WallLimitOption
+
   @Flag(help: "Machine-readable output.")
   var json = false
 
@@ -138,9 +140,10 @@ struct Replay: ParsableCommand {
         return Status.trouble
       }
     }
-    let config = RunConfiguration(
+    var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
+    config.wallLimitSeconds = guardOptions.wallLimit
     let comparison = Comparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in

@@ -105,4 +105,26 @@ import Testing
     let verify = try lifesim(["verify", log])
     #expect(verify.out == "\(log): intact and complete: 2322 events\n", "\(verify.out)")
   }
+
+  /// The wall-clock guard stops a call that runs too long in real time, in the scenario or the
+  /// app, with exit 2 and a log whose trailer says why.
+  @Test func theWallClockGuardStopsALongCallAndKeepsTheLog() throws {
+    let dir = try scriptFolder("wall", [
+      "s.lua": "launch()\nlocal s = 0\nfor i = 1, 1e12 do s = s + i end\n",
+      "app.lua": "controller \"ViewController\" { viewDidLoad = function(vc) local s = 0 for i = 1, 1e12 do s = s + i end end }\n",
+      "a.lua": "scenario { app = \"app.lua\", knobs = { instructionLimit = 1e12 } }\nlaunch()\n",
+    ])
+    let scenario = try lifesim(["run", "s.lua", "-q", "--wall-limit", "1", "-o", "s.lifelog"], cwd: dir)
+    #expect(scenario.status == 2)
+    #expect(scenario.err == "lifesim: s.lua:3: the wall-clock guard stopped the run: the scenario ran for more than 1 s of real time in one call (--wall-limit 1; a guard against hangs, not model behaviour)\n")
+    let app = try lifesim(["run", "a.lua", "-q", "--wall-limit", "1", "-o", "a.lifelog"], cwd: dir)
+    #expect(app.status == 2)
+    #expect(app.err == "lifesim: app.lua:1: the wall-clock guard stopped the run: ViewController#1.viewDidLoad() ran for more than 1 s of real time in one call (--wall-limit 1; a guard against hangs, not model behaviour)\n")
+    for log in ["s.lifelog", "a.lifelog"] {
+      let verify = try lifesim(["verify", log], cwd: dir)
+      #expect(verify.status == 0, "\(verify.out)")
+      let text = try String(contentsOfFile: dir + "/" + log, encoding: .utf8)
+      #expect(text.contains("the wall-clock guard stopped the run"), "the trailer says why")
+    }
+  }
 }
