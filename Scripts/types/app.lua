@@ -47,7 +47,6 @@ UIApplication = {}
 ---@field applicationProtectedDataWillBecomeUnavailable? fun(application: UIApplication)
 ---@field applicationProtectedDataDidBecomeAvailable? fun(application: UIApplication)
 ---@field openURL? fun(application: UIApplication, url: string)
----@field continueUserActivity? fun(application: UIApplication)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
 AppDelegate = {}

@@ -47,7 +47,6 @@ final class ScriptedApp: AppDriver {
 final class Harness {
   let sim: Simulator
   let app: ScriptedApp
-  private(set) var events: [Event] = []
 
   init(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in }) {
     var profile = Profile(ios: ios, scenes: scenes)
