@@ -1,4 +1,4 @@
--- Notification Center and Control Center only make the app inactive (§6; T9, S16).
+-- Notification Center and Control Center only make the app inactive (docs/model.md §7; T9, S16).
 scenario { name = "notification and control center", ios = 17, app = "../apps/notes.lua" }
 
 launch()

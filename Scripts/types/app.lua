@@ -1,5 +1,5 @@
 ---@meta
--- Lua Language Server annotations for lifesim app scripts (SPEC §3.2, LIFECYCLE.md §1.6).
+-- Lua Language Server annotations for lifesim app scripts (docs/lua-api.md; handler keys: docs/model.md §1).
 
 ---@class AppConfig
 ---@field name? string
