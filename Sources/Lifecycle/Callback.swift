@@ -1,5 +1,5 @@
 /// Every UIKit callback lifesim models, keyed by the short name an app script
-/// uses (LIFECYCLE.md §1.6), with the full Swift signature the log shows.
+/// uses (docs/model.md §1), with the full Swift signature the log shows.
 public enum Callback: String, CaseIterable, Sendable {
   // UIApplicationDelegate
   case willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, configurationForConnecting
