@@ -139,9 +139,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 12, scenes: false)
     try h.launch()
     try h.perform(.lock)
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
-    h.expectSystem(["suspended"])
+    h.expectHome()
     try h.perform(.advance(us: 15_000_000))
     #expect(h.sim.state.protectedDataAvailable == false)
     h.expectCalls([])  // suspended: nothing delivered
@@ -304,9 +302,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 12)
     try h.launch()
     try h.perform(.appSwitcher, .switchTo(other: true))
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
-    h.expectSystem(["suspended"])
+    h.expectHome()
   }
 
   @Test("§6 force quit while suspended: no callbacks; the session survives only a system kill (T27, T28, T33, S19)")
@@ -314,13 +310,9 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17)
     try h.launch()
     try h.perform(.home, .forceQuit)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
-    h.expectNotifications(Posted.home(scenes: true))
-    h.expectSystem(["suspended", "terminated user: force quit from the app switcher while suspended"])
+    h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
     try h.perform(.launch(url: nil))
-    h.expectCalls(StandardLaunch.sceneCalls(ios: 17, newSession: true, discarded: true, instance: 2))
-    h.expectNotifications(StandardLaunch.sceneNotifications)
-    h.expectSystem(["started foreground, background"])
+    h.expectStandardLaunch(instance: 2, newSession: true, discarded: true)
   }
 
   @Test("§6 force quit from the switcher while inactive: disconnect, willTerminate, discard (F3, T27, S19)")
@@ -334,9 +326,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectNotifications(Posted.resignActive(scenes: true) + ["UIScene.didDisconnectNotification", "UIApplication.willTerminateNotification"])
     h.expectSystem(["terminated user: force quit from the app switcher"])
     try h.perform(.launch(url: nil))
-    h.expectCalls(StandardLaunch.sceneCalls(ios: 17, newSession: true, discarded: true, instance: 2))
-    h.expectNotifications(StandardLaunch.sceneNotifications)
-    h.expectSystem(["started foreground, background"])
+    h.expectStandardLaunch(instance: 2, newSession: true, discarded: true)
   }
 
   @Test("§6 memory pressure reclaims a suspended app; the next launch reuses the session (S25, T33)")
@@ -344,13 +334,9 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17)
     try h.launch()
     try h.perform(.home, .memoryPressure)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
-    h.expectNotifications(Posted.home(scenes: true))
-    h.expectSystem(["suspended", "terminated jetsam: vm-pageshortage: the system reclaimed the suspended app's memory"])
+    h.expectHome(system: ["suspended", "terminated jetsam: vm-pageshortage: the system reclaimed the suspended app's memory"])
     try h.perform(.launch(url: nil))
-    h.expectCalls(StandardLaunch.sceneCalls(ios: 17, newSession: false, instance: 2))
-    h.expectNotifications(StandardLaunch.sceneNotifications)
-    h.expectSystem(["started foreground, background"])
+    h.expectStandardLaunch(instance: 2, newSession: false)
   }
 
   @Test("§6 background launches are not delivered after a force quit (S33)")
@@ -358,9 +344,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17)
     try h.launch()
     try h.perform(.home, .forceQuit)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
-    h.expectNotifications(Posted.home(scenes: true))
-    h.expectSystem(["suspended", "terminated user: force quit from the app switcher while suspended"])
+    h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
     try h.perform(.backgroundLaunch(.fetch))
     h.expectSystem(["note backgroundLaunchNotDelivered: the user force quit the app: fetch is not delivered until the user opens it again"])
     #expect(h.sim.state.process == .notRunning)
@@ -524,9 +508,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
   func urlScene() throws {
     let h = Harness(ios: 17)
     try h.perform(.openURL("notes://1"))
-    h.expectCalls(StandardLaunch.sceneCalls(ios: 17))
-    h.expectNotifications(StandardLaunch.sceneNotifications)
-    h.expectSystem(["started foreground, background"])
+    h.expectStandardLaunch()
     #expect(h.allEvents.contains { if case .callback(.willConnectTo, _, _, _, "notes://1", _) = $0.body { return true }; return false })
     try h.perform(.home, .openURL("notes://2"))
     h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot

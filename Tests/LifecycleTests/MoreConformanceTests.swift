@@ -9,6 +9,13 @@ import Testing
 private let AD = "AppDelegate.", SD = "SceneDelegate.", NL = "NoteList#1."
 private let snapshot = Array(repeating: NL + "traitCollectionDidChange(_:)", count: 2)
 
+/// An app that begins a background task "upload" in `applicationDidEnterBackground` and never ends it.
+private func appBeginningATaskInTheBackground() -> ScriptedApp {
+  let app = ScriptedApp()
+  app.handlers["applicationDidEnterBackground"] = { sim in _ = try sim.beginBackgroundTask(name: "upload") }
+  return app
+}
+
 /// A launched app whose launch has been claimed (the launch itself is ColdLaunchTests' subject).
 private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = ScriptedApp(),
                       knobs: (inout Profile) -> Void = { _ in },
@@ -52,9 +59,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
   func returnNotifications() throws {
     let h = try launched(ios: 12)
     try h.perform(.home)
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
-    h.expectSystem(["suspended"])
+    h.expectHome()
     try h.perform(.launch(url: nil))
     h.expectCalls([AD + "applicationWillEnterForeground(_:)", AD + "applicationDidBecomeActive(_:)"])
     h.expectNotifications(["UIApplication.willEnterForegroundNotification", "UIApplication.didBecomeActiveNotification"])
@@ -73,9 +78,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
 
   @Test("§12 protected data callbacks reach an app still running in the background (S37)")
   func protectedDataWhileRunning() throws {
-    let app = ScriptedApp()
-    app.handlers["applicationDidEnterBackground"] = { sim in _ = try sim.beginBackgroundTask(name: "upload") }
-    let h = try launched(ios: 12, app: app)
+    let h = try launched(ios: 12, app: appBeginningATaskInTheBackground())
     try h.perform(.lock, .advance(us: 12_000_000))
     h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)",
                    AD + "applicationProtectedDataWillBecomeUnavailable(_:)"])
@@ -89,12 +92,9 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
 
   @Test("§12 protected data goes away 10 s after the lock, while running (S37, knob protectedDataLockDelay)")
   func protectedDataGoes() throws {
-    let app = ScriptedApp()
-    app.handlers["applicationDidEnterBackground"] = { sim in _ = try sim.beginBackgroundTask(name: "upload") }
-    let h = try launched(ios: 12, app: app)
+    let h = try launched(ios: 12, app: appBeginningATaskInTheBackground())
     try h.perform(.lock)
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
+    h.expectHome(system: [])  // a task keeps it running
     try h.perform(.advance(us: 9_000_000))
     h.expectCalls([])
     try h.perform(.advance(us: 2_000_000))
@@ -106,19 +106,14 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
   func callAnsweredScene() throws {
     let h = try launched()
     try h.perform(.interrupt(.call), .endInterrupt(.answered))
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
-    h.expectNotifications(Posted.home(scenes: true))
-    h.expectSystem(["suspended"])
+    h.expectHome()
   }
 
   @Test("§6 force quit of a sceneless app running a background task: willTerminate (T27, S10)")
   func forceQuitBackgroundRunning() throws {
-    let app = ScriptedApp()
-    app.handlers["applicationDidEnterBackground"] = { sim in _ = try sim.beginBackgroundTask(name: "upload") }
-    let h = try launched(ios: 12, app: app)
+    let h = try launched(ios: 12, app: appBeginningATaskInTheBackground())
     try h.perform(.home)
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
+    h.expectHome(system: [])  // a task keeps it running
     #expect(h.sim.state.appState == .background)
     try h.perform(.forceQuit)
     h.expectCalls([AD + "applicationWillTerminate(_:)"])
@@ -182,9 +177,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
   func rotationWhileAway() throws {
     let h = try launched(ios: 12)
     try h.perform(.home, .rotate(.landscape))
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
-    h.expectSystem(["suspended"])
+    h.expectHome()
     try h.perform(.launch(url: nil))
     h.expectCalls([NL + "willTransition(to:with:)", NL + "viewWillTransition(to:with:)", NL + "traitCollectionDidChange(_:)",
       NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()", AD + "applicationWillEnterForeground(_:)",
@@ -212,9 +205,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
     app.handlers["didReceiveRemoteNotification"] = { sim in try sim.complete(sim.state.completions.last!.id) }
     let h = try launched(ios: 12, app: app)
     try h.perform(.home)
-    h.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    h.expectNotifications(Posted.home(scenes: false))
-    h.expectSystem(["suspended"])
+    h.expectHome()
     try h.perform(.backgroundLaunch(.push))
     h.expectCalls([AD + "applicationDidEnterBackground(_:)", AD + "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"])
     h.expectNotifications(["UIApplication.didEnterBackgroundNotification"])
@@ -224,9 +215,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
     app.simulator = off.sim
     try off.launch()
     try off.perform(.home)
-    off.expectCalls([AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"])
-    off.expectNotifications(Posted.home(scenes: false))
-    off.expectSystem(["suspended"])
+    off.expectHome()
     try off.perform(.backgroundLaunch(.push))
     off.expectCalls([AD + "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"])
     off.expectSystem(["resumed", "suspended"])

@@ -57,12 +57,35 @@ extension Harness {
   /// launched app, not the launch itself). Only for the default launch knobs.
   func launch(sourceLocation: SourceLocation = #_sourceLocation) throws {
     try perform(.launch(url: nil))
+    expectStandardLaunch(sourceLocation: sourceLocation)
+  }
+
+  /// Claims the profile's standard cold launch: calls, notifications and the process start.
+  /// `instance`, `newSession` and `discarded` as `StandardLaunch.sceneCalls` takes them.
+  func expectStandardLaunch(instance: Int = 1, newSession: Bool = true, discarded: Bool = false,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
     let p = sim.profile
-    expectCalls(p.scenes ? StandardLaunch.sceneCalls(ios: p.ios) : StandardLaunch.scenelessCalls(ios: p.ios),
-                sourceLocation: sourceLocation)
+    expectCalls(p.scenes ? StandardLaunch.sceneCalls(ios: p.ios, newSession: newSession, discarded: discarded, instance: instance)
+                         : StandardLaunch.scenelessCalls(ios: p.ios), sourceLocation: sourceLocation)
     expectNotifications(p.scenes ? StandardLaunch.sceneNotifications : StandardLaunch.scenelessNotifications,
                         sourceLocation: sourceLocation)
     expectSystem(StandardLaunch.system(p), sourceLocation: sourceLocation)
+  }
+
+  /// Claims Home (or a lock) from the active app: resign active, enter background, the
+  /// snapshot's trait flips for `visible` (from iOS 13, the default of knob `snapshotTraitFlip`:
+  /// a test that changes it spells its sequence out), their notifications,
+  /// then the system events `system` (by default the suspension).
+  func expectHome(visible: [String] = ["NoteList#1"], system: [String] = ["suspended"],
+                  sourceLocation: SourceLocation = #_sourceLocation) {
+    let p = sim.profile
+    let receiver = p.scenes ? "SceneDelegate." : "AppDelegate."
+    let flips = p.ios >= 13 ? Array(repeating: visible.map { $0 + ".traitCollectionDidChange(_:)" }, count: 2).flatMap { $0 } : []
+    expectCalls([receiver + (p.scenes ? "sceneWillResignActive(_:)" : "applicationWillResignActive(_:)"),
+                 receiver + (p.scenes ? "sceneDidEnterBackground(_:)" : "applicationDidEnterBackground(_:)")] + flips,
+                sourceLocation: sourceLocation)
+    expectNotifications(Posted.home(scenes: p.scenes), sourceLocation: sourceLocation)
+    expectSystem(system, sourceLocation: sourceLocation)
   }
 }
 
