@@ -1,5 +1,5 @@
 ---@meta
--- Lua Language Server annotations for lifesim scenario scripts (SPEC §3.1).
+-- Lua Language Server annotations for lifesim scenario scripts (docs/lua-api.md).
 
 ---@alias AppStateName "not_running"|"inactive"|"active"|"background"|"suspended"
 ---@alias TerminationReason "watchdog"|"background_task_expired"|"jetsam"|"crash"|"user"
