@@ -285,7 +285,9 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     try h.launch()
     try h.perform(.interrupt(kind), .endInterrupt(.dismissed))
     let pair = [SD + "sceneWillResignActive(_:)", SD + "sceneDidBecomeActive(_:)"]
-    #expect(h.takeCalls() == (kind == .notificationCenter ? pair + pair : pair))
+    let posted = Posted.resignActive(scenes: true) + Posted.becomeActive(scenes: true)
+    h.expectCalls(kind == .notificationCenter ? pair + pair : pair)
+    h.expectNotifications(kind == .notificationCenter ? posted + posted : posted)
     #expect(throws: ScenarioError.self) { try h.sim.perform(.endInterrupt(.dismissed)) }
   }
 

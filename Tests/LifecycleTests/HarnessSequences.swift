@@ -4,13 +4,13 @@ import Testing
 /// The cold launch from the home screen with the default knobs, as the conformance suite pins
 /// it (docs/model.md, "Launch"): callbacks, notifications and system events, per profile.
 enum StandardLaunch {
-  /// A sceneless app's callbacks: `NoteList#1` is built before willFinish and appears around
-  /// applicationDidBecomeActive.
-  static func scenelessCalls(ios: Int) -> [String] {
-    let AD = "AppDelegate.", NL = "NoteList#1."
-    var s = [NL + "init(coder:)", AD + "application(_:willFinishLaunchingWithOptions:)",
-             AD + "application(_:didFinishLaunchingWithOptions:)", NL + "loadView()", NL + "viewDidLoad()",
-             NL + "viewWillAppear(_:)"]
+  /// A sceneless app's callbacks: the `roots` (a tab bar app has several) are built before
+  /// willFinish, and the first appears around applicationDidBecomeActive.
+  static func scenelessCalls(ios: Int, roots: [String] = ["NoteList#1"]) -> [String] {
+    let AD = "AppDelegate.", NL = roots[0] + "."
+    var s = roots.map { $0 + ".init(coder:)" }
+    s += [AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)",
+          NL + "loadView()", NL + "viewDidLoad()", NL + "viewWillAppear(_:)"]
     if ios >= 13 { s.append(NL + "viewIsAppearing(_:)") }
     if ios >= 26 { s.append(NL + "updateProperties()") }
     s += [NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()", AD + "applicationDidBecomeActive(_:)",
@@ -19,13 +19,17 @@ enum StandardLaunch {
   }
 
   /// A scene app's callbacks; `newSession` adds configurationForConnecting, `discarded`
-  /// didDiscardSceneSessions, `instance` numbers the root controller of this process.
-  static func sceneCalls(ios: Int, newSession: Bool = true, discarded: Bool = false, instance: Int = 1) -> [String] {
-    let AD = "AppDelegate.", SD = "SceneDelegate.", NL = "NoteList#\(instance)."
+  /// didDiscardSceneSessions, `instance` numbers the root controller of this process; `roots`
+  /// (a tab bar app's, the first shown) replaces that root.
+  static func sceneCalls(ios: Int, newSession: Bool = true, discarded: Bool = false, instance: Int = 1,
+                         roots: [String]? = nil) -> [String] {
+    let roots = roots ?? ["NoteList#\(instance)"]
+    let AD = "AppDelegate.", SD = "SceneDelegate.", NL = roots[0] + "."
     var s = [AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)"]
     if discarded { s.append(AD + "application(_:didDiscardSceneSessions:)") }
     if newSession { s.append(AD + "application(_:configurationForConnecting:options:)") }
-    s += [NL + "init(coder:)", SD + "scene(_:willConnectTo:options:)", NL + "loadView()", NL + "viewDidLoad()",
+    s += roots.map { $0 + ".init(coder:)" }
+    s += [SD + "scene(_:willConnectTo:options:)", NL + "loadView()", NL + "viewDidLoad()",
           NL + "viewWillAppear(_:)", NL + "viewIsAppearing(_:)"]
     if ios >= 26 { s.append(NL + "updateProperties()") }
     s += [NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()", SD + "sceneWillEnterForeground(_:)",
@@ -54,19 +58,22 @@ enum StandardLaunch {
 
 extension Harness {
   /// Launches from the home screen and claims the standard cold launch (a test that wants a
-  /// launched app, not the launch itself). Only for the default launch knobs.
-  func launch(sourceLocation: SourceLocation = #_sourceLocation) throws {
+  /// launched app, not the launch itself). Only for the default launch knobs; `roots` names the
+  /// app's root controllers when they are not the one `NoteList#1` (a tab bar app's).
+  func launch(roots: [String] = ["NoteList#1"], sourceLocation: SourceLocation = #_sourceLocation) throws {
     try perform(.launch(url: nil))
-    expectStandardLaunch(sourceLocation: sourceLocation)
+    expectStandardLaunch(roots: roots, sourceLocation: sourceLocation)
   }
 
   /// Claims the profile's standard cold launch: calls, notifications and the process start.
-  /// `instance`, `newSession` and `discarded` as `StandardLaunch.sceneCalls` takes them.
-  func expectStandardLaunch(instance: Int = 1, newSession: Bool = true, discarded: Bool = false,
+  /// `instance`, `newSession`, `discarded` and `roots` as `StandardLaunch.sceneCalls` takes them.
+  func expectStandardLaunch(instance: Int = 1, newSession: Bool = true, discarded: Bool = false, roots: [String]? = nil,
                             sourceLocation: SourceLocation = #_sourceLocation) {
     let p = sim.profile
-    expectCalls(p.scenes ? StandardLaunch.sceneCalls(ios: p.ios, newSession: newSession, discarded: discarded, instance: instance)
-                         : StandardLaunch.scenelessCalls(ios: p.ios), sourceLocation: sourceLocation)
+    expectCalls(p.scenes ? StandardLaunch.sceneCalls(ios: p.ios, newSession: newSession, discarded: discarded, instance: instance,
+                                                     roots: roots)
+                         : StandardLaunch.scenelessCalls(ios: p.ios, roots: roots ?? ["NoteList#\(instance)"]),
+                sourceLocation: sourceLocation)
     expectNotifications(p.scenes ? StandardLaunch.sceneNotifications : StandardLaunch.scenelessNotifications,
                         sourceLocation: sourceLocation)
     expectSystem(StandardLaunch.system(p), sourceLocation: sourceLocation)

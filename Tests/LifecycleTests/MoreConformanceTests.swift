@@ -275,7 +275,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
       "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
   }
 
-  @Test("§15 a controller hidden during a rotation hears of it when it comes back (T24; traits: UIContentContainer, viewIsAppearing docs)")
+  @Test("§10 a controller hidden during a rotation hears of it when it comes back (T24; traits: UIContentContainer, viewIsAppearing docs)")
   func rotationWhileHidden() throws {
     let h = try launched()
     try h.perform(.push("Detail"), .rotate(.landscape))
@@ -286,7 +286,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
       "Detail#1.willTransition(to:with:)", "Detail#1.viewWillTransition(to:with:)", "Detail#1.traitCollectionDidChange(_:)",
       "Detail#1.viewWillLayoutSubviews()", "Detail#1.viewDidLayoutSubviews()"])
     try h.perform(.pop)
-    #expect(h.takeCalls() == ["Detail#1.viewWillDisappear(_:)", NL + "willTransition(to:with:)", NL + "viewWillAppear(_:)",
+    h.expectCalls(["Detail#1.viewWillDisappear(_:)", NL + "willTransition(to:with:)", NL + "viewWillAppear(_:)",
       NL + "traitCollectionDidChange(_:)", NL + "viewIsAppearing(_:)", NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()",
       "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
     try h.perform(.push("Detail"))
