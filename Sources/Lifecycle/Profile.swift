@@ -72,7 +72,8 @@ public struct Profile: Equatable, Sendable {
   /// Bytes the app's Lua state may hold before it is killed as jetsam.
   public var memoryLimitBytes: Int64
 
-  /// The defaults for iOS `ios` (12 … 26); `scenes` defaults to `ios >= 13`.
+  /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
+  /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.
   public init(ios: Int = 17, scenes: Bool? = nil) {
     precondition(Self.iosRange.contains(ios), "ios out of range")
     self.ios = ios
