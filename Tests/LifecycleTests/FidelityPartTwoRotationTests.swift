@@ -9,7 +9,7 @@ import Testing
 private let NL = "NoteList#1."
 
 @Suite struct RotationWhileHiddenTests {
-  @Test("W8 push, rotate, pop: the returning controller gets its new traits after viewWillAppear, before viewIsAppearing (UIContentContainer willTransition(to:with:); viewIsAppearing docs; T24)",
+  @Test("§10 W8 push, rotate, pop: the returning controller gets its new traits after viewWillAppear, before viewIsAppearing (UIContentContainer willTransition(to:with:); viewIsAppearing docs; T24)",
         arguments: PlatformUnderTest.all)
   func pushRotatePop(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
@@ -28,7 +28,7 @@ private let NL = "NoteList#1."
                   + ["Detail#2.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
   }
 
-  @Test("W8 a tab hidden during a rotation, selected again (UIContentContainer; viewIsAppearing docs; T18, T24)", arguments: PlatformUnderTest.all)
+  @Test("§10 W8 a tab hidden during a rotation, selected again (UIContentContainer; viewIsAppearing docs; T18, T24)", arguments: PlatformUnderTest.all)
   func tabBack(_ p: PlatformUnderTest) throws {
     let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
     let h = try p.launched(app: app)
@@ -41,7 +41,7 @@ private let NL = "NoteList#1."
                   + ["Cart#1.viewWillDisappear(_:)", "Cart#1.viewDidDisappear(_:)", "Feed#1.viewDidAppear(_:)"])
   }
 
-  @Test("W8 a view loaded after the rotation starts with the new traits: no transition (viewIsAppearing docs; T23)")
+  @Test("§10 W8 a view loaded after the rotation starts with the new traits: no transition (viewIsAppearing docs; T23)")
   func loadedAfterRotation() throws {
     let app = ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs))
     let h = try PlatformUnderTest(ios: 17, scenes: true).launched(app: app)
@@ -53,7 +53,7 @@ private let NL = "NoteList#1."
       "Feed#1.viewDidDisappear(_:)", "Cart#1.viewDidAppear(_:)"])
   }
 
-  @Test("W8/W9 a cancelled swipe back after a rotation: the revealed controller gets its traits and its new size (T13, UIContentContainer, viewWillLayoutSubviews docs)",
+  @Test("§10 W8/W9 a cancelled swipe back after a rotation: the revealed controller gets its traits and its new size (T13, UIContentContainer, viewWillLayoutSubviews docs)",
         arguments: PlatformUnderTest.all)
   func cancelledSwipeBack(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
@@ -68,7 +68,7 @@ private let NL = "NoteList#1."
 }
 
 @Suite struct LayoutAfterRotationTests {
-  @Test("W9 full screen, rotate, dismiss: the presenter comes back at its new size and is laid out (viewWillLayoutSubviews docs: \"When the bounds change…\"; viewIsAppearing docs; T14, T15)",
+  @Test("§10 W9 full screen, rotate, dismiss: the presenter comes back at its new size and is laid out (viewWillLayoutSubviews docs: \"When the bounds change…\"; viewIsAppearing docs; T14, T15)",
         arguments: PlatformUnderTest.all)
   func presenterLaidOut(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
@@ -81,7 +81,7 @@ private let NL = "NoteList#1."
                   + [NL + "viewDidAppear(_:)", "Sheet#1.viewDidDisappear(_:)"])
   }
 
-  @Test("W9 full screen and dismiss at the same size: still no layout pass for the presenter (T14, T15)", arguments: PlatformUnderTest.all)
+  @Test("§10 W9 full screen and dismiss at the same size: still no layout pass for the presenter (T14, T15)", arguments: PlatformUnderTest.all)
   func sameSizeNoLayout(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
     try h.perform(.present("Sheet", style: .fullScreen, navigation: false))
@@ -100,7 +100,7 @@ private let NL = "NoteList#1."
       + ["Sheet#1.viewDidAppear(_:)"]
   }
 
-  @Test("overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: PlatformUnderTest.all)
+  @Test("§9 overFullScreen: the presenter's view stays, so it gets no appearance callbacks, as for sheets (S34)", arguments: PlatformUnderTest.all)
   func presentAndDismiss(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
     try h.perform(.present("Sheet", style: .overFullScreen, navigation: false))
@@ -114,7 +114,7 @@ private let NL = "NoteList#1."
     h.expectCalls(["Sheet#1.viewWillDisappear(_:)", "Sheet#1.viewDidDisappear(_:)"])
   }
 
-  @Test("overFullScreen from app code (present{style = \"overFullScreen\"}), and as the default style knob (S34)")
+  @Test("§9 overFullScreen from app code (present{style = \"overFullScreen\"}), and as the default style knob (S34)")
   func fromAppCode() throws {
     let app = ScriptedApp()
     app.handlers["NoteList.viewDidAppear"] = { sim in

@@ -17,7 +17,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     ScriptedApp(layout: AppLayout(name: "Shop", roots: ["Feed", "Cart"], container: .tabs, tabsHaveNavigation: true))
   }
 
-  @Test("W6 memory warning: every controller instance, loaded or not, no view loaded (View Controller Programming Guide: \"Each view controller calls its didReceiveMemoryWarning method\"; S24, T19)",
+  @Test("§11 W6 memory warning: every controller instance, loaded or not, no view loaded (View Controller Programming Guide: \"Each view controller calls its didReceiveMemoryWarning method\"; S24, T19)",
         arguments: PlatformUnderTest.all)
   func everyInstance(_ p: PlatformUnderTest) throws {
     let app = shop()
@@ -38,7 +38,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     h.expectCalls(Seen.tabSelected("Cart#1.", from: "Detail#1.", firstTime: true, ios: p.ios))
   }
 
-  @Test("W6 a controller popped by an earlier memory-warning handler is gone and gets none (S24)")
+  @Test("§11 W6 a controller popped by an earlier memory-warning handler is gone and gets none (S24)")
   func poppedDuringWarning() throws {
     let app = ScriptedApp()
     app.handlers["NoteList.didReceiveMemoryWarning"] = { sim in try? sim.appPop() }
@@ -52,7 +52,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     h.expectNotifications(memoryWarningPosted)
   }
 
-  @Test("W6 memory warning with a full-screen modal over tabs: tabs in order, then the presented one (S24, T19)")
+  @Test("§11 W6 memory warning with a full-screen modal over tabs: tabs in order, then the presented one (S24, T19)")
   func withModal() throws {
     let h = try PlatformUnderTest(ios: 17, scenes: true).launched(app: shop())
     try h.perform(.present("Sheet", style: .fullScreen, navigation: false))
@@ -84,7 +84,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     (becomeActive(p), Posted.becomeActive(scenes: p.scenes))
   }
 
-  @Test("W7 a full Notification Center pull resigns and becomes active twice, iOS ≥ 11 (OpenRadar 49216830; OneSignal-iOS-SDK PR 1451)",
+  @Test("§7 W7 a full Notification Center pull resigns and becomes active twice, iOS ≥ 11 (OpenRadar 49216830; OneSignal-iOS-SDK PR 1451)",
         arguments: PlatformUnderTest.all)
   func twice(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
@@ -98,7 +98,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     #expect(h.sim.state.appState == .active)
   }
 
-  @Test("W7 knob notificationCenterDoubleActivation = false restores the single pair (iOS 10 behaviour, OpenRadar 49216830)",
+  @Test("§7 W7 knob notificationCenterDoubleActivation = false restores the single pair (iOS 10 behaviour, OpenRadar 49216830)",
         arguments: PlatformUnderTest.all)
   func knobOff(_ p: PlatformUnderTest) throws {
     let h = try p.launched { try? $0.set("notificationCenterDoubleActivation", .bool(false)) }
@@ -111,7 +111,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     h.expectNotifications(close(p).notes)
   }
 
-  @Test("W7 only the Notification Center: Control Center and alerts keep one pair (T9, S16)", arguments: PlatformUnderTest.all)
+  @Test("§7 W7 only the Notification Center: Control Center and alerts keep one pair (T9, S16)", arguments: PlatformUnderTest.all)
   func otherOverlays(_ p: PlatformUnderTest) throws {
     let h = try p.launched()
     for kind in [Interruption.controlCenter, .alert] {
@@ -121,7 +121,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     }
   }
 
-  @Test("W7 the knob is on in every profile, recorded in the header; a header without it replays the single pair")
+  @Test("§7 W7 the knob is on in every profile, recorded in the header; a header without it replays the single pair")
   func knobRecorded() throws {
     for ios in Profile.iosRange { #expect(Profile(ios: ios).notificationCenterDoubleActivation, "iOS \(ios)") }
     var off = Profile(ios: 17)
