@@ -4,7 +4,7 @@ import Lifecycle
 /// Streams a run as Chrome Trace Event JSON (Perfetto opens it): one process,
 /// one track per layer, callbacks as complete events with virtual durations.
 struct ChromeTraceExporter {
-  private(set) var sink: OutputSink
+  let sink: OutputSink
   private let profile: Profile?
   private var first = true
   private var tracks: [String: Int] = [:]

@@ -39,36 +39,42 @@ struct Export: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    var sink: OutputSink
-    do { sink = try OutputSink(path: out.output, overwrite: out.force) } catch {
+    let sink: OutputSink
+    do { sink = try OutputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
     do {
-      switch format {
-      case .jsonl:
-        while let line = try reader.next() {
-          if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
-        }
-      case .chromeTrace:
-        var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
-        while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(try Event(e)) }
-        }
-        exporter.finish()
-        sink = exporter.sink
-      case .mermaid:
-        var exporter = MermaidExporter(sink: sink)
-        while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(try Event(e)) }
-        }
-        exporter.finish()
-        sink = exporter.sink
-      }
-      try sink.close()
+      try write(reader, to: sink)
     } catch {
+      sink.discard()
       Terminal.error("\(log): \(error)")
       throw ExitCode(Status.trouble)
+    }
+    do { try sink.commit() } catch {
+      Terminal.error("\(error)")
+      throw ExitCode(Status.trouble)
+    }
+  }
+
+  private func write(_ reader: LogReader, to sink: OutputSink) throws {
+    switch format {
+    case .jsonl:
+      while let line = try reader.next() {
+        if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
+      }
+    case .chromeTrace:
+      var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
+      while let line = try reader.next() {
+        if case let .event(e) = line { exporter.add(try Event(e)) }
+      }
+      exporter.finish()
+    case .mermaid:
+      var exporter = MermaidExporter(sink: sink)
+      while let line = try reader.next() {
+        if case let .event(e) = line { exporter.add(try Event(e)) }
+      }
+      exporter.finish()
     }
   }
 }

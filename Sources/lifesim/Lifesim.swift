@@ -1,6 +1,10 @@
 import ArgumentParser
 import ScriptHost
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @main
 struct Lifesim: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -22,9 +26,12 @@ struct Lifesim: ParsableCommand {
 
   /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
+    // A closed pipe is a write error the command reports (exit 2), not a silent death by SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     do {
       var command = try parseAsRoot()
       try command.run()
+      exitIfStdoutFailed()
     } catch {
       if exitCode(for: error) == .validationFailure {
         Terminal.flush()
@@ -33,8 +40,17 @@ struct Lifesim: ParsableCommand {
         exit(withError: ExitCode(Status.trouble))
       }
       Terminal.flush()
+      exitIfStdoutFailed()
       exit(withError: error)
     }
+  }
+
+  /// Whatever the command decided, output that did not reach standard output is trouble.
+  private static func exitIfStdoutFailed() {
+    Terminal.flush()
+    guard let message = Terminal.stdoutFailureMessage else { return }
+    Terminal.error(message)
+    exit(withError: ExitCode(Status.trouble))
   }
 }
 

@@ -7,7 +7,7 @@ struct MermaidExporter {
   /// Room left for the closing lines of a part.
   static let margin = 2_000
 
-  private(set) var sink: OutputSink
+  let sink: OutputSink
   private var part = 1
   private var body: [String] = []
   private var size = 0

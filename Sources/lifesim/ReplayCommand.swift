@@ -134,9 +134,15 @@ struct Replay: ParsableCommand {
         return Status.trouble
       }
     }
+    // -o: the new log appears only when the re-run is complete.
+    let target: OutputTarget?
+    do { target = try out.output.map { try OutputTarget(path: $0, overwrite: out.force, inputs: [log] + (app.map { [$0] } ?? [])) } } catch {
+      Terminal.error("\(error)")
+      return Status.trouble
+    }
     let config = RunConfiguration(
-      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
-      source: .embedded(scripts), recordedProfile: profile)
+      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
+      overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
     let comparison = Comparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in
@@ -145,20 +151,40 @@ struct Replay: ParsableCommand {
     }.run()
     progress.finish()
     comparison.finish()
+    var status = report(result, comparison)
+    if let target {
+      if status == Status.trouble { target.discard() } else {
+        do { try target.commit() } catch {
+          Terminal.error("\(error)")
+          status = Status.trouble
+        }
+      }
+    }
+    return status
+  }
+
+  /// The verdict of a re-run, printed; its exit status.
+  private func report(_ result: RunResult, _ comparison: Comparison) -> Int32 {
     if let problem = comparison.problem {
       Terminal.error("\(log): \(problem)")
       return Status.trouble
     }
-    if let error = result.error, result.exitStatus == Status.trouble {
-      Terminal.error(error)
-      if comparison.divergence == nil { return Status.trouble }
-    }
+    // A re-run stopped by a script error is trouble, wherever it departed before it stopped.
+    let stopped = result.exitStatus == Status.trouble ? result.error : nil
     guard let d = comparison.divergence else {
+      if let stopped {
+        Terminal.error(stopped)
+        return Status.trouble
+      }
       Terminal.write(json ? "{\"identical\":true,\"events\":\(result.events)}"
                      : "\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
       return Status.ok
     }
     if json { Terminal.write(d.json.canonicalText) } else { Terminal.write(d.text(departs: app != nil)) }
+    if let stopped {
+      Terminal.error(stopped)
+      return Status.trouble
+    }
     return Status.failed
   }
 

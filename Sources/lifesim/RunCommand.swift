@@ -45,6 +45,13 @@ struct Run: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    if let output = out.output {
+      // The log itself is written in place (append-only, crash-safe); this only refuses an input as -o.
+      do { _ = try OutputTarget(path: output, overwrite: out.force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
+        Terminal.error("\(error)")
+        throw ExitCode(Status.trouble)
+      }
+    }
     let config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))

@@ -35,17 +35,30 @@ enum Terminal {
   }
 
   static func flush() {
-    writeAll(STDOUT_FILENO, buffer)
+    if stdoutFailure == nil, let error = writeAll(STDOUT_FILENO, buffer) { stdoutFailure = error }
     buffer.removeAll(keepingCapacity: true)
   }
 
-  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+  /// Why standard output could not be written (errno: a full disk, `/dev/full`, a closed
+  /// pipe), if it could not; what follows is dropped, and the command ends with status 2.
+  nonisolated(unsafe) private(set) static var stdoutFailure: Int32?
+
+  /// The message for `stdoutFailure`.
+  static var stdoutFailureMessage: String? {
+    stdoutFailure.map { "cannot write to standard output: \(String(cString: strerror($0)))" }
+  }
+
+  /// Writes every byte; the errno of a failed write, else nil.
+  @discardableResult
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { if errno == EINTR { continue }; return }
+      if n < 0, errno == EINTR { continue }
+      if n <= 0 { return n < 0 ? errno : EIO }
       offset += n
     }
+    return nil
   }
 
   /// The bundled `Scripts/lib`: `$LIFESIM_LIB`, or found above the executable.

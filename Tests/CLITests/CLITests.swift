@@ -2,35 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs the built `lifesim` binary, as a user would.
-private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let binary = root.appendingPathComponent(".build/debug/lifesim")
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = args
-  p.currentDirectoryURL = root
-  var environment = ProcessInfo.processInfo.environment
-  for (k, v) in env { environment[k] = v }
-  p.environment = environment
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-private func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }
-
-private func bundledScenarios() throws -> [String] {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  return try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scripts/scenarios").path)
-    .filter { $0.hasSuffix(".lua") }.sorted().map { "Scripts/scenarios/\($0)" }
-}
-
 @Suite(.serialized) struct CLITests {
   @Test func everyBundledScenarioPassesAndVerifies() throws {
     for scenario in try bundledScenarios() {
