@@ -359,7 +359,7 @@ struct OutcomeComparison {
       "\(o["expectations"]?["passed"]?.intValue ?? 0) passed, \(o["expectations"]?["failed"]?.intValue ?? 0) failed"
     }
     let stored: (JSONValue) -> String = { o in
-      let items = (o["stored"]?.objectValue ?? []).map { "\($0.0) = \($0.1.canonicalText)" }
+      let items = (o["stored"]?.objectValue ?? []).map { "\($0.0) = \(OutcomeText.abbreviated($0.1))" }
       return items.isEmpty ? "nothing" : items.joined(separator: ", ")
     }
     let state: (JSONValue) -> String = { o in o["state"]?.stringValue ?? "?" }

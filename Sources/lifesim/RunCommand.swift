@@ -58,7 +58,9 @@ struct Run: ParsableCommand {
     var trace = TraceFormatter()
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet
-    let result = ScenarioRunner(config) { seq, event in
+    // The header is written once the log is open and the app read: only then has the run started.
+    var started = false
+    let result = ScenarioRunner(config, onHeader: { _ in started = true }) { seq, event in
       if json {
         var encoder = CanonicalJSONWriter(capacity: 512)
         event.canonicalBody(seq: seq, into: &encoder)
@@ -66,10 +68,13 @@ struct Run: ParsableCommand {
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
     }.run()
-    report(result)
+    if started { report(result) }
+    Terminal.flush()
+    if let error = result.error { Terminal.error(error) }
     throw ExitCode(result.exitStatus)
   }
 
+  /// The outcome of a run that started (a refusal to start has only its message).
   private func report(_ result: RunResult) {
     if json {
       Terminal.write(JSONValue.object([("kind", .string("end")), ("events", .int(result.events)),
@@ -80,7 +85,5 @@ struct Run: ParsableCommand {
       Terminal.write("")
       Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events, rerun: rerun))
     }
-    Terminal.flush()
-    if let error = result.error { Terminal.error(error) }
   }
 }

@@ -98,26 +98,6 @@ struct TraceFormatter {
   }
 }
 
-/// The closing paragraph of `run` and `replay`.
-enum OutcomeText {
-  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?) -> String {
-    var parts: [String] = []
-    parts.append("Outcome: the app is \(state.appState.rawValue.replacingUnderscores) after \(events) events.")
-    parts.append("Expectations: \(state.expectationsPassed) passed, \(state.expectationsFailed) failed.")
-    if state.terminations.isEmpty {
-      parts.append("No termination.")
-    } else {
-      parts.append("Terminations: " + state.terminations.map {
-        "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
-      }.joined(separator: "; ") + ".")
-    }
-    let stored = state.store.keys.sorted().map { "\($0) = \(state.store[$0]!.canonicalText)" }
-    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
-    if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
-    return parts.joined(separator: " ")
-  }
-}
-
 extension String {
   var replacingUnderscores: String { split(separator: "_").joined(separator: " ") }
 }
