@@ -3,6 +3,10 @@ import EventStore
 import Lifecycle
 import ScriptHost
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a scenario against an app, print the trace, write the log.",
@@ -81,9 +85,22 @@ struct Run: ParsableCommand {
                                        ("t", .int(result.endTime)), ("outcome", result.outcome)]).canonicalText)
     } else {
       let seedValue = result.header?.seed
-      let rerun = seedValue.map { "lifesim run \(scenario)\(app.map { " --app \($0)" } ?? "") --seed \($0)" }
       Terminal.write("")
-      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events, rerun: rerun))
+      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
+                                           rerun: seedValue.map(reproduceLine)))
     }
+  }
+
+  /// The command that runs this run again, byte for byte: every option that shaped it (knobs
+  /// come only from the scenario script, which it names), shell-quoted. A negative seed is
+  /// written `--seed=-1`, which the parser cannot mistake for an option.
+  private func reproduceLine(seed: Int64) -> String {
+    var words = ["lifesim", "run", scenario]
+    if let app { words += ["--app", app] }
+    if let ios { words += ["--ios", String(ios)] }
+    if noScenes { words.append("--no-scenes") }
+    words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+    let library = getenv("LIFESIM_LIB").map { "LIFESIM_LIB=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
+    return library + ShellCommand.line(words)
   }
 }
