@@ -34,7 +34,7 @@ struct Diff: ParsableCommand {
   @Flag(help: "Compare events without their virtual time.")
   var ignoreTime = false
 
-  @Flag(help: "Print hunks and outcomes as JSON.")
+  @Flag(help: "JSON Lines: one line a hunk, then a final line with the verdict and both outcomes (docs/json.md).")
   var json = false
 
   func validate() throws {
@@ -53,14 +53,14 @@ struct Diff: ParsableCommand {
     }
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
     var trace = (a: TraceFormatter(), b: TraceFormatter())
-    var hunks: [JSONValue] = []
+    if json { JSONLines.begin("diff") }
     if !json {
       Terminal.write("--- \(a)")
       Terminal.write("+++ \(b)")
     }
     let output: (EventDiffer.Hunk) throws -> Void = { hunk in
       if json {
-        hunks.append(hunk.json)
+        JSONLines.write(hunk.json)
         return
       }
       Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36"))
@@ -80,17 +80,16 @@ struct Diff: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
+    let status = differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
     if json {
-      var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
-      if let d = differ.firstDivergence {
-        members.append(("firstDivergence", .object([
-          ("a", .int(d.aSeq)), ("b", .int(d.bSeq)), ("t", .int(d.t)),
-          ("aEvent", d.a.flatMap { try? JSONParser.parse($0.body) } ?? .null),
-          ("bEvent", d.b.flatMap { try? JSONParser.parse($0.body) } ?? .null)])))
-      }
-      members.append(("hunks", .array(hunks)))
-      members.append(("outcome", outcome.json))
-      Terminal.write(JSONValue.object(members).canonicalText)
+      var members: [(String, JSONValue)] = [("same", .bool(status == Status.ok))]
+      members.append(("firstDivergence", differ.firstDivergence.map { d in
+        .object([("a", .int(d.aSeq)), ("b", .int(d.bSeq)), ("t", .int(d.t)),
+                 ("aEvent", d.a.flatMap { try? JSONParser.parse($0.body) } ?? .null),
+                 ("bEvent", d.b.flatMap { try? JSONParser.parse($0.body) } ?? .null)])
+      } ?? .null))
+      members.append(("outcomes", outcome.json))
+      JSONLines.end(status: status, members)
     } else {
       if let d = differ.firstDivergence {
         Terminal.write("First divergence: event \(d.aSeq) of A, event \(d.bSeq) of B, at t = \(VirtualTime.format(d.t)) s.")
@@ -108,7 +107,7 @@ struct Diff: ParsableCommand {
       }
       Terminal.write(outcome.table(a: a, b: b))
     }
-    throw ExitCode(differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed)
+    throw ExitCode(status)
   }
 }
 
@@ -138,7 +137,9 @@ struct EventDiffer {
     var aStart: Int64, aCount: Int64, bStart: Int64, bCount: Int64
     var lines: [Line]
     var json: JSONValue {
-      .object([("a", .array([.int(aStart), .int(aCount)])), ("b", .array([.int(bStart), .int(bCount)])),
+      .object([("kind", .string("hunk")),
+               ("a", .object([("start", .int(aStart)), ("count", .int(aCount))])),
+               ("b", .object([("start", .int(bStart)), ("count", .int(bCount))])),
                ("lines", .array(lines.map { l in
                  .object([("op", .string(l.side == .same ? " " : l.side == .removed ? "-" : "+")),
                           ("event", (try? JSONParser.parse(l.body)) ?? .null)])
@@ -336,8 +337,14 @@ struct EventDiffer {
 struct OutcomeComparison {
   let rows: [(String, String, String)]
   var same: Bool { rows.allSatisfy { $0.1 == $0.2 } }
+  /// Each log's ending (nil: unknown).
+  let a: LogEnding?, b: LogEnding?
+  /// The key in `json`'s `differs` of each row.
+  private static let keys = ["state", "terminations", "expectations", "stored"]
 
   init(a: LogEnding?, b: LogEnding?) {
+    self.a = a
+    self.b = b
     func outcome(_ e: LogEnding?) -> JSONValue? {
       if case let .complete(trailer) = e { return trailer.outcome }
       return nil
@@ -380,8 +387,18 @@ struct OutcomeComparison {
     return lines.joined(separator: "\n")
   }
 
+  /// Both outcomes as the trailers hold them, and which parts differ.
   var json: JSONValue {
-    .object(rows.map { ($0.0, .object([("a", .string($0.1)), ("b", .string($0.2))])) })
+    func side(_ ending: LogEnding?) -> JSONValue {
+      switch ending {
+      case let .complete(trailer):
+        return .object([("complete", .bool(true)), ("events", .int(trailer.events)), ("outcome", trailer.outcome)])
+      case let .cutOff(n): return .object([("complete", .bool(false)), ("cutOffAfter", .int(n))])
+      case nil: return .null
+      }
+    }
+    let differs = zip(Self.keys, rows).filter { $0.1.1 != $0.1.2 }.map { JSONValue.string($0.0) }
+    return .object([("a", side(a)), ("b", side(b)), ("differs", .array(differs))])
   }
 }
 

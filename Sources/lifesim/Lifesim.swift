@@ -39,6 +39,8 @@ struct Lifesim: ParsableCommand {
         Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")
         exit(withError: ExitCode(Status.trouble))
       }
+      let status = exitCode(for: error).rawValue
+      JSONLines.endIfNeeded(status: status)
       Terminal.flush()
       exitIfStdoutFailed()
       exit(withError: error)

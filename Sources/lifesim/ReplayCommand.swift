@@ -44,7 +44,7 @@ struct Replay: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
-  @Flag(help: "Machine-readable output.")
+  @Flag(help: "JSON Lines: the events, then a final line with the outcome, state or verdict (docs/json.md).")
   var json = false
 
   func validate() throws {
@@ -54,6 +54,7 @@ struct Replay: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    if json { JSONLines.begin("replay") }
     do {
       if verify || app != nil {
         // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
@@ -81,25 +82,35 @@ struct Replay: ParsableCommand {
         folded.evolve(event)
         events += 1
         progress.tick()
-        if json { Terminal.write(String(decoding: logEvent.canonicalBody, as: UTF8.self)) }
-        else if !state { Terminal.write(trace.line(seq: logEvent.seq, event)) }
+        if state { continue }
+        if json { JSONLines.write(event: logEvent.canonicalBody) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
     } catch {
       Terminal.flush()
       Terminal.error("\(log): \(error)")
       return Status.trouble
     }
-    if let ending = reader.ending, case .cutOff = ending, !json {
+    let profile = try? Profile(json: reader.header.profile)
+    if json {
+      var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
+      switch reader.ending {
+      case .complete: members.append(("complete", .bool(true)))
+      case let .cutOff(n): members += [("complete", .bool(false)), ("cutOffAfter", .int(n))]
+      case nil: members.append(("until", .int(until ?? 0)))
+      }
+      members.append(state ? ("state", StateJSON.object(folded, profile: profile)) : ("outcome", Simulator.outcome(of: folded)))
+      JSONLines.end(status: Status.ok, members)
+      return Status.ok
+    }
+    if let ending = reader.ending, case .cutOff = ending {
       Terminal.write("(\(ending.description))")
     }
     if state {
-      let profile = try? Profile(json: reader.header.profile)
       Terminal.write(StateText.describe(folded, profile: profile))
-    } else if !json {
+    } else {
       Terminal.write("")
       Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
     }
-    Terminal.flush()
     return Status.ok
   }
 
@@ -176,16 +187,22 @@ struct Replay: ParsableCommand {
         Terminal.error(stopped)
         return Status.trouble
       }
-      Terminal.write(json ? "{\"identical\":true,\"events\":\(result.events)}"
-                     : "\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+      if json {
+        JSONLines.end(status: Status.ok, [("verdict", .string(app == nil ? "identical" : "same")), ("events", .int(result.events))])
+      } else {
+        Terminal.write("\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+      }
       return Status.ok
     }
-    if json { Terminal.write(d.json.canonicalText) } else { Terminal.write(d.text(departs: app != nil)) }
-    if let stopped {
-      Terminal.error(stopped)
-      return Status.trouble
+    let status = stopped == nil ? Status.failed : Status.trouble
+    if json {
+      JSONLines.end(status: status, [("verdict", .string(app == nil ? "diverged" : "departs")), ("events", .int(result.events)),
+                                     ("divergence", d.json)] + (stopped.map { [("error", .string($0))] } ?? []))
+    } else {
+      Terminal.write(d.text(departs: app != nil))
     }
-    return Status.failed
+    if let stopped { Terminal.error(stopped) }
+    return status
   }
 
 }
@@ -213,10 +230,11 @@ final class Comparison {
       return lines.joined(separator: "\n")
     }
 
+    /// Events as objects; null where a run had ended.
     var json: JSONValue {
-      .object([("identical", .bool(false)), ("seq", .int(seq)), ("t", .int(t)), ("recorded", .string(recorded)),
-               ("actual", .string(actual)), ("source", source.map { .string($0) } ?? .null),
-               ("before", .array(before.map { .string($0) }))])
+      .object([("seq", .int(seq)), ("t", .int(t)), ("recorded", JSONLines.object(recorded)),
+               ("actual", JSONLines.object(actual)), ("source", source.map { .string($0) } ?? .null),
+               ("before", .array(before.map(JSONLines.object)))])
     }
   }
 

@@ -40,7 +40,7 @@ struct Run: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
 
-  @Flag(help: "Print the events as JSON Lines, then the outcome as a JSON line.")
+  @Flag(help: "Print the events as JSON Lines, then the outcome as a final line (docs/json.md).")
   var json = false
 
   func validate() throws {
@@ -49,6 +49,7 @@ struct Run: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    if json { JSONLines.begin("run") }
     if let output = out.output {
       // The log itself is written in place (append-only, crash-safe); this only refuses an input as -o.
       do { _ = try OutputTarget(path: output, overwrite: out.force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
@@ -81,8 +82,8 @@ struct Run: ParsableCommand {
   /// The outcome of a run that started (a refusal to start has only its message).
   private func report(_ result: RunResult) {
     if json {
-      Terminal.write(JSONValue.object([("kind", .string("end")), ("events", .int(result.events)),
-                                       ("t", .int(result.endTime)), ("outcome", result.outcome)]).canonicalText)
+      JSONLines.end(status: result.exitStatus, [("events", .int(result.events)), ("t", .int(result.endTime)),
+                                                ("seed", result.header.map { .int($0.seed) } ?? .null), ("outcome", result.outcome)])
     } else {
       let seedValue = result.header?.seed
       Terminal.write("")

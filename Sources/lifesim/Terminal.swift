@@ -15,10 +15,14 @@ enum Terminal {
 
   /// `lifesim: message` on stderr (after whatever stdout holds).
   static func error(_ message: String) {
+    lastError = message
     flush()
     let bytes = Array("lifesim: \(message)\n".utf8)
     writeAll(STDERR_FILENO, bytes)
   }
+
+  /// The last message `error` printed (the JSON end line of a command that stopped carries it).
+  nonisolated(unsafe) private(set) static var lastError: String?
 
   /// A line on stderr as is.
   static func errorLine(_ line: String) {

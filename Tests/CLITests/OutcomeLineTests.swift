@@ -15,12 +15,17 @@ import TestSupport
       (["run", "Scripts/scenarios/cold_launch.lua", "-o", "/dev/full", "--force"], "lifesim: /dev/full: truncate failed: Invalid argument\n"),
     ]
     for (args, message) in cases {
-      for quiet in [[], ["-q"], ["--json"]] {
+      for quiet in [[], ["-q"]] {
         let r = try lifesim(args + quiet)
         #expect(r.status == 2, "\(args + quiet)")
         #expect(r.out == "", "\(args + quiet)")
         #expect(r.err == message, "\(args + quiet)")
       }
+      // JSON: no outcome, only the end line carrying the message (docs/json.md).
+      let json = try lifesim(args + ["--json"])
+      #expect(json.status == 2 && json.err == message)
+      let text = message.dropFirst("lifesim: ".count).dropLast().replacingOccurrences(of: "\"", with: "\\\"")
+      #expect(json.out == #"{"kind":"end","command":"run","status":2,"error":""# + text + "\"}\n")
     }
     let usage = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "99", "-q"])
     #expect(usage.status == 2 && usage.out == "")
