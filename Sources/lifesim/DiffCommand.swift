@@ -15,7 +15,8 @@ struct Diff: ParsableCommand {
       bounded look-ahead window, so memory stays flat on million-event logs. Each log's form,
       event sequence and trailer are checked; its hash chain is not (lifesim verify does that).
 
-      Exit status: 0 same, 1 different, 2 trouble (as diff).
+      Exit status: 0 same, 1 different, 2 trouble (as diff), including a log whose run stopped
+      on a script error (its trailer says so; the diff is printed all the same).
 
       Example:
         lifesim diff notes.lifelog overrun.lifelog --context 5
@@ -80,9 +81,14 @@ struct Diff: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
-    let status = differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
+    // A log of a run that stopped on a script error is trouble, as replaying it is.
+    let recordedErrors = [(a, ra.ending?.scriptError), (b, rb.ending?.scriptError)].compactMap { path, error in
+      error.map { "\(path): the recorded run stopped on a script error: \($0)" }
+    }
+    let status = !recordedErrors.isEmpty ? Status.trouble
+      : differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
     if json {
-      var members: [(String, JSONValue)] = [("same", .bool(status == Status.ok))]
+      var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
       members.append(("firstDivergence", differ.firstDivergence.map { d in
         .object([("a", .int(d.aSeq)), ("b", .int(d.bSeq)), ("t", .int(d.t)),
                  ("aEvent", d.a.flatMap { try? JSONParser.parse($0.body) } ?? .null),
@@ -107,6 +113,7 @@ struct Diff: ParsableCommand {
       }
       Terminal.write(outcome.table(a: a, b: b))
     }
+    for error in recordedErrors { Terminal.error(error) }
     throw ExitCode(status)
   }
 }
@@ -333,14 +340,15 @@ struct EventDiffer {
   }
 }
 
-/// The outcome of two runs side by side (from their trailers): final state, kills, expectations, stored data.
+/// The outcome of two runs side by side (from their trailers): final state, kills, expectations,
+/// stored data, and the script error that stopped a run.
 struct OutcomeComparison {
   let rows: [(String, String, String)]
   var same: Bool { rows.allSatisfy { $0.1 == $0.2 } }
   /// Each log's ending (nil: unknown).
   let a: LogEnding?, b: LogEnding?
   /// The key in `json`'s `differs` of each row.
-  private static let keys = ["state", "terminations", "expectations", "stored"]
+  private static let keys = ["state", "terminations", "expectations", "stored", "error"]
 
   init(a: LogEnding?, b: LogEnding?) {
     self.a = a
@@ -370,11 +378,13 @@ struct OutcomeComparison {
       return items.isEmpty ? "nothing" : items.joined(separator: ", ")
     }
     let state: (JSONValue) -> String = { o in o["state"]?.stringValue ?? "?" }
+    let scriptError: (JSONValue) -> String = { o in o["error"]?.stringValue ?? "none" }
     rows = [
       ("final state", cell(a, state), cell(b, state)),
       ("terminations", cell(a, kills), cell(b, kills)),
       ("expectations", cell(a, expectations), cell(b, expectations)),
       ("stored", cell(a, stored), cell(b, stored)),
+      ("script error", cell(a, scriptError), cell(b, scriptError)),
     ]
   }
 

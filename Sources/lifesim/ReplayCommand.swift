@@ -17,11 +17,13 @@ struct Replay: ParsableCommand {
       and checks that every event is identical. --app re-runs the recorded scenario against a
       changed app and reports where it departs.
 
-      Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error.
+      Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error
+      (also when the recorded run stopped on one).
 
       Examples:
         lifesim replay run.lifelog
         lifesim replay run.lifelog --until 40 --state
+        lifesim replay run.lifelog --numbers --until 12.5s
         lifesim replay run.lifelog --verify
         lifesim replay run.lifelog --app Scripts/apps/notes_fixed.lua -o fixed.lifelog
       """
@@ -30,8 +32,11 @@ struct Replay: ParsableCommand {
   @Argument(help: "The log to replay.")
   var log: String
 
-  @Option(help: "Stop after this event number.")
-  var until: Int64?
+  @Option(help: "Stop after this event number (40), or after the last event at or before this virtual time (12.5s).")
+  var until: String?
+
+  @Flag(help: "Show each event's number in the trace (what --until takes).")
+  var numbers = false
 
   @Flag(help: "Print the state rebuilt from the events.")
   var state = false
@@ -50,6 +55,18 @@ struct Replay: ParsableCommand {
   func validate() throws {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
     if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+    if verify || app != nil {
+      // A re-run is compared whole: nothing a trace option asks for would be honoured.
+      let mode = verify ? "--verify" : "--app"
+      if until != nil { throw ValidationError("--until goes with the trace and --state; \(mode) re-runs the whole log") }
+      if state { throw ValidationError("--state goes with the trace; \(mode) re-runs the whole log") }
+      if numbers { throw ValidationError("--numbers goes with the trace; \(mode) prints no trace") }
+    }
+    if let until { _ = try limit(until) }
+  }
+
+  private func limit(_ text: String) throws -> ReplayLimit {
+    do { return try ReplayLimit.parse(text) } catch { throw ValidationError(error.description) }
   }
 
   func run() throws {
@@ -69,7 +86,8 @@ struct Replay: ParsableCommand {
 
   /// The recorded trace (and state) from the log alone.
   private func printTrace(_ reader: LogReader) -> Int32 {
-    var trace = TraceFormatter()
+    let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
+    var trace = TraceFormatter(numbered: numbers)
     var folded = LifecycleState()
     var events: Int64 = 0
     var progress = Progress("replay")
@@ -77,7 +95,7 @@ struct Replay: ParsableCommand {
     do {
       while let line = try reader.next() {
         guard case let .event(logEvent) = line else { continue }
-        if let until, logEvent.seq > until { break }
+        if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
         let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
@@ -91,27 +109,32 @@ struct Replay: ParsableCommand {
       return Status.trouble
     }
     let profile = try? Profile(json: reader.header.profile)
+    // A run that stopped on a script error is trouble when replayed to its end, as it was when it ran.
+    let recordedError = reader.ending?.scriptError
+    let status = recordedError == nil ? Status.ok : Status.trouble
     if json {
       var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
       switch reader.ending {
       case .complete: members.append(("complete", .bool(true)))
       case let .cutOff(n): members += [("complete", .bool(false)), ("cutOffAfter", .int(n))]
-      case nil: members.append(("until", .int(until ?? 0)))
+      case nil: if let until { members.append(until.json) }
       }
-      members.append(state ? ("state", StateJSON.object(folded, profile: profile)) : ("outcome", Simulator.outcome(of: folded)))
-      JSONLines.end(status: Status.ok, members)
-      return Status.ok
-    }
-    if let ending = reader.ending, case .cutOff = ending {
-      Terminal.write("(\(ending.description))")
-    }
-    if state {
-      Terminal.write(StateText.describe(folded, profile: profile))
+      members.append(state ? ("state", StateJSON.object(folded, profile: profile))
+                           : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
+      JSONLines.end(status: status, members)
     } else {
-      Terminal.write("")
-      Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
+      if let ending = reader.ending, case .cutOff = ending {
+        Terminal.write("(\(ending.description))")
+      }
+      if state {
+        Terminal.write(StateText.describe(folded, profile: profile))
+      } else {
+        Terminal.write("")
+        Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
+      }
     }
-    return Status.ok
+    if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
+    return status
   }
 
   /// --verify and --app: re-run and compare event by event.

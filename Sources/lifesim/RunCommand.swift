@@ -40,6 +40,9 @@ struct Run: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
 
+  @Flag(help: "Show each event's number in the trace (what replay --until takes).")
+  var numbers = false
+
   @Flag(help: "Print the events as JSON Lines, then the outcome as a final line (docs/json.md).")
   var json = false
 
@@ -60,7 +63,7 @@ struct Run: ParsableCommand {
     let config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
-    var trace = TraceFormatter()
+    var trace = TraceFormatter(numbered: numbers)
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet
     // The header is written once the log is open and the app read: only then has the run started.

@@ -5,9 +5,13 @@ import Lifecycle
 /// app and scene state, callbacks by nesting depth, app calls, kills).
 struct TraceFormatter {
   private var depth = 0
+  /// `--numbers`: each line starts with its event's number (`#12`), as `replay --until` takes it.
+  let numbered: Bool
+
+  init(numbered: Bool = false) { self.numbered = numbered }
 
   mutating func line(seq: Int64, _ event: Event) -> String {
-    let time = Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
+    let time = (numbered ? Terminal.paint(pad("#\(seq)", 7), "2") + " " : "") + Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
     switch event.body {
     case let .input(input, at):
