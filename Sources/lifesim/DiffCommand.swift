@@ -14,6 +14,9 @@ struct Diff: ParsableCommand {
       line (at); with --ignore-time, also ignoring virtual time. The alignment streams with a
       bounded look-ahead window, so memory stays flat on million-event logs. Each log's form,
       event sequence and trailer are checked; its hash chain is not (lifesim verify does that).
+      What set the runs up differently (iOS, scenes, knobs, seed, scripts) is shown first. Two
+      events whose trace lines read the same show the fields that differ ([handled: false]); a
+      hunk that is mostly the same events at other times is named a time shift.
 
       Exit status: 0 same, 1 different, 2 trouble (as diff), including a log whose run stopped
       on a script error (its trailer says so; the diff is printed all the same).
@@ -53,11 +56,16 @@ struct Diff: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
-    var trace = (a: TraceFormatter(), b: TraceFormatter())
-    if json { JSONLines.begin("diff") }
-    if !json {
+    var renderer = HunkRenderer()
+    // Header differences first: they explain the event differences that follow.
+    let headers = HeaderComparison(a: ra.header, b: rb.header)
+    if json {
+      JSONLines.begin("diff")
+      if !headers.differences.isEmpty { JSONLines.write(headers.json) }
+    } else {
       Terminal.write("--- \(a)")
       Terminal.write("+++ \(b)")
+      for line in headers.text { Terminal.write(line) }
     }
     let output: (EventDiffer.Hunk) throws -> Void = { hunk in
       if json {
@@ -65,14 +73,7 @@ struct Diff: ParsableCommand {
         return
       }
       Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36"))
-      for line in hunk.lines {
-        let event = try line.decoded()
-        switch line.side {
-        case .same: Terminal.write("  " + trace.a.line(seq: event.seq, event.event))
-        case .removed: Terminal.write(Terminal.paint("- " + trace.a.line(seq: event.seq, event.event), "31"))
-        case .added: Terminal.write(Terminal.paint("+ " + trace.b.line(seq: event.seq, event.event), "32"))
-        }
-      }
+      for line in try renderer.lines(hunk) { Terminal.write(line) }
     }
     do {
       try differ.run(a: ra, b: rb, emit: output)
@@ -97,16 +98,24 @@ struct Diff: ParsableCommand {
       members.append(("outcomes", outcome.json))
       JSONLines.end(status: status, members)
     } else {
+      if !ignoreTime, let note = renderer.timeShiftNote { Terminal.write(note) }
       if let d = differ.firstDivergence {
         Terminal.write("First divergence: event \(d.aSeq) of A, event \(d.bSeq) of B, at t = \(VirtualTime.format(d.t)) s.")
         // What each run did there, as its trace shows it, and which script line did it.
-        for (side, line) in [("A", d.a), ("B", d.b)] {
+        let sides = [("A", d.a), ("B", d.b)].map { side, line in
           var trace = TraceFormatter()
           let decoded = try? line.map { try $0.decoded() }
           let text = decoded.flatMap { $0 }.map { trace.line(seq: $0.seq, $0.event).trimmingLeadingSpaces }
-          let at = line.flatMap { try? JSONParser.parse($0.body) }?["at"]?.stringValue
-          let source = at.flatMap { text?.contains($0) == true ? nil : $0 }  // inputs show it already
-          Terminal.write("  \(side): " + (text ?? "(the run ends here)") + (source.map { "  (\($0))" } ?? ""))
+          let object = line.flatMap { try? JSONParser.parse($0.body) }
+          return (side: side, text: text, object: object)
+        }
+        // Two lines that read the same: say which fields differ.
+        let notes = sides[0].text != nil && sides[0].text == sides[1].text
+          ? HunkRenderer.differingFields(sides[0].object?.objectValue ?? [], sides[1].object?.objectValue ?? []) : nil
+        for (i, side) in sides.enumerated() {
+          let source = side.object?["at"]?.stringValue.flatMap { side.text?.contains($0) == true ? nil : $0 }  // inputs show it already
+          let note = notes.map { i == 0 ? $0.0 : $0.1 }.map { "  [\($0)]" } ?? ""
+          Terminal.write("  \(side.side): " + (side.text ?? "(the run ends here)") + note + (source.map { "  (\($0))" } ?? ""))
         }
       } else {
         Terminal.write("No difference in the events.")

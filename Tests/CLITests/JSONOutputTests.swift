@@ -24,9 +24,13 @@ import TestSupport
     #expect(end["command"] as? String == command, sourceLocation: sourceLocation)
     #expect(end["status"] as? Int == Int(r.status), sourceLocation: sourceLocation)
     let lines = Array(objects.dropLast())
-    for line in lines {
+    for (index, line) in lines.enumerated() {
       let kind = line["kind"] as? String ?? ""
-      if kind == "hunk" {
+      if kind == "header" {
+        #expect(command == "diff" && index == 0, sourceLocation: sourceLocation)
+        let differs = line["differs"] as? [[String: Any]] ?? []
+        #expect(!differs.isEmpty && differs.allSatisfy { $0["field"] is String }, sourceLocation: sourceLocation)
+      } else if kind == "hunk" {
         #expect(command == "diff", sourceLocation: sourceLocation)
         for side in ["a", "b"] {
           let range = line[side] as? [String: Any]
@@ -134,7 +138,9 @@ import TestSupport
     let b = try recordedRun("json-b.lifelog", extra: ["--app", "Scripts/apps/overrun.lua"])
     let r = try lifesim(["diff", a, b, "--json"])
     #expect(r.status == 1)
-    let (hunks, end) = try check(r, command: "diff")
+    let (lines, end) = try check(r, command: "diff")
+    #expect(lines.first?["kind"] as? String == "header")
+    let hunks = lines.dropFirst()
     #expect(!hunks.isEmpty && hunks.allSatisfy { $0["kind"] as? String == "hunk" })
     #expect(end["same"] as? Bool == false)
     let first = end["firstDivergence"] as? [String: Any]
