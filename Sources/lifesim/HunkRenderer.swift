@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import RunComparison
 
 /// A diff hunk as `diff` prints it: each event as its trace shows it, plus what the trace hides.
 /// A removed and an added event whose trace lines read the same get the fields that differ

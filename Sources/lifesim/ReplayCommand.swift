@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import RunComparison
 import ScriptHost
 
 #if canImport(Glibc)
@@ -177,7 +178,7 @@ struct Replay: ParsableCommand {
     let config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
       overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
-    let comparison = Comparison(recording: recording, ignoreSource: app != nil)
+    let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in
       comparison.check(seq: seq, event)
@@ -198,7 +199,7 @@ struct Replay: ParsableCommand {
   }
 
   /// The verdict of a re-run, printed; its exit status.
-  private func report(_ result: RunResult, _ comparison: Comparison) -> Int32 {
+  private func report(_ result: RunResult, _ comparison: ReplayComparison) -> Int32 {
     if let problem = comparison.problem {
       Terminal.error("\(log): \(problem)")
       return Status.trouble
@@ -229,132 +230,3 @@ struct Replay: ParsableCommand {
   }
 
 }
-
-/// Compares a re-run with the recorded log, event by event, streaming, on canonical bytes:
-/// the recorded line (without `h`) must equal the re-run event's encoding exactly.
-final class Comparison {
-  struct Divergence {
-    var seq: Int64
-    var t: Int64
-    var recorded: String
-    var actual: String
-    var before: [String]
-    var source: String?
-
-    func text(departs: Bool) -> String {
-      var lines = ["\(departs ? "Departs" : "Diverged") at event \(seq) (t = \(VirtualTime.format(t)) s):",
-                   "  recorded:  \(recorded)",
-                   "  this run:  \(actual)"]
-      if let source { lines.append("  produced by: \(source)") }
-      if !before.isEmpty {
-        lines.append("The events before it (identical in both):")
-        lines += before.map { "  \($0)" }
-      }
-      return lines.joined(separator: "\n")
-    }
-
-    /// Events as objects; null where a run had ended.
-    var json: JSONValue {
-      .object([("seq", .int(seq)), ("t", .int(t)), ("recorded", JSONLines.object(recorded)),
-               ("actual", JSONLines.object(actual)), ("source", source.map { .string($0) } ?? .null),
-               ("before", .array(before.map(JSONLines.object)))])
-    }
-  }
-
-  /// Everything a check changes, in one value: an event costs one exclusivity check, not one
-  /// a property (a class's stored properties are checked at run time).
-  private var checker: Checker
-
-  init(recording: BackgroundLogScanner, ignoreSource: Bool) {
-    checker = Checker(recording: recording, ignoreSource: ignoreSource)
-  }
-
-  var divergence: Divergence? { checker.divergence }
-  /// What is wrong with the recording, if reading it failed before the comparison ended.
-  var problem: LogProblem? { checker.problem }
-
-  /// Compares one re-run event with the next recorded one, in place.
-  func check(seq: Int64, _ event: Event) { checker.check(seq: seq, event) }
-
-  /// After the re-run: a recording with events left over departs there.
-  func finish() { checker.finish() }
-
-  fileprivate static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-  fileprivate static func withBrace(_ body: UnsafeRawBufferPointer) -> [UInt8] { Array(body) + [UInt8(ascii: "}")] }
-
-  /// `"at":"file:line"` of a canonical body (always its last member), if any.
-  fileprivate static func source(_ body: [UInt8]) -> String? {
-    body.withUnsafeBytes { raw in
-      guard let start = CanonicalBody.sourceStart(raw, end: raw.count - 1) else { return nil }
-      return (try? JSONParser.parse(Array(raw[(start + 6)..<(raw.count - 1)])))?.stringValue
-    }
-  }
-
-  /// The comparison itself.
-  private struct Checker: ~Copyable {
-    let recording: BackgroundLogScanner
-    /// `--app`: line numbers in `at` differ between scripts; compare without them.
-    let ignoreSource: Bool
-    private(set) var divergence: Divergence?
-    /// What is wrong with the recording, if reading it failed before the comparison ended.
-    private(set) var problem: LogProblem?
-    /// The last five identical events (text only when a report needs them).
-    private var recent = RecentBodies(size: 5)
-    private var writer = CanonicalJSONWriter(capacity: 512)
-
-    init(recording: BackgroundLogScanner, ignoreSource: Bool) {
-      self.recording = recording
-      self.ignoreSource = ignoreSource
-    }
-
-    /// The next recorded event's body without its closing brace; nil at the end or on damage.
-    private mutating func nextRecorded() -> UnsafeRawBufferPointer? {
-      guard problem == nil else { return nil }
-      do { return try recording.next()?.bodyWithoutBrace } catch {
-        problem = error
-        return nil
-      }
-    }
-
-    /// Compares one re-run event with the next recorded one, in place.
-    mutating func check(seq: Int64, _ event: Event) {
-      guard divergence == nil else { return }
-      event.canonicalBody(seq: seq, into: &writer)
-      guard let recorded = nextRecorded() else {
-        guard problem == nil else { return }
-        let actual = writer.bytes
-        divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Comparison.text(actual),
-                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual))
-        return
-      }
-      let same = writer.withBytes { actual in
-        // The recorded body lacks only the closing brace the encoding ends with.
-        let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
-        if ignoreSource {
-          let aEnd = CanonicalBody.sourceStart(a, end: a.count) ?? a.count
-          let rEnd = CanonicalBody.sourceStart(recorded, end: recorded.count) ?? recorded.count
-          return aEnd == rEnd && memcmp(a.baseAddress!, recorded.baseAddress!, aEnd) == 0
-        }
-        return a.count == recorded.count && memcmp(a.baseAddress!, recorded.baseAddress!, a.count) == 0
-      }
-      if !same {
-        let recordedBody = Comparison.withBrace(recorded), actual = writer.bytes
-        let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
-        divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Comparison.text(recordedBody), actual: Comparison.text(actual),
-                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual) ?? Comparison.source(recordedBody))
-        return
-      }
-      writer.withBytes { recent.push($0, closingBrace: false) }
-    }
-
-    /// After the re-run: a recording with events left over departs there.
-    mutating func finish() {
-      guard divergence == nil, let extra = nextRecorded().map(Comparison.withBrace) else { return }
-      let parsed = try? JSONParser.parse(extra)
-      divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Comparison.text(extra),
-                              actual: "(this run ends here)", before: recent.drain().map(Comparison.text), source: Comparison.source(extra))
-    }
-  }
-}
-
