@@ -19,8 +19,9 @@ struct HeaderComparison {
     }
     compare("lifesim", .string(a.lifesim), .string(b.lifesim))
     compare("seed", .int(a.seed), .int(b.seed))
-    compare("scenes", .bool(a.scenes), .bool(b.scenes))
     let profileA = a.profile.objectValue ?? [], profileB = b.profile.objectValue ?? []
+    // The profile repeats `scenes` (a log whose profile lacks it still says so in the header).
+    if !profileA.contains(where: { $0.0 == "scenes" }) { compare("scenes", .bool(a.scenes), .bool(b.scenes)) }
     for key in Self.union(profileA.map(\.0), profileB.map(\.0)) {
       compare(key, profileA.first { $0.0 == key }?.1 ?? .null, profileB.first { $0.0 == key }?.1 ?? .null)
     }
