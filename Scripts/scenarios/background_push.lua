@@ -4,6 +4,7 @@ scenario { name = "background push", ios = 17, app = "../apps/notes.lua" }
 
 launch()
 home()
+expect_calls { "sceneDidEnterBackground" }
 background_launch("push")
 expect_calls { "didReceiveRemoteNotification" }
 expect_no_calls { "sceneWillEnterForeground", "applicationDidEnterBackground" }

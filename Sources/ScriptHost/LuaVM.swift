@@ -67,6 +67,10 @@ final class LuaVM {
   func pop(_ n: Int32 = 1) { clua_pop(L, n) }
   /// The corresponding C function is `lua_pushvalue`.
   func pushValue(_ idx: Int32) { lua_pushvalue(L, idx) }
+  /// Makes room for `n` more values on the stack, or says it cannot: a C function is only
+  /// promised 20 slots, and pushing past them corrupts the heap. The corresponding C function
+  /// is `lua_checkstack`.
+  func ensureStack(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
   /// The corresponding C function is `lua_absindex`.
   func absIndex(_ idx: Int32) -> Int32 { lua_absindex(L, idx) }
   /// The corresponding C function is `lua_type`.
@@ -284,7 +288,13 @@ final class HostFunction {
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
 struct LuaRaise: Error {
   let message: String
+  /// A message that is complete as it is (it names its own location, or none applies).
   init(_ message: String) { self.message = message }
+  /// A misuse of the API at the script line that made the call: `file:line: message`, as
+  /// `luaL_error` words it.
+  init(at vm: LuaVM, _ message: String) {
+    self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
+  }
 }
 
 extension LuaVM {

@@ -21,7 +21,7 @@ public struct RunConfiguration: Sendable {
   public var recordedProfile: Profile?
 
   public init(scenarioPath: String, appPath: String? = nil, ios: Int? = nil, scenes: Bool? = nil, seed: Int64? = nil,
-              outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(libraryPath: nil),
+              outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(searchPath: []),
               recordedProfile: Profile? = nil) {
     self.scenarioPath = scenarioPath; self.appPath = appPath; self.ios = ios; self.scenes = scenes
     self.seed = seed; self.outputPath = outputPath; self.overwrite = overwrite; self.source = source

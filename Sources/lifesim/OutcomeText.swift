@@ -14,6 +14,10 @@ enum OutcomeText {
         "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
       }.joined(separator: "; ") + ".")
     }
+    if !state.unexpectedFaults.isEmpty {
+      parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
+                   + "); name it with expect_terminated if the scenario means it.")
+    }
     let stored = state.store.sorted { $0.key < $1.key }.map { "\($0.key) = \(abbreviated($0.value))" }
     parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
     if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }

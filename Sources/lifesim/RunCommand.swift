@@ -26,7 +26,11 @@ struct Run: ParsableCommand {
   @Option(help: "The app script; overrides scenario { app = … }.")
   var app: String?
 
-  @Option(help: "The iOS profile, 12 to 26 (default: the scenario's, else 17).")
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
+  var lib: [String] = []
+
+  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the scenario's, else 17).")
   var ios: Int?
 
   @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
@@ -47,7 +51,9 @@ struct Run: ParsableCommand {
   var json = false
 
   func validate() throws {
-    if let ios, !Profile.iosRange.contains(ios) { throw ValidationError("--ios must be from 12 to 26") }
+    if let ios, !Profile.releases.contains(ios) {
+      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    }
   }
 
   func run() throws {
@@ -62,7 +68,7 @@ struct Run: ParsableCommand {
     }
     let config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
+      outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
     var trace = TraceFormatter(numbered: numbers)
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet
@@ -96,15 +102,17 @@ struct Run: ParsableCommand {
   }
 
   /// The command that runs this run again, byte for byte: every option that shaped it (knobs
-  /// come only from the scenario script, which it names), shell-quoted. A negative seed is
-  /// written `--seed=-1`, which the parser cannot mistake for an option.
+  /// come only from the scenario script, which it names; `--lib` and `LIFESIM_PATH` decide which
+  /// modules `require` finds), shell-quoted. A negative seed is written `--seed=-1`, which the
+  /// parser cannot mistake for an option.
   private func reproduceLine(seed: Int64) -> String {
     var words = ["lifesim", "run", scenario]
     if let app { words += ["--app", app] }
     if let ios { words += ["--ios", String(ios)] }
     if noScenes { words.append("--no-scenes") }
+    for folder in lib { words += ["--lib", folder] }
     words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
-    let library = getenv("LIFESIM_LIB").map { "LIFESIM_LIB=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
+    let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
     return library + ShellCommand.line(words)
   }
 }

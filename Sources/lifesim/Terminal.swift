@@ -64,19 +64,4 @@ enum Terminal {
     }
     return nil
   }
-
-  /// The bundled `Scripts/lib`: `$LIFESIM_LIB`, or found above the executable.
-  static func libraryPath() -> String? {
-    if let env = getenv("LIFESIM_LIB") { return String(cString: env) }
-    guard let resolved = realpath(CommandLine.arguments[0], nil) else { return nil }
-    var dir = String(cString: resolved)
-    free(resolved)
-    for _ in 0..<6 {
-      guard let slash = dir.lastIndex(of: "/") else { break }
-      dir = String(dir[..<slash])
-      let candidate = dir + "/Scripts/lib"
-      if access(candidate, R_OK) == 0 { return candidate }
-    }
-    return nil
-  }
 }

@@ -85,7 +85,7 @@ import TestSupport
       end
 
       """, "countdown-app.lua")
-    let scenario = try write("launch()\nhome()\nadvance(40)\n", "countdown.lua")
+    let scenario = try write("launch()\nhome()\nadvance(40)\nexpect_terminated(\"background_task_expired\")\n", "countdown.lua")
     let log = temp("countdown.lifelog")
     #expect(try lifesim(["run", scenario, "--app", app, "-o", log, "-q"]).status == 0)
     let r = try lifesim(["export", log, "--format", "chrome-trace"])

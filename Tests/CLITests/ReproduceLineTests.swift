@@ -43,6 +43,14 @@ import TestSupport
     #expect(String(decoding: r.original, as: UTF8.self).contains("\"backgroundTaskAllowance_us\":40000000"))
   }
 
+  @Test func libraryFoldersAreCarried() throws {
+    let lib = try scriptFolder("repro-lib", ["helper.lua": "return { go = function() launch() home() end }\n"])
+    let dir = try scriptFolder("repro-scenario", ["s.lua": "local helper = require \"helper\"\nhelper.go()\n"])
+    let r = try reproduce([dir + "/s.lua", "--lib", lib], name: "lib")
+    #expect(r.line == "lifesim run \(dir)/s.lua --lib \(lib) --seed 1")
+    #expect(r.original == r.again)
+  }
+
   @Test func oddPathsAreQuotedAndANegativeSeedIsOneWord() throws {
     let folder = temp("a dir with 'quotes' and $HOME")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

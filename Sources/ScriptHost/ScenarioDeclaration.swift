@@ -1,0 +1,82 @@
+import Lifecycle
+
+/// What `scenario { … }` declares, read strictly: unknown keys and values of the wrong type
+/// or out of range are refused with the key and what it accepts.
+struct ScenarioDeclaration {
+  var name: String?
+  var ios: Int?
+  var scenes: Bool?
+  var seed: Int64?
+  var app: String?
+  /// In name order, so applying them never depends on table order.
+  var knobs: [(name: String, value: Profile.KnobValue)] = []
+
+  static let keys = ["app", "ios", "knobs", "name", "scenes", "seed"]
+
+  /// Reads the table at `idx`; the error is the message without a location.
+  static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
+    guard vm.type(idx) == .table else { return .failure(ScriptError("scenario: expected a table: scenario { ios = 17 }")) }
+    if let problem = vm.unknownKey(inTableAt: idx, allowed: keys) { return .failure(ScriptError("scenario: \(problem)")) }
+    var d = ScenarioDeclaration()
+    func field(_ key: String, _ read: () -> String?) -> ScriptError? {
+      vm.rawGet(idx, key)
+      defer { vm.pop() }
+      guard vm.type(-1) != .nil else { return nil }
+      return read().map { ScriptError("scenario: \(key) must be \($0), not \(vm.describeValue(-1))") }
+    }
+    let problems: [ScriptError?] = [
+      field("name") {
+        guard vm.type(-1) == .string else { return "a string" }
+        d.name = vm.string(-1); return nil
+      },
+      field("app") {
+        guard vm.type(-1) == .string else { return "the app script's path (a string)" }
+        d.app = vm.string(-1); return nil
+      },
+      field("ios") {
+        guard let v = vm.wholeNumber(-1), Profile.releases.contains(Int(v)) else {
+          return "a released iOS version (\(Profile.releasesText))"
+        }
+        d.ios = Int(v); return nil
+      },
+      field("scenes") {
+        guard vm.type(-1) == .boolean else { return "true or false" }
+        d.scenes = vm.bool(-1); return nil
+      },
+      field("seed") {
+        guard let v = vm.wholeNumber(-1) else { return "a whole number from \(Int64.min) to \(Int64.max)" }
+        d.seed = v; return nil
+      },
+      field("knobs") {
+        guard vm.type(-1) == .table else { return "a table: knobs = { backgroundTaskAllowance = 40 }" }
+        let (knobs, problem) = readKnobs(vm)
+        d.knobs = knobs
+        return problem
+      },
+    ]
+    if let first = problems.compactMap({ $0 }).first { return .failure(first) }
+    return .success(d)
+  }
+
+  /// The knobs table on top of the stack: names to booleans, numbers or strings; or what it must be.
+  private static func readKnobs(_ vm: LuaVM) -> (knobs: [(name: String, value: Profile.KnobValue)], problem: String?) {
+    let table = vm.absIndex(-1)
+    var found: [(name: String, value: Profile.KnobValue)] = []
+    var problem: String?
+    vm.pushNil()
+    while vm.next(table) {
+      defer { vm.pop() }
+      guard vm.type(-2) == .string, let name = vm.string(-2) else {
+        problem = problem ?? "a table of knob names: knobs = { backgroundTaskAllowance = 40 }"
+        continue
+      }
+      switch vm.type(-1) {
+      case .boolean: found.append((name, .bool(vm.bool(-1))))
+      case .number: found.append((name, .number(vm.number(-1) ?? .nan)))
+      case .string: found.append((name, .string(vm.string(-1) ?? "")))
+      default: problem = problem ?? "a table of knob values (true/false, numbers or names); \(name) is \(vm.describeValue(-1))"
+      }
+    }
+    return (found.sorted { $0.name < $1.name }, problem)
+  }
+}
