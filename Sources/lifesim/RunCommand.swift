@@ -61,7 +61,7 @@ struct Run: ParsableCommand {
     if json { JSONLines.begin("run") }
     if let output = out.output {
       // The log itself is written in place (append-only, crash-safe); this only refuses an input as -o.
-      do { _ = try OutputTarget(path: output, overwrite: out.force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
+      do { _ = try OutputTarget.check(output, overwrite: out.force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
         Terminal.error("\(error)")
         throw ExitCode(Status.trouble)
       }

@@ -98,6 +98,30 @@ import TestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["broken.lua", "overrun.lifelog"])
   }
 
+  @Test func anInterruptedExportLeavesNothingBehind() throws {
+    let dir = try folder("interrupted")
+    let scenario = dir + "/long.lua"
+    try "launch()\nfor i = 1, 40000 do advance(0.001) end\n".write(toFile: scenario, atomically: false, encoding: .utf8)
+    let log = temp("interrupted.lifelog")
+    #expect(try lifesim(["run", scenario, "-o", log, "-q"]).status == 0)
+    // The test's threads block SIGTERM, and a child inherits that: python unblocks it, then runs lifesim.
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    p.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                   lifesimBinary, "export", log, "--format", "chrome-trace", "-o", dir + "/trace.json"]
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    // Wait for the temporary file, then interrupt the export while it writes.
+    let deadline = Date().addingTimeInterval(30)
+    while try !FileManager.default.contentsOfDirectory(atPath: dir).contains(where: { $0.hasSuffix(".tmp") }), Date() < deadline {
+      usleep(2_000)
+    }
+    p.terminate()
+    p.waitUntilExit()
+    #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGTERM)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["long.lua"])
+  }
+
   @Test func writeErrorsAreExitTwoWithAMessage() throws {
     let log = try recordedRun("atomic-full.lifelog")
     let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
@@ -115,7 +139,21 @@ import TestSupport
     let closed = try lifesim(["export", log, "--format", "jsonl"], stdout: pipe.fileHandleForWriting)
     #expect(closed.status == 2)
     #expect(closed.err == "lifesim: cannot write to standard output: Broken pipe\n")
-    let replay = try lifesim(["replay", log], stdout: pipe.fileHandleForWriting)
-    #expect(replay.status == 2 && replay.err == "lifesim: cannot write to standard output: Broken pipe\n")
+    for args in [["replay", log], ["diff", log, log], ["verify", log, "--json"]] {
+      let r = try lifesim(args, stdout: pipe.fileHandleForWriting)
+      #expect(r.status == 2 && r.err == "lifesim: cannot write to standard output: Broken pipe\n", "\(args)")
+    }
+  }
+
+  /// Issue 20: `run -o x.lifelog | head -1` lost the log. The run goes on to its end: the log is
+  /// complete, and the lost output is exit 2.
+  @Test func aClosedPipeNeverCutsRunsLog() throws {
+    let pipe = Pipe()
+    try pipe.fileHandleForReading.close()
+    let log = temp("closed-pipe.lifelog")
+    let r = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log], stdout: pipe.fileHandleForWriting)
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: cannot write to standard output: Broken pipe\n")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 71 events\n")
   }
 }
