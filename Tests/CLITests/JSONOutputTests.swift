@@ -91,6 +91,13 @@ import TestSupport
     let until = try check(try lifesim(["replay", log, "--json", "--until", "3"]), command: "replay")
     #expect(until.lines.count == 3 && until.end["until"] as? Int == 3 && until.end["complete"] == nil)
 
+    // A log without its trailer: complete false, and where it was cut.
+    let cut = temp("json-cut.lifelog")
+    let text = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    try (text.prefix(11).joined(separator: "\n") + "\n").write(toFile: cut, atomically: false, encoding: .utf8)
+    let cutOff = try check(try lifesim(["replay", cut, "--json"]), command: "replay")
+    #expect(cutOff.lines.count == 10 && cutOff.end["complete"] as? Bool == false && cutOff.end["cutOffAfter"] as? Int == 10)
+
     let state = try lifesim(["replay", log, "--json", "--state"])
     let (stateLines, stateEnd) = try check(state, command: "replay")
     #expect(stateLines.isEmpty)
