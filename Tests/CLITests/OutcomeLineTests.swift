@@ -62,5 +62,15 @@ import TestSupport
     #expect(replay.out.contains(" Stored: \(big), small = [1,2]. Seed 1."))
     let diff = try lifesim(["diff", log, log])
     #expect(diff.out.contains("\(big), small = [1,2]"))
+    // Two values that differ only past what the table shows still differ.
+    let other = temp("big-store-2.lua")
+    try String(contentsOfFile: app, encoding: .utf8).replacingOccurrences(of: #"("é"):rep(2000000)"#, with: #"("é"):rep(1999999) .. "x""#)
+      .write(toFile: other, atomically: false, encoding: .utf8)
+    let log2 = temp("big-store-2.lifelog")
+    #expect(try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--app", other, "-q", "-o", log2]).status == 0)
+    let differs = try lifesim(["diff", log, log2], env: ["NO_COLOR": "1"])
+    #expect(differs.status == 1)
+    let row = differs.out.split(separator: "\n").first { $0.hasPrefix("stored") }.map(String.init) ?? ""
+    #expect(row.hasSuffix("(4000001 bytes), small = [1,2]   ← differs"))
   }
 }
