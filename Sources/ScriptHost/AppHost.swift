@@ -26,10 +26,13 @@ final class AppHost: AppDriver {
   /// The most the app may keep with `store`, all keys together; more is a crash at the `store`.
   static let storedBytesMax = 16 << 20
 
+  /// The wall-clock guard's limit for one call into the app (`WallClock`).
+  let wallLimitSeconds: Int
+
   init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
-       output: OutputBudget) {
+       output: OutputBudget, wallLimitSeconds: Int) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
-    self.profile = profile; self.seed = seed; self.output = output
+    self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
   }
 
   /// Stops the whole run as a script error at the app line that made the call: the problem is
@@ -62,6 +65,7 @@ final class AppHost: AppDriver {
   func startProcess() -> Result<AppLayout, AppFault> {
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
+    vm.wallLimitSeconds = wallLimitSeconds
     vm.register()
     self.vm = vm
     layout = AppLayout()
@@ -81,7 +85,7 @@ final class AppHost: AppDriver {
       return .failure(.error(message: error, traceback: error))
     }
     let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
-    if let fault = fault(result) { return .failure(fault) }
+    if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
     if let problem = validateHandlers(vm) {
       fatal = problem
       return .failure(.error(message: problem.message, traceback: problem.message))
@@ -169,12 +173,13 @@ final class AppHost: AppDriver {
     guard vm.type(top + 1) == .function else { vm.setTop(top); return nil }
     let result = vm.protectedCall(nargs: nargs, nresults: 0, freshBudget: false)
     vm.setTop(top)
-    let f = fault(result)
+    let f = fault(result, in: job.description)
     if closePending, vm.guestDepth == 0 { closeNow() }
     return f
   }
 
-  private func fault(_ result: LuaVM.CallResult) -> AppFault? {
+  /// What a protected call into the app (running `what`) means for the simulated process.
+  private func fault(_ result: LuaVM.CallResult, in what: String) -> AppFault? {
     switch result {
     case .ok: return nil
     case let .error(message, traceback):
@@ -182,6 +187,11 @@ final class AppHost: AppDriver {
     case .instructionLimit: return .instructionLimit
     case .memoryLimit: return .memoryLimit
     case .aborted: return .processEnded
+    case let .wallClockLimit(at):
+      // Not a fault of the simulated app: the host's guard stops the whole run.
+      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what, seconds: vm?.wallLimitSeconds ?? 0))
+      vm?.abort()
+      return .processEnded
     }
   }
 

@@ -52,9 +52,16 @@ final class LuaVM {
   /// Makes every Lua frame on this state unwind (the process ended under it).
   func abort() { limits.pointee.aborted = 1 }
 
-  /// Restarts the instruction budget (the scenario gets one per verb).
+  /// Restarts the instruction budget and the wall-clock guard (the scenario gets one per verb).
   func resetInstructionBudget() {
     limits.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
+    startWallClock()
+  }
+
+  /// Starts the wall-clock guard's time for a new host call.
+  private func startWallClock() {
+    limits.pointee.wall_deadline_ns = wallLimitSeconds > 0
+      ? clua_monotonic_ns() + Int64(wallLimitSeconds) * 1_000_000_000 : 0
   }
 
   // MARK: Stack
@@ -190,7 +197,15 @@ final class LuaVM {
     case instructionLimit
     case memoryLimit
     case aborted
+    /// The wall-clock guard fired (`wallLimitSeconds`); `at` is the line that was running.
+    case wallClockLimit(at: String)
   }
+
+  /// Wall-clock seconds one host call may run before the guard stops it (0: no guard). Not
+  /// model behaviour: a last resort against a call that would otherwise never return.
+  var wallLimitSeconds = 0
+  /// Where the wall-clock guard fired, once it has.
+  private var wallClockStoppedAt: String?
 
   /// Calls the function below `nargs` arguments with `lua_pcall` and a traceback handler.
   /// The instruction budget restarts when `budget` is set; results are left on the stack (`nresults`).
@@ -205,6 +220,7 @@ final class LuaVM {
       lim.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
       lim.pointee.instructions_exceeded = 0
       lim.pointee.memory_exceeded = 0
+      startWallClock()
     }
     lim.pointee.enforcing = instructionLimit > 0 || lim.pointee.bytes_limit > 0 ? 1 : 0
     lim.pointee.host_active = 0
@@ -220,6 +236,12 @@ final class LuaVM {
     let message = string(-1) ?? "error"
     lastErrorMessage = message
     setTop(base - 1)
+    if lim.pointee.wall_exceeded != 0 {
+      // The innermost call names the line ("file:line: lifesim: wall-clock …"); outer ones repeat it.
+      let at = wallClockStoppedAt ?? message.split(separator: " ", maxSplits: 1).first.map { String($0.dropLast()) } ?? ""
+      wallClockStoppedAt = at
+      return .wallClockLimit(at: at)
+    }
     if lim.pointee.aborted != 0 { return .aborted }
     if lim.pointee.instructions_exceeded != 0 { return .instructionLimit }
     if status == LUA_ERRMEM || lim.pointee.memory_exceeded != 0 { return .memoryLimit }

@@ -53,6 +53,7 @@ final class ScenarioHost {
       return finish(error: error.message)
     }
     vm = LuaVM(memoryLimitBytes: Self.scenarioMemoryBytes, instructionLimit: Self.scenarioInstructionLimit)
+    vm.wallLimitSeconds = config.wallLimitSeconds
     vm.register()
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: config.seed ?? 1,
@@ -80,6 +81,8 @@ final class ScenarioHost {
       let at = vm.lastErrorLine.map { "\(config.scenarioPath):\($0)" } ?? config.scenarioPath
       fatal = fatal ?? "\(at): the scenario ran \(Self.scenarioInstructionLimit) instructions without calling a verb (an endless loop?)"
     case .memoryLimit: fatal = fatal ?? "\(config.scenarioPath): the scenario used more than \(Self.scenarioMemoryBytes >> 20) MiB"
+    case let .wallClockLimit(at):
+      fatal = fatal ?? WallClock.message(at: at, in: "the scenario", seconds: config.wallLimitSeconds)
     case .aborted: break
     }
     if fatal == nil, verbsCalled == 0 {
@@ -151,7 +154,7 @@ final class ScenarioHost {
     self.recorder = recorder
     onHeader(header)
     let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
-                      profile: profile, seed: seed, output: output)
+                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     app.simulator = sim

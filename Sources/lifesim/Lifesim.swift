@@ -26,8 +26,13 @@ struct Lifesim: ParsableCommand {
 
   /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
-    // A closed pipe is a write error the command reports (exit 2), not a silent death by SIGPIPE.
-    signal(SIGPIPE, SIG_IGN)
+    Terminal.surviveClosedPipes()
+    if let bad = firstArgumentNotUTF8() {
+      // Swift would turn the bytes into U+FFFD: the file named would not be the file opened,
+      // and two such names could become one path (and --force overwrite the wrong log).
+      Terminal.error("argument \(bad) is not valid UTF-8; lifesim takes UTF-8 file names only (rename the file)")
+      exit(withError: ExitCode(Status.trouble))
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -54,6 +59,15 @@ struct Lifesim: ParsableCommand {
     Terminal.error(message)
     exit(withError: ExitCode(Status.trouble))
   }
+}
+
+/// The position (1 = the first after the command name) of an argument that is not valid UTF-8.
+private func firstArgumentNotUTF8() -> Int? {
+  for i in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[i] else { continue }
+    if String(validatingCString: raw) == nil { return i }
+  }
+  return nil
 }
 
 /// Exit statuses of SPEC §2.

@@ -54,6 +54,8 @@ struct Replay: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
+  @OptionGroup var guardOptions: WallLimitOption
+
   @Flag(help: "JSON Lines: the events, then a final line with the outcome, state or verdict (docs/json.md).")
   var json = false
 
@@ -179,9 +181,10 @@ struct Replay: ParsableCommand {
       Terminal.error("\(error)")
       return Status.trouble
     }
-    let config = RunConfiguration(
+    var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
       overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
+    config.wallLimitSeconds = guardOptions.wallLimit
     let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in

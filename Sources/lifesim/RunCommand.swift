@@ -41,6 +41,8 @@ struct Run: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
+  @OptionGroup var guardOptions: WallLimitOption
+
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
 
@@ -66,9 +68,10 @@ struct Run: ParsableCommand {
         throw ExitCode(Status.trouble)
       }
     }
-    let config = RunConfiguration(
+    var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+    config.wallLimitSeconds = guardOptions.wallLimit
     var trace = TraceFormatter(numbered: numbers)
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet

@@ -44,7 +44,8 @@ enum Terminal {
   }
 
   /// Why standard output could not be written (errno: a full disk, `/dev/full`, a closed
-  /// pipe), if it could not; what follows is dropped, and the command ends with status 2.
+  /// pipe), if it could not; what follows is dropped, the command goes on (a run's log is still
+  /// complete), and it ends with status 2.
   nonisolated(unsafe) private(set) static var stdoutFailure: Int32?
 
   /// The message for `stdoutFailure`.
@@ -52,14 +53,26 @@ enum Terminal {
     stdoutFailure.map { "cannot write to standard output: \(String(cString: strerror($0)))" }
   }
 
+  /// stdout or stderr was closed by its reader (`| head -1`): nothing more is written to it.
+  nonisolated(unsafe) private static var closed: Set<Int32> = []
+
+  /// Turns SIGPIPE into EPIPE, which `writeAll` handles: a closed pipe must never kill a run
+  /// half-way through its log.
+  static func surviveClosedPipes() { signal(SIGPIPE, SIG_IGN) }
+
   /// Writes every byte; the errno of a failed write, else nil.
   @discardableResult
   private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    guard !closed.contains(fd) else { return EPIPE }
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
       if n < 0, errno == EINTR { continue }
-      if n <= 0 { return n < 0 ? errno : EIO }
+      if n <= 0 {
+        let error = n < 0 ? errno : EIO
+        if error == EPIPE { closed.insert(fd) }
+        return error
+      }
       offset += n
     }
     return nil

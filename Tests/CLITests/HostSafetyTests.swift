@@ -80,4 +80,55 @@ import Testing
     #expect(r.status == 0, "\(r.out)\(r.err)")
     #expect(r.out.contains("crash (app.lua:3: store: the app's stored data would be 16777287 bytes, over its quota of 16 MiB)"), "\(r.out)")
   }
+
+  /// `lifesim … | head -1`: the reader goes away after one line. lifesim must not die of SIGPIPE
+  /// half-way through a log: it finishes, and the output it could not write makes the exit
+  /// status 2 with a message (a CI must not read a 0 whose output was lost).
+  @Test func aClosedPipeNeverCutsTheLog() throws {
+    let log = temp("pipe.lifelog")
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    p.arguments = ["-c", "'\(lifesimBinary)' run Scripts/scenarios/away_many_times.lua -o '\(log)' --force 2>/dev/null | head -1 > /dev/null; echo ${PIPESTATUS[0]}"]
+    p.currentDirectoryURL = repositoryRoot
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(status == "2\n")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 2322 events\n")
+    // Every command, its reader gone before it writes: the same status and message, nothing cut.
+    let closed = Pipe()
+    try closed.fileHandleForReading.close()
+    let commands = [["run", "Scripts/scenarios/away_many_times.lua", "-o", log, "--force"], ["replay", log], ["diff", log, log],
+                    ["export", log, "--format", "jsonl"], ["verify", log]]
+    for command in commands {
+      let r = try lifesim(command, stdout: closed.fileHandleForWriting)
+      #expect(r.status == 2, "\(command)")
+      #expect(r.err == "lifesim: cannot write to standard output: Broken pipe\n", "\(command)")
+    }
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 2322 events\n")
+  }
+
+  /// The wall-clock guard stops a call that runs too long in real time, in the scenario or the
+  /// app, with exit 2 and a log whose trailer says why.
+  @Test func theWallClockGuardStopsALongCallAndKeepsTheLog() throws {
+    let dir = try scriptFolder("wall", [
+      "s.lua": "launch()\nlocal s = 0\nfor i = 1, 1e12 do s = s + i end\n",
+      "app.lua": "controller \"ViewController\" { viewDidLoad = function(vc) local s = 0 for i = 1, 1e12 do s = s + i end end }\n",
+      "a.lua": "scenario { app = \"app.lua\", knobs = { instructionLimit = 1e12 } }\nlaunch()\n",
+    ])
+    let scenario = try lifesim(["run", "s.lua", "-q", "--wall-limit", "1", "-o", "s.lifelog"], cwd: dir)
+    #expect(scenario.status == 2)
+    #expect(scenario.err == "lifesim: s.lua:3: the wall-clock guard stopped the run: the scenario ran for more than 1 s of real time in one call (--wall-limit 1; a guard against hangs, not model behaviour)\n")
+    let app = try lifesim(["run", "a.lua", "-q", "--wall-limit", "1", "-o", "a.lifelog"], cwd: dir)
+    #expect(app.status == 2)
+    #expect(app.err == "lifesim: app.lua:1: the wall-clock guard stopped the run: ViewController#1.viewDidLoad() ran for more than 1 s of real time in one call (--wall-limit 1; a guard against hangs, not model behaviour)\n")
+    for log in ["s.lifelog", "a.lifelog"] {
+      let verify = try lifesim(["verify", log], cwd: dir)
+      #expect(verify.status == 0, "\(verify.out)")
+      let text = try String(contentsOfFile: dir + "/" + log, encoding: .utf8)
+      #expect(text.contains("the wall-clock guard stopped the run"), "the trailer says why")
+    }
+  }
 }

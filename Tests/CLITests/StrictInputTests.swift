@@ -66,6 +66,24 @@ import Testing
     }
   }
 
+  @Test func aFileNameThatIsNotUTF8IsRefusedNotMisread() throws {
+    let dir = try scriptFolder("utf8", ["s.lua": "launch()\n"])
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    let binary = repositoryRoot.path + "/.build/debug/lifesim"
+    p.arguments = ["-c", "\(binary) run s.lua -q -o \"$(printf 'x\\376.lifelog')\"; echo \"exit $?\"; ls"]
+    p.currentDirectoryURL = URL(fileURLWithPath: dir)
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(text == "exit 2\ns.lua\n", "nothing written: \(text)")
+    #expect(error == "lifesim: argument 5 is not valid UTF-8; lifesim takes UTF-8 file names only (rename the file)\n")
+  }
+
   @Test func anIOSVersionThatWasNeverReleasedIsRefused() throws {
     let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "21"])
     #expect(r.status == 2)
