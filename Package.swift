@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency arrows (see docs/architecture.md):
-//   lifesim → ScriptHost → Lifecycle → EventStore
+//   lifesim → Suite → ScriptHost → Lifecycle → EventStore
 //   ScriptHost → CLua, EventStore → CLibCrypto
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
@@ -36,10 +36,12 @@ let package = Package(
     ),
     .target(name: "Lifecycle", dependencies: ["EventStore"]),
     .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
+    // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
+    .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "ScriptHost", "Lifecycle", "EventStore",
+        "Suite", "ScriptHost", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,5 +1,5 @@
 -- Notification Center and Control Center only make the app inactive (§6; T9, S16).
-scenario { name = "notification and control center", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "notification and control center", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

@@ -18,6 +18,7 @@ final class ScenarioHost {
   private var declaredScenes: Bool?
   private var declaredSeed: Int64?
   private var declaredApp: String?
+  private var declaration = ScenarioDeclaration()
   private var knobs: [(String, Profile.KnobValue, String?)] = []
 
   private var simulator: Simulator?
@@ -151,7 +152,8 @@ final class ScenarioHost {
     let state = sim?.state ?? LifecycleState()
     let status: Int32 = error != nil ? 2 : (state.expectationsFailed > 0 ? 1 : 0)
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
-                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0)
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0,
+                     declaration: ScenarioDeclaration(ios: declaredIOS, scenes: declaredScenes, iosRange: declaration.iosRange, iosRangeAt: declaration.iosRangeAt))
   }
 
   // MARK: The scenario API
@@ -238,6 +240,9 @@ final class ScenarioHost {
       guard self.simulator == nil else { throw self.scriptError(vm, "scenario { } must come before the first verb") }
       guard vm.type(1) == .table else { throw self.scriptError(vm, "scenario: expected a table") }
       vm.rawGet(1, "ios"); if let i = vm.integer(-1) { self.declaredIOS = Int(i) }; vm.pop()
+      vm.rawGet(1, "ios_range")
+      if vm.type(-1) != .nil { self.declaration.iosRange = vm.string(-1) ?? ""; self.declaration.iosRangeAt = at }
+      vm.pop()
       vm.rawGet(1, "scenes"); if vm.type(-1) == .boolean { self.declaredScenes = vm.bool(-1) }; vm.pop()
       vm.rawGet(1, "seed"); if let s = vm.integer(-1) { self.declaredSeed = s }; vm.pop()
       if self.config.seed == nil, let seed = self.declaredSeed { Sandbox.reseed(vm, seed) }
