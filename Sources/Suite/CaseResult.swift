@@ -31,7 +31,7 @@ public struct CaseResult: Sendable, Equatable {
   /// Wall-clock time of the run, µs.
   public let wallUs: Int64
   /// The kept `.lifelog`, if any.
-  public let logPath: String?
+  public var logPath: String?
 }
 
 /// Counts of a run's results.

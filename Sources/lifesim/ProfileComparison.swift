@@ -13,8 +13,11 @@ struct ProfileComparison {
   /// Where every case's log goes: --logs DIR, or a temporary folder removed at the end.
   let directory: String
   private let temporary: Bool
+  /// --keep all: the logs of passing cases stay in --logs DIR too.
+  private let keepPassing: Bool
 
-  init(logs: String?) throws(SuiteError) {
+  init(logs: String?, keepPassing: Bool) throws(SuiteError) {
+    self.keepPassing = keepPassing
     if let logs {
       directory = logs
       temporary = false
@@ -109,18 +112,29 @@ struct ProfileComparison {
   private func label(_ line: EventDiffer.Line) -> String {
     guard let decoded = try? line.decoded() else { return "?" }
     if case let .callback(callback, _, _, _, _, _) = decoded.event.body { return callback.key }
+    if case let .input(input, _) = decoded.event.body { return input.verb }
     var trace = TraceFormatter()
     let text = Array(trace.line(seq: decoded.seq, decoded.event).withoutColourCodes.dropFirst(13))
     return String(text.drop { $0 == " " || $0 == "▶" || $0 == "◆" || $0 == "●" || $0 == "·" })
   }
 
-  /// Removes the logs nobody asked for: all of a temporary folder, or with --logs (and not
-  /// --keep all) those of cases that passed.
-  func finish(_ results: [CaseResult], keepFailing: Bool) {
-    for r in results {
-      guard let path = r.logPath else { continue }
-      if temporary || (keepFailing && r.status == .passed) { unlink(path) }
+  /// Whether `r`'s log is removed once the comparison is done: every log of a temporary
+  /// folder; in --logs DIR without --keep all, those of cases that passed.
+  private func removes(_ r: CaseResult) -> Bool { temporary || (!keepPassing && r.status == .passed) }
+
+  /// A result as reported: without a log that will not be kept.
+  func reported(_ r: CaseResult) -> CaseResult {
+    var r = r
+    if removes(r) { r.logPath = nil }
+    return r
+  }
+
+  /// Removes the logs nobody asked for; returns the results as reported.
+  func finish(_ results: [CaseResult]) -> [CaseResult] {
+    for r in results where removes(r) {
+      if let path = r.logPath { unlink(path) }
     }
     if temporary { rmdir(directory) }
+    return results.map(reported)
   }
 }

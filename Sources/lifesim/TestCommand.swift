@@ -98,7 +98,7 @@ struct Test: ParsableCommand {
     if compareProfiles && profiles == nil { profiles = IOSVersionSet.allProfiles }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both,
                                 shard: try shard.map { try Shard(parsing: $0) })
-    let comparison = compareProfiles ? try ProfileComparison(logs: logs) : nil
+    let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
     let logsDirectory = comparison?.directory ?? logs
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
     let options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
@@ -109,8 +109,9 @@ struct Test: ParsableCommand {
     let started = SuiteClock.nowUs()
     var progress = SuiteProgress(total: cases.count)
     let wallTimes = !noWallTime
-    let results = SuiteRunner(cases: cases, options: options, jobs: jobs ?? SuiteRunner.processorCount).run(
-      onResult: { r in
+    var results = SuiteRunner(cases: cases, options: options, jobs: jobs ?? SuiteRunner.processorCount).run(
+      onResult: { result in
+        let r = comparison?.reported(result) ?? result
         if json { Terminal.write(JSONReport.caseLine(r, wallTimes: wallTimes)) }
         else if !quiet { progress.clear(); Terminal.write(HumanReport.caseLine(r, paint: Terminal.paint)); Terminal.flush() }
       },
@@ -121,7 +122,7 @@ struct Test: ParsableCommand {
       let changes = comparison.changes(results)
       for change in changes { Terminal.write(json ? change.json.canonicalText : change.text) }
       if !json && changes.isEmpty { Terminal.write("No run differs between neighbouring profiles.") }
-      comparison.finish(results, keepFailing: logs != nil && keep == .failed)
+      results = comparison.finish(results)
     }
     let summary = SuiteSummary(results)
     if json {
