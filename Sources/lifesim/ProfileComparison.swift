@@ -108,14 +108,16 @@ struct ProfileComparison {
     return Change(name: name, file: a.file, sceneless: a.sceneless, from: a, to: b, step: step, after: after, outcome: outcome)
   }
 
-  /// A short name for an event: a callback's name, else its trace text.
+  /// A short name for an event: a callback's or a verb's name, else its trace text.
   private func label(_ line: EventDiffer.Line) -> String {
     guard let decoded = try? line.decoded() else { return "?" }
-    if case let .callback(callback, _, _, _, _, _) = decoded.event.body { return callback.key }
-    if case let .input(input, _) = decoded.event.body { return input.verb }
+    let body = decoded.event.body
+    if case let .callback(callback, _, _, _, _, _) = body { return callback.key }
+    if case let .returned(name, _, _, _) = body { return String(name.prefix { $0 != "(" }) }
+    if case let .input(input, _) = body { return input.verb }
     var trace = TraceFormatter()
-    let text = Array(trace.line(seq: decoded.seq, decoded.event).withoutColourCodes.dropFirst(13))
-    return String(text.drop { $0 == " " || $0 == "▶" || $0 == "◆" || $0 == "●" || $0 == "·" })
+    let text = trace.line(seq: decoded.seq, decoded.event).withoutColourCodes.dropFirst(13)
+    return String(text.drop { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
   }
 
   /// Whether `r`'s log is removed once the comparison is done: every log of a temporary

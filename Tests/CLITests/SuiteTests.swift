@@ -58,6 +58,39 @@ private func fixture(_ name: String) throws -> String {
   return dir
 }
 
+/// The test set-up for JUnit checks: Python's junitparser from PyPI, installed with pip when missing.
+private func requireJunitparser() throws {
+  if try python("import junitparser").status == 0 { return }
+  let install = try run(["python3", "-m", "pip", "install", "--quiet", "junitparser"], binary: "/usr/bin/env")
+  try #require(install.status == 0, "pip install junitparser: \(install.err)")
+}
+
+/// The JUnit file as junitparser reads it: per suite its counts, per case its result.
+private func parsedJUnit(_ path: String) throws -> [[String: Any]] {
+  try requireJunitparser()
+  let program = """
+    import json, sys
+    from junitparser import JUnitXml
+    suites = []
+    for s in JUnitXml.fromfile(sys.argv[1]):
+        cases = []
+        for c in s:
+            results = [{"type": type(r).__name__, "message": r.message, "text": r.text or ""} for r in c.result]
+            cases.append({"classname": c.classname, "name": c.name, "results": results})
+        suites.append({"name": s.name, "tests": s.tests, "failures": s.failures, "errors": s.errors,
+                       "skipped": s.skipped, "cases": cases})
+    print(json.dumps(suites))
+    """
+  let r = try python(program, [path])
+  try #require(r.status == 0, "junitparser: \(r.err)")
+  return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
+}
+
+/// Every testcase name in a JUnit file, as junitparser reads it.
+private func junitCaseNames(_ path: String) throws -> [String] {
+  try parsedJUnit(path).flatMap { ($0["cases"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "?" } }
+}
+
 @Suite(.serialized) struct SuiteTests {
   @Test func discoversScenariosOnlyAndResolvesScriptsFromAnyFolder() throws {
     let dir = try fixture("discovery")
@@ -126,5 +159,127 @@ private func fixture(_ name: String) throws -> String {
     let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
     #expect(r.status == 0, "\(r.out)")
     #expect(r.out == "264 cases: 241 passed, 0 failed, 23 skipped, 0 errors (virtual time 34931.50 s).\n")
+  }
+
+  @Test func junitIsReadByARealConsumer() throws {
+    let dir = try fixture("junit")
+    try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/b/crashing.lua", atomically: true, encoding: .utf8)
+    let xml = temporaryPath("lifesim-suite", "report.xml")
+    let r = try run(["test", dir, "--ios", "14,15", "--junit", xml, "-q"])
+    #expect(r.status == 2)
+    let suites = try parsedJUnit(xml)
+    #expect(suites.map { $0["name"] as? String } == ["a/one.lua", "b/crashing.lua", "b/failing.lua", "b/later.lua"].map { dir + "/" + $0 })
+    #expect(suites.map { [$0["tests"], $0["failures"], $0["errors"], $0["skipped"]] as? [Int] } == [[2, 0, 0, 0], [2, 0, 2, 0], [2, 2, 0, 0], [2, 0, 0, 1]])
+    let failing = try #require(suites[2]["cases"] as? [[String: Any]])
+    #expect(failing[0]["classname"] as? String == dir + "/b/failing.lua")
+    #expect(failing[0]["name"] as? String == "failing [iOS 14]")
+    let failure = try #require((failing[0]["results"] as? [[String: Any]])?.first)
+    #expect(failure["type"] as? String == "Failure")
+    #expect(failure["message"] as? String == "expect_state: expected state active, but the app is suspended")
+    let text = failure["text"] as? String ?? ""
+    #expect(text.contains("reproduce: lifesim run \(dir)/b/failing.lua --ios 14 --seed 1\n"))
+    #expect(text.hasSuffix("✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4"))
+    #expect(text.contains("● suspended"))
+    let error = try #require(((suites[1]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+    #expect(error["type"] as? String == "Error")
+    #expect(error["message"] as? String == "\(dir)/b/crashing.lua:3: boom")
+    let skipped = try #require(((suites[3]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+    #expect(skipped["type"] as? String == "Skipped")
+    #expect(skipped["message"] as? String == "ios_range \"15-26\" excludes iOS 14")
+  }
+
+  @Test func aFailureShowsTheExpectationTheTraceAndTheReproduceCommand() throws {
+    let dir = try fixture("human")
+    let r = try run(["test", dir + "/b/failing.lua", "--ios", "15", "--no-wall-time"])
+    #expect(r.status == 1)
+    #expect(r.err == "")  // no progress line: stderr is not a terminal
+    let lines = r.out.components(separatedBy: "\n")
+    #expect(lines[0] == "✘ failing [iOS 15]")
+    #expect(lines[1] == "FAILED failing [iOS 15]  (\(dir)/b/failing.lua)")
+    #expect(lines[2] == "  expect_state: expected state active, but the app is suspended  (\(dir)/b/failing.lua:4)")
+    #expect(lines[3] == "  trace:")
+    #expect(lines[12] == "        0.000000 ✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4")
+    #expect(lines[13] == "  reproduce: lifesim run \(dir)/b/failing.lua --ios 15 --seed 1")
+    #expect(lines[14] == "1 case: 0 passed, 1 failed, 0 skipped, 0 errors (virtual time 0.00 s).")
+    // The reproduce command reproduces it.
+    let again = try run(["run", dir + "/b/failing.lua", "--ios", "15", "--seed", "1", "-q"])
+    #expect(again.status == 1 && again.out.contains("Expectations: 0 passed, 1 failed."))
+    let quiet = try run(["test", dir, "--ios", "15", "-q", "--no-wall-time"])
+    #expect(quiet.out.hasPrefix("FAILED failing [iOS 15]"))
+  }
+
+  @Test func logsKeepFailingCasesUnderTheCaseName() throws {
+    let dir = try fixture("logs")
+    let logs = temporaryPath("lifesim-suite", "kept")
+    let r = try run(["test", dir, "--ios", "14,15", "--logs", logs, "-q"])
+    #expect(r.status == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: logs).sorted() == ["failing-ios14.lifelog", "failing-ios15.lifelog"])
+    #expect(r.out.contains("  log: \(logs)/failing-ios15.lifelog\n"))
+    #expect(try run(["verify", logs + "/failing-ios15.lifelog"]).status == 0)
+    #expect(try run(["replay", logs + "/failing-ios15.lifelog", "--verify"]).status == 0)
+    let diff = try run(["diff", logs + "/failing-ios14.lifelog", logs + "/failing-ios15.lifelog"])
+    #expect(diff.status == 0 || diff.status == 1, "\(diff.err)")
+    let all = temporaryPath("lifesim-suite", "all")
+    _ = try run(["test", dir, "--ios", "14,15", "--scenes", "both", "--logs", all, "--keep", "all", "-q"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: all).sorted() == [
+      "failing-ios14-no-scenes.lifelog", "failing-ios14.lifelog", "failing-ios15-no-scenes.lifelog", "failing-ios15.lifelog",
+      "later-ios15-no-scenes.lifelog", "later-ios15.lifelog",
+      "one-ios14-no-scenes.lifelog", "one-ios14.lifelog", "one-ios15-no-scenes.lifelog", "one-ios15.lifelog"])
+    let keepAlone = try run(["test", dir, "--keep", "all"])
+    #expect(keepAlone.status == 2 && keepAlone.err.hasPrefix("lifesim: --keep all goes with --logs DIR\n"))
+  }
+
+  @Test func exitStatusesAndAScriptErrorDoesNotStopTheOthers() throws {
+    let dir = try fixture("status")
+    #expect(try run(["test", dir + "/a", "-q"]).status == 0)
+    #expect(try run(["test", dir + "/b/later.lua", "--ios", "14", "-q"]).status == 0)  // skipped only
+    #expect(try run(["test", dir, "-q"]).status == 1)
+    try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/a/crashing.lua", atomically: true, encoding: .utf8)
+    let r = try run(["test", dir, "--json", "--no-wall-time"])
+    #expect(r.status == 2)
+    #expect(try cases(r.out).map(\.status) == ["error", "passed", "failed", "passed"])
+    #expect(try jsonLines(r.out).last?["exitStatus"] as? Int == 2)
+    #expect(try run(["test", "-j", "0", dir]).status == 2)
+    #expect(try run(["test", "/no/such/folder"]).err == "lifesim: /no/such/folder: No such file or directory\n")
+  }
+
+  @Test func shardsTogetherHoldExactlyTheCasesOfOneRun() throws {
+    let whole = temporaryPath("lifesim-suite", "whole.xml")
+    _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
+    let expected = try junitCaseNames(whole)
+    #expect(expected.count == 264)
+    var union: [String] = []
+    for k in 1...3 {
+      let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
+      let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
+      #expect(r.status == 0)
+      let names = try junitCaseNames(part)
+      #expect(names.count == 88)
+      union += names
+    }
+    #expect(union.sorted() == expected.sorted())
+    #expect(Set(union).count == union.count)
+    let bad = try run(["test", "Scripts", "--shard", "4/3"])
+    #expect(bad.status == 2 && bad.err.hasPrefix("lifesim: --shard 4/3: expected K/N with 1 <= K <= N, e.g. 2/4\n"))
+  }
+
+  @Test func compareProfilesShowsWhatChangesAtIOS15() throws {
+    let dir = try fixture("compare")
+    let scenario = dir + "/b/prewarmed.lua"
+    try "scenario { }\nprewarm()\nlaunch()\nexpect_state(\"active\")\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+    let r = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "-q", "--no-wall-time"])
+    #expect(r.status == 2)
+    let lines = r.out.components(separatedBy: "\n")
+    #expect(lines[0] == "prewarmed: iOS 14 → 15: - scriptError: \(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running) + prewarm")
+    #expect(lines[1] == "  outcome: error → passed; final state: not_running → active; expectations: 0 passed, 0 failed → 1 passed, 0 failed")
+    #expect(lines[2].hasPrefix("ERROR prewarmed [iOS 14]"))
+    #expect(!r.out.contains("iOS 15 → 16"))
+    let json = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "--json", "--no-wall-time"])
+    let change = try #require(try jsonLines(json.out).first { $0["kind"] as? String == "profileChange" })
+    #expect(change["from"] as? Int == 14 && change["to"] as? Int == 15)
+    #expect((change["status"] as? [String: String]) == ["from": "error", "to": "passed"])
+    // The bundled suite: each neighbouring pair that differs is named, oldest first.
+    let bundled = try run(["test", "Scripts/scenarios/cold_launch_ios12.lua", "--ios", "12-14", "--compare-profiles", "-q"])
+    #expect(bundled.out.hasPrefix("cold_launch_ios12: iOS 12 → 13: + viewIsAppearing (after viewWillAppear)\n"), "\(bundled.out)")
   }
 }
