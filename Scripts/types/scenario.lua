@@ -7,6 +7,7 @@
 ---@class ScenarioConfig
 ---@field name? string
 ---@field ios? integer         # platform profile, 12 to 26 (default 17)
+---@field ios_range? string   # where the scenario applies, e.g. "15-26" or "13,15-17": lifesim test skips other profiles
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
 ---@field seed? integer        # drives math.random (default 1)
 ---@field app? string          # app script, relative to this file

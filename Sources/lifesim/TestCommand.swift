@@ -113,7 +113,11 @@ struct Test: ParsableCommand {
       onResult: { result in
         let r = comparison?.reported(result) ?? result
         if json { Terminal.write(JSONReport.caseLine(r, wallTimes: wallTimes)) }
-        else if !quiet { progress.clear(); Terminal.write(HumanReport.caseLine(r, paint: Terminal.paint)); Terminal.flush() }
+        else if !quiet {
+          progress.clear()
+          Terminal.write(HumanReport.caseLine(r, paint: Terminal.paint))
+          if progress.isLive { Terminal.flush() }
+        }
       },
       onProgress: { done, failed in progress.show(done: done, failed: failed) })
     progress.clear()
@@ -138,21 +142,22 @@ struct Test: ParsableCommand {
 
 /// The live line on stderr while a suite runs (only when stderr is a terminal).
 private struct SuiteProgress {
-  private let enabled = isatty(STDERR_FILENO) == 1
+  /// Whether the line is drawn: stderr is a terminal.
+  let isLive = isatty(STDERR_FILENO) == 1
   private let total: Int
   private var shown = false
 
   init(total: Int) { self.total = total }
 
   mutating func show(done: Int, failed: Int) {
-    guard enabled else { return }
+    guard isLive else { return }
     Terminal.flush()
     draw("\r\u{1B}[K[\(done)/\(total)] \(failed) failing")
     shown = true
   }
 
   mutating func clear() {
-    guard enabled, shown else { return }
+    guard isLive, shown else { return }
     draw("\r\u{1B}[K")
     shown = false
   }

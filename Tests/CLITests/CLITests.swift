@@ -5,22 +5,7 @@ import TestSupport
 /// Runs the built `lifesim` binary, as a user would.
 private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  let binary = root.appendingPathComponent(".build/debug/lifesim")
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = args
-  p.currentDirectoryURL = root
-  var environment = ProcessInfo.processInfo.environment
-  for (k, v) in env { environment[k] = v }
-  p.environment = environment
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  return try runProcess(root.appendingPathComponent(".build/debug/lifesim").path, args, cwd: root.path, env: env)
 }
 
 private func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }

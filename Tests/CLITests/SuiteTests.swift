@@ -5,22 +5,10 @@ import TestSupport
 /// The repository's root (this file is Tests/CLITests/SuiteTests.swift).
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-/// Runs `binary` (default: the debug lifesim) in `cwd` (default: the repository).
+/// Runs `binary` (default: the debug lifesim) in `cwd` (default: the repository); `env`, when given, is the whole environment.
 private func run(_ args: [String], cwd: String = root, binary: String = root + "/.build/debug/lifesim",
                  env: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
-  let p = Process()
-  p.executableURL = URL(fileURLWithPath: binary)
-  p.arguments = args
-  p.currentDirectoryURL = URL(fileURLWithPath: cwd)
-  if let env { p.environment = env }
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  try runProcess(binary, args, cwd: cwd, env: env ?? [:], replacingEnvironment: env != nil)
 }
 
 /// Runs a Python program (stdin-free); its stdout.
@@ -143,14 +131,25 @@ private func junitCaseNames(_ path: String) throws -> [String] {
 
   @Test func reportsAreByteIdenticalWithOneOrTwoWorkers() throws {
     var outputs: [[String]] = []
+    var logs: [[String: Data]] = []
     for jobs in ["1", "2"] {
       let junit = temporaryPath("lifesim-suite", "det-\(jobs).xml")
       let human = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--junit", junit])
-      let json = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--json"])
+      // Every case's log too: a state shared between worker threads would show in the events.
+      let dir = temporaryPath("lifesim-suite", "det-logs-\(jobs)")
+      let json = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--json",
+                          "--logs", dir, "--keep", "all"])
       #expect(human.status == 0 && json.status == 0, "\(human.out)")
-      outputs.append([human.out, json.out, try String(contentsOfFile: junit, encoding: .utf8)])
+      outputs.append([human.out, json.out.replacingOccurrences(of: dir, with: "DIR"), try String(contentsOfFile: junit, encoding: .utf8)])
+      var files: [String: Data] = [:]
+      for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
+        files[name] = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+      }
+      logs.append(files)
     }
     #expect(outputs[0] == outputs[1])
+    #expect(logs[0].count == 333)
+    #expect(logs[0] == logs[1])
     #expect(outputs[0][0].hasSuffix("528 cases: 333 passed, 0 failed, 195 skipped, 0 errors (virtual time 35936.00 s).\n"))
     #expect(try jsonLines(outputs[0][1]).count == 529)
   }
@@ -281,5 +280,71 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     // The bundled suite: each neighbouring pair that differs is named, oldest first.
     let bundled = try run(["test", "Scripts/scenarios/cold_launch_ios12.lua", "--ios", "12-14", "--compare-profiles", "-q"])
     #expect(bundled.out.hasPrefix("cold_launch_ios12: iOS 12 → 13: + viewIsAppearing (after viewWillAppear)\n"), "\(bundled.out)")
+  }
+
+  @Test func theCIExamplesParseAndCallLifesimTestWithJUnit() throws {
+    let program = """
+      import json, re, shlex, sys, yaml
+      text = open(sys.argv[1], encoding="utf-8").read()
+      blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\\n(.*?)```", text, re.S)]
+      github = next(b for b in blocks if "jobs" in b)
+      gitlab = next(b for b in blocks if "lifesim" in b and "script" in b["lifesim"])
+      steps = github["jobs"]["scenarios"]["steps"]
+      gh_run = next(s["run"] for s in steps if "lifesim test" in s.get("run", ""))
+      gh_report = next(s["with"]["report_paths"] for s in steps if "junit-report" in s.get("uses", ""))
+      gl_run = next(c for c in gitlab["lifesim"]["script"] if "lifesim test" in c)
+      out = {
+        "github": shlex.split(gh_run.replace("${{ matrix.shard }}", "1")), "githubPublishes": gh_report,
+        "gitlab": shlex.split(gl_run.replace("$CI_NODE_INDEX/$CI_NODE_TOTAL", "2/2")),
+        "gitlabPublishes": gitlab["lifesim"]["artifacts"]["reports"]["junit"],
+      }
+      print(json.dumps(out))
+      """
+    let r = try python(program, [root + "/docs/ci.md"])
+    try #require(r.status == 0, "\(r.err)")
+    let parsed = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    for ci in ["github", "gitlab"] {
+      let argv = try #require(parsed[ci] as? [String])
+      #expect(Array(argv.prefix(2)) == ["lifesim", "test"], "\(ci)")
+      let junitIndex = try #require(argv.firstIndex(of: "--junit"), "\(ci) has no --junit")
+      let junit = argv[junitIndex + 1]
+      #expect(parsed[ci + "Publishes"] as? String == junit, "\(ci) publishes another file")
+      // The command works as written (its shard of the bundled suite), and writes the report it publishes.
+      let report = temporaryPath("lifesim-suite", "\(ci)-\(junit)")
+      var args = argv
+      args[junitIndex + 1] = report
+      args.removeFirst()
+      if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
+      let run = try run(args)
+      #expect(run.status == 0, "\(ci): \(run.out)")
+      #expect(try junitCaseNames(report).count == 264)
+    }
+  }
+
+  @Test func theReleaseBinaryRunsTheBundledSuiteOutsideTheRepoWithoutSwift() throws {
+    // Builds (or brings up to date) the tarball as a user would.
+    let make = try run(["make", "release"], binary: "/usr/bin/env")
+    try #require(make.status == 0, "make release: \(make.out)\(make.err)")
+    let tarball = try #require(make.out.split(separator: "\n").last.map(String.init))
+    #expect(tarball.hasPrefix("dist/lifesim-") && tarball.hasSuffix(".tar.gz"))
+    let outside = temporaryPath("lifesim-release", "unpacked")
+    try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+    #expect(try run(["tar", "-xzf", root + "/" + tarball, "-C", outside, "--strip-components=1"], binary: "/usr/bin/env").status == 0)
+    let binary = outside + "/bin/lifesim"
+    #expect(FileManager.default.fileExists(atPath: outside + "/Scripts/types/scenario.lua"))
+    // Only the C library family: no Swift runtime, no Lua, no libstdc++, no libcrypto. (libgcc_s
+    // is glibc's own unwinder: glibc loads it for thread cancellation.)
+    let ldd = try run(["ldd", binary], binary: "/usr/bin/env")
+    let libraries = ldd.out.split(separator: "\n").compactMap { $0.split { $0 == " " || $0 == "\t" }.first.map(String.init) }
+    let cFamily = ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",
+                   "libgcc_s.so.1", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"]
+    #expect(!libraries.isEmpty && libraries.allSatisfy { cFamily.contains($0) }, "ldd: \(ldd.out)")
+    // A PATH without swift, a working folder outside the repository, no LIFESIM_LIB.
+    let env = ["PATH": "/usr/bin:/bin", "HOME": outside]
+    #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
+    let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
+    #expect(suite.status == 0, "\(suite.out)\(suite.err)")
+    #expect(suite.out == "264 cases: 241 passed, 0 failed, 23 skipped, 0 errors (virtual time 34931.50 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 264)
   }
 }
