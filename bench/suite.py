@@ -5,7 +5,8 @@
 
 Times `lifesim test Scripts/scenarios --ios all --scenes both` with -j 1 and -j 2 (median of
 BENCH_RUNS runs, default 5) and the same cases as separate `lifesim run` processes, one at a
-time and two at a time. Prints a Markdown table for BENCHMARKS.md.
+time and two at a time. Prints a Markdown table; with --write, puts it in BENCHMARKS.md as the
+section SECTION (replacing that section, which bench/run's bench.py does not write).
 """
 import concurrent.futures, glob, os, statistics, subprocess, sys, time
 
@@ -14,19 +15,27 @@ LIFESIM = os.path.abspath(os.environ.get("LIFESIM", os.path.join(ROOT, ".build/r
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 PROFILES = [12, 13, 14, 15, 16, 17, 18, 26]
 SUITE = ["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-q"]
+SECTION = "## `lifesim test`: the bundled suite on every profile"
 
 
 def wall(cmd):
+    """Wall seconds, CPU seconds (user + system) and exit status of one command."""
     start = time.perf_counter()
-    status = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-    return time.perf_counter() - start, status
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
 
 
-def median_wall(cmd):
-    results = [wall(cmd) for _ in range(RUNS)]
-    if any(status != 0 for _, status in results):
-        sys.exit(f"suite: {' '.join(cmd)} exited with {results[0][1]}")
-    return statistics.median(t for t, _ in results)
+def suite_medians():
+    """-j 1 and -j 2 runs, alternated so that a change in the machine's load hits both alike."""
+    runs = {1: [], 2: []}
+    for _ in range(RUNS):
+        for jobs in (1, 2):
+            result = wall([LIFESIM, *SUITE, "-j", str(jobs)])
+            if result[2] != 0:
+                sys.exit(f"suite: lifesim test -j {jobs} exited with {result[2]}")
+            runs[jobs].append(result)
+    return {jobs: (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs)) for jobs, rs in runs.items()}
 
 
 def case_commands():
@@ -51,19 +60,39 @@ def main():
     if not os.path.exists(LIFESIM):
         sys.exit(f"suite: {LIFESIM} is missing; build it with swift build -c release --product lifesim")
     commands = case_commands()
-    one = median_wall([LIFESIM, *SUITE, "-j", "1"])
-    two = median_wall([LIFESIM, *SUITE, "-j", "2"])
+    load = os.getloadavg()[0]
+    medians = suite_medians()
+    (one, one_cpu), (two, two_cpu) = medians[1], medians[2]
     separate_one = statistics.median(processes(commands, 1) for _ in range(max(1, RUNS // 2)))
     separate_two = statistics.median(processes(commands, 2) for _ in range(max(1, RUNS // 2)))
     n = len(commands)
-    print(f"{n} cases, {os.cpu_count()} processors, median of {RUNS} runs ({LIFESIM})\n")
-    print("| what | wall | cases/s | vs `lifesim test` |")
-    print("|---|---:|---:|---:|")
-    print(f"| `lifesim test … -j 1` | {one:.3f} s | {n / one:,.0f} | 1.00x |")
-    print(f"| `lifesim test … -j 2` | {two:.3f} s | {n / two:,.0f} | {one / two:.2f}x faster than -j 1 |")
-    print(f"| {n} `lifesim run` processes, one at a time | {separate_one:.3f} s | {n / separate_one:,.0f} | {separate_one / one:.1f}x slower than -j 1 |")
-    print(f"| {n} `lifesim run` processes, two at a time | {separate_two:.3f} s | {n / separate_two:,.0f} | {separate_two / two:.1f}x slower than -j 2 |")
-
+    lines = [
+        SECTION,
+        "",
+        f"Produced by `bench/suite.py` ({'release build' if 'release' in LIFESIM else LIFESIM}): "
+        f"`lifesim test Scripts/scenarios --ios all --scenes both`, {n} cases, {os.cpu_count()} processors, "
+        f"median of {RUNS} runs; {time.strftime('%Y-%m-%d', time.gmtime())}; load average {load:.1f} when it began "
+        "(the machine is shared: -j 2 is faster than -j 1 only by the second processor's time it gets). "
+        "CPU is user + system time. The separate processes run the same scenario/profile/scenes combinations as "
+        "`lifesim run FILE --ios N [--no-scenes] -q`.",
+        "",
+        "| what | wall | CPU | cases/s | compared |",
+        "|---|---:|---:|---:|---:|",
+        f"| `lifesim test … -j 1` | {one:.3f} s | {one_cpu:.3f} s | {n / one:,.0f} | |",
+        f"| `lifesim test … -j 2` | {two:.3f} s | {two_cpu:.3f} s | {n / two:,.0f} | {one / two:.2f}x faster than -j 1 |",
+        f"| {n} `lifesim run` processes, one at a time | {separate_one:.3f} s | | {n / separate_one:,.0f} | {separate_one / one:.1f}x the time of -j 1 |",
+        f"| {n} `lifesim run` processes, two at a time | {separate_two:.3f} s | | {n / separate_two:,.0f} | {separate_two / two:.1f}x the time of -j 2 |",
+        "",
+    ]
+    print("\n".join(lines))
+    if "--write" in sys.argv:
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        text = open(path, encoding="utf-8").read()
+        at = text.find(SECTION)
+        kept = (text if at < 0 else text[:at]).rstrip("\n") + "\n\n"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(kept + "\n".join(lines))
+        print("wrote the section to BENCHMARKS.md")
 
 if __name__ == "__main__":
     main()

@@ -38,10 +38,22 @@ enum CaseRun {
   /// Trace lines shown before a failed expectation, and after it.
   static let linesBefore = 8, linesAfter = 3
 
-  static func run(_ c: SuiteCase, _ options: CaseOptions) -> CaseResult {
+  /// Runs `c`, unless `known` (what an earlier case of the same scenario declared) already
+  /// says it is skipped: the declaration never depends on the profile, so the result is the same.
+  /// Returns the result and the declaration of this run (nil when it did not run).
+  static func run(_ c: SuiteCase, _ options: CaseOptions, known: ScenarioDeclaration?) -> (CaseResult, ScenarioDeclaration?) {
     if c.needsScenes, let ios = c.ios, ios < 13 {
-      return skipped(c, ios: ios, "iOS \(ios) has no scenes: only the sceneless case runs")
+      return (skipped(c, ios: ios, "iOS \(ios) has no scenes: only the sceneless case runs"), nil)
     }
+    if let known {
+      let ios = c.ios ?? known.ios ?? 17
+      if let reason = skipReason(c, known, ios: ios) { return (skipped(c, ios: ios, reason), nil) }
+    }
+    let (result, declared) = runScenario(c, options)
+    return (result, declared)
+  }
+
+  private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration) {
     let started = SuiteClock.nowUs()
     let partial = options.logsDirectory.map { "\($0)/.\(c.index).partial.lifelog" }
     let config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
@@ -56,7 +68,7 @@ enum CaseRun {
 
     if let reason = skipReason(c, declared, ios: ios) {
       discardLog()
-      return skipped(c, ios: ios, reason)
+      return (skipped(c, ios: ios, reason), declared)
     }
     let seed = result.header?.seed ?? 1
     var status: CaseResult.Status = .passed
@@ -88,10 +100,10 @@ enum CaseRun {
         }
       }
     }
-    return CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes, seed: seed,
-                      status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
-                      reproduce: reproduce(c, ios: ios, seed: seed), events: result.events,
-                      virtualUs: result.endTime, wallUs: wallUs, logPath: logPath)
+    return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
+                       seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
+                       reproduce: reproduce(c, ios: ios, seed: seed), events: result.events,
+                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath), declared)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.

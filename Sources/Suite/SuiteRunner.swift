@@ -1,3 +1,5 @@
+import ScriptHost
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,10 +13,13 @@ public final class SuiteRunner: @unchecked Sendable {
   private let cases: [SuiteCase]
   private let options: CaseOptions
   private let jobs: Int
-  /// Guards `results`, `nextCase`, `done` and `failed`.
+  /// Guards `results`, `declarations`, `nextCase`, `done` and `failed`.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var results: [CaseResult?]
+  /// What each scenario file declared, from its first case that ran: its later cases outside
+  /// its `ios_range` are skipped without running.
+  private var declarations: [String: ScenarioDeclaration] = [:]
   private var nextCase = 0
   private var done = 0
   private var failed = 0
@@ -76,11 +81,13 @@ public final class SuiteRunner: @unchecked Sendable {
       pthread_mutex_lock(mutex)
       let i = nextCase
       nextCase += 1
+      let known = i < cases.count ? declarations[cases[i].file.path] : nil
       pthread_mutex_unlock(mutex)
       guard i < cases.count else { return }
-      let result = CaseRun.run(cases[i], options)
+      let (result, declared) = CaseRun.run(cases[i], options, known: known)
       pthread_mutex_lock(mutex)
       results[i] = result
+      if let declared { declarations[cases[i].file.path] = declared }
       done += 1
       if result.status == .failed || result.status == .error { failed += 1 }
       pthread_cond_broadcast(finished)
