@@ -207,6 +207,15 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(quiet.out.hasPrefix("FAILED failing [iOS 15]"))
   }
 
+  @Test func aTerminalGetsALiveProgressLine() throws {
+    let dir = try fixture("progress")
+    // script(1) gives the command a terminal for stdout and stderr.
+    let r = try run(["script", "-qec", "\(root)/.build/debug/lifesim test \(dir)/b/failing.lua \(dir)/a --ios 15,16 -q -j 1 --no-wall-time",
+                     "/dev/null"], binary: "/usr/bin/env")
+    #expect(r.out.contains("\r\u{1B}[K[1/4] 1 failing\r\u{1B}[K[2/4] 2 failing\r\u{1B}[K[3/4] 2 failing\r\u{1B}[K[4/4] 2 failing\r\u{1B}[K"), "\(r.out)")
+    #expect(r.out.contains("4 cases: 2 passed, 2 failed, 0 skipped, 0 errors (virtual time 0.00 s)."))
+  }
+
   @Test func logsKeepFailingCasesUnderTheCaseName() throws {
     let dir = try fixture("logs")
     let logs = temporaryPath("lifesim-suite", "kept")
