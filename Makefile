@@ -2,14 +2,25 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps build release
+PREFIX ?= /usr/local
 
-## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them.
+.PHONY: demo test deps build install lint release
+
+## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them,
+## and the test suite's tools when missing: luacheck (lua-check) and stock lua5.4.
 deps:
 	@if ! pkg-config --exists lua5.4 libcrypto 2>/dev/null; then \
 	  echo "lifesim: pkg-config cannot find lua5.4 or libcrypto; installing liblua5.4-dev and libssl-dev with apt-get"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq liblua5.4-dev libssl-dev pkg-config; \
 	fi
+	@if ! command -v luacheck >/dev/null || ! command -v lua5.4 >/dev/null; then \
+	  echo "lifesim: installing lua-check (luacheck) and lua5.4 for the test suite with apt-get"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq lua-check lua5.4; \
+	fi
+
+## Checks the bundled Lua scripts with luacheck and .luacheckrc (the test suite runs it too).
+lint: deps
+	luacheck Scripts
 
 build: deps
 	$(SWIFT) build --product lifesim
@@ -23,6 +34,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	reliability/run --quick
+
+## Installs the release build under PREFIX: bin/lifesim, share/lifesim/lib (the modules
+## `require` finds without --lib) and share/lifesim/types (the LuaLS annotations).
+install: deps
+	$(SWIFT) build -c release --product lifesim
+	install -D -m 755 .build/release/lifesim $(PREFIX)/bin/lifesim
+	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types
+	install -m 644 Scripts/lib/*.lua $(PREFIX)/share/lifesim/lib/
+	install -m 644 Scripts/types/*.lua $(PREFIX)/share/lifesim/types/
 
 ## A self-contained Linux binary for machines without Swift or Lua: the Swift runtime, Lua (from
 ## liblua5.4-dev's liblua5.4.a) and libstdc++ linked statically, in a tarball with the bundled

@@ -1,9 +1,10 @@
 -- A silent push wakes a suspended scene app (§17 16.3): the handler runs, no scene
 -- callbacks; after a force quit, pushes are no longer delivered (S33).
-scenario { name = "background push", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "background push", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 home()
+expect_calls { "sceneDidEnterBackground" }
 background_launch("push")
 expect_calls { "didReceiveRemoteNotification" }
 expect_no_calls { "sceneWillEnterForeground", "applicationDidEnterBackground" }

@@ -98,7 +98,7 @@ function stored(key) end
 function push(name) end
 function pop() end
 ---@param name string
----@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet", navigation?: boolean }
+---@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet"|"overFullScreen", navigation?: boolean }
 function present(name, opts) end
 function dismiss() end
 ---@param message string

@@ -11,7 +11,7 @@
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
 ---@field seed? integer        # drives math.random (default 1)
 ---@field app? string          # app script, relative to this file
----@field knobs? table<string, number|boolean|string>  # e.g. { backgroundTaskAllowance = 40 }
+---@field knobs? table<string, number|boolean|string>  # e.g. { backgroundTaskAllowance = 40, notificationCenterDoubleActivation = false }; docs/lua-api.md lists them
 
 ---Declares the run; must come before the first verb.
 ---@param config ScenarioConfig
@@ -25,6 +25,7 @@ function prewarm() end
 function home() end
 function lock() end
 function unlock() end
+---A full "notification_center" pull resigns and becomes active twice (knob notificationCenterDoubleActivation).
 ---@param kind "call"|"alert"|"notification_center"|"control_center"
 function interrupt(kind) end
 ---@param how "declined"|"answered"|"dismissed"
@@ -46,7 +47,7 @@ function rotate(orientation) end
 function push(name) end
 function pop() end
 ---@param name string
----@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet", navigation?: boolean }
+---@param opts? { style?: "fullScreen"|"pageSheet"|"formSheet"|"overFullScreen", navigation?: boolean }
 function present(name, opts) end
 function dismiss() end
 ---@param index integer  # 1 is the first tab
@@ -61,12 +62,16 @@ function advance(seconds) end
 
 ---@param state AppStateName
 function expect_state(state) end
----These callbacks, in this order, among the callbacks since the previous expectation
----(callbacks not named are ignored). Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".
+---These callbacks, in this order, among the callbacks of the expectation window: since the
+---verb that followed the previous expectations (callbacks not named are ignored).
+---Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".
 ---@param names string[]
 function expect_calls(names) end
+---None of these callbacks in the expectation window.
 ---@param names string[]
 function expect_no_calls(names) end
+---The app is not running and its last termination had this reason (nil: any). Names the
+---fault, so the run does not fail for an unexpected termination.
 ---@param reason? TerminationReason
 function expect_terminated(reason) end
 ---@param condition any

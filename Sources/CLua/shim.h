@@ -12,6 +12,7 @@
 #include <lualib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // MARK: - Macros Swift cannot import
 
@@ -59,7 +60,16 @@ typedef struct clua_limits {
   int enforcing;               // 0 outside app code: the hook does nothing
   int aborted;                 // the host ended the process: unwind every Lua frame
   void *host;                  // the Swift object owning this state (found from any coroutine)
+  long long wall_deadline_ns;  // CLOCK_MONOTONIC time the current host call must end by; 0: none
+  int wall_exceeded;           // set once the wall-clock guard fired
 } clua_limits;
+
+/// Why it is C: read by the count hook, which must not call Swift. `CLOCK_MONOTONIC` in ns.
+static inline long long clua_monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 /// Why it is C: `lua_Alloc` is called from inside Lua with only C frames
 /// around it; refusing here makes Lua raise `LUA_ERRMEM` without Swift.
@@ -103,6 +113,14 @@ static inline void clua_count_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
   }
   if (!lim->enforcing) return;
+  /* The wall-clock guard: a last resort against a host call that runs for minutes. */
+  if (lim->wall_deadline_ns != 0 && clua_monotonic_ns() > lim->wall_deadline_ns) {
+    lim->wall_exceeded = 1;
+    luaL_where(L, 0);
+    lua_pushliteral(L, " lifesim: wall-clock limit exceeded");
+    lua_concat(L, 2);
+    lua_error(L);
+  }
   lim->instructions_left -= lim->instructions_step;
   if (lim->instructions_left <= 0) {
     lim->instructions_exceeded = 1;

@@ -45,9 +45,12 @@ public final class BackgroundLogWriter: @unchecked Sendable {
   /// first write error of the log thread, once; `finish` throws it again.
   @discardableResult
   public func append(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) throws(LogWriteError) -> Int64 {
-    let (seq, full) = pending.add(t: t, kind: kind, fields: fields)
-    if full { try submit() }
-    return seq
+    switch pending.add(t: t, kind: kind, fields: fields) {
+    case let .failure(problem): throw .outOfLimits(path: writer.path, reason: problem.text)
+    case let .success((seq, full)):
+      if full { try submit() }
+      return seq
+    }
   }
 
   /// Writes everything queued, then the trailer; `fsync`s and releases the file.
@@ -98,14 +101,22 @@ private struct PendingBatch: ~Copyable {
     bodies = CanonicalJSONWriter(capacity: capacity)
   }
 
-  /// Encodes one event; returns its `seq` and whether the batch is full.
-  mutating func add(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> (Int64, Bool) {
+  /// Encodes one event; returns its `seq` and whether the batch is full. An event outside
+  /// `LogLimits` is taken back out of the batch and refused.
+  mutating func add(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> Result<(Int64, Bool), LimitProblem> {
     precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
-    lastSeq += 1
-    lastTime = t
-    LineBuilder.encodeEvent(into: &bodies, seq: lastSeq, t: t, kind: kind, fields: fields)
+    let seq = lastSeq + 1
+    if let problem = LogLimits.problem(seq: seq, t: t) { return .failure(LimitProblem(text: problem)) }
+    let start = bodies.count
+    LineBuilder.encodeEvent(into: &bodies, seq: seq, t: t, kind: kind, fields: fields)
+    if let problem = LogLimits.problem(seq: seq, t: t, bodyBytes: bodies.count - start) {
+      bodies.truncate(to: start)
+      return .failure(LimitProblem(text: problem))
+    }
     bodies.endLine()
-    return (lastSeq, bodies.count >= BackgroundLogWriter.batchBytes)
+    lastSeq = seq
+    lastTime = t
+    return .success((seq, bodies.count >= BackgroundLogWriter.batchBytes))
   }
 
   /// The batch so far (one copy) with the `seq` and time of its last event; nil when empty.

@@ -35,6 +35,12 @@ public struct CanonicalJSONWriter: ~Copyable {
     try body(UnsafeRawBufferPointer(start: base, count: written))
   }
 
+  /// Takes back everything written after the first `count` bytes (a complete value must end there).
+  public mutating func truncate(to count: Int) {
+    precondition(count <= written && depth == 0, "truncate to a point between complete values")
+    written = count
+  }
+
   public mutating func removeAll() {
     written = 0
     firstMask = 0

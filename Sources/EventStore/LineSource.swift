@@ -38,6 +38,10 @@ struct LineSource: ~Copyable {
     start = end
   }
 
+  private func tooLong(_ number: Int) -> LogProblem {
+    .damaged(line: number, reason: "longer than \(LogLimits.lineBytesMax >> 20) MiB")
+  }
+
   /// The next line without its newline, valid until the next call; nil at the end of the
   /// file. `number` names the line in errors.
   mutating func next(number: Int) throws(LogProblem) -> Line? {
@@ -45,14 +49,14 @@ struct LineSource: ~Copyable {
     while true {
       if scanned < end, let nl = memchr(buffer + scanned, 0x0A, end - scanned) {
         let at = buffer.distance(to: nl)
+        // Checked here too: a long line can arrive whole in one read.
+        if at - start > LogLimits.lineBytesMax { throw tooLong(number) }
         let line = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
         start = at + 1
         return Line(bytes: line, complete: true)
       }
       scanned = end
-      if end - start > LogReader.lineBytesMax {
-        throw .damaged(line: number, reason: "longer than \(LogReader.lineBytesMax >> 20) MiB")
-      }
+      if end - start > LogLimits.lineBytesMax { throw tooLong(number) }
       if eof {
         guard start < end else { return nil }
         let line = UnsafeRawBufferPointer(start: buffer + start, count: end - start)

@@ -58,8 +58,6 @@ public final class LogReader {
     case integrity
   }
 
-  /// The longest line accepted (a header carries the scripts' sources).
-  public static let lineBytesMax = 64 << 20
   static let chunkBytes = 1 << 20
 
   public let path: String
@@ -97,6 +95,9 @@ public final class LogReader {
     do throws(LogProblem) {
       guard let raw = try source.next(number: 1) else {
         throw LogProblem.unreadable("\(path): empty file: not a lifesim log")
+      }
+      if path.hasSuffix(".lua"), raw.bytes.first != UInt8(ascii: "{") {
+        throw LogProblem.unreadable("\(path): this is a Lua script, not a lifesim log; did you mean `lifesim run \(path)`?")
       }
       guard raw.complete else { throw LogProblem.unreadable("\(path): cut off inside the header") }
       let body = try checkedBody(Array(raw.bytes), number: 1, chain: &chain)
@@ -177,7 +178,7 @@ public final class LogReader {
     var i = Self.seqPrefix.count
     func integer() -> Int64? {
       var v: Int64 = 0, digits = 0
-      while i < bodyCount, line[i] >= 0x30, line[i] <= 0x39, digits < 18 {
+      while i < bodyCount, line[i] >= 0x30, line[i] <= 0x39, digits < LogLimits.integerDigitsMax {
         v = v * 10 + Int64(line[i] - 0x30); i += 1; digits += 1
       }
       return digits > 0 ? v : nil

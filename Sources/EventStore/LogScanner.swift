@@ -138,7 +138,7 @@ public final class LogScanner {
     }
     func integer() -> Int64? {
       var v: Int64 = 0, digits = 0
-      while i < body.count, body[i] >= 0x30, body[i] <= 0x39, digits < 18 {
+      while i < body.count, body[i] >= 0x30, body[i] <= 0x39, digits < LogLimits.integerDigitsMax {
         v = v * 10 + Int64(body[i] - 0x30); i += 1; digits += 1
       }
       return digits > 0 ? v : nil

@@ -4,6 +4,9 @@ public enum LogWriteError: Error, Equatable, CustomStringConvertible {
   case locked(path: String)
   case io(path: String, operation: String, reason: String)
   case finished(path: String)
+  /// The event does not fit the log format (`LogLimits`); nothing of it was written, and the
+  /// log can still take its trailer.
+  case outOfLimits(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -15,6 +18,8 @@ public enum LogWriteError: Error, Equatable, CustomStringConvertible {
       return "\(path): \(operation) failed: \(reason)"
     case let .finished(path):
       return "\(path): the log already has its trailer; nothing more can be appended"
+    case let .outOfLimits(path, reason):
+      return "\(path): \(reason); the event was not written"
     }
   }
 }
@@ -93,7 +98,11 @@ public final class LogWriter {
   @discardableResult
   public func append(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) throws(LogWriteError) -> Int64 {
     guard !finished else { throw .finished(path: path) }
-    let seq = lines.event(t: t, kind: kind, fields: fields)
+    let seq: Int64
+    switch lines.event(t: t, kind: kind, fields: fields) {
+    case let .success(s): seq = s
+    case let .failure(reason): throw .outOfLimits(path: path, reason: reason.text)
+    }
     if lines.buffer.count >= options.bufferBytes { try flush() }
     if options.syncEveryEvents > 0 {
       sinceSync += 1
@@ -166,6 +175,11 @@ public final class LogWriter {
   static let hashSuffix: [UInt8] = Array("\"}\n".utf8)
 }
 
+/// An event that `LogLimits` refuses, in words.
+struct LimitProblem: Error {
+  let text: String
+}
+
 /// The writer's hot state in one value, so that appending an event costs one exclusivity
 /// check on `LogWriter` rather than one per property: encodes a body, chains it, and adds
 /// the finished line (with its `h`) to `buffer`.
@@ -176,14 +190,21 @@ struct LineBuilder: ~Copyable {
   private(set) var lastSeq: Int64 = 0
   private(set) var lastTime: Int64 = 0
 
-  /// Adds an event line: `seq` and `t` first, then `kind`, then what `fields` writes.
-  mutating func event(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> Int64 {
+  /// Adds an event line: `seq` and `t` first, then `kind`, then what `fields` writes. An
+  /// event outside `LogLimits` adds nothing and is refused.
+  mutating func event(t: Int64, kind: EventKind, fields: (inout CanonicalJSONWriter) -> Void) -> Result<Int64, LimitProblem> {
     precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
-    lastSeq += 1
+    let seq = lastSeq + 1
+    if let problem = LogLimits.problem(seq: seq, t: t) { return .failure(LimitProblem(text: problem)) }
+    scratch.removeAll()
+    Self.encodeEvent(into: &scratch, seq: seq, t: t, kind: kind, fields: fields)
+    if let problem = LogLimits.problem(seq: seq, t: t, bodyBytes: scratch.count) {
+      return .failure(LimitProblem(text: problem))
+    }
+    lastSeq = seq
     lastTime = t
-    let seq = lastSeq
-    line { Self.encodeEvent(into: &$0, seq: seq, t: t, kind: kind, fields: fields) }
-    return seq
+    scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
+    return .success(seq)
   }
 
   /// Adds the line whose body `encode` writes (a whole JSON object).

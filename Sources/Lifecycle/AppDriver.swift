@@ -25,6 +25,16 @@ public enum AppJob: Equatable, Sendable {
   case notification(String)
   case expiration(task: Int)
   case after(id: Int)
+
+  /// The job in a message: `Main#1.viewDidLoad()`, `observers of …`, `the block of after #3`.
+  public var description: String {
+    switch self {
+    case let .callback(cb, target, _, _): return "\(target).\(cb.signature)"
+    case let .notification(name): return "the observers of \(name)"
+    case let .expiration(task): return "the expiration handler of background task \(task)"
+    case let .after(id): return "the block of after #\(id)"
+    }
+  }
 }
 
 /// How app code ended other than by returning.

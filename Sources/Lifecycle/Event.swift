@@ -98,6 +98,21 @@ public struct Termination: Equatable, Sendable {
   public init(reason: TerminationReason, code: String?, description: String) {
     self.reason = reason; self.code = code; self.description = description
   }
+
+  /// The jetsam description prefix of a kill for going over the app's own memory limit
+  /// (iOS's JetsamEvent reason), as opposed to the system reclaiming a suspended app.
+  public static let memoryLimitJetsamPrefix = "per-process-limit"
+
+  /// A termination the app caused: a crash, a watchdog kill, an expired background
+  /// assertion, or going over its memory limit. The system reclaiming a suspended app and
+  /// the user's force quit are not faults. A run whose fault no `expect_terminated` names fails.
+  public var isFault: Bool {
+    switch reason {
+    case .crash, .watchdog, .backgroundTaskExpired: return true
+    case .jetsam: return description.hasPrefix(Self.memoryLimitJetsamPrefix)
+    case .user: return false
+    }
+  }
 }
 
 /// One fact of a run. `evolve` folds these into `LifecycleState`; the log stores them.

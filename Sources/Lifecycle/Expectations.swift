@@ -36,36 +36,55 @@ public struct CallPattern: Equatable, Sendable {
   }
 }
 
+/// The names expectation events carry in the log (the scenario verbs that made them).
+public enum ExpectationName {
+  public static let state = "expect_state"
+  public static let calls = "expect_calls"
+  public static let noCalls = "expect_no_calls"
+  public static let terminated = "expect_terminated"
+  public static let condition = "expect"
+}
+
 extension Simulator {
   /// `expect_state(s)`.
   public func expectState(_ expected: AppState, at: String? = nil) {
     let actual = state.appState
     let passed = actual == expected
-    emit(.expect(name: "expect_state", passed: passed,
+    emit(.expect(name: ExpectationName.state, passed: passed,
                  message: passed ? "state is \(actual.rawValue)" : "expected state \(expected.rawValue), but the app is \(actual.rawValue)",
                  at: at))
   }
 
-  /// `expect_calls{…}`: among the callbacks since the previous expectation, the
-  /// ones these patterns name occur exactly in this order (others are ignored).
+  /// `expect_calls{…}`: among the callbacks of the expectation window (see
+  /// `LifecycleState.callsInWindow`), the ones these patterns name occur exactly in this order
+  /// (others are ignored).
   public func expectCalls(_ patterns: [CallPattern], at: String? = nil) {
-    let relevant = state.callsSinceExpectation.filter { call in patterns.contains { $0.matches(call) } }
-    var passed = relevant.count == patterns.count
-    if passed { for (p, c) in zip(patterns, relevant) where !p.matches(c) { passed = false } }
     let expected = patterns.map(\.text).joined(separator: ", ")
+    if state.callWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
+    let relevant = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
+    let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
     let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
-    emit(.expect(name: "expect_calls", passed: passed,
+    emit(.expect(name: ExpectationName.calls, passed: passed,
                  message: passed ? "calls \(expected)" : "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
                  at: at))
   }
 
-  /// `expect_no_calls{…}`: none of these callbacks since the previous expectation.
+  /// `expect_no_calls{…}`: none of these callbacks in the expectation window.
   public func expectNoCalls(_ patterns: [CallPattern], at: String? = nil) {
-    let offending = state.callsSinceExpectation.filter { call in patterns.contains { $0.matches(call) } }
+    if state.callWindowOverflowed { return failOverflowed(ExpectationName.noCalls, at: at) }
+    let offending = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
     let passed = offending.isEmpty
     let names = patterns.map(\.text).joined(separator: ", ")
-    emit(.expect(name: "expect_no_calls", passed: passed,
+    emit(.expect(name: ExpectationName.noCalls, passed: passed,
                  message: passed ? "no calls of \(names)" : "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
+                 at: at))
+  }
+
+  /// A call expectation over a window that dropped callbacks cannot be checked: it fails, never passes by accident.
+  private func failOverflowed(_ name: String, at: String?) {
+    emit(.expect(name: name, passed: false,
+                 message: "more than \(LifecycleState.callWindowMax) callbacks since the window opened; "
+                   + "check them in smaller steps (an expectation after each verb)",
                  at: at))
   }
 
@@ -77,16 +96,17 @@ extension Simulator {
     let actual = state.process == .notRunning
       ? (last.map { "terminated (\($0.reason.rawValue))" } ?? "never launched")
       : state.appState.rawValue
-    emit(.expect(name: "expect_terminated", passed: passed,
+    emit(.expect(name: ExpectationName.terminated, passed: passed,
                  message: passed ? "app \(actual)" : "expected the app \(wanted), but it is \(actual)", at: at))
   }
 
   /// `expect(cond, message)`.
   public func expect(_ condition: Bool, _ message: String, at: String? = nil) {
-    emit(.expect(name: "expect", passed: condition, message: message, at: at))
+    emit(.expect(name: ExpectationName.condition, passed: condition, message: message, at: at))
   }
 
-  /// The trailer's outcome: final state, terminations, expectations, stored data.
+  /// The trailer's outcome: final state, terminations, expectations, stored data, and the
+  /// fault terminations no `expect_terminated` named (only when there are some).
   public func outcome(error: String? = nil) -> JSONValue {
     Self.outcome(of: state, error: error)
   }
@@ -104,6 +124,9 @@ extension Simulator {
                                 ("failed", .int(Int64(state.expectationsFailed)))])),
       ("stored", .object(state.store.keys.sorted().map { ($0, state.store[$0]!) })),
     ]
+    if !state.unexpectedFaults.isEmpty {
+      members.append(("unexpected_terminations", .array(state.unexpectedFaults.map { .string($0.reason.rawValue) })))
+    }
     if let error { members.append(("error", .string(error))) }
     return .object(members)
   }

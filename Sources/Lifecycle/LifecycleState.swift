@@ -7,7 +7,8 @@ public struct Controller: Equatable, Sendable {
   public var label: String
   public var viewLoaded = false
   public var appearance: Appearance = .disappeared
-  /// The device rotated while this loaded controller was hidden: it hears of it when it returns (T24).
+  /// The device rotated while this loaded controller was hidden: when it returns it gets the
+  /// trait transition and a layout pass at its new size (T24; docs/decisions.md, rotation while hidden).
   public var traitsStale = false
 }
 
@@ -105,11 +106,22 @@ public struct LifecycleState: Equatable, Sendable {
   public var store: [String: JSONValue] = [:]
   public var memoryWarnings = 0
   public var terminations: [Termination] = []
+  /// Fault terminations (`Termination.isFault`) that no passing `expect_terminated` named: each fails the run.
+  public var unexpectedFaults: [Termination] = []
+  /// The latest termination is a fault still in `unexpectedFaults`, which the next passing
+  /// `expect_terminated` names.
+  public var latestFaultUnnamed = false
   public var expectationsPassed = 0
   public var expectationsFailed = 0
-  /// Callbacks since the previous expectation (what `expect_calls` checks), the most recent
-  /// `callWindowMax` of them: a long run with no expectation stays bounded.
-  public var callsSinceExpectation: [CallRecord] = []
+  /// The expectation window: the callbacks since the first verb after the previous group of
+  /// expectations (or since the start). Every expectation between two verbs checks the same
+  /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
+  /// At most `callWindowMax` are kept; `callWindowOverflowed` says some were dropped.
+  public var callsInWindow: [CallRecord] = []
+  /// More than `callWindowMax` callbacks entered the window: a call expectation over it cannot be trusted.
+  public var callWindowOverflowed = false
+  /// An expectation was checked since the last verb: the next verb opens a new window.
+  public var windowChecked = false
   public static let callWindowMax = 65_536
 
   public init() {}
@@ -154,14 +166,18 @@ public struct LifecycleState: Equatable, Sendable {
     return out
   }
 
-  /// Every controller whose view is loaded, containers' children in order, presented last.
-  public var loadedControllers: [Int] {
+  /// Every view-controller instance in the window, loaded or not: each tab's stack bottom to
+  /// top, tabs in order, then the presented levels bottom to top.
+  public var windowControllers: [Int] {
     guard let window else { return [] }
     var out: [Int] = []
     for stack in window.tabs { out += stack }
     for p in window.presented { out += p.stack }
-    return out.filter { controllers[$0]?.viewLoaded == true }
+    return out
   }
+
+  /// The window's controllers whose views are loaded, in `windowControllers` order.
+  public var loadedControllers: [Int] { windowControllers.filter { controllers[$0]?.viewLoaded == true } }
 
   public func label(_ id: Int) -> String { controllers[id]?.label ?? "?" }
 }
@@ -171,7 +187,9 @@ extension LifecycleState {
   public mutating func evolve(_ event: Event) {
     now = event.t
     switch event.body {
-    case let .input(input, _): evolve(input: input)
+    case let .input(input, _):
+      if windowChecked { callsInWindow.removeAll(); callWindowOverflowed = false; windowChecked = false }
+      evolve(input: input)
     case let .applicationState(_, to):
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
@@ -216,19 +234,29 @@ extension LifecycleState {
       process = .running
       backgroundSince = event.t
     case let .terminated(term):
-      terminations.append(term)
+      recordTermination(term)
       resetProcess()
     case let .callback(cb, target, _, _, _, completion):
       evolve(callback: cb, target: target, at: event.t, completion: completion)
     case .returned, .notification, .note: break
     case let .call(call, _): evolve(call: call, at: event.t)
     case let .crash(_, _, message, _):
-      terminations.append(Termination(reason: .crash, code: nil, description: message))
+      recordTermination(Termination(reason: .crash, code: nil, description: message))
       resetProcess()
-    case let .expect(_, passed, _, _):
+    case let .expect(name, passed, _, _):
       if passed { expectationsPassed += 1 } else { expectationsFailed += 1 }
-      callsSinceExpectation.removeAll()
+      windowChecked = true
+      if passed, name == ExpectationName.terminated, latestFaultUnnamed {
+        unexpectedFaults.removeLast()
+        latestFaultUnnamed = false
+      }
     }
+  }
+
+  private mutating func recordTermination(_ termination: Termination) {
+    terminations.append(termination)
+    latestFaultUnnamed = termination.isFault
+    if termination.isFault { unexpectedFaults.append(termination) }
   }
 
   private mutating func evolve(input: Input) {
@@ -255,8 +283,11 @@ extension LifecycleState {
   }
 
   private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {
-    if callsSinceExpectation.count >= Self.callWindowMax { callsSinceExpectation.removeFirst(Self.callWindowMax / 2) }
-    callsSinceExpectation.append(CallRecord(callback: cb, target: target))
+    if callsInWindow.count >= Self.callWindowMax {
+      callsInWindow.removeFirst(Self.callWindowMax / 2)
+      callWindowOverflowed = true
+    }
+    callsInWindow.append(CallRecord(callback: cb, target: target))
     switch cb {
     case .viewDidLoad: setController(target) { $0.viewLoaded = true }
     case .viewWillAppear: setController(target) { $0.appearance = .appearing }

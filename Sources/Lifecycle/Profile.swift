@@ -47,6 +47,9 @@ public struct Profile: Equatable, Sendable {
   public var resumeBackgroundEventCallsDidEnterBackground: Bool
   /// iOS 26 sceneless apps get a note that the UIScene life cycle will soon be required.
   public var sceneRequiredNote: Bool
+  /// A full Notification Center pull resigns and becomes active twice, scene callbacks and
+  /// UIApplication notifications alike (iOS ≥ 11); false gives the single pair of iOS 10.
+  public var notificationCenterDoubleActivation: Bool
 
   /// Background-task allowance, counted only in background, shared by all tasks.
   public var backgroundTaskAllowance_us: Int64
@@ -84,6 +87,7 @@ public struct Profile: Equatable, Sendable {
     defaultPresentationStyle = ios >= 13 ? .pageSheet : .fullScreen
     resumeBackgroundEventCallsDidEnterBackground = true
     sceneRequiredNote = ios >= 26
+    notificationCenterDoubleActivation = ios >= 11
     backgroundTaskAllowance_us = (ios >= 13 ? 30 : 180) * VirtualTime.microsecondsPerSecond
     expirationLead_us = 5 * VirtualTime.microsecondsPerSecond
     didEnterBackgroundBudget_us = 5 * VirtualTime.microsecondsPerSecond
@@ -96,7 +100,12 @@ public struct Profile: Equatable, Sendable {
     memoryLimitBytes = 64 << 20
   }
 
+  /// The versions a log header may name (older lifesim versions accepted any of these).
   public static let iosRange = 12...26
+  /// The iOS releases a new run may use: 12 to 18, then 26 (Apple skipped 19–25).
+  public static let releases = [12, 13, 14, 15, 16, 17, 18, 26]
+  /// "12 to 18, or 26": the releases as an error message names them.
+  public static let releasesText = "12 to 18, or 26"
 
   // MARK: - Knobs by name
 
@@ -111,7 +120,8 @@ public struct Profile: Equatable, Sendable {
   public static let knobNames: [String] = [
     "launchAppearanceOrder", "sceneLaunchAppearanceOrder", "viewIsAppearing", "updateProperties",
     "snapshotTraitFlip", "prewarming", "prewarmRunsDidFinish", "defaultPresentationStyle",
-    "resumeBackgroundEventCallsDidEnterBackground", "sceneRequiredNote", "backgroundTaskAllowance",
+    "resumeBackgroundEventCallsDidEnterBackground", "sceneRequiredNote", "notificationCenterDoubleActivation",
+    "backgroundTaskAllowance",
     "expirationLead", "didEnterBackgroundBudget", "willTerminateBudget", "launchWatchdog",
     "completionHandlerBudget", "foregroundHangLimit", "protectedDataLockDelay", "instructionLimit",
     "memoryLimitBytes",
@@ -158,6 +168,7 @@ public struct Profile: Equatable, Sendable {
     case "defaultPresentationStyle": defaultPresentationStyle = try choice(PresentationStyle.self)
     case "resumeBackgroundEventCallsDidEnterBackground": resumeBackgroundEventCallsDidEnterBackground = try flag()
     case "sceneRequiredNote": sceneRequiredNote = try flag()
+    case "notificationCenterDoubleActivation": notificationCenterDoubleActivation = try flag()
     case "backgroundTaskAllowance": backgroundTaskAllowance_us = try seconds()
     case "expirationLead": expirationLead_us = try seconds()
     case "didEnterBackgroundBudget": didEnterBackgroundBudget_us = try seconds()
@@ -191,6 +202,7 @@ public struct Profile: Equatable, Sendable {
       ("defaultPresentationStyle", .string(defaultPresentationStyle.rawValue)),
       ("resumeBackgroundEventCallsDidEnterBackground", .bool(resumeBackgroundEventCallsDidEnterBackground)),
       ("sceneRequiredNote", .bool(sceneRequiredNote)),
+      ("notificationCenterDoubleActivation", .bool(notificationCenterDoubleActivation)),
       ("backgroundTaskAllowance_us", .int(backgroundTaskAllowance_us)),
       ("expirationLead_us", .int(expirationLead_us)),
       ("didEnterBackgroundBudget_us", .int(didEnterBackgroundBudget_us)),
@@ -231,6 +243,9 @@ public struct Profile: Equatable, Sendable {
     defaultPresentationStyle = try choice("defaultPresentationStyle")
     resumeBackgroundEventCallsDidEnterBackground = try bool("resumeBackgroundEventCallsDidEnterBackground")
     sceneRequiredNote = try bool("sceneRequiredNote")
+    // Logs written before this knob existed gave the single pair: they replay that way.
+    notificationCenterDoubleActivation = json["notificationCenterDoubleActivation"] == nil
+      ? false : try bool("notificationCenterDoubleActivation")
     backgroundTaskAllowance_us = try int("backgroundTaskAllowance_us")
     expirationLead_us = try int("expirationLead_us")
     didEnterBackgroundBudget_us = try int("didEnterBackgroundBudget_us")

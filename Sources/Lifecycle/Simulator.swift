@@ -32,6 +32,16 @@ public final class Simulator {
   private var loadingApp = false
   private var layout = AppLayout()
 
+  /// Blocks scheduled with `after` that one verb may run. A chain that re-posts itself would
+  /// otherwise keep the main thread busy forever at one instant (and the log growing); past
+  /// this the run stops with a script error naming where the last block was scheduled.
+  public static let afterBlocksPerVerbMax = 10_000
+  private var afterBlocksThisVerb = 0
+  /// Where each pending `after` was called (for that message); dropped when it runs.
+  private var afterLocations: [Int: String] = [:]
+  /// Set when a verb ran more than `afterBlocksPerVerbMax` blocks: nothing more fires.
+  private var runaway: ScenarioError?
+
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {
     self.profile = profile
@@ -56,11 +66,13 @@ public final class Simulator {
   /// runs UIKit's sequence, then lets pending work due now run.
   public func perform(_ input: Input, at: String? = nil) throws(ScenarioError) {
     try validate(input)
+    afterBlocksThisVerb = 0
     emit(.input(input, at: at))
     do {
       try run(input)
     } catch {}
     settle()
+    if let runaway { throw runaway }
   }
 
   private func validate(_ input: Input) throws(ScenarioError) {
@@ -108,8 +120,12 @@ public final class Simulator {
       guard s.process == .running || s.process == .suspended else { throw fail("there is no process to force quit") }
       if s.appState == .active, !s.switcherOpen { throw fail("the app is active; open the app switcher with app_switcher() first") }
       if s.interruption != nil { throw fail("an interruption is in progress") }
-    case .memoryWarning, .memoryPressure, .backgroundLaunch, .advance:
+    case .memoryWarning, .memoryPressure, .backgroundLaunch:
       break
+    case let .advance(us):
+      if us > LogLimits.timeMaxUs - clock {
+        throw fail("the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
+      }
     case let .rotate(o):
       if o == s.orientation { throw fail("the device is already \(o.rawValue)") }
     case let .push(name):
@@ -136,7 +152,7 @@ public final class Simulator {
       guard let stack = navigationStack(), stack.count >= 2 else { throw fail("the navigation stack has nothing to swipe back to") }
     case .swipeDown:
       try needActive()
-      guard let p = s.window?.presented.last, p.style != .fullScreen else { throw fail("no sheet is presented") }
+      guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
     }
   }
 
@@ -169,8 +185,13 @@ public final class Simulator {
     case .unlock:
       if !s.protectedDataAvailable { try protectedData(available: true) }
       if s.frontmostAtLock { try userLaunch(url: nil) }
-    case .interrupt:
+    case let .interrupt(kind):
       try resignActive()
+      if kind == .notificationCenter, profile.notificationCenterDoubleActivation {
+        // Fully extended, the center lets the app become active and resign again.
+        try becomeActive()
+        try resignActive()
+      }
     case let .endInterrupt(how):
       guard s.isForeground else { return }
       if how == .answered { try enterBackground() } else { try becomeActive() }
@@ -192,7 +213,10 @@ public final class Simulator {
         return
       }
       try deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
-      for id in state.loadedControllers { try deliver(.didReceiveMemoryWarning, state.label(id)) }
+      // Every instance, loaded or not; no view is loaded to deliver it.
+      for id in state.windowControllers where state.controllers[id] != nil {
+        try deliver(.didReceiveMemoryWarning, state.label(id))
+      }
       try post("UIApplication.didReceiveMemoryWarningNotification")
     case .memoryPressure:
       guard s.process == .suspended || s.process == .prewarmed else {
@@ -520,12 +544,17 @@ public final class Simulator {
   }
 
   /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
+  /// A controller that was hidden during a rotation gets willTransition(to:with:) first, its new
+  /// traits once its view is back in the window (before viewIsAppearing), and a layout pass for
+  /// its new size even where the appearance has none otherwise (`layout: false`).
   private func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
     let label = state.label(id)
-    if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, label) }
+    let rotatedWhileHidden = state.controllers[id]?.traitsStale == true
+    if rotatedWhileHidden { try deliver(.willTransitionToTraitCollection, label) }
     try deliver(.viewWillAppear, label)
+    if rotatedWhileHidden { try deliver(.traitCollectionDidChange, label) }
     if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
-    if doLayout { try layoutPass(label) }
+    if doLayout || rotatedWhileHidden { try layoutPass(label) }
   }
 
   private func layoutPass(_ label: String) throws(ProcessEnded) {
@@ -609,11 +638,8 @@ public final class Simulator {
       below.window = w
       revealed = below.visibleControllers
     }
-    for id in revealed {
-      if state.controllers[id]?.traitsStale == true { try deliver(.willTransitionToTraitCollection, state.label(id)) }
-      try deliver(.viewWillAppear, state.label(id))
-      if profile.viewIsAppearing { try deliver(.viewIsAppearing, state.label(id)) }
-    }
+    // The presenter's view comes back as it was: laid out again only if its size changed.
+    for id in revealed { try beginAppearance(id, layout: false) }
     for id in revealed { try deliver(.viewDidAppear, state.label(id)) }
     try deliver(.viewDidDisappear, b)
     emit(.dismissed(b))
@@ -642,6 +668,7 @@ public final class Simulator {
 
   /// Posts a notification; the app's observers run if it has any.
   private func post(_ name: String) throws(ProcessEnded) {
+    assert(NotificationName.all.contains(name), "\(name) is posted but observe does not accept it")
     let handled = state.observers.contains(name)
     emit(.notification(name: name, handled: handled, depth: depth))
     guard handled else { return }
@@ -675,7 +702,7 @@ public final class Simulator {
                             description: "main thread unresponsive: \(name) on \(target) ran past the limit of \(profile.instructionLimit) Lua instructions"))
     case .memoryLimit:
       terminate(Termination(reason: .jetsam, code: nil,
-                            description: "per-process-limit: the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
+                            description: "\(Termination.memoryLimitJetsamPrefix): the app's memory went over \(profile.memoryLimitBytes / (1 << 20)) MiB in \(name)"))
     case .processEnded:
       break
     }
@@ -756,6 +783,7 @@ public final class Simulator {
     try requireRunning()
     let id = state.aftersScheduled + 1
     emit(.call(.after(us: max(us, 0), id: id), at: at))
+    if let at { afterLocations[id] = at }
     return id
   }
 
@@ -891,6 +919,14 @@ public final class Simulator {
         if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
       }
     case let .after(id):
+      let scheduledAt = afterLocations.removeValue(forKey: id)
+      afterBlocksThisVerb += 1
+      if afterBlocksThisVerb > Self.afterBlocksPerVerbMax {
+        runaway = ScenarioError("the app's main thread never goes idle: more than \(Self.afterBlocksPerVerbMax) blocks "
+          + "scheduled with after ran during this verb, the last scheduled at \(scheduledAt ?? "an unknown line") "
+          + "(a block that schedules itself again?)")
+        return
+      }
       let target = "after#\(id)"
       emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, url: nil, completion: nil))
       try runApp(.after(id: id), name: Callback.asyncAfter.signature, target: target)
@@ -903,7 +939,7 @@ public final class Simulator {
 
   /// Runs what is due by now, then suspends the app if nothing keeps it running.
   private func settle() {
-    while let next = nextDue(), next.time <= clock {
+    while runaway == nil, let next = nextDue(), next.time <= clock {
       do { try fire(next.what) } catch {}
     }
     suspendIfIdle()
@@ -920,7 +956,7 @@ public final class Simulator {
   private func advance(_ us: Int64) {
     let target = clock + max(us, 0)
     suspendIfIdle()
-    while let next = nextDue(), next.time <= target {
+    while runaway == nil, let next = nextDue(), next.time <= target {
       clock = max(clock, next.time)
       do { try fire(next.what) } catch {}
       suspendIfIdle()

@@ -25,10 +25,24 @@ public enum Appearance: String, Sendable {
 
 /// `UIModalPresentationStyle`, the styles lifesim models.
 public enum PresentationStyle: String, Sendable, CaseIterable {
-  case fullScreen, pageSheet, formSheet
+  case fullScreen, pageSheet, formSheet, overFullScreen
 
   /// Whether the presenter's view leaves the window (and gets disappear callbacks).
-  public var removesPresenter: Bool { self == .fullScreen }
+  /// `overFullScreen` covers the screen but leaves the views beneath it in place.
+  public var removesPresenter: Bool {
+    switch self {
+    case .fullScreen: return true
+    case .pageSheet, .formSheet, .overFullScreen: return false
+    }
+  }
+
+  /// Whether the user can swipe the presentation down (`swipe_down`): sheets only.
+  public var isSheet: Bool {
+    switch self {
+    case .pageSheet, .formSheet: return true
+    case .fullScreen, .overFullScreen: return false
+    }
+  }
 }
 
 /// What takes the app to inactive without leaving the foreground.
@@ -98,4 +112,18 @@ public enum VirtualTime {
     let frac = String(hundredths % 100)
     return "\(hundredths / 100).\(frac.count == 1 ? "0" + frac : frac)"
   }
+}
+
+/// The notifications the model posts, which `observe` accepts (UIKit's Swift spellings).
+public enum NotificationName {
+  public static let all = [
+    "UIApplication.didBecomeActiveNotification", "UIApplication.didEnterBackgroundNotification",
+    "UIApplication.didFinishLaunchingNotification", "UIApplication.didReceiveMemoryWarningNotification",
+    "UIApplication.protectedDataDidBecomeAvailableNotification",
+    "UIApplication.protectedDataWillBecomeUnavailableNotification",
+    "UIApplication.willEnterForegroundNotification", "UIApplication.willResignActiveNotification",
+    "UIApplication.willTerminateNotification",
+    "UIScene.didActivateNotification", "UIScene.didDisconnectNotification", "UIScene.didEnterBackgroundNotification",
+    "UIScene.willConnectNotification", "UIScene.willDeactivateNotification", "UIScene.willEnterForegroundNotification",
+  ]
 }

@@ -19,9 +19,45 @@ final class AppHost: AppDriver {
   private var closePending = false
   private var layout = AppLayout()
 
-  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64) {
+  /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
+  let output: OutputBudget
+  /// The bytes of each stored value (its canonical JSON and key), for the store quota.
+  private var storedBytes: [String: Int] = [:]
+  /// The most the app may keep with `store`, all keys together; more is a crash at the `store`.
+  static let storedBytesMax = 16 << 20
+
+  /// The wall-clock guard's limit for one call into the app (`WallClock`).
+  let wallLimitSeconds: Int
+
+  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
+       output: OutputBudget, wallLimitSeconds: Int) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
-    self.profile = profile; self.seed = seed
+    self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
+  }
+
+  /// Stops the whole run as a script error at the app line that made the call: the problem is
+  /// the script's, not a fault of the simulated app (an output budget, the clock's end).
+  private func stopRun(_ vm: LuaVM, _ message: String) -> LuaRaise {
+    let error = ScriptError(vm.callerLocation().map { "\($0): \(message)" } ?? message)
+    fatal = fatal ?? error
+    vm.abort()
+    return LuaRaise(error.message)
+  }
+
+  /// `log`/`print` text, charged to the output budget.
+  private func writeLog(_ vm: LuaVM, _ text: String, by fn: String) throws {
+    if let problem = output.charge(text.utf8.count, by: fn, inCallback: true) {
+      throw stopRun(vm, problem)
+    }
+    try call { sim throws(ProcessEnded) in try sim.log(text, at: vm.callerLocation()) }
+  }
+
+  /// Refuses (as a script error) time that would take the clock past what a log can hold.
+  private func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
+    let clock = simulator?.clock ?? 0
+    if us > LogLimits.timeMaxUs - clock {
+      throw stopRun(vm, "\(fn): the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
+    }
   }
 
   // MARK: AppDriver
@@ -29,6 +65,7 @@ final class AppHost: AppDriver {
   func startProcess() -> Result<AppLayout, AppFault> {
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
+    vm.wallLimitSeconds = wallLimitSeconds
     vm.register()
     self.vm = vm
     layout = AppLayout()
@@ -36,15 +73,19 @@ final class AppHost: AppDriver {
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
       virtualSeconds: { [weak self] in Double(self?.simulator?.clock ?? 0) / 1e6 },
-      print: { [weak self] text in try self?.call { sim throws(ProcessEnded) in try sim.log(text, at: self?.vm?.callerLocation()) } },
+      print: { [weak self] text in
+        guard let self, let vm = self.vm else { return }
+        try self.writeLog(vm, text, by: "print")
+      },
       require: { [weak self] vm in try self?.require(vm) ?? 0 }))
     installAPI(vm)
+    output.startCallback()
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
       fatal = ScriptError(error)
       return .failure(.error(message: error, traceback: error))
     }
     let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
-    if let fault = fault(result) { return .failure(fault) }
+    if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
     if let problem = validateHandlers(vm) {
       fatal = problem
       return .failure(.error(message: problem.message, traceback: problem.message))
@@ -81,6 +122,7 @@ final class AppHost: AppDriver {
 
   func run(_ job: AppJob) -> AppFault? {
     guard let vm, !vm.aborted else { return .processEnded }
+    if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
     var nargs: Int32 = 0
     switch job {
@@ -131,20 +173,41 @@ final class AppHost: AppDriver {
     guard vm.type(top + 1) == .function else { vm.setTop(top); return nil }
     let result = vm.protectedCall(nargs: nargs, nresults: 0, freshBudget: false)
     vm.setTop(top)
-    let f = fault(result)
+    let f = fault(result, in: job.description)
     if closePending, vm.guestDepth == 0 { closeNow() }
     return f
   }
 
-  private func fault(_ result: LuaVM.CallResult) -> AppFault? {
+  /// What a protected call into the app (running `what`) means for the simulated process.
+  private func fault(_ result: LuaVM.CallResult, in what: String) -> AppFault? {
     switch result {
     case .ok: return nil
-    case let .error(message, traceback): return .error(message: message, traceback: traceback)
+    case let .error(message, traceback):
+      return .error(message: ErrorHints.undefinedCall(message, names: Self.apiNames), traceback: traceback)
     case .instructionLimit: return .instructionLimit
     case .memoryLimit: return .memoryLimit
     case .aborted: return .processEnded
+    case let .wallClockLimit(at):
+      // Not a fault of the simulated app: the host's guard stops the whole run.
+      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what, seconds: vm?.wallLimitSeconds ?? 0))
+      vm?.abort()
+      return .processEnded
     }
   }
+
+  /// Keeps the stored data within `storedBytesMax`; more is a crash at the `store` call.
+  private func chargeStore(_ vm: LuaVM, key: String, value: JSONValue) throws {
+    let bytes = value == .null ? 0 : key.utf8.count + value.canonicalText.utf8.count
+    let total = storedBytes.values.reduce(0, +) - (storedBytes[key] ?? 0) + bytes
+    guard total <= Self.storedBytesMax else {
+      throw LuaRaise(at: vm, "store: the app's stored data would be \(total) bytes, over its quota of \(Self.storedBytesMax >> 20) MiB")
+    }
+    storedBytes[key] = bytes == 0 ? nil : bytes
+  }
+
+  /// The globals the app API installs, for "did you mean" on a misspelled call.
+  static let apiNames = ["after", "app", "controller", "dismiss", "log", "observe", "pop", "present", "push",
+                         "require", "store", "stored", "work"]
 
   // MARK: Handlers
 
@@ -312,7 +375,7 @@ final class AppHost: AppDriver {
 
   private func seconds(_ vm: LuaVM, _ idx: Int32, _ fn: String) throws -> Int64 {
     guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 else {
-      throw LuaRaise("\(fn): seconds must be a number from 0 to 86400")
+      throw LuaRaise(at: vm, "\(fn): seconds must be a number from 0 to 86400")
     }
     return VirtualTime.microseconds(seconds: s)
   }
@@ -331,7 +394,10 @@ final class AppHost: AppDriver {
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      guard vm.type(1) == .table else { throw LuaRaise("app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
+      guard vm.type(1) == .table else { throw LuaRaise(at: vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["container", "name", "root", "tabs"]) {
+        throw LuaRaise(at: vm, "app: \(problem)")
+      }
       var layout = AppLayout()
       vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
       vm.rawGet(1, "container")
@@ -344,7 +410,7 @@ final class AppHost: AppDriver {
           if let s = vm.string(-1) { tabs.append(s) }
           vm.pop()
         }
-        guard !tabs.isEmpty, tabs.count <= 5 else { throw LuaRaise("app: tabs must list 1 to 5 controller names") }
+        guard !tabs.isEmpty, tabs.count <= 5 else { throw LuaRaise(at: vm, "app: tabs must list 1 to 5 controller names") }
         layout.roots = tabs
         layout.container = .tabs
         layout.tabsHaveNavigation = container == "navigation"
@@ -353,7 +419,7 @@ final class AppHost: AppDriver {
         switch container {
         case nil, "none": layout.container = .none
         case "navigation": layout.container = .navigation
-        case let other?: throw LuaRaise("app: container must be \"navigation\" or \"none\", not \"\(other)\"")
+        case let other?: throw LuaRaise(at: vm, "app: container must be \"navigation\" or \"none\", not \"\(other)\"")
         }
       }
       vm.pop()
@@ -364,10 +430,10 @@ final class AppHost: AppDriver {
 
     vm.push { vm in
       guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
-        throw LuaRaise("controller: expected a class name: controller \"NoteList\" { … }")
+        throw LuaRaise(at: vm, "controller: expected a class name: controller \"NoteList\" { … }")
       }
       vm.push { [weak self] vm in
-        guard vm.type(1) == .table else { throw LuaRaise("controller \"\(name)\": expected a table of handlers") }
+        guard vm.type(1) == .table else { throw LuaRaise(at: vm, "controller \"\(name)\": expected a table of handlers") }
         self?.pushRegistryTable(vm, "controllers")
         vm.pushValue(1)
         vm.rawSet(-2, name)
@@ -380,6 +446,7 @@ final class AppHost: AppDriver {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       let us = try self.seconds(vm, 1, "work")
+      try self.checkClock(vm, adding: us, by: "work")
       try self.call { sim throws(ProcessEnded) in try sim.work(us: us, at: vm.callerLocation()) }
       return 0
     }
@@ -387,24 +454,24 @@ final class AppHost: AppDriver {
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise("store: the key must be a string") }
+      guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
+      try self.chargeStore(vm, key: key, value: value)
       try self.call { sim throws(ProcessEnded) in try sim.store(key: key, value: value == .null ? nil : value, at: vm.callerLocation()) }
       return 0
     }
     vm.rawSet(env, "store")
 
     vm.push { [weak self] vm in
-      guard let key = vm.string(1) else { throw LuaRaise("stored: the key must be a string") }
-      vm.push(json: self?.simulator?.state.store[key] ?? .null)
+      guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
+      try vm.push(json: self?.simulator?.state.store[key] ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      let message = vm.string(1) ?? ""
-      try self.call { sim throws(ProcessEnded) in try sim.log(message, at: vm.callerLocation()) }
+      try self.writeLog(vm, vm.string(1) ?? "", by: "log")
       return 0
     }
     vm.rawSet(env, "log")
@@ -412,7 +479,11 @@ final class AppHost: AppDriver {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       guard let name = vm.type(1) == .string ? vm.string(1) : nil, vm.type(2) == .function else {
-        throw LuaRaise("observe: expected a notification name and a function")
+        throw LuaRaise(at: vm, "observe: expected a notification name and a function")
+      }
+      guard NotificationName.all.contains(name) else {
+        let near = nearest(name, in: NotificationName.all).map { " (did you mean \($0)?)" } ?? ""
+        throw LuaRaise(at: vm, "observe: unknown notification \"\(name)\"\(near)")
       }
       try self.call { sim throws(ProcessEnded) in try sim.observe(name, at: vm.callerLocation()) }
       self.pushRegistryTable(vm, "observers")
@@ -427,7 +498,8 @@ final class AppHost: AppDriver {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       let us = try self.seconds(vm, 1, "after")
-      guard vm.type(2) == .function else { throw LuaRaise("after: expected seconds and a function") }
+      guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
+      try self.checkClock(vm, adding: us, by: "after")
       let id = try self.call { sim throws(ProcessEnded) in try sim.after(us: us, at: vm.callerLocation()) }
       self.pushRegistryTable(vm, "afters")
       vm.pushValue(2)
@@ -448,7 +520,7 @@ final class AppHost: AppDriver {
         do throws(Simulator.NavigationError) { try body(sim, vm) } catch {
           switch error {
           case .processEnded: own.abort(); throw LuaRaise("lifesim: process ended")
-          case let .invalid(message): throw LuaRaise(message)
+          case let .invalid(message): throw LuaRaise(at: vm, message)
           }
         }
         return 0
@@ -466,9 +538,10 @@ final class AppHost: AppDriver {
       var style: PresentationStyle?
       var navigation = false
       if vm.type(2) == .table {
+        if let problem = vm.unknownKey(inTableAt: 2, allowed: ["navigation", "style"]) { throw .invalid("present: \(problem)") }
         vm.rawGet(2, "style")
         if let s = vm.string(-1) {
-          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet or formSheet") }
+          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet, formSheet or overFullScreen") }
           style = st
         }
         vm.pop()
@@ -489,8 +562,15 @@ final class AppHost: AppDriver {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       // beginBackgroundTask(self, [name], [expiration])
+      try Self.requireMethodCall(vm, "beginBackgroundTask")
       var nameIdx: Int32 = 2, handlerIdx: Int32 = 3
       if vm.type(2) == .function { nameIdx = 0; handlerIdx = 2 }
+      if nameIdx > 0, vm.type(nameIdx) != .nil, vm.type(nameIdx) != .none, vm.type(nameIdx) != .string {
+        throw LuaRaise(at: vm, "beginBackgroundTask: the name must be a string, not \(vm.describeValue(nameIdx))")
+      }
+      if vm.type(handlerIdx) != .nil, vm.type(handlerIdx) != .none, vm.type(handlerIdx) != .function {
+        throw LuaRaise(at: vm, "beginBackgroundTask: the expiration handler must be a function, not \(vm.describeValue(handlerIdx))")
+      }
       let name = nameIdx > 0 ? (vm.string(nameIdx) ?? "") : ""
       let id = try self.call { sim throws(ProcessEnded) in try sim.beginBackgroundTask(name: name, at: vm.callerLocation()) }
       if vm.type(handlerIdx) == .function {
@@ -505,7 +585,8 @@ final class AppHost: AppDriver {
     vm.rawSet(-2, "beginBackgroundTask")
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      guard let id = vm.integer(2) ?? vm.integer(1) else { throw LuaRaise("endBackgroundTask: expected a task id") }
+      try Self.requireMethodCall(vm, "endBackgroundTask")
+      guard let id = vm.wholeNumber(2) else { throw LuaRaise(at: vm, "endBackgroundTask: expected a task id, not \(vm.describeValue(2))") }
       try self.call { sim throws(ProcessEnded) in try sim.endBackgroundTask(Int(id), at: vm.callerLocation()) }
       return 0
     }
@@ -532,6 +613,20 @@ final class AppHost: AppDriver {
     vm.rawSet(env, "UIApplication")
   }
 
+  /// `UIApplication.shared:name(…)`: argument 1 must be the shared application, so a call
+  /// written with `.` is refused instead of shifting every argument by one.
+  private static func requireMethodCall(_ vm: LuaVM, _ name: String) throws {
+    var isShared = false
+    if vm.type(1) == .table {
+      vm.rawGet(1, "class")
+      isShared = vm.string(-1) == "UIApplication"
+      vm.pop()
+    }
+    guard isShared else {
+      throw LuaRaise(at: vm, "\(name): call it with ':' — UIApplication.shared:\(name)(…), not UIApplication.shared.\(name)(…)")
+    }
+  }
+
   // MARK: require
 
   private func require(_ vm: LuaVM) throws -> Int32 {
@@ -540,9 +635,9 @@ final class AppHost: AppDriver {
 
   /// `require(name)` for either script: modules were found before the run, so a log records them all.
   static func require(_ vm: LuaVM, modules: [EmbeddedScript], from path: String) throws -> Int32 {
-    guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise("require: expected a module name") }
+    guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "require: expected a module name") }
     guard ScriptLoader.isModuleName(name) else {
-      throw LuaRaise("require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
+      throw LuaRaise(at: vm, "require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
     }
     vm.pushRegistry()
     vm.rawGet(-1, "lifesim.loaded")
@@ -554,7 +649,7 @@ final class AppHost: AppDriver {
     if vm.type(-1) != .nil { return 1 }
     vm.pop()
     guard let module = modules.first(where: { $0.role == "require:" + name }) else {
-      throw LuaRaise("require \"\(name)\": not found before the run (require needs a constant module name)")
+      throw LuaRaise(at: vm, "require \"\(name)\": not found before the run (require needs a constant module name)")
     }
     if let error = Sandbox.loadChunk(vm, source: module.source, name: module.path) { throw LuaRaise(error) }
     switch vm.protectedCall(nargs: 0, nresults: 1, freshBudget: false) {

@@ -12,6 +12,8 @@ final class EventRecorder {
   private(set) var seq: Int64 = 0
   /// Set when the log could not be written; nothing more is queued after that.
   private(set) var writeError: LogWriteError?
+  /// Set when an event did not fit the log format: the run stops, the log takes its trailer.
+  private(set) var stopped: LogWriteError?
   private let writer: BackgroundLogWriter?
   private let onEvent: (Int64, Event) -> Void
   /// Called once, with the error, when the log cannot be written (the run should stop).
@@ -25,15 +27,24 @@ final class EventRecorder {
   }
 
   func record(_ event: Event) {
-    seq += 1
+    // The run is stopping on an event the log format cannot hold: nothing after it is recorded.
+    guard stopped == nil else { return }
     if let writer, writeError == nil {
       do {
         try writer.append(t: event.t, kind: event.body.kind) { event.body.encodeFields(into: &$0) }
       } catch {
-        writeError = error
+        if case .outOfLimits = error { stopped = error } else { writeError = error }
         onWriteFailure(error)
+        if stopped != nil { return }
       }
+    } else if let problem = LogLimits.problem(seq: seq + 1, t: event.t) {
+      // Time and sequence limits hold without a log too (line length needs the encoding).
+      let error = LogWriteError.outOfLimits(path: "the run", reason: problem)
+      stopped = error
+      onWriteFailure(error)
+      return
     }
+    seq += 1
     onEvent(seq, event)
   }
 

@@ -52,9 +52,16 @@ final class LuaVM {
   /// Makes every Lua frame on this state unwind (the process ended under it).
   func abort() { limits.pointee.aborted = 1 }
 
-  /// Restarts the instruction budget (the scenario gets one per verb).
+  /// Restarts the instruction budget and the wall-clock guard (the scenario gets one per verb).
   func resetInstructionBudget() {
     limits.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
+    startWallClock()
+  }
+
+  /// Starts the wall-clock guard's time for a new host call.
+  private func startWallClock() {
+    limits.pointee.wall_deadline_ns = wallLimitSeconds > 0
+      ? clua_monotonic_ns() + Int64(wallLimitSeconds) * 1_000_000_000 : 0
   }
 
   // MARK: Stack
@@ -67,6 +74,10 @@ final class LuaVM {
   func pop(_ n: Int32 = 1) { clua_pop(L, n) }
   /// The corresponding C function is `lua_pushvalue`.
   func pushValue(_ idx: Int32) { lua_pushvalue(L, idx) }
+  /// Makes room for `n` more values on the stack, or says it cannot: a C function is only
+  /// promised 20 slots, and pushing past them corrupts the heap. The corresponding C function
+  /// is `lua_checkstack`.
+  func ensureStack(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
   /// The corresponding C function is `lua_absindex`.
   func absIndex(_ idx: Int32) -> Int32 { lua_absindex(L, idx) }
   /// The corresponding C function is `lua_type`.
@@ -186,7 +197,15 @@ final class LuaVM {
     case instructionLimit
     case memoryLimit
     case aborted
+    /// The wall-clock guard fired (`wallLimitSeconds`); `at` is the line that was running.
+    case wallClockLimit(at: String)
   }
+
+  /// Wall-clock seconds one host call may run before the guard stops it (0: no guard). Not
+  /// model behaviour: a last resort against a call that would otherwise never return.
+  var wallLimitSeconds = 0
+  /// Where the wall-clock guard fired, once it has.
+  private var wallClockStoppedAt: String?
 
   /// Calls the function below `nargs` arguments with `lua_pcall` and a traceback handler.
   /// The instruction budget restarts when `budget` is set; results are left on the stack (`nresults`).
@@ -201,6 +220,7 @@ final class LuaVM {
       lim.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
       lim.pointee.instructions_exceeded = 0
       lim.pointee.memory_exceeded = 0
+      startWallClock()
     }
     lim.pointee.enforcing = instructionLimit > 0 || lim.pointee.bytes_limit > 0 ? 1 : 0
     lim.pointee.host_active = 0
@@ -216,6 +236,12 @@ final class LuaVM {
     let message = string(-1) ?? "error"
     lastErrorMessage = message
     setTop(base - 1)
+    if lim.pointee.wall_exceeded != 0 {
+      // The innermost call names the line ("file:line: lifesim: wall-clock …"); outer ones repeat it.
+      let at = wallClockStoppedAt ?? message.split(separator: " ", maxSplits: 1).first.map { String($0.dropLast()) } ?? ""
+      wallClockStoppedAt = at
+      return .wallClockLimit(at: at)
+    }
     if lim.pointee.aborted != 0 { return .aborted }
     if lim.pointee.instructions_exceeded != 0 { return .instructionLimit }
     if status == LUA_ERRMEM || lim.pointee.memory_exceeded != 0 { return .memoryLimit }
@@ -284,7 +310,13 @@ final class HostFunction {
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
 struct LuaRaise: Error {
   let message: String
+  /// A message that is complete as it is (it names its own location, or none applies).
   init(_ message: String) { self.message = message }
+  /// A misuse of the API at the script line that made the call: `file:line: message`, as
+  /// `luaL_error` words it.
+  init(at vm: LuaVM, _ message: String) {
+    self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
+  }
 }
 
 extension LuaVM {

@@ -5,7 +5,11 @@ extension LuaVM {
   /// The value at `idx` as JSON: nil, booleans, integers, floats, strings, and
   /// tables of them (arrays 1…n, or string-keyed maps stored with sorted keys).
   func json(at idx: Int32, depth: Int = 0) throws -> JSONValue {
-    guard depth < 32 else { throw LuaRaise("store: value nested deeper than 32 tables (or a cycle)") }
+    guard depth < Self.storedDepthMax else {
+      throw LuaRaise(at: self, "store: value nested deeper than \(Self.storedDepthMax) tables (or a cycle)")
+    }
+    // Each level holds a key and a value on the stack while it reads the next level.
+    guard ensureStack(4) else { throw LuaRaise(at: self, "store: value too deep for the Lua stack") }
     let idx = absIndex(idx)
     switch type(idx) {
     case .nil, .none: return .null
@@ -13,7 +17,7 @@ extension LuaVM {
     case .number:
       if isInteger(idx), let i = integer(idx) { return .int(i) }
       let d = number(idx) ?? 0
-      guard d.isFinite else { throw LuaRaise("store: numbers must be finite") }
+      guard d.isFinite else { throw LuaRaise(at: self, "store: numbers must be finite") }
       return .double(d)
     case .string: return .string(string(idx) ?? "")
     case .table:
@@ -28,7 +32,7 @@ extension LuaVM {
           stringKeys.append((key, try json(at: -1, depth: depth + 1)))
         } else if !(type(-2) == .number && isInteger(-2)) {
           pop(2)
-          throw LuaRaise("store: table keys must be strings, or 1…n for an array")
+          throw LuaRaise(at: self, "store: table keys must be strings, or 1…n for an array")
         }
         pop()
       }
@@ -41,15 +45,20 @@ extension LuaVM {
         }
         return .array(items)
       }
-      guard stringKeys.count == count else { throw LuaRaise("store: a table must be an array or have only string keys") }
+      guard stringKeys.count == count else { throw LuaRaise(at: self, "store: a table must be an array or have only string keys") }
       return .object(stringKeys.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
     default:
-      throw LuaRaise("store: a \(type(idx)) cannot be stored (strings, numbers, booleans and tables only)")
+      throw LuaRaise(at: self, "store: a \(type(idx)) cannot be stored (strings, numbers, booleans and tables only)")
     }
   }
 
-  /// Pushes a JSON value as Lua.
-  func push(json value: JSONValue) {
+  /// The deepest table `store` accepts (a cycle is caught here too).
+  static let storedDepthMax = 32
+
+  /// Pushes a JSON value as Lua. Values come from `store`, so they are at most
+  /// `storedDepthMax` deep; the stack grows one level at a time.
+  func push(json value: JSONValue) throws {
+    guard ensureStack(3) else { throw LuaRaise(at: self, "stored: value too deep for the Lua stack") }
     switch value {
     case .null: pushNil()
     case let .bool(b): push(b)
@@ -58,10 +67,10 @@ extension LuaVM {
     case let .string(s): push(s)
     case let .array(items):
       newTable()
-      for (i, item) in items.enumerated() { push(json: item); rawSet(-2, i + 1) }
+      for (i, item) in items.enumerated() { try push(json: item); rawSet(-2, i + 1) }
     case let .object(members):
       newTable()
-      for (k, v) in members { push(json: v); rawSet(-2, k) }
+      for (k, v) in members { try push(json: v); rawSet(-2, k) }
     }
   }
 }

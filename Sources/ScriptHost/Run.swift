@@ -19,9 +19,11 @@ public struct RunConfiguration: Sendable {
   public var source: ScriptSource
   /// A profile to use as is (replay: the one in the header), ignoring ios/scenes/knobs.
   public var recordedProfile: Profile?
+  /// The wall-clock guard's limit for one host call, seconds (0: none); see `WallClock`.
+  public var wallLimitSeconds = WallClock.defaultLimitSeconds
 
   public init(scenarioPath: String, appPath: String? = nil, ios: Int? = nil, scenes: Bool? = nil, seed: Int64? = nil,
-              outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(libraryPath: nil),
+              outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(searchPath: []),
               recordedProfile: Profile? = nil) {
     self.scenarioPath = scenarioPath; self.appPath = appPath; self.ios = ios; self.scenes = scenes
     self.seed = seed; self.outputPath = outputPath; self.overwrite = overwrite; self.source = source

@@ -63,6 +63,7 @@ enum Sandbox {
 
   /// Loads `source` as a chunk whose `_ENV` is the sandbox; pushes the function or returns `file:line: message`.
   static func loadChunk(_ vm: LuaVM, source: String, name: String) -> String? {
+    let source = ScriptLoader.chunkText(source)
     if let line = closeAttributeLine(source) {
       return "\(name):\(line): to-be-closed variables (<close>) are not available in lifesim scripts"
     }

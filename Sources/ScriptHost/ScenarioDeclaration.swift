@@ -1,16 +1,90 @@
-/// What a scenario's `scenario { … }` said about where it runs, as written: the suite
-/// (`lifesim test`) reads it to name a case and to skip profiles the scenario excludes.
-public struct ScenarioDeclaration: Sendable, Equatable {
-  /// `ios = N` (nil: not stated).
-  public var ios: Int?
-  /// `scenes = true/false` (nil: not stated).
-  public var scenes: Bool?
-  /// `ios_range = "15-26"` as written (nil: not stated; `""` when it is not a string or number).
-  public var iosRange: String?
-  /// The `file:line` of the `scenario { … }` call that stated `ios_range`.
-  public var iosRangeAt: String?
+import Lifecycle
 
-  public init(ios: Int? = nil, scenes: Bool? = nil, iosRange: String? = nil, iosRangeAt: String? = nil) {
-    self.ios = ios; self.scenes = scenes; self.iosRange = iosRange; self.iosRangeAt = iosRangeAt
+/// What `scenario { … }` declares, read strictly: unknown keys and values of the wrong type
+/// or out of range are refused with the key and what it accepts.
+public struct ScenarioDeclaration: Sendable {
+  var name: String?
+  public internal(set) var ios: Int?
+  public internal(set) var scenes: Bool?
+  /// `ios_range = "15-26"`: the releases the scenario applies to (`lifesim test` skips the others).
+  public internal(set) var iosRange: IOSVersionSet?
+  var seed: Int64?
+  var app: String?
+  /// In name order, so applying them never depends on table order.
+  var knobs: [(name: String, value: Profile.KnobValue)] = []
+
+  static let keys = ["app", "ios", "ios_range", "knobs", "name", "scenes", "seed"]
+
+  /// Reads the table at `idx`; the error is the message without a location.
+  static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
+    guard vm.type(idx) == .table else { return .failure(ScriptError("scenario: expected a table: scenario { ios = 17 }")) }
+    if let problem = vm.unknownKey(inTableAt: idx, allowed: keys) { return .failure(ScriptError("scenario: \(problem)")) }
+    var d = ScenarioDeclaration()
+    func field(_ key: String, _ read: () -> String?) -> ScriptError? {
+      vm.rawGet(idx, key)
+      defer { vm.pop() }
+      guard vm.type(-1) != .nil else { return nil }
+      return read().map { ScriptError("scenario: \(key) must be \($0), not \(vm.describeValue(-1))") }
+    }
+    let problems: [ScriptError?] = [
+      field("name") {
+        guard vm.type(-1) == .string else { return "a string" }
+        d.name = vm.string(-1); return nil
+      },
+      field("app") {
+        guard vm.type(-1) == .string else { return "the app script's path (a string)" }
+        d.app = vm.string(-1); return nil
+      },
+      field("ios") {
+        guard let v = vm.wholeNumber(-1), Profile.releases.contains(Int(v)) else {
+          return "a released iOS version (\(Profile.releasesText))"
+        }
+        d.ios = Int(v); return nil
+      },
+      field("ios_range") {
+        let expected = "releases and ranges such as \"15-26\" or \"12,15-17\""
+        guard vm.type(-1) == .string, let text = vm.string(-1) else { return expected }
+        do throws(ScenarioError) { d.iosRange = try IOSVersionSet(parsing: text) } catch { return "\(expected) (\(error.message))" }
+        return nil
+      },
+      field("scenes") {
+        guard vm.type(-1) == .boolean else { return "true or false" }
+        d.scenes = vm.bool(-1); return nil
+      },
+      field("seed") {
+        guard let v = vm.wholeNumber(-1) else { return "a whole number from \(Int64.min) to \(Int64.max)" }
+        d.seed = v; return nil
+      },
+      field("knobs") {
+        guard vm.type(-1) == .table else { return "a table: knobs = { backgroundTaskAllowance = 40 }" }
+        let (knobs, problem) = readKnobs(vm)
+        d.knobs = knobs
+        return problem
+      },
+    ]
+    if let first = problems.compactMap({ $0 }).first { return .failure(first) }
+    return .success(d)
+  }
+
+  /// The knobs table on top of the stack: names to booleans, numbers or strings; or what it must be.
+  private static func readKnobs(_ vm: LuaVM) -> (knobs: [(name: String, value: Profile.KnobValue)], problem: String?) {
+    let table = vm.absIndex(-1)
+    var found: [(name: String, value: Profile.KnobValue)] = []
+    var problem: String?
+    vm.pushNil()
+    while vm.next(table) {
+      defer { vm.pop() }
+      guard vm.type(-2) == .string, let name = vm.string(-2) else {
+        problem = problem ?? "a table of knob names: knobs = { backgroundTaskAllowance = 40 }"
+        continue
+      }
+      switch vm.type(-1) {
+      case .boolean: found.append((name, .bool(vm.bool(-1))))
+      case .number: found.append((name, .number(vm.number(-1) ?? .nan)))
+      case .string: found.append((name, .string(vm.string(-1) ?? "")))
+      default: problem = problem ?? "a table of knob values (true/false, numbers or names); \(name) is \(vm.describeValue(-1))"
+      }
+    }
+    return (found.sorted { $0.name < $1.name }, problem)
   }
 }

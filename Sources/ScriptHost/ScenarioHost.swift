@@ -13,13 +13,15 @@ final class ScenarioHost {
   private var vm: LuaVM!
   private var scenarioSource = ""
   private var modules: [EmbeddedScript] = []
-  // scenario { … }
-  private var declaredIOS: Int?
-  private var declaredScenes: Bool?
-  private var declaredSeed: Int64?
-  private var declaredApp: String?
+  /// `scenario { … }`, and the line that declared it.
   private var declaration = ScenarioDeclaration()
-  private var knobs: [(String, Profile.KnobValue, String?)] = []
+  private var declarationAt: String?
+  /// Verbs the scenario called: a scenario that calls none simulates nothing and is refused.
+  private var verbsCalled = 0
+  /// The names of the scenario API, for "did you mean" on a misspelled verb.
+  private var apiNames: [String] = []
+  /// What the run may still write with `log` and `print`, app and scenario together.
+  private let output = OutputBudget()
 
   private var simulator: Simulator?
   private var app: AppHost?
@@ -41,13 +43,17 @@ final class ScenarioHost {
   }
 
   func run() -> RunResult {
-    do {
+    do throws(ScriptError) {
       scenarioSource = try loader.read(config.scenarioPath, role: "scenario")
+      if scenarioSource.hasPrefix("{\"kind\":\"header\"") {
+        throw ScriptError(file: config.scenarioPath, "this is a lifesim log, not a scenario; did you mean `lifesim replay \(config.scenarioPath)`?")
+      }
       try loader.modules(requiredBy: scenarioSource, path: config.scenarioPath, into: &modules)
     } catch {
       return finish(error: error.message)
     }
     vm = LuaVM(memoryLimitBytes: Self.scenarioMemoryBytes, instructionLimit: Self.scenarioInstructionLimit)
+    vm.wallLimitSeconds = config.wallLimitSeconds
     vm.register()
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: config.seed ?? 1,
@@ -55,6 +61,9 @@ final class ScenarioHost {
       print: { [weak self] text in
         guard let self else { return }
         try self.start()
+        if let problem = self.output.charge(text.utf8.count, by: "print", inCallback: false) {
+          throw self.scriptError(self.vm, problem)
+        }
         self.simulator?.note("print", text)
       },
       require: { [weak self] vm in
@@ -67,12 +76,19 @@ final class ScenarioHost {
     }
     switch vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true) {
     case .ok: break
-    case let .error(message, _): fatal = fatal ?? message
+    case let .error(message, _): fatal = fatal ?? ErrorHints.undefinedCall(message, names: apiNames)
     case .instructionLimit:
       let at = vm.lastErrorLine.map { "\(config.scenarioPath):\($0)" } ?? config.scenarioPath
       fatal = fatal ?? "\(at): the scenario ran \(Self.scenarioInstructionLimit) instructions without calling a verb (an endless loop?)"
     case .memoryLimit: fatal = fatal ?? "\(config.scenarioPath): the scenario used more than \(Self.scenarioMemoryBytes >> 20) MiB"
+    case let .wallClockLimit(at):
+      fatal = fatal ?? WallClock.message(at: at, in: "the scenario", seconds: config.wallLimitSeconds)
     case .aborted: break
+    }
+    if fatal == nil, verbsCalled == 0 {
+      fatal = scenarioSource.allSatisfy(\.isWhitespace)
+        ? "\(config.scenarioPath): the scenario is empty; call verbs such as launch() and home() (see docs/lua-api.md)"
+        : "\(config.scenarioPath): the scenario calls no verb (launch(), home(), advance(…) …): there is nothing to simulate"
     }
     if fatal == nil {
       do { try start() } catch { fatal = fatal ?? "\(error)" }
@@ -85,25 +101,27 @@ final class ScenarioHost {
   /// Builds the profile, reads the app, writes the header, creates the simulator (once).
   private func start() throws {
     guard simulator == nil else { return }
-    let seed = config.seed ?? declaredSeed ?? 1
+    let seed = config.seed ?? declaration.seed ?? 1
     var profile: Profile
     if let recorded = config.recordedProfile {
       profile = recorded
     } else {
-      let ios = config.ios ?? declaredIOS ?? 17
-      guard Profile.iosRange.contains(ios) else { throw LuaRaise("\(config.scenarioPath): ios must be from 12 to 26, not \(ios)") }
-      let scenes = config.scenes == false ? false : (declaredScenes ?? (ios >= 13))
-      if scenes, ios < 13 { throw LuaRaise("\(config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
+      let ios = config.ios ?? declaration.ios ?? 17
+      guard Profile.releases.contains(ios) else {
+        throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+      }
+      let scenes = config.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
+      if scenes, ios < 13 { throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
       profile = Profile(ios: ios, scenes: scenes)
-      for (name, value, at) in knobs {
+      for (name, value) in declaration.knobs {
         do { try profile.set(name, value) } catch {
-          throw LuaRaise((at.map { "\($0): " } ?? "") + error.description)
+          throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + error.description)
         }
       }
     }
     let appPath: String?
     if let p = config.appPath { appPath = p }
-    else if let p = declaredApp { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
+    else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
     else { appPath = nil }
     let appSource: String
     do {
@@ -136,7 +154,7 @@ final class ScenarioHost {
     self.recorder = recorder
     onHeader(header)
     let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
-                      profile: profile, seed: seed)
+                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     app.simulator = sim
@@ -150,10 +168,10 @@ final class ScenarioHost {
     let outcome = sim?.outcome(error: error) ?? Simulator.outcome(of: LifecycleState(), error: error)
     do { try recorder?.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
     let state = sim?.state ?? LifecycleState()
-    let status: Int32 = error != nil ? 2 : (state.expectationsFailed > 0 ? 1 : 0)
+    let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
+    let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
-                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0,
-                     declaration: ScenarioDeclaration(ios: declaredIOS, scenes: declaredScenes, iosRange: declaration.iosRange, iosRangeAt: declaration.iosRangeAt))
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration)
   }
 
   // MARK: The scenario API
@@ -178,9 +196,33 @@ final class ScenarioHost {
     return s
   }
 
+  /// The options table at `idx` (absent, or a table with only `allowed` keys), else a script error.
+  private func options(_ vm: LuaVM, _ idx: Int32, _ verb: String, allowed: [String]) throws -> Bool {
+    switch vm.type(idx) {
+    case .nil, .none: return false
+    case .table:
+      if let problem = vm.unknownKey(inTableAt: idx, allowed: allowed) { throw scriptError(vm, "\(verb): \(problem)") }
+      return true
+    default:
+      throw scriptError(vm, "\(verb): expected an options table ({ \(allowed.map { "\($0) = …" }.joined(separator: ", ")) }), not \(vm.describeValue(idx))")
+    }
+  }
+
+  /// Option `key` of the table at `idx` as a boolean (absent: false), else a script error.
+  private func flagOption(_ vm: LuaVM, _ idx: Int32, _ key: String, _ verb: String) throws -> Bool {
+    vm.rawGet(idx, key)
+    defer { vm.pop() }
+    switch vm.type(-1) {
+    case .nil: return false
+    case .boolean: return vm.bool(-1)
+    default: throw scriptError(vm, "\(verb): \(key) must be true or false, not \(vm.describeValue(-1))")
+    }
+  }
+
   /// A verb: start the run, check the app did not leave a fatal script error, perform.
   private func verb(_ vm: LuaVM, _ input: Input) throws {
     let at = location(vm)
+    verbsCalled += 1
     do { try start() } catch let e as LuaRaise { throw stop(e.message) }
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
@@ -228,6 +270,7 @@ final class ScenarioHost {
     Sandbox.pushEnvironment(vm)
     let env = vm.absIndex(-1)
     func def(_ name: String, _ body: @escaping HostFunction.Body) {
+      apiNames.append(name)
       vm.push(function: body)
       vm.rawSet(env, name)
     }
@@ -237,42 +280,30 @@ final class ScenarioHost {
 
     def("scenario") { [unowned self] vm in
       let at = self.location(vm)
-      guard self.simulator == nil else { throw self.scriptError(vm, "scenario { } must come before the first verb") }
-      guard vm.type(1) == .table else { throw self.scriptError(vm, "scenario: expected a table") }
-      vm.rawGet(1, "ios"); if let i = vm.integer(-1) { self.declaredIOS = Int(i) }; vm.pop()
-      vm.rawGet(1, "ios_range")
-      if vm.type(-1) != .nil { self.declaration.iosRange = vm.string(-1) ?? ""; self.declaration.iosRangeAt = at }
-      vm.pop()
-      vm.rawGet(1, "scenes"); if vm.type(-1) == .boolean { self.declaredScenes = vm.bool(-1) }; vm.pop()
-      vm.rawGet(1, "seed"); if let s = vm.integer(-1) { self.declaredSeed = s }; vm.pop()
-      if self.config.seed == nil, let seed = self.declaredSeed { Sandbox.reseed(vm, seed) }
-      vm.rawGet(1, "app"); if let a = vm.string(-1) { self.declaredApp = a }; vm.pop()
-      vm.rawGet(1, "knobs")
-      if vm.type(-1) == .table {
-        let knobs = vm.absIndex(-1)
-        var found: [(String, Profile.KnobValue, String?)] = []
-        vm.pushNil()
-        while vm.next(knobs) {
-          let name = vm.string(-2) ?? "?"
-          let value: Profile.KnobValue
-          switch vm.type(-1) {
-          case .boolean: value = .bool(vm.bool(-1))
-          case .number: value = .number(vm.number(-1) ?? 0)
-          default: value = .string(vm.string(-1) ?? "")
-          }
-          found.append((name, value, at))
-          vm.pop()
-        }
-        // Applied in name order, so the result never depends on table order.
-        self.knobs = found.sorted { $0.0 < $1.0 }
+      if let first = self.declarationAt { throw self.scriptError(vm, "scenario { } may appear only once (the first is at \(first))") }
+      guard self.simulator == nil, self.verbsCalled == 0 else {
+        throw self.scriptError(vm, "scenario { } must come before the first verb")
       }
-      vm.pop()
+      switch ScenarioDeclaration.read(vm, at: 1) {
+      case let .failure(error): throw self.scriptError(vm, error.message)
+      case let .success(declaration):
+        self.declaration = declaration
+        self.declarationAt = at ?? self.config.scenarioPath
+      }
+      if self.config.seed == nil, let seed = self.declaration.seed { Sandbox.reseed(vm, seed) }
       return 0
     }
 
     def("launch") { [unowned self] vm in
       var url: String?
-      if vm.type(1) == .table { vm.rawGet(1, "url"); url = vm.string(-1); vm.pop() }
+      if try self.options(vm, 1, "launch", allowed: ["url"]) {
+        vm.rawGet(1, "url")
+        defer { vm.pop() }
+        if vm.type(-1) != .nil {
+          guard vm.type(-1) == .string else { throw self.scriptError(vm, "launch: url must be a string, not \(vm.describeValue(-1))") }
+          url = vm.string(-1)
+        }
+      }
       try self.verb(vm, .launch(url: url)); return 0
     }
     simple("prewarm", .prewarm)
@@ -314,11 +345,11 @@ final class ScenarioHost {
       let name = try self.stringArgument(vm, "present", expected: "a controller name")
       var style: PresentationStyle?
       var navigation = false
-      if vm.type(2) == .table {
+      if try self.options(vm, 2, "present", allowed: ["navigation", "style"]) {
         vm.rawGet(2, "style")
         if vm.type(-1) != .nil { style = try self.choice(vm, -1, "present", PresentationStyle.self) }
         vm.pop()
-        vm.rawGet(2, "navigation"); navigation = vm.bool(-1); vm.pop()
+        navigation = try self.flagOption(vm, 2, "navigation", "present")
       }
       try self.verb(vm, .present(name, style: style, navigation: navigation)); return 0
     }
@@ -331,12 +362,12 @@ final class ScenarioHost {
     }
     def("swipe_back") { [unowned self] vm in
       var cancel = false
-      if vm.type(1) == .table { vm.rawGet(1, "cancel"); cancel = vm.bool(-1); vm.pop() }
+      if try self.options(vm, 1, "swipe_back", allowed: ["cancel"]) { cancel = try self.flagOption(vm, 1, "cancel", "swipe_back") }
       try self.verb(vm, .swipeBack(cancel: cancel)); return 0
     }
     def("swipe_down") { [unowned self] vm in
       var cancel = false
-      if vm.type(1) == .table { vm.rawGet(1, "cancel"); cancel = vm.bool(-1); vm.pop() }
+      if try self.options(vm, 1, "swipe_down", allowed: ["cancel"]) { cancel = try self.flagOption(vm, 1, "cancel", "swipe_down") }
       try self.verb(vm, .swipeDown(cancel: cancel)); return 0
     }
     def("advance") { [unowned self] vm in
@@ -377,7 +408,7 @@ final class ScenarioHost {
     def("stored") { [unowned self] vm in
       guard let key = vm.string(1) else { throw self.scriptError(vm, "stored: expected a key") }
       try self.start()
-      vm.push(json: self.simulator?.state.store[key] ?? .null)
+      try vm.push(json: self.simulator?.state.store[key] ?? .null)
       return 1
     }
     def("app_state") { [unowned self] vm in

@@ -20,20 +20,21 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible, Sendable {
 public func readScriptFile(_ path: String) throws(ScriptError) -> String { try ScriptLoader.readFile(path) }
 
 /// The modules `source` (at `path`) requires, read from the file system, as header entries.
-public func requiredModules(of source: String, path: String, libraryPath: String?) throws(ScriptError) -> [EmbeddedScript] {
+public func requiredModules(of source: String, path: String, searchPath: [String]) throws(ScriptError) -> [EmbeddedScript] {
   var found: [EmbeddedScript] = []
-  try ScriptLoader(source: .files(libraryPath: libraryPath)).modules(requiredBy: source, path: path, into: &found)
+  try ScriptLoader(source: .files(searchPath: searchPath)).modules(requiredBy: source, path: path, into: &found)
   return found
 }
 
 /// Where scripts come from: the file system, or the scripts embedded in a log's header.
 public enum ScriptSource: Sendable {
-  case files(libraryPath: String?)
+  /// Files; `require` looks in the requiring script's folder, then in each of `searchPath`.
+  case files(searchPath: [String])
   case embedded([EmbeddedScript])
 }
 
-/// Reads scripts and resolves `require` (a module is a file under the requiring
-/// script's folder or the bundled `Scripts/lib`, named with dots: `lib.util`).
+/// Reads scripts and resolves `require` (a module is a file under the requiring script's
+/// folder or a folder of the search path, named with dots: `lib.util` is `lib/util.lua`).
 struct ScriptLoader {
   let source: ScriptSource
   /// The largest script accepted.
@@ -43,6 +44,10 @@ struct ScriptLoader {
   static func readFile(_ path: String) throws(ScriptError) -> String {
     guard let f = fopen(path, "rb") else { throw ScriptError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
     defer { fclose(f) }
+    var info = stat()
+    if fstat(fileno(f), &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+      throw ScriptError(file: path, "is a directory; give a script file (to run every scenario in a folder, use `lifesim test`)")
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -53,6 +58,17 @@ struct ScriptLoader {
     }
     guard let text = String(validating: bytes, as: UTF8.self) else { throw ScriptError(file: path, "not valid UTF-8") }
     return text
+  }
+
+  /// The text Lua compiles from a script file, as stock `lua` reads one: a UTF-8 byte-order
+  /// mark is dropped and a first line starting with `#` (`#!/usr/bin/env …`) is blanked,
+  /// keeping its newline so line numbers stay the file's.
+  static func chunkText(_ source: String) -> String {
+    var text = Substring(source)
+    if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+    guard text.hasPrefix("#") else { return String(text) }
+    guard let newline = text.firstIndex(of: "\n") else { return "" }
+    return String(text[newline...])
   }
 
   func read(_ path: String, role: String) throws(ScriptError) -> String {
@@ -103,7 +119,7 @@ struct ScriptLoader {
   func modules(requiredBy source: String, path: String, into found: inout [EmbeddedScript]) throws(ScriptError) {
     for (name, line) in Self.literalRequires(in: source) {
       guard Self.isModuleName(name) else {
-        throw ScriptError(file: path, line: line, "require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
+        throw ScriptError(file: path, line: line, "require \"\(name)\": module names are dotted names of files under the script's folder or the search path (no paths)")
       }
       if found.contains(where: { $0.role == "require:" + name }) { continue }
       let module = try resolve(name, from: path, line: line)
@@ -120,13 +136,17 @@ struct ScriptLoader {
         throw ScriptError(file: path, line: line, "require \"\(name)\": module not embedded in the log")
       }
       return s
-    case let .files(libraryPath):
-      var candidates = [Self.join(Self.directory(of: path), relative)]
-      if let libraryPath { candidates.append(Self.join(libraryPath, relative)) }
-      for c in candidates where access(c, R_OK) == 0 {
-        return EmbeddedScript(role: "require:" + name, path: c, source: try Self.readFile(c))
+    case let .files(searchPath):
+      let own = Self.directory(of: path)
+      let folders = [own] + searchPath
+      for folder in folders {
+        let candidate = Self.join(folder, relative)
+        if access(candidate, R_OK) == 0 {
+          return EmbeddedScript(role: "require:" + name, path: candidate, source: try Self.readFile(candidate))
+        }
       }
-      throw ScriptError(file: path, line: line, "require \"\(name)\": no \(relative) in the script's folder or Scripts/lib")
+      let looked = folders.map { $0.isEmpty ? "." : $0 }.joined(separator: ", ")
+      throw ScriptError(file: path, line: line, "require \"\(name)\": no \(relative) in \(looked) (add a folder with --lib DIR or LIFESIM_PATH)")
     }
   }
 

@@ -23,13 +23,18 @@ public struct CaseOptions: Sendable {
   public var logsDirectory: String?
   /// Keep the log of every case that ran, not only of failures and errors.
   public var keepAllLogs: Bool
-  /// The bundled `Scripts/lib` for `require`.
-  public var libraryPath: String?
+  /// Where `require` looks after the scenario's own folder.
+  public var searchPath: [String]
+  /// The last-resort guard on one call into a script.
+  public var wallLimitSeconds: Int
+  /// Options the reproduce command needs besides the profile and seed (`--lib DIR …`).
+  public var reproduceOptions: [String]
   public var traceRenderer: TraceRenderer
 
-  public init(logsDirectory: String?, keepAllLogs: Bool, libraryPath: String?, traceRenderer: @escaping TraceRenderer) {
-    self.logsDirectory = logsDirectory; self.keepAllLogs = keepAllLogs
-    self.libraryPath = libraryPath; self.traceRenderer = traceRenderer
+  public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
+              reproduceOptions: [String], traceRenderer: @escaping TraceRenderer) {
+    self.logsDirectory = logsDirectory; self.keepAllLogs = keepAllLogs; self.searchPath = searchPath
+    self.wallLimitSeconds = wallLimitSeconds; self.reproduceOptions = reproduceOptions; self.traceRenderer = traceRenderer
   }
 }
 
@@ -43,11 +48,11 @@ enum CaseRun {
   /// Returns the result and the declaration of this run (nil when it did not run).
   static func run(_ c: SuiteCase, _ options: CaseOptions, known: ScenarioDeclaration?) -> (CaseResult, ScenarioDeclaration?) {
     if c.needsScenes, let ios = c.ios, ios < 13 {
-      return (skipped(c, ios: ios, "iOS \(ios) has no scenes: only the sceneless case runs"), nil)
+      return (skipped(c, ios: ios, "iOS \(ios) has no scenes: only the sceneless case runs", options), nil)
     }
     if let known {
       let ios = c.ios ?? known.ios ?? 17
-      if let reason = skipReason(c, known, ios: ios) { return (skipped(c, ios: ios, reason), nil) }
+      if let reason = skipReason(c, known, ios: ios) { return (skipped(c, ios: ios, reason, options), nil) }
     }
     let (result, declared) = runScenario(c, options)
     return (result, declared)
@@ -56,8 +61,9 @@ enum CaseRun {
   private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration) {
     let started = SuiteClock.nowUs()
     let partial = options.logsDirectory.map { "\($0)/.\(c.index).partial.lifelog" }
-    let config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
-                                  outputPath: partial, overwrite: true, source: .files(libraryPath: options.libraryPath))
+    var config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
+                                  outputPath: partial, overwrite: true, source: .files(searchPath: options.searchPath))
+    config.wallLimitSeconds = options.wallLimitSeconds
     var events: [RecordedEvent] = []
     let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
     let wallUs = SuiteClock.nowUs() - started
@@ -68,22 +74,29 @@ enum CaseRun {
 
     if let reason = skipReason(c, declared, ios: ios) {
       discardLog()
-      return (skipped(c, ios: ios, reason), declared)
+      return (skipped(c, ios: ios, reason, options), declared)
     }
     let seed = result.header?.seed ?? 1
     var status: CaseResult.Status = .passed
     var message: String?, at: String?
     var trace: [String] = []
-    if let problem = rangeProblem(c, declared) ?? result.error {
+    if let problem = result.error {
       status = .error
       message = problem
       trace = Array(options.traceRenderer(events[...]).suffix(linesBefore + linesAfter))
-    } else if result.state.expectationsFailed > 0 {
+    } else if result.exitStatus != 0 {
       status = .failed
+      // The first failed expectation, else the termination nobody expected.
       let failure = events.firstIndex { if case .expect(_, false, _, _) = $0.event.body { true } else { false } }
-      if let failure, case let .expect(name, _, text, line) = events[failure].event.body {
-        message = "\(name): \(text)"
-        at = line
+        ?? events.firstIndex { if case let .terminated(t) = $0.event.body { result.state.unexpectedFaults.contains(t) } else { false } }
+      if let failure {
+        let body = events[failure].event.body
+        if case let .expect(name, _, text, line) = body {
+          message = "\(name): \(text)"
+          at = line
+        } else if case let .terminated(t) = body {
+          message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
+        }
         let end = min(failure + linesAfter, events.count - 1)
         trace = Array(options.traceRenderer(events[...end]).suffix(linesBefore + 1 + (end - failure)))
       }
@@ -102,7 +115,7 @@ enum CaseRun {
     }
     return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
                        seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
-                       reproduce: reproduce(c, ios: ios, seed: seed), events: result.events,
+                       reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
                        virtualUs: result.endTime, wallUs: wallUs, logPath: logPath), declared)
   }
 
@@ -117,24 +130,15 @@ enum CaseRun {
     if !c.sceneless, declared.scenes == true, ios < 13 {
       return "the scenario declares scenes = true, and iOS \(ios) has no scenes"
     }
-    if let text = declared.iosRange, let range = try? IOSVersionSet(parsing: text), !range.contains(ios) {
-      return "ios_range \"\(text)\" excludes iOS \(ios)"
+    if let range = declared.iosRange, !range.contains(ios) {
+      return "ios_range \"\(range.text)\" excludes iOS \(ios)"
     }
     return nil
   }
 
-  /// A malformed `ios_range`, as `file:line: message`.
-  private static func rangeProblem(_ c: SuiteCase, _ declared: ScenarioDeclaration) -> String? {
-    guard let text = declared.iosRange else { return nil }
-    do { _ = try IOSVersionSet(parsing: text) } catch {
-      return "\(declared.iosRangeAt ?? c.file.path): ios_range: \(error.message)"
-    }
-    return nil
-  }
-
-  private static func skipped(_ c: SuiteCase, ios: Int, _ reason: String) -> CaseResult {
+  private static func skipped(_ c: SuiteCase, ios: Int, _ reason: String, _ options: CaseOptions) -> CaseResult {
     CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: !c.sceneless, seed: 1,
-               status: .skipped, message: reason, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1),
+               status: .skipped, message: reason, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
                events: 0, virtualUs: 0, wallUs: 0, logPath: nil)
   }
 
@@ -142,8 +146,9 @@ enum CaseRun {
     "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")]"
   }
 
-  static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64) -> String {
-    "lifesim run \(shellQuoted(c.file.path)) --ios \(ios) --seed \(seed)\(c.sceneless ? " --no-scenes" : "")"
+  static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
+    (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
+      + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
   }
 
   private static func shellQuoted(_ s: String) -> String {

@@ -17,11 +17,18 @@ struct Lifesim: ParsableCommand {
         lifesim verify home.lifelog
       """,
     version: lifesimVersion,
-    subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self]
+    subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self]
   )
 
   /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
+    Terminal.surviveClosedPipes()
+    if let bad = firstArgumentNotUTF8() {
+      // Swift would turn the bytes into U+FFFD: the file named would not be the file opened,
+      // and two such names could become one path (and --force overwrite the wrong log).
+      Terminal.error("argument \(bad) is not valid UTF-8; lifesim takes UTF-8 file names only (rename the file)")
+      exit(withError: ExitCode(Status.trouble))
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -36,6 +43,15 @@ struct Lifesim: ParsableCommand {
       exit(withError: error)
     }
   }
+}
+
+/// The position (1 = the first after the command name) of an argument that is not valid UTF-8.
+private func firstArgumentNotUTF8() -> Int? {
+  for i in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[i] else { continue }
+    if String(validatingCString: raw) == nil { return i }
+  }
+  return nil
 }
 
 /// Exit statuses of SPEC §2.

@@ -42,7 +42,13 @@ struct Replay: ParsableCommand {
   @Option(help: "Re-run the recorded scenario against this app script.")
   var app: String?
 
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "With --app: a folder where require looks for the app's modules (repeatable).", valueName: "DIR"))
+  var lib: [String] = []
+
   @OptionGroup var out: OutputOptions
+
+  @OptionGroup var guardOptions: WallLimitOption
 
   @Flag(help: "Machine-readable output.")
   var json = false
@@ -124,7 +130,7 @@ struct Replay: ParsableCommand {
     if let app {
       do {
         let text = try readScriptFile(app)
-        let modules = try requiredModules(of: text, path: app, libraryPath: Terminal.libraryPath())
+        let modules = try requiredModules(of: text, path: app, searchPath: ModuleSearchPath.folders(libs: lib))
         scripts.removeAll { s in s.role == "app" || modules.contains { $0.role == s.role } }
         scripts.append(EmbeddedScript(role: "app", path: app, source: text))
         scripts += modules
@@ -134,9 +140,10 @@ struct Replay: ParsableCommand {
         return Status.trouble
       }
     }
-    let config = RunConfiguration(
+    var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
+    config.wallLimitSeconds = guardOptions.wallLimit
     let comparison = Comparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in

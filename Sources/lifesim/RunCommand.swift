@@ -22,7 +22,11 @@ struct Run: ParsableCommand {
   @Option(help: "The app script; overrides scenario { app = … }.")
   var app: String?
 
-  @Option(help: "The iOS profile, 12 to 26 (default: the scenario's, else 17).")
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
+  var lib: [String] = []
+
+  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the scenario's, else 17).")
   var ios: Int?
 
   @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
@@ -33,6 +37,8 @@ struct Run: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
+  @OptionGroup var guardOptions: WallLimitOption
+
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
 
@@ -40,14 +46,17 @@ struct Run: ParsableCommand {
   var json = false
 
   func validate() throws {
-    if let ios, !Profile.iosRange.contains(ios) { throw ValidationError("--ios must be from 12 to 26") }
+    if let ios, !Profile.releases.contains(ios) {
+      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    }
   }
 
   func run() throws {
     defer { Terminal.flush() }
-    let config = RunConfiguration(
+    var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: out.output, overwrite: out.force, source: .files(libraryPath: Terminal.libraryPath()))
+      outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+    config.wallLimitSeconds = guardOptions.wallLimit
     var trace = TraceFormatter()
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet

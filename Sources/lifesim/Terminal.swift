@@ -39,27 +39,25 @@ enum Terminal {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// stdout or stderr was closed by its reader (`| head -1`): nothing more is written to it,
+  /// and the command goes on, so a run's log is still complete.
+  nonisolated(unsafe) private static var closed: Set<Int32> = []
+
+  /// Turns SIGPIPE into EPIPE, which `writeAll` handles: a closed pipe must never kill a run
+  /// half-way through its log.
+  static func surviveClosedPipes() { signal(SIGPIPE, SIG_IGN) }
+
   private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    guard !closed.contains(fd) else { return }
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { if errno == EINTR { continue }; return }
+      if n <= 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { closed.insert(fd) }
+        return
+      }
       offset += n
     }
-  }
-
-  /// The bundled `Scripts/lib`: `$LIFESIM_LIB`, or found above the executable.
-  static func libraryPath() -> String? {
-    if let env = getenv("LIFESIM_LIB") { return String(cString: env) }
-    guard let resolved = realpath(CommandLine.arguments[0], nil) else { return nil }
-    var dir = String(cString: resolved)
-    free(resolved)
-    for _ in 0..<6 {
-      guard let slash = dir.lastIndex(of: "/") else { break }
-      dir = String(dir[..<slash])
-      let candidate = dir + "/Scripts/lib"
-      if access(candidate, R_OK) == 0 { return candidate }
-    }
-    return nil
   }
 }

@@ -32,6 +32,12 @@ struct Test: ParsableCommand {
   @Option(help: "Keep the scenarios whose name or path contains this text.")
   var filter: String?
 
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
+  var lib: [String] = []
+
+  @OptionGroup var guardOptions: WallLimitOption
+
   @Option(help: "The profiles: versions, ranges and all, e.g. 12,15,17,26 or 13-17 or all (default: each scenario's own).")
   var ios: String?
 
@@ -72,7 +78,9 @@ struct Test: ParsableCommand {
     if let jobs, !(1...256).contains(jobs) { throw ValidationError("-j must be from 1 to 256") }
     if keep == .all && logs == nil { throw ValidationError("--keep all goes with --logs DIR") }
     if let ios {
-      do { _ = try IOSVersionSet(parsing: ios) } catch { throw ValidationError("--ios \(ios): \(error.message)") }
+      do throws(ScenarioError) { _ = try IOSVersionSet(parsing: ios) } catch {
+        throw ValidationError("--ios \(ios): \(error.message)")
+      }
     }
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
@@ -94,15 +102,20 @@ struct Test: ParsableCommand {
     guard !files.isEmpty else {
       throw SuiteError("no scenario in \(paths.joined(separator: " "))\(filter.map { " matching \"\($0)\"" } ?? "") (a scenario is a .lua file that calls scenario { … })")
     }
-    var profiles = try ios.map { try IOSVersionSet(parsing: $0).profiles }
-    if compareProfiles && profiles == nil { profiles = IOSVersionSet.allProfiles }
+    var profiles = try ios.map { text throws(SuiteError) in
+      do throws(ScenarioError) { return try IOSVersionSet(parsing: text).profiles } catch {
+        throw SuiteError("--ios \(text): \(error.message)")
+      }
+    }
+    if compareProfiles && profiles == nil { profiles = Profile.releases }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both,
                                 shard: try shard.map { try Shard(parsing: $0) })
     let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
     let logsDirectory = comparison?.directory ?? logs
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
     let options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
-                              libraryPath: Terminal.libraryPath()) { events in
+                              searchPath: ModuleSearchPath.folders(libs: lib), wallLimitSeconds: guardOptions.wallLimit,
+                              reproduceOptions: lib.flatMap { ["--lib", $0] }) { events in
       var trace = TraceFormatter()
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }

@@ -45,14 +45,29 @@ struct TraceFormatter {
       text = indent(depth + 1) + "· \(describe(call))"
     case let .notification(name, handled, depth):
       text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
-    case let .crash(name, target, message, _):
+    case let .crash(name, target, message, traceback):
       text = Terminal.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
+        + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
     case let .expect(name, passed, message, at):
       text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
     case let .note(name, message):
       text = Terminal.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
+  }
+
+  /// Frames shown under a crash: the first few of Lua's traceback, one a line.
+  static let crashFramesMax = 4
+
+  /// The frames of a Lua traceback (`stack traceback:` and the message above it dropped),
+  /// at most `crashFramesMax`, and a last line saying how many more there were.
+  static func frames(of traceback: String) -> [String] {
+    let lines = traceback.split(separator: "\n", omittingEmptySubsequences: true)
+    guard let start = lines.firstIndex(where: { $0 == "stack traceback:" }) else { return [] }
+    let frames = lines[(start + 1)...].map { $0.drop { $0 == "\t" || $0 == " " } }.filter { !$0.isEmpty }
+    var shown = frames.prefix(crashFramesMax).map { "at " + $0 }
+    if frames.count > crashFramesMax { shown.append("… \(frames.count - crashFramesMax) more frames (lifesim run --json shows them all)") }
+    return shown
   }
 
   private func indent(_ depth: Int) -> String { String(repeating: "  ", count: 2 + depth) }
@@ -110,6 +125,10 @@ enum OutcomeText {
       parts.append("Terminations: " + state.terminations.map {
         "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
       }.joined(separator: "; ") + ".")
+    }
+    if !state.unexpectedFaults.isEmpty {
+      parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
+                   + "); name it with expect_terminated if the scenario means it.")
     }
     let stored = state.store.keys.sorted().map { "\($0) = \(state.store[$0]!.canonicalText)" }
     parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")

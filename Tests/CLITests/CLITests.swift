@@ -2,20 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs the built `lifesim` binary, as a user would.
-private func lifesim(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  return try runProcess(root.appendingPathComponent(".build/debug/lifesim").path, args, cwd: root.path, env: env)
-}
-
-private func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }
-
-private func bundledScenarios() throws -> [String] {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  return try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scripts/scenarios").path)
-    .filter { $0.hasSuffix(".lua") }.sorted().map { "Scripts/scenarios/\($0)" }
-}
-
 @Suite(.serialized) struct CLITests {
   @Test func everyBundledScenarioPassesAndVerifies() throws {
     for scenario in try bundledScenarios() {
@@ -312,7 +298,7 @@ private func bundledScenarios() throws -> [String] {
   @Test func usageErrorsAreExitTwo() throws {
     let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "99"])
     #expect(r.status == 2)
-    #expect(r.err.hasPrefix("lifesim: --ios must be from 12 to 26\n"))
+    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, or 26), not 99\n"))
     let unknown = try lifesim(["run"])
     #expect(unknown.status == 2 && unknown.err.hasPrefix("lifesim: Missing expected argument '<scenario>'"))
   }

@@ -62,7 +62,7 @@ extension SplitMix64 {
     case 15, 16: return .advance(us: rng.seconds(40))
     case 17: return .push("Detail")
     case 18: return .pop
-    case 19: return .present("Sheet", style: [nil, .fullScreen, .pageSheet, .formSheet][rng.below(4)], navigation: false)
+    case 19: return .present("Sheet", style: [nil, .fullScreen, .pageSheet, .formSheet, .overFullScreen][rng.below(5)], navigation: false)
     case 20: return .dismiss
     case 21: return .swipeBack(cancel: rng.below(2) == 0)
     case 22: return .swipeDown(cancel: rng.below(2) == 0)

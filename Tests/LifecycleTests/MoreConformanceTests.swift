@@ -221,13 +221,13 @@ private func notifications(_ events: [EventBody]) -> [String] {
       "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
   }
 
-  @Test("§15 a controller hidden during a rotation hears of it when it comes back (T24)")
+  @Test("§15 a controller hidden during a rotation hears of it when it comes back (T24; traits: UIContentContainer, viewIsAppearing docs)")
   func rotationWhileHidden() throws {
     let h = try launched()
     try h.perform(.push("Detail"), .rotate(.landscape)); _ = h.takeCalls()
     try h.perform(.pop)
     #expect(h.takeCalls() == ["Detail#1.viewWillDisappear(_:)", NL + "willTransition(to:with:)", NL + "viewWillAppear(_:)",
-      NL + "viewIsAppearing(_:)", NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()",
+      NL + "traitCollectionDidChange(_:)", NL + "viewIsAppearing(_:)", NL + "viewWillLayoutSubviews()", NL + "viewDidLayoutSubviews()",
       "Detail#1.viewDidDisappear(_:)", NL + "viewDidAppear(_:)"])
     try h.perform(.push("Detail")); _ = h.takeCalls()
     try h.perform(.pop)

@@ -38,7 +38,10 @@ import Lifecycle
       #expect(result.exitStatus == 0 && result.state.terminations.isEmpty, "\(name): \(result.state.terminations)")
     default:
       #expect(first?.rawValue == expected, "\(name): \(String(describing: first)) \(result.state.terminations.first?.description ?? "")")
-      #expect(result.exitStatus == 0, "\(name): the scenario goes on after the kill (\(result.error ?? ""))")
+      // The scenario goes on after the kill, and the run fails: no expect_terminated names the fault.
+      #expect(result.error == nil, "\(name): \(result.error ?? "")")
+      let fault = result.state.terminations.first?.isFault ?? false
+      #expect(result.exitStatus == (fault ? 1 : 0), "\(name): exit \(result.exitStatus)")
     }
     if expected == "exit2", !FileManager.default.fileExists(atPath: log) { return }  // refused before the run began
     let check = LogVerification.check(path: log)

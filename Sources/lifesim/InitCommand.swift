@@ -1,0 +1,69 @@
+import ArgumentParser
+import ScriptHost
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Init: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a starter scenario, app and .luarc.json into a folder.",
+    discussion: """
+      The starter runs green (lifesim run DIR/home_and_return.lua) and is a place to begin:
+      change the app to do what yours does, and add scenarios beside it. .luarc.json points
+      the Lua Language Server at lifesim's annotations, for completion and checking.
+      Existing files are never overwritten: if any of the three exists, nothing is written.
+
+      Example:
+        lifesim init lifecycle && lifesim run lifecycle/home_and_return.lua
+      """
+  )
+
+  @Argument(help: "The folder to write into (created if missing; default: the current folder).")
+  var directory = "."
+
+  func run() throws {
+    defer { Terminal.flush() }
+    guard let types = ModuleSearchPath.bundledTypes() else {
+      Terminal.error("cannot find lifesim's Lua annotations (Scripts/types or share/lifesim/types) beside the executable")
+      throw ExitCode(Status.trouble)
+    }
+    let files = [(Starter.scenarioName, Starter.scenario), (Starter.appName, Starter.app),
+                 (".luarc.json", Starter.luarc(types: types))]
+    if mkdir(directory, 0o755) != 0, errno != EEXIST {
+      Terminal.error("\(directory): cannot create the folder: \(String(cString: strerror(errno)))")
+      throw ExitCode(Status.trouble)
+    }
+    let paths = files.map { (directory == "." ? $0.0 : directory + "/" + $0.0, $0.1) }
+    for (path, _) in paths where access(path, F_OK) == 0 {
+      Terminal.error("\(path): already exists; lifesim init writes nothing over existing files")
+      throw ExitCode(Status.trouble)
+    }
+    for (path, text) in paths {
+      if let problem = Self.create(path, text) {
+        Terminal.error("\(path): \(problem)")
+        throw ExitCode(Status.trouble)
+      }
+      Terminal.write("wrote \(path)")
+    }
+    Terminal.write("next: lifesim run \(paths[0].0)")
+  }
+
+  /// Creates `path` with `text`; never replaces a file (`O_EXCL`). Returns what went wrong.
+  private static func create(_ path: String, _ text: String) -> String? {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    defer { close(fd) }
+    var text = text
+    return text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return nil }
+      var offset = 0
+      while offset < bytes.count {
+        let n = write(fd, base + offset, bytes.count - offset)
+        if n < 0 { if errno == EINTR { continue }; return String(cString: strerror(errno)) }
+        offset += n
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import EventStore
+
+/// The files `lifesim init` writes: a scenario and an app that run green, and the Lua
+/// Language Server settings that give both completion and checking.
+enum Starter {
+  static let scenarioName = "home_and_return.lua"
+  static let appName = "app.lua"
+
+  static let scenario = """
+    -- A first scenario: launch the app, send it home for a minute, bring it back.
+    -- Run it with `lifesim run home_and_return.lua`; each expect_… line checks the verb above it.
+    scenario { name = "home and return", ios = 17, app = "app.lua" }
+
+    launch()
+    expect_calls { "viewDidLoad", "sceneDidBecomeActive" }
+    expect_state("active")
+
+    home()
+    expect_calls { "sceneWillResignActive", "sceneDidEnterBackground" }
+    expect(stored("draft") ~= nil, "the draft is saved on the way to the background")
+
+    advance(60)
+    expect_state("suspended")
+
+    launch()
+    expect_calls { "sceneWillEnterForeground", "sceneDidBecomeActive" }
+    expect_no_calls { "viewDidLoad", "viewWillAppear" }  -- the view never left the window
+
+    """
+
+  static let app = """
+    -- Your app's lifecycle code: what the delegates and view controllers do.
+    -- Handler names and arguments: docs/lua-api.md, or completion from .luarc.json.
+    app { name = "Starter", root = "Editor" }
+
+    local draft = "hello"
+
+    function SceneDelegate.sceneDidEnterBackground(scene)
+      -- Save inside a background task, and always end it.
+      local task
+      task = UIApplication.shared:beginBackgroundTask("save draft", function()
+        UIApplication.shared:endBackgroundTask(task)
+      end)
+      store("draft", draft)
+      work(0.2)  -- writing the draft blocks the main thread for 0.2 s
+      UIApplication.shared:endBackgroundTask(task)
+    end
+
+    controller "Editor" {
+      viewDidLoad = function(vc) draft = stored("draft") or draft end,
+    }
+
+    """
+
+  /// `.luarc.json`: Lua 5.4 and lifesim's annotations (`types`: the folder of them).
+  static func luarc(types: String) -> String {
+    """
+    {
+      "runtime.version": "Lua 5.4",
+      "workspace.library": [\(JSONValue.string(types).canonicalText)],
+      "diagnostics.globals": ["AppDelegate", "SceneDelegate"]
+    }
+
+    """
+  }
+}
