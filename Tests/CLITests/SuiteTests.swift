@@ -207,6 +207,19 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(quiet.out.hasPrefix("FAILED failing [iOS 15]"))
   }
 
+  @Test func anUnexpectedTerminationFailsTheCaseAndSaysSo() throws {
+    let dir = try fixture("killed")
+    try "app { root = \"Home\" }\nfunction AppDelegate.didFinishLaunchingWithOptions() work(25) return true end\ncontroller \"Home\" {}\n"
+      .write(toFile: dir + "/apps/heavy.lua", atomically: true, encoding: .utf8)
+    try "scenario { app = \"../apps/heavy.lua\" }\nlaunch()\n".write(toFile: dir + "/a/killed.lua", atomically: true, encoding: .utf8)
+    let r = try run(["test", dir + "/a/killed.lua", "--json", "--no-wall-time"])
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let line = try #require(try jsonLines(r.out).first)
+    #expect(line["status"] as? String == "failed")
+    #expect((line["message"] as? String)?.hasPrefix("unexpected termination (watchdog 0x8badf00d): ") == true, "\(line)")
+    #expect((line["trace"] as? [String])?.last?.contains("✖ terminated: watchdog 0x8badf00d") == true)
+  }
+
   @Test func aTerminalGetsALiveProgressLine() throws {
     let dir = try fixture("progress")
     // script(1) gives the command a terminal for stdout and stderr.
