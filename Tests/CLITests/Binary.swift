@@ -6,23 +6,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// Runs the built `lifesim` binary, as a user would: from the repository's root, or from `cwd`.
 func lifesim(_ args: [String], env: [String: String] = [:], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
-  let root = repositoryRoot
-  let binary = root.appendingPathComponent(".build/debug/lifesim")
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = args
-  p.currentDirectoryURL = cwd.map { URL(fileURLWithPath: $0) } ?? root
-  var environment = ProcessInfo.processInfo.environment
-  for (k, v) in env { environment[k] = v }
-  p.environment = environment
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  try runProcess(repositoryRoot.appendingPathComponent(".build/debug/lifesim").path, args, cwd: cwd ?? repositoryRoot.path, env: env)
 }
 
 func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }

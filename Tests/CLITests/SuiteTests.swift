@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The repository's root (this file is Tests/CLITests/SuiteTests.swift).
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+/// The repository's root.
+private let root = repositoryRoot.path
 
 /// Runs `binary` (default: the debug lifesim) in `cwd` (default: the repository); `env`, when given, is the whole environment.
 private func run(_ args: [String], cwd: String = root, binary: String = root + "/.build/debug/lifesim",
