@@ -1,0 +1,71 @@
+extension VerbSpec {
+  /// The scenario verbs, in the order the docs list them.
+  public static let all: [VerbSpec] = [
+    VerbSpec("launch", [.options([VerbOption("url", .string(.urls))])],
+             doc: "tap the icon: cold launch, or back to the foreground; with url, a deep link") { a in
+      .launch(url: a.text("url"))
+    },
+    plain("prewarm", .prewarm, doc: "iOS 15 or later: the process is created and suspended, no app code runs"),
+    plain("home", .home, doc: "resign active, enter background, suspend when nothing keeps it running"),
+    plain("lock", .lock, doc: "like home; protected data goes after a delay"),
+    plain("unlock", .unlock, doc: "protected data returns; a frontmost app comes back"),
+    VerbSpec("interrupt", [.choice(key: "kind", words: Interruption.words, expected: Interruption.oneOf)],
+             doc: "a call, alert or pulled-down center: resign active") { a in
+      a.choice("kind", Interruption.self).map(Input.interrupt)
+    },
+    VerbSpec("end_interrupt", [.choice(key: "how", words: InterruptionEnd.words, expected: InterruptionEnd.oneOf)],
+             doc: "a call is declined (active again) or answered (background); others are dismissed") { a in
+      a.choice("how", InterruptionEnd.self).map(Input.endInterrupt)
+    },
+    plain("app_switcher", .appSwitcher, doc: "resign active, the switcher is open"),
+    VerbSpec("switch_to", [.choice(key: "which", words: ["self", "other"], expected: "\"self\" or \"other\"")],
+             doc: "from the switcher: self (active again) or another app (background)") { a in
+      a.text("which").map { .switchTo(other: $0 == "other") }
+    },
+    plain("force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended"),
+    plain("memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification"),
+    plain("memory_pressure", .memoryPressure, doc: "the system reclaims a suspended app (jetsam)"),
+    VerbSpec("background_launch", [.choice(key: "event", words: BackgroundEvent.words, expected: BackgroundEvent.oneOf)],
+             doc: "fetch or push: launched or woken in the background") { a in
+      a.choice("event", BackgroundEvent.self).map(Input.backgroundLaunch)
+    },
+    VerbSpec("open_url", [.string(key: "url", expected: "a URL string", domain: .urls)],
+             doc: "a link into the app, cold or warm") { a in
+      a.text("url").map(Input.openURL)
+    },
+    VerbSpec("rotate", [.choice(key: "orientation", words: Orientation.words, expected: Orientation.oneOf)],
+             doc: "trait and size transitions, then layout") { a in
+      a.choice("orientation", Orientation.self).map(Input.rotate)
+    },
+    VerbSpec("push", [.string(key: "name", expected: "a controller name", domain: .controllers)],
+             doc: "push a declared controller on the navigation controller on screen") { a in
+      a.text("name").map(Input.push)
+    },
+    plain("pop", .pop, doc: "pop the top of the navigation stack"),
+    VerbSpec("present", [.string(key: "name", expected: "a controller name", domain: .controllers),
+                         .options([VerbOption("navigation", .flag), VerbOption("style", .choice(PresentationStyle.words))])],
+             doc: "present a declared controller modally, optionally in a navigation controller") { a in
+      a.text("name").map { .present($0, style: a.choice("style", PresentationStyle.self), navigation: a.flag("navigation")) }
+    },
+    plain("dismiss", .dismiss, doc: "dismiss the topmost presentation"),
+    VerbSpec("select_tab", [.tab(key: "index", expected: "a tab number (1 is the first)")],
+             doc: "select a tab of the tab bar (1 is the first)") { a in
+      a.number("index").map { .selectTab(Int($0)) }
+    },
+    VerbSpec("swipe_back", [.options([VerbOption("cancel", .flag)])],
+             doc: "interactive pop, completed or cancelled") { a in
+      .swipeBack(cancel: a.flag("cancel"))
+    },
+    VerbSpec("swipe_down", [.options([VerbOption("cancel", .flag)])],
+             doc: "interactive sheet dismissal, completed or cancelled") { a in
+      .swipeDown(cancel: a.flag("cancel"))
+    },
+    VerbSpec("advance", [.seconds(key: "seconds")],
+             doc: "virtual time passes; what falls due fires in order") { a in
+      a.number("seconds").map { .advance(us: $0) }
+    },
+  ]
+
+  /// The spec whose Lua name is `name`.
+  public static func named(_ name: String) -> VerbSpec? { all.first { $0.name == name } }
+}
