@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency arrows (see docs/architecture.md):
-//   lifesim → ScriptHost → Lifecycle → EventStore
-//   ScriptHost → CLua, EventStore → CLibCrypto
+// Dependency arrows (see docs/architecture.md), none pointing up:
+//   lifesim → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → CLua
+// lifesim and ScriptHost also import the modules below them directly.
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
   name: "lifesim",

@@ -1,6 +1,8 @@
 """lifesim's reliability suite. Counts cases tried, host crashes, events lost and damage
 undetected (targets: 0, 0, 0) and writes RELIABILITY.md (not in --quick mode)."""
 import glob, json, os, random, shutil, signal, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hunt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = "--quick" in sys.argv
@@ -164,6 +166,15 @@ def determinism_test(processes):
                     len(scenarios) * processes, crashes, 0, differ, "identical log bytes (SWIFT_DETERMINISTIC_HASHING unset)"))
 
 
+def hunt_test(cases):
+    n, failures, longest, peak, largest, notes = hunt.hunt(LIFESIM, TMP, cases)
+    for line in notes:
+        print(line)
+    results.append((f"hunt: every sandbox function and verb with extreme arguments, app and scenario", n, failures, 0, 0,
+                    f"each ends by itself as an outcome, a kill or a script error; longest {longest:.1f} s, "
+                    f"peak memory {peak:.0f} MiB, largest log {largest:.1f} MiB; every log verifies"))
+
+
 def fuzz(product, seconds, corpus_seed=None):
     build = run(["swift", "build", "-c", "release", "--product", product, "--sanitize=fuzzer", "--scratch-path", ".build-fuzz"])
     if build.returncode != 0:
@@ -212,6 +223,7 @@ def main():
     tamper_test(140 if QUICK else 1400)
     hostile_test()
     determinism_test(2 if QUICK else 5)
+    hunt_test(40 if QUICK else 400)
     if not QUICK:
         logs = glob.glob(os.path.join(TMP, "det-*.lifelog"))[:2]
         fuzz("lifesim-fuzz-reader", int(os.environ.get("FUZZ_SECONDS", "60")), logs)

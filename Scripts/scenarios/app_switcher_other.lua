@@ -1,4 +1,4 @@
--- Open the app switcher, choose another app (§7; T11): background, no second resign.
+-- Open the app switcher, choose another app (docs/model.md §3; T11): background, no second resign.
 scenario { name = "app switcher, other app", ios = 12, app = "../apps/notes.lua" }
 
 launch()

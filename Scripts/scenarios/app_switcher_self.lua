@@ -1,4 +1,4 @@
--- Open the app switcher, choose the same app (§7; T11): no willEnterForeground.
+-- Open the app switcher, choose the same app (docs/model.md §3; T11): no willEnterForeground.
 scenario { name = "app switcher, same app", ios = 12, app = "../apps/notes.lua" }
 
 launch()

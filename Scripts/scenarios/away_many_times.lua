@@ -1,4 +1,4 @@
--- Going away and back a hundred times (LIFECYCLE.md §1.7): each return is exactly
+-- Going away and back a hundred times (docs/model.md §3, §8): each return is exactly
 -- willEnterForeground → didBecomeActive, with no appearance callbacks and no second
 -- viewDidLoad. Uses the bundled helpers in Scripts/lib.
 scenario { name = "away many times", ios = 12, app = "../apps/notes.lua" }

@@ -1,4 +1,4 @@
--- A background fetch launches a killed app into the background (§17 16.3; S3, S33):
+-- A background fetch launches a killed app into the background (docs/model.md §2; S3, S33):
 -- no UI, and the completion handler called within 30 s; then suspended.
 scenario { name = "background fetch", ios = 12, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- A silent push wakes a suspended scene app (§17 16.3): the handler runs, no scene
+-- A silent push wakes a suspended scene app (docs/model.md §2): the handler runs, no scene
 -- callbacks; after a force quit, pushes are no longer delivered (S33).
 scenario { name = "background push", ios = 17, app = "../apps/notes.lua" }
 

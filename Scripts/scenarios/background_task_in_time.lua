@@ -1,4 +1,4 @@
--- A background task that ends in time (§9; S6): the draft is saved, then the app suspends.
+-- A background task that ends in time (docs/model.md §4; S6): the draft is saved, then the app suspends.
 scenario { name = "background task ends in time", ios = 17, app = "../apps/notes.lua" }
 
 launch()

@@ -1,4 +1,4 @@
--- A background task never ended (§9; S27): killed when the allowance runs out (0x2182bad2).
+-- A background task never ended (docs/model.md §4; S27): killed when the allowance runs out (0x2182bad2).
 scenario { name = "background task never ended", ios = 17, app = "../apps/leaky.lua" }
 
 launch()

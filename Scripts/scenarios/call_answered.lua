@@ -1,4 +1,4 @@
--- An incoming call, answered (§6): the call app takes over; the app enters background.
+-- An incoming call, answered (docs/model.md §7): the call app takes over; the app enters background.
 scenario { name = "call answered", ios = 12, app = "../apps/notes.lua" }
 
 launch()

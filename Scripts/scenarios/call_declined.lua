@@ -1,4 +1,4 @@
--- An incoming call, declined (§6; T-SO3712979): inactive, then active again.
+-- An incoming call, declined (docs/model.md §7; T-SO3712979): inactive, then active again.
 scenario { name = "call declined", ios = 17, app = "../apps/notes.lua" }
 
 launch()

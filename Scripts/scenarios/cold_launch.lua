@@ -1,4 +1,4 @@
--- Cold launch from the home screen (LIFECYCLE.md §2): UIKit's launch sequence,
+-- Cold launch from the home screen (docs/model.md §2): UIKit's launch sequence,
 -- with the root view controller appearing around didBecomeActive.
 scenario { name = "cold launch", ios = 17, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- Cold launch on iOS 12 (LIFECYCLE.md §2 1(a); S2, T7, T8): an app-delegate-only app.
+-- Cold launch on iOS 12 (docs/model.md §2; S2, T7, T8): an app-delegate-only app.
 -- The root appears around applicationDidBecomeActive; no viewIsAppearing before iOS 13.
 scenario { name = "cold launch, iOS 12", ios = 12, app = "../apps/notes.lua" }
 

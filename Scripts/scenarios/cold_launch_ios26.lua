@@ -1,4 +1,4 @@
--- Cold launch on iOS 26 (§0.3, S32): updateProperties() runs before layout.
+-- Cold launch on iOS 26 (docs/model.md §8; S32): updateProperties() runs before layout.
 scenario { name = "cold launch, iOS 26", ios = 26, app = "../apps/notes.lua" }
 
 launch()

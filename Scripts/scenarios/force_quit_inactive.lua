@@ -1,4 +1,4 @@
--- Force quit from the app switcher while inactive (§8; F3, T27):
+-- Force quit from the app switcher while inactive (docs/model.md §6; F3, T27):
 -- sceneDidDisconnect, then applicationWillTerminate.
 scenario { name = "force quit while inactive", ios = 17, app = "../apps/notes.lua" }
 

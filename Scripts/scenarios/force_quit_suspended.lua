@@ -1,4 +1,4 @@
--- Force quit of a suspended app: no callbacks at all (§8; T27, T28). The session is
+-- Force quit of a suspended app: no callbacks at all (docs/model.md §6; T27, T28). The session is
 -- discarded, so the next launch asks for a configuration again (S19).
 scenario { name = "force quit while suspended", ios = 17, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- fullScreen removes the presenter's view; a pageSheet leaves it (§13; T14, T15, T16).
+-- fullScreen removes the presenter's view; a pageSheet leaves it (docs/model.md §9; T14, T15, T16).
 scenario { name = "fullScreen vs pageSheet", ios = 17, app = "../apps/notes.lua" }
 
 launch()

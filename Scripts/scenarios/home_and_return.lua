@@ -1,4 +1,4 @@
--- Home, a minute away, and back (LIFECYCLE.md §3, §4): no appearance callbacks,
+-- Home, a minute away, and back (docs/model.md §3): no appearance callbacks,
 -- willEnterForeground always followed by didBecomeActive.
 scenario { name = "home and return", ios = 17, app = "../apps/notes.lua" }
 

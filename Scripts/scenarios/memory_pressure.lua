@@ -1,4 +1,4 @@
--- Memory pressure reclaims a suspended app silently (§11; S5, S25). The next launch is
+-- Memory pressure reclaims a suspended app silently (docs/model.md §6; S5, S25). The next launch is
 -- cold but reuses the scene session: no configurationForConnecting (T33).
 scenario { name = "memory pressure", ios = 17, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- A memory warning (§11; S24, T19): the app delegate, then every loaded controller,
+-- A memory warning (docs/model.md §11; S24, T19): the app delegate, then every loaded controller,
 -- hidden ones included, then the notification.
 scenario { name = "memory warning", ios = 17, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- Notification Center and Control Center only make the app inactive (§6; T9, S16). A full
+-- Notification Center and Control Center only make the app inactive (docs/model.md §7; T9, S16). A full
 -- Notification Center pull resigns and becomes active twice on iOS 11 and later (OpenRadar
 -- 49216830; knob notificationCenterDoubleActivation); Control Center once.
 scenario { name = "notification and control center", ios = 17, app = "../apps/notes.lua" }

@@ -1,4 +1,4 @@
--- A deep link into a killed scene app (§17 16.2; S36, T34): the URL arrives in
+-- A deep link into a killed scene app (docs/model.md §2; S36, T34): the URL arrives in
 -- willConnectTo's options, not in openURLContexts.
 scenario { name = "open URL, cold", ios = 17, app = "../apps/notes.lua" }
 

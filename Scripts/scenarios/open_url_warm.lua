@@ -1,4 +1,4 @@
--- A deep link into a backgrounded sceneless app (§17 16.1; T7):
+-- A deep link into a backgrounded sceneless app (docs/model.md §3; T7):
 -- willEnterForeground → application(_:open:options:) → didBecomeActive.
 scenario { name = "open URL, warm", ios = 12, app = "../apps/notes.lua" }
 

@@ -1,4 +1,4 @@
--- iOS 15+ prewarming (§16; S2, F4): the process exists, suspended, and runs no app code
+-- iOS 15+ prewarming (docs/model.md §2; S2, F4): the process exists, suspended, and runs no app code
 -- until the user taps; then the whole launch runs.
 scenario { name = "prewarm", ios = 17, app = "../apps/notes.lua" }
 

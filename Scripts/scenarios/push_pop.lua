@@ -1,4 +1,4 @@
--- Push and pop on a navigation stack (§12; T19, T20, T13).
+-- Push and pop on a navigation stack (docs/model.md §8; T19, T20, T13).
 scenario { name = "push and pop", ios = 17, app = "../apps/notes.lua" }
 
 launch()

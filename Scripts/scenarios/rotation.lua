@@ -1,4 +1,4 @@
--- Rotation (§15; S21, T-sd): traits, size, trait change, then layout.
+-- Rotation (docs/model.md §10; S21, T-sd): traits, size, trait change, then layout.
 scenario { name = "rotation", ios = 17, app = "../apps/notes.lua" }
 
 launch()

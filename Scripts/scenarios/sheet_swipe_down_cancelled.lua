@@ -1,4 +1,4 @@
--- A sheet swiped down but not dismissed (§13; T15): it disappears and reappears.
+-- A sheet swiped down but not dismissed (docs/model.md §9; T15): it disappears and reappears.
 scenario { name = "sheet swipe-down cancelled", ios = 17, app = "../apps/notes.lua" }
 
 launch()

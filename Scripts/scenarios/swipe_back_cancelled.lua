@@ -1,4 +1,4 @@
--- An interactive swipe-back that is cancelled (§12; T13, T12): the back controller
+-- An interactive swipe-back that is cancelled (docs/model.md §8; T13, T12): the back controller
 -- gets willAppear then disappears; the top controller reappears. No didDisappear for it.
 scenario { name = "swipe back cancelled", ios = 17, app = "../apps/notes.lua" }
 

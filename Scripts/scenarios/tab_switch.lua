@@ -1,4 +1,4 @@
--- Switching tabs (§14; T18): the new tab's viewWillAppear comes before the old one's
+-- Switching tabs (docs/model.md §8; T18): the new tab's viewWillAppear comes before the old one's
 -- viewWillDisappear, unlike a push. viewDidLoad runs once per tab.
 scenario { name = "tab switch", ios = 17, app = "../apps/shop.lua" }
 

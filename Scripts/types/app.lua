@@ -1,5 +1,5 @@
 ---@meta
--- Lua Language Server annotations for lifesim app scripts (SPEC §3.2, LIFECYCLE.md §1.6).
+-- Lua Language Server annotations for lifesim app scripts (docs/lua-api.md; handler keys: docs/model.md §1).
 
 ---@class AppConfig
 ---@field name? string
@@ -47,7 +47,6 @@ UIApplication = {}
 ---@field applicationProtectedDataWillBecomeUnavailable? fun(application: UIApplication)
 ---@field applicationProtectedDataDidBecomeAvailable? fun(application: UIApplication)
 ---@field openURL? fun(application: UIApplication, url: string)
----@field continueUserActivity? fun(application: UIApplication)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
 AppDelegate = {}

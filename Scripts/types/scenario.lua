@@ -1,12 +1,12 @@
 ---@meta
--- Lua Language Server annotations for lifesim scenario scripts (SPEC §3.1).
+-- Lua Language Server annotations for lifesim scenario scripts (docs/lua-api.md).
 
 ---@alias AppStateName "not_running"|"inactive"|"active"|"background"|"suspended"
 ---@alias TerminationReason "watchdog"|"background_task_expired"|"jetsam"|"crash"|"user"
 
 ---@class ScenarioConfig
 ---@field name? string
----@field ios? integer         # platform profile, 12 to 26 (default 17)
+---@field ios? 12|13|14|15|16|17|18|26  # platform profile: a released iOS, 12 to 18, or 26 (default 17)
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
 ---@field seed? integer        # drives math.random (default 1)
 ---@field app? string          # app script, relative to this file

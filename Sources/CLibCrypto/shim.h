@@ -4,7 +4,7 @@
 // hash, which cost more than the hashing itself on the log's hot path (a hash per line;
 // measured in docs/decisions.md). OpenSSL's low-level API hashes with a context on the
 // caller's stack and uses the CPU's SHA extensions. Only EventStore imports this module
-// (`internal import`), and only EventStore/SHA256.swift calls it.
+// (`internal import`), and only EventStore/LibCrypto.swift calls it.
 #ifndef LIFESIM_CLIBCRYPTO_SHIM_H
 #define LIFESIM_CLIBCRYPTO_SHIM_H
 

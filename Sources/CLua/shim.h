@@ -34,16 +34,6 @@ static inline void clua_insert(lua_State *L, int idx) { lua_rotate(L, idx, 1); }
 static inline void clua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); lua_settop(L, -2); }
 /// Replaces the macro `lua_tonumber(L, idx)`.
 static inline lua_Number clua_tonumber(lua_State *L, int idx) { return lua_tonumberx(L, idx, NULL); }
-/// Replaces the variadic `lua_gc(L, LUA_GCCOUNT, 0)` + `LUA_GCCOUNTB`: bytes in use.
-static inline long clua_gc_bytes(lua_State *L) {
-  return (long)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + lua_gc(L, LUA_GCCOUNTB, 0);
-}
-/// Replaces the variadic `lua_gc(L, LUA_GCCOLLECT, 0)`.
-static inline void clua_gc_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT, 0); }
-/// Replaces the variadic `lua_gc(L, LUA_GCSTOP, 0)`: the host decides when to collect.
-static inline void clua_gc_stop(lua_State *L) { lua_gc(L, LUA_GCSTOP, 0); }
-/// Replaces the variadic `lua_gc(L, LUA_GCRESTART, 0)`.
-static inline void clua_gc_restart(lua_State *L) { lua_gc(L, LUA_GCRESTART, 0); }
 
 // MARK: - Limits shared by the allocator, the count hook and the trampoline
 

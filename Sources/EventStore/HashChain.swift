@@ -1,4 +1,4 @@
-/// The `h` chain of SPEC §4: `h(n) = hex(SHA-256(h(n-1) as ASCII ‖ BODY(n)))`,
+/// The `h` chain of docs/log-format.md: `h(n) = hex(SHA-256(h(n-1) as ASCII ‖ BODY(n)))`,
 /// with an empty `h(0)` before the header.
 ///
 /// This is the log's hottest path (every line written or read): the previous digest

@@ -24,7 +24,7 @@ public enum LogWriteError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// Appends a hash-chained log: header, events, trailer (SPEC §4).
+/// Appends a hash-chained log: header, events, trailer (docs/log-format.md).
 ///
 /// Holds an exclusive `flock` on the file for its whole life, so a second
 /// writer is refused and the first is unharmed. Lines are buffered and written

@@ -1,12 +1,12 @@
 /// Every UIKit callback lifesim models, keyed by the short name an app script
-/// uses (LIFECYCLE.md §1.6), with the full Swift signature the log shows.
+/// uses (docs/model.md §1), with the full Swift signature the log shows.
 public enum Callback: String, CaseIterable, Sendable {
   // UIApplicationDelegate
   case willFinishLaunchingWithOptions, didFinishLaunchingWithOptions, configurationForConnecting
   case didDiscardSceneSessions, applicationWillResignActive, applicationDidEnterBackground
   case applicationWillEnterForeground, applicationDidBecomeActive, applicationWillTerminate
   case applicationDidReceiveMemoryWarning, applicationProtectedDataWillBecomeUnavailable
-  case applicationProtectedDataDidBecomeAvailable, openURL, continueUserActivity
+  case applicationProtectedDataDidBecomeAvailable, openURL
   case performFetchWithCompletionHandler, didReceiveRemoteNotification
   // UISceneDelegate
   case willConnectTo, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive
@@ -58,7 +58,6 @@ public enum Callback: String, CaseIterable, Sendable {
     case .applicationProtectedDataWillBecomeUnavailable: return "applicationProtectedDataWillBecomeUnavailable(_:)"
     case .applicationProtectedDataDidBecomeAvailable: return "applicationProtectedDataDidBecomeAvailable(_:)"
     case .openURL: return "application(_:open:options:)"
-    case .continueUserActivity: return "application(_:continue:restorationHandler:)"
     case .performFetchWithCompletionHandler: return "application(_:performFetchWithCompletionHandler:)"
     case .didReceiveRemoteNotification: return "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
     case .willConnectTo: return "scene(_:willConnectTo:options:)"

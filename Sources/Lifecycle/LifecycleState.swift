@@ -35,7 +35,6 @@ public struct Window: Equatable, Sendable {
 public struct BackgroundTask: Equatable, Sendable {
   public var id: Int
   public var name: String
-  public var begunAt: Int64
   public var expirationCalled = false
 }
 
@@ -319,7 +318,7 @@ extension LifecycleState {
   private mutating func evolve(call: AppCall, at t: Int64) {
     switch call {
     case let .beginBackgroundTask(name, task):
-      tasks.append(BackgroundTask(id: task, name: name, begunAt: t))
+      tasks.append(BackgroundTask(id: task, name: name))
       tasksBegun = max(tasksBegun, task)
     case let .endBackgroundTask(task): tasks.removeAll { $0.id == task }
     case let .store(key, value): store[key] = value

@@ -1,13 +1,13 @@
 import EventStore
 
 /// The platform profile: an iOS version, whether the app uses scenes, and
-/// every number and ordering choice of LIFECYCLE.md Part 1, each a named knob.
+/// every number and ordering choice of the model (docs/model.md §13), each a named knob.
 ///
 /// A log's header records the whole profile, so a log replays the same way
 /// after defaults change. Durations are integer microseconds (`…_us`); a
 /// scenario overrides them in seconds: `knobs = { backgroundTaskAllowance = 40 }`.
 public struct Profile: Equatable, Sendable {
-  /// Where the root's appearance falls in a sceneless cold launch (§1.3).
+  /// Where the root's appearance falls in a sceneless cold launch (docs/model.md §2).
   public enum LaunchAppearanceOrder: String, Sendable, CaseIterable {
     /// didFinish{viewDidLoad} → viewWillAppear … layout → didBecomeActive → viewDidAppear (default).
     case willAppearBeforeActive
@@ -17,7 +17,7 @@ public struct Profile: Equatable, Sendable {
     case allVCAfterActive
   }
 
-  /// Where the root's appearance falls in a scene cold launch (§1.3).
+  /// Where the root's appearance falls in a scene cold launch (docs/model.md §2).
   public enum SceneLaunchAppearanceOrder: String, Sendable, CaseIterable {
     /// willConnectTo → viewDidLoad … layout → sceneWillEnterForeground → sceneDidBecomeActive → viewDidAppear (default).
     case willAppearBeforeForeground
@@ -25,7 +25,7 @@ public struct Profile: Equatable, Sendable {
     case allVCAfterActive
   }
 
-  /// Whether a prewarmed process ran `didFinishLaunching` (§16).
+  /// Whether a prewarmed process ran `didFinishLaunching` (docs/model.md §2).
   public enum PrewarmRunsDidFinish: String, Sendable, CaseIterable { case never, sceneAppsOnly, always }
 
   public var ios: Int
@@ -72,7 +72,8 @@ public struct Profile: Equatable, Sendable {
   /// Bytes the app's Lua state may hold before it is killed as jetsam.
   public var memoryLimitBytes: Int64
 
-  /// The defaults for iOS `ios` (12 … 26); `scenes` defaults to `ios >= 13`.
+  /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
+  /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.
   public init(ios: Int = 17, scenes: Bool? = nil) {
     precondition(Self.iosRange.contains(ios), "ios out of range")
     self.ios = ios

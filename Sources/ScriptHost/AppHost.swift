@@ -2,7 +2,7 @@ import EventStore
 import Lifecycle
 
 /// The app script as a process: one sandboxed `lua_State` per launch, thrown
-/// away at termination, so only `store`d data survives (SPEC §3.2).
+/// away at termination, so only `store`d data survives (docs/model.md §6).
 final class AppHost: AppDriver {
   let path: String
   let source: String

@@ -44,9 +44,6 @@ final class LuaVM {
 
   let instructionLimit: Int
 
-  var bytesInUse: Int { Int(limits.pointee.bytes_in_use) }
-  var instructionsExceeded: Bool { limits.pointee.instructions_exceeded != 0 }
-  var memoryExceeded: Bool { limits.pointee.memory_exceeded != 0 }
   var aborted: Bool { limits.pointee.aborted != 0 }
 
   /// Makes every Lua frame on this state unwind (the process ended under it).
@@ -101,7 +98,7 @@ final class LuaVM {
   }
   /// The macro `lua_newtable`.
   func newTable() { clua_newtable(L) }
-  /// The corresponding C function is `lua_pushglobaltable` (via the registry).
+  /// Pushes the registry table (`LUA_REGISTRYINDEX`).
   func pushRegistry() { lua_pushvalue(L, clua_registryindex()) }
 
   // MARK: Read
@@ -161,7 +158,7 @@ final class LuaVM {
   func next(_ table: Int32) -> Bool { lua_next(L, table) != 0 }
   /// The corresponding C function is `lua_setmetatable`.
   func setMetatable(_ idx: Int32) { lua_setmetatable(L, idx) }
-  /// The corresponding C function is `lua_getglobal`-like, raw on the registry's globals.
+  /// The corresponding C function is `lua_pushglobaltable`: the globals table, read raw from the registry.
   func pushGlobals() { lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
 
   // MARK: Functions
@@ -272,9 +269,6 @@ final class LuaVM {
     lua_getinfo(L, ">S", &ar)
     return ar.linedefined > 0 ? Int(ar.linedefined) : nil
   }
-
-  /// Bytes in use (`lua_gc` with `LUA_GCCOUNT`).
-  var gcBytes: Int { clua_gc_bytes(L) }
 
   /// Opens the base, table, string, math, utf8 and coroutine libraries (never io, os, debug, package).
   func openSafeLibraries() {

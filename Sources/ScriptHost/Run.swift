@@ -21,6 +21,10 @@ public struct RunConfiguration: Sendable {
   public var recordedProfile: Profile?
   /// The wall-clock guard's limit for one host call, seconds (0: none); see `WallClock`.
   public var wallLimitSeconds = WallClock.defaultLimitSeconds
+  /// The most events a run may record; the run stops cleanly there (exit 2, the log intact).
+  public var maxEvents = RunConfiguration.defaultMaxEvents
+  /// 50 million events: about 10 GB of log, a minute of run.
+  public static let defaultMaxEvents: Int64 = 50_000_000
 
   public init(scenarioPath: String, appPath: String? = nil, ios: Int? = nil, scenes: Bool? = nil, seed: Int64? = nil,
               outputPath: String? = nil, overwrite: Bool = false, source: ScriptSource = .files(searchPath: []),

@@ -1,4 +1,4 @@
-/// Builds the sandboxed environment every script runs in (SPEC §5).
+/// Builds the sandboxed environment every script runs in (docs/lua-api.md, "The sandbox").
 ///
 /// Scripts get their own `_ENV` with the safe libraries and deterministic
 /// replacements: `pairs`/`next` in a defined key order, a stable merge

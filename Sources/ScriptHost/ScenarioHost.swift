@@ -146,9 +146,9 @@ final class ScenarioHost {
         throw LuaRaise(error.description)
       }
     }
-    let recorder = EventRecorder(writer: writer, onEvent: onEvent) { [weak self] error in
+    let recorder = EventRecorder(writer: writer, maxEvents: config.maxEvents, onEvent: onEvent) { [weak self] message in
       guard let self else { return }
-      fatal = fatal ?? error.description
+      fatal = fatal ?? message
       vm?.abort()
     }
     self.recorder = recorder

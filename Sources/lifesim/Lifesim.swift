@@ -20,7 +20,7 @@ struct Lifesim: ParsableCommand {
     subcommands: [Run.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self]
   )
 
-  /// SPEC §2: a usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
+  /// A usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
     Terminal.surviveClosedPipes()
     if let bad = firstArgumentNotUTF8() {
@@ -54,7 +54,7 @@ private func firstArgumentNotUTF8() -> Int? {
   return nil
 }
 
-/// Exit statuses of SPEC §2.
+/// Every command's exit status: 0 all well; 1 a check failed (an expectation, a divergence, a damaged log, runs that differ); 2 trouble (usage, a script error, an unreadable log).
 enum Status {
   static let ok: Int32 = 0
   static let failed: Int32 = 1

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Progress of a long job on stderr, only when stderr is a terminal (SPEC §2).
+/// Progress of a long job on stderr, only when stderr is a terminal.
 struct Progress {
   private let enabled = isatty(STDERR_FILENO) == 1
   private let label: String

@@ -48,7 +48,7 @@ struct Replay: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
-  @OptionGroup var guardOptions: WallLimitOption
+  @OptionGroup var guardOptions: RunGuardOptions
 
   @Flag(help: "Machine-readable output.")
   var json = false
@@ -143,7 +143,7 @@ struct Replay: ParsableCommand {
     var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
       source: .embedded(scripts), recordedProfile: profile)
-    config.wallLimitSeconds = guardOptions.wallLimit
+    guardOptions.apply(to: &config)
     let comparison = Comparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in

@@ -37,7 +37,7 @@ struct Run: ParsableCommand {
 
   @OptionGroup var out: OutputOptions
 
-  @OptionGroup var guardOptions: WallLimitOption
+  @OptionGroup var guardOptions: RunGuardOptions
 
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
@@ -56,7 +56,7 @@ struct Run: ParsableCommand {
     var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
-    config.wallLimitSeconds = guardOptions.wallLimit
+    guardOptions.apply(to: &config)
     var trace = TraceFormatter()
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet

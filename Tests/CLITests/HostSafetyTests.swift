@@ -127,4 +127,12 @@ import Testing
       #expect(text.contains("the wall-clock guard stopped the run"), "the trailer says why")
     }
   }
+
+  @Test func maxEventsStopsARunCleanly() throws {
+    let log = temp("max-events.lifelog")
+    let r = try lifesim(["run", "Scripts/scenarios/away_many_times.lua", "--max-events", "100", "-o", log, "-q"])
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: the run reached --max-events 100 and stopped there; the log holds every event so far (raise the limit with --max-events N, or advance in smaller steps)\n")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 100 events\n")
+  }
 }
