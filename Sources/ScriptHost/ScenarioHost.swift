@@ -106,7 +106,7 @@ final class ScenarioHost {
     if let recorded = config.recordedProfile {
       profile = recorded
     } else {
-      let ios = config.ios ?? declaration.ios ?? 17
+      let ios = config.ios ?? declaration.ios ?? Profile.defaultIOS
       guard Profile.releases.contains(ios) else {
         throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
       }
