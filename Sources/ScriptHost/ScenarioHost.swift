@@ -157,7 +157,6 @@ final class ScenarioHost {
                       profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
-    app.simulator = sim
     simulator = sim
   }
 
