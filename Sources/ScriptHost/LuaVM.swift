@@ -224,7 +224,10 @@ final class LuaVM {
   }
 
   /// The script line calling the current host function, as `file:line` (nil when unknown).
-  func callerLocation(level: Int32 = 1) -> String? {
+  func callerLocation(level: Int32 = 1) -> String? { Self.callerLocation(of: L, level: level) }
+
+  /// The script line calling at `level` or above on thread `L`, skipping the prelude's frames.
+  static func callerLocation(of L: OpaquePointer, level: Int32) -> String? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
@@ -284,7 +287,17 @@ final class HostFunction {
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
 struct LuaRaise: Error {
   let message: String
+  /// Set when the error value to raise is already on top of the Lua stack (an error
+  /// caught from Lua code the host called, re-raised as it was).
+  private(set) var valueOnStack = false
   init(_ message: String) { self.message = message }
+
+  /// Raises the value on top of the stack unchanged.
+  static let valueOnTop: LuaRaise = {
+    var raise = LuaRaise("")
+    raise.valueOnStack = true
+    return raise
+  }()
 }
 
 extension LuaVM {

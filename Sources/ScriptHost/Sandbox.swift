@@ -18,6 +18,7 @@ enum Sandbox {
   /// Opens the safe libraries, runs the prelude and stores the environment in the registry.
   static func install(on vm: LuaVM, hooks: Hooks) {
     vm.openSafeLibraries()
+    LuaPatternLibrary.install(on: vm)
     guard vm.load(prelude, chunkName: "=" + preludeName) == nil else { fatalError("the sandbox prelude does not compile") }
     vm.newTable()
     vm.push(hooks.seed); vm.rawSet(-2, "seed")
