@@ -54,7 +54,13 @@ enum LuaPatternGsub {
     var memoryChecked = 1 << 16
     _ = try LuaPatternLibrary.withCaptures(L, budget, args, subject: s, ls, pattern: p, lp) { (m: inout LuaPatternMatcher) throws(LuaPatternError) -> Int32 in
       var lastMatch = -1
+      let start = anchored ? LuaPatternStart.anywhere : m.scanStart(length: ls)
       while count < maxCount {
+        let candidate = try m.nextCandidate(src, start)
+        if candidate > src {
+          out.append(contentsOf: UnsafeBufferPointer(start: s + src, count: candidate - src))
+          src = candidate
+        }
         m.reset()
         let end = try m.match(src, 0)
         if end != -1 && end != lastMatch {

@@ -61,7 +61,9 @@ enum LuaPatternLibrary {
     if anchored { p += 1; lp -= 1 }
     return try withCaptures(L, budget, args, subject: s, ls, pattern: p, lp) { (m: inout LuaPatternMatcher) throws(LuaPatternError) -> Int32 in
       var s1 = initial
+      let start = anchored ? LuaPatternStart.anywhere : m.scanStart(length: ls - initial)
       while true {
+        s1 = try m.nextCandidate(s1, start)
         m.reset()
         let end = try m.match(s1, 0)
         if end != -1 {
@@ -156,17 +158,25 @@ enum LuaPatternLibrary {
   private struct GmatchState {
     var next: Int
     var lastMatch: Int
+    /// The subject and the pattern (kept alive by the userdata's user values; Lua strings never move).
+    let subject: UnsafePointer<UInt8>
+    let subjectCount: Int
+    let pattern: UnsafePointer<UInt8>
+    let patternCount: Int
+    /// Computed at the first step, kept for the others.
+    var start: LuaPatternStart?
   }
 
   private static func startGmatch(_ L: OpaquePointer) throws(LuaRaise) -> Int32 {
     let args = LuaArguments(L: L, libraryName: "string.gmatch")
-    let (_, ls) = try args.string(1)
-    _ = try args.string(2)
+    let (s, ls) = try args.string(1)
+    let (p, lp) = try args.string(2)
     var start = startOffset(try args.optionalInteger(3, default: 1), count: ls)
     if start > Int64(ls) { start = Int64(ls) + 1 }
     lua_settop(L, 2)
     guard let raw = lua_newuserdatauv(L, MemoryLayout<GmatchState>.size, 2) else { throw LuaRaise("not enough memory") }
-    raw.initializeMemory(as: GmatchState.self, repeating: GmatchState(next: Int(start), lastMatch: -1), count: 1)
+    let state = GmatchState(next: Int(start), lastMatch: -1, subject: s, subjectCount: ls, pattern: p, patternCount: lp, start: nil)
+    raw.initializeMemory(as: GmatchState.self, repeating: state, count: 1)
     lua_pushvalue(L, 1)
     lua_setiuservalue(L, -2, 1)
     lua_pushvalue(L, 2)
@@ -180,15 +190,15 @@ enum LuaPatternLibrary {
     let ud = clua_upvalueindex(2)
     guard let raw = lua_touserdata(L, ud) else { return 0 }
     let state = raw.assumingMemoryBound(to: GmatchState.self)
-    lua_getiuservalue(L, ud, 1)
-    lua_getiuservalue(L, ud, 2)
     let args = LuaArguments(L: L, libraryName: "string.gmatch")
-    let (s, ls) = try args.string(-2)
-    let (p, lp) = try args.string(-1)
-    clua_pop(L, 2)  // the userdata keeps both strings alive
+    let (s, ls) = (state.pointee.subject, state.pointee.subjectCount)
+    let (p, lp) = (state.pointee.pattern, state.pointee.patternCount)
     return try withCaptures(L, LuaBudget(L), args, subject: s, ls, pattern: p, lp) { (m: inout LuaPatternMatcher) throws(LuaPatternError) -> Int32 in
       var src = state.pointee.next
+      let start = state.pointee.start ?? m.scanStart(length: ls)
+      state.pointee.start = start
       while src <= ls {
+        src = try m.nextCandidate(src, start)
         m.reset()
         let end = try m.match(src, 0)
         if end != -1 && end != state.pointee.lastMatch {
