@@ -66,6 +66,7 @@ enum SandboxMetering {
       ("sub", { L, _ in
         guard let L else { return 0 }
         let n = Cost.length(L, 1)
+        guard Double(n) > Cost.freeBytes else { return 0 }
         return Cost.bytes(Cost.span(n, Cost.number(L, 2, 1), Cost.number(L, 3, -1)))
       }, false),
       ("byte", { L, _ in
@@ -117,7 +118,7 @@ enum SandboxMetering {
       }, false),
       // Decoding runs ~4 times slower per byte than a copy.
       ("len", { L, _ in
-        guard let L else { return 0 }
+        guard let L, Double(Cost.length(L, 1)) > Cost.freeBytes / 4 else { return 0 }
         return 4 * Cost.bytes(Cost.span(Cost.length(L, 1), Cost.number(L, 2, 1), Cost.number(L, 3, -1)))
       }, false),
       ("offset", { L, _ in
