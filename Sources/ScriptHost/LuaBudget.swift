@@ -17,6 +17,9 @@ enum LuaCost {
   static let repetitionSteps = 3
   /// Units per byte of source `load` compiles.
   static let compiledByteSteps = 8
+  /// Units per step of the pattern matcher (a step takes about as long as three instructions
+  /// of the hooked VM: an endless `gsub` then ends in about the time an endless loop does).
+  static let matcherStepUnits = 3
   /// Units for `count` bytes: one per `bytesPerStep`, at least one.
   @inline(__always) static func bytes(_ count: Int) -> Int { 1 + max(count, 0) / bytesPerStep }
 }
@@ -37,9 +40,15 @@ struct LuaBudget {
   /// Units left (unbounded while the host itself runs Lua: then nothing is enforced).
   var left: Int { limits.pointee.enforcing != 0 ? limits.pointee.instructions_left : Int.max }
 
-  /// Records what is left after work counted locally (e.g. by the pattern matcher).
-  func store(_ left: Int) {
-    if limits.pointee.enforcing != 0 { limits.pointee.instructions_left = left }
+  /// The budget left, in pattern matcher steps.
+  var matcherSteps: Int {
+    let units = left
+    return units == Int.max ? Int.max : units / LuaCost.matcherStepUnits
+  }
+
+  /// Records what is left after the matcher counted its steps locally.
+  func storeMatcherSteps(_ steps: Int) {
+    if limits.pointee.enforcing != 0 { limits.pointee.instructions_left = steps * LuaCost.matcherStepUnits }
   }
 
   /// Spends `units`; throws the limit error once the budget is gone.

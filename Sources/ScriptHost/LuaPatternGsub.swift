@@ -138,9 +138,9 @@ enum LuaPatternGsub {
 
   /// Calls the function below `nargs` values for one result, spending its instructions from the same budget.
   private static func callLua(_ m: inout LuaPatternMatcher, _ budget: LuaBudget, nargs: Int32) throws(LuaPatternError) {
-    budget.store(m.stepsLeft)
+    budget.storeMatcherSteps(m.stepsLeft)
     let ok = budget.callLua(nargs: nargs, nresults: 1)
-    m.stepsLeft = budget.left
+    m.stepsLeft = budget.matcherSteps
     if !ok { throw .raised }
   }
 

@@ -87,10 +87,11 @@ enum LuaPatternLibrary {
                            subject s: UnsafePointer<UInt8>, _ ls: Int, pattern p: UnsafePointer<UInt8>, _ lp: Int,
                            _ body: (inout LuaPatternMatcher) throws(LuaPatternError) -> Int32) throws(LuaRaise) -> Int32 {
     let outcome: Result<Int32, LuaPatternError> = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * LuaPatternMatcher.maxCaptures) { caps in
-      var m = LuaPatternMatcher(subject: s, count: ls, pattern: p, count: lp, captures: caps.baseAddress!, stepsLeft: budget.left)
+      guard let captures = caps.baseAddress else { return .failure(.memoryExhausted) }
+      var m = LuaPatternMatcher(subject: s, count: ls, pattern: p, count: lp, captures: captures, stepsLeft: budget.matcherSteps)
       let r: Result<Int32, LuaPatternError>
       do throws(LuaPatternError) { r = .success(try body(&m)) } catch { r = .failure(error) }
-      if m.stepsLeft >= 0 { budget.store(m.stepsLeft) }
+      if m.stepsLeft >= 0 { budget.storeMatcherSteps(m.stepsLeft) }
       return r
     }
     switch outcome {
