@@ -41,10 +41,7 @@ struct LuaBudget {
   var left: Int { limits.pointee.enforcing != 0 ? limits.pointee.instructions_left : Int.max }
 
   /// The budget left, in pattern matcher steps.
-  var matcherSteps: Int {
-    let units = left
-    return units == Int.max ? Int.max : units / LuaCost.matcherStepUnits
-  }
+  var matcherSteps: Int { left / LuaCost.matcherStepUnits }
 
   /// Records what is left after the matcher counted its steps locally.
   func storeMatcherSteps(_ steps: Int) {

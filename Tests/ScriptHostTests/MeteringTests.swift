@@ -63,6 +63,16 @@ import Lifecycle
     #expect(events.dropFirst().elementsEqual(again.dropFirst()))
   }
 
+  /// A state with a memory limit but no instruction limit meters with an unbounded budget.
+  @Test func unboundedBudgetDoesNotOverflow() {
+    let vm = LuaVM(memoryLimitBytes: 1 << 30, instructionLimit: 0)
+    vm.register()
+    Sandbox.install(on: vm, hooks: Sandbox.Hooks(seed: 1, virtualSeconds: { 0 }, print: { _ in }, require: { _ in 0 }))
+    #expect(Sandbox.loadChunk(vm, source: #"return (("abc"):gsub("b", "x")) .. ("abc"):rep(100):sub(2, 300)"#, name: "t") == nil)
+    #expect(vm.protectedCall(nargs: 0, nresults: 1, freshBudget: true) == .ok)
+    #expect(vm.string(-1)?.hasPrefix("axcbcabc") == true)
+  }
+
   @Test func pcallCannotSwallowAPatternKill() throws {
     let (result, _) = try runApp(#"while true do pcall(string.find, ("a"):rep(2e5), "(.-)%1b") end"#)
     #expect(result.state.terminations.last?.description == Self.watchdog)
