@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Seeded generation of pattern/subject cases for the differential test against stock `lua5.4`.
 ///
 /// Patterns are built from the grammar of Lua 5.4's manual §6.4.1 (classes, sets, quantifiers,
@@ -5,20 +7,11 @@
 /// damaged on purpose so every error of the matcher is exercised. Each case becomes one Lua
 /// table in a driver chunk that both interpreters run.
 struct PatternCaseGenerator {
-  private var state: UInt64
+  private var random: SplitMix64
 
-  init(seed: UInt64) { state = seed }
+  init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-  /// SplitMix64: the same numbers on every platform and run.
-  private mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  private mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  private mutating func below(_ n: Int) -> Int { random.below(n) }
   private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
   private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 
