@@ -16,7 +16,7 @@ enum SandboxMetering {
     vm.pushGlobals()
     for (library, functions) in library {
       vm.rawGet(-1, library)
-      for (name, cost, needsLength) in functions { meter(vm, name, cost, needsLength) }
+      for (name, cost, lengthWhen) in functions { meter(vm, name, cost, lengthWhen) }
       vm.pop()
     }
     vm.pop()
@@ -24,7 +24,7 @@ enum SandboxMetering {
     vm.pushGlobals()
     for (name, cost) in base {
       vm.rawGet(-1, name)
-      vm.meter(cost, needsLength: false)
+      vm.meter(cost, lengthWhen: 0)
       vm.rawSet(hooks, name)
     }
     vm.pop()
@@ -36,9 +36,9 @@ enum SandboxMetering {
   }
 
   /// Replaces `name` in the table on top by its metered closure.
-  private static func meter(_ vm: LuaVM, _ name: String, _ cost: clua_cost_fn, _ needsLength: Bool) {
+  private static func meter(_ vm: LuaVM, _ name: String, _ cost: clua_cost_fn, _ lengthWhen: Int32) {
     vm.rawGet(-1, name)
-    vm.meter(cost, needsLength: needsLength)
+    vm.meter(cost, lengthWhen: lengthWhen)
     vm.rawSet(-2, name)
   }
 
@@ -52,7 +52,9 @@ enum SandboxMetering {
     }
   }
 
-  private typealias Metered = (name: String, cost: clua_cost_fn, needsLength: Bool)
+  /// `lengthWhen`: when the cost needs `#t` of argument 1 (see `clua_metered`): 0 never,
+  /// k when argument k is absent (it defaults to the length), -k when argument k is given.
+  private typealias Metered = (name: String, cost: clua_cost_fn, lengthWhen: Int32)
 
   private static let library: [(String, [Metered])] = [
     ("string", [
@@ -62,69 +64,69 @@ enum SandboxMetering {
         // A result that cannot be allocated fails in C first, as before (a memory kill, not a CPU one).
         if LuaBudget(L).cannotFit(total) { return 0 }
         return n > Cost.freeItems || total > Cost.freeBytes ? n * Double(LuaCost.repetitionSteps) + total / Double(LuaCost.bytesPerStep) : 0
-      }, false),
+      }, 0),
       ("sub", { L, _ in
         guard let L else { return 0 }
         let n = Cost.length(L, 1)
         guard Double(n) > Cost.freeBytes else { return 0 }
         return Cost.bytes(Cost.span(n, Cost.number(L, 2, 1), Cost.number(L, 3, -1)))
-      }, false),
+      }, 0),
       ("byte", { L, _ in
         guard let L, lua_gettop(L) >= 3 else { return 0 }
         let first = Cost.number(L, 2, 1)
         return Cost.results(Cost.span(Cost.length(L, 1), first, Cost.number(L, 3, first ?? 1)))
-      }, false),
-      ("char", { L, _ in L.map { Cost.results(Double(lua_gettop($0))) } ?? 0 }, false),
-      ("upper", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, false),
-      ("lower", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, false),
-      ("reverse", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, false),
-      ("format", { L, _ in L.map { Cost.results(Double(lua_gettop($0) - 1)) + Cost.bytes(Cost.allLengths($0)) } ?? 0 }, false),
+      }, 0),
+      ("char", { L, _ in L.map { Cost.results(Double(lua_gettop($0))) } ?? 0 }, 0),
+      ("upper", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, 0),
+      ("lower", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, 0),
+      ("reverse", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, 0),
+      ("format", { L, _ in L.map { Cost.results(Double(lua_gettop($0) - 1)) + Cost.bytes(Cost.allLengths($0)) } ?? 0 }, 0),
       ("pack", { L, _ in
         guard let L else { return 0 }
         return Cost.results(Double(lua_gettop(L) - 1)) + Cost.bytes(Cost.allLengths(L) + Double(Cost.length(L, 1) * (LuaCost.bytesPerStep - 1)))
-      }, false),
-      ("unpack", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1) * LuaCost.bytesPerStep + Cost.length($0, 2))) } ?? 0 }, false),
-      ("packsize", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, false),
+      }, 0),
+      ("unpack", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1) * LuaCost.bytesPerStep + Cost.length($0, 2))) } ?? 0 }, 0),
+      ("packsize", { L, _ in L.map { Cost.bytes(Double(Cost.length($0, 1))) } ?? 0 }, 0),
     ]),
     ("table", [
       ("move", { L, _ in
         guard let L, let f = Cost.number(L, 2, nil), let e = Cost.number(L, 3, nil), e >= f else { return 0 }
         return Cost.elements(e - f + 1)
-      }, false),
+      }, 0),
       ("unpack", { L, length in
         guard let L, let i = Cost.number(L, 2, 1), let j = Cost.number(L, 3, Double(length)) else { return 0 }
         return Cost.results(j - i + 1)
-      }, true),
+      }, 3),
       // Inserting or removing at a position shifts every element above it.
       ("insert", { L, length in
         guard let L, lua_gettop(L) == 3, let pos = Cost.number(L, 2, nil) else { return 0 }
         return Cost.elements(Double(length) - pos)
-      }, true),
+      }, -3),
       ("remove", { L, length in
         guard let L, lua_gettop(L) >= 2, let pos = Cost.number(L, 2, nil) else { return 0 }
         return Cost.elements(Double(length) - pos)
-      }, true),
+      }, -2),
       ("concat", { L, length in
         guard let L, let i = Cost.number(L, 3, 1), let j = Cost.number(L, 4, Double(length)), j >= i else { return 0 }
         return Cost.elements(j - i + 1) + Cost.bytes(Cost.concatenatedBytes(L, from: i, to: j))
-      }, true),
+      }, 4),
     ]),
     ("utf8", [
-      ("char", { L, _ in L.map { Cost.results(Double(lua_gettop($0))) } ?? 0 }, false),
+      ("char", { L, _ in L.map { Cost.results(Double(lua_gettop($0))) } ?? 0 }, 0),
       ("codepoint", { L, _ in
         guard let L, lua_gettop(L) >= 3 else { return 0 }
         let first = Cost.number(L, 2, 1)
         return Cost.results(Cost.span(Cost.length(L, 1), first, Cost.number(L, 3, first ?? 1)))
-      }, false),
+      }, 0),
       // Decoding runs ~4 times slower per byte than a copy.
       ("len", { L, _ in
         guard let L, Double(Cost.length(L, 1)) > Cost.freeBytes / 4 else { return 0 }
         return 4 * Cost.bytes(Cost.span(Cost.length(L, 1), Cost.number(L, 2, 1), Cost.number(L, 3, -1)))
-      }, false),
+      }, 0),
       ("offset", { L, _ in
         guard let L, let n = Cost.number(L, 2, nil) else { return 0 }
         return 4 * Cost.bytes(min(Double(Cost.length(L, 1)), 4 * abs(n) + 4))
-      }, false),
+      }, 0),
     ]),
   ]
 
@@ -194,7 +196,7 @@ private enum Cost {
 
 extension LuaVM {
   /// Replaces the C function on top by `clua_metered` over it.
-  fileprivate func meter(_ cost: clua_cost_fn, needsLength: Bool) { clua_push_metered(L, cost, needsLength ? 1 : 0) }
+  fileprivate func meter(_ cost: clua_cost_fn, lengthWhen: Int32) { clua_push_metered(L, cost, lengthWhen) }
 }
 
 extension LuaBudget {

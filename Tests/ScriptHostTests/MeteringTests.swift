@@ -17,6 +17,7 @@ import Lifecycle
     ("table.unpack in a loop", "local t = {} for i = 1, 1e9 do select('#', table.unpack(t, 1, 999000)) end"),
     ("table.concat of a large string in a loop", #"local t = { ("x"):rep(2^24) } for i = 1, 1e9 do table.concat(t) end"#),
     ("insert at the front of a long array", "local t = {} for i = 1, 1e6 do t[i] = i end for i = 1, 1e9 do table.insert(t, 1, i) table.remove(t, 1) end"),
+    ("table.remove under a __len of 2^40", "local t = setmetatable({}, { __len = function() return 2^40 end }) table.remove(t, 1)"),
     ("tonumber of a long numeral", #"local s = (" "):rep(2^24) .. "1" for i = 1, 1e9 do tonumber(s) end"#),
     ("load of large text", #"local src = "return " .. ("1 + "):rep(2^20) .. "1" for i = 1, 1e9 do load(src) end"#),
   ]
