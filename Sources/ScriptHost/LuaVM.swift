@@ -1,6 +1,8 @@
 internal import CLua
 
-/// One `lua_State` and its limits: the only type that calls `lua_*`.
+/// One `lua_State` and its limits: the type through which the host calls `lua_*`. (The host
+/// functions of the pattern library and the metering, `LuaPattern*`, `LuaArguments`, `LuaBudget`
+/// and `SandboxMetering`, work on the raw state too, with functions that never raise.)
 ///
 /// Every wrapper is raw (no metamethods) or protected, so no Lua error can
 /// longjmp through a Swift frame: Lua code runs only inside `protectedCall`,

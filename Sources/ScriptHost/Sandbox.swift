@@ -5,7 +5,9 @@
 /// `table.sort`, `tostring` without addresses, `math.random` seeded by the
 /// run's seed, `os.time`/`os.clock` reading virtual time, a text-only `load`,
 /// and `pcall`/`xpcall` that cannot swallow a limit. No io, os.execute,
-/// debug, package, dofile, loadfile or string.dump.
+/// debug, package, dofile, loadfile, string.dump or `<close>`. The pattern
+/// functions run on lifesim's own matcher and every C function whose work
+/// grows with its arguments charges it to the CPU budget (`SandboxMetering`).
 enum Sandbox {
   /// The hooks the prelude needs from the host.
   struct Hooks {
