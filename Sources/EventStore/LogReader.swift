@@ -250,20 +250,16 @@ public final class LogReader {
   }
 
   static func hasHashSuffix(_ line: [UInt8]) -> Bool {
-    line.withUnsafeBytes { hasHashSuffix($0) }
-  }
-
-  /// `,"h":"` + 64 lowercase hex digits + `"}` ends the line.
-  static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
-    guard line.count > suffixCount, line[line.count - 1] == UInt8(ascii: "}") else { return false }
+    guard line.count > suffixCount, line.last == UInt8(ascii: "}") else { return false }
     let s = line.count - suffixCount
-    guard LogWriter.hashPrefix.withUnsafeBytes({ memcmp(line.baseAddress! + s, $0.baseAddress!, $0.count) == 0 }),
-          line[line.count - 2] == UInt8(ascii: "\"") else { return false }
-    for i in (s + 6)..<(line.count - 2) {
-      let c = line[i]
-      guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+    guard equal(line, s, LogWriter.hashPrefix), line[line.count - 2] == UInt8(ascii: "\"") else { return false }
+    return line.withUnsafeBytes { raw in
+      for i in (s + 6)..<(raw.count - 2) {
+        let c = raw[i]
+        guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+      }
+      return true
     }
-    return true
   }
 
   // MARK: - Header and trailer

@@ -5,9 +5,10 @@ import Darwin
 #endif
 import Dispatch
 
-/// `verify`'s fast path: the log is read in large chunks and checked in place on two threads,
-/// one checking each line's form, JSON, sequence and time (`LineValidator`), the other the
-/// hash chain (`ChainChecker`), each on a different chunk at a time.
+/// `verify`'s fast path: the log is read in large chunks and checked in place on two threads.
+/// While one chunk's lines are hashed onto the chain (`ChainChecker`) and checked as JSON in
+/// parts (`JSONChecker`), the next chunk is read and its lines' form, sequence and time are
+/// checked (`LineValidator`); the threads take these tasks as they become free.
 ///
 /// It only ever says "intact" or "cut off". At the first thing it does not expect (damage of
 /// any kind, or a line `LogReader` reads but no writer produces, such as a non-canonical
@@ -16,6 +17,8 @@ import Dispatch
 enum ParallelVerification {
   /// Bytes read at a time; two chunks are in use at once.
   static let chunkBytes = 4 << 20
+  /// Parts a chunk's JSON is checked in, so that both threads can share that work.
+  static let jsonParts = 4
 
   /// The verdict for a log that is intact or cut off; nil when it needs `LogReader`.
   /// `chunkBytes` is for the tests, which cut lines across chunks.
@@ -35,18 +38,22 @@ enum ParallelVerification {
 
     let validator = LineValidator(fd: fd)
     let checker = ChainChecker(chain: chain)
+    let json = (0..<jsonParts).map { _ in JSONChecker() }
     var current = Chunk(capacity: chunkBytes)
     var spare = Chunk(capacity: chunkBytes)
     validator.fill(current, after: nil)
     while true {
       if validator.failed { return nil }
       let last = validator.ending != nil
-      let (hashing, filling) = (current, spare)
-      // Hashes this chunk while the next one is read and validated.
-      DispatchQueue.concurrentPerform(iterations: last ? 1 : 2) { task in
-        if task == 0 { checker.check(hashing) } else { validator.fill(filling, after: hashing) }
+      let (checking, filling) = (current, spare)
+      DispatchQueue.concurrentPerform(iterations: 2 + jsonParts) { task in
+        switch task {
+        case 0: checker.check(checking)
+        case 1: if !last { validator.fill(filling, after: checking) }
+        default: json[task - 2].check(checking, part: task - 2, of: jsonParts)
+        }
       }
-      if checker.failed { return nil }
+      if checker.failed || json.contains(where: { $0.failed }) { return nil }
       if last { break }
       swap(&current, &spare)
     }
@@ -92,8 +99,8 @@ private final class Chunk: @unchecked Sendable {
   }
 }
 
-/// Reads chunks and checks every line but its hash, as `LogReader` does; stops at the first
-/// line it does not accept.
+/// Reads chunks and checks every line's form, sequence and time, as `LogReader` does; stops
+/// at the first line it does not accept.
 private final class LineValidator: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
   private let fd: Int32
@@ -101,7 +108,6 @@ private final class LineValidator: @unchecked Sendable {
   private var lineNumber = 1
   private var eof = false
   private var trailer: LogTrailer?
-  private var keyScratch: [Range<Int>] = []
   /// How the log ends, once the last chunk is read.
   private(set) var ending: LogEnding?
   /// Something needs `LogReader`'s exact reading.
@@ -172,20 +178,18 @@ private final class LineValidator: @unchecked Sendable {
     }
   }
 
-  /// Checks one line; returns where its body ends (it writes the body's `}` there), or nil
-  /// when `LogReader` must read it.
+  /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); returns where its
+  /// body ends (it writes the body's `}` there), or nil when `LogReader` must read it.
   private func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int) -> Int? {
-    guard LogReader.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else { return nil }
+    // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
+    guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
+      return nil
+    }
     let bodyEnd = length - LogReader.suffixCount
     line[bodyEnd] = UInt8(ascii: "}")
     let body = UnsafeBufferPointer(start: line, count: bodyEnd + 1)
     guard let (seq, t, kindStart) = LogScanner.eventPrefix(UnsafeRawBufferPointer(body)) else {
       return acceptTrailer(body) ? bodyEnd : nil
-    }
-    do {
-      try JSONParser.validate(body, scratch: &keyScratch)
-    } catch {
-      return nil
     }
     let kindEnd = memchr(line + kindStart, Int32(UInt8(ascii: "\"")), bodyEnd - kindStart)
       .map { line.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bodyEnd
@@ -211,7 +215,8 @@ private final class LineValidator: @unchecked Sendable {
 
   /// The raw text of an event kind `EventKind` knows (compared as `LogReader` does, unescaped).
   private static func isKnownKind(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    kindNames.contains { name in name.count == text.count && name.elementsEqual(text) }
+    guard let start = text.baseAddress else { return false }
+    return kindNames.contains { name in name.count == text.count && memcmp(name, start, text.count) == 0 }
   }
 }
 
@@ -234,6 +239,29 @@ private final class ChainChecker: @unchecked Sendable {
         return
       }
       start = lineEnd + 1
+    }
+  }
+}
+
+/// Checks a share of a chunk's lines as JSON, as `LogReader` does (the bodies with their `}`).
+private final class JSONChecker: @unchecked Sendable {
+  // @unchecked: each part has its own checker, used by one thread at a time.
+  private var keyScratch: [Range<Int>] = []
+  /// A line is not valid JSON.
+  private(set) var failed = false
+
+  func check(_ chunk: Chunk, part: Int, of parts: Int) {
+    let lines = chunk.lines
+    let first = lines.count * part / parts, end = lines.count * (part + 1) / parts
+    for index in first..<end {
+      let start = index == 0 ? 0 : lines[index - 1].lineEnd + 1
+      let body = UnsafeBufferPointer(start: chunk.bytes + start, count: lines[index].bodyEnd + 1 - start)
+      do {
+        try JSONParser.validate(body, scratch: &keyScratch)
+      } catch {
+        failed = true
+        return
+      }
     }
   }
 }
