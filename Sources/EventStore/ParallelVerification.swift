@@ -89,13 +89,7 @@ private final class Chunk: @unchecked Sendable {
   /// Makes room for at least `needed` bytes, keeping the first `count`.
   func reserve(_ needed: Int) {
     guard needed > capacity else { return }
-    var bigger = capacity * 2
-    while bigger < needed { bigger *= 2 }
-    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
-    moved.update(from: bytes, count: count)
-    bytes.deallocate()
-    bytes = moved
-    capacity = bigger
+    (bytes, capacity) = ByteStorage.grown(bytes, keeping: count, capacity: capacity, needed: needed)
   }
 }
 
