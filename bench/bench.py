@@ -13,11 +13,12 @@ TMP = tempfile.mkdtemp(prefix="lifesim-bench-")
 
 
 def timed(cmd, stdout=subprocess.DEVNULL):
-    """Wall seconds and peak RSS (bytes) of one command."""
+    """Wall seconds, peak RSS (bytes), exit code and CPU seconds (user + system) of one command."""
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, cwd=ROOT)
     _, status, usage = os.wait4(p.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+    return (time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status),
+            usage.ru_utime + usage.ru_stime)
 
 
 def fresh(path):
@@ -148,6 +149,36 @@ def patterns_markdown():
     return lines
 
 
+def alternating(first, second, runs=RUNS):
+    """Two commands timed in turn (first, second, first, …), so that a shared machine's slow
+    spells fall on both alike: for each, the median wall time, the peak RSS and the median CPU
+    time (which a busy machine inflates less than wall time)."""
+    a, b = [], []
+    for _ in range(runs):
+        a.append(first())
+        b.append(second())
+    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), statistics.median(r[3] for r in x)) for x in (a, b))
+
+
+def recorded_log(cycles):
+    """The log of a run of `cycles` home/return cycles (not timed)."""
+    out = os.path.join(TMP, f"recorded-{cycles}.lifelog")
+    if not os.path.exists(out):
+        subprocess.check_call([LIFESIM, "run", scenario(cycles), "-o", out, "-q"], cwd=ROOT, stdout=subprocess.DEVNULL)
+    return out
+
+
+def verify_rows():
+    """`lifesim verify` against openssl's SHA-256 of the same file, at three sizes."""
+    for cycles in (340, 3400, 34000):
+        log = recorded_log(cycles)
+        n = events_in(log)
+        (t_verify, _, cpu_verify), (t_ossl, _, cpu_ossl) = alternating(lambda: timed([LIFESIM, "verify", log]),
+                                                                      lambda: timed(["openssl", "dgst", "-sha256", log]))
+        row(f"verify, {n:,} events", fmt(n / t_verify), "events/s", "openssl dgst -sha256 of the same file", f"{t_ossl:.3f} s",
+            f"({t_verify:.3f} s, {t_verify / t_ossl:.2f}× openssl; CPU {cpu_verify:.3f} s vs {cpu_ossl:.3f} s)")
+
+
 def main():
     if sys.argv[1:] == ["patterns"]:
         patterns()
@@ -155,6 +186,11 @@ def main():
         print("\n".join(patterns_markdown()))
         return
     print(f"lifesim benchmarks, medians of {RUNS} runs (temporary files in {TMP})\n")
+    if ONLY:
+        for part in ONLY:
+            PARTS[part]()
+        write_markdown(merge=True)
+        return
     # 1. The model alone.
     m = [bench_json("model", "100000") for _ in range(RUNS)]
     eps = statistics.median(x["eventsPerSecond"] for x in m)
@@ -191,6 +227,9 @@ def main():
         row(f"run, busy app (notes.lua), {n_busy:,} events", fmt(n_busy / t_busy), "events/s", "", "", f"({t_busy:.3f} s)")
         row(f"replay --verify, {n:,} events", f"{t_verify:.3f}", "s", "run of the same scenario", f"{t_run:.3f} s", f"({t_verify / t_run:.2f}× run)")
 
+    verify_rows()
+    diff_rows()
+
     # 5. diff vs GNU diff -u on the replay text of two 1 M-event runs with ~1,000 differences.
     a, b = os.path.join(TMP, "a.lifelog"), os.path.join(TMP, "b.lifelog")
     subprocess.check_call([LIFESIM, "run", scenario(34000), "-o", a, "--force", "-q"], cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -204,15 +243,7 @@ def main():
     row(f"diff of two {events_in(a):,}-event runs", f"{t_diff:.3f}", "s", "GNU diff -u on their replay text", f"{t_gnu:.3f} s",
         f"(memory {rss_diff / 2**20:.0f} MiB vs {rss_gnu / 2**20:.0f} MiB)")
 
-    # 6. Start-up.
-    tiny = os.path.join(TMP, "tiny.lua")
-    with open(tiny, "w") as f:
-        f.write("launch()\n")
-    empty = os.path.join(TMP, "empty.lua")
-    open(empty, "w").close()
-    t_start, _ = median_of(lambda: timed([LIFESIM, "run", tiny, "-q"]), runs=max(RUNS, 20))
-    t_lua, _ = median_of(lambda: timed(["lua5.4", empty]), runs=max(RUNS, 20))
-    row("start-up: lifesim run (a one-verb scenario)", f"{t_start * 1000:.1f}", "ms", "lua5.4 running an empty script", f"{t_lua * 1000:.1f} ms")
+    startup_rows()
 
     # 7. The pattern functions against lua5.4's, and the former hangs.
     patterns()
@@ -221,7 +252,49 @@ def main():
     write_markdown()
 
 
-def write_markdown():
+def diff_rows():
+    """`lifesim diff` of two runs against GNU `diff -u` of their replay text, timed in turn: at 20
+    differences (a memory warning every 1,000th cycle) and at 20,000 (the app of one run
+    handles sceneWillResignActive, called once a cycle)."""
+    plain, resign = os.path.join(TMP, "plain.lua"), os.path.join(TMP, "resign.lua")
+    with open(plain, "w") as f:
+        f.write('app { name = "Plain", root = "Home" }\ncontroller "Home" {}\n')
+    with open(resign, "w") as f:
+        f.write('app { name = "Plain", root = "Home" }\nfunction SceneDelegate.sceneWillResignActive(scene) end\ncontroller "Home" {}\n')
+    cycles = 20000
+    for label, (sa, aa), (sb, ab) in (("20", (scenario(cycles), plain), (scenario(cycles, variant=True), plain)),
+                                      ("20,000", (scenario(cycles), plain), (scenario(cycles), resign))):
+        a, b = os.path.join(TMP, "diff-a.lifelog"), os.path.join(TMP, "diff-b.lifelog")
+        for s, app, out in ((sa, aa, a), (sb, ab, b)):
+            subprocess.call([LIFESIM, "run", s, "--app", app, "-o", fresh(out), "-q"], cwd=ROOT, stdout=subprocess.DEVNULL)
+            with open(out + ".txt", "w") as f:
+                subprocess.check_call([LIFESIM, "replay", out], cwd=ROOT, stdout=f, env={**os.environ, "NO_COLOR": "1"})
+        (t_diff, rss_diff, cpu_diff), (t_gnu, rss_gnu, cpu_gnu) = alternating(
+            lambda: timed([LIFESIM, "diff", a, b, "--ignore-time"]), lambda: timed(["diff", "-u", a + ".txt", b + ".txt"]))
+        row(f"diff, {events_in(a):,} events, {label} differences", f"{t_diff:.3f}", "s", "GNU diff -u on their replay text",
+            f"{t_gnu:.3f} s", f"({t_diff / t_gnu:.2f}×; CPU {cpu_diff:.3f} s vs {cpu_gnu:.3f} s; "
+            f"memory {rss_diff / 2**20:.0f} MiB vs {rss_gnu / 2**20:.0f} MiB)")
+
+
+def startup_rows():
+    """A one-verb run against lua5.4 running an empty file, timed in turn."""
+    tiny = os.path.join(TMP, "tiny.lua")
+    with open(tiny, "w") as f:
+        f.write("launch()\n")
+    empty = os.path.join(TMP, "empty.lua")
+    open(empty, "w").close()
+    (t_start, _, cpu_start), (t_lua, _, cpu_lua) = alternating(lambda: timed([LIFESIM, "run", tiny, "-q"]),
+                                                               lambda: timed(["lua5.4", empty]), runs=max(RUNS, 20))
+    row("start-up: lifesim run (a one-verb scenario)", f"{t_start * 1000:.1f}", "ms", "lua5.4 running an empty script",
+        f"{t_lua * 1000:.1f} ms", f"({t_start / t_lua:.1f}× lua5.4; CPU {cpu_start * 1000:.1f} ms vs {cpu_lua * 1000:.1f} ms)")
+
+
+# The parts `bench/run --only a,b` runs alone; their rows replace the same rows of BENCHMARKS.md.
+PARTS = {"verify": verify_rows, "diff": diff_rows, "startup": startup_rows}
+ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
+
+
+def write_markdown(merge=False):
     cpu = "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -244,8 +317,31 @@ def write_markdown():
         "| measure | figure | unit | baseline | baseline figure | notes |",
         "|---|---:|---|---|---:|---|",
     ]
-    for name, value, unit, bname, bvalue, note in rows:
-        lines.append(f"| {name} | {value} | {unit} | {bname} | {bvalue} | {note} |")
+    if merge:
+        with open(os.path.join(ROOT, "BENCHMARKS.md")) as f:
+            previous = f.read().splitlines()
+        machine = next((l for l in previous if l.startswith("Machine: ")), None)
+        if machine:
+            lines[lines.index(next(l for l in lines if l.startswith("Machine: ")))] = machine
+        lines.insert(lines.index("| measure | figure | unit | baseline | baseline figure | notes |"),
+                     f"Rows of {', '.join(ONLY)} re-measured alone (BENCH_ONLY) on {time.strftime('%Y-%m-%d', time.gmtime())}, "
+                     f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; the others are from the last full run.\n")
+    table = [f"| {name} | {value} | {unit} | {bname} | {bvalue} | {note} |" for name, value, unit, bname, bvalue, note in rows]
+    if merge:
+        # Keep the rows not measured now, in their places; replace or append the measured ones.
+        measured = {r[0]: line for r, line in zip(rows, table)}
+        with open(os.path.join(ROOT, "BENCHMARKS.md")) as f:
+            previous = f.read().splitlines()
+        # Only the main table's rows: the sections after it (patterns, lifesim test) have tables of their own.
+        start = previous.index("| measure | figure | unit | baseline | baseline figure | notes |") + 2
+        end = next((i for i in range(start, len(previous)) if not previous[i].startswith("| ")), len(previous))
+        old = previous[start:end]
+        kept = []
+        for l in old:
+            name = l.split(" | ")[0][2:]
+            kept.append(measured.pop(name, l))
+        table = kept + list(measured.values())
+    lines += table
     lines.append("")
     lines += patterns_markdown()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:

@@ -168,13 +168,7 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   @usableFromInline @inline(never)
   mutating func grow(to needed: Int) {
-    var bigger = capacity * 2
-    while bigger < needed { bigger *= 2 }
-    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
-    moved.update(from: base, count: written)
-    base.deallocate()
-    base = moved
-    capacity = bigger
+    (base, capacity) = ByteStorage.grown(base, keeping: written, capacity: capacity, needed: needed)
   }
 
   @inlinable @inline(__always)

@@ -13,6 +13,8 @@ struct LineSource: ~Copyable {
   private var start = 0
   private var end = 0
   private var eof = false
+  /// Bytes of the file handed out so far, newlines included: where the next line starts.
+  private(set) var consumedBytes = 0
 
   init(fd: Int32) {
     self.fd = fd
@@ -53,6 +55,7 @@ struct LineSource: ~Copyable {
         if at - start > LogLimits.lineBytesMax { throw tooLong(number) }
         let line = UnsafeRawBufferPointer(start: buffer + start, count: at - start)
         start = at + 1
+        consumedBytes += line.count + 1
         return Line(bytes: line, complete: true)
       }
       scanned = end
@@ -61,6 +64,7 @@ struct LineSource: ~Copyable {
         guard start < end else { return nil }
         let line = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
         start = end
+        consumedBytes += line.count
         return Line(bytes: line, complete: false)
       }
       // Keep the unscanned tail at the front, make room, read more.

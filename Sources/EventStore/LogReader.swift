@@ -70,7 +70,8 @@ public final class LogReader {
   private var lines: LineSource
   private var chain = HashChain()
   private var order = EventOrder()
-  private var sawTrailer = false
+  /// The trailer, once read: only the end of the file may follow it.
+  private var trailer: LogTrailer?
   private let mode: Mode
   /// The line being checked, without its `h` (reused: no allocation per line).
   private var scratch: [UInt8] = []
@@ -113,12 +114,12 @@ public final class LogReader {
     if ending != nil { return nil }
     let number = lineNumber + 1
     guard let raw = try lines.next(number: number) else {
-      if !sawTrailer { ending = .cutOff(afterEvent: order.lastSeq) }
+      ending = trailer.map { .complete($0) } ?? .cutOff(afterEvent: order.lastSeq)
       close()
       return nil
     }
     lineNumber = number
-    if sawTrailer { throw .damaged(line: number, reason: "data after the trailer") }
+    if trailer != nil { throw .damaged(line: number, reason: "data after the trailer") }
     guard raw.complete else {
       // A partial last line is what a killed writer leaves: the log is cut, not damaged.
       ending = .cutOff(afterEvent: order.lastSeq)
@@ -138,8 +139,8 @@ public final class LogReader {
     if kindText == "end" {
       let trailer = try Self.decodeTrailer(body, number: number)
       try order.checkTrailer(trailer, line: number)
-      sawTrailer = true
-      ending = .complete(trailer)
+      // Not yet the end: the line after the trailer, if any, is damage.
+      self.trailer = trailer
       return .trailer(trailer)
     }
     guard members.count >= 3, members[0].0 == "seq", members[1].0 == "t", members[2].0 == "kind",

@@ -83,7 +83,7 @@ public final class LogScanner {
           throw .damaged(line: lineNumber, reason: "hash chain broken")
         }
       }
-      guard let (seq, t) = LogScanner.seqAndTime(body) else {
+      guard let (seq, t, _) = LogScanner.eventPrefix(body) else {
         if LogScanner.starts(body, with: LogScanner.trailerPrefix) { return try readTrailer(body) }
         throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
       }
@@ -118,15 +118,16 @@ public final class LogScanner {
 
   /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
   /// checked only with `checksChain`, against the chain).
-  fileprivate static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
+  static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
     let s = line.count - LogReader.suffixCount
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")
       && line[s + 3] == UInt8(ascii: "\"") && line[s + 4] == UInt8(ascii: ":") && line[s + 5] == UInt8(ascii: "\"")
       && line[line.count - 2] == UInt8(ascii: "\"") && line[line.count - 1] == UInt8(ascii: "}")
   }
 
-  /// `seq` and `t` from `{"seq":N,"t":T,"kind":"`; nil if the line does not start so.
-  fileprivate static func seqAndTime(_ body: UnsafeRawBufferPointer) -> (Int64, Int64)? {
+  /// `seq` and `t` from `{"seq":N,"t":T,"kind":"`, and where the kind's text starts; nil if
+  /// the line does not start so.
+  static func eventPrefix(_ body: UnsafeRawBufferPointer) -> (seq: Int64, t: Int64, kindStart: Int)? {
     var i = 0
     func expect(_ text: StaticString) -> Bool {
       let n = text.utf8CodeUnitCount
@@ -146,7 +147,7 @@ public final class LogScanner {
     guard expect("{\"seq\":"), let seq = integer(), expect(",\"t\":"), let t = integer(), expect(",\"kind\":\"") else {
       return nil
     }
-    return (seq, t)
+    return (seq, t, i)
   }
 }
 

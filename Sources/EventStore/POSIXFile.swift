@@ -60,6 +60,9 @@ enum POSIXFile {
   /// Forces written data to the disk (the C function `fsync`).
   static func sync(_ fd: Int32) -> Int32? { fsync(fd) == 0 ? nil : errno }
 
+  /// Moves the read position to `offset` from the start (the C function `lseek`).
+  static func seek(_ fd: Int32, to offset: Int) -> Int32? { lseek(fd, off_t(offset), SEEK_SET) < 0 ? errno : nil }
+
   /// Closes (the C function `close`).
   static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

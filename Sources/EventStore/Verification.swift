@@ -20,7 +20,22 @@ public enum LogVerification: Equatable, Sendable {
   }
 
   /// Reads the whole log at `path` in constant memory and says whether it is intact.
+  ///
+  /// An intact or cut-off log is checked on two threads, in place (`ParallelVerification`);
+  /// anything else is read again line by line, so the message is `checkByReading`'s.
   public static func check(path: String) -> LogVerification {
+    ParallelVerification.check(path: path) ?? checkByReading(path: path)
+  }
+
+  /// The two-thread check alone: nil where `check` falls back to reading line by line (for
+  /// the tests and the fuzzer that compare the two paths).
+  public static func checkInParallel(path: String) -> LogVerification? {
+    ParallelVerification.check(path: path)
+  }
+
+  /// The reference check: `LogReader` reads every line, one at a time, and names the first
+  /// problem.
+  public static func checkByReading(path: String) -> LogVerification {
     let reader: LogReader
     do { reader = try LogReader(path: path, mode: .integrity) } catch {
       if case let .unreadable(reason) = error { return .unreadable(reason) }

@@ -67,6 +67,9 @@ public struct EventDiffer {
     var seq: Int64
     var t: Int64
     var key: Range<Int>
+    /// A hash of the key's bytes, taken once: resynchronising indexes items by it (equal
+    /// hashes are then compared byte by byte).
+    var keyHash: Int
     func sameKey(_ other: Item) -> Bool { body[key].elementsEqual(other.body[other.key]) }
   }
 
@@ -86,8 +89,13 @@ public struct EventDiffer {
   private func item(_ e: LogScanner.EventLine) -> Item {
     var body = [UInt8](e.bodyWithoutBrace)
     body.append(UInt8(ascii: "}"))
-    let key = body.withUnsafeBytes { keyRange($0, hasBrace: true) }
-    return Item(body: body, seq: e.seq, t: e.t, key: key)
+    let (key, keyHash) = body.withUnsafeBytes { raw in
+      let key = keyRange(raw, hasBrace: true)
+      var hasher = Hasher()
+      hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[key]))
+      return (key, hasher.finalize())
+    }
+    return Item(body: body, seq: e.seq, t: e.t, key: key, keyHash: keyHash)
   }
 
   /// The next event of `scanner`; a damaged line is a failure naming the file.
@@ -218,14 +226,15 @@ public struct EventDiffer {
       }
       return true
     }
-    // Index B's keys once so the search is linear in the window, not quadratic.
-    var positions: [ArraySlice<UInt8>: [Int]] = [:]
-    for (j, item) in b.enumerated() { positions[item.body[item.key], default: []].append(j) }
+    // Index B's keys once so the search is linear in the window, not quadratic. Keys are
+    // indexed by hash; `agrees` compares the bytes, so a collision only costs a comparison.
+    var positions: [Int: [Int]] = [:]
+    for (j, item) in b.enumerated() { positions[item.keyHash, default: []].append(j) }
     var best: (Int, Int)?
     if aDone && bDone { best = (a.count, b.count) }  // everything left differs
     for i in 0..<a.count {
       if let b0 = best, i >= b0.0 + b0.1 { break }
-      for j in positions[a[i].body[a[i].key]] ?? [] {
+      for j in positions[a[i].keyHash] ?? [] {
         if let b0 = best, i + j >= b0.0 + b0.1 { break }
         if agrees(i, j) == true { best = (i, j); break }
       }

@@ -3,7 +3,8 @@
 //   SWIFT_BACKTRACE=enable=no .build/release/lifesim-fuzz-reader -max_total_time=60 fuzz-corpus/
 // Every input is written to a file and read to its end by LogReader, LogScanner and
 // BackgroundLogScanner: any outcome but a crash or a hang is fine, except that where
-// LogReader accepts a whole log, the scanners must hand out the same events and ending.
+// LogReader accepts a whole log, the scanners must hand out the same events and ending,
+// and that verify's parallel path must give LogReader's verdict on every input.
 import EventStore
 
 #if canImport(Glibc)
@@ -17,7 +18,13 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard fd >= 0 else { return 0 }
   _ = write(fd, data, size)
   close(fd)
-  _ = LogVerification.check(path: path)
+  // verify's two-thread path must agree with LogReader on every input: where it gives a
+  // verdict at all, the same one, and through its fall-back the same message everywhere.
+  let byReading = LogVerification.checkByReading(path: path)
+  if let parallel = LogVerification.checkInParallel(path: path), parallel != byReading {
+    fatalError("verify in parallel says \(parallel), LogReader says \(byReading)")
+  }
+  guard LogVerification.check(path: path) == byReading else { fatalError("verify disagrees with LogReader") }
   guard let accepted = readWhole(path) else {
     // Damage the reader names: the scanners must still end without crashing.
     if let scanner = try? LogScanner(path: path) { while (try? scanner.next()) ?? nil != nil {} }

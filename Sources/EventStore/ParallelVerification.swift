@@ -1,0 +1,261 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// `verify`'s fast path: the log is read in large chunks and checked in place on two threads.
+/// While one chunk's lines are hashed onto the chain (`ChainChecker`) and checked as JSON in
+/// parts (`JSONChecker`), the next chunk is read and its lines' form, sequence and time are
+/// checked (`LineValidator`); the threads take these tasks as they become free.
+///
+/// It only ever says "intact" or "cut off". At the first thing it does not expect (damage of
+/// any kind, or a line `LogReader` reads but no writer produces, such as a non-canonical
+/// event), it gives up and `LogReader` reads the log again, so that every message, and the
+/// count of valid events before damage, are exactly the reader's.
+enum ParallelVerification {
+  /// Bytes read at a time; two chunks are in use at once.
+  static let chunkBytes = 4 << 20
+  /// Parts a chunk's JSON is checked in, so that both threads can share that work.
+  static let jsonParts = 4
+
+  /// The verdict for a log that is intact or cut off; nil when it needs `LogReader`.
+  /// `chunkBytes` is for the tests, which cut lines across chunks.
+  static func check(path: String, chunkBytes: Int = chunkBytes) -> LogVerification? {
+    var chain = HashChain()
+    let headerBytes: Int
+    do {
+      var source = try LineSource.open(path)
+      _ = try LogReader.readHeader(from: &source, path: path, chain: &chain)
+      headerBytes = source.consumedBytes
+    } catch {
+      return nil
+    }
+    guard case let .success(fd) = POSIXFile.openForReading(path) else { return nil }
+    defer { POSIXFile.close(fd) }
+    guard POSIXFile.seek(fd, to: headerBytes) == nil else { return nil }
+
+    let validator = LineValidator(fd: fd)
+    let checker = ChainChecker(chain: chain)
+    let json = (0..<jsonParts).map { _ in JSONChecker() }
+    var current = Chunk(capacity: chunkBytes)
+    var spare = Chunk(capacity: chunkBytes)
+    validator.fill(current, after: nil)
+    while true {
+      if validator.failed { return nil }
+      let last = validator.ending != nil
+      let (checking, filling) = (current, spare)
+      DispatchQueue.concurrentPerform(iterations: 2 + jsonParts) { task in
+        switch task {
+        case 0: checker.check(checking)
+        case 1: if !last { validator.fill(filling, after: checking) }
+        default: json[task - 2].check(checking, part: task - 2, of: jsonParts)
+        }
+      }
+      if checker.failed || json.contains(where: { $0.failed }) { return nil }
+      if last { break }
+      swap(&current, &spare)
+    }
+    switch validator.ending {
+    case let .complete(trailer): return .intact(events: trailer.events)
+    case let .cutOff(afterEvent): return .cutOff(afterEvent: afterEvent)
+    case nil: return nil
+    }
+  }
+}
+
+/// Complete lines read from the log, and where each validated one ends.
+private final class Chunk: @unchecked Sendable {
+  // @unchecked: a chunk is written by one thread (the validator) and only then read by the
+  // other; `ParallelVerification.check` joins both before handing it back.
+  private(set) var bytes: UnsafeMutablePointer<UInt8>
+  private(set) var capacity: Int
+  /// Bytes held.
+  var count = 0
+  /// The complete lines end here (just after the last newline).
+  var cut = 0
+  /// For each validated line: where its body ends (the `}` written over the `,` before `h`)
+  /// and where its newline is.
+  var lines: [(bodyEnd: Int, lineEnd: Int)] = []
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    bytes = .allocate(capacity: capacity)
+  }
+
+  deinit { bytes.deallocate() }
+
+  /// Makes room for at least `needed` bytes, keeping the first `count`.
+  func reserve(_ needed: Int) {
+    guard needed > capacity else { return }
+    (bytes, capacity) = ByteStorage.grown(bytes, keeping: count, capacity: capacity, needed: needed)
+  }
+}
+
+/// Reads chunks and checks every line's form, sequence and time, as `LogReader` does; stops
+/// at the first line it does not accept.
+private final class LineValidator: @unchecked Sendable {
+  // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
+  private let fd: Int32
+  private var order = EventOrder()
+  private var lineNumber = 1
+  private var eof = false
+  private var trailer: LogTrailer?
+  /// How the log ends, once the last chunk is read.
+  private(set) var ending: LogEnding?
+  /// Something needs `LogReader`'s exact reading.
+  private(set) var failed = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  /// Fills `chunk` with the bytes after `previous`'s complete lines and the next ones of the
+  /// file, then validates its complete lines.
+  func fill(_ chunk: Chunk, after previous: Chunk?) {
+    chunk.count = 0
+    chunk.lines.removeAll(keepingCapacity: true)
+    if let previous, previous.count > previous.cut {
+      chunk.reserve(previous.count - previous.cut)
+      chunk.bytes.update(from: previous.bytes + previous.cut, count: previous.count - previous.cut)
+      chunk.count = previous.count - previous.cut
+    }
+    while true {
+      while chunk.count < chunk.capacity, !eof {
+        switch POSIXFile.read(fd, into: chunk.bytes + chunk.count, count: chunk.capacity - chunk.count) {
+        case let .success(n):
+          if n == 0 { eof = true }
+          chunk.count += n
+        case .failure:
+          failed = true
+          return
+        }
+      }
+      chunk.cut = chunk.count
+      while chunk.cut > 0, chunk.bytes[chunk.cut - 1] != 0x0A { chunk.cut -= 1 }
+      if chunk.cut > 0 || eof { break }
+      // One line fills the chunk: a long header-sized line, or one too long for the reader.
+      if chunk.count > LogLimits.lineBytesMax {
+        failed = true
+        return
+      }
+      chunk.reserve(chunk.capacity * 2)
+    }
+    validateLines(chunk)
+    guard !failed, eof else { return }
+    if chunk.count > chunk.cut {
+      // A partial last line: what a killed writer leaves, unless it follows the trailer.
+      guard trailer == nil, chunk.count - chunk.cut <= LogLimits.lineBytesMax else {
+        failed = true
+        return
+      }
+      ending = .cutOff(afterEvent: order.lastSeq)
+    } else if let trailer {
+      ending = .complete(trailer)
+    } else {
+      ending = .cutOff(afterEvent: order.lastSeq)
+    }
+  }
+
+  private func validateLines(_ chunk: Chunk) {
+    var start = 0
+    while start < chunk.cut {
+      let line = chunk.bytes + start
+      guard let newline = memchr(line, 0x0A, chunk.cut - start) else { break }
+      let length = line.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+      lineNumber += 1
+      guard trailer == nil, length <= LogLimits.lineBytesMax, let bodyEnd = accept(line, length: length) else {
+        failed = true
+        return
+      }
+      chunk.lines.append((start + bodyEnd, start + length))
+      start += length + 1
+    }
+  }
+
+  /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); returns where its
+  /// body ends (it writes the body's `}` there), or nil when `LogReader` must read it.
+  private func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int) -> Int? {
+    // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
+    guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
+      return nil
+    }
+    let bodyEnd = length - LogReader.suffixCount
+    line[bodyEnd] = UInt8(ascii: "}")
+    let body = UnsafeBufferPointer(start: line, count: bodyEnd + 1)
+    guard let (seq, t, kindStart) = LogScanner.eventPrefix(UnsafeRawBufferPointer(body)) else {
+      return acceptTrailer(body) ? bodyEnd : nil
+    }
+    let kindEnd = memchr(line + kindStart, Int32(UInt8(ascii: "\"")), bodyEnd - kindStart)
+      .map { line.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bodyEnd
+    guard Self.isKnownKind(UnsafeBufferPointer(rebasing: body[kindStart..<kindEnd])) else { return nil }
+    do {
+      try order.accept(seq: seq, t: t, line: lineNumber)
+    } catch {
+      return nil
+    }
+    return bodyEnd
+  }
+
+  /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
+  private func acceptTrailer(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
+          let read = try? LogReader.decodeTrailer(parsed, number: lineNumber),
+          (try? order.checkTrailer(read, line: lineNumber)) != nil else { return false }
+    trailer = read
+    return true
+  }
+
+  private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.rawValue.utf8) }
+
+  /// The raw text of an event kind `EventKind` knows (compared as `LogReader` does, unescaped).
+  private static func isKnownKind(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = text.baseAddress else { return false }
+    return kindNames.contains { name in name.count == text.count && memcmp(name, start, text.count) == 0 }
+  }
+}
+
+/// Links each validated line onto the hash chain and compares it with the line's `h`.
+private final class ChainChecker: @unchecked Sendable {
+  // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
+  private var chain: HashChain
+  /// A line's `h` is not the chain's.
+  private(set) var failed = false
+
+  init(chain: HashChain) { self.chain = chain }
+
+  func check(_ chunk: Chunk) {
+    var start = 0
+    for (bodyEnd, lineEnd) in chunk.lines {
+      let computed = chain.link(UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start))
+      let same = computed.withUnsafeBytes { memcmp($0.baseAddress!, chunk.bytes + bodyEnd + 6, HashChain.hexBytes) == 0 }
+      guard same else {
+        failed = true
+        return
+      }
+      start = lineEnd + 1
+    }
+  }
+}
+
+/// Checks a share of a chunk's lines as JSON, as `LogReader` does (the bodies with their `}`).
+private final class JSONChecker: @unchecked Sendable {
+  // @unchecked: each part has its own checker, used by one thread at a time.
+  private var keyScratch: [Range<Int>] = []
+  /// A line is not valid JSON.
+  private(set) var failed = false
+
+  func check(_ chunk: Chunk, part: Int, of parts: Int) {
+    let lines = chunk.lines
+    let first = lines.count * part / parts, end = lines.count * (part + 1) / parts
+    for index in first..<end {
+      let start = index == 0 ? 0 : lines[index - 1].lineEnd + 1
+      let body = UnsafeBufferPointer(start: chunk.bytes + start, count: lines[index].bodyEnd + 1 - start)
+      do {
+        try JSONParser.validate(body, scratch: &keyScratch)
+      } catch {
+        failed = true
+        return
+      }
+    }
+  }
+}
