@@ -11,14 +11,14 @@ final class AppHost: AppDriver {
   let profile: Profile
   let seed: Int64
   /// The system's services for the job that is running (handed over with every job).
-  private weak var services: AppServices?
+  private(set) weak var services: AppServices?
   /// A script problem that must stop the run (an unknown handler name).
   private(set) var fatal: ScriptError?
 
-  private var vm: LuaVM?
+  private(set) var vm: LuaVM?
   /// Set when the process ended while its Lua code was still on the stack.
   private var closePending = false
-  private var layout = AppLayout()
+  var layout = AppLayout()
 
   /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
   let output: OutputBudget
@@ -46,7 +46,7 @@ final class AppHost: AppDriver {
   }
 
   /// `log`/`print` text, charged to the output budget.
-  private func writeLog(_ vm: LuaVM, _ text: String, by fn: String) throws {
+  func writeLog(_ vm: LuaVM, _ text: String, by fn: String) throws {
     if let problem = output.charge(text.utf8.count, by: fn, inCallback: true) {
       throw stopRun(vm, problem)
     }
@@ -54,7 +54,7 @@ final class AppHost: AppDriver {
   }
 
   /// Refuses (as a script error) time that would take the clock past what a log can hold.
-  private func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
+  func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
     let clock = services?.clock ?? 0
     if us > LogLimits.timeMaxUs - clock {
       throw stopRun(vm, "\(fn): the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
@@ -199,7 +199,7 @@ final class AppHost: AppDriver {
   }
 
   /// Keeps the stored data within `storedBytesMax`; more is a crash at the `store` call.
-  private func chargeStore(_ vm: LuaVM, key: String, value: JSONValue) throws {
+  func chargeStore(_ vm: LuaVM, key: String, value: JSONValue) throws {
     let bytes = value == .null ? 0 : key.utf8.count + value.canonicalText.utf8.count
     let total = storedBytes.values.reduce(0, +) - (storedBytes[key] ?? 0) + bytes
     guard total <= Self.storedBytesMax else {
@@ -214,7 +214,7 @@ final class AppHost: AppDriver {
 
   // MARK: Handlers
 
-  private func pushRegistryTable(_ vm: LuaVM, _ name: String) {
+  func pushRegistryTable(_ vm: LuaVM, _ name: String) {
     vm.pushRegistry()
     vm.rawGet(-1, "lifesim.app")
     vm.rawGet(-1, name)
@@ -250,49 +250,51 @@ final class AppHost: AppDriver {
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
   private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
+    // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
     case .appDelegate:
       Sandbox.pushEnvironment(vm)
       vm.rawGet(-1, "UIApplication")
       if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
-      switch cb {
-      case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
-        vm.newTable()
-        if let url { vm.push(url); vm.rawSet(-2, "url") }
-        return 2
-      case .openURL:
-        vm.push(url ?? ""); return 2
-      case .performFetchWithCompletionHandler:
-        pushCompletion(vm, completion); return 2
-      case .didReceiveRemoteNotification:
-        vm.newTable(); pushCompletion(vm, completion); return 3
-      default:
-        return 1
-      }
     case .sceneDelegate:
       pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
-      switch cb {
-      case .willConnectTo:
-        vm.newTable()
-        vm.newTable()
-        if let url { vm.push(url); vm.rawSet(-2, "url") }
-        return 3
-      case .openURLContexts:
-        vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
-      default:
-        return 1
-      }
     case .viewController:
       pushInstance(vm, label: target, className: InstanceLabel.className(target))
-      switch cb {
-      case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-        vm.push(true); return 2
-      case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-        vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
-      default:
-        return 1
-      }
     case .closure:
+      return 0
+    }
+    // Then UIKit's arguments.
+    switch cb {
+    case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
+      vm.newTable()
+      if let url { vm.push(url); vm.rawSet(-2, "url") }
+      return 2
+    case .openURL:
+      vm.push(url ?? ""); return 2
+    case .performFetchWithCompletionHandler:
+      pushCompletion(vm, completion); return 2
+    case .didReceiveRemoteNotification:
+      vm.newTable(); pushCompletion(vm, completion); return 3
+    case .willConnectTo:
+      vm.newTable()
+      vm.newTable()
+      if let url { vm.push(url); vm.rawSet(-2, "url") }
+      return 3
+    case .openURLContexts:
+      vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
+    case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+      vm.push(true); return 2
+    case .viewWillTransitionToSize, .willTransitionToTraitCollection:
+      vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
+    case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
+         .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
+         .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
+         .applicationProtectedDataDidBecomeAvailable, .sceneDidDisconnect, .sceneWillEnterForeground,
+         .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .`init`, .loadView, .viewDidLoad,
+         .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties, .didReceiveMemoryWarning,
+         .traitCollectionDidChange:
+      return 1
+    case .expirationHandler, .asyncAfter:
       return 0
     }
   }
@@ -366,274 +368,6 @@ final class AppHost: AppDriver {
     }
     guard let first = problems.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }).first else { return nil }
     return ScriptError(file: path, line: first.0 > 0 ? first.0 : nil, first.1)
-  }
-
-  // MARK: The app API
-
-  /// Runs an app call; a dead process unwinds the Lua code that made it.
-  /// Returns the id UIKit gave the call (`beginBackgroundTask`, `after`), else nil; a call the
-  /// model refuses is a Lua error at `caller`'s line.
-  @discardableResult
-  private func call(_ request: AppRequest, from caller: LuaVM) throws -> Int? {
-    guard let services, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
-    do throws(AppCallError) { return try services.handle(request, at: caller.callerLocation()) } catch {
-      switch error {
-      case .processEnded: vm.abort(); throw LuaRaise("lifesim: process ended")
-      case let .invalid(message): throw LuaRaise(at: caller, message)
-      }
-    }
-  }
-
-  private func seconds(_ vm: LuaVM, _ idx: Int32, _ fn: String) throws -> Int64 {
-    guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 else {
-      throw LuaRaise(at: vm, "\(fn): seconds must be a number from 0 to 86400")
-    }
-    return VirtualTime.microseconds(seconds: s)
-  }
-
-  private func installAPI(_ vm: LuaVM) {
-    vm.pushRegistry()
-    vm.newTable()
-    for t in ["controllers", "instances", "expirations", "afters", "observers"] { vm.newTable(); vm.rawSet(-2, t) }
-    vm.rawSet(-2, "lifesim.app")
-    vm.pop()
-
-    Sandbox.pushEnvironment(vm)
-    let env = vm.absIndex(-1)
-    vm.newTable(); vm.rawSet(env, "AppDelegate")
-    vm.newTable(); vm.rawSet(env, "SceneDelegate")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      guard vm.type(1) == .table else { throw LuaRaise(at: vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["container", "name", "root", "tabs"]) {
-        throw LuaRaise(at: vm, "app: \(problem)")
-      }
-      var layout = AppLayout()
-      vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
-      vm.rawGet(1, "container")
-      let container = vm.string(-1); vm.pop()
-      vm.rawGet(1, "tabs")
-      if vm.type(-1) == .table {
-        var tabs: [String] = []
-        for i in 1...max(1, vm.rawLength(-1)) {
-          vm.rawGet(-1, i)
-          if let s = vm.string(-1) { tabs.append(s) }
-          vm.pop()
-        }
-        guard !tabs.isEmpty, tabs.count <= 5 else { throw LuaRaise(at: vm, "app: tabs must list 1 to 5 controller names") }
-        layout.roots = tabs
-        layout.container = .tabs
-        layout.tabsHaveNavigation = container == "navigation"
-      } else {
-        vm.rawGet(1, "root"); if let r = vm.string(-1) { layout.roots = [r] }; vm.pop()
-        switch container {
-        case nil, "none": layout.container = .none
-        case "navigation": layout.container = .navigation
-        case let other?: throw LuaRaise(at: vm, "app: container must be \"navigation\" or \"none\", not \"\(other)\"")
-        }
-      }
-      vm.pop()
-      self.layout = layout
-      return 0
-    }
-    vm.rawSet(env, "app")
-
-    vm.push { vm in
-      guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
-        throw LuaRaise(at: vm, "controller: expected a class name: controller \"NoteList\" { … }")
-      }
-      vm.push { [weak self] vm in
-        guard vm.type(1) == .table else { throw LuaRaise(at: vm, "controller \"\(name)\": expected a table of handlers") }
-        self?.pushRegistryTable(vm, "controllers")
-        vm.pushValue(1)
-        vm.rawSet(-2, name)
-        return 0
-      }
-      return 1
-    }
-    vm.rawSet(env, "controller")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      let us = try self.seconds(vm, 1, "work")
-      try self.checkClock(vm, adding: us, by: "work")
-      try self.call(.work(us: us), from: vm)
-      return 0
-    }
-    vm.rawSet(env, "work")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
-      let value = try vm.json(at: 2)
-      try self.chargeStore(vm, key: key, value: value)
-      try self.call(.store(key: key, value: value == .null ? nil : value), from: vm)
-      return 0
-    }
-    vm.rawSet(env, "store")
-
-    vm.push { [weak self] vm in
-      guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.services?.state.store[key] ?? .null)
-      return 1
-    }
-    vm.rawSet(env, "stored")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      try self.writeLog(vm, vm.string(1) ?? "", by: "log")
-      return 0
-    }
-    vm.rawSet(env, "log")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      guard let name = vm.type(1) == .string ? vm.string(1) : nil, vm.type(2) == .function else {
-        throw LuaRaise(at: vm, "observe: expected a notification name and a function")
-      }
-      guard NotificationName.all.contains(name) else {
-        let near = nearest(name, in: NotificationName.all).map { " (did you mean \($0)?)" } ?? ""
-        throw LuaRaise(at: vm, "observe: unknown notification \"\(name)\"\(near)")
-      }
-      try self.call(.observe(name), from: vm)
-      self.pushRegistryTable(vm, "observers")
-      vm.newTable()
-      vm.push(name); vm.rawSet(-2, 1)
-      vm.pushValue(2); vm.rawSet(-2, 2)
-      vm.rawSet(-2, vm.rawLength(-2) + 1)
-      return 0
-    }
-    vm.rawSet(env, "observe")
-
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      let us = try self.seconds(vm, 1, "after")
-      guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
-      try self.checkClock(vm, adding: us, by: "after")
-      guard let id = try self.call(.after(us: us), from: vm) else { return 0 }
-      self.pushRegistryTable(vm, "afters")
-      vm.pushValue(2)
-      vm.rawSet(-2, id)
-      return 0
-    }
-    vm.rawSet(env, "after")
-
-    installNavigation(vm, env: env)
-    installApplication(vm, env: env)
-    vm.pop()
-  }
-
-  private func installNavigation(_ vm: LuaVM, env: Int32) {
-    /// A navigation call: the process must be alive before its arguments are read.
-    func navigate(_ request: @escaping (LuaVM) throws -> AppRequest) -> HostFunction.Body {
-      return { [weak self] vm in
-        guard let self, self.services != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
-        try self.call(try request(vm), from: vm)
-        return 0
-      }
-    }
-    vm.push(function: navigate { vm in
-      guard let name = vm.string(1) else { throw LuaRaise(at: vm, "push: expected a controller name") }
-      return .push(name)
-    })
-    vm.rawSet(env, "push")
-    vm.push(function: navigate { _ in .pop })
-    vm.rawSet(env, "pop")
-    vm.push(function: navigate { vm in
-      guard let name = vm.string(1) else { throw LuaRaise(at: vm, "present: expected a controller name") }
-      var style: PresentationStyle?
-      var navigation = false
-      if vm.type(2) == .table {
-        if let problem = vm.unknownKey(inTableAt: 2, allowed: ["navigation", "style"]) { throw LuaRaise(at: vm, "present: \(problem)") }
-        vm.rawGet(2, "style")
-        if let s = vm.string(-1) {
-          guard let st = PresentationStyle(rawValue: s) else {
-            throw LuaRaise(at: vm, "present: style must be fullScreen, pageSheet, formSheet or overFullScreen")
-          }
-          style = st
-        }
-        vm.pop()
-        vm.rawGet(2, "navigation"); navigation = vm.bool(-1); vm.pop()
-      }
-      return .present(name, style: style, navigation: navigation)
-    })
-    vm.rawSet(env, "present")
-    vm.push(function: navigate { _ in .dismiss })
-    vm.rawSet(env, "dismiss")
-  }
-
-  /// `UIApplication.shared`: background tasks, backgroundTimeRemaining, applicationState.
-  private func installApplication(_ vm: LuaVM, env: Int32) {
-    vm.newTable()  // UIApplication
-    vm.newTable()  // shared
-    vm.push("UIApplication"); vm.rawSet(-2, "class")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      // beginBackgroundTask(self, [name], [expiration])
-      try Self.requireMethodCall(vm, "beginBackgroundTask")
-      var nameIdx: Int32 = 2, handlerIdx: Int32 = 3
-      if vm.type(2) == .function { nameIdx = 0; handlerIdx = 2 }
-      if nameIdx > 0, vm.type(nameIdx) != .nil, vm.type(nameIdx) != .none, vm.type(nameIdx) != .string {
-        throw LuaRaise(at: vm, "beginBackgroundTask: the name must be a string, not \(vm.describeValue(nameIdx))")
-      }
-      if vm.type(handlerIdx) != .nil, vm.type(handlerIdx) != .none, vm.type(handlerIdx) != .function {
-        throw LuaRaise(at: vm, "beginBackgroundTask: the expiration handler must be a function, not \(vm.describeValue(handlerIdx))")
-      }
-      let name = nameIdx > 0 ? (vm.string(nameIdx) ?? "") : ""
-      guard let id = try self.call(.beginBackgroundTask(name: name), from: vm) else { return 0 }
-      if vm.type(handlerIdx) == .function {
-        self.pushRegistryTable(vm, "expirations")
-        vm.pushValue(handlerIdx)
-        vm.rawSet(-2, id)
-        vm.pop()
-      }
-      vm.push(id)
-      return 1
-    }
-    vm.rawSet(-2, "beginBackgroundTask")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
-      try Self.requireMethodCall(vm, "endBackgroundTask")
-      guard let id = vm.wholeNumber(2) else { throw LuaRaise(at: vm, "endBackgroundTask: expected a task id, not \(vm.describeValue(2))") }
-      try self.call(.endBackgroundTask(Int(id)), from: vm)
-      return 0
-    }
-    vm.rawSet(-2, "endBackgroundTask")
-    // Dynamic properties through __index.
-    vm.newTable()
-    vm.push { [weak self] vm in
-      guard let services = self?.services else { vm.pushNil(); return 1 }
-      switch vm.string(2) {
-      case "backgroundTimeRemaining":
-        if let us = services.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
-      case "applicationState":
-        vm.push(services.state.applicationState.rawValue)
-      case "isProtectedDataAvailable":
-        vm.push(services.state.protectedDataAvailable)
-      default:
-        vm.pushNil()
-      }
-      return 1
-    }
-    vm.rawSet(-2, "__index")
-    vm.setMetatable(-2)
-    vm.rawSet(-2, "shared")
-    vm.rawSet(env, "UIApplication")
-  }
-
-  /// `UIApplication.shared:name(…)`: argument 1 must be the shared application, so a call
-  /// written with `.` is refused instead of shifting every argument by one.
-  private static func requireMethodCall(_ vm: LuaVM, _ name: String) throws {
-    var isShared = false
-    if vm.type(1) == .table {
-      vm.rawGet(1, "class")
-      isShared = vm.string(-1) == "UIApplication"
-      vm.pop()
-    }
-    guard isShared else {
-      throw LuaRaise(at: vm, "\(name): call it with ':' — UIApplication.shared:\(name)(…), not UIApplication.shared.\(name)(…)")
-    }
   }
 
   // MARK: require
