@@ -129,9 +129,9 @@ final class AppHost: AppDriver {
     let top = vm.top
     var nargs: Int32 = 0
     switch job {
-    case let .callback(cb, target, url, completion):
+    case let .callback(cb, target, url, completion, animated):
       guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return nil }
-      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion)
+      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion, animated: animated)
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
       // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
@@ -249,7 +249,8 @@ final class AppHost: AppDriver {
 
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
-  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
+  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?,
+                             animated: Bool?) -> Int32 {
     switch cb.receiver {
     case .appDelegate:
       Sandbox.pushEnvironment(vm)
@@ -286,7 +287,7 @@ final class AppHost: AppDriver {
       pushInstance(vm, label: target, className: InstanceLabel.className(target))
       switch cb {
       case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-        vm.push(true); return 2
+        vm.push(animated ?? true); return 2
       case .viewWillTransitionToSize, .willTransitionToTraitCollection:
         vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
       default:
