@@ -78,8 +78,12 @@ extension SplitMix64 {
         sinceLaunch = mode == .foreground ? [] : nil
       case .terminated, .crash:
         pendingWillEnterForeground = false
-      case let .callback(cb, target, _, _, _, _, _):
+      case let .callback(cb, target, _, _, _, _, animated):
         if s.process != .running { return "\(at): \(cb.key) delivered to a \(s.process.rawValue) app" }
+        let appearance: [Callback] = [.viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear]
+        if appearance.contains(cb) != (animated != nil) {
+          return "\(at): \(target).\(cb.key) \(animated == nil ? "without its" : "with an") animated argument"
+        }
         if cb == .viewDidLoad {
           if loaded.contains(target) { return "\(at): viewDidLoad twice for \(target)" }
           loaded.insert(target)
