@@ -6,7 +6,7 @@ script error (exit 0, 1 or 2) — never a hang or a signal — with the host's m
 size inside the documented limits, and a log that verifies."""
 import os, random, resource, subprocess, time
 
-CASE_SECONDS = 30          # a case still running after this is a hang
+CASE_SECONDS = 30          # a case still running after this is a hang (release build)
 RSS_LIMIT_MB = 1024        # the host's peak memory for one case (app 64 MiB + scenario 256 MiB + log buffers)
 LOG_LIMIT_MB = 40          # output budget 32 MiB + events and header
 
@@ -81,7 +81,7 @@ def make_case(rng, i):
     return "\n".join(app) + "\n", "scenario { app = \"app.lua\" }\n" + "\n".join(scenario) + "\n"
 
 
-def run_case(lifesim, tmp, i, app, scenario):
+def run_case(lifesim, tmp, i, app, scenario, case_seconds):
     """(exit status or None on a hang, wall seconds, peak RSS MiB, log MiB, verified)."""
     d = os.path.join(tmp, f"hunt-{i}")
     os.makedirs(d, exist_ok=True)
@@ -92,7 +92,7 @@ def run_case(lifesim, tmp, i, app, scenario):
     p = subprocess.Popen([lifesim, "run", "s.lua", "-q", "-o", log, "--force"], cwd=d,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     status = None
-    while time.monotonic() - start < CASE_SECONDS:
+    while time.monotonic() - start < case_seconds:
         pid, raw, usage = os.wait4(p.pid, os.WNOHANG)
         if pid:
             status = os.waitstatus_to_exitcode(raw)
@@ -112,18 +112,18 @@ def run_case(lifesim, tmp, i, app, scenario):
     return status, wall, rss_mb, log_mb, verified
 
 
-def hunt(lifesim, tmp, cases, seed=20261123):
-    """Runs the hunt; returns (cases, failures, longest wall s, peak RSS MiB, largest log MiB, failure lines)."""
+def hunt(lifesim, tmp, cases, seed=20261123, case_seconds=CASE_SECONDS):
+    """Runs the hunt (a debug build gets a longer `case_seconds`); returns (cases, failures, longest wall s, peak RSS MiB, largest log MiB, failure lines)."""
     rng = random.Random(seed)
     failures, notes = 0, []
     longest = peak = largest = 0.0
     for i in range(cases):
         app, scenario = make_case(rng, i)
-        status, wall, rss, log_mb, verified = run_case(lifesim, tmp, i, app, scenario)
+        status, wall, rss, log_mb, verified = run_case(lifesim, tmp, i, app, scenario, case_seconds)
         longest, peak, largest = max(longest, wall), max(peak, rss), max(largest, log_mb)
         problem = None
         if status is None:
-            problem = f"hang (still running after {CASE_SECONDS} s)"
+            problem = f"hang (still running after {case_seconds} s)"
         elif status not in (0, 1, 2):
             problem = f"exit {status} (a signal or a crash)"
         elif not verified:

@@ -167,7 +167,9 @@ def determinism_test(processes):
 
 
 def hunt_test(cases):
-    n, failures, longest, peak, largest, notes = hunt.hunt(LIFESIM, TMP, cases)
+    # The quick suite runs the debug build, several times slower than the release build.
+    n, failures, longest, peak, largest, notes = hunt.hunt(LIFESIM, TMP, cases,
+                                                           case_seconds=90 if QUICK else hunt.CASE_SECONDS)
     for line in notes:
         print(line)
     results.append((f"hunt: every sandbox function and verb with extreme arguments, app and scenario", n, failures, 0, 0,
