@@ -35,7 +35,8 @@ public protocol AppServices: AnyObject {
 
 /// App code the system runs.
 public enum AppJob: Equatable, Sendable {
-  case callback(Callback, target: String, url: String?, completion: Int?)
+  /// `animated`: the appearance callbacks' argument (nil for the others).
+  case callback(Callback, target: String, url: String?, completion: Int?, animated: Bool?)
   /// Every observer of the notification, in the order they were added.
   case notification(String)
   case expiration(task: Int)
@@ -44,7 +45,7 @@ public enum AppJob: Equatable, Sendable {
   /// The job in a message: `Main#1.viewDidLoad()`, `observers of …`, `the block of after #3`.
   public var description: String {
     switch self {
-    case let .callback(cb, target, _, _): return "\(target).\(cb.signature)"
+    case let .callback(cb, target, _, _, _): return "\(target).\(cb.signature)"
     case let .notification(name): return "the observers of \(name)"
     case let .expiration(task): return "the expiration handler of background task \(task)"
     case let .after(id): return "the block of after #\(id)"

@@ -138,7 +138,8 @@ public enum EventBody: Equatable, Sendable {
   case resumed
   case terminated(Termination)
   // the app
-  case callback(Callback, target: String, handled: Bool, depth: Int, url: String?, completion: Int?)
+  /// `animated`: what the appearance callbacks receive (nil for every other callback).
+  case callback(Callback, target: String, handled: Bool, depth: Int, url: String?, completion: Int?, animated: Bool?)
   case returned(name: String, target: String, usedUs: Int64, depth: Int)
   case call(AppCall, at: String?)
   case notification(name: String, handled: Bool, depth: Int)

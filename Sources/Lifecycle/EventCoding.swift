@@ -59,11 +59,12 @@ extension EventBody {
       w.field("name", "terminate"); w.field("reason", term.reason.rawValue)
       if let code = term.code { w.field("code", code) }
       w.field("description", term.description)
-    case let .callback(cb, target, handled, depth, url, completion):
+    case let .callback(cb, target, handled, depth, url, completion, animated):
       w.field("name", cb.signature); w.field("target", target); w.field("handled", handled)
       w.field("depth", depth)
       if let url { w.field("url", url) }
       if let completion { w.field("completion", completion) }
+      if let animated { w.field("animated", animated) }
     case let .returned(name, target, used, depth):
       w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
     case let .call(call, at):
@@ -208,7 +209,8 @@ extension Event {
     case .callback:
       guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
       body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
-                       url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) })
+                       url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) },
+                       animated: e["animated"]?.boolValue)
     case .return:
       body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")))
     case .call:

@@ -235,7 +235,7 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, _, _, _, completion):
+    case let .callback(cb, target, _, _, _, completion, _):
       evolve(callback: cb, target: target, at: event.t, completion: completion)
     case .returned, .notification, .note: break
     case let .call(call, _): evolve(call: call, at: event.t)

@@ -108,7 +108,9 @@ struct Scheduler {
         offer(end, 4, 0, .allowanceKill)
       }
       for a in s.afters { offer(a.due, 2, a.id, .after(a.id)) }
-      for c in s.completions { offer(c.startedAt + profile.completionHandlerBudget_us, 3, c.id, .completionKill(c)) }
+      for c in s.completions {
+        if let deadline = completionDeadline(c, in: s) { offer(deadline, 3, c.id, .completionKill(c)) }
+      }
     }
     return best.map { ($0.time, $0.what) }
   }
@@ -125,9 +127,17 @@ struct Scheduler {
       offer(since + profile.backgroundTaskAllowance_us, allowanceTermination(task))
     }
     for c in s.completions {
-      offer(c.startedAt + profile.completionHandlerBudget_us, completionTermination(c))
+      if let deadline = completionDeadline(c, in: s) { offer(deadline, completionTermination(c)) }
     }
     return best
+  }
+
+  /// When a fetch or silent-push completion still outstanding kills the app: like the
+  /// background-task allowance, only while the app runs in the background, counted from the
+  /// later of the callback and the last entry into the background (nil in the foreground).
+  func completionDeadline(_ c: PendingCompletion, in s: LifecycleState) -> Int64? {
+    guard s.process == .running, s.applicationState == .background, let since = s.backgroundSince else { return nil }
+    return max(c.startedAt, since) + profile.completionHandlerBudget_us
   }
 
   // MARK: - Termination texts

@@ -142,21 +142,30 @@ extension Simulator {
     try loadView(root)
     switch profile.launchAppearanceOrder {
     case .willAppearBeforeActive:
-      try beginAppearance(root)
+      try beginAppearance(root, animated: false)
       if let url { try deliver(.openURL, "AppDelegate", url: url) }
       try becomeActive()
-      try deliver(.viewDidAppear, state.label(root))
+      try deliver(.viewDidAppear, state.label(root), animated: false)
     case .allVCBeforeActive:
-      try beginAppearance(root)
-      try deliver(.viewDidAppear, state.label(root))
+      try beginAppearance(root, animated: false)
+      try deliver(.viewDidAppear, state.label(root), animated: false)
       if let url { try deliver(.openURL, "AppDelegate", url: url) }
       try becomeActive()
     case .allVCAfterActive:
       if let url { try deliver(.openURL, "AppDelegate", url: url) }
       try becomeActive()
-      try beginAppearance(root)
-      try deliver(.viewDidAppear, state.label(root))
+      try beginAppearance(root, animated: false)
+      try deliver(.viewDidAppear, state.label(root), animated: false)
     }
+  }
+
+  /// Sceneless background launch: the root joins the window (so it "appears", unseen) before
+  /// applicationDidEnterBackground; no activation follows.
+  func showRootInBackground() throws(ProcessEnded) {
+    guard let root = state.topController else { return }
+    try loadView(root)
+    try beginAppearance(root, animated: false)
+    try deliver(.viewDidAppear, state.label(root), animated: false)
   }
 
   /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
@@ -174,38 +183,29 @@ extension Simulator {
     try loadView(root)
     switch profile.sceneLaunchAppearanceOrder {
     case .willAppearBeforeForeground:
-      try beginAppearance(root)
+      try beginAppearance(root, animated: false)
       try enterForeground(url: nil)
       try becomeActive()
     case .allVCAfterActive:
       try enterForeground(url: nil)
       try becomeActive()
-      try beginAppearance(root)
+      try beginAppearance(root, animated: false)
     }
-    try deliver(.viewDidAppear, state.label(root))
+    try deliver(.viewDidAppear, state.label(root), animated: false)
   }
 
   /// Back from background or suspension (the process still exists).
   func returnToForeground(url: String?) throws(ProcessEnded) {
     if profile.scenes, state.sceneLabel == nil {
-      // Launched in the background, or its scene was disconnected: connect one now.
+      // Launched in the background, or its scene was disconnected: connecting one now is a
+      // launch, under the launch watchdog (the hang rule applies once it is done).
       launching = true
-      defer { launching = false }
+      scheduler.arm(.launch)
+      defer { launching = false; scheduler.disarmInnermost() }
       try connectScene(url: url)
       return
     }
     try enterForeground(url: url)
-    if !profile.scenes, state.window == nil {
-      // A sceneless app launched in the background builds its window now.
-      try buildRoot()
-      if let root = state.topController {
-        try loadView(root)
-        try beginAppearance(root)
-        try becomeActive()
-        try deliver(.viewDidAppear, state.label(root))
-        return
-      }
-    }
     try becomeActive()
   }
 
@@ -221,12 +221,18 @@ extension Simulator {
       } else {
         emit(.launchContinued(state: .background))
       }
+      // A sceneless app builds its window in the background as at any launch: the root's
+      // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.
+      if !profile.scenes, state.window == nil { try buildRoot() }
       if !state.didFinishLaunchingRan {
         try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
         try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
         try post("UIApplication.didFinishLaunchingNotification")
       }
-      if !profile.scenes { try didEnterBackground() }
+      if !profile.scenes {
+        try showRootInBackground()
+        try didEnterBackground()
+      }
     case .suspended:
       emit(.resumed)
       if !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground { try didEnterBackground() }
@@ -338,7 +344,7 @@ extension Simulator {
 
   func forceQuit() throws(ProcessEnded) {
     guard state.process == .running else {
-      if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+      discardSceneSession()
       terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
       return
     }
@@ -349,9 +355,21 @@ extension Simulator {
     }
     scheduler.arm(.willTerminate)
     defer { scheduler.disarmInnermost() }
-    try deliver(.applicationWillTerminate, "AppDelegate")
-    try post("UIApplication.willTerminateNotification")
-    if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+    do {
+      try deliver(.applicationWillTerminate, "AppDelegate")
+      try post("UIApplication.willTerminateNotification")
+    } catch {
+      // applicationWillTerminate overran its budget (or crashed): the process is gone, but
+      // the user swiped the card away, so the session goes all the same.
+      discardSceneSession()
+      throw error
+    }
+    discardSceneSession()
     terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher"))
+  }
+
+  /// A force quit ends the scene's session, whatever the app delegate does.
+  private func discardSceneSession() {
+    if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
   }
 }

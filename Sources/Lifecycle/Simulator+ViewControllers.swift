@@ -28,16 +28,18 @@ extension Simulator {
   }
 
   /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
+  /// `animated` is what the appearance callbacks receive: false at launch and for a tab switch,
+  /// true for push, pop and modal presentations (interactive ones included).
   /// A controller that was hidden during a rotation gets willTransition(to:with:) first, its new
   /// traits once its view is back in the window (before viewIsAppearing), and a layout pass for
   /// its new size even where the appearance has none otherwise (`layout: false`).
-  func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
+  func beginAppearance(_ id: Int, animated: Bool, layout doLayout: Bool = true) throws(ProcessEnded) {
     let label = state.label(id)
     let rotatedWhileHidden = state.controllers[id]?.traitsStale == true
     if rotatedWhileHidden { try deliver(.willTransitionToTraitCollection, label) }
-    try deliver(.viewWillAppear, label)
+    try deliver(.viewWillAppear, label, animated: animated)
     if rotatedWhileHidden { try deliver(.traitCollectionDidChange, label) }
-    if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
+    if profile.viewIsAppearing { try deliver(.viewIsAppearing, label, animated: animated) }
     if doLayout || rotatedWhileHidden { try layoutPass(label) }
   }
 
@@ -65,30 +67,30 @@ extension Simulator {
     try deliver(.`init`, b)
     guard let bid = state.controllerIDs[b] else { return }
     try loadView(bid)
-    try deliver(.viewWillDisappear, state.label(a))
-    try beginAppearance(bid)
-    try deliver(.viewDidDisappear, state.label(a))
-    try deliver(.viewDidAppear, b)
+    try deliver(.viewWillDisappear, state.label(a), animated: true)
+    try beginAppearance(bid, animated: true)
+    try deliver(.viewDidDisappear, state.label(a), animated: true)
+    try deliver(.viewDidAppear, b, animated: true)
   }
 
   /// pop(), swipe_back{} (completed), or swipe_back{cancel = true}.
   func pop(cancelled: Bool) throws(ProcessEnded) {
     guard let stack = state.navigationStack, stack.count >= 2 else { return }
     let b = state.label(stack[stack.count - 1]), aID = stack[stack.count - 2], a = state.label(aID)
-    try deliver(.viewWillDisappear, b)
+    try deliver(.viewWillDisappear, b, animated: true)
     if cancelled {
-      try beginAppearance(aID, layout: false)
-      try deliver(.viewWillDisappear, a)
-      try deliver(.viewDidDisappear, a)
-      try deliver(.viewWillAppear, b)
-      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b) }
-      try deliver(.viewDidAppear, b)
+      try beginAppearance(aID, animated: true, layout: false)
+      try deliver(.viewWillDisappear, a, animated: true)
+      try deliver(.viewDidDisappear, a, animated: true)
+      try deliver(.viewWillAppear, b, animated: true)
+      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b, animated: true) }
+      try deliver(.viewDidAppear, b, animated: true)
       return
     }
-    try beginAppearance(aID)
-    try deliver(.viewDidDisappear, b)
+    try beginAppearance(aID, animated: true)
+    try deliver(.viewDidDisappear, b, animated: true)
     emit(.popped(b))
-    try deliver(.viewDidAppear, a)
+    try deliver(.viewDidAppear, a, animated: true)
   }
 
   func present(_ cls: String, style: PresentationStyle, navigation: Bool) throws(ProcessEnded) {
@@ -98,21 +100,21 @@ extension Simulator {
     try deliver(.`init`, b)
     guard let bid = state.controllerIDs[b] else { return }
     try loadView(bid)
-    for id in hidden { try deliver(.viewWillDisappear, state.label(id)) }
-    try beginAppearance(bid)
-    try deliver(.viewDidAppear, b)
-    for id in hidden { try deliver(.viewDidDisappear, state.label(id)) }
+    for id in hidden { try deliver(.viewWillDisappear, state.label(id), animated: true) }
+    try beginAppearance(bid, animated: true)
+    try deliver(.viewDidAppear, b, animated: true)
+    for id in hidden { try deliver(.viewDidDisappear, state.label(id), animated: true) }
   }
 
   /// dismiss(), swipe_down{} (completed), or swipe_down{cancel = true}.
   func dismiss(cancelled: Bool) throws(ProcessEnded) {
     guard let level = state.window?.presented.last, let bid = level.stack.last else { return }
     let b = state.label(bid)
-    try deliver(.viewWillDisappear, b)
+    try deliver(.viewWillDisappear, b, animated: true)
     if cancelled {
-      try deliver(.viewWillAppear, b)
-      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b) }
-      try deliver(.viewDidAppear, b)
+      try deliver(.viewWillAppear, b, animated: true)
+      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b, animated: true) }
+      try deliver(.viewDidAppear, b, animated: true)
       return
     }
     var revealed: [Int] = []
@@ -123,9 +125,9 @@ extension Simulator {
       revealed = below.visibleControllers
     }
     // The presenter's view comes back as it was: laid out again only if its size changed.
-    for id in revealed { try beginAppearance(id, layout: false) }
-    for id in revealed { try deliver(.viewDidAppear, state.label(id)) }
-    try deliver(.viewDidDisappear, b)
+    for id in revealed { try beginAppearance(id, animated: true, layout: false) }
+    for id in revealed { try deliver(.viewDidAppear, state.label(id), animated: true) }
+    try deliver(.viewDidDisappear, b, animated: true)
     emit(.dismissed(b))
   }
 
@@ -133,9 +135,9 @@ extension Simulator {
     guard let a = state.topController, let w = state.window, let bid = w.tabs[index - 1].last else { return }
     emit(.tabSelected(index: index, controller: state.label(bid)))
     try loadView(bid)
-    try beginAppearance(bid)
-    try deliver(.viewWillDisappear, state.label(a))
-    try deliver(.viewDidDisappear, state.label(a))
-    try deliver(.viewDidAppear, state.label(bid))
+    try beginAppearance(bid, animated: false)
+    try deliver(.viewWillDisappear, state.label(a), animated: false)
+    try deliver(.viewDidDisappear, state.label(a), animated: false)
+    try deliver(.viewDidAppear, state.label(bid), animated: false)
   }
 }

@@ -73,11 +73,14 @@ public final class Simulator: AppServices {
   // MARK: - Running app code
 
   /// Records a callback and, if the app implements it, runs it.
-  func deliver(_ cb: Callback, _ target: String, url: String? = nil, completion: Int? = nil) throws(ProcessEnded) {
+  /// `animated` is the appearance callbacks' argument (nil for every other callback).
+  func deliver(_ cb: Callback, _ target: String, url: String? = nil, completion: Int? = nil,
+               animated: Bool? = nil) throws(ProcessEnded) {
     let handled = driver.implements(cb, target: target)
-    emit(.callback(cb, target: target, handled: handled, depth: depth, url: url, completion: handled ? completion : nil))
+    emit(.callback(cb, target: target, handled: handled, depth: depth, url: url, completion: handled ? completion : nil,
+                   animated: animated))
     guard handled else { return }
-    try runApp(.callback(cb, target: target, url: url, completion: handled ? completion : nil),
+    try runApp(.callback(cb, target: target, url: url, completion: handled ? completion : nil, animated: animated),
                name: cb.signature, target: target)
   }
 
@@ -142,13 +145,13 @@ public final class Simulator: AppServices {
       for task in state.tasks where !task.expirationCalled {
         let target = "BackgroundTask#\(task.id)"
         let handled = driver.implements(.expirationHandler, target: target)
-        emit(.callback(.expirationHandler, target: target, handled: handled, depth: depth, url: nil, completion: nil))
+        emit(.callback(.expirationHandler, target: target, handled: handled, depth: depth, url: nil, completion: nil, animated: nil))
         if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
       }
     case let .after(id):
       guard scheduler.startAfterBlock(id) else { return }
       let target = "after#\(id)"
-      emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, url: nil, completion: nil))
+      emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, url: nil, completion: nil, animated: nil))
       try runApp(.after(id: id), name: Callback.asyncAfter.signature, target: target)
     case let .completionKill(c):
       terminate(scheduler.completionTermination(c))

@@ -129,9 +129,9 @@ final class AppHost: AppDriver {
     let top = vm.top
     var nargs: Int32 = 0
     switch job {
-    case let .callback(cb, target, url, completion):
+    case let .callback(cb, target, url, completion, animated):
       guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return nil }
-      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion)
+      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion, animated: animated)
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
       // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
@@ -249,7 +249,8 @@ final class AppHost: AppDriver {
 
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
-  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
+  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?,
+                             animated: Bool?) -> Int32 {
     // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
     case .appDelegate:
@@ -283,7 +284,8 @@ final class AppHost: AppDriver {
     case .openURLContexts:
       vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
     case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-      vm.push(true); return 2
+      // The simulator gives every appearance callback its `animated` (an invariant test holds it).
+      vm.push(animated == true); return 2
     case .viewWillTransitionToSize, .willTransitionToTraitCollection:
       vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
     case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,

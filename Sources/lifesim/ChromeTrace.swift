@@ -137,7 +137,7 @@ struct ChromeTraceExporter {
       closeAll(at: t)
       instant("System", "crash in \(target).\(name)", t, args: [("message", .string(message))])
       setAppState("not_running", at: t)
-    case let .callback(cb, target, handled, _, _, _):
+    case let .callback(cb, target, handled, _, _, _, _):
       if handled { open.append((cb.signature, target, t)) } else { span(trackName(for: target), cb.signature, from: t, to: t, args: [("handled", .bool(false))]) }
     case let .returned(name, target, _, _):
       if let i = open.lastIndex(where: { $0.name == name && $0.target == target }) {

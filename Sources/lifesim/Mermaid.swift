@@ -73,7 +73,7 @@ struct MermaidExporter {
     switch event.body {
     case let .input(input, _):
       line("  User->>UIKit: \(Self.text(input.verb)) @\(time)s")
-    case let .callback(cb, target, handled, _, _, _):
+    case let .callback(cb, target, handled, _, _, _, _):
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : target)
       line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature))")
     case let .returned(name, target, used, _):

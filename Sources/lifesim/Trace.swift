@@ -39,7 +39,7 @@ struct TraceFormatter {
     case .resumed: text = Terminal.paint("  ● resumed", "33")
     case let .terminated(t):
       text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
-    case let .callback(cb, target, handled, depth, url, _):
+    case let .callback(cb, target, handled, depth, url, _, _):
       self.depth = depth
       let name = "\(target).\(cb.signature)" + (url.map { " url=\($0)" } ?? "")
       text = indent(depth) + (handled ? Terminal.paint("→ \(name)", "32") : Terminal.paint("→ \(name)", "2"))

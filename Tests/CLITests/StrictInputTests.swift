@@ -182,3 +182,33 @@ import Testing
     #expect(p.terminationStatus == 0, "\(text)")
   }
 }
+
+@Suite struct ProfileCommandTests {
+  @Test("lifesim profile --ios 13 prints every knob with its unit and value, then the changes from iOS 12")
+  func text() throws {
+    let r = try lifesim(["profile", "--ios", "13"])
+    #expect(r.status == 0 && r.err == "")
+    let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.first == "iOS 13, with scenes: the profile a run uses unless a scenario's knobs override it")
+    #expect(lines.contains { $0.split(separator: " ") == ["backgroundTaskAllowance", "seconds", "30", "s"] })
+    #expect(Array(lines.suffix(7)) == ["changed from iOS 12:", "  scenes: false → true", "  viewIsAppearing: false → true",
+      "  snapshotTraitFlip: false → true", "  defaultPresentationStyle: \"fullScreen\" → \"pageSheet\"",
+      "  backgroundTaskAllowance: 180 s → 30 s", ""])
+  }
+
+  @Test("lifesim profile --json: one object with the knobs in the scenario's units and the changes")
+  func json() throws {
+    let r = try lifesim(["profile", "--ios", "26", "--no-scenes", "--json"])
+    #expect(r.status == 0)
+    #expect(r.out.hasPrefix(#"{"ios":26,"scenes":false,"knobs":[{"name":"launchAppearanceOrder","unit":"one of \"willAppearBeforeActive\", \"allVCBeforeActive\", \"allVCAfterActive\"","value":"willAppearBeforeActive"}"#))
+    #expect(r.out.contains(#"{"name":"launchWatchdog","unit":"seconds","value":20}"#))
+    #expect(r.out.hasSuffix(#""previous":{"ios":18,"changes":[{"name":"updateProperties","from":false,"to":true},{"name":"sceneRequiredNote","from":false,"to":true}]}}"# + "\n"))
+  }
+
+  @Test("lifesim profile refuses a version that was never released, and names the releases")
+  func refused() throws {
+    let r = try lifesim(["profile", "--ios", "19"])
+    #expect(r.status == 2 && r.out == "")
+    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, or 26), not 19\n"))
+  }
+}

@@ -30,7 +30,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
                    "Detail#1.didReceiveMemoryWarning()", "Cart#1.didReceiveMemoryWarning()"])
     h.expectNotifications(memoryWarningPosted)
     // The unloaded tab root ran its handler and still has no view.
-    #expect(h.allEvents.contains { $0.body == .callback(.didReceiveMemoryWarning, target: "Cart#1", handled: true, depth: 0, url: nil, completion: nil) })
+    #expect(h.allEvents.contains { $0.body == .callback(.didReceiveMemoryWarning, target: "Cart#1", handled: true, depth: 0, url: nil, completion: nil, animated: nil) })
     #expect(h.sim.state.controller("Cart#1")?.viewLoaded == false)
     try h.perform(.selectTab(2))
     // Its view loads at its first appearance, as it would have without the warning.

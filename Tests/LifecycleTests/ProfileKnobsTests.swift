@@ -22,17 +22,25 @@ import Testing
     #expect(fields == Profile.knobs.map(\.recordKey))
   }
 
-  @Test("docs/lua-api.md's knob table is exactly the table's rows, in order")
-  func docTable() throws {
+  /// The lines of `docs/NAME` from the table whose header is `header` to its end, or nil.
+  private func docTable(_ name: String, header: String) throws -> [String]? {
     let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("docs/lua-api.md")
-    let lines = try String(contentsOf: docs, encoding: .utf8).split(separator: "\n").map(String.init)
-    guard let header = lines.firstIndex(of: "| knob | default | what it decides |") else {
-      Issue.record("docs/lua-api.md has no knob table")
-      return
-    }
-    let rows = lines[(header + 2)...].prefix { $0.hasPrefix("| ") }
-    #expect(Array(rows) == Profile.knobs.map(\.docRow))
+      .deletingLastPathComponent().appendingPathComponent("docs/" + name)
+    let lines = try String(contentsOf: docs, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let start = lines.firstIndex(of: header) else { return nil }
+    return Array(lines[start...].prefix { $0.hasPrefix("|") })
+  }
+
+  @Test("docs/lua-api.md's knob table is exactly the table's rows, in order; docs/model.md's per-release table is lifesim profile's values and its sources table names every knob")
+  func docTable() throws {
+    let rows = try docTable("lua-api.md", header: "| knob | default | what it decides |")
+    #expect(rows.map { Array($0.dropFirst(2)) } == Profile.knobs.map(\.docRow))
+    let releases = ProfileReport.releaseTable()
+    let documented = try docTable("model.md", header: releases[0])
+    #expect(documented == releases, "docs/model.md §13 should hold:\n\(releases.joined(separator: "\n"))")
+    let sourced = try docTable("model.md", header: "| knob | default | source |")?.dropFirst(2)
+      .map { $0.split(separator: "`").dropFirst().first.map(String.init) ?? $0 }
+    #expect(sourced.map(Set.init) == Set(Profile.knobNames))
   }
 
   @Test("a header from before notificationCenterDoubleActivation decodes with the single pair; other knobs are required")

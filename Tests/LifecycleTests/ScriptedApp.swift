@@ -33,7 +33,7 @@ final class ScriptedApp: AppDriver {
     guard let sim = services as? Simulator else { return nil }
     let h: Handler?
     switch job {
-    case let .callback(cb, target, _, _): h = handler(cb, target)
+    case let .callback(cb, target, _, _, _): h = handler(cb, target)
     case let .expiration(task): h = expirations[task]
     case .notification, .after: h = nil
     }

@@ -1,0 +1,38 @@
+import EventStore
+import Testing
+@testable import Lifecycle
+
+/// `lifesim profile`'s content: every knob of `Profile.knobs` with its unit and value, and the
+/// changes from the previous release (with the same choice of scenes).
+@Suite struct ProfileReportTests {
+  @Test("iOS 13 against 12: scenes, viewIsAppearing, the snapshot flips, pageSheet and the 30 s allowance")
+  func ios13() throws {
+    let r = try ProfileReport(ios: 13, scenes: nil)
+    #expect(r.rows.map(\.name) == Profile.knobNames)
+    #expect(r.previousRelease == 12 && r.previousScenes == false && r.scenes)
+    #expect(r.changes.map { "\($0.name): \($0.previous ?? "") → \($0.value)" } == [
+      "viewIsAppearing: false → true", "snapshotTraitFlip: false → true",
+      "defaultPresentationStyle: \"fullScreen\" → \"pageSheet\"", "backgroundTaskAllowance: 180 s → 30 s",
+    ])
+    let allowance = try #require(r.rows.first { $0.name == "backgroundTaskAllowance" })
+    #expect(allowance.unit == "seconds" && allowance.json == .int(30) && allowance.previousJSON == .int(180))
+    let style = try #require(r.rows.first { $0.name == "defaultPresentationStyle" })
+    #expect(style.unit == "one of \"fullScreen\", \"pageSheet\", \"formSheet\", \"overFullScreen\"")
+  }
+
+  @Test("iOS 26 sceneless against 18 sceneless: updateProperties and the scene-required note; no scene change")
+  func ios26Sceneless() throws {
+    let r = try ProfileReport(ios: 26, scenes: false)
+    #expect(r.previousRelease == 18 && r.previousScenes == nil && !r.scenes)
+    #expect(r.changes.map(\.name) == ["updateProperties", "sceneRequiredNote"])
+  }
+
+  @Test("iOS 12 has nothing before it; only released versions are accepted")
+  func oldestAndRefused() throws {
+    let r = try ProfileReport(ios: 12, scenes: nil)
+    #expect(r.previousRelease == nil && r.changes.isEmpty && !r.scenes)
+    #expect(throws: ScenarioError("iOS 19 is not a release lifesim models (12 to 18, or 26)")) {
+      try ProfileReport(ios: 19, scenes: nil)
+    }
+  }
+}
