@@ -7,11 +7,15 @@ struct Export: ParsableCommand {
     abstract: "Write a run's timeline as Perfetto JSON, a Mermaid diagram, or plain events.",
     discussion: """
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per
-      run; a track each for the system, the app state, the app and scene delegates, every view
-      controller and the background tasks; callbacks as spans with their virtual durations,
-      inputs and kills as instants, and backgroundTimeRemaining as a counter that counts down
-      each second while the app runs in the background, to its expiration point and to 0 (the
-      full allowance elsewhere).
+      run, named after the scenario, with a pid derived from the run (two traces open side by
+      side); a track each for the system, the app state, the app and scene delegates, every view
+      controller and each background task; callbacks and tasks as spans, inputs, app calls,
+      notifications, expectations and kills as instants on their target's track, every event
+      with its seq and virtual time (t_us) in its args; backgroundTimeRemaining as a counter.
+      --clock sequence (the default) gives every event its own tick (ts = seq), so order and
+      nesting show at any zoom; --clock virtual puts events at their virtual time (callbacks
+      last their virtual durations, and the counter counts down each second while the app runs
+      in the background, to its expiration point and to 0).
       mermaid: a sequenceDiagram (User, UIKit, AppDelegate, SceneDelegate, each controller),
       with the app's log messages as notes; split into several diagrams, each under Mermaid's
       50,000-character limit.
@@ -33,6 +37,9 @@ struct Export: ParsableCommand {
 
   @Option(help: "chrome-trace, mermaid or jsonl.")
   var format: Format
+
+  @Option(help: "chrome-trace's time axis: sequence (every event its own tick, the virtual time in its args) or virtual.")
+  var clock: TraceClock = .sequence
 
   @OptionGroup var out: OutputOptions
 
@@ -68,9 +75,9 @@ struct Export: ParsableCommand {
         if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
       }
     case .chromeTrace:
-      var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
+      var exporter = ChromeTraceExporter(header: reader.header, clock: clock, sink: sink)
       while let line = try reader.next() {
-        if case let .event(e) = line { exporter.add(try Event(e)) }
+        if case let .event(e) = line { exporter.add(seq: e.seq, try Event(e)) }
       }
       exporter.finish()
     case .mermaid:
@@ -82,3 +89,5 @@ struct Export: ParsableCommand {
     }
   }
 }
+
+extension TraceClock: ExpressibleByArgument {}
