@@ -29,13 +29,13 @@ struct Export: ParsableCommand {
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case chromeTrace = "chrome-trace", mermaid, jsonl
+    case chromeTrace = "chrome-trace", mermaid, jsonl, html
   }
 
   @Argument(help: "The log to export.")
   var log: String
 
-  @Option(help: "chrome-trace, mermaid or jsonl.")
+  @Option(help: "chrome-trace, mermaid, jsonl or html.")
   var format: Format
 
   @Option(help: "chrome-trace's time axis: sequence (every event its own tick, the virtual time in its args) or virtual.")
@@ -80,6 +80,8 @@ struct Export: ParsableCommand {
         if case let .event(e) = line { exporter.add(seq: e.seq, try Event(e)) }
       }
       exporter.finish()
+    case .html:
+      TimelineExport.write(try RunTable(reading: reader), log: log, to: sink)
     case .mermaid:
       var exporter = MermaidExporter(sink: sink)
       while let line = try reader.next() {
