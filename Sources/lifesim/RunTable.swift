@@ -104,8 +104,10 @@ struct RunTable {
     }
     func text(_ key: String) -> String? { if case let .string(s)? = e[key] { return s } else { return nil } }
     func number(_ key: String) -> Int64? { if case let .int(n)? = e[key] { return n } else { return nil } }
+    /// A state as text whatever its JSON type (`protectedDataAvailable` goes to `true`).
+    func stateText(_ key: String) -> String? { if case let .bool(b)? = e[key] { return String(b) } else { return text(key) } }
     var row = EventRow(seq: e.seq, t: e.t, kind: e.kind, name: text("name") ?? e.kind.rawValue, target: text("target"),
-                       depth: number("depth"), at: text("at"), from: text("from"), to: text("to"),
+                       depth: number("depth"), at: text("at"), from: stateText("from"), to: stateText("to"),
                        details: .object(e.fields.filter { !Self.columns.contains($0.0) }), isFlag: isFlag)
     if case let .callback(_, _, handled, _, _, _) = event.body {
       if handled { waiting.append(rows.count) } else { row.durationUs = 0 }
