@@ -31,13 +31,16 @@ enum TimelineExport {
     ])
     sink.write(TimelinePage.head(title: "lifesim · \(id.scenario)"))
     sink.write("<script type=\"application/json\" id=\"meta\">" + safe(meta.canonicalText) + "</script>")
+    // Texts repeat (kinds, names, targets, source lines, details): each is written once, in
+    // `names`, and the rows and intervals give its index; the page is half the size.
+    var names = Names()
     sink.write("<script type=\"application/json\" id=\"rows\">[")
     var first = true
     for row in run.rows where isShown(row.kind) {
       let cells: [JSONValue] = [
-        .int(row.seq), .int(row.t), .string(row.kind.rawValue), .string(row.name), row.target.map(JSONValue.string) ?? .null,
-        row.depth.map(JSONValue.int) ?? .null, row.durationUs.map(JSONValue.int) ?? .null, row.at.map(JSONValue.string) ?? .null,
-        .string(row.details.canonicalText), .bool(row.killed), .bool(row.isFlag),
+        .int(row.seq), .int(row.t), names.index(row.kind.rawValue), names.index(row.name), names.index(row.target),
+        row.depth.map(JSONValue.int) ?? .null, row.durationUs.map(JSONValue.int) ?? .null, names.index(row.at),
+        names.index(row.details.canonicalText), .bool(row.killed), .bool(row.isFlag),
       ]
       sink.write((first ? "" : ",") + safe(JSONValue.array(cells).canonicalText))
       first = false
@@ -46,13 +49,30 @@ enum TimelineExport {
     sink.write("<script type=\"application/json\" id=\"intervals\">[")
     first = true
     for s in run.intervals {
-      let cells: [JSONValue] = [.string(s.layer), .string(s.state), .int(s.startSeq), .int(s.startUs), .int(s.endSeq), .int(s.endUs)]
+      let cells: [JSONValue] = [names.index(s.layer), names.index(s.state), .int(s.startSeq), .int(s.startUs), .int(s.endSeq), .int(s.endUs)]
       sink.write((first ? "" : ",") + safe(JSONValue.array(cells).canonicalText))
       first = false
     }
     sink.write("]</script>")
+    sink.write("<script type=\"application/json\" id=\"names\">" + safe(JSONValue.array(names.texts.map(JSONValue.string)).canonicalText) + "</script>")
     sink.write(TimelinePage.script)
     sink.write("</body></html>")
+  }
+
+  /// Each distinct text once, by first use.
+  private struct Names {
+    private(set) var texts: [String] = []
+    private var indexes: [String: Int64] = [:]
+
+    /// The index of `text` in `texts` (null for nil).
+    mutating func index(_ text: String?) -> JSONValue {
+      guard let text else { return .null }
+      if let i = indexes[text] { return .int(i) }
+      let i = Int64(texts.count)
+      indexes[text] = i
+      texts.append(text)
+      return .int(i)
+    }
   }
 
   /// JSON text that cannot end the `<script>` element it sits in.

@@ -8,7 +8,11 @@ extension TimelinePage {
     const meta = JSON.parse($("meta").textContent);
     const rows = JSON.parse($("rows").textContent);
     const intervals = JSON.parse($("intervals").textContent);
+    const names = JSON.parse($("names").textContent);
     const SEQ = 0, T = 1, KIND = 2, NAME = 3, TARGET = 4, DEPTH = 5, DUR = 6, AT = 7, DETAILS = 8, KILLED = 9, FLAG = 10;
+    // Texts come as indexes into `names`.
+    for (const r of rows) for (const c of [KIND, NAME, TARGET, AT, DETAILS]) if (r[c] !== null) r[c] = names[r[c]];
+    for (const i of intervals) { i[0] = names[i[0]]; i[1] = names[i[1]]; }
     const COL = 16, LANE = 20, STRIP = 14, NAMES = 190, CHUNK = 1000, MERGE_PX = 3;
     const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
     const secs = (us) => (us / 1e6).toFixed(6) + " s";
@@ -60,6 +64,8 @@ extension TimelinePage {
       }
     }
     const rowLane = rows.map(laneOf);
+    const laneIndex = new Map(lanes.map((l, i) => [l.id, i]));
+    const rowLaneIndex = Int32Array.from(rowLane, (id) => laneIndex.get(id));
     // The application state at each row (the sequence view's top strip).
     const appIntervals = layers.get("application") || [];
     const rowState = new Array(rows.length);
@@ -70,10 +76,10 @@ extension TimelinePage {
     let shown = rows.map((_, i) => i);
 
     function signature(r) { return r[KIND] === "callback" && r[TARGET] ? r[TARGET] + "." + r[NAME] : r[NAME]; }
-    function markHTML(i, left, width, extra) {
+    function markHTML(i, left, width, extra, style) {
       const r = rows[i];
       return '<div class="m k-' + r[KIND] + (r[FLAG] ? " flag" : "") + (r[KILLED] ? " killed" : "") + '" data-seq="' + r[SEQ] + '"' +
-        (extra || "") + ' style="left:' + left + "px;width:" + width + 'px"></div>';
+        extra + ' style="' + (style || "") + "left:" + left + "px;width:" + width + 'px"></div>';
     }
 
     // The time view: only the window [t0, t1] is drawn.
@@ -119,14 +125,17 @@ extension TimelinePage {
     function drawTime() {
       width = Math.max(1, plots[0].clientWidth);
       const html = lanes.map((l) => (l.band ? bands(layers.get(l.band) || []) : "") + (l.line ? backgroundLine() : "") + (l.tasks ? bands(tasks, "s-task") : ""));
-      const taken = new Map();
+      // One mark per lane and MERGE_PX pixels: the first event there, with how many it stands for.
+      const slots = Math.ceil(width / MERGE_PX) + 1, taken = new Int32Array(lanes.length * slots), first = new Int32Array(lanes.length * slots);
       for (let k = firstAtOrAfter(t0); k < shown.length && rows[shown[k]][T] <= t1; k++) {
-        const i = shown[k], r = rows[i], lane = lanes.findIndex((l) => l.id === rowLane[i]);
-        const left = xOf(r[T]), key = lane + ":" + Math.floor(left / MERGE_PX);
-        if (taken.has(key)) { taken.set(key, taken.get(key) + 1); continue; }
-        taken.set(key, 1);
+        const i = shown[k], slot = rowLaneIndex[i] * slots + Math.floor(xOf(rows[i][T]) / MERGE_PX);
+        if (taken[slot]++ === 0) first[slot] = i;
+      }
+      for (let slot = 0; slot < taken.length; slot++) {
+        if (taken[slot] === 0) continue;
+        const i = first[slot], r = rows[i], left = xOf(r[T]);
         const w = r[DUR] > 0 ? Math.max(4, xOf(r[T] + r[DUR]) - left) : 4;
-        html[lane] += markHTML(i, left.toFixed(1), w.toFixed(1));
+        html[Math.floor(slot / slots)] += markHTML(i, left.toFixed(1), w.toFixed(1), taken[slot] > 1 ? ' data-count="' + taken[slot] + '"' : "");
       }
       plots.forEach((p, k) => { p.innerHTML = html[k]; });
       let ticks = "";
@@ -165,7 +174,7 @@ extension TimelinePage {
       for (let k = from; k < to; k++) {
         const i = shown[k], x = (k - from) * COL;
         html += '<div class="strip s-' + esc(rowState[i]) + '" style="left:' + x + 'px"></div>';
-        html += markHTML(i, x + 2, 12, "").replace('style="', 'style="top:' + (STRIP + markLaneIndex.get(rowLane[i]) * LANE) + "px;");
+        html += markHTML(i, x + 2, 12, "", "top:" + (STRIP + markLaneIndex.get(rowLane[i]) * LANE) + "px;");
         html += '<div class="vname' + (rows[i][FLAG] ? " flag" : "") + '" style="left:' + x + "px;top:" + (STRIP + markLanes.length * LANE) + 'px">' + esc(signature(rows[i])) + "</div>";
       }
       const div = document.createElement("div");

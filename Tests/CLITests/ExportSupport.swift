@@ -11,7 +11,7 @@ let bundledRuns: [String] = {
 
 /// Runs `Tests/CLITests/scripts/NAME` with the first `python3` on the PATH.
 func pythonScript(_ name: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
-  try shell(ShellCommand.line(["python3", "Tests/CLITests/scripts/" + name] + args))
+  try shell("PYTHONDONTWRITEBYTECODE=1 " + ShellCommand.line(["python3", "Tests/CLITests/scripts/" + name] + args))
 }
 
 /// Whether `python3` imports `module`, installing it with pip first if it does not (and

@@ -24,7 +24,7 @@ struct HTMLTimelineTests {
     }
     let check = try pythonScript("check_html.py", args)
     #expect(check.status == 0, "\(check.out)\(check.err)")
-    #expect(check.out.components(separatedBy: "\nok ").count == 6, "\(check.out)")
+    #expect(check.out.components(separatedBy: "\nok ").count == 6 && check.out.hasSuffix("\nok: 6 pages\n"), "\(check.out)")
   }
 
   /// A run of more than 100,000 events loads in under 3 s and draws only what is near the screen.

@@ -10,6 +10,7 @@ import sys
 from collections import Counter, defaultdict
 
 import duckdb
+from report import finish
 
 
 def read_log(path):
@@ -108,11 +109,7 @@ def main(folder, analytics, hand, logs):
     if got != differ or not differ:
         problems.append(f"runs that differ between iOS versions: {sorted(got)}, the logs say {sorted(differ)}")
 
-    for p in problems[:40]:
-        print(p)
-    if problems:
-        sys.exit(1)
-    print(f"ok: {len(logs)} runs, {len(queries)} queries, {sum(reasons.values())} terminations, {failed} failed expectations, {len(differ)} iOS differences")
+    finish(problems, f"ok: {len(logs)} runs, {len(queries)} queries, {sum(reasons.values())} terminations, {failed} failed expectations, {len(differ)} iOS differences")
 
 
 main(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:])

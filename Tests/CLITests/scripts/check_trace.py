@@ -6,6 +6,8 @@ import os
 import sys
 from collections import defaultdict
 
+from report import finish
+
 
 def events_of(log):
     with open(log) as f:
@@ -86,11 +88,7 @@ def main(args):
     for pid, files in pids.items():
         if len(files) > 1:
             problems.append(f"pid {pid} shared by {files}")
-    for p in problems[:50]:
-        print(p)
-    if problems:
-        sys.exit(1)
-    print(f"ok: {len(args) // 2} traces, {count} events")
+    finish(problems, f"ok: {len(args) // 2} traces, {count} events")
 
 
 main(sys.argv[1:])
