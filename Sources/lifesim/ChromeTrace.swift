@@ -206,7 +206,7 @@ struct ChromeTraceExporter {
     case let .call(call, at):
       args += [("call", .string(TraceFormatter.describe(call))), ("at", at.map(JSONValue.string) ?? .null)]
       instant(callerTrack, call.name, ts, args: args)
-      task(call, args: args, ts: ts)
+      task(call, seq: seq, args: args, ts: ts)
     case let .notification(name, handled, depth):
       instant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts,
               args: args + [("handled", .bool(handled)), ("depth", .int(Int64(depth)))])
@@ -224,14 +224,14 @@ struct ChromeTraceExporter {
   }
 
   /// A background task's bar, on a track of its own: from its begin to its end (or the kill).
-  private mutating func task(_ call: AppCall, args: [(String, JSONValue)], ts: Int64) {
+  private mutating func task(_ call: AppCall, seq: Int64, args: [(String, JSONValue)], ts: Int64) {
     switch call {
     case let .beginBackgroundTask(name, task):
       begin("Background task \(task)", at: ts)
       tasks[task] = (name, ts, args)
     case let .endBackgroundTask(task):
       if let b = tasks.removeValue(forKey: task) {
-        span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", args[0].1)])
+        span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss:
       break

@@ -1,7 +1,7 @@
 /// The page `export --format html` writes around a run's data: inline CSS and JS only (a
 /// Content-Security-Policy forbids any request), so it opens from `file://` and as a CI artifact.
 /// The time view draws only the window on screen (marks merged per 3 px); the sequence view (one
-/// column per event) draws 1,000-event chunks near the scroll position; so a 100,000-event run
+/// column per event) draws the 200-event chunks on screen; so a 100,000-event run
 /// stays quick. Every mark carries `data-seq` (its event's `seq`).
 enum TimelinePage {
   static func head(title: String) -> String {

@@ -11,9 +11,13 @@ extension TimelinePage {
     const names = JSON.parse($("names").textContent);
     const SEQ = 0, T = 1, KIND = 2, NAME = 3, TARGET = 4, DEPTH = 5, DUR = 6, AT = 7, DETAILS = 8, KILLED = 9, FLAG = 10;
     // Texts come as indexes into `names`.
-    for (const r of rows) for (const c of [KIND, NAME, TARGET, AT, DETAILS]) if (r[c] !== null) r[c] = names[r[c]];
+    for (const r of rows) {
+      r[KIND] = names[r[KIND]]; r[NAME] = names[r[NAME]]; r[DETAILS] = names[r[DETAILS]];
+      if (r[TARGET] !== null) r[TARGET] = names[r[TARGET]];
+      if (r[AT] !== null) r[AT] = names[r[AT]];
+    }
     for (const i of intervals) { i[0] = names[i[0]]; i[1] = names[i[1]]; }
-    const COL = 16, LANE = 20, STRIP = 14, NAMES = 190, CHUNK = 1000, MERGE_PX = 3;
+    const COL = 16, LANE = 20, STRIP = 14, NAMES = 190, CHUNK = 200, MERGE_PX = 3;
     const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
     const secs = (us) => (us / 1e6).toFixed(6) + " s";
 
@@ -40,7 +44,7 @@ extension TimelinePage {
       { id: "application", title: "applicationState", band: "application" },
       ...[...layers.keys()].filter((l) => l.startsWith("scene ")).map((l) => ({ id: l, title: l + " state", band: l })),
       { id: "bgtime", title: "background time left", line: true, tall: true },
-      { id: "tasks", title: "background tasks", tasks: true },
+      { id: "tasks", title: "background tasks", tasks: true, tall: true },
       { id: "Inputs", title: "inputs", marks: true },
       { id: "System", title: "system, expectations, notes", marks: true },
       { id: "Flags", title: "⚑ kills, crashes, failures", marks: true },
@@ -97,9 +101,9 @@ extension TimelinePage {
         const a = Math.max(0, xOf(i[3])), b = Math.min(width, xOf(i[5])), w = Math.max(1, b - a);
         if (w < 2 && Math.floor(a) === lastPx) continue;
         lastPx = Math.floor(a);
-        const label = cls ? i[0].replace("task ", "task ") + ' "' + i[1] + '"' : i[1];
+        const label = cls ? i[0] + ' "' + i[1] + '"' : i[1];
         html += '<div class="band ' + (cls || "s-" + esc(i[1])) + '" title="' + esc(label + " from " + secs(i[3]) + " to " + secs(i[5])) +
-          '" style="left:' + a.toFixed(1) + "px;width:" + w.toFixed(1) + "px" + (cls ? ";top:" + (2 + (Number(i[0].slice(5)) % 3) * 5) + "px;bottom:auto;height:6px" : "") +
+          '" style="left:' + a.toFixed(1) + "px;width:" + w.toFixed(1) + "px" + (cls ? ";top:" + (2 + (Number(i[0].slice(5)) % 2) * 13) + "px;bottom:auto;height:12px;line-height:12px" : "") +
           '">' + (w > 60 ? esc(label) : "") + "</div>";
       }
       return html;
@@ -161,7 +165,7 @@ extension TimelinePage {
     $("fit").addEventListener("click", () => { t0 = 0; t1 = span; redraw(); });
     window.addEventListener("resize", redraw);
 
-    // The sequence view: one column per shown event, drawn 1,000 columns at a time near the scroll position.
+    // The sequence view: one column per shown event, drawn 200 columns at a time where it is scrolled to.
     const seq = $("seq"), inner = $("seqinner");
     $("sqlabels").innerHTML = '<div class="lbl strip-lbl" title="applicationState"></div>' +
       markLanes.map((l) => '<div class="lbl" title="' + esc(l.title) + '">' + esc(l.title) + "</div>").join("") +
@@ -241,6 +245,8 @@ extension TimelinePage {
     $("count").textContent = rows.length + " marks";
     drawTime();
     resetSequence();
+    // How long the page took to be ready, from the start of its navigation (the tests read it).
+    document.body.dataset.readyMs = Math.round(performance.now());
     document.body.dataset.ready = "1";
     })();
     </script>

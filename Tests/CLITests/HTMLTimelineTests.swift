@@ -15,11 +15,13 @@ struct HTMLTimelineTests {
     for scenario in ["background_task_never_ended", "cold_launch", "launch_watchdog", "push_pop", "tab_switch", "did_enter_background_overrun"] {
       let log = try recordedRun("html-\(scenario).lifelog", scenario: "Scripts/scenarios/\(scenario).lua")
       let html = log + ".html"
-      let r = try lifesim(["export", log, "--format", "html", "-o", html, "--force"])
+      // From the log's folder, so the page (and the screenshot) names it without a temporary path.
+      let folder = (log as NSString).deletingLastPathComponent, name = (log as NSString).lastPathComponent
+      let r = try lifesim(["export", name, "--format", "html", "-o", name + ".html", "--force"], cwd: folder)
       #expect(r.status == 0 && r.out.isEmpty && r.err.isEmpty, "\(r.err)")
       let page = try String(contentsOfFile: html, encoding: .utf8)
       #expect(page.contains("default-src 'none'") && !page.contains("src=") && !page.contains("href="))
-      #expect(page.contains("\"replay\":\"lifesim replay \(log)\""))
+      #expect(page.contains("\"replay\":\"lifesim replay \(name)\""))
       args += [log, html]
     }
     let check = try pythonScript("check_html.py", args)

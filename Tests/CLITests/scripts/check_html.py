@@ -12,6 +12,7 @@ from playwright.sync_api import sync_playwright
 from report import finish
 
 HIDDEN = {"transition", "return"}  # shown as states and durations, not as marks
+CHUNK = 200  # the sequence view draws this many columns at a time
 
 
 def shown_events(log):
@@ -64,21 +65,24 @@ def check(browser, log, html, shot, max_load, problems):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url) if r.url != url else None)
-    loads = []
-    # A second try when the first is slow: the machine may be busy with other tests; the
-    # page must load in time at least once, and both times are printed.
+    loads, walls = [], []
+    # The load time is the page's own: from the start of its navigation to the end of its first
+    # drawing (performance.now() then); the wall time seen from here adds Playwright's round
+    # trips and is printed too. A second try when the first is slow (the machine may be busy
+    # with other tests): the page must load in time at least once; every time is printed.
     while len(loads) < 2 and (not loads or loads[0] > max_load):
         start = time.monotonic()
         page.goto(url)
         page.wait_for_selector("body[data-ready]", timeout=30000)
-        loads.append(time.monotonic() - start)
+        walls.append(time.monotonic() - start)
+        loads.append(int(page.get_attribute("body", "data-ready-ms")) / 1000)
     load = min(loads)
     if load > max_load:
         problems.append(f"{name}: loaded in {' and '.join(f'{l:.2f}' for l in loads)} s, more than {max_load} s")
     got = check_marks(page, events, problems, name)
-    if len(events) <= 1000 and len(got) != len(events):
+    if len(events) <= CHUNK and len(got) != len(events):
         problems.append(f"{name}: {len(got)} marks for {len(events)} events")
-    if len(got) > 3000:
+    if len(got) > 3 * CHUNK:
         problems.append(f"{name}: {len(got)} marks drawn at once: the sequence view draws more than is on screen")
     if not page.query_selector_all("#tv [data-seq]"):
         problems.append(f"{name}: the time view has no marks")
@@ -101,7 +105,7 @@ def check(browser, log, html, shot, max_load, problems):
     page.fill("#search", query)
     matching = [e for e in events if query.lower() in signature(e).lower()]
     got = check_marks(page, matching, problems, f"{name} searching {query!r}")
-    if len(matching) <= 1000 and len(got) != len(matching):
+    if len(matching) <= CHUNK and len(got) != len(matching):
         problems.append(f"{name}: searching {query!r} shows {len(got)} marks, {len(matching)} match")
     wanted = {e["seq"] for e in matching}
     stray = [s for s in seqs(page, "#tv") if s not in wanted]
@@ -113,7 +117,8 @@ def check(browser, log, html, shot, max_load, problems):
     if requests:
         problems.append(f"{name}: network requests {requests[:3]}")
     page.close()
-    print(f"ok {name}: {len(events)} marks, loaded in {' then '.join(f'{l:.2f}' for l in loads)} s")
+    print(f"ok {name}: {len(events)} marks, loaded in {' then '.join(f'{l:.2f}' for l in loads)} s"
+          f" (wall {' then '.join(f'{w:.2f}' for w in walls)} s)")
 
 
 def main(args):
