@@ -10,7 +10,8 @@ final class AppHost: AppDriver {
   let modules: [EmbeddedScript]
   let profile: Profile
   let seed: Int64
-  weak var simulator: Simulator?
+  /// The system's services for the job that is running (handed over with every job).
+  private weak var services: AppServices?
   /// A script problem that must stop the run (an unknown handler name).
   private(set) var fatal: ScriptError?
 
@@ -49,12 +50,12 @@ final class AppHost: AppDriver {
     if let problem = output.charge(text.utf8.count, by: fn, inCallback: true) {
       throw stopRun(vm, problem)
     }
-    try call { sim throws(ProcessEnded) in try sim.log(text, at: vm.callerLocation()) }
+    try call(.log(text), from: vm)
   }
 
   /// Refuses (as a script error) time that would take the clock past what a log can hold.
   private func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
-    let clock = simulator?.clock ?? 0
+    let clock = services?.clock ?? 0
     if us > LogLimits.timeMaxUs - clock {
       throw stopRun(vm, "\(fn): the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
     }
@@ -62,17 +63,18 @@ final class AppHost: AppDriver {
 
   // MARK: AppDriver
 
-  func startProcess() -> Result<AppLayout, AppFault> {
+  func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
+    self.services = services
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
     vm.wallLimitSeconds = wallLimitSeconds
     vm.register()
     self.vm = vm
     layout = AppLayout()
-    let generation = Int64(simulator?.state.generation ?? 1)
+    let generation = Int64(services.state.generation)
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
-      virtualSeconds: { [weak self] in Double(self?.simulator?.clock ?? 0) / 1e6 },
+      virtualSeconds: { [weak self] in Double(self?.services?.clock ?? 0) / 1e6 },
       print: { [weak self] text in
         guard let self, let vm = self.vm else { return }
         try self.writeLog(vm, text, by: "print")
@@ -120,7 +122,8 @@ final class AppHost: AppDriver {
     return vm.type(-1) == .table
   }
 
-  func run(_ job: AppJob) -> AppFault? {
+  func run(_ job: AppJob, services: AppServices) -> AppFault? {
+    self.services = services
     guard let vm, !vm.aborted else { return .processEnded }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
@@ -267,7 +270,7 @@ final class AppHost: AppDriver {
         return 1
       }
     case .sceneDelegate:
-      pushInstance(vm, label: simulator?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
+      pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
       switch cb {
       case .willConnectTo:
         vm.newTable()
@@ -285,7 +288,7 @@ final class AppHost: AppDriver {
       case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
         vm.push(true); return 2
       case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-        vm.push(simulator?.state.orientation.rawValue ?? "portrait"); return 2
+        vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
       default:
         return 1
       }
@@ -312,7 +315,7 @@ final class AppHost: AppDriver {
 
   private func pushCompletion(_ vm: LuaVM, _ id: Int?) {
     vm.push { [weak self] vm in
-      if let id { try self?.call { sim throws(ProcessEnded) in try sim.complete(id, at: vm.callerLocation()) } }
+      if let id { try self?.call(.complete(id), from: vm) }
       return 0
     }
   }
@@ -368,9 +371,17 @@ final class AppHost: AppDriver {
   // MARK: The app API
 
   /// Runs an app call; a dead process unwinds the Lua code that made it.
-  private func call<T>(_ body: (Simulator) throws(ProcessEnded) -> T) throws -> T {
-    guard let sim = simulator, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
-    do { return try body(sim) } catch { vm.abort(); throw LuaRaise("lifesim: process ended") }
+  /// Returns the id UIKit gave the call (`beginBackgroundTask`, `after`), else nil; a call the
+  /// model refuses is a Lua error at `caller`'s line.
+  @discardableResult
+  private func call(_ request: AppRequest, from caller: LuaVM) throws -> Int? {
+    guard let services, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
+    do throws(AppCallError) { return try services.handle(request, at: caller.callerLocation()) } catch {
+      switch error {
+      case .processEnded: vm.abort(); throw LuaRaise("lifesim: process ended")
+      case let .invalid(message): throw LuaRaise(at: caller, message)
+      }
+    }
   }
 
   private func seconds(_ vm: LuaVM, _ idx: Int32, _ fn: String) throws -> Int64 {
@@ -447,7 +458,7 @@ final class AppHost: AppDriver {
       guard let self else { return 0 }
       let us = try self.seconds(vm, 1, "work")
       try self.checkClock(vm, adding: us, by: "work")
-      try self.call { sim throws(ProcessEnded) in try sim.work(us: us, at: vm.callerLocation()) }
+      try self.call(.work(us: us), from: vm)
       return 0
     }
     vm.rawSet(env, "work")
@@ -457,14 +468,14 @@ final class AppHost: AppDriver {
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
       try self.chargeStore(vm, key: key, value: value)
-      try self.call { sim throws(ProcessEnded) in try sim.store(key: key, value: value == .null ? nil : value, at: vm.callerLocation()) }
+      try self.call(.store(key: key, value: value == .null ? nil : value), from: vm)
       return 0
     }
     vm.rawSet(env, "store")
 
     vm.push { [weak self] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.simulator?.state.store[key] ?? .null)
+      try vm.push(json: self?.services?.state.store[key] ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
@@ -485,7 +496,7 @@ final class AppHost: AppDriver {
         let near = nearest(name, in: NotificationName.all).map { " (did you mean \($0)?)" } ?? ""
         throw LuaRaise(at: vm, "observe: unknown notification \"\(name)\"\(near)")
       }
-      try self.call { sim throws(ProcessEnded) in try sim.observe(name, at: vm.callerLocation()) }
+      try self.call(.observe(name), from: vm)
       self.pushRegistryTable(vm, "observers")
       vm.newTable()
       vm.push(name); vm.rawSet(-2, 1)
@@ -500,7 +511,7 @@ final class AppHost: AppDriver {
       let us = try self.seconds(vm, 1, "after")
       guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
       try self.checkClock(vm, adding: us, by: "after")
-      let id = try self.call { sim throws(ProcessEnded) in try sim.after(us: us, at: vm.callerLocation()) }
+      guard let id = try self.call(.after(us: us), from: vm) else { return 0 }
       self.pushRegistryTable(vm, "afters")
       vm.pushValue(2)
       vm.rawSet(-2, id)
@@ -514,43 +525,41 @@ final class AppHost: AppDriver {
   }
 
   private func installNavigation(_ vm: LuaVM, env: Int32) {
-    func navigate(_ body: @escaping (Simulator, LuaVM) throws(Simulator.NavigationError) -> Void) -> HostFunction.Body {
+    /// A navigation call: the process must be alive before its arguments are read.
+    func navigate(_ request: @escaping (LuaVM) throws -> AppRequest) -> HostFunction.Body {
       return { [weak self] vm in
-        guard let sim = self?.simulator, let own = self?.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
-        do throws(Simulator.NavigationError) { try body(sim, vm) } catch {
-          switch error {
-          case .processEnded: own.abort(); throw LuaRaise("lifesim: process ended")
-          case let .invalid(message): throw LuaRaise(at: vm, message)
-          }
-        }
+        guard let self, self.services != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
+        try self.call(try request(vm), from: vm)
         return 0
       }
     }
-    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in
-      guard let name = vm.string(1) else { throw .invalid("push: expected a controller name") }
-      try sim.appPush(name, at: vm.callerLocation())
+    vm.push(function: navigate { vm in
+      guard let name = vm.string(1) else { throw LuaRaise(at: vm, "push: expected a controller name") }
+      return .push(name)
     })
     vm.rawSet(env, "push")
-    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in try sim.appPop(at: vm.callerLocation()) })
+    vm.push(function: navigate { _ in .pop })
     vm.rawSet(env, "pop")
-    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in
-      guard let name = vm.string(1) else { throw .invalid("present: expected a controller name") }
+    vm.push(function: navigate { vm in
+      guard let name = vm.string(1) else { throw LuaRaise(at: vm, "present: expected a controller name") }
       var style: PresentationStyle?
       var navigation = false
       if vm.type(2) == .table {
-        if let problem = vm.unknownKey(inTableAt: 2, allowed: ["navigation", "style"]) { throw .invalid("present: \(problem)") }
+        if let problem = vm.unknownKey(inTableAt: 2, allowed: ["navigation", "style"]) { throw LuaRaise(at: vm, "present: \(problem)") }
         vm.rawGet(2, "style")
         if let s = vm.string(-1) {
-          guard let st = PresentationStyle(rawValue: s) else { throw .invalid("present: style must be fullScreen, pageSheet, formSheet or overFullScreen") }
+          guard let st = PresentationStyle(rawValue: s) else {
+            throw LuaRaise(at: vm, "present: style must be fullScreen, pageSheet, formSheet or overFullScreen")
+          }
           style = st
         }
         vm.pop()
         vm.rawGet(2, "navigation"); navigation = vm.bool(-1); vm.pop()
       }
-      try sim.appPresent(name, style: style, navigation: navigation, at: vm.callerLocation())
+      return .present(name, style: style, navigation: navigation)
     })
     vm.rawSet(env, "present")
-    vm.push(function: navigate { sim, vm throws(Simulator.NavigationError) in try sim.appDismiss(at: vm.callerLocation()) })
+    vm.push(function: navigate { _ in .dismiss })
     vm.rawSet(env, "dismiss")
   }
 
@@ -572,7 +581,7 @@ final class AppHost: AppDriver {
         throw LuaRaise(at: vm, "beginBackgroundTask: the expiration handler must be a function, not \(vm.describeValue(handlerIdx))")
       }
       let name = nameIdx > 0 ? (vm.string(nameIdx) ?? "") : ""
-      let id = try self.call { sim throws(ProcessEnded) in try sim.beginBackgroundTask(name: name, at: vm.callerLocation()) }
+      guard let id = try self.call(.beginBackgroundTask(name: name), from: vm) else { return 0 }
       if vm.type(handlerIdx) == .function {
         self.pushRegistryTable(vm, "expirations")
         vm.pushValue(handlerIdx)
@@ -587,21 +596,21 @@ final class AppHost: AppDriver {
       guard let self else { return 0 }
       try Self.requireMethodCall(vm, "endBackgroundTask")
       guard let id = vm.wholeNumber(2) else { throw LuaRaise(at: vm, "endBackgroundTask: expected a task id, not \(vm.describeValue(2))") }
-      try self.call { sim throws(ProcessEnded) in try sim.endBackgroundTask(Int(id), at: vm.callerLocation()) }
+      try self.call(.endBackgroundTask(Int(id)), from: vm)
       return 0
     }
     vm.rawSet(-2, "endBackgroundTask")
     // Dynamic properties through __index.
     vm.newTable()
     vm.push { [weak self] vm in
-      guard let sim = self?.simulator else { vm.pushNil(); return 1 }
+      guard let services = self?.services else { vm.pushNil(); return 1 }
       switch vm.string(2) {
       case "backgroundTimeRemaining":
-        if let us = sim.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
+        if let us = services.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
       case "applicationState":
-        vm.push(sim.state.applicationState.rawValue)
+        vm.push(services.state.applicationState.rawValue)
       case "isProtectedDataAvailable":
-        vm.push(sim.state.protectedDataAvailable)
+        vm.push(services.state.protectedDataAvailable)
       default:
         vm.pushNil()
       }

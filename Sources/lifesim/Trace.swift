@@ -95,7 +95,8 @@ struct TraceFormatter {
     case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
     case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
-    default: return input.verb
+    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
+      return input.verb
     }
   }
 

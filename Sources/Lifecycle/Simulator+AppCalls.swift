@@ -1,0 +1,115 @@
+import EventStore
+
+/// An app call as the app's code makes it, before UIKit gives it an id: `handle(_:at:)`
+/// records it as an `AppCall`.
+public enum AppRequest: Equatable, Sendable {
+  /// `work(seconds)`: blocks the main thread. A deadline inside it kills the app at the deadline.
+  case work(us: Int64)
+  /// `beginBackgroundTask(name, expiration)`: answered with the task's id.
+  case beginBackgroundTask(name: String)
+  /// `endBackgroundTask(id)`; an unknown or ended id is a no-op with a note, as UIKit only logs it.
+  case endBackgroundTask(Int)
+  /// `store(key, value)`; nil removes the key.
+  case store(key: String, value: JSONValue?)
+  case log(String)
+  case observe(String)
+  /// `after(seconds, fn)`: answered with the id the driver keys `fn` by.
+  case after(us: Int64)
+  /// The app called a completion handler UIKit gave it. Calling one twice does nothing.
+  case complete(Int)
+  case push(String)
+  case pop
+  /// `present(name, opts)`; a nil style is the profile's default.
+  case present(String, style: PresentationStyle?, navigation: Bool)
+  case dismiss
+}
+
+/// Why an app call was not made: the process is gone (the app's code must unwind), or
+/// the call makes no sense now (a Lua error for the app).
+public enum AppCallError: Error, Equatable, Sendable {
+  case processEnded
+  case invalid(String)
+}
+
+extension Simulator {
+  /// Makes an app call from inside a job (or the app's top-level code). Returns the id UIKit
+  /// gave it (`beginBackgroundTask`, `after`), else nil.
+  @discardableResult
+  public func handle(_ request: AppRequest, at: String? = nil) throws(AppCallError) -> Int? {
+    guard state.process == .running || state.process == .prewarmed, depth > 0 || loadingApp else { throw .processEnded }
+    do {
+      switch request {
+      case let .work(us):
+        try work(us: us, at: at)
+      case let .beginBackgroundTask(name):
+        let id = state.tasksBegun + 1
+        emit(.call(.beginBackgroundTask(name: name, task: id), at: at))
+        return id
+      case let .endBackgroundTask(id):
+        guard state.tasks.contains(where: { $0.id == id }) else {
+          note("endBackgroundTaskIgnored", "no background task \(id) is running: the call does nothing")
+          return nil
+        }
+        emit(.call(.endBackgroundTask(task: id), at: at))
+      case let .store(key, value):
+        emit(.call(.store(key: key, value: value), at: at))
+      case let .log(message):
+        emit(.call(.log(message), at: at))
+      case let .observe(notification):
+        emit(.call(.observe(notification), at: at))
+      case let .after(us):
+        let id = state.aftersScheduled + 1
+        emit(.call(.after(us: max(us, 0), id: id), at: at))
+        scheduler.scheduled(after: id, at: at)
+        return id
+      case let .complete(id):
+        guard state.completions.contains(where: { $0.id == id }) else { return nil }
+        emit(.call(.completion(id: id), at: at))
+      case let .push(cls):
+        guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
+        guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
+        emit(.call(.push(cls), at: at))
+        try push(cls)
+      case .pop:
+        guard let stack = state.navigationStack, stack.count >= 2 else {
+          throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
+        }
+        emit(.call(.pop, at: at))
+        try pop(cancelled: false)
+      case let .present(cls, style, navigation):
+        guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
+        guard state.window != nil else { throw AppCallError.invalid("present: the app has no window yet") }
+        let resolved = style ?? profile.defaultPresentationStyle
+        emit(.call(.present(cls, style: resolved, navigation: navigation), at: at))
+        try present(cls, style: resolved, navigation: navigation)
+      case .dismiss:
+        guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
+        emit(.call(.dismiss, at: at))
+        try dismiss(cancelled: false)
+      }
+    } catch let error as AppCallError {
+      throw error
+    } catch {
+      throw .processEnded
+    }
+    return nil
+  }
+
+  /// What `UIApplication.shared.backgroundTimeRemaining` reads, in µs (nil: "suitably large", DBL_MAX).
+  public var backgroundTimeRemaining_us: Int64? {
+    guard state.process == .running, state.applicationState == .background, let since = state.backgroundSince else { return nil }
+    return max(0, since + profile.backgroundTaskAllowance_us - clock)
+  }
+
+  /// Blocks the main thread for `us`; a deadline that falls inside ends the process there.
+  private func work(us: Int64, at: String?) throws(ProcessEnded) {
+    emit(.call(.work(us: us), at: at))
+    let end = clock + max(us, 0)
+    if let kill = scheduler.earliestKill(in: state), kill.deadline < end {
+      scheduler.advance(to: kill.deadline)
+      terminate(kill.termination)
+      throw ProcessEnded()
+    }
+    scheduler.advance(to: end)
+  }
+}

@@ -1,0 +1,357 @@
+// UIKit's sequences for the app as a whole: what each scenario verb runs, launches,
+// the application and scene transitions, protected data and force quit.
+
+extension Simulator {
+  func run(_ input: Input) throws(ProcessEnded) {
+    let s = state
+    switch input {
+    case let .launch(url):
+      try userLaunch(url: url)
+    case let .openURL(url):
+      try userLaunch(url: url)
+    case .prewarm:
+      try startProcess(mode: .prewarm, state: .background)
+      if profile.prewarmRunsDidFinish == .always || (profile.prewarmRunsDidFinish == .sceneAppsOnly && profile.scenes) {
+        try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
+        try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
+        try post("UIApplication.didFinishLaunchingNotification")
+      }
+    case .home:
+      if s.applicationState == .active { try resignActive() }
+      try enterBackground()
+    case .lock:
+      if s.isForeground {
+        if s.applicationState == .active { try resignActive() }
+        try enterBackground()
+      }
+    case .unlock:
+      if !s.protectedDataAvailable { try protectedData(available: true) }
+      if s.frontmostAtLock { try userLaunch(url: nil) }
+    case let .interrupt(kind):
+      try resignActive()
+      if kind == .notificationCenter, profile.notificationCenterDoubleActivation {
+        // Fully extended, the center lets the app become active and resign again.
+        try becomeActive()
+        try resignActive()
+      }
+    case let .endInterrupt(how):
+      guard s.isForeground else { return }
+      if how == .answered { try enterBackground() } else { try becomeActive() }
+    case .appSwitcher:
+      if s.applicationState == .active, s.process == .running { try resignActive() }
+    case let .switchTo(other):
+      if other {
+        if s.isForeground { try enterBackground() }
+      } else if s.isForeground {
+        try becomeActive()
+      } else {
+        try userLaunch(url: nil)
+      }
+    case .forceQuit:
+      try forceQuit()
+    case .memoryWarning:
+      guard s.process == .running else {
+        note("memoryWarningNotDelivered", "a \(s.appState.rawValue) app receives no memory warning")
+        return
+      }
+      try deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
+      // Every instance, loaded or not; no view is loaded to deliver it.
+      for id in state.windowControllers where state.controllers[id] != nil {
+        try deliver(.didReceiveMemoryWarning, state.label(id))
+      }
+      try post("UIApplication.didReceiveMemoryWarningNotification")
+    case .memoryPressure:
+      guard s.process == .suspended || s.process == .prewarmed else {
+        note("notReclaimed", "memory pressure reclaims suspended apps; this one is \(s.appState.rawValue)")
+        return
+      }
+      terminate(Termination(reason: .jetsam, code: nil,
+                            description: "vm-pageshortage: the system reclaimed the suspended app's memory"))
+    case let .backgroundLaunch(event):
+      try backgroundLaunch(event)
+    case .rotate:
+      if s.isForeground { try deliverRotation() }
+    case let .push(name): try push(name)
+    case .pop: try pop(cancelled: false)
+    case let .present(name, style, navigation):
+      try present(name, style: style ?? profile.defaultPresentationStyle, navigation: navigation)
+    case .dismiss: try dismiss(cancelled: false)
+    case let .selectTab(i): try selectTab(i)
+    case let .swipeBack(cancel): try pop(cancelled: cancel)
+    case let .swipeDown(cancel): try dismiss(cancelled: cancel)
+    case let .advance(us): advance(us)
+    }
+  }
+
+  // MARK: - Launch
+
+  func startProcess(mode: LaunchMode, state appState: ApplicationState) throws(ProcessEnded) {
+    emit(.processStarted(mode: mode, state: appState))
+    loadingApp = true
+    let started = driver.startProcess(services: self)
+    loadingApp = false
+    switch started {
+    case let .success(l): layout = l
+    case let .failure(fault): try fail(fault, in: "app script", target: "App")
+    }
+    if profile.sceneRequiredNote, !profile.scenes, mode != .prewarm {
+      note("sceneLifecycleRequired", "UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.")
+    }
+  }
+
+  /// The user opens the app: icon, URL, unlock, or the switcher.
+  func userLaunch(url: String?) throws(ProcessEnded) {
+    switch state.process {
+    case .notRunning:
+      try startProcess(mode: .foreground, state: profile.scenes ? .background : .inactive)
+      try foregroundLaunch(url: url)
+    case .prewarmed:
+      emit(.launchContinued(state: profile.scenes ? .background : .inactive))
+      try foregroundLaunch(url: url)
+    case .suspended, .running:
+      if state.process == .suspended { emit(.resumed) }
+      if state.applicationState == .active {
+        if let url { try deliver(profile.scenes ? .openURLContexts : .openURL, profile.scenes ? "SceneDelegate" : "AppDelegate", url: url) }
+        return
+      }
+      try returnToForeground(url: url)
+    }
+  }
+
+  /// willFinish … the root's viewDidAppear, under the launch watchdog.
+  func foregroundLaunch(url: String?) throws(ProcessEnded) {
+    launching = true
+    scheduler.arm(.launch)
+    defer { launching = false; scheduler.disarmInnermost() }
+    if !profile.scenes { try buildRoot() }
+    if !state.didFinishLaunchingRan {
+      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url)
+      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url)
+      try post("UIApplication.didFinishLaunchingNotification")
+    }
+    if profile.scenes {
+      try connectScene(url: url)
+    } else {
+      try showRootSceneless(url: url)
+    }
+  }
+
+  /// Sceneless: the root appears around applicationDidBecomeActive (knob launchAppearanceOrder).
+  func showRootSceneless(url: String?) throws(ProcessEnded) {
+    guard let root = state.topController else { return }
+    try loadView(root)
+    switch profile.launchAppearanceOrder {
+    case .willAppearBeforeActive:
+      try beginAppearance(root)
+      if let url { try deliver(.openURL, "AppDelegate", url: url) }
+      try becomeActive()
+      try deliver(.viewDidAppear, state.label(root))
+    case .allVCBeforeActive:
+      try beginAppearance(root)
+      try deliver(.viewDidAppear, state.label(root))
+      if let url { try deliver(.openURL, "AppDelegate", url: url) }
+      try becomeActive()
+    case .allVCAfterActive:
+      if let url { try deliver(.openURL, "AppDelegate", url: url) }
+      try becomeActive()
+      try beginAppearance(root)
+      try deliver(.viewDidAppear, state.label(root))
+    }
+  }
+
+  /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
+  func connectScene(url: String?) throws(ProcessEnded) {
+    if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+    if !state.sceneSession {
+      try deliver(.configurationForConnecting, "AppDelegate")
+      emit(.sceneSession(created: true))
+    }
+    emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
+    try buildRoot()
+    try deliver(.willConnectTo, "SceneDelegate", url: url)
+    try post("UIScene.willConnectNotification")
+    guard let root = state.topController else { return }
+    try loadView(root)
+    switch profile.sceneLaunchAppearanceOrder {
+    case .willAppearBeforeForeground:
+      try beginAppearance(root)
+      try enterForeground(url: nil)
+      try becomeActive()
+    case .allVCAfterActive:
+      try enterForeground(url: nil)
+      try becomeActive()
+      try beginAppearance(root)
+    }
+    try deliver(.viewDidAppear, state.label(root))
+  }
+
+  /// Back from background or suspension (the process still exists).
+  func returnToForeground(url: String?) throws(ProcessEnded) {
+    if profile.scenes, state.sceneLabel == nil {
+      // Launched in the background, or its scene was disconnected: connect one now.
+      launching = true
+      defer { launching = false }
+      try connectScene(url: url)
+      return
+    }
+    try enterForeground(url: url)
+    if !profile.scenes, state.window == nil {
+      // A sceneless app launched in the background builds its window now.
+      try buildRoot()
+      if let root = state.topController {
+        try loadView(root)
+        try beginAppearance(root)
+        try becomeActive()
+        try deliver(.viewDidAppear, state.label(root))
+        return
+      }
+    }
+    try becomeActive()
+  }
+
+  func backgroundLaunch(_ event: BackgroundEvent) throws(ProcessEnded) {
+    if state.forceQuit {
+      note("backgroundLaunchNotDelivered", "the user force quit the app: \(event.rawValue) is not delivered until the user opens it again")
+      return
+    }
+    switch state.process {
+    case .notRunning, .prewarmed:
+      if state.process == .notRunning {
+        try startProcess(mode: .background, state: .background)
+      } else {
+        emit(.launchContinued(state: .background))
+      }
+      if !state.didFinishLaunchingRan {
+        try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
+        try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
+        try post("UIApplication.didFinishLaunchingNotification")
+      }
+      if !profile.scenes { try didEnterBackground() }
+    case .suspended:
+      emit(.resumed)
+      if !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground { try didEnterBackground() }
+    case .running:
+      break
+    }
+    try deliver(event.callback, "AppDelegate", completion: state.completionsIssued + 1)
+  }
+
+  // MARK: - App-level transitions
+
+  func setApplicationState(_ to: ApplicationState) {
+    if state.applicationState != to { emit(.applicationState(from: state.applicationState, to: to)) }
+  }
+
+  func setScene(_ to: SceneActivation) {
+    if let scene = state.sceneLabel, state.sceneActivation != to {
+      emit(.sceneActivation(scene: scene, from: state.sceneActivation, to: to))
+    }
+  }
+
+  func resignActive() throws(ProcessEnded) {
+    if profile.scenes {
+      try deliver(.sceneWillResignActive, "SceneDelegate")
+      try post("UIScene.willDeactivateNotification")
+      try post("UIApplication.willResignActiveNotification")
+      setScene(.foregroundInactive)
+    } else {
+      try deliver(.applicationWillResignActive, "AppDelegate")
+      try post("UIApplication.willResignActiveNotification")
+    }
+    setApplicationState(.inactive)
+  }
+
+  func becomeActive() throws(ProcessEnded) {
+    if profile.scenes {
+      setScene(.foregroundActive)
+      setApplicationState(.active)
+      try deliver(.sceneDidBecomeActive, "SceneDelegate")
+      try post("UIScene.didActivateNotification")
+      try post("UIApplication.didBecomeActiveNotification")
+    } else {
+      setApplicationState(.active)
+      try deliver(.applicationDidBecomeActive, "AppDelegate")
+      try post("UIApplication.didBecomeActiveNotification")
+    }
+  }
+
+  /// inactive → background: the transition, the 5 s budget, then the snapshot.
+  func enterBackground() throws(ProcessEnded) {
+    setScene(.background)
+    setApplicationState(.background)
+    try didEnterBackground()
+    if profile.snapshotTraitFlip {
+      let visible = state.visibleControllers
+      for _ in 0..<2 {
+        for id in visible { try deliver(.traitCollectionDidChange, state.label(id)) }
+      }
+    }
+  }
+
+  /// The didEnterBackground callback and notifications, under their budget.
+  func didEnterBackground() throws(ProcessEnded) {
+    let callback: Callback = profile.scenes ? .sceneDidEnterBackground : .applicationDidEnterBackground
+    scheduler.arm(.didEnterBackground(callback))
+    defer { scheduler.disarmInnermost() }
+    if profile.scenes {
+      try deliver(.sceneDidEnterBackground, "SceneDelegate")
+      try post("UIScene.didEnterBackgroundNotification")
+    } else {
+      try deliver(.applicationDidEnterBackground, "AppDelegate")
+    }
+    try post("UIApplication.didEnterBackgroundNotification")
+  }
+
+  /// background → inactive (rotation news first, then the URL after willEnterForeground).
+  func enterForeground(url: String?) throws(ProcessEnded) {
+    if state.rotationPending { try deliverRotation() }
+    if profile.scenes {
+      try deliver(.sceneWillEnterForeground, "SceneDelegate")
+      try post("UIScene.willEnterForegroundNotification")
+      try post("UIApplication.willEnterForegroundNotification")
+      setScene(.foregroundInactive)
+      setApplicationState(.inactive)
+      if let url { try deliver(.openURLContexts, "SceneDelegate", url: url) }
+    } else {
+      try deliver(.applicationWillEnterForeground, "AppDelegate")
+      try post("UIApplication.willEnterForegroundNotification")
+      setApplicationState(.inactive)
+      if let url { try deliver(.openURL, "AppDelegate", url: url) }
+    }
+  }
+
+  func protectedData(available: Bool) throws(ProcessEnded) {
+    if available {
+      emit(.protectedData(available: true))
+      if state.process == .running {
+        try deliver(.applicationProtectedDataDidBecomeAvailable, "AppDelegate")
+        try post("UIApplication.protectedDataDidBecomeAvailableNotification")
+      }
+    } else {
+      if state.process == .running {
+        try deliver(.applicationProtectedDataWillBecomeUnavailable, "AppDelegate")
+        try post("UIApplication.protectedDataWillBecomeUnavailableNotification")
+      }
+      emit(.protectedData(available: false))
+    }
+  }
+
+  func forceQuit() throws(ProcessEnded) {
+    guard state.process == .running else {
+      if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+      terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
+      return
+    }
+    if profile.scenes, let scene = state.sceneLabel {
+      try deliver(.sceneDidDisconnect, "SceneDelegate")
+      try post("UIScene.didDisconnectNotification")
+      emit(.sceneDisconnected(scene: scene))
+    }
+    scheduler.arm(.willTerminate)
+    defer { scheduler.disarmInnermost() }
+    try deliver(.applicationWillTerminate, "AppDelegate")
+    try post("UIApplication.willTerminateNotification")
+    if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+    terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher"))
+  }
+}

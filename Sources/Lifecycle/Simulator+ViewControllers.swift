@@ -1,0 +1,141 @@
+// UIKit's sequences for view controllers: the root, appearance, rotation, navigation,
+// presentation and tabs.
+
+extension Simulator {
+  // MARK: - View controllers
+
+  /// Builds the window's root from the app's layout: transition, then init(coder:) for each root.
+  func buildRoot() throws(ProcessEnded) {
+    var labels: [String] = []
+    var counts: [String: Int] = [:]
+    for cls in layout.roots {
+      counts[cls, default: state.instancesPerClass[cls] ?? 0] += 1
+      labels.append("\(cls)#\(counts[cls]!)")
+    }
+    let navigation = layout.container == .navigation || (layout.container == .tabs && layout.tabsHaveNavigation)
+    emit(.rootBuilt(container: layout.container, navigation: navigation, controllers: labels))
+    for label in labels { try deliver(.`init`, label) }
+  }
+
+  func nextLabel(_ cls: String) -> String { "\(cls)#\((state.instancesPerClass[cls] ?? 0) + 1)" }
+
+  /// The stack a push goes on, if a navigation controller is on top.
+
+  func loadView(_ id: Int) throws(ProcessEnded) {
+    guard state.controllers[id]?.viewLoaded == false else { return }
+    try deliver(.loadView, state.label(id))
+    try deliver(.viewDidLoad, state.label(id))
+  }
+
+  /// viewWillAppear → viewIsAppearing (iOS ≥ 13) → updateProperties (iOS ≥ 26) → layout.
+  /// A controller that was hidden during a rotation gets willTransition(to:with:) first, its new
+  /// traits once its view is back in the window (before viewIsAppearing), and a layout pass for
+  /// its new size even where the appearance has none otherwise (`layout: false`).
+  func beginAppearance(_ id: Int, layout doLayout: Bool = true) throws(ProcessEnded) {
+    let label = state.label(id)
+    let rotatedWhileHidden = state.controllers[id]?.traitsStale == true
+    if rotatedWhileHidden { try deliver(.willTransitionToTraitCollection, label) }
+    try deliver(.viewWillAppear, label)
+    if rotatedWhileHidden { try deliver(.traitCollectionDidChange, label) }
+    if profile.viewIsAppearing { try deliver(.viewIsAppearing, label) }
+    if doLayout || rotatedWhileHidden { try layoutPass(label) }
+  }
+
+  func layoutPass(_ label: String) throws(ProcessEnded) {
+    if profile.updateProperties { try deliver(.updateProperties, label) }
+    try deliver(.viewWillLayoutSubviews, label)
+    try deliver(.viewDidLayoutSubviews, label)
+  }
+
+  func deliverRotation() throws(ProcessEnded) {
+    let visible = state.visibleControllers
+    for id in visible { try deliver(.willTransitionToTraitCollection, state.label(id)) }
+    for id in visible { try deliver(.viewWillTransitionToSize, state.label(id)) }
+    for id in visible { try deliver(.traitCollectionDidChange, state.label(id)) }
+    for id in visible {
+      try deliver(.viewWillLayoutSubviews, state.label(id))
+      try deliver(.viewDidLayoutSubviews, state.label(id))
+    }
+  }
+
+  func push(_ cls: String) throws(ProcessEnded) {
+    guard let a = state.topController else { return }
+    let b = nextLabel(cls)
+    emit(.pushed(b))
+    try deliver(.`init`, b)
+    guard let bid = state.controllerIDs[b] else { return }
+    try loadView(bid)
+    try deliver(.viewWillDisappear, state.label(a))
+    try beginAppearance(bid)
+    try deliver(.viewDidDisappear, state.label(a))
+    try deliver(.viewDidAppear, b)
+  }
+
+  /// pop(), swipe_back{} (completed), or swipe_back{cancel = true}.
+  func pop(cancelled: Bool) throws(ProcessEnded) {
+    guard let stack = state.navigationStack, stack.count >= 2 else { return }
+    let b = state.label(stack[stack.count - 1]), aID = stack[stack.count - 2], a = state.label(aID)
+    try deliver(.viewWillDisappear, b)
+    if cancelled {
+      try beginAppearance(aID, layout: false)
+      try deliver(.viewWillDisappear, a)
+      try deliver(.viewDidDisappear, a)
+      try deliver(.viewWillAppear, b)
+      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b) }
+      try deliver(.viewDidAppear, b)
+      return
+    }
+    try beginAppearance(aID)
+    try deliver(.viewDidDisappear, b)
+    emit(.popped(b))
+    try deliver(.viewDidAppear, a)
+  }
+
+  func present(_ cls: String, style: PresentationStyle, navigation: Bool) throws(ProcessEnded) {
+    let hidden = style.removesPresenter ? Array(state.visibleControllers.reversed()) : []
+    let b = nextLabel(cls)
+    emit(.presented(b, style: style, navigation: navigation))
+    try deliver(.`init`, b)
+    guard let bid = state.controllerIDs[b] else { return }
+    try loadView(bid)
+    for id in hidden { try deliver(.viewWillDisappear, state.label(id)) }
+    try beginAppearance(bid)
+    try deliver(.viewDidAppear, b)
+    for id in hidden { try deliver(.viewDidDisappear, state.label(id)) }
+  }
+
+  /// dismiss(), swipe_down{} (completed), or swipe_down{cancel = true}.
+  func dismiss(cancelled: Bool) throws(ProcessEnded) {
+    guard let level = state.window?.presented.last, let bid = level.stack.last else { return }
+    let b = state.label(bid)
+    try deliver(.viewWillDisappear, b)
+    if cancelled {
+      try deliver(.viewWillAppear, b)
+      if profile.viewIsAppearing { try deliver(.viewIsAppearing, b) }
+      try deliver(.viewDidAppear, b)
+      return
+    }
+    var revealed: [Int] = []
+    if level.style.removesPresenter, var w = state.window {
+      w.presented.removeLast()
+      var below = LifecycleState()
+      below.window = w
+      revealed = below.visibleControllers
+    }
+    // The presenter's view comes back as it was: laid out again only if its size changed.
+    for id in revealed { try beginAppearance(id, layout: false) }
+    for id in revealed { try deliver(.viewDidAppear, state.label(id)) }
+    try deliver(.viewDidDisappear, b)
+    emit(.dismissed(b))
+  }
+
+  func selectTab(_ index: Int) throws(ProcessEnded) {
+    guard let a = state.topController, let w = state.window, let bid = w.tabs[index - 1].last else { return }
+    emit(.tabSelected(index: index, controller: state.label(bid)))
+    try loadView(bid)
+    try beginAppearance(bid)
+    try deliver(.viewWillDisappear, state.label(a))
+    try deliver(.viewDidDisappear, state.label(a))
+    try deliver(.viewDidAppear, state.label(bid))
+  }
+}

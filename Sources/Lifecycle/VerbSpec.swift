@@ -1,0 +1,167 @@
+/// Every scenario verb, declared once: its Lua name, its arguments and their checks, the
+/// `Input` it makes and its one-line doc. ScriptHost installs the verbs from this table,
+/// `InputRules.legalInputs` and the invariant tests draw inputs from it, and a test checks
+/// that the LuaLS types and docs/lua-api.md list exactly these verbs.
+public struct VerbSpec: Sendable {
+  /// The Lua name (`end_interrupt`).
+  public let name: String
+  /// The arguments, in call order; `.options` only last.
+  public let arguments: [VerbArgument]
+  /// What the verb does, in one line.
+  public let doc: String
+  /// The input made from read arguments; nil only if an argument is missing or outside its
+  /// domain, which the reader has already refused.
+  public let make: @Sendable (VerbArguments) -> Input?
+
+  public init(_ name: String, _ arguments: [VerbArgument] = [], doc: String,
+              make: @escaping @Sendable (VerbArguments) -> Input?) {
+    self.name = name; self.arguments = arguments; self.doc = doc; self.make = make
+  }
+
+  /// A verb with no arguments.
+  static func plain(_ name: String, _ input: Input, doc: String) -> VerbSpec {
+    VerbSpec(name, doc: doc) { _ in input }
+  }
+
+  /// Every input this verb can make from `domain` (arguments in every combination).
+  public func candidates(_ domain: ArgumentDomain) -> [Input] {
+    var combinations = [VerbArguments()]
+    for argument in arguments {
+      combinations = combinations.flatMap { partial in argument.values(domain).map { partial.merging($0) } }
+    }
+    return combinations.compactMap(make)
+  }
+}
+
+/// One argument of a verb, as the reader checks it and `candidates` enumerates it. Its key is
+/// the field the log records it under.
+public enum VerbArgument: Sendable {
+  /// A string argument `key`; `expected` names it in the error (`"a controller name"`).
+  case string(key: String, expected: String, domain: StringDomain)
+  /// One of `words`; the error says `expected <expected>`.
+  case choice(key: String, words: [String], expected: String)
+  /// A whole number (`select_tab`); the error says `expected <expected>`. Candidates: the tabs.
+  case tab(key: String, expected: String)
+  /// Seconds from 0 to a year, read as µs.
+  case seconds(key: String)
+  /// An optional table of named options, read in this order (an error lists them sorted).
+  case options([VerbOption])
+
+  /// The values `candidates` tries for this argument (an option may also be absent).
+  func values(_ domain: ArgumentDomain) -> [VerbArguments] {
+    switch self {
+    case let .string(key, _, kind): return domain.strings(kind).map { VerbArguments([key: .text($0)]) }
+    case let .choice(key, words, _): return words.map { VerbArguments([key: .text($0)]) }
+    case let .tab(key, _): return domain.tabs > 0 ? (1...domain.tabs).map { VerbArguments([key: .number(Int64($0))]) } : []
+    case let .seconds(key): return domain.durationsUs.map { VerbArguments([key: .number($0)]) }
+    case let .options(options):
+      var combinations = [VerbArguments()]
+      for option in options {
+        let values = [nil] + option.values(domain).map { Optional($0) }
+        combinations = combinations.flatMap { partial in
+          values.map { value in value.map { partial.merging(VerbArguments([option.key: $0])) } ?? partial }
+        }
+      }
+      return combinations
+    }
+  }
+}
+
+/// One key of a verb's options table.
+public struct VerbOption: Sendable {
+  public enum Kind: Sendable {
+    case string(StringDomain)
+    case choice([String])
+    /// true or false; absent is false.
+    case flag
+  }
+  public let key: String
+  public let kind: Kind
+
+  public init(_ key: String, _ kind: Kind) { self.key = key; self.kind = kind }
+
+  func values(_ domain: ArgumentDomain) -> [VerbValue] {
+    switch kind {
+    case let .string(kind): return domain.strings(kind).map(VerbValue.text)
+    case let .choice(words): return words.map(VerbValue.text)
+    case .flag: return [.flag(true)]
+    }
+  }
+}
+
+/// Where a free string argument's candidates come from.
+public enum StringDomain: Sendable { case controllers, urls }
+
+/// A read argument's value.
+public enum VerbValue: Equatable, Sendable {
+  case text(String)
+  case number(Int64)
+  case flag(Bool)
+}
+
+/// The arguments of one call, by key (absent options are missing).
+public struct VerbArguments: Equatable, Sendable {
+  public var values: [String: VerbValue]
+
+  public init(_ values: [String: VerbValue] = [:]) { self.values = values }
+
+  public func text(_ key: String) -> String? {
+    if case let .text(s) = values[key] { return s }
+    return nil
+  }
+
+  public func number(_ key: String) -> Int64? {
+    if case let .number(n) = values[key] { return n }
+    return nil
+  }
+
+  /// A flag option: absent is false.
+  public func flag(_ key: String) -> Bool {
+    if case let .flag(b) = values[key] { return b }
+    return false
+  }
+
+  /// The word at `key` as one of `E`'s cases.
+  public func choice<E: RawRepresentable>(_ key: String, _: E.Type) -> E? where E.RawValue == String {
+    text(key).flatMap(E.init(rawValue:))
+  }
+
+  func merging(_ other: VerbArguments) -> VerbArguments {
+    VerbArguments(values.merging(other.values) { _, new in new })
+  }
+}
+
+/// The values to try for arguments whose domain is not fixed.
+public struct ArgumentDomain: Sendable {
+  /// The view-controller classes the app declares.
+  public var controllers: [String]
+  /// The tabs of the window (0: no tab bar).
+  public var tabs: Int
+  public var urls: [String]
+  public var durationsUs: [Int64]
+
+  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64]) {
+    self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
+  }
+
+  func strings(_ kind: StringDomain) -> [String] {
+    switch kind {
+    case .controllers: return controllers
+    case .urls: return urls
+    }
+  }
+}
+
+extension CaseIterable where Self: RawRepresentable, Self.RawValue == String {
+  /// Every case's raw value, in declaration order.
+  static var words: [String] { allCases.map(\.rawValue) }
+  /// `one of "a", "b"`, as a choice's error names them.
+  static var oneOf: String { VerbSpec.oneOf(words) }
+}
+
+extension VerbSpec {
+  /// `one of "a", "b"`: the words of a choice as an error names them.
+  public static func oneOf(_ words: [String]) -> String {
+    "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+  }
+}
