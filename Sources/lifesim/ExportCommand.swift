@@ -1,43 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import EventStore
 import Lifecycle
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Write a run's timeline as Perfetto JSON, a Mermaid diagram, or plain events.",
+    abstract: "Write a run's timeline as Perfetto JSON, an HTML page, a Mermaid diagram, plain events, or tables for DuckDB.",
     discussion: """
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per
-      run; a track each for the system, the app state, the app and scene delegates, every view
-      controller and the background tasks; callbacks as spans with their virtual durations,
-      inputs and kills as instants, and backgroundTimeRemaining as a counter that counts down
-      each second while the app runs in the background, to its expiration point and to 0 (the
-      full allowance elsewhere).
+      run, named after the scenario, with a pid derived from the run (two traces open side by
+      side); a track each for the system, the app state, the app and scene delegates, every view
+      controller and each background task; callbacks and tasks as spans, inputs, app calls,
+      notifications, expectations and kills as instants on their target's track, every event
+      with its seq and virtual time (t_us) in its args; backgroundTimeRemaining as a counter.
+      --clock sequence (the default) gives every event its own tick (ts = seq), so order and
+      nesting show at any zoom; --clock virtual puts events at their virtual time (callbacks
+      last their virtual durations, and the counter counts down each second while the app runs
+      in the background, to its expiration point and to 0).
       mermaid: a sequenceDiagram (User, UIKit, AppDelegate, SceneDelegate, each controller),
       with the app's log messages as notes; split into several diagrams, each under Mermaid's
       50,000-character limit.
       A file at -o appears only when complete; an export that fails leaves nothing there.
       jsonl: the events, one JSON object a line, without the hash member.
+      html: one self-contained page (no request of any kind; opens from file://): swimlanes
+      over virtual time (process, applicationState, scenes, each controller's appearance, the
+      background time left, background tasks), every callback, app call, notification and input
+      as a mark with its details on hover or click, kills and failed expectations as flags, a
+      sequence view with one column per event, a search box, the outcome and how to reproduce.
+      tables: any number of logs into the folder at -o: runs.jsonl, events.jsonl, states.jsonl
+      and schema.sql (DuckDB views with explicit types; docs/analytics.md has the queries).
 
       Examples:
         lifesim export run.lifelog --format chrome-trace -o run.json
+        lifesim export run.lifelog --format html -o run.html
+        lifesim export runs/*.lifelog --format tables -o tables
         lifesim export run.lifelog --format mermaid
       """
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
-    case chromeTrace = "chrome-trace", mermaid, jsonl
+    case chromeTrace = "chrome-trace", mermaid, jsonl, html, tables
   }
 
-  @Argument(help: "The log to export.")
-  var log: String
+  @Argument(help: "The log to export (tables: one or more).")
+  var logs: [String]
 
-  @Option(help: "chrome-trace, mermaid or jsonl.")
+  @Option(help: "chrome-trace, mermaid, jsonl, html or tables.")
   var format: Format
+
+  @Option(help: "chrome-trace's time axis: sequence (every event its own tick, the virtual time in its args) or virtual.")
+  var clock: TraceClock = .sequence
 
   @OptionGroup var out: OutputOptions
 
   func run() throws {
     defer { Terminal.flush() }
+    try exportOne()
+  }
+
+  /// One log through `writer` to standard output or the file at -o.
+  private func export(with writer: Writer) throws {
+    guard logs.count == 1, let log = logs.first else {
+      Terminal.error("export --format \(format.rawValue) takes one log, not \(logs.count) (only --format tables takes several)")
+      throw ExitCode(Status.trouble)
+    }
     let reader: LogReader
     do { reader = try LogReader(path: log) } catch {
       Terminal.error(error.description)
@@ -49,7 +77,7 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     do {
-      try write(reader, to: sink)
+      try writer(reader, log, sink)
     } catch {
       sink.discard()
       Terminal.error("\(log): \(error)")
@@ -61,24 +89,70 @@ struct Export: ParsableCommand {
     }
   }
 
-  private func write(_ reader: LogReader, to sink: OutputSink) throws {
-    switch format {
-    case .jsonl:
-      while let line = try reader.next() {
-        if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
-      }
-    case .chromeTrace:
-      var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
-      while let line = try reader.next() {
-        if case let .event(e) = line { exporter.add(try Event(e)) }
-      }
-      exporter.finish()
-    case .mermaid:
-      var exporter = MermaidExporter(sink: sink)
-      while let line = try reader.next() {
-        if case let .event(e) = line { exporter.add(try Event(e)) }
-      }
-      exporter.finish()
+  /// `--format tables`: every log read in turn into the four files, which appear together.
+  private func exportTables() throws {
+    guard let folder = out.output else {
+      Terminal.error("export --format tables needs a folder: -o DIR")
+      throw ExitCode(Status.trouble)
+    }
+    let existed = access(folder, F_OK) == 0
+    let tables: TablesExport
+    do { tables = try TablesExport(folder: folder, overwrite: out.force, inputs: logs) } catch {
+      Terminal.error("\(error)")
+      throw ExitCode(Status.trouble)
+    }
+    func fail(_ message: String) -> ExitCode {
+      tables.discard()
+      if !existed { rmdir(folder) }
+      Terminal.error(message)
+      return ExitCode(Status.trouble)
+    }
+    for log in logs {
+      let reader: LogReader
+      do { reader = try LogReader(path: log) } catch { throw fail(error.description) }
+      do { tables.add(try RunTable(reading: reader), log: log) } catch { throw fail("\(log): \(error)") }
+    }
+    do { try tables.commit() } catch {
+      Terminal.error("\(error)")
+      throw ExitCode(Status.trouble)
     }
   }
+
+  /// Writes the one log in `reader` (read from `log`) in a single-log format.
+  private typealias Writer = (_ reader: LogReader, _ log: String, _ sink: OutputSink) throws -> Void
+
+  private func exportOne() throws {
+    let writer: Writer
+    switch format {
+    case .tables: return try exportTables()
+    case .jsonl:
+      writer = { reader, _, sink in
+        while let line = try reader.next() {
+          if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
+        }
+      }
+    case .chromeTrace:
+      writer = { [clock] reader, _, sink in
+        var exporter = ChromeTraceExporter(header: reader.header, clock: clock, sink: sink)
+        while let line = try reader.next() {
+          if case let .event(e) = line { exporter.add(seq: e.seq, try Event(e)) }
+        }
+        exporter.finish()
+      }
+    case .html:
+      writer = { reader, log, sink in TimelineExport.write(try RunTable(reading: reader), log: log, to: sink) }
+    case .mermaid:
+      writer = { reader, _, sink in
+        var exporter = MermaidExporter(sink: sink)
+        while let line = try reader.next() {
+          if case let .event(e) = line { exporter.add(try Event(e)) }
+        }
+        exporter.finish()
+      }
+    }
+    try export(with: writer)
+  }
+
 }
+
+extension TraceClock: ExpressibleByArgument {}

@@ -23,6 +23,7 @@ struct Test: ParsableCommand {
         lifesim test Scripts --ios all
         lifesim test Scripts/scenarios --ios 12,15-17,26 --scenes both -j 2 --junit report.xml
         lifesim test Scripts --ios all --compare-profiles --filter prewarm
+        lifesim test Scripts --ios 12,17 --html report     # open report/index.html
       """
   )
 
@@ -58,6 +59,9 @@ struct Test: ParsableCommand {
 
   @Option(help: "Keep the .lifelog of each failing case in this folder.")
   var logs: String?
+
+  @Option(help: ArgumentHelp("Write an HTML report in this folder: index.html, and each failing case's timeline (its log kept in DIR/logs unless --logs says where).", valueName: "DIR"))
+  var html: String?
 
   @Option(help: "Which logs --logs keeps: failed or all.")
   var keep: KeptLogs = .failed
@@ -111,8 +115,9 @@ struct Test: ParsableCommand {
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both,
                                 shard: try shard.map { try Shard(parsing: $0) })
     let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
-    let logsDirectory = comparison?.directory ?? logs
+    let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
+    if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
                               searchPath: ModuleSearchPath.folders(libs: lib), wallLimitSeconds: guardOptions.wallLimit,
                               reproduceOptions: lib.flatMap { ["--lib", $0] }) { events in
@@ -151,6 +156,7 @@ struct Test: ParsableCommand {
       Terminal.write(HumanReport.summary(summary, wallUs: wallTimes ? wallUs : nil))
     }
     if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
+    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html) }
     return summary.exitStatus
   }
 }

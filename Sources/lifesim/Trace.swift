@@ -46,7 +46,7 @@ struct TraceFormatter {
     case let .returned(name, target, used, depth):
       text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s", "2")
     case let .call(call, _):
-      text = indent(depth + 1) + "· \(describe(call))"
+      text = indent(depth + 1) + "· \(Self.describe(call))"
     case let .notification(name, handled, depth):
       text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
     case let .crash(name, target, message, traceback):
@@ -100,7 +100,8 @@ struct TraceFormatter {
     }
   }
 
-  private func describe(_ call: AppCall) -> String {
+  /// An app call in words (`work 0.200000 s`, `beginBackgroundTask "upload" → 1`).
+  static func describe(_ call: AppCall) -> String {
     switch call {
     case let .work(us): return "work \(VirtualTime.format(us)) s"
     case let .beginBackgroundTask(name, task): return "beginBackgroundTask \"\(name)\" → \(task)"

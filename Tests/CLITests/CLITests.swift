@@ -178,15 +178,16 @@ import TestSupport
 
   @Test func chromeTraceIsValidTraceEventFormat() throws {
     let (_, b) = try runs()
-    let r = try lifesim(["export", b, "--format", "chrome-trace"])
+    let r = try lifesim(["export", b, "--format", "chrome-trace", "--clock", "virtual"])
     #expect(r.status == 0)
     let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
     let events = object?["traceEvents"] as? [[String: Any]] ?? []
     #expect(!events.isEmpty)
+    let pid = events.first?["pid"] as? Int
     for e in events {
       let ph = e["ph"] as? String
       #expect(["X", "i", "C", "M"].contains(ph ?? ""), "\(e)")
-      #expect(e["pid"] as? Int == 1)
+      #expect(e["pid"] as? Int == pid)
       if ph == "X" { #expect((e["dur"] as? Int ?? -1) >= 0 && e["ts"] is Int) }
     }
     let names = events.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String }

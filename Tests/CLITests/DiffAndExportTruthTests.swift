@@ -88,7 +88,7 @@ import TestSupport
     let scenario = try write("launch()\nhome()\nadvance(40)\nexpect_terminated(\"background_task_expired\")\n", "countdown.lua")
     let log = temp("countdown.lifelog")
     #expect(try lifesim(["run", scenario, "--app", app, "-o", log, "-q"]).status == 0)
-    let r = try lifesim(["export", log, "--format", "chrome-trace"])
+    let r = try lifesim(["export", log, "--format", "chrome-trace", "--clock", "virtual"])
     let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
     let samples = (object?["traceEvents"] as? [[String: Any]] ?? []).filter { $0["ph"] as? String == "C" }.compactMap { e -> (Int, Double)? in
       guard let ts = e["ts"] as? Int, let s = (e["args"] as? [String: Any])?["seconds"] as? Double else { return nil }

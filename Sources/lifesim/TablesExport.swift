@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventStore
+import Lifecycle
+
+/// `export --format tables -o DIR`: runs, events and state intervals of any number of logs as
+/// JSON Lines with fixed column names and types (none an SQL keyword), and `schema.sql`, which
+/// makes DuckDB views over them with explicit types (docs/analytics.md has the queries).
+/// Each file goes through `OutputSink`: it appears whole or not at all.
+struct TablesExport {
+  static let files = ["runs.jsonl", "events.jsonl", "states.jsonl", "schema.sql"]
+  private let runs: OutputSink
+  private let events: OutputSink
+  private let states: OutputSink
+  private let schema: OutputSink
+
+  /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
+  init(folder: String, overwrite: Bool, inputs: [String]) throws {
+    if mkdir(folder, 0o755) != 0, errno != EEXIST {
+      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(errno))")
+    }
+    var sinks: [OutputSink] = []
+    do {
+      for file in Self.files { sinks.append(try OutputSink(path: folder + "/" + file, overwrite: overwrite, inputs: inputs)) }
+    } catch {
+      sinks.forEach { $0.discard() }
+      throw error
+    }
+    runs = sinks[0]; events = sinks[1]; states = sinks[2]; schema = sinks[3]
+  }
+
+  /// One run's rows.
+  func add(_ run: RunTable, log: String) {
+    let id = JSONValue.string(run.identity.id)
+    let outcome = run.outcome
+    let terminations: [JSONValue]
+    if case let .array(list)? = outcome["terminations"] { terminations = list } else { terminations = [] }
+    func count(_ key: String) -> JSONValue { outcome["expectations"]?[key] ?? .int(0) }
+    let status = run.status == Status.ok ? "passed" : run.status == Status.failed ? "failed" : "error"
+    runs.write(JSONValue.object([
+      ("run_id", id), ("scenario", .string(run.identity.scenario)), ("scenario_path", .string(run.identity.scenarioPath)),
+      ("app_path", .string(run.identity.appPath)), ("ios", (try? Profile(json: run.header.profile)).map { .int(Int64($0.ios)) } ?? .null),
+      ("scenes", .bool(run.header.scenes)), ("seed", .int(run.header.seed)), ("status", .string(status)),
+      ("final_state", outcome["state"] ?? .null), ("expectations_passed", count("passed")), ("expectations_failed", count("failed")),
+      ("terminations", .int(Int64(terminations.count))),
+      ("termination_reasons", .array(terminations.map { $0["reason"] ?? .null })),
+      ("error_message", outcome["error"] ?? .null), ("events", .int(run.lastSeq)), ("end_us", .int(run.trailer?.t ?? run.lastUs)),
+      ("complete", .bool(run.trailer != nil)), ("log_path", .string(log)),
+    ]).canonicalText)
+    for row in run.rows {
+      let source = row.source
+      events.write(JSONValue.object([
+        ("run_id", id), ("seq", .int(row.seq)), ("t_us", .int(row.t)), ("kind", .string(row.kind.rawValue)),
+        ("event_name", .string(row.name)), ("class_name", row.className.map(JSONValue.string) ?? .null),
+        ("instance", row.instance.map(JSONValue.int) ?? .null), ("depth", row.depth.map(JSONValue.int) ?? .null),
+        ("src_file", source.map { .string($0.file) } ?? .null), ("src_line", source.map { .int($0.line) } ?? .null),
+        ("from_state", row.from.map(JSONValue.string) ?? .null), ("to_state", row.to.map(JSONValue.string) ?? .null),
+        ("duration_us", row.durationUs.map(JSONValue.int) ?? .null), ("killed", .bool(row.killed)),
+        ("value_json", row.details),
+      ]).canonicalText)
+    }
+    for s in run.intervals {
+      states.write(JSONValue.object([
+        ("run_id", id), ("layer", .string(s.layer)), ("state", .string(s.state)), ("start_seq", .int(s.startSeq)),
+        ("end_seq", .int(s.endSeq)), ("start_us", .int(s.startUs)), ("end_us", .int(s.endUs)),
+      ]).canonicalText)
+    }
+  }
+
+  /// Writes `schema.sql` and puts the four files in place.
+  func commit() throws {
+    schema.write(Self.schemaText)
+    for sink in [runs, events, states, schema] { try sink.commit() }
+  }
+
+  func discard() { [runs, events, states, schema].forEach { $0.discard() } }
+
+  /// DuckDB views with explicit types; paths are relative: run it from the folder
+  /// (`cd DIR && duckdb -init schema.sql`).
+  static let schemaText = """
+    -- lifesim tables (lifesim export LOG… --format tables -o DIR). From DIR: duckdb -init schema.sql
+    CREATE OR REPLACE VIEW runs AS SELECT * FROM read_json('runs.jsonl', format = 'newline_delimited', columns = {
+      run_id: 'VARCHAR', scenario: 'VARCHAR', scenario_path: 'VARCHAR', app_path: 'VARCHAR', ios: 'INTEGER',
+      scenes: 'BOOLEAN', seed: 'BIGINT', status: 'VARCHAR', final_state: 'VARCHAR', expectations_passed: 'INTEGER',
+      expectations_failed: 'INTEGER', terminations: 'INTEGER', termination_reasons: 'JSON', error_message: 'VARCHAR',
+      events: 'BIGINT', end_us: 'BIGINT', complete: 'BOOLEAN', log_path: 'VARCHAR'});
+    CREATE OR REPLACE VIEW events AS SELECT * FROM read_json('events.jsonl', format = 'newline_delimited', columns = {
+      run_id: 'VARCHAR', seq: 'BIGINT', t_us: 'BIGINT', kind: 'VARCHAR', event_name: 'VARCHAR', class_name: 'VARCHAR',
+      instance: 'INTEGER', depth: 'INTEGER', src_file: 'VARCHAR', src_line: 'INTEGER', from_state: 'VARCHAR',
+      to_state: 'VARCHAR', duration_us: 'BIGINT', killed: 'BOOLEAN', value_json: 'JSON'});
+    CREATE OR REPLACE VIEW states AS SELECT *, end_us - start_us AS duration_us FROM read_json('states.jsonl', format = 'newline_delimited', columns = {
+      run_id: 'VARCHAR', layer: 'VARCHAR', state: 'VARCHAR', start_seq: 'BIGINT', end_seq: 'BIGINT', start_us: 'BIGINT', end_us: 'BIGINT'});
+    """
+}

@@ -1,0 +1,48 @@
+/// Trace events on their way out, held per track so that a track's timestamps never go back:
+/// a complete slice is known only when it ends, so whatever follows its start on its track waits
+/// until it is written. Ties are written outer slice first (longer first), then in arrival order.
+struct TraceTrackQueue {
+  private struct Entry {
+    let ts: Int64
+    let dur: Int64
+    let order: Int
+    let text: String
+  }
+
+  private var pending: [Int: [Entry]] = [:]
+  /// The starts of the slices still open on each track.
+  private var openStarts: [Int: [Int64]] = [:]
+  private var arrivals = 0
+
+  /// A slice starts on `tid` at `ts`: later entries there wait for it.
+  mutating func open(_ tid: Int, at ts: Int64) { openStarts[tid, default: []].append(ts) }
+
+  /// The slice of `tid` that started at `ts` is no longer open (its entry comes with `put`).
+  mutating func close(_ tid: Int, startedAt ts: Int64) {
+    if let i = openStarts[tid]?.lastIndex(of: ts) { openStarts[tid]?.remove(at: i) }
+  }
+
+  /// Queues `text`, an event of `tid` at `ts` lasting `dur` (0 for an instant), and returns the
+  /// texts of `tid` that are now safe to write, in order.
+  mutating func put(_ tid: Int, ts: Int64, dur: Int64, _ text: String) -> [String] {
+    arrivals += 1
+    pending[tid, default: []].append(Entry(ts: ts, dur: dur, order: arrivals, text: text))
+    if let limit = openStarts[tid]?.min(), ts >= limit { return [] }
+    return ready(tid)
+  }
+
+  /// Everything still queued, track by track: the trace ends.
+  mutating func drain() -> [String] {
+    openStarts.removeAll()
+    return pending.keys.sorted().flatMap { ready($0) }
+  }
+
+  private mutating func ready(_ tid: Int) -> [String] {
+    guard var entries = pending[tid] else { return [] }
+    let limit = openStarts[tid]?.min()
+    entries.sort { ($0.ts, -$0.dur, $0.order) < ($1.ts, -$1.dur, $1.order) }
+    let cut = limit.map { l in entries.firstIndex { $0.ts >= l } ?? entries.count } ?? entries.count
+    pending[tid] = Array(entries[cut...])
+    return entries[..<cut].map(\.text)
+  }
+}
