@@ -270,6 +270,15 @@ final class LuaVM {
     return ar.linedefined > 0 ? Int(ar.linedefined) : nil
   }
 
+  /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").
+  func definitionLines(_ idx: Int32) -> ClosedRange<Int>? {
+    var ar = lua_Debug()
+    pushValue(idx)
+    lua_getinfo(L, ">S", &ar)
+    guard ar.linedefined > 0, ar.lastlinedefined >= ar.linedefined else { return nil }
+    return Int(ar.linedefined)...Int(ar.lastlinedefined)
+  }
+
   /// Opens the base, table, string, math, utf8 and coroutine libraries (never io, os, debug, package).
   func openSafeLibraries() {
     let libs: [(String, lua_CFunction)] = [
