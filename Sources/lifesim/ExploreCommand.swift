@@ -102,7 +102,7 @@ struct ExploreRun: ParsableCommand {
         throw ExitCode(Status.trouble)
       }
     }
-    let covered = result.covered.count, total = result.total.count
+    let covered = result.covered.intersection(result.total).count, total = result.total.count
     Terminal.write("\(result.runs) runs, \(result.events) events in \(String(format1: seconds)) s "
                    + "(\(Int(Double(result.runs) / max(seconds, 0.001))) runs/s); coverage \(covered)/\(total) transitions; "
                    + "\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s")")

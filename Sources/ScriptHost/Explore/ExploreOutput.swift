@@ -39,7 +39,9 @@ public enum ExploreOutput {
       let path = dir + "/report.json"
       guard let data = FileManager.default.contents(atPath: path) else { throw ScriptError("\(path): cannot read the report") }
       let json: JSONValue
-      do { json = try JSONParser.parse([UInt8](data)) } catch {
+      var bytes = [UInt8](data)
+      while bytes.last == 0x0A { bytes.removeLast() }
+      do { json = try JSONParser.parse(bytes) } catch {
         throw ScriptError("\(path): not JSON (\(error.reason) at byte \(error.offset))")
       }
       do { reports.append(try ExploreReport(json: json)) } catch { throw ScriptError("\(path): \(error.message)") }

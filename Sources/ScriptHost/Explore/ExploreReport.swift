@@ -30,7 +30,7 @@ public struct ExploreReport: Equatable {
   public init(_ result: ExploreResult, scenarios: [String], reproduces: [Bool]) {
     runs = Int64(result.runs); events = result.events; virtualUs = result.virtualUs; seed = result.seed
     shard = result.shard.text
-    reached = result.covered.sorted().map(\.text)
+    reached = result.covered.intersection(result.total).sorted().map(\.text)
     neverReached = result.total.subtracting(result.covered).sorted().map(\.text)
     callbacks = result.callbacks.sorted()
     findings = result.findings.indices.map { i in

@@ -9,6 +9,7 @@ final class ExploreWorker {
   private let invariants: InvariantHost?
   private let rules: InputRules
   private let declared: Set<String>
+  private var candidatesByTabs: [Int: [(inputs: [Input], isAdvance: Bool)]] = [:]
 
   init(_ setup: ExploreSetup) throws(ScriptError) {
     self.setup = setup
@@ -92,18 +93,31 @@ final class ExploreWorker {
     return record
   }
 
-  /// A verb legal now, at random: first the verb, then its arguments, so verbs with many
-  /// argument combinations are not drawn more often.
+  /// A verb legal now, at random: the verbs in a random order, the first with a legal input
+  /// wins (uniform over the verbs legal now, so verbs with many argument combinations are not
+  /// drawn more often), then one of its legal inputs.
   private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
-    let legal = rules.legalInputs(state: sim.state, clockUs: sim.clock, controllers: setup.controllers,
-                                  urls: [ExploreSetup.exploreURL], durationsUs: durations)
-    guard !legal.isEmpty else { return nil }
-    var verbs: [String] = []
-    for input in legal where verbs.last != input.verb { verbs.append(input.verb) }
-    let verb = random.pick(verbs)
-    return random.pick(legal.filter { $0.verb == verb })
+    let verbs = candidates(tabs: sim.state.window?.tabs.count ?? 0)
+    var order = Array(verbs.indices)
+    for k in order.indices {
+      order.swapAt(k, k + random.below(order.count - k))
+      let verb = verbs[order[k]]
+      let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
+      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains) == nil }
+      if !legal.isEmpty { return random.pick(legal) }
+    }
+    return nil
+  }
+
+  /// Every verb's inputs for a window with `tabs` tabs (`advance`'s are drawn per step).
+  private func candidates(tabs: Int) -> [(inputs: [Input], isAdvance: Bool)] {
+    if let known = candidatesByTabs[tabs] { return known }
+    let domain = ArgumentDomain(controllers: setup.controllers, tabs: tabs, urls: [ExploreSetup.exploreURL], durationsUs: [])
+    let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
+    candidatesByTabs[tabs] = verbs
+    return verbs
   }
 
   /// `notes.lua:12: boom` → `boom`: a signature must not change when lines move.

@@ -93,9 +93,32 @@ struct Shrinker {
       return cancel ? [.swipeDown(cancel: false)] : []
     case let .launch(url):
       return url != nil ? [.launch(url: nil)] : []
+    case .openURL:
+      return [.launch(url: nil)]
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
-         .memoryWarning, .memoryPressure, .backgroundLaunch, .openURL, .rotate, .pop, .dismiss:
+         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss:
       return []
     }
+  }
+}
+
+/// A sequence shrunk by `Explorer.shrink`.
+public struct ShrinkOutcome: Sendable {
+  public var signature: FailureSignature
+  public var inputs: [Input]
+  /// Runs the shrinker tried.
+  public var attempts: Int
+}
+
+extension Explorer {
+  /// Runs `inputs` (skipping verbs illegal where they fall) and, if the run fails, shrinks it;
+  /// nil when it does not fail.
+  public func shrink(_ inputs: [Input]) throws(ScriptError) -> ShrinkOutcome? {
+    let worker = try ExploreWorker(setup)
+    let record = worker.run(.fixed(inputs))
+    guard let signature = record.failure else { return nil }
+    var shrinker = Shrinker(worker: worker, signature: signature)
+    let small = shrinker.shrink(record)
+    return ShrinkOutcome(signature: signature, inputs: small.inputs, attempts: shrinker.attempts)
   }
 }
