@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependency arrows (see docs/architecture.md), none pointing up:
 //   lifesim → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → CLua
+//   lifesim → RunComparison → Lifecycle, EventStore
 // lifesim and ScriptHost also import the modules below them directly.
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
@@ -36,10 +37,12 @@ let package = Package(
     ),
     .target(name: "Lifecycle", dependencies: ["EventStore"]),
     .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
+    // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
+    .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "ScriptHost", "Lifecycle", "EventStore",
+        "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -54,6 +57,7 @@ let package = Package(
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
+    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"]),
   ]
 )

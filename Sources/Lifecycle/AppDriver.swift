@@ -1,21 +1,36 @@
 /// The app's side of a run: ScriptHost in production, a scripted double in tests.
 ///
-/// The simulator calls it when UIKit would run app code; while a job runs,
-/// the driver calls back into the simulator for every app call (`work`,
-/// `beginBackgroundTask`, `push`, …). If the process dies inside a job
-/// (an app call returned `ProcessEnded`), the driver unwinds its code and
-/// returns `.processEnded`.
+/// The simulator calls it when UIKit would run app code, handing it the system's
+/// services with the job; while the job runs, the driver makes every app call
+/// (`work`, `beginBackgroundTask`, `push`, …) through them. If the process dies
+/// inside a job (an app call failed with `.processEnded`), the driver unwinds its
+/// code and returns `.processEnded`.
 public protocol AppDriver: AnyObject {
-  /// A new process: load the app afresh. Returns its UI layout, or the fault of its top-level code.
-  func startProcess() -> Result<AppLayout, AppFault>
+  /// A new process: load the app afresh (its top-level code may make app calls through
+  /// `services`). Returns its UI layout, or the fault of its top-level code.
+  func startProcess(services: AppServices) -> Result<AppLayout, AppFault>
   /// The process is gone: discard everything it held (once no app code is on the stack).
   func endProcess()
   /// Whether the app has code for `callback` on `target` (`AppDelegate`, `SceneDelegate`, `NoteList#1`, `BackgroundTask#3`).
   func implements(_ callback: Callback, target: String) -> Bool
   /// Whether the app declares the view-controller class `name`.
   func declares(controller name: String) -> Bool
-  /// Runs app code; nil when it returned normally.
-  func run(_ job: AppJob) -> AppFault?
+  /// Runs app code, which makes its app calls through `services`; nil when it returned normally.
+  func run(_ job: AppJob, services: AppServices) -> AppFault?
+}
+
+/// What the system offers running app code: the app calls, the virtual clock and what
+/// UIKit lets the app read (its state, `backgroundTimeRemaining`). It travels with each job,
+/// so a driver needs no reference to the simulator between jobs.
+public protocol AppServices: AnyObject {
+  var state: LifecycleState { get }
+  /// Virtual now, µs.
+  var clock: Int64 { get }
+  /// What `UIApplication.shared.backgroundTimeRemaining` reads, in µs (nil: "suitably large").
+  var backgroundTimeRemaining_us: Int64? { get }
+  /// Makes an app call; returns the id UIKit gave it (`beginBackgroundTask`, `after`), else nil.
+  @discardableResult
+  func handle(_ request: AppRequest, at: String?) throws(AppCallError) -> Int?
 }
 
 /// App code the system runs.

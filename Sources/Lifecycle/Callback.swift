@@ -34,7 +34,12 @@ public enum Callback: String, CaseIterable, Sendable {
       return .viewController
     case .expirationHandler, .asyncAfter:
       return .closure
-    default:
+    case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .configurationForConnecting,
+         .didDiscardSceneSessions, .applicationWillResignActive, .applicationDidEnterBackground,
+         .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
+         .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
+         .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
+         .didReceiveRemoteNotification:
       return .appDelegate
     }
   }

@@ -152,35 +152,28 @@ extension Event {
     let body: EventBody
     switch e.kind {
     case .input:
-      let input: Input
-      switch name {
-      case "launch": input = .launch(url: optStr("url"))
-      case "prewarm": input = .prewarm
-      case "home": input = .home
-      case "lock": input = .lock
-      case "unlock": input = .unlock
-      case "interrupt": input = .interrupt(try raw("type"))
-      case "end_interrupt": input = .endInterrupt(try raw("how"))
-      case "app_switcher": input = .appSwitcher
-      case "switch_to": input = .switchTo(other: try str("to") == "other")
-      case "force_quit": input = .forceQuit
-      case "memory_warning": input = .memoryWarning
-      case "memory_pressure": input = .memoryPressure
-      case "background_launch": input = .backgroundLaunch(try raw("event"))
-      case "open_url": input = .openURL(try str("url"))
-      case "rotate": input = .rotate(try raw("orientation"))
-      case "push": input = .push(try str("class"))
-      case "pop": input = .pop
-      case "present":
-        input = .present(try str("class"), style: optStr("style").flatMap(PresentationStyle.init(rawValue:)),
-                         navigation: e["navigation"]?.boolValue ?? false)
-      case "dismiss": input = .dismiss
-      case "select_tab": input = .selectTab(Int(try int("index")))
-      case "swipe_back": input = .swipeBack(cancel: try bool("cancel"))
-      case "swipe_down": input = .swipeDown(cancel: try bool("cancel"))
-      case "advance": input = .advance(us: try int("duration_us"))
-      default: throw fail("unknown input \"\(name)\"")
+      // Read as the verb table declares the verb: each argument is recorded under its key.
+      guard let spec = VerbSpec.named(name) else { throw fail("unknown input \"\(name)\"") }
+      var arguments = VerbArguments()
+      for argument in spec.arguments {
+        switch argument {
+        case let .string(key, _, _): arguments.values[key] = .text(try str(key))
+        case let .choice(key, words, _):
+          let word = try str(key)
+          guard words.contains(word) else { throw fail("bad \"\(key)\"") }
+          arguments.values[key] = .text(word)
+        case let .tab(key, _), let .seconds(key): arguments.values[key] = .number(try int(key))
+        case let .options(options):
+          for option in options {
+            switch option.kind {
+            case .string: arguments.values[option.key] = optStr(option.key).map(VerbValue.text)
+            case let .choice(words): arguments.values[option.key] = optStr(option.key).flatMap { words.contains($0) ? VerbValue.text($0) : nil }
+            case .flag: arguments.values[option.key] = e[option.key]?.boolValue.map(VerbValue.flag)
+            }
+          }
+        }
       }
+      guard let input = spec.make(arguments) else { throw fail("bad input \"\(name)\"") }
       body = .input(input, at: optStr("at"))
     case .transition:
       switch name {

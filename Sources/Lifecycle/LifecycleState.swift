@@ -277,7 +277,9 @@ extension LifecycleState {
       rotationPending = !isForeground && process != .notRunning
       let visible = Set(visibleControllers)
       for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
-    default: break
+    case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
+         .swipeBack, .swipeDown, .advance:
+      break  // what these change is recorded by the events their sequences make
     }
   }
 
@@ -307,7 +309,14 @@ extension LifecycleState {
       }
     case .asyncAfter:
       if let id = InstanceLabel.number(target) { afters.removeAll { $0.id == id } }
-    default: break
+    case .willFinishLaunchingWithOptions, .configurationForConnecting, .applicationWillResignActive,
+         .applicationDidEnterBackground, .applicationDidBecomeActive, .applicationWillTerminate,
+         .applicationProtectedDataWillBecomeUnavailable, .applicationProtectedDataDidBecomeAvailable, .openURL,
+         .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
+         .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
+         .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
+         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
+      break
     }
     if let completion {
       completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))

@@ -30,79 +30,48 @@ public struct Profile: Equatable, Sendable {
 
   public var ios: Int
   public var scenes: Bool
-  public var launchAppearanceOrder: LaunchAppearanceOrder
-  public var sceneLaunchAppearanceOrder: SceneLaunchAppearanceOrder
-  /// `viewIsAppearing(_:)` is called (iOS ≥ 13).
-  public var viewIsAppearing: Bool
-  /// `updateProperties()` is called before layout (iOS ≥ 26).
-  public var updateProperties: Bool
-  /// Snapshot after entering background flips traits twice (iOS ≥ 13, T22).
-  public var snapshotTraitFlip: Bool
-  /// Prewarming exists (iOS ≥ 15).
-  public var prewarming: Bool
-  public var prewarmRunsDidFinish: PrewarmRunsDidFinish
-  /// `present` without a style: fullScreen on iOS 12, pageSheet from 13.
-  public var defaultPresentationStyle: PresentationStyle
-  /// A suspended sceneless app woken for fetch or push gets didEnterBackground again (S3).
-  public var resumeBackgroundEventCallsDidEnterBackground: Bool
-  /// iOS 26 sceneless apps get a note that the UIScene life cycle will soon be required.
-  public var sceneRequiredNote: Bool
-  /// A full Notification Center pull resigns and becomes active twice, scene callbacks and
-  /// UIApplication notifications alike (iOS ≥ 11); false gives the single pair of iOS 10.
-  public var notificationCenterDoubleActivation: Bool
-
-  /// Background-task allowance, counted only in background, shared by all tasks.
-  public var backgroundTaskAllowance_us: Int64
-  /// Expiration handlers run this long before the allowance ends.
-  public var expirationLead_us: Int64
-  /// applicationDidEnterBackground / sceneDidEnterBackground must return within this.
-  public var didEnterBackgroundBudget_us: Int64
-  /// applicationWillTerminate must return within this; the process ends anyway.
-  public var willTerminateBudget_us: Int64
-  /// Main-thread time from willFinishLaunching to the root's viewDidAppear.
-  public var launchWatchdog_us: Int64
-  /// Fetch and silent-push completion handlers must be called within this.
-  public var completionHandlerBudget_us: Int64
-  /// A callback blocking the main thread this long in the foreground is a scene-update kill.
-  public var foregroundHangLimit_us: Int64
-  /// Protected data becomes unavailable this long after the lock.
-  public var protectedDataLockDelay_us: Int64
-  /// Lua instructions one callback may run before it counts as a hung main thread.
-  public var instructionLimit: Int64
-  /// Bytes the app's Lua state may hold before it is killed as jetsam.
-  public var memoryLimitBytes: Int64
+  // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
+  // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
+  // starts at a placeholder that `init` replaces with its default for the iOS version.
+  public var launchAppearanceOrder: LaunchAppearanceOrder = .willAppearBeforeActive
+  public var sceneLaunchAppearanceOrder: SceneLaunchAppearanceOrder = .willAppearBeforeForeground
+  public var viewIsAppearing = false
+  public var updateProperties = false
+  public var snapshotTraitFlip = false
+  public var prewarming = false
+  public var prewarmRunsDidFinish: PrewarmRunsDidFinish = .never
+  public var defaultPresentationStyle: PresentationStyle = .fullScreen
+  public var resumeBackgroundEventCallsDidEnterBackground = false
+  public var sceneRequiredNote = false
+  public var notificationCenterDoubleActivation = false
+  public var backgroundTaskAllowance_us: Int64 = 0
+  public var expirationLead_us: Int64 = 0
+  public var didEnterBackgroundBudget_us: Int64 = 0
+  public var willTerminateBudget_us: Int64 = 0
+  public var launchWatchdog_us: Int64 = 0
+  public var completionHandlerBudget_us: Int64 = 0
+  public var foregroundHangLimit_us: Int64 = 0
+  public var protectedDataLockDelay_us: Int64 = 0
+  public var instructionLimit: Int64 = 0
+  public var memoryLimitBytes: Int64 = 0
 
   /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
   /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.
-  public init(ios: Int = 17, scenes: Bool? = nil) {
+  public init(ios: Int = Profile.defaultIOS, scenes: Bool? = nil) {
     precondition(Self.iosRange.contains(ios), "ios out of range")
     self.ios = ios
     self.scenes = scenes ?? (ios >= 13)
-    launchAppearanceOrder = .willAppearBeforeActive
-    sceneLaunchAppearanceOrder = .willAppearBeforeForeground
-    viewIsAppearing = ios >= 13
-    updateProperties = ios >= 26
-    snapshotTraitFlip = ios >= 13
-    prewarming = ios >= 15
-    prewarmRunsDidFinish = .never
-    defaultPresentationStyle = ios >= 13 ? .pageSheet : .fullScreen
-    resumeBackgroundEventCallsDidEnterBackground = true
-    sceneRequiredNote = ios >= 26
-    notificationCenterDoubleActivation = ios >= 11
-    backgroundTaskAllowance_us = (ios >= 13 ? 30 : 180) * VirtualTime.microsecondsPerSecond
-    expirationLead_us = 5 * VirtualTime.microsecondsPerSecond
-    didEnterBackgroundBudget_us = 5 * VirtualTime.microsecondsPerSecond
-    willTerminateBudget_us = 5 * VirtualTime.microsecondsPerSecond
-    launchWatchdog_us = 20 * VirtualTime.microsecondsPerSecond
-    completionHandlerBudget_us = 30 * VirtualTime.microsecondsPerSecond
-    foregroundHangLimit_us = 10 * VirtualTime.microsecondsPerSecond
-    protectedDataLockDelay_us = 10 * VirtualTime.microsecondsPerSecond
-    instructionLimit = 50_000_000
-    memoryLimitBytes = 64 << 20
+    for knob in Self.knobs {
+      guard knob.write(&self, knob.defaultValue(ios)) else {
+        preconditionFailure("knob \(knob.name): its default does not fit its field")
+      }
+    }
   }
 
   /// The versions a log header may name (older lifesim versions accepted any of these).
   public static let iosRange = 12...26
+  /// The iOS version of a run that names none.
+  public static let defaultIOS = 17
   /// The iOS releases a new run may use: 12 to 18, then 26 (Apple skipped 19–25).
   public static let releases = [12, 13, 14, 15, 16, 17, 18, 26]
   /// "12 to 18, or 26": the releases as an error message names them.
@@ -118,15 +87,7 @@ public struct Profile: Equatable, Sendable {
   }
 
   /// Every knob name a scenario may override, in the order the header records them.
-  public static let knobNames: [String] = [
-    "launchAppearanceOrder", "sceneLaunchAppearanceOrder", "viewIsAppearing", "updateProperties",
-    "snapshotTraitFlip", "prewarming", "prewarmRunsDidFinish", "defaultPresentationStyle",
-    "resumeBackgroundEventCallsDidEnterBackground", "sceneRequiredNote", "notificationCenterDoubleActivation",
-    "backgroundTaskAllowance",
-    "expirationLead", "didEnterBackgroundBudget", "willTerminateBudget", "launchWatchdog",
-    "completionHandlerBudget", "foregroundHangLimit", "protectedDataLockDelay", "instructionLimit",
-    "memoryLimitBytes",
-  ]
+  public static var knobNames: [String] { knobs.map(\.name) }
 
   /// Why a knob override was refused; the message names the knob and what it accepts.
   public struct KnobError: Error, Equatable, CustomStringConvertible {
@@ -135,128 +96,35 @@ public struct Profile: Equatable, Sendable {
 
   /// Applies one override (`knobs = { name = value }`); durations are in seconds.
   public mutating func set(_ name: String, _ value: KnobValue) throws(KnobError) {
-    func seconds() throws(KnobError) -> Int64 {
-      guard case let .number(s) = value, s >= 0, s <= 86_400 * 365 else {
-        throw KnobError(description: "knob \(name) takes a number of seconds from 0 to 31536000")
-      }
-      return VirtualTime.microseconds(seconds: s)
-    }
-    func flag() throws(KnobError) -> Bool {
-      guard case let .bool(b) = value else { throw KnobError(description: "knob \(name) takes true or false") }
-      return b
-    }
-    func choice<E: RawRepresentable & CaseIterable>(_: E.Type) throws(KnobError) -> E where E.RawValue == String {
-      let all = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      guard case let .string(s) = value, let e = E(rawValue: s) else {
-        throw KnobError(description: "knob \(name) takes one of \(all)")
-      }
-      return e
-    }
-    func count(_ range: ClosedRange<Int64>) throws(KnobError) -> Int64 {
-      guard case let .number(n) = value, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
-        throw KnobError(description: "knob \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
-      }
-      return Int64(n)
-    }
-    switch name {
-    case "launchAppearanceOrder": launchAppearanceOrder = try choice(LaunchAppearanceOrder.self)
-    case "sceneLaunchAppearanceOrder": sceneLaunchAppearanceOrder = try choice(SceneLaunchAppearanceOrder.self)
-    case "viewIsAppearing": viewIsAppearing = try flag()
-    case "updateProperties": updateProperties = try flag()
-    case "snapshotTraitFlip": snapshotTraitFlip = try flag()
-    case "prewarming": prewarming = try flag()
-    case "prewarmRunsDidFinish": prewarmRunsDidFinish = try choice(PrewarmRunsDidFinish.self)
-    case "defaultPresentationStyle": defaultPresentationStyle = try choice(PresentationStyle.self)
-    case "resumeBackgroundEventCallsDidEnterBackground": resumeBackgroundEventCallsDidEnterBackground = try flag()
-    case "sceneRequiredNote": sceneRequiredNote = try flag()
-    case "notificationCenterDoubleActivation": notificationCenterDoubleActivation = try flag()
-    case "backgroundTaskAllowance": backgroundTaskAllowance_us = try seconds()
-    case "expirationLead": expirationLead_us = try seconds()
-    case "didEnterBackgroundBudget": didEnterBackgroundBudget_us = try seconds()
-    case "willTerminateBudget": willTerminateBudget_us = try seconds()
-    case "launchWatchdog": launchWatchdog_us = try seconds()
-    case "completionHandlerBudget": completionHandlerBudget_us = try seconds()
-    case "foregroundHangLimit": foregroundHangLimit_us = try seconds()
-    case "protectedDataLockDelay": protectedDataLockDelay_us = try seconds()
-    case "instructionLimit": instructionLimit = try count(1_000...1_000_000_000_000)
-    case "memoryLimitBytes": memoryLimitBytes = try count((1 << 20)...(1 << 34))
-    default:
+    guard let knob = Self.knobs.first(where: { $0.name == name }) else {
       let near = nearest(name, in: Self.knobNames).map { " (did you mean \($0)?)" } ?? ""
       throw KnobError(description: "unknown knob \(name)\(near)")
+    }
+    guard knob.write(&self, try knob.recordValue(value)) else {
+      preconditionFailure("knob \(name): a checked value does not fit its field")
     }
   }
 
   // MARK: - The header's record
 
-  /// The whole profile as the log header records it.
+  /// The whole profile as the log header records it: ios, scenes, then every knob in table order.
   public var json: JSONValue {
-    .object([
-      ("ios", .int(Int64(ios))),
-      ("scenes", .bool(scenes)),
-      ("launchAppearanceOrder", .string(launchAppearanceOrder.rawValue)),
-      ("sceneLaunchAppearanceOrder", .string(sceneLaunchAppearanceOrder.rawValue)),
-      ("viewIsAppearing", .bool(viewIsAppearing)),
-      ("updateProperties", .bool(updateProperties)),
-      ("snapshotTraitFlip", .bool(snapshotTraitFlip)),
-      ("prewarming", .bool(prewarming)),
-      ("prewarmRunsDidFinish", .string(prewarmRunsDidFinish.rawValue)),
-      ("defaultPresentationStyle", .string(defaultPresentationStyle.rawValue)),
-      ("resumeBackgroundEventCallsDidEnterBackground", .bool(resumeBackgroundEventCallsDidEnterBackground)),
-      ("sceneRequiredNote", .bool(sceneRequiredNote)),
-      ("notificationCenterDoubleActivation", .bool(notificationCenterDoubleActivation)),
-      ("backgroundTaskAllowance_us", .int(backgroundTaskAllowance_us)),
-      ("expirationLead_us", .int(expirationLead_us)),
-      ("didEnterBackgroundBudget_us", .int(didEnterBackgroundBudget_us)),
-      ("willTerminateBudget_us", .int(willTerminateBudget_us)),
-      ("launchWatchdog_us", .int(launchWatchdog_us)),
-      ("completionHandlerBudget_us", .int(completionHandlerBudget_us)),
-      ("foregroundHangLimit_us", .int(foregroundHangLimit_us)),
-      ("protectedDataLockDelay_us", .int(protectedDataLockDelay_us)),
-      ("instructionLimit", .int(instructionLimit)),
-      ("memoryLimitBytes", .int(memoryLimitBytes)),
-    ])
+    .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + Self.knobs.map { ($0.recordKey, $0.read(self)) })
   }
 
-  /// Rebuilds a profile from a header's record.
+  /// Rebuilds a profile from a header's record. A knob newer than the log takes the value
+  /// that reproduces how the log was written (`KnobSpec.valueWhenMissing`).
   public init(json: JSONValue) throws(KnobError) {
-    func int(_ k: String) throws(KnobError) -> Int64 {
-      guard let v = json[k]?.intValue else { throw KnobError(description: "profile: missing \(k)") }
-      return v
-    }
-    func bool(_ k: String) throws(KnobError) -> Bool {
-      guard let v = json[k]?.boolValue else { throw KnobError(description: "profile: missing \(k)") }
-      return v
-    }
-    func choice<E: RawRepresentable>(_ k: String) throws(KnobError) -> E where E.RawValue == String {
-      guard let s = json[k]?.stringValue, let e = E(rawValue: s) else { throw KnobError(description: "profile: bad \(k)") }
-      return e
-    }
-    let ios = Int(try int("ios"))
+    guard let ios = json["ios"]?.intValue.map({ Int($0) }) else { throw KnobError(description: "profile: missing ios") }
     guard Self.iosRange.contains(ios) else { throw KnobError(description: "profile: ios \(ios) out of range") }
-    self.init(ios: ios, scenes: try bool("scenes"))
-    launchAppearanceOrder = try choice("launchAppearanceOrder")
-    sceneLaunchAppearanceOrder = try choice("sceneLaunchAppearanceOrder")
-    viewIsAppearing = try bool("viewIsAppearing")
-    updateProperties = try bool("updateProperties")
-    snapshotTraitFlip = try bool("snapshotTraitFlip")
-    prewarming = try bool("prewarming")
-    prewarmRunsDidFinish = try choice("prewarmRunsDidFinish")
-    defaultPresentationStyle = try choice("defaultPresentationStyle")
-    resumeBackgroundEventCallsDidEnterBackground = try bool("resumeBackgroundEventCallsDidEnterBackground")
-    sceneRequiredNote = try bool("sceneRequiredNote")
-    // Logs written before this knob existed gave the single pair: they replay that way.
-    notificationCenterDoubleActivation = json["notificationCenterDoubleActivation"] == nil
-      ? false : try bool("notificationCenterDoubleActivation")
-    backgroundTaskAllowance_us = try int("backgroundTaskAllowance_us")
-    expirationLead_us = try int("expirationLead_us")
-    didEnterBackgroundBudget_us = try int("didEnterBackgroundBudget_us")
-    willTerminateBudget_us = try int("willTerminateBudget_us")
-    launchWatchdog_us = try int("launchWatchdog_us")
-    completionHandlerBudget_us = try int("completionHandlerBudget_us")
-    foregroundHangLimit_us = try int("foregroundHangLimit_us")
-    protectedDataLockDelay_us = try int("protectedDataLockDelay_us")
-    instructionLimit = try int("instructionLimit")
-    memoryLimitBytes = try int("memoryLimitBytes")
+    guard let scenes = json["scenes"]?.boolValue else { throw KnobError(description: "profile: missing scenes") }
+    self.init(ios: ios, scenes: scenes)
+    for knob in Self.knobs {
+      guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
+        if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }
+        throw KnobError(description: "profile: missing \(knob.recordKey)")
+      }
+    }
   }
 }
 

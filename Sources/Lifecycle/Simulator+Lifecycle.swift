@@ -88,7 +88,7 @@ extension Simulator {
   func startProcess(mode: LaunchMode, state appState: ApplicationState) throws(ProcessEnded) {
     emit(.processStarted(mode: mode, state: appState))
     loadingApp = true
-    let started = driver.startProcess()
+    let started = driver.startProcess(services: self)
     loadingApp = false
     switch started {
     case let .success(l): layout = l

@@ -14,7 +14,7 @@ import EventStore
 /// `work`; pending things (expiration handlers, kill deadlines, `after` work,
 /// the protected-data lock) are derived from the state and fire in
 /// (time, kind, id) order, so ties break the same way every run.
-public final class Simulator {
+public final class Simulator: AppServices {
   public let profile: Profile
   public private(set) var state = LifecycleState()
   /// Virtual now, µs. Never goes backwards; may be ahead of the last event.
@@ -100,7 +100,7 @@ public final class Simulator {
       scheduler.arm(.foregroundHang(handler: name))
     }
     depth += 1
-    let fault = driver.run(job)
+    let fault = driver.run(job, services: self)
     depth -= 1
     if watchHang, state.generation == generation { scheduler.disarmInnermost() }
     guard state.generation == generation, state.process != .notRunning else { throw ProcessEnded() }

@@ -33,7 +33,8 @@ public struct VerbSpec: Sendable {
   }
 }
 
-/// One argument of a verb, as the reader checks it and `candidates` enumerates it.
+/// One argument of a verb, as the reader checks it and `candidates` enumerates it. Its key is
+/// the field the log records it under.
 public enum VerbArgument: Sendable {
   /// A string argument `key`; `expected` names it in the error (`"a controller name"`).
   case string(key: String, expected: String, domain: StringDomain)
@@ -43,7 +44,7 @@ public enum VerbArgument: Sendable {
   case tab(key: String, expected: String)
   /// Seconds from 0 to a year, read as µs.
   case seconds(key: String)
-  /// An optional table of named options, in the order an error lists them.
+  /// An optional table of named options, read in this order (an error lists them sorted).
   case options([VerbOption])
 
   /// The values `candidates` tries for this argument (an option may also be absent).
@@ -155,5 +156,12 @@ extension CaseIterable where Self: RawRepresentable, Self.RawValue == String {
   /// Every case's raw value, in declaration order.
   static var words: [String] { allCases.map(\.rawValue) }
   /// `one of "a", "b"`, as a choice's error names them.
-  static var oneOf: String { "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ") }
+  static var oneOf: String { VerbSpec.oneOf(words) }
+}
+
+extension VerbSpec {
+  /// `one of "a", "b"`: the words of a choice as an error names them.
+  public static func oneOf(_ words: [String]) -> String {
+    "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+  }
 }

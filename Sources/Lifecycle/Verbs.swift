@@ -9,18 +9,18 @@ extension VerbSpec {
     plain("home", .home, doc: "resign active, enter background, suspend when nothing keeps it running"),
     plain("lock", .lock, doc: "like home; protected data goes after a delay"),
     plain("unlock", .unlock, doc: "protected data returns; a frontmost app comes back"),
-    VerbSpec("interrupt", [.choice(key: "kind", words: Interruption.words, expected: Interruption.oneOf)],
+    VerbSpec("interrupt", [.choice(key: "type", words: Interruption.words, expected: Interruption.oneOf)],
              doc: "a call, alert or pulled-down center: resign active") { a in
-      a.choice("kind", Interruption.self).map(Input.interrupt)
+      a.choice("type", Interruption.self).map(Input.interrupt)
     },
     VerbSpec("end_interrupt", [.choice(key: "how", words: InterruptionEnd.words, expected: InterruptionEnd.oneOf)],
              doc: "a call is declined (active again) or answered (background); others are dismissed") { a in
       a.choice("how", InterruptionEnd.self).map(Input.endInterrupt)
     },
     plain("app_switcher", .appSwitcher, doc: "resign active, the switcher is open"),
-    VerbSpec("switch_to", [.choice(key: "which", words: ["self", "other"], expected: "\"self\" or \"other\"")],
+    VerbSpec("switch_to", [.choice(key: "to", words: ["self", "other"], expected: "\"self\" or \"other\"")],
              doc: "from the switcher: self (active again) or another app (background)") { a in
-      a.text("which").map { .switchTo(other: $0 == "other") }
+      a.text("to").map { .switchTo(other: $0 == "other") }
     },
     plain("force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended"),
     plain("memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification"),
@@ -37,15 +37,15 @@ extension VerbSpec {
              doc: "trait and size transitions, then layout") { a in
       a.choice("orientation", Orientation.self).map(Input.rotate)
     },
-    VerbSpec("push", [.string(key: "name", expected: "a controller name", domain: .controllers)],
+    VerbSpec("push", [.string(key: "class", expected: "a controller name", domain: .controllers)],
              doc: "push a declared controller on the navigation controller on screen") { a in
-      a.text("name").map(Input.push)
+      a.text("class").map(Input.push)
     },
     plain("pop", .pop, doc: "pop the top of the navigation stack"),
-    VerbSpec("present", [.string(key: "name", expected: "a controller name", domain: .controllers),
-                         .options([VerbOption("navigation", .flag), VerbOption("style", .choice(PresentationStyle.words))])],
+    VerbSpec("present", [.string(key: "class", expected: "a controller name", domain: .controllers),
+                         .options([VerbOption("style", .choice(PresentationStyle.words)), VerbOption("navigation", .flag)])],
              doc: "present a declared controller modally, optionally in a navigation controller") { a in
-      a.text("name").map { .present($0, style: a.choice("style", PresentationStyle.self), navigation: a.flag("navigation")) }
+      a.text("class").map { .present($0, style: a.choice("style", PresentationStyle.self), navigation: a.flag("navigation")) }
     },
     plain("dismiss", .dismiss, doc: "dismiss the topmost presentation"),
     VerbSpec("select_tab", [.tab(key: "index", expected: "a tab number (1 is the first)")],
@@ -60,9 +60,9 @@ extension VerbSpec {
              doc: "interactive sheet dismissal, completed or cancelled") { a in
       .swipeDown(cancel: a.flag("cancel"))
     },
-    VerbSpec("advance", [.seconds(key: "seconds")],
+    VerbSpec("advance", [.seconds(key: "duration_us")],
              doc: "virtual time passes; what falls due fires in order") { a in
-      a.number("seconds").map { .advance(us: $0) }
+      a.number("duration_us").map { .advance(us: $0) }
     },
   ]
 

@@ -10,7 +10,8 @@ final class AppHost: AppDriver {
   let modules: [EmbeddedScript]
   let profile: Profile
   let seed: Int64
-  weak var simulator: Simulator?
+  /// The system's services for the job that is running (handed over with every job).
+  private weak var services: AppServices?
   /// A script problem that must stop the run (an unknown handler name).
   private(set) var fatal: ScriptError?
 
@@ -54,7 +55,7 @@ final class AppHost: AppDriver {
 
   /// Refuses (as a script error) time that would take the clock past what a log can hold.
   private func checkClock(_ vm: LuaVM, adding us: Int64, by fn: String) throws {
-    let clock = simulator?.clock ?? 0
+    let clock = services?.clock ?? 0
     if us > LogLimits.timeMaxUs - clock {
       throw stopRun(vm, "\(fn): the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
     }
@@ -62,17 +63,18 @@ final class AppHost: AppDriver {
 
   // MARK: AppDriver
 
-  func startProcess() -> Result<AppLayout, AppFault> {
+  func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
+    self.services = services
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
     vm.wallLimitSeconds = wallLimitSeconds
     vm.register()
     self.vm = vm
     layout = AppLayout()
-    let generation = Int64(simulator?.state.generation ?? 1)
+    let generation = Int64(services.state.generation)
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
-      virtualSeconds: { [weak self] in Double(self?.simulator?.clock ?? 0) / 1e6 },
+      virtualSeconds: { [weak self] in Double(self?.services?.clock ?? 0) / 1e6 },
       print: { [weak self] text in
         guard let self, let vm = self.vm else { return }
         try self.writeLog(vm, text, by: "print")
@@ -137,7 +139,8 @@ final class AppHost: AppDriver {
     return vm.type(-1) == .table
   }
 
-  func run(_ job: AppJob) -> AppFault? {
+  func run(_ job: AppJob, services: AppServices) -> AppFault? {
+    self.services = services
     guard let vm, !vm.aborted else { return .processEnded }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
@@ -284,7 +287,7 @@ final class AppHost: AppDriver {
         return 1
       }
     case .sceneDelegate:
-      pushInstance(vm, label: simulator?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
+      pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
       switch cb {
       case .willConnectTo:
         vm.newTable()
@@ -302,7 +305,7 @@ final class AppHost: AppDriver {
       case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
         vm.push(true); return 2
       case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-        vm.push(simulator?.state.orientation.rawValue ?? "portrait"); return 2
+        vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
       default:
         return 1
       }
@@ -389,8 +392,8 @@ final class AppHost: AppDriver {
   /// model refuses is a Lua error at `caller`'s line.
   @discardableResult
   private func call(_ request: AppRequest, from caller: LuaVM) throws -> Int? {
-    guard let sim = simulator, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
-    do throws(AppCallError) { return try sim.handle(request, at: caller.callerLocation()) } catch {
+    guard let services, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
+    do throws(AppCallError) { return try services.handle(request, at: caller.callerLocation()) } catch {
       switch error {
       case .processEnded: vm.abort(); throw LuaRaise("lifesim: process ended")
       case let .invalid(message): throw LuaRaise(at: caller, message)
@@ -489,7 +492,7 @@ final class AppHost: AppDriver {
 
     vm.push { [weak self] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.simulator?.state.store[key] ?? .null)
+      try vm.push(json: self?.services?.state.store[key] ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
@@ -542,7 +545,7 @@ final class AppHost: AppDriver {
     /// A navigation call: the process must be alive before its arguments are read.
     func navigate(_ request: @escaping (LuaVM) throws -> AppRequest) -> HostFunction.Body {
       return { [weak self] vm in
-        guard let self, self.simulator != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
+        guard let self, self.services != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
         try self.call(try request(vm), from: vm)
         return 0
       }
@@ -617,14 +620,14 @@ final class AppHost: AppDriver {
     // Dynamic properties through __index.
     vm.newTable()
     vm.push { [weak self] vm in
-      guard let sim = self?.simulator else { vm.pushNil(); return 1 }
+      guard let services = self?.services else { vm.pushNil(); return 1 }
       switch vm.string(2) {
       case "backgroundTimeRemaining":
-        if let us = sim.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
+        if let us = services.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
       case "applicationState":
-        vm.push(sim.state.applicationState.rawValue)
+        vm.push(services.state.applicationState.rawValue)
       case "isProtectedDataAvailable":
-        vm.push(sim.state.protectedDataAvailable)
+        vm.push(services.state.protectedDataAvailable)
       default:
         vm.pushNil()
       }

@@ -106,7 +106,7 @@ final class ScenarioHost {
     if let recorded = config.recordedProfile {
       profile = recorded
     } else {
-      let ios = config.ios ?? declaration.ios ?? 17
+      let ios = config.ios ?? declaration.ios ?? Profile.defaultIOS
       guard Profile.releases.contains(ios) else {
         throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
       }
@@ -157,7 +157,6 @@ final class ScenarioHost {
                       profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
-    app.simulator = sim
     simulator = sim
   }
 
@@ -186,37 +185,8 @@ final class ScenarioHost {
   private func location(_ vm: LuaVM) -> String? { vm.callerLocation() }
 
   /// Stops the run with `message` at the scenario line that made the call (`file:line: message`).
-  private func scriptError(_ vm: LuaVM, _ message: String) -> LuaRaise {
+  func scriptError(_ vm: LuaVM, _ message: String) -> LuaRaise {
     stop("\(location(vm) ?? config.scenarioPath): \(message)")
-  }
-
-  /// Argument 1 as a string, or a script error saying what `verb` expected.
-  private func stringArgument(_ vm: LuaVM, _ verb: String, expected: String) throws -> String {
-    guard vm.type(1) == .string, let s = vm.string(1) else { throw scriptError(vm, "\(verb): expected \(expected)") }
-    return s
-  }
-
-  /// The options table at `idx` (absent, or a table with only `allowed` keys), else a script error.
-  private func options(_ vm: LuaVM, _ idx: Int32, _ verb: String, allowed: [String]) throws -> Bool {
-    switch vm.type(idx) {
-    case .nil, .none: return false
-    case .table:
-      if let problem = vm.unknownKey(inTableAt: idx, allowed: allowed) { throw scriptError(vm, "\(verb): \(problem)") }
-      return true
-    default:
-      throw scriptError(vm, "\(verb): expected an options table ({ \(allowed.map { "\($0) = …" }.joined(separator: ", ")) }), not \(vm.describeValue(idx))")
-    }
-  }
-
-  /// Option `key` of the table at `idx` as a boolean (absent: false), else a script error.
-  private func flagOption(_ vm: LuaVM, _ idx: Int32, _ key: String, _ verb: String) throws -> Bool {
-    vm.rawGet(idx, key)
-    defer { vm.pop() }
-    switch vm.type(-1) {
-    case .nil: return false
-    case .boolean: return vm.bool(-1)
-    default: throw scriptError(vm, "\(verb): \(key) must be true or false, not \(vm.describeValue(-1))")
-    }
   }
 
   /// A verb: start the run, check the app did not leave a fatal script error, perform.
@@ -233,22 +203,6 @@ final class ScenarioHost {
     }
     if let problem = app?.fatal { throw stop(problem.message) }
     if let f = fatal { throw stop(f) }
-  }
-
-  private func seconds(_ vm: LuaVM, _ idx: Int32, _ name: String) throws -> Int64 {
-    guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 * 365 else {
-      throw scriptError(vm, "\(name): seconds must be a number from 0 to 31536000")
-    }
-    return VirtualTime.microseconds(seconds: s)
-  }
-
-  private func choice<E: RawRepresentable & CaseIterable>(_ vm: LuaVM, _ idx: Int32, _ verb: String, _: E.Type) throws -> E
-  where E.RawValue == String {
-    guard let s = vm.string(idx), let e = E(rawValue: s) else {
-      let all = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw scriptError(vm, "\(verb): expected one of \(all)")
-    }
-    return e
   }
 
   private func names(_ vm: LuaVM, _ fn: String) throws -> [CallPattern] {
@@ -274,9 +228,6 @@ final class ScenarioHost {
       vm.push(function: body)
       vm.rawSet(env, name)
     }
-    func simple(_ name: String, _ input: Input) {
-      def(name) { [unowned self] vm in try self.verb(vm, input); return 0 }
-    }
 
     def("scenario") { [unowned self] vm in
       let at = self.location(vm)
@@ -294,84 +245,8 @@ final class ScenarioHost {
       return 0
     }
 
-    def("launch") { [unowned self] vm in
-      var url: String?
-      if try self.options(vm, 1, "launch", allowed: ["url"]) {
-        vm.rawGet(1, "url")
-        defer { vm.pop() }
-        if vm.type(-1) != .nil {
-          guard vm.type(-1) == .string else { throw self.scriptError(vm, "launch: url must be a string, not \(vm.describeValue(-1))") }
-          url = vm.string(-1)
-        }
-      }
-      try self.verb(vm, .launch(url: url)); return 0
-    }
-    simple("prewarm", .prewarm)
-    simple("home", .home)
-    simple("lock", .lock)
-    simple("unlock", .unlock)
-    def("interrupt") { [unowned self] vm in
-      try self.verb(vm, .interrupt(try self.choice(vm, 1, "interrupt", Interruption.self))); return 0
-    }
-    def("end_interrupt") { [unowned self] vm in
-      try self.verb(vm, .endInterrupt(try self.choice(vm, 1, "end_interrupt", InterruptionEnd.self))); return 0
-    }
-    simple("app_switcher", .appSwitcher)
-    def("switch_to") { [unowned self] vm in
-      guard let to = vm.string(1), to == "self" || to == "other" else {
-        throw self.scriptError(vm, "switch_to: expected \"self\" or \"other\"")
-      }
-      try self.verb(vm, .switchTo(other: to == "other")); return 0
-    }
-    simple("force_quit", .forceQuit)
-    simple("memory_warning", .memoryWarning)
-    simple("memory_pressure", .memoryPressure)
-    def("background_launch") { [unowned self] vm in
-      try self.verb(vm, .backgroundLaunch(try self.choice(vm, 1, "background_launch", BackgroundEvent.self))); return 0
-    }
-    def("open_url") { [unowned self] vm in
-      let url = try self.stringArgument(vm, "open_url", expected: "a URL string")
-      try self.verb(vm, .openURL(url)); return 0
-    }
-    def("rotate") { [unowned self] vm in
-      try self.verb(vm, .rotate(try self.choice(vm, 1, "rotate", Orientation.self))); return 0
-    }
-    def("push") { [unowned self] vm in
-      let name = try self.stringArgument(vm, "push", expected: "a controller name")
-      try self.verb(vm, .push(name)); return 0
-    }
-    simple("pop", .pop)
-    def("present") { [unowned self] vm in
-      let name = try self.stringArgument(vm, "present", expected: "a controller name")
-      var style: PresentationStyle?
-      var navigation = false
-      if try self.options(vm, 2, "present", allowed: ["navigation", "style"]) {
-        vm.rawGet(2, "style")
-        if vm.type(-1) != .nil { style = try self.choice(vm, -1, "present", PresentationStyle.self) }
-        vm.pop()
-        navigation = try self.flagOption(vm, 2, "navigation", "present")
-      }
-      try self.verb(vm, .present(name, style: style, navigation: navigation)); return 0
-    }
-    simple("dismiss", .dismiss)
-    def("select_tab") { [unowned self] vm in
-      guard let i = vm.integer(1) else {
-        throw self.scriptError(vm, "select_tab: expected a tab number (1 is the first)")
-      }
-      try self.verb(vm, .selectTab(Int(i))); return 0
-    }
-    def("swipe_back") { [unowned self] vm in
-      var cancel = false
-      if try self.options(vm, 1, "swipe_back", allowed: ["cancel"]) { cancel = try self.flagOption(vm, 1, "cancel", "swipe_back") }
-      try self.verb(vm, .swipeBack(cancel: cancel)); return 0
-    }
-    def("swipe_down") { [unowned self] vm in
-      var cancel = false
-      if try self.options(vm, 1, "swipe_down", allowed: ["cancel"]) { cancel = try self.flagOption(vm, 1, "cancel", "swipe_down") }
-      try self.verb(vm, .swipeDown(cancel: cancel)); return 0
-    }
-    def("advance") { [unowned self] vm in
-      try self.verb(vm, .advance(us: try self.seconds(vm, 1, "advance"))); return 0
+    for spec in VerbSpec.all {
+      def(spec.name) { [unowned self] vm in try self.verb(vm, try self.read(spec, vm)); return 0 }
     }
 
     // Expectations

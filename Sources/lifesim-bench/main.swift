@@ -10,11 +10,11 @@ import Glibc
 
 /// An app with no code: UIKit's sequence only (the model alone).
 final class NullApp: AppDriver {
-  func startProcess() -> Result<AppLayout, AppFault> { .success(AppLayout(name: "Bench", roots: ["Root"], container: .navigation)) }
+  func startProcess(services: AppServices) -> Result<AppLayout, AppFault> { .success(AppLayout(name: "Bench", roots: ["Root"], container: .navigation)) }
   func endProcess() {}
   func implements(_ callback: Callback, target: String) -> Bool { false }
   func declares(controller name: String) -> Bool { true }
-  func run(_ job: AppJob) -> AppFault? { nil }
+  func run(_ job: AppJob, services: AppServices) -> AppFault? { nil }
 }
 
 func now() -> Double {

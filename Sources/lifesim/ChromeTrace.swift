@@ -4,7 +4,7 @@ import Lifecycle
 /// Streams a run as Chrome Trace Event JSON (Perfetto opens it): one process,
 /// one track per layer, callbacks as complete events with virtual durations.
 struct ChromeTraceExporter {
-  private(set) var sink: OutputSink
+  let sink: OutputSink
   private let profile: Profile?
   private var first = true
   private var tracks: [String: Int] = [:]
@@ -15,7 +15,10 @@ struct ChromeTraceExporter {
   private var appState = "not_running"
   private var appStateSince: Int64 = 0
   private var tasks: [Int: (name: String, since: Int64)] = [:]
+  /// When the app began running in the background (nil: it is not).
   private var backgroundSince: Int64?
+  /// The time of the last counter sample.
+  private var lastCounterT: Int64 = -1
 
   init(profile: Profile?, sink: OutputSink) {
     self.profile = profile
@@ -69,15 +72,35 @@ struct ChromeTraceExporter {
     appStateSince = t
   }
 
+  /// One sample of `backgroundTimeRemaining`: what the app would read at `t` while running in the
+  /// background, the full allowance otherwise (where iOS reports a "suitably large" value).
   private mutating func counter(at t: Int64) {
     guard let profile else { return }
     let remaining: Int64 = backgroundSince.map { max(0, $0 + profile.backgroundTaskAllowance_us - t) } ?? profile.backgroundTaskAllowance_us
     emit(.object([("ph", .string("C")), ("pid", .int(1)), ("ts", .int(t)), ("name", .string("backgroundTimeRemaining (s)")),
                   ("args", .object([("seconds", .double(Double(remaining) / 1e6))]))]))
+    lastCounterT = t
+  }
+
+  /// Between events the counter is drawn as a step: while the app runs in the background it is
+  /// sampled every second of its allowance, at the point where expiration handlers are called
+  /// and where the allowance runs out (0), for the times after the last sample and before `t`.
+  private mutating func countdown(to t: Int64) {
+    guard let profile, let since = backgroundSince else { return }
+    let end = since + profile.backgroundTaskAllowance_us
+    let second = VirtualTime.microsecondsPerSecond
+    var points = [end - profile.expirationLead_us, end]
+    var k = max(1, (lastCounterT - since) / second + 1)
+    while since + k * second < min(t, end) {
+      points.append(since + k * second)
+      k += 1
+    }
+    for p in Set(points).sorted() where p > lastCounterT && p < t && p > since && p <= end { counter(at: p) }
   }
 
   mutating func add(_ event: Event) {
     let t = event.t
+    countdown(to: t)
     lastT = t
     switch event.body {
     case let .input(input, _):
@@ -95,16 +118,22 @@ struct ChromeTraceExporter {
     case .suspended:
       setAppState("suspended", at: t)
       instant("System", "suspended", t)
+      counter(at: t)
+      backgroundSince = nil  // a suspended app reads nothing: the counter holds
     case .resumed:
       setAppState("background", at: t)
       backgroundSince = t
       instant("System", "resumed", t)
     case let .terminated(term):
+      counter(at: t)
+      backgroundSince = nil
       closeAll(at: t)
       instant("System", "terminated: \(term.reason.rawValue)", t,
               args: [("code", .string(term.code ?? "")), ("description", .string(term.description))])
       setAppState("not_running", at: t)
     case let .crash(name, target, message, _):
+      counter(at: t)
+      backgroundSince = nil
       closeAll(at: t)
       instant("System", "crash in \(target).\(name)", t, args: [("message", .string(message))])
       setAppState("not_running", at: t)
@@ -145,6 +174,7 @@ struct ChromeTraceExporter {
   }
 
   mutating func finish() {
+    countdown(to: lastT + 1)
     closeAll(at: lastT)
     span("App state", appState, from: appStateSince, to: lastT)
     sink.write("]}")

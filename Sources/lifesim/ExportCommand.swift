@@ -9,9 +9,13 @@ struct Export: ParsableCommand {
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per
       run; a track each for the system, the app state, the app and scene delegates, every view
       controller and the background tasks; callbacks as spans with their virtual durations,
-      inputs and kills as instants, background time remaining as a counter.
-      mermaid: a sequenceDiagram (User, UIKit, AppDelegate, SceneDelegate, each controller);
-      split into several diagrams, each under Mermaid's 50,000-character limit.
+      inputs and kills as instants, and backgroundTimeRemaining as a counter that counts down
+      each second while the app runs in the background, to its expiration point and to 0 (the
+      full allowance elsewhere).
+      mermaid: a sequenceDiagram (User, UIKit, AppDelegate, SceneDelegate, each controller),
+      with the app's log messages as notes; split into several diagrams, each under Mermaid's
+      50,000-character limit.
+      A file at -o appears only when complete; an export that fails leaves nothing there.
       jsonl: the events, one JSON object a line, without the hash member.
 
       Examples:
@@ -39,36 +43,42 @@ struct Export: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    var sink: OutputSink
-    do { sink = try OutputSink(path: out.output, overwrite: out.force) } catch {
+    let sink: OutputSink
+    do { sink = try OutputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
     do {
-      switch format {
-      case .jsonl:
-        while let line = try reader.next() {
-          if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
-        }
-      case .chromeTrace:
-        var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
-        while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(try Event(e)) }
-        }
-        exporter.finish()
-        sink = exporter.sink
-      case .mermaid:
-        var exporter = MermaidExporter(sink: sink)
-        while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(try Event(e)) }
-        }
-        exporter.finish()
-        sink = exporter.sink
-      }
-      try sink.close()
+      try write(reader, to: sink)
     } catch {
+      sink.discard()
       Terminal.error("\(log): \(error)")
       throw ExitCode(Status.trouble)
+    }
+    do { try sink.commit() } catch {
+      Terminal.error("\(error)")
+      throw ExitCode(Status.trouble)
+    }
+  }
+
+  private func write(_ reader: LogReader, to sink: OutputSink) throws {
+    switch format {
+    case .jsonl:
+      while let line = try reader.next() {
+        if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
+      }
+    case .chromeTrace:
+      var exporter = ChromeTraceExporter(profile: try? Profile(json: reader.header.profile), sink: sink)
+      while let line = try reader.next() {
+        if case let .event(e) = line { exporter.add(try Event(e)) }
+      }
+      exporter.finish()
+    case .mermaid:
+      var exporter = MermaidExporter(sink: sink)
+      while let line = try reader.next() {
+        if case let .event(e) = line { exporter.add(try Event(e)) }
+      }
+      exporter.finish()
     }
   }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import ScriptHost
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @main
 struct Lifesim: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -32,6 +36,7 @@ struct Lifesim: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
+      exitIfStdoutFailed()
     } catch {
       if exitCode(for: error) == .validationFailure {
         Terminal.flush()
@@ -39,9 +44,20 @@ struct Lifesim: ParsableCommand {
         Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")
         exit(withError: ExitCode(Status.trouble))
       }
+      let status = exitCode(for: error).rawValue
+      JSONLines.endIfNeeded(status: status)
       Terminal.flush()
+      exitIfStdoutFailed()
       exit(withError: error)
     }
+  }
+
+  /// Whatever the command decided, output that did not reach standard output is trouble.
+  private static func exitIfStdoutFailed() {
+    Terminal.flush()
+    guard let message = Terminal.stdoutFailureMessage else { return }
+    Terminal.error(message)
+    exit(withError: ExitCode(Status.trouble))
   }
 }
 

@@ -6,8 +6,10 @@ struct MermaidExporter {
   static let characterLimit = 50_000
   /// Room left for the closing lines of a part.
   static let margin = 2_000
+  /// Longer `log` messages are cut here in their note.
+  static let longestLogCharacters = 200
 
-  private(set) var sink: OutputSink
+  let sink: OutputSink
   private var part = 1
   private var body: [String] = []
   private var size = 0
@@ -19,13 +21,15 @@ struct MermaidExporter {
     String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
 
-  /// Mermaid text: `#` and `;` written as entity codes, no line breaks.
+  /// Mermaid text: `#`, `;` and `%` written as entity codes (`%%` would start a comment that
+  /// hides the rest of the line), no line breaks.
   private static func text(_ s: String) -> String {
     var out = ""
     for c in s {
       switch c {
       case "#": out += "#35;"
       case ";": out += "#59;"
+      case "%": out += "#37;"
       case "\n", "\r": out += " "
       default: out.append(c)
       }
@@ -76,6 +80,9 @@ struct MermaidExporter {
       guard used > 0 else { return }
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : target)
       line("  \(p)-->>UIKit: \(Self.text(name)) returned after \(VirtualTime.format(used))s")
+    case let .call(.log(message), _):
+      let shown = message.count > Self.longestLogCharacters ? message.prefix(Self.longestLogCharacters) + "…" : Substring(message)
+      line("  Note right of UIKit: log: \(Self.text(String(shown)))")
     case let .call(call, _):
       line("  Note right of UIKit: app calls \(Self.text(call.name))")
     case let .applicationState(from, to):

@@ -1,38 +1,60 @@
-import EventStore
-
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Standard output, or a new file that is never silently overwritten.
-struct OutputSink {
-  struct Refused: Error, CustomStringConvertible { let description: String }
+/// Where an export goes: standard output, or a file at `-o` that appears only when complete
+/// (see `OutputTarget`).
+final class OutputSink {
+  private let target: OutputTarget?
+  /// Open until `commit` or `discard`.
+  private var file: UnsafeMutablePointer<FILE>?
+  /// The first write error (errno), if any.
+  private var failure: Int32?
 
-  private let file: UnsafeMutablePointer<FILE>?
-  let path: String?
-
-  init(path: String?, overwrite: Bool) throws {
-    self.path = path
-    guard let path else { file = nil; return }
-    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0o644)
-    if fd < 0 {
-      if errno == EEXIST { throw Refused(description: "\(path): already exists; refusing to overwrite it (pass --force to replace it)") }
-      throw Refused(description: "\(path): cannot write: \(String(cString: strerror(errno)))")
+  /// `inputs`: the files the command reads, which `-o` may never name.
+  init(path: String?, overwrite: Bool, inputs: [String]) throws {
+    guard let path else { target = nil; file = nil; return }
+    let target = try OutputTarget(path: path, overwrite: overwrite, inputs: inputs)
+    let fd = try target.open()
+    guard let file = fdopen(fd, "w") else {
+      let error = errno
+      Glibc.close(fd)
+      target.discard()
+      throw OutputTarget.Refused(description: "\(path): cannot write: \(OutputTarget.reason(error))")
     }
-    file = fdopen(fd, "w")
+    self.target = target
+    self.file = file
   }
 
   func write(_ line: String) {
-    if let file {
-      var text = line + "\n"
-      text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
-    } else {
-      Terminal.write(line)
+    guard target != nil else { Terminal.write(line); return }
+    guard let file else { return }
+    guard failure == nil else { return }
+    var text = line + "\n"
+    text.withUTF8 { bytes in
+      if fwrite(bytes.baseAddress, 1, bytes.count, file) < bytes.count { failure = errno }
     }
   }
 
-  func close() throws {
-    guard let file else { return }
-    if fclose(file) != 0 { throw Refused(description: "\(path ?? "output"): write failed") }
+  /// Writes out what is buffered and puts the file in place; a write error removes it.
+  func commit() throws {
+    guard let target, let file else { return }
+    self.file = nil
+    if fflush(file) != 0, failure == nil { failure = errno }
+    if target.renames, fsync(fileno(file)) != 0, failure == nil { failure = errno }
+    if fclose(file) != 0, failure == nil { failure = errno }
+    if let failure {
+      target.discard()
+      throw OutputTarget.Refused(description: "\(target.path): cannot write: \(OutputTarget.reason(failure))")
+    }
+    try target.commit()
+  }
+
+  /// The command failed: nothing is left behind.
+  func discard() {
+    guard let target, let file else { return }
+    self.file = nil
+    fclose(file)
+    target.discard()
   }
 }

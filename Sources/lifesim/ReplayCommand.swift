@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import RunComparison
 import ScriptHost
 
 #if canImport(Glibc)
@@ -17,11 +18,13 @@ struct Replay: ParsableCommand {
       and checks that every event is identical. --app re-runs the recorded scenario against a
       changed app and reports where it departs.
 
-      Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error.
+      Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error
+      (also when the recorded run stopped on one).
 
       Examples:
         lifesim replay run.lifelog
         lifesim replay run.lifelog --until 40 --state
+        lifesim replay run.lifelog --numbers --until 12.5s
         lifesim replay run.lifelog --verify
         lifesim replay run.lifelog --app Scripts/apps/notes_fixed.lua -o fixed.lifelog
       """
@@ -30,8 +33,11 @@ struct Replay: ParsableCommand {
   @Argument(help: "The log to replay.")
   var log: String
 
-  @Option(help: "Stop after this event number.")
-  var until: Int64?
+  @Option(help: "Stop after this event number (40), or after the last event at or before this virtual time (12.5s).")
+  var until: String?
+
+  @Flag(help: "Show each event's number in the trace (what --until takes).")
+  var numbers = false
 
   @Flag(help: "Print the state rebuilt from the events.")
   var state = false
@@ -50,16 +56,29 @@ struct Replay: ParsableCommand {
 
   @OptionGroup var guardOptions: RunGuardOptions
 
-  @Flag(help: "Machine-readable output.")
+  @Flag(help: "JSON Lines: the events, then a final line with the outcome, state or verdict (docs/json.md).")
   var json = false
 
   func validate() throws {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
     if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+    if verify || app != nil {
+      // A re-run is compared whole: nothing a trace option asks for would be honoured.
+      let mode = verify ? "--verify" : "--app"
+      if until != nil { throw ValidationError("--until goes with the trace and --state; \(mode) re-runs the whole log") }
+      if state { throw ValidationError("--state goes with the trace; \(mode) re-runs the whole log") }
+      if numbers { throw ValidationError("--numbers goes with the trace; \(mode) prints no trace") }
+    }
+    if let until { _ = try limit(until) }
+  }
+
+  private func limit(_ text: String) throws -> ReplayLimit {
+    do { return try ReplayLimit.parse(text) } catch { throw ValidationError(error.description) }
   }
 
   func run() throws {
     defer { Terminal.flush() }
+    if json { JSONLines.begin("replay") }
     do {
       if verify || app != nil {
         // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
@@ -74,7 +93,8 @@ struct Replay: ParsableCommand {
 
   /// The recorded trace (and state) from the log alone.
   private func printTrace(_ reader: LogReader) -> Int32 {
-    var trace = TraceFormatter()
+    let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
+    var trace = TraceFormatter(numbered: numbers)
     var folded = LifecycleState()
     var events: Int64 = 0
     var progress = Progress("replay")
@@ -82,31 +102,46 @@ struct Replay: ParsableCommand {
     do {
       while let line = try reader.next() {
         guard case let .event(logEvent) = line else { continue }
-        if let until, logEvent.seq > until { break }
+        if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
         let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
         progress.tick()
-        if json { Terminal.write(String(decoding: logEvent.canonicalBody, as: UTF8.self)) }
-        else if !state { Terminal.write(trace.line(seq: logEvent.seq, event)) }
+        if state { continue }
+        if json { JSONLines.write(event: logEvent.canonicalBody) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
     } catch {
       Terminal.flush()
       Terminal.error("\(log): \(error)")
       return Status.trouble
     }
-    if let ending = reader.ending, case .cutOff = ending, !json {
-      Terminal.write("(\(ending.description))")
+    let profile = try? Profile(json: reader.header.profile)
+    // A run that stopped on a script error is trouble when replayed to its end, as it was when it ran.
+    let recordedError = reader.ending?.scriptError
+    let status = recordedError == nil ? Status.ok : Status.trouble
+    if json {
+      var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
+      switch reader.ending {
+      case .complete: members.append(("complete", .bool(true)))
+      case let .cutOff(n): members += [("complete", .bool(false)), ("cutOffAfter", .int(n))]
+      case nil: if let until { members.append(until.json) }
+      }
+      members.append(state ? ("state", StateJSON.object(folded, profile: profile))
+                           : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
+      JSONLines.end(status: status, members)
+    } else {
+      if let ending = reader.ending, case .cutOff = ending {
+        Terminal.write("(\(ending.description))")
+      }
+      if state {
+        Terminal.write(StateText.describe(folded, profile: profile))
+      } else {
+        Terminal.write("")
+        Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
+      }
     }
-    if state {
-      let profile = try? Profile(json: reader.header.profile)
-      Terminal.write(StateText.describe(folded, profile: profile))
-    } else if !json {
-      Terminal.write("")
-      Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
-    }
-    Terminal.flush()
-    return Status.ok
+    if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
+    return status
   }
 
   /// --verify and --app: re-run and compare event by event.
@@ -140,11 +175,17 @@ struct Replay: ParsableCommand {
         return Status.trouble
       }
     }
+    // -o: the new log appears only when the re-run is complete.
+    let target: OutputTarget?
+    do { target = try out.output.map { try OutputTarget(path: $0, overwrite: out.force, inputs: [log] + (app.map { [$0] } ?? [])) } } catch {
+      Terminal.error("\(error)")
+      return Status.trouble
+    }
     var config = RunConfiguration(
-      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: out.output, overwrite: out.force,
-      source: .embedded(scripts), recordedProfile: profile)
+      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
+      overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
     guardOptions.apply(to: &config)
-    let comparison = Comparison(recording: recording, ignoreSource: app != nil)
+    let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     let result = ScenarioRunner(config) { seq, event in
       comparison.check(seq: seq, event)
@@ -152,149 +193,47 @@ struct Replay: ParsableCommand {
     }.run()
     progress.finish()
     comparison.finish()
+    var status = report(result, comparison)
+    if let target {
+      if status == Status.trouble { target.discard() } else {
+        do { try target.commit() } catch {
+          Terminal.error("\(error)")
+          status = Status.trouble
+        }
+      }
+    }
+    return status
+  }
+
+  /// The verdict of a re-run, printed; its exit status.
+  private func report(_ result: RunResult, _ comparison: ReplayComparison) -> Int32 {
     if let problem = comparison.problem {
       Terminal.error("\(log): \(problem)")
       return Status.trouble
     }
-    if let error = result.error, result.exitStatus == Status.trouble {
-      Terminal.error(error)
-      if comparison.divergence == nil { return Status.trouble }
-    }
+    // A re-run stopped by a script error is trouble, wherever it departed before it stopped.
+    let stopped = result.exitStatus == Status.trouble ? result.error : nil
     guard let d = comparison.divergence else {
-      Terminal.write(json ? "{\"identical\":true,\"events\":\(result.events)}"
-                     : "\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+      if let stopped {
+        Terminal.error(stopped)
+        return Status.trouble
+      }
+      if json {
+        JSONLines.end(status: Status.ok, [("verdict", .string(app == nil ? "identical" : "same")), ("events", .int(result.events))])
+      } else {
+        Terminal.write("\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+      }
       return Status.ok
     }
-    if json { Terminal.write(d.json.canonicalText) } else { Terminal.write(d.text(departs: app != nil)) }
-    return Status.failed
+    let status = stopped == nil ? Status.failed : Status.trouble
+    if json {
+      JSONLines.end(status: status, [("verdict", .string(app == nil ? "diverged" : "departs")), ("events", .int(result.events)),
+                                     ("divergence", d.json)] + (stopped.map { [("error", .string($0))] } ?? []))
+    } else {
+      Terminal.write(d.text(departs: app != nil))
+    }
+    if let stopped { Terminal.error(stopped) }
+    return status
   }
 
 }
-
-/// Compares a re-run with the recorded log, event by event, streaming, on canonical bytes:
-/// the recorded line (without `h`) must equal the re-run event's encoding exactly.
-final class Comparison {
-  struct Divergence {
-    var seq: Int64
-    var t: Int64
-    var recorded: String
-    var actual: String
-    var before: [String]
-    var source: String?
-
-    func text(departs: Bool) -> String {
-      var lines = ["\(departs ? "Departs" : "Diverged") at event \(seq) (t = \(VirtualTime.format(t)) s):",
-                   "  recorded:  \(recorded)",
-                   "  this run:  \(actual)"]
-      if let source { lines.append("  produced by: \(source)") }
-      if !before.isEmpty {
-        lines.append("The events before it (identical in both):")
-        lines += before.map { "  \($0)" }
-      }
-      return lines.joined(separator: "\n")
-    }
-
-    var json: JSONValue {
-      .object([("identical", .bool(false)), ("seq", .int(seq)), ("t", .int(t)), ("recorded", .string(recorded)),
-               ("actual", .string(actual)), ("source", source.map { .string($0) } ?? .null),
-               ("before", .array(before.map { .string($0) }))])
-    }
-  }
-
-  /// Everything a check changes, in one value: an event costs one exclusivity check, not one
-  /// a property (a class's stored properties are checked at run time).
-  private var checker: Checker
-
-  init(recording: BackgroundLogScanner, ignoreSource: Bool) {
-    checker = Checker(recording: recording, ignoreSource: ignoreSource)
-  }
-
-  var divergence: Divergence? { checker.divergence }
-  /// What is wrong with the recording, if reading it failed before the comparison ended.
-  var problem: LogProblem? { checker.problem }
-
-  /// Compares one re-run event with the next recorded one, in place.
-  func check(seq: Int64, _ event: Event) { checker.check(seq: seq, event) }
-
-  /// After the re-run: a recording with events left over departs there.
-  func finish() { checker.finish() }
-
-  fileprivate static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-  fileprivate static func withBrace(_ body: UnsafeRawBufferPointer) -> [UInt8] { Array(body) + [UInt8(ascii: "}")] }
-
-  /// `"at":"file:line"` of a canonical body (always its last member), if any.
-  fileprivate static func source(_ body: [UInt8]) -> String? {
-    body.withUnsafeBytes { raw in
-      guard let start = CanonicalBody.sourceStart(raw, end: raw.count - 1) else { return nil }
-      return (try? JSONParser.parse(Array(raw[(start + 6)..<(raw.count - 1)])))?.stringValue
-    }
-  }
-
-  /// The comparison itself.
-  private struct Checker: ~Copyable {
-    let recording: BackgroundLogScanner
-    /// `--app`: line numbers in `at` differ between scripts; compare without them.
-    let ignoreSource: Bool
-    private(set) var divergence: Divergence?
-    /// What is wrong with the recording, if reading it failed before the comparison ended.
-    private(set) var problem: LogProblem?
-    /// The last five identical events (text only when a report needs them).
-    private var recent = RecentBodies(size: 5)
-    private var writer = CanonicalJSONWriter(capacity: 512)
-
-    init(recording: BackgroundLogScanner, ignoreSource: Bool) {
-      self.recording = recording
-      self.ignoreSource = ignoreSource
-    }
-
-    /// The next recorded event's body without its closing brace; nil at the end or on damage.
-    private mutating func nextRecorded() -> UnsafeRawBufferPointer? {
-      guard problem == nil else { return nil }
-      do { return try recording.next()?.bodyWithoutBrace } catch {
-        problem = error
-        return nil
-      }
-    }
-
-    /// Compares one re-run event with the next recorded one, in place.
-    mutating func check(seq: Int64, _ event: Event) {
-      guard divergence == nil else { return }
-      event.canonicalBody(seq: seq, into: &writer)
-      guard let recorded = nextRecorded() else {
-        guard problem == nil else { return }
-        let actual = writer.bytes
-        divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: Comparison.text(actual),
-                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual))
-        return
-      }
-      let same = writer.withBytes { actual in
-        // The recorded body lacks only the closing brace the encoding ends with.
-        let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
-        if ignoreSource {
-          let aEnd = CanonicalBody.sourceStart(a, end: a.count) ?? a.count
-          let rEnd = CanonicalBody.sourceStart(recorded, end: recorded.count) ?? recorded.count
-          return aEnd == rEnd && memcmp(a.baseAddress!, recorded.baseAddress!, aEnd) == 0
-        }
-        return a.count == recorded.count && memcmp(a.baseAddress!, recorded.baseAddress!, a.count) == 0
-      }
-      if !same {
-        let recordedBody = Comparison.withBrace(recorded), actual = writer.bytes
-        let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
-        divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: Comparison.text(recordedBody), actual: Comparison.text(actual),
-                                before: recent.drain().map(Comparison.text), source: Comparison.source(actual) ?? Comparison.source(recordedBody))
-        return
-      }
-      writer.withBytes { recent.push($0, closingBrace: false) }
-    }
-
-    /// After the re-run: a recording with events left over departs there.
-    mutating func finish() {
-      guard divergence == nil, let extra = nextRecorded().map(Comparison.withBrace) else { return }
-      let parsed = try? JSONParser.parse(extra)
-      divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: Comparison.text(extra),
-                              actual: "(this run ends here)", before: recent.drain().map(Comparison.text), source: Comparison.source(extra))
-    }
-  }
-}
-

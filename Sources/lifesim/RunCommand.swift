@@ -3,6 +3,10 @@ import EventStore
 import Lifecycle
 import ScriptHost
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a scenario against an app, print the trace, write the log.",
@@ -42,7 +46,10 @@ struct Run: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the outcome.")
   var quiet = false
 
-  @Flag(help: "Print the events as JSON Lines, then the outcome as a JSON line.")
+  @Flag(help: "Show each event's number in the trace (what replay --until takes).")
+  var numbers = false
+
+  @Flag(help: "Print the events as JSON Lines, then the outcome as a final line (docs/json.md).")
   var json = false
 
   func validate() throws {
@@ -53,14 +60,24 @@ struct Run: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    if json { JSONLines.begin("run") }
+    if let output = out.output {
+      // The log itself is written in place (append-only, crash-safe); this only refuses an input as -o.
+      do { _ = try OutputTarget.check(output, overwrite: out.force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
+        Terminal.error("\(error)")
+        throw ExitCode(Status.trouble)
+      }
+    }
     var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
     guardOptions.apply(to: &config)
-    var trace = TraceFormatter()
+    var trace = TraceFormatter(numbered: numbers)
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
     let json = self.json, quiet = self.quiet
-    let result = ScenarioRunner(config) { seq, event in
+    // The header is written once the log is open and the app read: only then has the run started.
+    var started = false
+    let result = ScenarioRunner(config, onHeader: { _ in started = true }) { seq, event in
       if json {
         var encoder = CanonicalJSONWriter(capacity: 512)
         event.canonicalBody(seq: seq, into: &encoder)
@@ -68,21 +85,38 @@ struct Run: ParsableCommand {
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
     }.run()
-    report(result)
+    if started { report(result) }
+    Terminal.flush()
+    if let error = result.error { Terminal.error(error) }
     throw ExitCode(result.exitStatus)
   }
 
+  /// The outcome of a run that started (a refusal to start has only its message).
   private func report(_ result: RunResult) {
     if json {
-      Terminal.write(JSONValue.object([("kind", .string("end")), ("events", .int(result.events)),
-                                       ("t", .int(result.endTime)), ("outcome", result.outcome)]).canonicalText)
+      JSONLines.end(status: result.exitStatus, [("events", .int(result.events)), ("t", .int(result.endTime)),
+                                                ("seed", result.header.map { .int($0.seed) } ?? .null), ("outcome", result.outcome)])
     } else {
       let seedValue = result.header?.seed
-      let rerun = seedValue.map { "lifesim run \(scenario)\(app.map { " --app \($0)" } ?? "") --seed \($0)" }
       Terminal.write("")
-      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events, rerun: rerun))
+      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
+                                           rerun: seedValue.map(reproduceLine)))
     }
-    Terminal.flush()
-    if let error = result.error { Terminal.error(error) }
+  }
+
+  /// The command that runs this run again, byte for byte: every option that shaped it (knobs
+  /// come only from the scenario script, which it names; `--lib` and `LIFESIM_PATH` decide which
+  /// modules `require` finds), shell-quoted. A negative seed is written `--seed=-1`, which the
+  /// parser cannot mistake for an option.
+  private func reproduceLine(seed: Int64) -> String {
+    var words = ["lifesim", "run", scenario]
+    if let app { words += ["--app", app] }
+    if let ios { words += ["--ios", String(ios)] }
+    if noScenes { words.append("--no-scenes") }
+    for folder in lib { words += ["--lib", folder] }
+    if guardOptions.maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(guardOptions.maxEvents)] }
+    words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+    let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
+    return library + ShellCommand.line(words)
   }
 }

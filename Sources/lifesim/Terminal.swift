@@ -15,10 +15,14 @@ enum Terminal {
 
   /// `lifesim: message` on stderr (after whatever stdout holds).
   static func error(_ message: String) {
+    lastError = message
     flush()
     let bytes = Array("lifesim: \(message)\n".utf8)
     writeAll(STDERR_FILENO, bytes)
   }
+
+  /// The last message `error` printed (the JSON end line of a command that stopped carries it).
+  nonisolated(unsafe) private(set) static var lastError: String?
 
   /// A line on stderr as is.
   static func errorLine(_ line: String) {
@@ -41,29 +45,42 @@ enum Terminal {
   }
 
   static func flush() {
-    writeAll(STDOUT_FILENO, buffer)
+    if stdoutFailure == nil, let error = writeAll(STDOUT_FILENO, buffer) { stdoutFailure = error }
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// stdout or stderr was closed by its reader (`| head -1`): nothing more is written to it,
-  /// and the command goes on, so a run's log is still complete.
+  /// Why standard output could not be written (errno: a full disk, `/dev/full`, a closed
+  /// pipe), if it could not; what follows is dropped, the command goes on (a run's log is still
+  /// complete), and it ends with status 2.
+  nonisolated(unsafe) private(set) static var stdoutFailure: Int32?
+
+  /// The message for `stdoutFailure`.
+  static var stdoutFailureMessage: String? {
+    stdoutFailure.map { "cannot write to standard output: \(String(cString: strerror($0)))" }
+  }
+
+  /// stdout or stderr was closed by its reader (`| head -1`): nothing more is written to it.
   nonisolated(unsafe) private static var closed: Set<Int32> = []
 
   /// Turns SIGPIPE into EPIPE, which `writeAll` handles: a closed pipe must never kill a run
   /// half-way through its log.
   static func surviveClosedPipes() { signal(SIGPIPE, SIG_IGN) }
 
-  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    guard !closed.contains(fd) else { return }
+  /// Writes every byte; the errno of a failed write, else nil.
+  @discardableResult
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    guard !closed.contains(fd) else { return EPIPE }
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
       if n <= 0 {
-        if errno == EINTR { continue }
-        if errno == EPIPE { closed.insert(fd) }
-        return
+        let error = n < 0 ? errno : EIO
+        if error == EPIPE { closed.insert(fd) }
+        return error
       }
       offset += n
     }
+    return nil
   }
 }

@@ -5,9 +5,13 @@ import Lifecycle
 /// app and scene state, callbacks by nesting depth, app calls, kills).
 struct TraceFormatter {
   private var depth = 0
+  /// `--numbers`: each line starts with its event's number (`#12`), as `replay --until` takes it.
+  let numbered: Bool
+
+  init(numbered: Bool = false) { self.numbered = numbered }
 
   mutating func line(seq: Int64, _ event: Event) -> String {
-    let time = Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
+    let time = (numbered ? Terminal.paint(pad("#\(seq)", 7), "2") + " " : "") + Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
     switch event.body {
     case let .input(input, at):
@@ -91,7 +95,8 @@ struct TraceFormatter {
     case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
     case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
-    default: return input.verb
+    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
+      return input.verb
     }
   }
 
@@ -110,30 +115,6 @@ struct TraceFormatter {
     case .pop: return "pop"
     case .dismiss: return "dismiss"
     }
-  }
-}
-
-/// The closing paragraph of `run` and `replay`.
-enum OutcomeText {
-  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?) -> String {
-    var parts: [String] = []
-    parts.append("Outcome: the app is \(state.appState.rawValue.replacingUnderscores) after \(events) events.")
-    parts.append("Expectations: \(state.expectationsPassed) passed, \(state.expectationsFailed) failed.")
-    if state.terminations.isEmpty {
-      parts.append("No termination.")
-    } else {
-      parts.append("Terminations: " + state.terminations.map {
-        "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
-      }.joined(separator: "; ") + ".")
-    }
-    if !state.unexpectedFaults.isEmpty {
-      parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
-                   + "); name it with expect_terminated if the scenario means it.")
-    }
-    let stored = state.store.keys.sorted().map { "\($0) = \(state.store[$0]!.canonicalText)" }
-    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
-    if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
-    return parts.joined(separator: " ")
   }
 }
 

@@ -8,27 +8,44 @@ struct Verify: ParsableCommand {
       Reads the log in constant memory. Exit status: 0 intact and complete; 1 damaged, or
       cut off (then it says after which event); 2 not a readable log.
 
-      Example:
+      Examples:
         lifesim verify run.lifelog
+        lifesim verify run.lifelog --json
       """
   )
 
   @Argument(help: "The log to check.")
   var log: String
 
+  @Flag(help: "Print the verdict as one JSON line (docs/json.md).")
+  var json = false
+
   func run() throws {
     defer { Terminal.flush() }
+    if json { JSONLines.begin("verify") }
     let result = LogVerification.check(path: log)
+    let status: Int32
+    let members: [(String, JSONValue)]
     switch result {
-    case .intact:
-      Terminal.write("\(log): \(result.description)")
-      throw ExitCode(Status.ok)
-    case .cutOff, .damaged:
-      Terminal.write("\(log): \(result.description)")
-      throw ExitCode(Status.failed)
-    case .unreadable:
-      Terminal.error(result.description)
-      throw ExitCode(Status.trouble)
+    case let .intact(events):
+      status = Status.ok
+      members = [("verdict", .string("intact")), ("events", .int(events))]
+    case let .cutOff(afterEvent):
+      status = Status.failed
+      members = [("verdict", .string("cut_off")), ("events", .int(afterEvent))]
+    case let .damaged(line, reason, validEvents):
+      status = Status.failed
+      members = [("verdict", .string("damaged")), ("events", .int(validEvents)), ("line", .int(Int64(line))), ("reason", .string(reason))]
+    case let .unreadable(reason):
+      Terminal.error(reason)
+      status = Status.trouble
+      members = [("verdict", .string("unreadable")), ("error", .string(reason))]
     }
+    if json {
+      JSONLines.end(status: status, [("log", .string(log))] + members + [("message", .string(result.description))])
+    } else if status != Status.trouble {
+      Terminal.write("\(log): \(result.description)")
+    }
+    throw ExitCode(status)
   }
 }

@@ -4,21 +4,35 @@ import TestSupport
 /// The repository's root folder (the bundled scripts are found from it).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// The built `lifesim` binary.
+let lifesimBinary = repositoryRoot.appendingPathComponent(".build/debug/lifesim").path
+
 /// Runs the built `lifesim` binary, as a user would: from the repository's root, or from `cwd`.
-func lifesim(_ args: [String], env: [String: String] = [:], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
-  let root = repositoryRoot
-  let binary = root.appendingPathComponent(".build/debug/lifesim")
+/// `stdout`: where its standard output goes instead of a pipe the test reads (a file handle such
+/// as `/dev/full`, or a pipe whose reader is closed).
+func lifesim(_ args: [String], env: [String: String] = [:], cwd: String? = nil, stdout: Any? = nil) throws -> (status: Int32, out: String, err: String) {
+  try run(lifesimBinary, args, env: env, cwd: cwd, stdout: stdout)
+}
+
+/// Runs `sh -c command` from the repository's root.
+func shell(_ command: String) throws -> (status: Int32, out: String, err: String) {
+  try run("/bin/sh", ["-c", command])
+}
+
+private func run(_ executable: String, _ args: [String], env: [String: String] = [:], cwd: String? = nil,
+                 stdout: Any? = nil) throws -> (status: Int32, out: String, err: String) {
   let p = Process()
-  p.executableURL = binary
+  p.executableURL = URL(fileURLWithPath: executable)
   p.arguments = args
-  p.currentDirectoryURL = cwd.map { URL(fileURLWithPath: $0) } ?? root
+  p.currentDirectoryURL = cwd.map { URL(fileURLWithPath: $0) } ?? repositoryRoot
   var environment = ProcessInfo.processInfo.environment
   for (k, v) in env { environment[k] = v }
   p.environment = environment
   let out = Pipe(), err = Pipe()
-  p.standardOutput = out
+  p.standardOutput = stdout ?? out
   p.standardError = err
   try p.run()
+  if stdout != nil { try out.fileHandleForWriting.close() }
   let o = out.fileHandleForReading.readDataToEndOfFile()
   let e = err.fileHandleForReading.readDataToEndOfFile()
   p.waitUntilExit()
@@ -28,11 +42,17 @@ func lifesim(_ args: [String], env: [String: String] = [:], cwd: String? = nil) 
 func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }
 
 func bundledScenarios() throws -> [String] {
-  let root = repositoryRoot
-  return try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scripts/scenarios").path)
+  try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Scripts/scenarios").path)
     .filter { $0.hasSuffix(".lua") }.sorted().map { "Scripts/scenarios/\($0)" }
 }
 
+/// A recorded run of a bundled scenario, at a fresh path (its expectations may fail).
+func recordedRun(_ name: String, scenario: String = "Scripts/scenarios/home_and_return.lua", extra: [String] = []) throws -> String {
+  let log = temp(name)
+  let r = try lifesim(["run", scenario, "-o", log, "-q"] + extra)
+  guard r.status == 0 || r.status == 1 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: r.err]) }
+  return log
+}
 
 /// Writes `files` (name → text) into a new temporary folder and returns its path.
 func scriptFolder(_ name: String, _ files: [String: String]) throws -> String {

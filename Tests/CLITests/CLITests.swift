@@ -133,7 +133,8 @@ import TestSupport
     let row = r.out.split(separator: "\n").first { $0.hasPrefix("terminations") }.map(String.init) ?? ""
     #expect(row.split(separator: " ", omittingEmptySubsequences: true) == ["terminations", "none", "watchdog", "0x8badf00d", "←", "differs"])
     let j = try lifesim(["diff", a, b, "--json"])
-    let object = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
+    let last = j.out.split(separator: "\n").last.map(String.init) ?? ""
+    let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
     #expect(object?["same"] as? Bool == false)
     let first = object?["firstDivergence"] as? [String: Any]
     #expect(first?["a"] as? Int == 47)
@@ -281,7 +282,8 @@ import TestSupport
     #expect(r.out.hasPrefix("Diverged at event 45 (t = 0.000000 s):\n"))
     #expect(r.out.contains("produced by: Scripts/apps/notes.lua:23"))
     let j = try lifesim(["replay", log, "--verify", "--json"])
-    #expect(j.out.hasPrefix(#"{"identical":false,"seq":45,"t":0,"#))
+    #expect(j.out.hasPrefix(#"{"kind":"end","command":"replay","status":1,"verdict":"diverged","events":"#))
+    #expect(j.out.contains(#""divergence":{"seq":45,"t":0,"recorded":{"seq":45,"#))
   }
 
   @Test func anEndlessScenarioStopsWithItsLineAndKeepsTheLog() throws {

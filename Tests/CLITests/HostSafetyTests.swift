@@ -82,28 +82,32 @@ import Testing
   }
 
   /// `lifesim … | head -1`: the reader goes away after one line. lifesim must not die of SIGPIPE
-  /// half-way through a log; it finishes, and every command exits with its own status.
+  /// half-way through a log: it finishes, and the output it could not write makes the exit
+  /// status 2 with a message (a CI must not read a 0 whose output was lost).
   @Test func aClosedPipeNeverCutsTheLog() throws {
-    let binary = repositoryRoot.path + "/.build/debug/lifesim"
     let log = temp("pipe.lifelog")
-    let commands = [
-      "run Scripts/scenarios/away_many_times.lua -o \(log) --force",
-      "replay \(log)", "diff \(log) \(log)", "export \(log) --format jsonl", "verify \(log)",
-    ]
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    p.arguments = ["-c", "'\(lifesimBinary)' run Scripts/scenarios/away_many_times.lua -o '\(log)' --force 2>/dev/null | head -1 > /dev/null; echo ${PIPESTATUS[0]}"]
+    p.currentDirectoryURL = repositoryRoot
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(status == "2\n")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 2322 events\n")
+    // Every command, its reader gone before it writes: the same status and message, nothing cut.
+    let closed = Pipe()
+    try closed.fileHandleForReading.close()
+    let commands = [["run", "Scripts/scenarios/away_many_times.lua", "-o", log, "--force"], ["replay", log], ["diff", log, log],
+                    ["export", log, "--format", "jsonl"], ["verify", log]]
     for command in commands {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/bin/bash")
-      p.arguments = ["-c", "\(binary) \(command) | head -1 > /dev/null; echo ${PIPESTATUS[0]}"]
-      p.currentDirectoryURL = repositoryRoot
-      let out = Pipe()
-      p.standardOutput = out
-      try p.run()
-      let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      p.waitUntilExit()
-      #expect(status == "0\n", "\(command): exit \(status)")
+      let r = try lifesim(command, stdout: closed.fileHandleForWriting)
+      #expect(r.status == 2, "\(command)")
+      #expect(r.err == "lifesim: cannot write to standard output: Broken pipe\n", "\(command)")
     }
-    let verify = try lifesim(["verify", log])
-    #expect(verify.out == "\(log): intact and complete: 2322 events\n", "\(verify.out)")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 2322 events\n")
   }
 
   /// The wall-clock guard stops a call that runs too long in real time, in the scenario or the

@@ -1,5 +1,4 @@
 import EventStore
-import Foundation
 import Testing
 @testable import Lifecycle
 
@@ -139,15 +138,5 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
     #expect(throws: Profile.KnobError(description: "knob notificationCenterDoubleActivation takes true or false")) {
       try off.set("notificationCenterDoubleActivation", .number(1))
     }
-  }
-}
-
-@Suite struct KnobTableTests {
-  @Test("every profile knob, notificationCenterDoubleActivation included, has a row in docs/lua-api.md's knob table")
-  func documented() throws {
-    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("docs/lua-api.md")
-    let text = try String(contentsOf: docs, encoding: .utf8)
-    for name in Profile.knobNames { #expect(text.contains("\n| `\(name)` | "), "\(name)") }
   }
 }

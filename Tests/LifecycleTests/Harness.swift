@@ -31,7 +31,6 @@ final class Harness {
     self.app = app
     let box = Box()
     sim = Simulator(profile: profile, driver: app) { box.events.append($0) }
-    app.simulator = sim
     self.box = box
     createdAt = sourceLocation
   }

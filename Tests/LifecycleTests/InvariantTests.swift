@@ -45,29 +45,14 @@ extension SplitMix64 {
     return app
   }
 
+  /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
+  /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
   private static func randomInput(_ rng: inout Rng) -> Input {
-    switch rng.below(24) {
-    case 0, 1, 2: return .launch(url: nil)
-    case 3, 4: return .home
-    case 5: return .lock
-    case 6: return .unlock
-    case 7: return .interrupt(Interruption.allCases[rng.below(4)])
-    case 8: return .endInterrupt(InterruptionEnd.allCases[rng.below(3)])
-    case 9: return .appSwitcher
-    case 10: return .switchTo(other: rng.below(2) == 0)
-    case 11: return .forceQuit
-    case 12: return .memoryWarning
-    case 13: return .memoryPressure
-    case 14: return .backgroundLaunch(rng.below(2) == 0 ? .fetch : .push)
-    case 15, 16: return .advance(us: rng.seconds(40))
-    case 17: return .push("Detail")
-    case 18: return .pop
-    case 19: return .present("Sheet", style: [nil, .fullScreen, .pageSheet, .formSheet, .overFullScreen][rng.below(5)], navigation: false)
-    case 20: return .dismiss
-    case 21: return .swipeBack(cancel: rng.below(2) == 0)
-    case 22: return .swipeDown(cancel: rng.below(2) == 0)
-    default: return .rotate(rng.below(2) == 0 ? .portrait : .landscape)
-    }
+    let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
+    let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
+                                durationsUs: [rng.seconds(40)])
+    let inputs = spec.candidates(domain)
+    return inputs[rng.below(inputs.count)]
   }
 
   /// Every rule, checked on one run's events. Returns the first broken rule, if any.

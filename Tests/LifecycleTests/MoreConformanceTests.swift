@@ -212,7 +212,6 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
     h.expectSystem(["resumed", "suspended"])
     #expect(h.sim.state.appState == .suspended)
     let off = Harness(ios: 12, app: app) { $0.resumeBackgroundEventCallsDidEnterBackground = false }
-    app.simulator = off.sim
     try off.launch()
     try off.perform(.home)
     off.expectHome()

@@ -2,14 +2,13 @@ import EventStore
 @testable import Lifecycle
 
 /// A scripted double of the app: handlers keyed by callback key (or `Class.key`), each
-/// doing app calls through the simulator, as ScriptHost would from Lua.
+/// doing app calls through the services handed over with each job, as ScriptHost would from Lua.
 final class ScriptedApp: AppDriver {
   typealias Handler = (Simulator) throws -> Void
   var layout: AppLayout
   var handlers: [String: Handler] = [:]
   var expirations: [Int: Handler] = [:]
   var controllers: Set<String>
-  weak var simulator: Simulator?
   private(set) var processes = 0
 
   init(layout: AppLayout = AppLayout(name: "Notes", roots: ["NoteList"], container: .navigation),
@@ -18,7 +17,7 @@ final class ScriptedApp: AppDriver {
     self.controllers = controllers
   }
 
-  func startProcess() -> Result<AppLayout, AppFault> { processes += 1; return .success(layout) }
+  func startProcess(services: AppServices) -> Result<AppLayout, AppFault> { processes += 1; return .success(layout) }
   func endProcess() {}
   func declares(controller name: String) -> Bool { controllers.contains(name) }
 
@@ -30,8 +29,8 @@ final class ScriptedApp: AppDriver {
 
   func implements(_ callback: Callback, target: String) -> Bool { handler(callback, target) != nil }
 
-  func run(_ job: AppJob) -> AppFault? {
-    guard let sim = simulator else { return nil }
+  func run(_ job: AppJob, services: AppServices) -> AppFault? {
+    guard let sim = services as? Simulator else { return nil }
     let h: Handler?
     switch job {
     case let .callback(cb, target, _, _): h = handler(cb, target)

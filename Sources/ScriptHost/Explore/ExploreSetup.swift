@@ -112,15 +112,12 @@ struct ExploreSetup: @unchecked Sendable {
     steps = options.steps ?? declaration.steps ?? ExploreOptions.defaultSteps
     let probe = AppHost(path: appPath, source: appSource, loader: loader, modules: modules, profile: profile,
                         seed: seed, output: OutputBudget(), wallLimitSeconds: Self.wallLimitSeconds)
-    switch probe.startProcess() {
-    case let .success(layout):
-      controllers = probe.declaredControllers()
-      tabs = layout.container == .tabs ? layout.roots.count : 0
-    case .failure:
-      if let fatal = probe.fatal { throw fatal }
-      controllers = []
-      tabs = 0
-    }
+    // Launch once to read what the app declares: its controllers and its tabs.
+    let sim = Simulator(profile: profile, driver: probe) { _ in }
+    try? sim.perform(.launch(url: nil))
+    if let fatal = probe.fatal { throw fatal }
+    controllers = probe.declaredControllers()
+    tabs = sim.state.window.map { $0.container == .tabs ? $0.tabs.count : 0 } ?? 0
     probe.endProcess()
   }
 

@@ -36,7 +36,6 @@ final class ExploreWorker {
                       profile: setup.profile, seed: setup.seed, output: OutputBudget(),
                       wallLimitSeconds: ExploreSetup.wallLimitSeconds)
     let sim = Simulator(profile: setup.profile, driver: app) { tracker.record($0) }
-    app.simulator = sim
     var fixed: [Input] = []
     var prefix: [Input] = []
     var random: ExploreRandom?

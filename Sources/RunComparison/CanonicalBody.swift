@@ -5,20 +5,20 @@ import Glibc
 #endif
 
 /// Reading a log line's canonical body as bytes, for the commands that compare runs.
-enum CanonicalBody {
+public enum CanonicalBody {
   /// Where `,"at":"file:line"` begins in `body[..<end]` when it is the last member (its value
   /// a plain string running to `end`); nil when there is none. `at` names the script line
   /// that caused an event, which differs between two versions of a script.
-  static func sourceStart(_ body: UnsafeRawBufferPointer, end: Int) -> Int? {
+  public static func sourceStart(_ body: UnsafeRawBufferPointer, end: Int) -> Int? {
     let marker = atMarker
-    guard end > marker.count + 1, body[end - 1] == UInt8(ascii: "\"") else { return nil }
+    guard end > marker.count + 1, end <= body.count, let base = body.baseAddress, body[end - 1] == UInt8(ascii: "\"") else { return nil }
     var i = end - 2
     while i >= marker.count - 1 {
       let c = body[i]
       if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
         // The value's opening quote, if this is an `at` member; else not one.
         let from = i - (marker.count - 1)
-        guard c == UInt8(ascii: "\""), from >= 0, memcmp(body.baseAddress! + from, marker, marker.count) == 0 else { return nil }
+        guard c == UInt8(ascii: "\""), from >= 0, memcmp(base + from, marker, marker.count) == 0 else { return nil }
         return from
       }
       i -= 1
@@ -27,18 +27,25 @@ enum CanonicalBody {
   }
 
   private static let atMarker = Array(",\"at\":\"".utf8)
+
+  /// Whether the first `count` bytes of `a` and `b` are equal (false if either is shorter).
+  public static func samePrefix(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, count: Int) -> Bool {
+    guard count > 0 else { return true }
+    guard a.count >= count, b.count >= count, let x = a.baseAddress, let y = b.baseAddress else { return false }
+    return memcmp(x, y, count) == 0
+  }
 }
 
 /// The last `size` bodies seen, in reused buffers: while runs agree nothing is allocated per event.
-struct RecentBodies {
+public struct RecentBodies {
   private var slots: [[UInt8]]
   private var next = 0
   private var filled = 0
 
-  init(size: Int) { slots = Array(repeating: [], count: size) }
+  public init(size: Int) { slots = Array(repeating: [], count: size) }
 
   /// Keeps a copy of `body` (adding its closing brace when asked), dropping the oldest.
-  mutating func push(_ body: UnsafeRawBufferPointer, closingBrace: Bool) {
+  public mutating func push(_ body: UnsafeRawBufferPointer, closingBrace: Bool) {
     guard !slots.isEmpty else { return }
     slots[next].removeAll(keepingCapacity: true)
     slots[next].append(contentsOf: body)
@@ -48,7 +55,7 @@ struct RecentBodies {
   }
 
   /// The bodies kept, oldest first; empties the ring.
-  mutating func drain() -> [[UInt8]] {
+  public mutating func drain() -> [[UInt8]] {
     let first = (next - filled + slots.count) % max(slots.count, 1)
     let bodies = (0..<filled).map { slots[(first + $0) % slots.count] }
     filled = 0

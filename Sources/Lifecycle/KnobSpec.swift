@@ -1,0 +1,113 @@
+import EventStore
+
+/// One profile knob, declared once: its name, unit, default per iOS version and doc. The
+/// profile's defaults, its header record (`recordKey`, in table order), the header's decoding,
+/// the Lua override (`knobs = { name = value }`) and the knob table of docs/lua-api.md all
+/// come from `Profile.knobs`.
+public struct KnobSpec: Sendable {
+  /// How a scenario writes the knob's value.
+  public enum Unit: Sendable, Equatable {
+    case flag
+    /// One of these words.
+    case choice([String])
+    /// Seconds from 0 to a year in a scenario; µs in the profile and the header (`name_us`).
+    case seconds
+    /// A whole number in this range.
+    case count(ClosedRange<Int64>)
+  }
+
+  /// The name a scenario's `knobs` table uses.
+  public let name: String
+  public let unit: Unit
+  /// The default as the docs' table states it (`iOS ≥ 13`, `5 s`).
+  public let defaultText: String
+  /// What it decides, as the docs' table states it.
+  public let doc: String
+  /// What a header lacking the knob (written before it existed) replays with; nil: it is required.
+  let valueWhenMissing: JSONValue?
+  /// The knob in the profile as the header records it.
+  let read: @Sendable (Profile) -> JSONValue
+  /// Sets the knob from a header's value; false when the value has the wrong type.
+  let write: @Sendable (inout Profile, JSONValue) -> Bool
+  /// The default for an iOS version, as the header records it.
+  let defaultValue: @Sendable (_ ios: Int) -> JSONValue
+
+  /// The header's key: the name, with `_us` for durations.
+  public var recordKey: String { unit == .seconds ? name + "_us" : name }
+
+  /// The row of docs/lua-api.md's knob table.
+  public var docRow: String { "| `\(name)` | \(defaultText) | \(doc) |" }
+
+  static func flag(_ name: String, _ field: WritableKeyPath<Profile, Bool> & Sendable, _ value: @escaping @Sendable (Int) -> Bool,
+                   missing: Bool? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
+    KnobSpec(name: name, unit: .flag, defaultText: defaultText, doc: doc, valueWhenMissing: missing.map(JSONValue.bool),
+             read: { .bool($0[keyPath: field]) },
+             write: { p, v in
+               guard let b = v.boolValue else { return false }
+               p[keyPath: field] = b
+               return true
+             },
+             defaultValue: { .bool(value($0)) })
+  }
+
+  static func choice<E: RawRepresentable & CaseIterable & Sendable>(
+    _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
+    default defaultText: String, _ doc: String
+  ) -> KnobSpec where E.RawValue == String {
+    KnobSpec(name: name, unit: .choice(E.allCases.map(\.rawValue)), defaultText: defaultText, doc: doc, valueWhenMissing: nil,
+             read: { .string($0[keyPath: field].rawValue) },
+             write: { p, v in
+               guard let e = v.stringValue.flatMap(E.init(rawValue:)) else { return false }
+               p[keyPath: field] = e
+               return true
+             },
+             defaultValue: { .string(value($0).rawValue) })
+  }
+
+  /// A duration: `seconds` gives the default in whole seconds.
+  static func seconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ seconds: @escaping @Sendable (Int) -> Int64,
+                      default defaultText: String, _ doc: String) -> KnobSpec {
+    number(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond }, defaultText, doc)
+  }
+
+  static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
+                    _ value: @escaping @Sendable (Int) -> Int64, default defaultText: String, _ doc: String) -> KnobSpec {
+    number(name, .count(range), field, value, defaultText, doc)
+  }
+
+  private static func number(_ name: String, _ unit: Unit, _ field: WritableKeyPath<Profile, Int64> & Sendable,
+                             _ value: @escaping @Sendable (Int) -> Int64, _ defaultText: String, _ doc: String) -> KnobSpec {
+    KnobSpec(name: name, unit: unit, defaultText: defaultText, doc: doc, valueWhenMissing: nil,
+             read: { .int($0[keyPath: field]) },
+             write: { p, v in
+               guard let n = v.intValue else { return false }
+               p[keyPath: field] = n
+               return true
+             },
+             defaultValue: { .int(value($0)) })
+  }
+
+  /// A scenario's value for this knob as the header would record it, or why it is refused.
+  func recordValue(_ value: Profile.KnobValue) throws(Profile.KnobError) -> JSONValue {
+    switch unit {
+    case .flag:
+      guard case let .bool(b) = value else { throw Profile.KnobError(description: "knob \(name) takes true or false") }
+      return .bool(b)
+    case let .choice(words):
+      guard case let .string(s) = value, words.contains(s) else {
+        throw Profile.KnobError(description: "knob \(name) takes one of \(words.map { "\"\($0)\"" }.joined(separator: ", "))")
+      }
+      return .string(s)
+    case .seconds:
+      guard case let .number(s) = value, s >= 0, s <= 86_400 * 365 else {
+        throw Profile.KnobError(description: "knob \(name) takes a number of seconds from 0 to 31536000")
+      }
+      return .int(VirtualTime.microseconds(seconds: s))
+    case let .count(range):
+      guard case let .number(n) = value, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+        throw Profile.KnobError(description: "knob \(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      return .int(Int64(n))
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Lifecycle
+
+/// Reading a scenario verb's arguments from Lua, as its `VerbSpec` declares them; every
+/// refusal is a script error at the scenario line (`file:line: verb: …`).
+extension ScenarioHost {
+  /// The input `spec` makes from the arguments on the stack.
+  func read(_ spec: VerbSpec, _ vm: LuaVM) throws -> Input {
+    var arguments = VerbArguments()
+    for (position, argument) in spec.arguments.enumerated() {
+      let idx = Int32(position + 1)
+      switch argument {
+      case let .string(key, expected, _):
+        guard vm.type(idx) == .string, let s = vm.string(idx) else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        arguments.values[key] = .text(s)
+      case let .choice(key, words, expected):
+        arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
+      case let .tab(key, expected):
+        guard let i = vm.integer(idx) else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        arguments.values[key] = .number(i)
+      case let .seconds(key):
+        arguments.values[key] = .number(try seconds(vm, idx, spec.name))
+      case let .options(options):
+        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else { continue }
+        for option in options {
+          if let value = try read(option, vm, idx, spec.name) { arguments.values[option.key] = value }
+        }
+      }
+    }
+    guard let input = spec.make(arguments) else { throw scriptError(vm, "\(spec.name): unexpected arguments") }
+    return input
+  }
+
+  /// Option `option` of the table at `idx` (nil: absent).
+  private func read(_ option: VerbOption, _ vm: LuaVM, _ idx: Int32, _ verb: String) throws -> VerbValue? {
+    switch option.kind {
+    case .flag:
+      return .flag(try flagOption(vm, idx, option.key, verb))
+    case .string:
+      vm.rawGet(idx, option.key)
+      defer { vm.pop() }
+      guard vm.type(-1) != .nil else { return nil }
+      guard vm.type(-1) == .string, let s = vm.string(-1) else {
+        throw scriptError(vm, "\(verb): \(option.key) must be a string, not \(vm.describeValue(-1))")
+      }
+      return .text(s)
+    case let .choice(words):
+      vm.rawGet(idx, option.key)
+      defer { vm.pop() }
+      guard vm.type(-1) != .nil else { return nil }
+      return .text(try word(vm, -1, verb, words: words, expected: VerbSpec.oneOf(words)))
+    }
+  }
+
+  /// The options table at `idx` (absent, or a table with only `allowed` keys), else a script error.
+  private func options(_ vm: LuaVM, _ idx: Int32, _ verb: String, allowed: [String]) throws -> Bool {
+    switch vm.type(idx) {
+    case .nil, .none: return false
+    case .table:
+      if let problem = vm.unknownKey(inTableAt: idx, allowed: allowed) { throw scriptError(vm, "\(verb): \(problem)") }
+      return true
+    default:
+      throw scriptError(vm, "\(verb): expected an options table ({ \(allowed.map { "\($0) = …" }.joined(separator: ", ")) }), not \(vm.describeValue(idx))")
+    }
+  }
+
+  /// Option `key` of the table at `idx` as a boolean (absent: false), else a script error.
+  private func flagOption(_ vm: LuaVM, _ idx: Int32, _ key: String, _ verb: String) throws -> Bool {
+    vm.rawGet(idx, key)
+    defer { vm.pop() }
+    switch vm.type(-1) {
+    case .nil: return false
+    case .boolean: return vm.bool(-1)
+    default: throw scriptError(vm, "\(verb): \(key) must be true or false, not \(vm.describeValue(-1))")
+    }
+  }
+
+  private func seconds(_ vm: LuaVM, _ idx: Int32, _ name: String) throws -> Int64 {
+    guard let s = vm.number(idx), s.isFinite, s >= 0, s <= 86_400 * 365 else {
+      throw scriptError(vm, "\(name): seconds must be a number from 0 to 31536000")
+    }
+    return VirtualTime.microseconds(seconds: s)
+  }
+
+  /// The string at `idx` if it is one of `words`, else `verb: expected <expected>`.
+  private func word(_ vm: LuaVM, _ idx: Int32, _ verb: String, words: [String], expected: String) throws -> String {
+    guard let s = vm.string(idx), words.contains(s) else { throw scriptError(vm, "\(verb): expected \(expected)") }
+    return s
+  }
+
+  /// The string at `idx` as one of `E`'s cases, else `verb: expected one of …`.
+  func choice<E: RawRepresentable & CaseIterable>(_ vm: LuaVM, _ idx: Int32, _ verb: String, _: E.Type) throws -> E
+  where E.RawValue == String {
+    guard let s = vm.string(idx), let e = E(rawValue: s) else {
+      throw scriptError(vm, "\(verb): expected \(VerbSpec.oneOf(E.allCases.map(\.rawValue)))")
+    }
+    return e
+  }
+}

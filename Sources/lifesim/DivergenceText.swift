@@ -1,0 +1,26 @@
+import EventStore
+import Lifecycle
+import RunComparison
+
+/// How `replay --verify` and `replay --app` print where a re-run parted from its recording.
+extension ReplayComparison.Divergence {
+  /// The lines, saying "Departs" (`--app`) or "Diverged".
+  func text(departs: Bool) -> String {
+    var lines = ["\(departs ? "Departs" : "Diverged") at event \(seq) (t = \(VirtualTime.format(t)) s):",
+                 "  recorded:  \(recorded)",
+                 "  this run:  \(actual)"]
+    if let source { lines.append("  produced by: \(source)") }
+    if !before.isEmpty {
+      lines.append("The events before it (identical in both):")
+      lines += before.map { "  \($0)" }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Events as objects; null where a run had ended.
+  var json: JSONValue {
+    .object([("seq", .int(seq)), ("t", .int(t)), ("recorded", JSONLines.object(recorded)),
+             ("actual", JSONLines.object(actual)), ("source", source.map { .string($0) } ?? .null),
+             ("before", .array(before.map(JSONLines.object)))])
+  }
+}

@@ -1,0 +1,89 @@
+import EventStore
+import Lifecycle
+import RunComparison
+
+/// A diff hunk as `diff` prints it: each event as its trace shows it, plus what the trace hides.
+/// A removed and an added event whose trace lines read the same get the fields that differ
+/// appended (`[handled: false]` / `[handled: true]`), and a hunk whose events mostly reappear
+/// on the other side at other times is noted as a time shift.
+struct HunkRenderer {
+  private var trace = (a: TraceFormatter(), b: TraceFormatter())
+  /// The hunk most of whose removed events reappear in B at another time: its first event in A,
+  /// how many reappear, and how many were removed. The largest such hunk.
+  private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
+
+  /// Hunks smaller than this are not called a time shift.
+  static let smallestShift = 3
+
+  mutating func lines(_ hunk: EventDiffer.Hunk) throws -> [String] {
+    var texts: [String] = []
+    var members: [[(String, JSONValue)]] = []
+    for line in hunk.lines {
+      let event = try line.decoded()
+      switch line.side {
+      case .same, .removed: texts.append(trace.a.line(seq: event.seq, event.event))
+      case .added: texts.append(trace.b.line(seq: event.seq, event.event))
+      }
+      members.append((try? JSONParser.parse(line.body))?.objectValue ?? [])
+    }
+    let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
+    let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
+    var notes: [Int: String] = [:]
+    var unpaired = added
+    for r in removed {
+      guard let k = unpaired.firstIndex(where: { texts[$0] == texts[r] }) else { continue }
+      let a = unpaired.remove(at: k)
+      let (noteR, noteA) = Self.differingFields(members[r], members[a])
+      notes[r] = noteR
+      notes[a] = noteA
+    }
+    noteTimeShift(hunk, removed: removed.map { members[$0] }, added: added.map { members[$0] })
+    return hunk.lines.indices.map { i in
+      let text = texts[i] + (notes[i].map { "  [\($0)]" } ?? "")
+      switch hunk.lines[i].side {
+      case .same: return "  " + text
+      case .removed: return Terminal.paint("- " + text, "31")
+      case .added: return Terminal.paint("+ " + text, "32")
+      }
+    }
+  }
+
+  /// The note `diff` prints after the hunks, if a time shift made one.
+  var timeShiftNote: String? {
+    timeShift.map { s in
+      "Note: from event \(s.aStart) of A, \(s.shifted) of the \(s.removed) events that differ appear in B at other times (a time shift); --ignore-time compares events without their time."
+    }
+  }
+
+  /// The members that differ, other than `seq` and the script line `at`, as `name: value, …` for each side.
+  static func differingFields(_ a: [(String, JSONValue)], _ b: [(String, JSONValue)]) -> (String, String) {
+    let names = (a.map(\.0) + b.map(\.0).filter { name in !a.contains { $0.0 == name } }).filter { $0 != "seq" && $0 != "at" }
+    var left: [String] = [], right: [String] = []
+    for name in names {
+      let x = a.first { $0.0 == name }?.1, y = b.first { $0.0 == name }?.1
+      guard x != y else { continue }
+      left.append("\(name): \(x?.canonicalText ?? "none")")
+      right.append("\(name): \(y?.canonicalText ?? "none")")
+    }
+    return (left.joined(separator: ", "), right.joined(separator: ", "))
+  }
+
+  /// Counts the removed events that reappear among the added ones once time is set aside.
+  private mutating func noteTimeShift(_ hunk: EventDiffer.Hunk, removed: [[(String, JSONValue)]], added: [[(String, JSONValue)]]) {
+    guard removed.count >= Self.smallestShift else { return }
+    func timeless(_ m: [(String, JSONValue)]) -> String {
+      JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "t" && $0.0 != "at" }).canonicalText
+    }
+    var pool: [String: Int] = [:]
+    for m in added { pool[timeless(m), default: 0] += 1 }
+    var shifted = 0
+    for m in removed {
+      let key = timeless(m)
+      if let n = pool[key], n > 0 { pool[key] = n - 1; shifted += 1 }
+    }
+    guard shifted * 2 >= removed.count, shifted > (timeShift?.shifted ?? 0) else { return }
+    let first = hunk.lines.first { $0.side == .removed }
+    let aStart = first.flatMap { try? $0.decoded().seq } ?? hunk.aStart
+    timeShift = (aStart, shifted, removed.count)
+  }
+}

@@ -1,0 +1,38 @@
+import EventStore
+import Lifecycle
+
+/// The closing paragraph of `run` and `replay`.
+enum OutcomeText {
+  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?) -> String {
+    var parts: [String] = []
+    parts.append("Outcome: the app is \(state.appState.rawValue.replacingUnderscores) after \(events) events.")
+    parts.append("Expectations: \(state.expectationsPassed) passed, \(state.expectationsFailed) failed.")
+    if state.terminations.isEmpty {
+      parts.append("No termination.")
+    } else {
+      parts.append("Terminations: " + state.terminations.map {
+        "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
+      }.joined(separator: "; ") + ".")
+    }
+    if !state.unexpectedFaults.isEmpty {
+      parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
+                   + "); name it with expect_terminated if the scenario means it.")
+    }
+    let stored = state.store.sorted { $0.key < $1.key }.map { "\($0.key) = \(abbreviated($0.value))" }
+    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
+    if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
+    return parts.joined(separator: " ")
+  }
+
+  /// Longer stored values are cut to their first `abbreviatedCharacters` in an outcome (the log
+  /// and `replay --state` keep them whole).
+  static let longestValueCharacters = 80
+  static let abbreviatedCharacters = 60
+
+  /// A stored value as its JSON text, cut after 60 characters when longer than 80, saying how long it is.
+  static func abbreviated(_ value: JSONValue) -> String {
+    let text = value.canonicalText
+    guard text.count > longestValueCharacters else { return text }
+    return "\(text.prefix(abbreviatedCharacters))… (\(text.utf8.count) bytes)"
+  }
+}

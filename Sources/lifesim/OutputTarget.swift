@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file named with `-o`, written whole or not at all: the output goes to a temporary file in
+/// the same folder, renamed into place only when complete, so a failure leaves nothing behind.
+/// An existing file is replaced only with `--force`, and never when it is one of the command's
+/// inputs (same device and inode, however it is spelled). An existing device or pipe
+/// (`/dev/stdout`, `/dev/full`) is written in place: it cannot be replaced, and need not be.
+struct OutputTarget {
+  struct Refused: Error, CustomStringConvertible { let description: String }
+
+  /// The path the user gave.
+  let path: String
+  /// Where the bytes go until `commit`: the temporary file, or `path` itself for a device or pipe.
+  let writePath: String
+  /// false: `writePath` is `path` (a device or pipe), opened as it is.
+  let renames: Bool
+
+  /// Checks `path` against `inputs` and `--force`, and picks the temporary file (not yet created).
+  init(path: String, overwrite: Bool, inputs: [String]) throws {
+    self.path = path
+    switch try Self.check(path, overwrite: overwrite, inputs: inputs) {
+    case nil, S_IFREG?:
+      writePath = Self.temporaryPath(beside: path)
+      renames = true
+      InterruptCleanup.watch(writePath)
+    default:
+      writePath = path
+      renames = false
+    }
+  }
+
+  /// Refuses `path` as an output when it is one of `inputs` (same device and inode), a
+  /// directory, or an existing file without `overwrite`. The kind of file there (`S_IFMT`
+  /// bits), nil if there is none.
+  static func check(_ path: String, overwrite: Bool, inputs: [String]) throws -> mode_t? {
+    var target = stat()
+    guard stat(path, &target) == 0 else {
+      let error = errno
+      guard error == ENOENT else { throw Refused(description: "\(path): cannot write: \(reason(error))") }
+      return nil
+    }
+    for input in inputs {
+      var source = stat()
+      if stat(input, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+        throw Refused(description: "\(path): is the input \(input); refusing to write over it, even with --force")
+      }
+    }
+    let kind = target.st_mode & S_IFMT
+    if kind == S_IFDIR { throw Refused(description: "\(path): is a directory") }
+    if kind == S_IFREG, !overwrite {
+      throw Refused(description: "\(path): already exists; refusing to overwrite it (pass --force to replace it)")
+    }
+    return kind
+  }
+
+  /// Moves the complete file into place.
+  func commit() throws {
+    guard renames else { return }
+    defer { InterruptCleanup.forget() }
+    if rename(writePath, path) != 0 {
+      let error = errno
+      discard()
+      throw Refused(description: "\(path): cannot write: \(Self.reason(error))")
+    }
+  }
+
+  /// Removes what was written: the command failed.
+  func discard() {
+    guard renames else { return }
+    unlink(writePath)
+    InterruptCleanup.forget()
+  }
+
+  /// Opens `writePath` for writing: the temporary file is new (never an existing one).
+  func open() throws -> Int32 {
+    let flags = renames ? (O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC) : (O_WRONLY | O_CLOEXEC)
+    let fd = Glibc.open(writePath, flags, 0o644)
+    if fd < 0 { throw Refused(description: "\(path): cannot write: \(Self.reason(errno))") }
+    return fd
+  }
+
+  /// `.NAME.PID.tmp` in the folder of `path`.
+  private static func temporaryPath(beside path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    return "\(folder).\(name).\(getpid()).tmp"
+  }
+
+  static func reason(_ error: Int32) -> String { String(cString: strerror(error)) }
+}
+
+/// The temporary file being written, removed if lifesim is interrupted (SIGINT, SIGTERM, SIGHUP)
+/// before it is complete, so that an interrupted export leaves nothing behind either.
+enum InterruptCleanup {
+  /// A C copy of the path, for the signal handler (which may not allocate or take locks).
+  nonisolated(unsafe) fileprivate static var pending: UnsafeMutablePointer<CChar>?
+
+  /// Removes `path` if a signal ends lifesim before `forget` is called.
+  static func watch(_ path: String) {
+    forget()
+    pending = strdup(path)
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+      let previous = Glibc.signal(signal) { received in
+        if let path = InterruptCleanup.pending { unlink(path) }
+        // Then end as the signal would have ended lifesim.
+        Glibc.signal(received, SIG_DFL)
+        raise(received)
+      }
+      // A signal the caller ignores (nohup's SIGHUP) stays ignored.
+      if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { Glibc.signal(signal, SIG_IGN) }
+    }
+  }
+
+  /// The file is complete (or already removed): a signal no longer touches it.
+  static func forget() {
+    let path = pending
+    pending = nil
+    free(path)
+  }
+}

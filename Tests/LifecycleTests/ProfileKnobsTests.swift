@@ -1,0 +1,71 @@
+import EventStore
+import Foundation
+import Testing
+@testable import Lifecycle
+
+/// `Profile.knobs` is the one declaration of the knobs: the profile's fields, its header
+/// record (bytes pinned), its decoding and the docs' knob table all follow it.
+@Suite struct ProfileKnobsTests {
+  @Test("the header records iOS 17's defaults with the same keys, order and bytes as before the table")
+  func headerBytesIOS17() {
+    #expect(Profile(ios: 17).json.canonicalText == #"{"ios":17,"scenes":true,"launchAppearanceOrder":"willAppearBeforeActive","sceneLaunchAppearanceOrder":"willAppearBeforeForeground","viewIsAppearing":true,"updateProperties":false,"snapshotTraitFlip":true,"prewarming":true,"prewarmRunsDidFinish":"never","defaultPresentationStyle":"pageSheet","resumeBackgroundEventCallsDidEnterBackground":true,"sceneRequiredNote":false,"notificationCenterDoubleActivation":true,"backgroundTaskAllowance_us":30000000,"expirationLead_us":5000000,"didEnterBackgroundBudget_us":5000000,"willTerminateBudget_us":5000000,"launchWatchdog_us":20000000,"completionHandlerBudget_us":30000000,"foregroundHangLimit_us":10000000,"protectedDataLockDelay_us":10000000,"instructionLimit":50000000,"memoryLimitBytes":67108864}"#)
+  }
+
+  @Test("the header records iOS 12's defaults (sceneless, older values) with the same bytes")
+  func headerBytesIOS12() {
+    #expect(Profile(ios: 12).json.canonicalText == #"{"ios":12,"scenes":false,"launchAppearanceOrder":"willAppearBeforeActive","sceneLaunchAppearanceOrder":"willAppearBeforeForeground","viewIsAppearing":false,"updateProperties":false,"snapshotTraitFlip":false,"prewarming":false,"prewarmRunsDidFinish":"never","defaultPresentationStyle":"fullScreen","resumeBackgroundEventCallsDidEnterBackground":true,"sceneRequiredNote":false,"notificationCenterDoubleActivation":true,"backgroundTaskAllowance_us":180000000,"expirationLead_us":5000000,"didEnterBackgroundBudget_us":5000000,"willTerminateBudget_us":5000000,"launchWatchdog_us":20000000,"completionHandlerBudget_us":30000000,"foregroundHangLimit_us":10000000,"protectedDataLockDelay_us":10000000,"instructionLimit":50000000,"memoryLimitBytes":67108864}"#)
+  }
+
+  @Test("every stored knob field is in the table, and the table has nothing else")
+  func fieldsMatchTable() {
+    let fields = Mirror(reflecting: Profile()).children.compactMap(\.label).filter { $0 != "ios" && $0 != "scenes" }
+    #expect(fields == Profile.knobs.map(\.recordKey))
+  }
+
+  @Test("docs/lua-api.md's knob table is exactly the table's rows, in order")
+  func docTable() throws {
+    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs/lua-api.md")
+    let lines = try String(contentsOf: docs, encoding: .utf8).split(separator: "\n").map(String.init)
+    guard let header = lines.firstIndex(of: "| knob | default | what it decides |") else {
+      Issue.record("docs/lua-api.md has no knob table")
+      return
+    }
+    let rows = lines[(header + 2)...].prefix { $0.hasPrefix("| ") }
+    #expect(Array(rows) == Profile.knobs.map(\.docRow))
+  }
+
+  @Test("a header from before notificationCenterDoubleActivation decodes with the single pair; other knobs are required")
+  func olderHeaders() throws {
+    guard case let .object(fields) = Profile(ios: 17).json else {
+      Issue.record("the profile is not an object")
+      return
+    }
+    let old = try Profile(json: .object(fields.filter { $0.0 != "notificationCenterDoubleActivation" }))
+    #expect(old.notificationCenterDoubleActivation == false)
+    #expect(old.backgroundTaskAllowance_us == 30_000_000)
+    #expect(throws: Profile.KnobError(description: "profile: missing expirationLead_us")) {
+      try Profile(json: .object(fields.filter { $0.0 != "expirationLead_us" }))
+    }
+    #expect(throws: Profile.KnobError(description: "profile: bad prewarmRunsDidFinish")) {
+      try Profile(json: .object(fields.map { $0.0 == "prewarmRunsDidFinish" ? ($0.0, .string("sometimes")) : $0 }))
+    }
+  }
+
+  @Test("a scenario's override is checked by the knob's unit and lands in the header in µs")
+  func overrides() throws {
+    var p = Profile(ios: 17)
+    try p.set("backgroundTaskAllowance", .number(40))
+    #expect(p.backgroundTaskAllowance_us == 40_000_000)
+    try p.set("launchAppearanceOrder", .string("allVCAfterActive"))
+    #expect(p.launchAppearanceOrder == .allVCAfterActive)
+    #expect(throws: Profile.KnobError(description: "knob instructionLimit takes a whole number from 1000 to 1000000000000")) {
+      try p.set("instructionLimit", .number(1.5))
+    }
+    #expect(throws: Profile.KnobError(description: "knob prewarming takes true or false")) { try p.set("prewarming", .number(1)) }
+    #expect(throws: Profile.KnobError(description: "unknown knob prewarmin (did you mean prewarming?)")) {
+      try p.set("prewarmin", .bool(true))
+    }
+    #expect(try Profile(json: p.json) == p)
+  }
+}

@@ -1,0 +1,71 @@
+import EventStore
+import Foundation
+import Lifecycle
+import RunComparison
+import Testing
+
+@Suite struct EventDifferTests {
+  private func diff(_ a: [Recorded], _ b: [Recorded], context: Int = 1, ignoreTime: Bool = false, name: String) throws -> (EventDiffer, [EventDiffer.Hunk], Int) {
+    let pa = try writeLog(name + "-a.lifelog", a), pb = try writeLog(name + "-b.lifelog", b)
+    var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
+    var hunks: [EventDiffer.Hunk] = []
+    var read = 0
+    try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pb), onEvent: { read += 1 }) { hunks.append($0) }
+    return (differ, hunks, read)
+  }
+
+  private func text(_ line: EventDiffer.Line) -> String { String(decoding: line.body, as: UTF8.self) }
+
+  @Test func identicalRunsHaveNoHunk() throws {
+    let events: [Recorded] = [.launch(at: 1), .note("a"), .note("b")]
+    let (differ, hunks, read) = try diff(events, events, name: "same")
+    #expect(hunks.isEmpty && differ.firstDivergence == nil && read == 6)
+  }
+
+  @Test func oneChangedEventIsOneHunkWithItsContext() throws {
+    let (differ, hunks, _) = try diff([.launch(at: 1), .note("a"), .note("b"), .note("c"), .note("d")],
+                                      [.launch(at: 9), .note("a"), .note("B"), .note("c"), .note("d")], name: "changed")
+    #expect(hunks.count == 1)
+    let h = try #require(hunks.first)
+    #expect((h.aStart, h.aCount, h.bStart, h.bCount) == (2, 3, 2, 3))
+    #expect(h.lines.map(\.side) == [.same, .removed, .added, .same])
+    #expect(text(h.lines[1]) == #"{"seq":3,"t":0,"kind":"note","name":"print","message":"b"}"#)
+    #expect(try h.lines[2].decoded().seq == 3)
+    let d = try #require(differ.firstDivergence)
+    #expect(d.aSeq == 3 && d.bSeq == 3 && d.t == 0)
+  }
+
+  @Test func timeIsComparedUnlessIgnored() throws {
+    let a: [Recorded] = [.launch(at: 1), .note("a", t: 1)], b: [Recorded] = [.launch(at: 1), .note("a", t: 2)]
+    #expect(try diff(a, b, name: "time").1.count == 1)
+    let (differ, hunks, _) = try diff(a, b, ignoreTime: true, name: "time-ignored")
+    #expect(hunks.isEmpty && differ.firstDivergence == nil)
+  }
+
+  @Test func anInsertedEventIsFoundAndTheRunsRealign() throws {
+    let (_, hunks, _) = try diff([.launch(at: 1), .note("a"), .note("b"), .note("c"), .note("d")],
+                                 [.launch(at: 1), .note("a"), .note("new"), .note("b"), .note("c"), .note("d")], context: 0, name: "insert")
+    #expect(hunks.count == 1)
+    #expect(hunks.first?.lines.map(\.side) == [.added])
+    #expect((hunks.first?.bStart, hunks.first?.bCount, hunks.first?.aCount) == (3, 1, 0))
+  }
+
+  @Test func aDamagedLogIsAFailureNamingTheFileAndLine() throws {
+    let pa = try writeLog("damaged-a.lifelog", [.launch(at: 1), .note("a"), .note("b")])
+    var lines = try String(contentsOfFile: pa, encoding: .utf8).components(separatedBy: "\n")
+    lines.remove(at: 2)
+    try lines.joined(separator: "\n").write(toFile: pa, atomically: false, encoding: .utf8)
+    var differ = EventDiffer(context: 3, ignoreTime: false)
+    do {
+      try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pa)) { _ in }
+      Issue.record("no failure")
+    } catch let failure as EventDiffer.Failure {
+      #expect(failure.description == "\(pa): line 3: expected event 2, found event 3")
+    }
+  }
+
+  @Test func aBodyThatIsNotAnEventFailsToDecode() {
+    let line = EventDiffer.Line(side: .same, body: Array(#"{"seq":1}"#.utf8))
+    #expect(throws: EventDiffer.Failure.self) { try line.decoded() }
+  }
+}
