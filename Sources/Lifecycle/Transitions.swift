@@ -21,8 +21,9 @@ public struct Transition: Hashable, Comparable, Sendable {
 
 /// The transitions a profile allows: every (app state, scene state, verb) that `InputRules`
 /// accepts in some consistent state — a process state with its application and scene state,
-/// the device locked or not, the switcher open or an interruption in progress (inactive only),
-/// a navigation stack of two with or without a sheet over it, and the app's tabs.
+/// the device locked or not, an interruption in progress (inactive only)
+/// or the switcher open over an app that is away, a navigation stack of two with or without a
+/// sheet over it, and the app's tabs.
 public struct TransitionUniverse: Sendable {
   public let transitions: Set<Transition>
 
@@ -50,8 +51,13 @@ public struct TransitionUniverse: Sendable {
          (.running, .background, .unattached), (.suspended, .background, .unattached)]
     for (process, application, scene) in processes {
       for locked in [false, true] where !(locked && application != .background) {
-        let foregroundExtras: [(Bool, Interruption?)] = application == .inactive
-          ? [(true, nil), (false, .call), (false, .alert)] : [(false, nil)]
+        // The switcher may be open over an app that is away too; never while locked.
+        let foregroundExtras: [(Bool, Interruption?)]
+        switch (process == .running ? application : .background, locked) {
+        case (.inactive, _): foregroundExtras = [(true, nil), (false, .call), (false, .alert)]
+        case (.active, _), (.background, true): foregroundExtras = [(false, nil)]
+        case (.background, false): foregroundExtras = [(false, nil), (true, nil)]
+        }
         for (switcher, interruption) in foregroundExtras {
           for sheet in [false, true] {
             var s = LifecycleState()

@@ -137,6 +137,15 @@ private func rerun(_ dir: String, _ name: String) -> RunResult {
     #expect(shrinker.shrink(failing).inputs == [.launch(url: nil), .lock, .advance(us: 30_100_000)])
   }
 
+  @Test("every transition explore performs is one the profile allows, with scenes and without")
+  func coveredTransitionsAreAllowed() throws {
+    for scenes in [true, false] {
+      let explorer = try Explorer(ExploreOptions(path: exploreApps + "/clean.lua", scenes: scenes ? nil : false, runs: 300, jobs: 2))
+      let result = try explorer.explore()
+      #expect(result.covered.subtracting(result.total).map(\.text).sorted() == [], "scenes: \(scenes)")
+    }
+  }
+
   @Test("a finding's verbs are written as the scenario API spells them")
   func verbText() {
     #expect(FindingScenario.call(.present("A", style: .formSheet, navigation: true)) == "present(\"A\", { navigation = true, style = \"formSheet\" })")
