@@ -21,7 +21,7 @@ public struct Transition: Hashable, Comparable, Sendable {
 
 /// The transitions a profile allows: every (app state, scene state, verb) that `InputRules`
 /// accepts in some consistent state — a process state with its application and scene state,
-/// the device locked or not, an interruption in progress (inactive only)
+/// the device locked or not, an interruption in progress or the switcher open (inactive),
 /// or the switcher open over an app that is away, a navigation stack of two with or without a
 /// sheet over it, and the app's tabs.
 public struct TransitionUniverse: Sendable {
