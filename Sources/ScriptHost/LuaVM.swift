@@ -175,6 +175,26 @@ final class LuaVM {
     clua_push_host_function(L, hostDispatch)
   }
 
+  /// The bytecode of the Lua function on top of the stack (left there), or nil.
+  func dumpTop() -> [UInt8]? {
+    var bytes = clua_bytes(data: nil, length: 0, capacity: 0, failed: 0)
+    defer { free(bytes.data) }
+    guard clua_dump_top(L, &bytes) != 0, let data = bytes.data else { return nil }
+    return data.withMemoryRebound(to: UInt8.self, capacity: bytes.length) { Array(UnsafeBufferPointer(start: $0, count: bytes.length)) }
+  }
+
+  /// Loads bytecode from `dumpTop` of the host's own chunks (never a script's): pushes the
+  /// function, or returns the error.
+  func loadHostBytecode(_ bytes: [UInt8], chunkName: String) -> String? {
+    let status: Int32 = bytes.withUnsafeBufferPointer { buf in
+      buf.withMemoryRebound(to: CChar.self) { clua_load_host_bytecode(L, $0.baseAddress, $0.count, chunkName) }
+    }
+    guard status != LUA_OK else { return nil }
+    let message = string(-1) ?? "cannot load \(chunkName)"
+    pop()
+    return message
+  }
+
   /// Loads a text chunk (never bytecode); pushes the function or returns the syntax error.
   func load(_ source: String, chunkName: String) -> String? {
     var source = source

@@ -55,6 +55,9 @@ struct ExploreRun: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("Write report.json and each finding's scenario and log here.", valueName: "DIR"))
   var output: String?
 
+  @Flag(help: "Overwrite the findings and report of an earlier exploration in DIR.")
+  var force = false
+
   @Option(name: .customLong("lib"), help: ArgumentHelp("A folder where require looks for modules (repeatable).", valueName: "DIR"))
   var lib: [String] = []
 
@@ -97,7 +100,7 @@ struct ExploreRun: ParsableCommand {
     }
     let seconds = WallSeconds.now() - started
     if let output {
-      do { _ = try ExploreOutput.write(result, explorer: explorer, to: output) } catch {
+      do { _ = try ExploreOutput.write(result, explorer: explorer, to: output, overwrite: force) } catch {
         Terminal.error(error.message)
         throw ExitCode(Status.trouble)
       }
@@ -124,10 +127,13 @@ struct ExploreMerge: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The merged folder.", valueName: "DIR"))
   var output: String
 
+  @Flag(help: "Overwrite an earlier merge in DIR.")
+  var force = false
+
   func run() throws {
     defer { Terminal.flush() }
     let report: ExploreReport
-    do { report = try ExploreOutput.merge(dirs, into: output) } catch {
+    do { report = try ExploreOutput.merge(dirs, into: output, overwrite: force) } catch {
       Terminal.error(error.message)
       throw ExitCode(Status.trouble)
     }

@@ -26,6 +26,10 @@ import Testing
     let coverage = report?["coverage"] as? [String: Any]
     #expect((coverage?["covered"] as? Int ?? 0) > 0)
     #expect((coverage?["total"] as? Int ?? 0) >= (coverage?["covered"] as? Int ?? 0))
+    let again = try lifesim(["explore", apps + "/watchdog_path.lua", "--runs", "10", "-o", dir])
+    #expect(again.status == 2)
+    #expect(again.err == "lifesim: \(dir)/report.json: already exists; use --force to overwrite the folder's findings\n", "\(again.err)")
+    #expect(try lifesim(["explore", apps + "/watchdog_path.lua", "--runs", "10", "-o", dir, "--force"]).status == 1)
   }
 
   @Test func cleanAppExitsZeroAndUsageErrorsExitTwo() throws {

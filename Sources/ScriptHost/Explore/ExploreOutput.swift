@@ -6,7 +6,10 @@ import Lifecycle
 /// run by the ordinary runner, which must fail) and `report.json`.
 public enum ExploreOutput {
   /// Writes everything and returns the report. Findings are numbered from 1 in signature order.
-  public static func write(_ result: ExploreResult, explorer: Explorer, to dir: String) throws(ScriptError) -> ExploreReport {
+  /// An existing `report.json` in `dir` is kept unless `overwrite`.
+  public static func write(_ result: ExploreResult, explorer: Explorer, to dir: String,
+                           overwrite: Bool = false) throws(ScriptError) -> ExploreReport {
+    try refuseExisting(dir, overwrite: overwrite)
     do {
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     } catch {
@@ -33,7 +36,8 @@ public enum ExploreOutput {
   }
 
   /// Merges the reports in `dirs` into `out`, copying each kept finding's scenario and log.
-  public static func merge(_ dirs: [String], into out: String) throws(ScriptError) -> ExploreReport {
+  public static func merge(_ dirs: [String], into out: String, overwrite: Bool = false) throws(ScriptError) -> ExploreReport {
+    try refuseExisting(out, overwrite: overwrite)
     var reports: [ExploreReport] = []
     for dir in dirs {
       let path = dir + "/report.json"
@@ -83,6 +87,13 @@ public enum ExploreOutput {
       lines[i] = "scenario { app = \(FindingScenario.luaString(relativePath(from: out, to: absolute)))" + rest[quote...].dropFirst()
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A folder that already holds a report is another exploration's: never overwritten silently.
+  private static func refuseExisting(_ dir: String, overwrite: Bool) throws(ScriptError) {
+    if !overwrite, FileManager.default.fileExists(atPath: dir + "/report.json") {
+      throw ScriptError("\(dir)/report.json: already exists; use --force to overwrite the folder's findings")
+    }
   }
 
   private static func save(_ text: String, to path: String) throws(ScriptError) {
