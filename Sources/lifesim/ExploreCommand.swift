@@ -87,9 +87,9 @@ struct ExploreRun: ParsableCommand {
     do {
       explorer = try Explorer(options)
       if isatty(STDERR_FILENO) == 1 {
-        explorer.onProgress = { runs, failing in
-          let rate = Double(runs) / max(WallSeconds.now() - started, 0.001)
-          Terminal.progress("explore: \(runs) runs, \(Int(rate)) runs/s, \(failing) failing runs")
+        explorer.onProgress = { p in
+          let rate = Double(p.runs) / max(WallSeconds.now() - started, 0.001)
+          Terminal.progress("explore: \(p.runs) runs, \(Int(rate)) runs/s, \(p.failingRuns) failing runs, coverage \(p.covered)/\(p.total)")
         }
       }
       result = try explorer.explore()

@@ -1,5 +1,4 @@
 import EventStore
-import Glibc
 import Lifecycle
 
 /// One finding: a signature and the shortest failing sequence found for it.
@@ -35,8 +34,8 @@ public struct ExploreResult: Sendable {
 public final class Explorer {
   let options: ExploreOptions
   let setup: ExploreSetup
-  /// Called with (runs so far, failing runs so far) now and then, from one thread at a time.
-  public var onProgress: ((Int, Int) -> Void)?
+  /// Called with the progress so far now and then, from one thread at a time.
+  public var onProgress: ((ExploreProgress) -> Void)?
 
   /// Reads the app or spec; the error is the message for exit 2.
   public init(_ options: ExploreOptions) throws(ScriptError) {
@@ -59,7 +58,8 @@ public final class Explorer {
     let budget = options.runs ?? Int.max
     var workers: [ExploreWorker] = []
     for _ in 0..<jobs { workers.append(try ExploreWorker(setup)) }
-    let progress = ProgressCounter()
+    let progress = ProgressCounter(total: TransitionUniverse(profile: setup.profile, tabs: setup.tabs,
+                                                             url: ExploreSetup.exploreURL).transitions)
     var outcomes = [LaneOutcome](repeating: LaneOutcome(), count: lanes.count)
     outcomes.withUnsafeMutableBufferPointer { buffer in
       let slots = SendableBuffer(buffer)
@@ -70,7 +70,8 @@ public final class Explorer {
           for i in mine.indices.reversed() {
             let failuresBefore = mine[i].outcome.failures.count
             let done = mine[i].step(worker, budget: budget)
-            progress.add(failures: mine[i].outcome.failures.count - failuresBefore, self.onProgress)
+            progress.add(failures: mine[i].outcome.failures.count - failuresBefore, covered: mine[i].outcome.covered,
+                         self.onProgress)
             if done || deadline.map({ WallTime.now() >= $0 }) == true {
               slots.buffer[mine[i].slot] = mine[i].outcome
               mine.remove(at: i)
@@ -132,116 +133,4 @@ extension ExploreFinding {
 private struct FindingSlot {
   var finding: ExploreFinding
   var attempts: Int
-}
-
-/// What one lane did.
-struct LaneOutcome {
-  var runs = 0
-  var events: Int64 = 0
-  var virtualUs: Int64 = 0
-  var covered: Set<Transition> = []
-  var callbacks: Set<String> = []
-  /// The first failing run of each signature in this lane.
-  var failures: [(run: Int, record: RunRecord)] = []
-}
-
-/// One lane of the seeded run sequence: runs lane, lane + lanes, lane + 2·lanes, …; its corpus
-/// holds the runs that reached transitions new to the lane, which later runs extend.
-struct Lane {
-  let index: Int
-  let slot: Int
-  let seed: Int64
-  var next: Int
-  var corpus: [[Input]] = []
-  var outcome = LaneOutcome()
-  private var signatures: Set<FailureSignature> = []
-
-  init(index: Int, slot: Int, seed: Int64) {
-    self.index = index; self.slot = slot; self.seed = seed; next = index
-  }
-
-  /// Runs the lane's next run; true when the lane has no run left within `budget`.
-  mutating func step(_ worker: ExploreWorker, budget: Int) -> Bool {
-    guard next < budget else { return true }
-    var random = ExploreRandom(seed: seed, stream: Int64(next))
-    var prefix: [Input] = []
-    // Steering: two runs in three extend a kept run (a prefix of it) when there is one.
-    if !corpus.isEmpty, random.below(3) < 2 {
-      let kept = random.pick(corpus)
-      prefix = Array(kept.prefix(kept.count / 2 + random.below(kept.count / 2 + 1)))
-    }
-    let record = worker.run(.random(prefix: prefix, random: random))
-    outcome.runs += 1
-    outcome.events += record.events
-    outcome.virtualUs += record.endClockUs
-    outcome.callbacks.formUnion(record.callbacks)
-    if let failure = record.failure {
-      if signatures.insert(failure).inserted { outcome.failures.append((next, record)) }
-    } else if !record.transitions.isSubset(of: outcome.covered) {
-      corpus.append(record.inputs)
-    }
-    outcome.covered.formUnion(record.transitions)
-    next += ExploreSetup.lanes
-    return next >= budget
-  }
-}
-
-/// Runs `body(0..<count)` on `count` threads and waits for all.
-func runInParallel(_ count: Int, _ body: (Int) -> Void) {
-  if count == 1 { body(0); return }
-  withoutActuallyEscaping(body) { body in
-  var threads: [pthread_t] = []
-  for job in 0..<count {
-    let box = Unmanaged.passRetained(ThreadJob { body(job) }).toOpaque()
-    var thread = pthread_t()
-    pthread_create(&thread, nil, { raw in
-      guard let raw else { return nil }
-      let job = Unmanaged<ThreadJob>.fromOpaque(raw).takeRetainedValue()
-      job.body()
-      return nil
-    }, box)
-    threads.append(thread)
-  }
-  for t in threads { pthread_join(t, nil) }
-  }
-}
-
-private final class ThreadJob {
-  let body: () -> Void
-  init(_ body: @escaping () -> Void) { self.body = body }
-}
-
-/// A buffer threads write disjoint slots of.
-struct SendableBuffer<T>: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<T>
-  init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
-}
-
-/// Counts runs and failing runs across threads; reports at most every 0.2 s.
-final class ProgressCounter: @unchecked Sendable {
-  private var lock = pthread_mutex_t()
-  private var last = 0.0
-  private var runs = 0
-  private var failures = 0
-  init() { pthread_mutex_init(&lock, nil) }
-  func add(failures newFailures: Int, _ report: ((Int, Int) -> Void)?) {
-    guard let report else { return }
-    pthread_mutex_lock(&lock)
-    defer { pthread_mutex_unlock(&lock) }
-    runs += 1
-    failures += newFailures
-    let now = WallTime.now()
-    guard now - last >= 0.2 else { return }
-    last = now
-    report(runs, failures)
-  }
-}
-
-/// Seconds on a monotonic clock.
-enum WallTime {
-  static func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-  }
 }
