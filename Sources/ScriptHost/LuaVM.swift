@@ -189,6 +189,11 @@ final class LuaVM {
     let status: Int32 = bytes.withUnsafeBufferPointer { buf in
       buf.withMemoryRebound(to: CChar.self) { clua_load_host_bytecode(L, $0.baseAddress, $0.count, chunkName) }
     }
+    return loadError(status, chunkName)
+  }
+
+  /// nil when `status` is LUA_OK; else pops and returns the error message.
+  private func loadError(_ status: Int32, _ chunkName: String) -> String? {
     guard status != LUA_OK else { return nil }
     let message = string(-1) ?? "cannot load \(chunkName)"
     pop()
@@ -201,10 +206,7 @@ final class LuaVM {
     let status: Int32 = source.withUTF8 { buf in
       buf.withMemoryRebound(to: CChar.self) { clua_load_text(L, $0.baseAddress, $0.count, chunkName) }
     }
-    guard status != LUA_OK else { return nil }
-    let message = string(-1) ?? "cannot load \(chunkName)"
-    pop()
-    return message
+    return loadError(status, chunkName)
   }
 
   /// How a protected call ended.

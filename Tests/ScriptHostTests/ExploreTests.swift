@@ -146,6 +146,16 @@ private func rerun(_ dir: String, _ name: String) -> RunResult {
     }
   }
 
+  @Test("a time budget stops the runs and still counts each one")
+  func timeBudget() throws {
+    let explorer = try Explorer(ExploreOptions(path: exploreApps + "/clean.lua", timeSeconds: 0.5, jobs: 2))
+    let start = Date()
+    let result = try explorer.explore()
+    #expect(Date().timeIntervalSince(start) < 20)
+    #expect(result.runs > 0)
+    #expect(result.findings.isEmpty)
+  }
+
   @Test("a finding's verbs are written as the scenario API spells them")
   func verbText() {
     #expect(FindingScenario.call(.present("A", style: .formSheet, navigation: true)) == "present(\"A\", { navigation = true, style = \"formSheet\" })")
