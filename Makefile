@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: demo test deps build install lint
+.PHONY: demo test deps build install lint release
 
 ## Installs liblua5.4-dev (and libssl-dev, for SHA-256) through apt when pkg-config cannot find them,
 ## and the test suite's tools when missing: luacheck (lua-check) and stock lua5.4.
@@ -43,3 +43,30 @@ install: deps
 	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types
 	install -m 644 Scripts/lib/*.lua $(PREFIX)/share/lifesim/lib/
 	install -m 644 Scripts/types/*.lua $(PREFIX)/share/lifesim/types/
+
+## A self-contained Linux binary for machines without Swift or Lua: the Swift runtime, Lua (from
+## liblua5.4-dev's liblua5.4.a) and libstdc++ linked statically, in a tarball with the bundled
+## scripts and the LuaLS types: dist/lifesim-VERSION-linux-ARCH.tar.gz.
+DIST_BUILD := .build/dist
+STATIC_LIBS := $(CURDIR)/$(DIST_BUILD)/static-libs
+LUA_LIBDIR = $(shell pkg-config --variable=libdir lua5.4)
+LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
+STDCXX_ARCHIVE = $(shell $(CC) -print-file-name=libstdc++.a)
+release: deps
+	@test -f "$(LUA_LIBDIR)/liblua5.4.a" || { echo "lifesim: $(LUA_LIBDIR)/liblua5.4.a is missing (liblua5.4-dev ships it)"; exit 2; }
+	@test -f "$(STDCXX_ARCHIVE)" || { echo "lifesim: libstdc++.a is missing (install libstdc++-dev)"; exit 2; }
+	@# A folder holding only archives, searched before the system's: -llua5.4 and -lstdc++ find
+	@# the .a files there. Its lua5.4.pc replaces the system one, whose -L names the .so's folder.
+	mkdir -p $(STATIC_LIBS)
+	ln -sf "$(LUA_LIBDIR)/liblua5.4.a" $(STATIC_LIBS)/liblua5.4.a
+	ln -sf "$(STDCXX_ARCHIVE)" $(STATIC_LIBS)/libstdc++.a
+	printf 'Name: Lua\nDescription: Lua 5.4, static\nVersion: 5.4\nLibs: -L%s -llua5.4 -lm\nCflags: %s\n' \
+	  "$(STATIC_LIBS)" "$(LUA_CFLAGS)" > $(STATIC_LIBS)/lua5.4.pc
+	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --product lifesim --scratch-path $(DIST_BUILD) --static-swift-stdlib
+	@set -e; version=$$($(DIST_BUILD)/release/lifesim --version); arch=$$(uname -m); \
+	  name=lifesim-$$version-linux-$$arch; stage=$(DIST_BUILD)/stage/$$name; \
+	  rm -rf $(DIST_BUILD)/stage; mkdir -p $$stage/bin dist; \
+	  cp $(DIST_BUILD)/release/lifesim $$stage/bin/; strip $$stage/bin/lifesim; \
+	  cp -R Scripts $$stage/Scripts; cp README.md $$stage/; \
+	  tar -C $(DIST_BUILD)/stage -czf dist/$$name.tar.gz $$name; \
+	  echo "dist/$$name.tar.gz"

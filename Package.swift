@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency arrows (see docs/architecture.md), none pointing up:
 //   lifesim → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → CLua
-//   lifesim → RunComparison → Lifecycle, EventStore
+//   lifesim → RunComparison → Lifecycle, EventStore;  lifesim → Suite → ScriptHost, RunComparison
 // lifesim and ScriptHost also import the modules below them directly.
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
@@ -39,10 +39,12 @@ let package = Package(
     .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
     .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
+    // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
+    .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

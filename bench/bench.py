@@ -54,6 +54,7 @@ def events_in(log):
 
 
 rows = []
+pattern_rows = []
 
 
 def row(name, value, unit, baseline_name, baseline, note=""):
@@ -65,7 +66,94 @@ def fmt(x, digits=0):
     return f"{x:,.{digits}f}"
 
 
+def patterns():
+    """bench/patterns.lua: each case's best of 5 calls in the sandbox (Swift matcher, metered) and
+    in lua5.4 (C matcher); the best of RUNS runs of each, since on a shared machine the spread
+    comes from other load, not from the code. The target is within 1.5x."""
+    ours = [bench_json("patterns", "bench/patterns.lua") for _ in range(RUNS)]
+    stock = []
+    for _ in range(RUNS):
+        out = subprocess.check_output(["lua5.4", "bench/patterns.lua"], cwd=ROOT, text=True)
+        stock.append({name: float(t) for name, t in (line.split("\t") for line in out.splitlines())})
+    for name in ours[0]:
+        a = min(r[name] for r in ours)
+        b = min(r[name] for r in stock)
+        pattern_rows.append((name, a * 1000, b * 1000, a / b))
+        print(f"{name:<44} {a * 1000:>8.1f} ms | lua5.4 {b * 1000:>8.1f} ms | {a / b:.2f}x", flush=True)
+    total_ours = sum(r[1] for r in pattern_rows)
+    total_stock = sum(r[2] for r in pattern_rows)
+    pattern_rows.append(("all cases", total_ours, total_stock, total_ours / total_stock))
+    print(f"{'all cases':<44} {total_ours:>8.1f} ms | lua5.4 {total_stock:>8.1f} ms | {total_ours / total_stock:.2f}x")
+    # As an app runs them: the instruction hook slows the Lua loops around the matcher.
+    app = min(sum(bench_json("patterns", "bench/patterns.lua", "--as-app").values()) for _ in range(RUNS)) * 1000
+    pattern_rows.append(("all cases, as an app runs them", app, total_stock, app / total_stock))
+    print(f"{'all cases, as an app runs them':<44} {app:>8.1f} ms | lua5.4 {total_stock:>8.1f} ms | {app / total_stock:.2f}x")
+
+
+FORMER_HANGS = [
+    ("backtracking gsub", 'local s = ("a"):rep(5000):gsub("a-a-a-a-a-b", "")'),
+    ("back-reference find", 'local i = ("a"):rep(2e5):find("(.-)%1b")'),
+    ("table.move({}, 1, 2^40, 1)", "table.move({}, 1, 2^40, 1)"),
+    ("1e6 plain finds over 16 MB", 'local s = ("x"):rep(2^24) for i = 1, 1e6 do s:find("y", 1, true) end'),
+    ("endless loop (for reference)", "while true do end"),
+]
+hang_rows = []
+
+
+def former_hangs():
+    """Cases that hung lifesim before C library work was metered: wall seconds until the
+    watchdog kill (in an app, 50 M budget) and the script error (in a scenario, 500 M)."""
+    app, scen, app_scenario = (os.path.join(TMP, n) for n in ("hang-app.lua", "hang-scenario.lua", "hang-s.lua"))
+    with open(app_scenario, "w") as f:
+        f.write('scenario { app = "hang-app.lua" }\nlaunch()\n')
+    for name, body in FORMER_HANGS:
+        with open(app, "w") as f:
+            f.write('app { root = "Home" }\ncontroller "Home" { viewDidLoad = function(vc)\n%s\nend }\n' % body)
+        with open(scen, "w") as f:
+            f.write(body + "\n")
+        t_app = min(timed([LIFESIM, "run", app_scenario, "-q"])[0] for _ in range(3))
+        t_scen = min(timed([LIFESIM, "run", scen, "-q"])[0] for _ in range(3))
+        hang_rows.append((name, t_app, t_scen))
+        print(f"{name:<44} app {t_app:6.2f} s | scenario {t_scen:6.2f} s", flush=True)
+
+
+def patterns_markdown():
+    lines = [
+        "## Pattern matching",
+        "",
+        "`bench/patterns.lua`: typical uses of `find`, `match`, `gmatch` and `gsub` on a 1.3 MB text and on",
+        "short strings. lifesim runs them in an app's sandbox on its own matcher, with every step charged",
+        "to the CPU budget, without the instruction hook (as in `lua5.4`), so the rows compare the",
+        "matchers; the last row runs with an app's hook, which slows every instruction of the loops",
+        "around them. The baseline is stock `lua5.4` (C matcher). Best of 5 calls per case, best of",
+        f"{RUNS} runs on each side. Target: within 1.5x.",
+        "",
+        "| case | lifesim (ms) | lua5.4 (ms) | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, a, b, ratio in pattern_rows:
+        lines.append(f"| {name} | {a:.1f} | {b:.1f} | {ratio:.2f}x |")
+    lines += [
+        "",
+        "Cases that used to hang lifesim (Lua's C library ran outside the instruction count): wall time of",
+        "`lifesim run` until the watchdog kill (the case in an app's `viewDidLoad`) or the script error",
+        "(the case as a scenario), best of 3. Every one is killed at the same point on every run.",
+        "",
+        "| case | app: watchdog after | scenario: script error after |",
+        "|---|---:|---:|",
+    ]
+    for name, t_app, t_scen in hang_rows:
+        lines.append(f"| {name} | {t_app:.2f} s | {t_scen:.2f} s |")
+    lines.append("")
+    return lines
+
+
 def main():
+    if sys.argv[1:] == ["patterns"]:
+        patterns()
+        former_hangs()
+        print("\n".join(patterns_markdown()))
+        return
     print(f"lifesim benchmarks, medians of {RUNS} runs (temporary files in {TMP})\n")
     # 1. The model alone.
     m = [bench_json("model", "100000") for _ in range(RUNS)]
@@ -126,7 +214,11 @@ def main():
     t_lua, _ = median_of(lambda: timed(["lua5.4", empty]), runs=max(RUNS, 20))
     row("start-up: lifesim run (a one-verb scenario)", f"{t_start * 1000:.1f}", "ms", "lua5.4 running an empty script", f"{t_lua * 1000:.1f} ms")
 
-    # 7. Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200.
+    # 7. The pattern functions against lua5.4's, and the former hangs.
+    patterns()
+    former_hangs()
+
+    # 8. Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200.
     e = [bench_json("explore", "bench/explore_small.lua", "10000", "2") for _ in range(RUNS)]
     row("explore, 10,000 30-verb runs, 2 threads", fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "2,000",
         f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings)")
@@ -163,6 +255,7 @@ def write_markdown():
     for name, value, unit, bname, bvalue, note in rows:
         lines.append(f"| {name} | {value} | {unit} | {bname} | {bvalue} | {note} |")
     lines.append("")
+    lines += patterns_markdown()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\nwrote BENCHMARKS.md")

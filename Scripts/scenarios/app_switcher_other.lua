@@ -1,5 +1,5 @@
 -- Open the app switcher, choose another app (docs/model.md §3; T11): background, no second resign.
-scenario { name = "app switcher, other app", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "app switcher, other app", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

@@ -1,5 +1,5 @@
 -- Open the app switcher, choose the same app (docs/model.md §3; T11): no willEnterForeground.
-scenario { name = "app switcher, same app", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "app switcher, same app", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

@@ -1,6 +1,6 @@
 -- A background fetch launches a killed app into the background (docs/model.md §2; S3, S33):
 -- no UI, and the completion handler called within 30 s; then suspended.
-scenario { name = "background fetch", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "background fetch", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 background_launch("fetch")
 expect_calls { "willFinishLaunchingWithOptions", "didFinishLaunchingWithOptions",

@@ -1,6 +1,6 @@
 -- A silent push wakes a suspended scene app (docs/model.md §2): the handler runs, no scene
 -- callbacks; after a force quit, pushes are no longer delivered (S33).
-scenario { name = "background push", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "background push", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 home()

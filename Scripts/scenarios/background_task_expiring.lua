@@ -1,6 +1,6 @@
 -- A background task ended by its expiration handler (docs/model.md §4; S7, F1): the handler runs
 -- 5 s before the 30 s allowance ends; the app is suspended, not killed.
-scenario { name = "background task expiring", ios = 17, app = "../apps/expiring.lua" }
+scenario { name = "background task expiring", ios = 17, ios_range = "13-26", app = "../apps/expiring.lua" }
 
 launch()
 home()

@@ -1,5 +1,5 @@
 -- A background task never ended (docs/model.md §4; S27): killed when the allowance runs out (0x2182bad2).
-scenario { name = "background task never ended", ios = 17, app = "../apps/leaky.lua" }
+scenario { name = "background task never ended", ios = 17, ios_range = "13-26", app = "../apps/leaky.lua" }
 
 launch()
 home()

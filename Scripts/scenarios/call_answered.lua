@@ -1,5 +1,5 @@
 -- An incoming call, answered (docs/model.md §7): the call app takes over; the app enters background.
-scenario { name = "call answered", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "call answered", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

@@ -1,5 +1,5 @@
 -- An incoming call, declined (docs/model.md §7; T-SO3712979): inactive, then active again.
-scenario { name = "call declined", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "call declined", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

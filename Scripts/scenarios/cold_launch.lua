@@ -1,6 +1,6 @@
 -- Cold launch from the home screen (docs/model.md §2): UIKit's launch sequence,
 -- with the root view controller appearing around didBecomeActive.
-scenario { name = "cold launch", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "cold launch", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 expect_calls {

@@ -1,5 +1,5 @@
 -- fullScreen removes the presenter's view; a pageSheet leaves it (docs/model.md §9; T14, T15, T16).
-scenario { name = "fullScreen vs pageSheet", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "fullScreen vs pageSheet", ios = 17, ios_range = "13-26", app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

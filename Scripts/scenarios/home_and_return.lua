@@ -1,6 +1,6 @@
 -- Home, a minute away, and back (docs/model.md §3): no appearance callbacks,
 -- willEnterForeground always followed by didBecomeActive.
-scenario { name = "home and return", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "home and return", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 home()

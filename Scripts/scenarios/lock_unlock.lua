@@ -1,6 +1,6 @@
 -- Screen lock while active, then unlock (docs/model.md §3, §12; T10, S37).
 -- Lock: resign active, enter background. Protected data goes 10 s later.
-scenario { name = "lock and unlock", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "lock and unlock", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 launch()
 lock()

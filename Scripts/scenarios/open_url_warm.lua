@@ -1,6 +1,6 @@
 -- A deep link into a backgrounded sceneless app (docs/model.md §3; T7):
 -- willEnterForeground → application(_:open:options:) → didBecomeActive.
-scenario { name = "open URL, warm", ios = 12, app = "../apps/notes.lua" }
+scenario { name = "open URL, warm", ios = 12, scenes = false, app = "../apps/notes.lua" }
 
 launch()
 home()

@@ -1,6 +1,6 @@
 -- iOS 15+ prewarming (docs/model.md §2; S2, F4): the process exists, suspended, and runs no app code
 -- until the user taps; then the whole launch runs.
-scenario { name = "prewarm", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "prewarm", ios = 17, scenes = true, ios_range = "15-26", app = "../apps/notes.lua" }
 
 prewarm()
 expect_state("suspended")

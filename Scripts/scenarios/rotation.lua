@@ -1,5 +1,5 @@
 -- Rotation (docs/model.md §10; S21, T-sd): traits, size, trait change, then layout.
-scenario { name = "rotation", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "rotation", ios = 17, scenes = true, app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

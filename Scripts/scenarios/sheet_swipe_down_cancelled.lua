@@ -1,5 +1,5 @@
 -- A sheet swiped down but not dismissed (docs/model.md §9; T15): it disappears and reappears.
-scenario { name = "sheet swipe-down cancelled", ios = 17, app = "../apps/notes.lua" }
+scenario { name = "sheet swipe-down cancelled", ios = 17, ios_range = "13-26", app = "../apps/notes.lua" }
 
 launch()
 expect_state("active")

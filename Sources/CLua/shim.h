@@ -224,6 +224,53 @@ static inline int clua_load_host_bytecode(lua_State *L, const char *s, size_t n,
   return luaL_loadbufferx(L, s, n, chunkname, "b");
 }
 
+// MARK: - Library functions whose work is charged to the CPU budget
+
+/// Units of work a library call will do, computed from its arguments; must never raise.
+/// `length` is `luaL_len` of argument 1 when the function asks for it (a table), else 0.
+typedef double (*clua_cost_fn)(lua_State *L, lua_Integer length);
+
+/// Why it is C: the original library function must run as the called function itself, so
+/// its errors name the script's line (`luaL_where(L, 1)`) and the function (`luaL_argerror`)
+/// exactly as in stock Lua, and the limit error must be raised with only C frames on the stack.
+/// Upvalues: 1 the original C function, 2 the cost function (light userdata), 3 when the cost
+/// needs the length of a table argument 1 (`luaL_len`, which may run `__len`): 0 never, k > 0
+/// when argument k is absent or nil (it defaults to the length), -k when argument k is given.
+static inline int clua_metered(lua_State *L) {
+  lua_CFunction original = lua_tocfunction(L, lua_upvalueindex(1));
+  clua_limits *lim = clua_limits_of(L);
+  if (lim->enforcing) {
+    clua_cost_fn cost = (clua_cost_fn)lua_touserdata(L, lua_upvalueindex(2));
+    lua_Integer length = 0;
+    int when = (int)lua_tointegerx(L, lua_upvalueindex(3), NULL);
+    int absent = when != 0 && lua_type(L, when > 0 ? when : -when) <= LUA_TNIL;
+    if (when != 0 && (when > 0) == absent && lua_type(L, 1) == LUA_TTABLE) length = luaL_len(L, 1);
+    lim->host_active++;
+    double units = cost(L, length);
+    lim->host_active--;
+    if (units >= 1) {
+      long spend = units < 4e18 ? (long)units : (long)4e18;
+      if (spend >= lim->instructions_left) {
+        lim->instructions_left = 0;
+        lim->instructions_exceeded = 1;
+        luaL_where(L, 1);
+        lua_pushliteral(L, "lifesim: instruction limit exceeded");
+        lua_concat(L, 2);
+        return lua_error(L);
+      }
+      lim->instructions_left -= spend;
+    }
+  }
+  return original(L);
+}
+
+/// Replaces the C function on top of the stack by its metered closure.
+static inline void clua_push_metered(lua_State *L, clua_cost_fn cost, int length_when) {
+  lua_pushlightuserdata(L, (void *)cost);
+  lua_pushinteger(L, length_when);
+  lua_pushcclosure(L, clua_metered, 3);
+}
+
 /// Replaces `luaL_loadbufferx(L, s, n, name, "t")`: text chunks only, never bytecode.
 static inline int clua_load_text(lua_State *L, const char *s, size_t n, const char *chunkname) {
   return luaL_loadbufferx(L, s, n, chunkname, "t");

@@ -40,51 +40,43 @@ public struct KnobSpec: Sendable {
 
   static func flag(_ name: String, _ field: WritableKeyPath<Profile, Bool> & Sendable, _ value: @escaping @Sendable (Int) -> Bool,
                    missing: Bool? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    KnobSpec(name: name, unit: .flag, defaultText: defaultText, doc: doc, valueWhenMissing: missing.map(JSONValue.bool),
-             read: { .bool($0[keyPath: field]) },
-             write: { p, v in
-               guard let b = v.boolValue else { return false }
-               p[keyPath: field] = b
-               return true
-             },
-             defaultValue: { .bool(value($0)) })
+    typed(name, .flag, field, value, missing: missing.map(JSONValue.bool), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
   }
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
     default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    KnobSpec(name: name, unit: .choice(E.allCases.map(\.rawValue)), defaultText: defaultText, doc: doc, valueWhenMissing: nil,
-             read: { .string($0[keyPath: field].rawValue) },
-             write: { p, v in
-               guard let e = v.stringValue.flatMap(E.init(rawValue:)) else { return false }
-               p[keyPath: field] = e
-               return true
-             },
-             defaultValue: { .string(value($0).rawValue) })
+    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: nil, defaultText, doc,
+          record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 
   /// A duration: `seconds` gives the default in whole seconds.
   static func seconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ seconds: @escaping @Sendable (Int) -> Int64,
                       default defaultText: String, _ doc: String) -> KnobSpec {
-    number(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond }, defaultText, doc)
+    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond }, missing: nil, defaultText, doc,
+          record: JSONValue.int) { $0.intValue }
   }
 
   static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
                     _ value: @escaping @Sendable (Int) -> Int64, default defaultText: String, _ doc: String) -> KnobSpec {
-    number(name, .count(range), field, value, defaultText, doc)
+    typed(name, .count(range), field, value, missing: nil, defaultText, doc, record: JSONValue.int) { $0.intValue }
   }
 
-  private static func number(_ name: String, _ unit: Unit, _ field: WritableKeyPath<Profile, Int64> & Sendable,
-                             _ value: @escaping @Sendable (Int) -> Int64, _ defaultText: String, _ doc: String) -> KnobSpec {
-    KnobSpec(name: name, unit: unit, defaultText: defaultText, doc: doc, valueWhenMissing: nil,
-             read: { .int($0[keyPath: field]) },
-             write: { p, v in
-               guard let n = v.intValue else { return false }
-               p[keyPath: field] = n
+  /// A knob stored in `field`: `record` writes its value as the header does, `parse` reads it back.
+  private static func typed<T>(
+    _ name: String, _ unit: Unit, _ field: WritableKeyPath<Profile, T> & Sendable, _ value: @escaping @Sendable (Int) -> T,
+    missing: JSONValue?, _ defaultText: String, _ doc: String,
+    record: @escaping @Sendable (T) -> JSONValue, parse: @escaping @Sendable (JSONValue) -> T?
+  ) -> KnobSpec {
+    KnobSpec(name: name, unit: unit, defaultText: defaultText, doc: doc, valueWhenMissing: missing,
+             read: { record($0[keyPath: field]) },
+             write: { profile, json in
+               guard let v = parse(json) else { return false }
+               profile[keyPath: field] = v
                return true
              },
-             defaultValue: { .int(value($0)) })
+             defaultValue: { record(value($0)) })
   }
 
   /// A scenario's value for this knob as the header would record it, or why it is refused.

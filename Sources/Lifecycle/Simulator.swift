@@ -21,7 +21,8 @@ public final class Simulator: AppServices {
   public var clock: Int64 { scheduler.clock }
   public let driver: AppDriver
   private let record: (Event) -> Void
-  let rules: InputRules
+  /// Which verbs make sense now (`legalInputs` lists them, for exploration).
+  public let rules: InputRules
   var scheduler: Scheduler
 
   /// Nesting of app code (0: UIKit is not inside any app code).
@@ -31,9 +32,6 @@ public final class Simulator: AppServices {
   /// The app's top-level code is running (process creation): app calls are allowed.
   var loadingApp = false
   var layout = AppLayout()
-
-  /// Blocks scheduled with `after` that one verb may run (`Scheduler.afterBlocksPerVerbMax`).
-  public static let afterBlocksPerVerbMax = Scheduler.afterBlocksPerVerbMax
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {

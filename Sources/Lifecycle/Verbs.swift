@@ -9,14 +9,9 @@ extension VerbSpec {
     plain("home", .home, doc: "resign active, enter background, suspend when nothing keeps it running"),
     plain("lock", .lock, doc: "like home; protected data goes after a delay"),
     plain("unlock", .unlock, doc: "protected data returns; a frontmost app comes back"),
-    VerbSpec("interrupt", [.choice(key: "type", words: Interruption.words, expected: Interruption.oneOf)],
-             doc: "a call, alert or pulled-down center: resign active") { a in
-      a.choice("type", Interruption.self).map(Input.interrupt)
-    },
-    VerbSpec("end_interrupt", [.choice(key: "how", words: InterruptionEnd.words, expected: InterruptionEnd.oneOf)],
-             doc: "a call is declined (active again) or answered (background); others are dismissed") { a in
-      a.choice("how", InterruptionEnd.self).map(Input.endInterrupt)
-    },
+    choosing("interrupt", key: "type", Interruption.self, doc: "a call, alert or pulled-down center: resign active", Input.interrupt),
+    choosing("end_interrupt", key: "how", InterruptionEnd.self,
+             doc: "a call is declined (active again) or answered (background); others are dismissed", Input.endInterrupt),
     plain("app_switcher", .appSwitcher, doc: "resign active, the switcher is open"),
     VerbSpec("switch_to", [.choice(key: "to", words: ["self", "other"], expected: "\"self\" or \"other\"")],
              doc: "from the switcher: self (active again) or another app (background)") { a in
@@ -25,18 +20,13 @@ extension VerbSpec {
     plain("force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended"),
     plain("memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification"),
     plain("memory_pressure", .memoryPressure, doc: "the system reclaims a suspended app (jetsam)"),
-    VerbSpec("background_launch", [.choice(key: "event", words: BackgroundEvent.words, expected: BackgroundEvent.oneOf)],
-             doc: "fetch or push: launched or woken in the background") { a in
-      a.choice("event", BackgroundEvent.self).map(Input.backgroundLaunch)
-    },
+    choosing("background_launch", key: "event", BackgroundEvent.self,
+             doc: "fetch or push: launched or woken in the background", Input.backgroundLaunch),
     VerbSpec("open_url", [.string(key: "url", expected: "a URL string", domain: .urls)],
              doc: "a link into the app, cold or warm") { a in
       a.text("url").map(Input.openURL)
     },
-    VerbSpec("rotate", [.choice(key: "orientation", words: Orientation.words, expected: Orientation.oneOf)],
-             doc: "trait and size transitions, then layout") { a in
-      a.choice("orientation", Orientation.self).map(Input.rotate)
-    },
+    choosing("rotate", key: "orientation", Orientation.self, doc: "trait and size transitions, then layout", Input.rotate),
     VerbSpec("push", [.string(key: "class", expected: "a controller name", domain: .controllers)],
              doc: "push a declared controller on the navigation controller on screen") { a in
       a.text("class").map(Input.push)
@@ -65,6 +55,13 @@ extension VerbSpec {
       a.number("duration_us").map { .advance(us: $0) }
     },
   ]
+
+  /// A verb whose one argument is a case of `E`, recorded under `key`.
+  static func choosing<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, key: String, _: E.Type, doc: String,
+                                                           _ input: @escaping @Sendable (E) -> Input) -> VerbSpec
+  where E.RawValue == String {
+    VerbSpec(name, [.choice(key: key, words: E.words, expected: E.oneOf)], doc: doc) { $0.text(key).flatMap(E.init(rawValue:)).map(input) }
+  }
 
   /// The spec whose Lua name is `name`.
   public static func named(_ name: String) -> VerbSpec? { all.first { $0.name == name } }

@@ -267,49 +267,51 @@ final class AppHost: AppDriver {
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
   private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?) -> Int32 {
+    // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
     case .appDelegate:
       Sandbox.pushEnvironment(vm)
       vm.rawGet(-1, "UIApplication")
       if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
-      switch cb {
-      case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
-        vm.newTable()
-        if let url { vm.push(url); vm.rawSet(-2, "url") }
-        return 2
-      case .openURL:
-        vm.push(url ?? ""); return 2
-      case .performFetchWithCompletionHandler:
-        pushCompletion(vm, completion); return 2
-      case .didReceiveRemoteNotification:
-        vm.newTable(); pushCompletion(vm, completion); return 3
-      default:
-        return 1
-      }
     case .sceneDelegate:
       pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
-      switch cb {
-      case .willConnectTo:
-        vm.newTable()
-        vm.newTable()
-        if let url { vm.push(url); vm.rawSet(-2, "url") }
-        return 3
-      case .openURLContexts:
-        vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
-      default:
-        return 1
-      }
     case .viewController:
       pushInstance(vm, label: target, className: InstanceLabel.className(target))
-      switch cb {
-      case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-        vm.push(true); return 2
-      case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-        vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
-      default:
-        return 1
-      }
     case .closure:
+      return 0
+    }
+    // Then UIKit's arguments.
+    switch cb {
+    case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
+      vm.newTable()
+      if let url { vm.push(url); vm.rawSet(-2, "url") }
+      return 2
+    case .openURL:
+      vm.push(url ?? ""); return 2
+    case .performFetchWithCompletionHandler:
+      pushCompletion(vm, completion); return 2
+    case .didReceiveRemoteNotification:
+      vm.newTable(); pushCompletion(vm, completion); return 3
+    case .willConnectTo:
+      vm.newTable()
+      vm.newTable()
+      if let url { vm.push(url); vm.rawSet(-2, "url") }
+      return 3
+    case .openURLContexts:
+      vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
+    case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+      vm.push(true); return 2
+    case .viewWillTransitionToSize, .willTransitionToTraitCollection:
+      vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
+    case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
+         .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
+         .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
+         .applicationProtectedDataDidBecomeAvailable, .sceneDidDisconnect, .sceneWillEnterForeground,
+         .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .`init`, .loadView, .viewDidLoad,
+         .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties, .didReceiveMemoryWarning,
+         .traitCollectionDidChange:
+      return 1
+    case .expirationHandler, .asyncAfter:
       return 0
     }
   }

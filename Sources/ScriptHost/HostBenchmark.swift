@@ -36,4 +36,35 @@ public enum HostBenchmark {
     guard vm.protectedCall(nargs: 2, nresults: 0, freshBudget: true) == .ok else { return .nan }
     return (now() - start) / Double(calls) * 1e9
   }
+
+  /// `bench/patterns.lua` in a sandbox: each case's name and its best time in seconds over `repeats`
+  /// calls; empty if the file does not load. Metering is on (charges are computed and spent from a
+  /// budget too large to run out). With `asApp` false there is no instruction hook, as in the `lua5.4`
+  /// interpreter, so the figure compares the matchers; with `asApp` true the hook slows every Lua
+  /// instruction of the loops around them, as in an app.
+  public static func patternSeconds(source: String, repeats: Int, asApp: Bool) -> [(name: String, seconds: Double)] {
+    let vm = LuaVM(memoryLimitBytes: 1 << 32, instructionLimit: asApp ? 1 << 50 : 0)
+    vm.register()
+    Sandbox.install(on: vm, hooks: Sandbox.Hooks(seed: 1, virtualSeconds: { 0 }, print: { _ in }, require: { _ in 0 }))
+    guard Sandbox.loadChunk(vm, source: source, name: "bench/patterns.lua") == nil,
+          vm.protectedCall(nargs: 0, nresults: 1, freshBudget: true) == .ok else { return [] }
+    let cases = vm.top
+    var results: [(name: String, seconds: Double)] = []
+    for i in 1...vm.rawLength(cases) {
+      vm.rawGet(cases, i)
+      vm.rawGet(-1, 1)
+      let name = vm.string(-1) ?? "?"
+      vm.pop()
+      var best = Double.infinity
+      for _ in 0..<repeats {
+        vm.rawGet(-1, 2)
+        let start = now()
+        guard vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true) == .ok else { return [] }
+        best = min(best, now() - start)
+      }
+      vm.pop()
+      results.append((name, best))
+    }
+    return results
+  }
 }

@@ -1,6 +1,8 @@
 internal import CLua
 
-/// One `lua_State` and its limits: the only type that calls `lua_*`.
+/// One `lua_State` and its limits: the type through which the host calls `lua_*`. (The host
+/// functions of the pattern library and the metering, `LuaPattern*`, `LuaArguments`, `LuaBudget`
+/// and `SandboxMetering`, work on the raw state too, with functions that never raise.)
 ///
 /// Every wrapper is raw (no metamethods) or protected, so no Lua error can
 /// longjmp through a Swift frame: Lua code runs only inside `protectedCall`,
@@ -269,7 +271,10 @@ final class LuaVM {
   }
 
   /// The script line calling the current host function, as `file:line` (nil when unknown).
-  func callerLocation(level: Int32 = 1) -> String? {
+  func callerLocation(level: Int32 = 1) -> String? { Self.callerLocation(of: L, level: level) }
+
+  /// The script line calling at `level` or above on thread `L`, skipping the prelude's frames.
+  static func callerLocation(of L: OpaquePointer, level: Int32) -> String? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
@@ -335,6 +340,9 @@ final class HostFunction {
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
 struct LuaRaise: Error {
   let message: String
+  /// Set when the error value to raise is already on top of the Lua stack (an error
+  /// caught from Lua code the host called, re-raised as it was).
+  private(set) var valueOnStack = false
   /// A message that is complete as it is (it names its own location, or none applies).
   init(_ message: String) { self.message = message }
   /// A misuse of the API at the script line that made the call: `file:line: message`, as
@@ -342,6 +350,13 @@ struct LuaRaise: Error {
   init(at vm: LuaVM, _ message: String) {
     self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
   }
+
+  /// Raises the value on top of the stack unchanged.
+  static let valueOnTop: LuaRaise = {
+    var raise = LuaRaise("")
+    raise.valueOnStack = true
+    return raise
+  }()
 }
 
 extension LuaVM {

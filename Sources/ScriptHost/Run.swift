@@ -47,6 +47,8 @@ public struct RunResult: Sendable {
   public var events: Int64
   /// Virtual time at the end, µs.
   public var endTime: Int64
+  /// What `scenario { … }` declared about its profile (empty if the run stopped before it).
+  public var declaration = ScenarioDeclaration()
 }
 
 /// Runs a scenario against an app: two sandboxed Lua states, the Lifecycle

@@ -5,7 +5,9 @@
 /// `table.sort`, `tostring` without addresses, `math.random` seeded by the
 /// run's seed, `os.time`/`os.clock` reading virtual time, a text-only `load`,
 /// and `pcall`/`xpcall` that cannot swallow a limit. No io, os.execute,
-/// debug, package, dofile, loadfile or string.dump.
+/// debug, package, dofile, loadfile, string.dump or `<close>`. The pattern
+/// functions run on lifesim's own matcher and every C function whose work
+/// grows with its arguments charges it to the CPU budget (`SandboxMetering`).
 enum Sandbox {
   /// The hooks the prelude needs from the host.
   struct Hooks {
@@ -18,6 +20,8 @@ enum Sandbox {
   /// Opens the safe libraries, runs the prelude and stores the environment in the registry.
   static func install(on vm: LuaVM, hooks: Hooks) {
     vm.openSafeLibraries()
+    LuaPatternLibrary.install(on: vm)
+    LuaPatternLibrary.install(on: vm)
     guard vm.loadHostBytecode(preludeBytecode, chunkName: "=" + preludeName) == nil else {
       fatalError("the sandbox prelude's bytecode does not load")
     }
@@ -28,6 +32,12 @@ enum Sandbox {
     vm.push(function: hooks.require); vm.rawSet(-2, "require")
     vm.pushReraise(); vm.rawSet(-2, "reraise")
     vm.pushCoroutineCreate(); vm.rawSet(-2, "cocreate")
+    vm.push(function: { vm in
+      guard let source = vm.string(1), let line = LuaSourceScanner.closeAttributeLine(source) else { return 0 }
+      vm.push(line)
+      return 1
+    }); vm.rawSet(-2, "closeline")
+    SandboxMetering.install(on: vm)
     vm.pushRegistry(); vm.pushValue(-2); vm.rawSet(-2, hooksKey); vm.pop()
     switch vm.protectedCall(nargs: 1, nresults: 1, freshBudget: true) {
     case .ok: break
@@ -77,36 +87,12 @@ enum Sandbox {
   /// Loads `source` as a chunk whose `_ENV` is the sandbox; pushes the function or returns `file:line: message`.
   static func loadChunk(_ vm: LuaVM, source: String, name: String) -> String? {
     let source = ScriptLoader.chunkText(source)
-    if let line = closeAttributeLine(source) {
+    if let line = LuaSourceScanner.closeAttributeLine(source) {
       return "\(name):\(line): to-be-closed variables (<close>) are not available in lifesim scripts"
     }
     if let error = vm.load(source, chunkName: "@" + name) { return error }
     pushEnvironment(vm)
     vm.setEnvironment(ofFunctionAt: -2)
-    return nil
-  }
-
-  /// The line of the first `<close>` attribute, if any (`local x <close> = …`).
-  static func closeAttributeLine(_ source: String) -> Int? {
-    var line = 1
-    let b = Array(source.utf8)
-    var i = 0
-    while i < b.count {
-      if b[i] == 0x0A { line += 1 }
-      if b[i] == UInt8(ascii: "<") {
-        var j = i + 1
-        while j < b.count, b[j] == 0x20 || b[j] == 0x09 { j += 1 }
-        if j + 5 <= b.count, Array(b[j..<(j + 5)]) == Array("close".utf8) {
-          var k = j + 5
-          while k < b.count, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
-          var p = i - 1
-          while p >= 0, b[p] == 0x20 || b[p] == 0x09 { p -= 1 }
-          let ident = p >= 0 && (b[p] == 0x5F || (b[p] | 0x20 >= 0x61 && b[p] | 0x20 <= 0x7A) || (b[p] >= 0x30 && b[p] <= 0x39))
-          if k < b.count, b[k] == UInt8(ascii: ">"), ident { return line }
-        }
-      }
-      i += 1
-    }
     return nil
   }
 
@@ -141,10 +127,17 @@ enum Sandbox {
     end
   end
 
+  -- The default order compares strings byte by byte in C: long ones are charged to the budget.
+  local charge = hooks.charge
+  local function less(x, y)
+    if type(x) == "string" and type(y) == "string" and #x > 256 then charge(#x / 16) end
+    return x < y
+  end
+
   table.sort = function(a, lt)
     if type(a) ~= "table" then error("bad argument #1 to 'sort' (table expected, got " .. type(a) .. ")", 2) end
     if lt ~= nil and type(lt) ~= "function" then error("bad argument #2 to 'sort' (function expected)", 2) end
-    msort(a, #a, lt or function(x, y) return x < y end)
+    msort(a, #a, lt or less)
   end
 
   -- Keys iterate as: false, true, numbers ascending, strings bytewise.
@@ -293,7 +286,8 @@ enum Sandbox {
       chunk = table.concat(parts)
     end
     if type(chunk) ~= "string" then error("bad argument #1 to 'load' (string expected)", 2) end
-    if chunk:find("[%w_]%s*<%s*close%s*>") then return nil, "to-be-closed variables (<close>) are not available in lifesim scripts" end
+    if hooks.closeline(chunk) then return nil, "to-be-closed variables (<close>) are not available in lifesim scripts" end
+    hooks.charge(#chunk * hooks.compile)
     local env = ENV
     if select("#", ...) > 0 then env = (...) end
     return rawload(chunk, name, "t", env)
@@ -325,6 +319,7 @@ enum Sandbox {
   end
   ENV.pairs, ENV.next, ENV.tostring, ENV.print, ENV.setmetatable = dpairs, dnext, dtostring, dprint, dsetmetatable
   ENV.pcall, ENV.xpcall, ENV.load, ENV.collectgarbage = dpcall, dxpcall, dload, dcollectgarbage
+  ENV.select, ENV.tonumber, ENV.rawequal = hooks.select, hooks.tonumber, hooks.rawequal
   ENV.require = hooks.require
   ENV.string, ENV.table, ENV.math, ENV.utf8, ENV.coroutine, ENV.os = string, table, math, utf8, coroutine, os
   ENV._G = ENV

@@ -2,16 +2,18 @@ import Lifecycle
 
 /// What `scenario { … }` declares, read strictly: unknown keys and values of the wrong type
 /// or out of range are refused with the key and what it accepts.
-struct ScenarioDeclaration {
+public struct ScenarioDeclaration: Sendable {
   var name: String?
-  var ios: Int?
-  var scenes: Bool?
+  public internal(set) var ios: Int?
+  public internal(set) var scenes: Bool?
+  /// `ios_range = "15-26"`: the releases the scenario applies to (`lifesim test` skips the others).
+  public internal(set) var iosRange: IOSVersionSet?
   var seed: Int64?
   var app: String?
   /// In name order, so applying them never depends on table order.
   var knobs: [(name: String, value: Profile.KnobValue)] = []
 
-  static let keys = ["app", "ios", "knobs", "name", "scenes", "seed"]
+  static let keys = ["app", "ios", "ios_range", "knobs", "name", "scenes", "seed"]
 
   /// Reads the table at `idx`; the error is the message without a location.
   static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
@@ -38,6 +40,12 @@ struct ScenarioDeclaration {
           return "a released iOS version (\(Profile.releasesText))"
         }
         d.ios = Int(v); return nil
+      },
+      field("ios_range") {
+        let expected = "releases and ranges such as \"15-26\" or \"12,15-17\""
+        guard vm.type(-1) == .string, let text = vm.string(-1) else { return expected }
+        do throws(ScenarioError) { d.iosRange = try IOSVersionSet(parsing: text) } catch { return "\(expected) (\(error.message))" }
+        return nil
       },
       field("scenes") {
         guard vm.type(-1) == .boolean else { return "true or false" }

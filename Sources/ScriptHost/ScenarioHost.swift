@@ -170,7 +170,7 @@ final class ScenarioHost {
     let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
     let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
-                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0)
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration)
   }
 
   // MARK: The scenario API

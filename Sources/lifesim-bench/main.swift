@@ -178,6 +178,17 @@ case "calls":
   let n = Int(args[2]) ?? 10_000_000
   emit([("calls", .int(Int64(n))), ("swiftToLuaNs", .double(HostBenchmark.swiftToLuaNanoseconds(calls: n))),
         ("luaToSwiftNs", .double(HostBenchmark.luaToSwiftNanoseconds(calls: n)))])
+case "patterns":
+  // bench/patterns.lua in the sandbox: seconds per case (best of 5); --as-app: with an app's hook and collector.
+  let fd = open(args[2], O_RDONLY)
+  guard fd >= 0 else { print("cannot read \(args[2])"); exit(2) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true { let n = Glibc.read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
+  close(fd)
+  let source = String(decoding: bytes, as: UTF8.self)
+  let asApp = args.count > 3 && args[3] == "--as-app"
+  emit(HostBenchmark.patternSeconds(source: source, repeats: 5, asApp: asApp).map { ($0.name, .double($0.seconds)) })
 case "hash":
   // The hashing floor: the chain over every line of a log, nothing else.
   let fd = open(args[2], O_RDONLY)
@@ -201,6 +212,6 @@ case "hash":
   _ = HashChain.hex(of: bytes)
   emit([("lines", .int(Int64(lines))), ("seconds", .double(chainSeconds)), ("oneBufferSeconds", .double(now() - whole))])
 default:
-  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | hash PATH | calls N | write-forever PATH")
+  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | hash PATH | calls N | patterns FILE [--as-app] | write-forever PATH")
   exit(2)
 }

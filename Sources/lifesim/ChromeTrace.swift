@@ -149,7 +149,7 @@ struct ChromeTraceExporter {
       case let .beginBackgroundTask(name, task): tasks[task] = (name, t); counter(at: t)
       case let .endBackgroundTask(task):
         if let b = tasks.removeValue(forKey: task) { span("Background tasks", "task \(task) \"\(b.name)\"", from: b.since, to: t) }
-      default: break
+      case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss: break
       }
     case let .expect(name, passed, message, _):
       instant("System", "\(passed ? "✔" : "✘") \(name)", t, args: [("message", .string(message))])
@@ -157,7 +157,8 @@ struct ChromeTraceExporter {
       instant("System", name, t, args: [("message", .string(message))])
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
-    default:
+    case .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .popped, .dismissed, .tabSelected,
+         .protectedData, .launchContinued, .notification:
       break
     }
   }

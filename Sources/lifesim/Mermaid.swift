@@ -95,7 +95,9 @@ struct MermaidExporter {
       line("  Note over UIKit: crash in \(Self.text(target)).\(Self.text(name)): \(Self.text(String(message.prefix(120))))")
     case let .expect(name, passed, _, _):
       line("  Note over User: \(passed ? "passed" : "FAILED") \(Self.text(name))")
-    default:
+    case .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .pushed, .popped,
+         .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued, .resumed,
+         .notification, .note:
       break
     }
   }

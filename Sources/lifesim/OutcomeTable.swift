@@ -17,6 +17,14 @@ extension OutcomeComparison {
     return lines.joined(separator: "\n")
   }
 
+  /// The parts that differ, in words: (label, a, b).
+  var differingRows: [(String, String, String)] {
+    differing.map { part in
+      let (x, y) = cells(part)
+      return (Self.label(part), Self.text(part, x), Self.text(part, y))
+    }
+  }
+
   /// Both outcomes as the trailers hold them, and which parts differ (docs/json.md).
   var json: JSONValue {
     func side(_ ending: LogEnding?) -> JSONValue {

@@ -53,7 +53,7 @@ import TestSupport
     #expect(first == #"{"kind":"header","differs":[{"field":"seed","a":1,"b":3},{"field":"ios","a":17,"b":15}]}"#)
     #expect(try lifesim(["diff", a, a]).out.contains("set up differently") == false)
     // Scenes are named once (the header and its profile both hold them).
-    let c = try recordedRun("header-c.lifelog", scenario: "Scripts/scenarios/cold_launch.lua", extra: ["--ios", "12"])
+    let c = try recordedRun("header-c.lifelog", scenario: "Scripts/scenarios/cold_launch.lua", extra: ["--ios", "12", "--no-scenes"])
     let twelve = try lifesim(["diff", a, c], env: ["NO_COLOR": "1"])
     #expect(twelve.out.components(separatedBy: "\n  scenes ").count == 2)
     #expect(twelve.out.contains("\n  backgroundTaskAllowance_us  30000000 → 180000000\n"))

@@ -62,7 +62,9 @@ import Testing
                            scenario: "launch()\n")
     #expect(callback.status == 2)
     #expect(callback.err == "lifesim: app.lua:2: log: this callback would write more than 4 MiB of log output (the budget of one callback)\n")
-    let escaped = try run("log-escaped", app: "function SceneDelegate.sceneDidBecomeActive(s) log((\"\\1\"):rep(2^24 + 2^23)) end\n",
+    // 24 MiB of a byte the log escapes six-fold (\u0001): the budget stops it long before a 64 MiB line.
+    let escaped = try run("log-escaped", app: "function SceneDelegate.sceneDidBecomeActive(s) local x = (\"\\1\"):rep(2^21) "
+                            + "log(x .. x .. x .. x .. x .. x .. x .. x .. x .. x .. x .. x) end\n",
                           scenario: "launch()\n")
     #expect(escaped.status == 2, "\(escaped.err)")
     let printed = try run("print-run", app: "", scenario: "launch()\nfor _ = 1, 40 do print((\"x\"):rep(2^20)) end\n")
@@ -73,12 +75,13 @@ import Testing
   @Test func storedDataHasAQuota() throws {
     let r = try run("store-quota", app: """
       function SceneDelegate.sceneDidBecomeActive(s)
-        for i = 1, 200 do store("k" .. i, ("x"):rep(2^20)) end
+        local big = ("x"):rep(2^20)
+        for i = 1, 200 do store("k" .. i, big) end
       end
 
       """, scenario: "launch()\nexpect_terminated(\"crash\")\n")
     #expect(r.status == 0, "\(r.out)\(r.err)")
-    #expect(r.out.contains("crash (app.lua:3: store: the app's stored data would be 16777287 bytes, over its quota of 16 MiB)"), "\(r.out)")
+    #expect(r.out.contains("crash (app.lua:4: store: the app's stored data would be 16777287 bytes, over its quota of 16 MiB)"), "\(r.out)")
   }
 
   /// `lifesim … | head -1`: the reader goes away after one line. lifesim must not die of SIGPIPE

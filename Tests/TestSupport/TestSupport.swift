@@ -25,3 +25,24 @@ public func temporaryPath(_ folder: String, _ name: String) -> String {
   try? FileManager.default.removeItem(atPath: path)
   return path
 }
+
+/// Runs `executable` with `args` in `cwd` (default: the current folder), with `env` added to this
+/// process's environment (or, with `replacingEnvironment`, instead of it); its status, stdout and stderr.
+public func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env: [String: String] = [:],
+                       replacingEnvironment: Bool = false) throws -> (status: Int32, out: String, err: String) {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: executable)
+  p.arguments = args
+  if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+  var environment = replacingEnvironment ? [:] : ProcessInfo.processInfo.environment
+  for (k, v) in env { environment[k] = v }
+  p.environment = environment
+  let out = Pipe(), err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}

@@ -1,0 +1,57 @@
+/// How one case ended, everything a report needs.
+public struct CaseResult: Sendable, Equatable {
+  public enum Status: String, Sendable {
+    case passed, failed, skipped
+    /// A script error (or a log that could not be written): the case says nothing about the app.
+    case error
+  }
+
+  public let index: Int
+  /// `name [iOS 15]` / `name [iOS 15, no scenes]`.
+  public let name: String
+  public let file: String
+  public let ios: Int
+  /// The sceneless variant of `--scenes both`.
+  public let sceneless: Bool
+  /// Whether the run used scenes.
+  public let scenes: Bool
+  public let seed: Int64
+  public let status: Status
+  /// The failed expectation (`expect_calls: expected …`), the skip's reason, or the script error.
+  public let message: String?
+  /// The `file:line` of the failed expectation.
+  public let at: String?
+  /// Trace lines around the failure (or before the error), plain text.
+  public let trace: [String]
+  /// The command that runs this case alone.
+  public let reproduce: String
+  public let events: Int64
+  /// Virtual time at the end, µs.
+  public let virtualUs: Int64
+  /// Wall-clock time of the run, µs.
+  public let wallUs: Int64
+  /// The kept `.lifelog`, if any.
+  public var logPath: String?
+}
+
+/// Counts of a run's results.
+public struct SuiteSummary: Sendable, Equatable {
+  public var passed = 0, failed = 0, skipped = 0, errors = 0
+  public var virtualUs: Int64 = 0
+  public var cases: Int { passed + failed + skipped + errors }
+
+  public init(_ results: [CaseResult] = []) { for r in results { add(r) } }
+
+  public mutating func add(_ r: CaseResult) {
+    switch r.status {
+    case .passed: passed += 1
+    case .failed: failed += 1
+    case .skipped: skipped += 1
+    case .error: errors += 1
+    }
+    virtualUs += r.virtualUs
+  }
+
+  /// 0: every case passed or was skipped; 1: a case failed; 2: a case had a script error.
+  public var exitStatus: Int32 { errors > 0 ? 2 : failed > 0 ? 1 : 0 }
+}

@@ -1,0 +1,33 @@
+import EventStore
+import Lifecycle
+
+/// `--json`: JSON Lines, one object per case, then one summary object.
+public enum JSONReport {
+  public static func caseLine(_ r: CaseResult, wallTimes: Bool) -> String {
+    var members: [(String, JSONValue)] = [
+      ("kind", .string("case")), ("index", .int(Int64(r.index))), ("name", .string(r.name)), ("file", .string(r.file)),
+      ("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes)), ("seed", .int(r.seed)),
+      ("status", .string(r.status.rawValue)), ("events", .int(r.events)), ("virtualUs", .int(r.virtualUs)),
+    ]
+    if wallTimes { members.append(("wallUs", .int(r.wallUs))) }
+    if let message = r.message { members.append(("message", .string(message))) }
+    if let at = r.at { members.append(("at", .string(at))) }
+    if r.status == .failed || r.status == .error {
+      members.append(("reproduce", .string(r.reproduce)))
+      members.append(("trace", .array(r.trace.map { .string($0) })))
+    }
+    if let log = r.logPath { members.append(("log", .string(log))) }
+    return JSONValue.object(members).canonicalText
+  }
+
+  /// The last line: the counts, the exit status, and (with wall times) the wall-clock time.
+  public static func summaryLine(_ s: SuiteSummary, wallUs: Int64?) -> String {
+    var members: [(String, JSONValue)] = [
+      ("kind", .string("summary")), ("cases", .int(Int64(s.cases))), ("passed", .int(Int64(s.passed))),
+      ("failed", .int(Int64(s.failed))), ("skipped", .int(Int64(s.skipped))), ("errors", .int(Int64(s.errors))),
+      ("virtualUs", .int(s.virtualUs)), ("exitStatus", .int(Int64(s.exitStatus))),
+    ]
+    if let wallUs { members.append(("wallUs", .int(wallUs))) }
+    return JSONValue.object(members).canonicalText
+  }
+}

@@ -1,0 +1,52 @@
+/// One case of a suite: a scenario on one profile, with or without scenes.
+public struct SuiteCase: Sendable, Equatable {
+  /// The position in the whole run (before sharding): reports are in this order.
+  public let index: Int
+  public let file: ScenarioFile
+  /// The profile; nil: the scenario's own `ios` (else 17).
+  public let ios: Int?
+  /// The sceneless variant of `--scenes both` (run as `--no-scenes`).
+  public let sceneless: Bool
+  /// The scenes variant of `--scenes both`: on a profile without scenes it cannot exist.
+  public let needsScenes: Bool
+  /// The start of its log's file name: the scenario's name, or its path when two scenarios share a name.
+  public let logBaseName: String
+}
+
+/// `--shard K/N`: the cases whose index is K−1 modulo N.
+public struct Shard: Sendable, Equatable {
+  public let k: Int, n: Int
+
+  public init(parsing text: String) throws(SuiteError) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+      throw SuiteError("--shard \(text): expected K/N with 1 <= K <= N, e.g. 2/4")
+    }
+    self.k = k; self.n = n
+  }
+
+  public func contains(_ index: Int) -> Bool { index % n == k - 1 }
+}
+
+/// The cases of a run, in report order: scenario by scenario, profile by profile, scenes before no scenes.
+public enum SuitePlan {
+  public static func cases(_ files: [ScenarioFile], profiles: [Int]?, scenesBoth: Bool, shard: Shard?) -> [SuiteCase] {
+    var all: [SuiteCase] = []
+    var nameCounts: [String: Int] = [:]
+    for file in files { nameCounts[file.name, default: 0] += 1 }
+    let iosList: [Int?] = profiles ?? [nil]
+    for file in files {
+      let logBaseName = nameCounts[file.name] == 1 ? file.name
+        : String(file.path.dropLast(file.path.hasSuffix(".lua") ? 4 : 0)).split(separator: "/").joined(separator: "__")
+      for ios in iosList {
+        let variants = scenesBoth ? [false, true] : [false]
+        for sceneless in variants {
+          all.append(SuiteCase(index: all.count, file: file, ios: ios, sceneless: sceneless,
+                               needsScenes: scenesBoth && !sceneless, logBaseName: logBaseName))
+        }
+      }
+    }
+    guard let shard else { return all }
+    return all.filter { shard.contains($0.index) }
+  }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import Lifecycle
+import ScriptHost
+import Suite
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Test: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a suite of scenarios: folders, an iOS matrix, parallel cases, JUnit and JSON reports.",
+    discussion: """
+      A scenario is a .lua file that calls scenario { … }; apps and required modules are not
+      cases. A case is a scenario on one profile, named `name [iOS 15]` (`name [iOS 15, no scenes]`
+      for the sceneless variant). A scenario may say where it applies with
+      scenario { ios_range = "15-26" }: on other profiles its case is skipped.
+
+      Exit status: 0 every case passed or was skipped, 1 a case failed, 2 a script error in a case
+      (the other cases still run and are reported) or a usage error.
+
+      Examples:
+        lifesim test Scripts --ios all
+        lifesim test Scripts/scenarios --ios 12,15-17,26 --scenes both -j 2 --junit report.xml
+        lifesim test Scripts --ios all --compare-profiles --filter prewarm
+      """
+  )
+
+  @Argument(help: "Scenario files and folders (searched recursively).")
+  var paths: [String] = ["."]
+
+  @Option(help: "Keep the scenarios whose name or path contains this text.")
+  var filter: String?
+
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
+  var lib: [String] = []
+
+  @OptionGroup var guardOptions: RunGuardOptions
+
+  @Option(help: "The profiles: versions, ranges and all, e.g. 12,15,17,26 or 13-17 or all (default: each scenario's own).")
+  var ios: String?
+
+  @Option(help: "both: run each case with scenes and without (declared: as the scenario says).")
+  var scenes: ScenesMode = .declared
+
+  @Option(name: [.customShort("j"), .customLong("jobs")], help: "Cases run at once, each on a thread of this process (default: the processors).")
+  var jobs: Int?
+
+  @Flag(name: .shortAndLong, help: "Print only the failures and the summary.")
+  var quiet = false
+
+  @Option(help: "Write a JUnit XML report here.")
+  var junit: String?
+
+  @Flag(help: "Print JSON Lines: one object per case, then a summary.")
+  var json = false
+
+  @Option(help: "Keep the .lifelog of each failing case in this folder.")
+  var logs: String?
+
+  @Option(help: "Which logs --logs keeps: failed or all.")
+  var keep: KeptLogs = .failed
+
+  @Option(help: "Run only shard K of N: the cases whose index is K-1 modulo N.")
+  var shard: String?
+
+  @Flag(help: "For neighbouring profiles whose runs differ, print the first divergence and the outcome change.")
+  var compareProfiles = false
+
+  @Flag(help: "Leave wall-clock times out of the reports, so two runs give identical bytes.")
+  var noWallTime = false
+
+  enum ScenesMode: String, ExpressibleByArgument, CaseIterable { case declared, both }
+  enum KeptLogs: String, ExpressibleByArgument, CaseIterable { case failed, all }
+
+  func validate() throws {
+    if let jobs, !(1...256).contains(jobs) { throw ValidationError("-j must be from 1 to 256") }
+    if keep == .all && logs == nil { throw ValidationError("--keep all goes with --logs DIR") }
+    if let ios {
+      do throws(ScenarioError) { _ = try IOSVersionSet(parsing: ios) } catch {
+        throw ValidationError("--ios \(ios): \(error.message)")
+      }
+    }
+    if let shard {
+      do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
+    }
+  }
+
+  func run() throws {
+    defer { Terminal.flush() }
+    do {
+      throw ExitCode(try runSuite())
+    } catch let error as SuiteError {
+      Terminal.error(error.message)
+      throw ExitCode(Status.trouble)
+    }
+  }
+
+  private func runSuite() throws -> Int32 {
+    let files = try ScenarioDiscovery.find(paths, filter: filter)
+    guard !files.isEmpty else {
+      throw SuiteError("no scenario in \(paths.joined(separator: " "))\(filter.map { " matching \"\($0)\"" } ?? "") (a scenario is a .lua file that calls scenario { … })")
+    }
+    var profiles = try ios.map { text throws(SuiteError) in
+      do throws(ScenarioError) { return try IOSVersionSet(parsing: text).profiles } catch {
+        throw SuiteError("--ios \(text): \(error.message)")
+      }
+    }
+    if compareProfiles && profiles == nil { profiles = Profile.releases }
+    let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both,
+                                shard: try shard.map { try Shard(parsing: $0) })
+    let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
+    let logsDirectory = comparison?.directory ?? logs
+    if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
+    var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
+                              searchPath: ModuleSearchPath.folders(libs: lib), wallLimitSeconds: guardOptions.wallLimit,
+                              reproduceOptions: lib.flatMap { ["--lib", $0] }) { events in
+      var trace = TraceFormatter()
+      return events.map { trace.line(seq: $0.seq, $0.event) }
+    }
+    options.maxEvents = guardOptions.maxEvents
+
+    let started = SuiteClock.nowUs()
+    var progress = SuiteProgress(total: cases.count)
+    let wallTimes = !noWallTime
+    var results = SuiteRunner(cases: cases, options: options, jobs: jobs ?? SuiteRunner.processorCount).run(
+      onResult: { result in
+        let r = comparison?.reported(result) ?? result
+        if json { Terminal.write(JSONReport.caseLine(r, wallTimes: wallTimes)) }
+        else if !quiet {
+          progress.clear()
+          Terminal.write(HumanReport.caseLine(r, paint: Terminal.paint))
+          if progress.isLive { Terminal.flush() }
+        }
+      },
+      onProgress: { done, failed in progress.show(done: done, failed: failed) })
+    progress.clear()
+    let wallUs = SuiteClock.nowUs() - started
+    if let comparison {
+      let changes = comparison.changes(results)
+      for change in changes { Terminal.write(json ? change.json.canonicalText : change.text) }
+      if !json && changes.isEmpty { Terminal.write("No run differs between neighbouring profiles.") }
+      results = comparison.finish(results)
+    }
+    let summary = SuiteSummary(results)
+    if json {
+      Terminal.write(JSONReport.summaryLine(summary, wallUs: wallTimes ? wallUs : nil))
+    } else {
+      for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
+      Terminal.write(HumanReport.summary(summary, wallUs: wallTimes ? wallUs : nil))
+    }
+    if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
+    return summary.exitStatus
+  }
+}
+
+/// The live line on stderr while a suite runs (only when stderr is a terminal).
+private struct SuiteProgress {
+  /// Whether the line is drawn: stderr is a terminal.
+  let isLive = isatty(STDERR_FILENO) == 1
+  private let total: Int
+  private var shown = false
+
+  init(total: Int) { self.total = total }
+
+  mutating func show(done: Int, failed: Int) {
+    guard isLive else { return }
+    Terminal.flush()
+    draw("\r\u{1B}[K[\(done)/\(total)] \(failed) failing")
+    shown = true
+  }
+
+  mutating func clear() {
+    guard isLive, shown else { return }
+    draw("\r\u{1B}[K")
+    shown = false
+  }
+
+  private func draw(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  }
+}

@@ -1,0 +1,375 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The repository's root.
+private let root = repositoryRoot.path
+
+/// Runs `binary` (default: the debug lifesim) in `cwd` (default: the repository); `env`, when given, is the whole environment.
+private func run(_ args: [String], cwd: String = root, binary: String = root + "/.build/debug/lifesim",
+                 env: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
+  try runProcess(binary, args, cwd: cwd, env: env ?? [:], replacingEnvironment: env != nil)
+}
+
+/// Runs a Python program (stdin-free); its stdout.
+private func python(_ program: String, _ args: [String] = []) throws -> (status: Int32, out: String, err: String) {
+  try run(["python3", "-c", program] + args, binary: "/usr/bin/env")
+}
+
+/// The JSON Lines of `--json` output.
+private func jsonLines(_ text: String) throws -> [[String: Any]] {
+  try text.split(separator: "\n").map { line in
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+  }
+}
+
+private func cases(_ text: String) throws -> [(name: String, status: String)] {
+  try jsonLines(text).filter { $0["kind"] as? String == "case" }.map { ($0["name"] as? String ?? "?", $0["status"] as? String ?? "?") }
+}
+
+/// A suite in a fresh folder: scenarios in a/ and b/, an app in apps/, a required module, a hidden folder.
+private func fixture(_ name: String) throws -> String {
+  let dir = temporaryPath("lifesim-suite", name)
+  let files = [
+    "a/one.lua": "scenario { name = \"one\", app = \"../apps/app.lua\" }\nlocal h = require \"helper\"\nlaunch()\nexpect_state(\"active\")\nexpect(h.x == 1, \"the helper loaded\")\n",
+    "a/helper.lua": "-- a module: scenario { } appears only in this comment\nreturn { x = 1 }\n",
+    "apps/app.lua": "app {}\ncontroller \"ViewController\" {}\n",
+    "b/later.lua": "scenario { ios_range = \"15-26\" }\nlaunch()\nexpect_state(\"active\")\n",
+    "b/failing.lua": "scenario { }\nlaunch()\nhome()\nexpect_state(\"active\")\n",
+    ".hidden/ignored.lua": "scenario { }\nlaunch()\n",
+  ]
+  for (path, text) in files {
+    let full = dir + "/" + path
+    try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try text.write(toFile: full, atomically: true, encoding: .utf8)
+  }
+  return dir
+}
+
+/// The test set-up for JUnit checks: Python's junitparser from PyPI, installed with pip when missing.
+private func requireJunitparser() throws {
+  if try python("import junitparser").status == 0 { return }
+  let install = try run(["python3", "-m", "pip", "install", "--quiet", "junitparser"], binary: "/usr/bin/env")
+  try #require(install.status == 0, "pip install junitparser: \(install.err)")
+}
+
+/// The JUnit file as junitparser reads it: per suite its counts, per case its result.
+private func parsedJUnit(_ path: String) throws -> [[String: Any]] {
+  try requireJunitparser()
+  let program = """
+    import json, sys
+    from junitparser import JUnitXml
+    suites = []
+    for s in JUnitXml.fromfile(sys.argv[1]):
+        cases = []
+        for c in s:
+            results = [{"type": type(r).__name__, "message": r.message, "text": r.text or ""} for r in c.result]
+            cases.append({"classname": c.classname, "name": c.name, "results": results})
+        suites.append({"name": s.name, "tests": s.tests, "failures": s.failures, "errors": s.errors,
+                       "skipped": s.skipped, "cases": cases})
+    print(json.dumps(suites))
+    """
+  let r = try python(program, [path])
+  try #require(r.status == 0, "junitparser: \(r.err)")
+  return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
+}
+
+/// Every testcase name in a JUnit file, as junitparser reads it.
+private func junitCaseNames(_ path: String) throws -> [String] {
+  try parsedJUnit(path).flatMap { ($0["cases"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "?" } }
+}
+
+@Suite(.serialized) struct SuiteTests {
+  @Test func discoversScenariosOnlyAndResolvesScriptsFromAnyFolder() throws {
+    let dir = try fixture("discovery")
+    // From another folder: the app and the module resolve relative to the scenario file.
+    let r = try run(["test", dir, "--json", "-j", "1"], cwd: NSTemporaryDirectory())
+    #expect(try cases(r.out).map(\.name) == ["one [iOS 17]", "failing [iOS 17]", "later [iOS 17]"])
+    #expect(try cases(r.out).map(\.status) == ["passed", "failed", "passed"])
+    #expect(r.status == 1)
+    // A relative path from inside the suite.
+    let relative = try run(["test", "../a", "-q", "--no-wall-time"], cwd: dir + "/b")
+    #expect(relative.status == 0, "\(relative.out)\(relative.err)")
+    #expect(relative.out == "1 case: 1 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n")
+    let filtered = try run(["test", dir, "--filter", "one", "--json"])
+    #expect(try cases(filtered.out).map(\.name) == ["one [iOS 17]"])
+    let app = try run(["test", dir + "/apps/app.lua"])
+    #expect(app.status == 2)
+    #expect(app.err == "lifesim: \(dir)/apps/app.lua: not a scenario (it never calls scenario { … }); name a scenario or a folder\n")
+    let none = try run(["test", dir, "--filter", "nothing-matches"])
+    #expect(none.status == 2)
+    #expect(none.err.hasPrefix("lifesim: no scenario in \(dir) matching \"nothing-matches\""))
+  }
+
+  @Test func theMatrixNamesCasesAndSkipsWhatCannotRun() throws {
+    let dir = try fixture("matrix")
+    let r = try run(["test", dir + "/b/later.lua", "--ios", "12,15-16", "--scenes", "both", "--json"])
+    #expect(r.status == 0)
+    let got = try cases(r.out)
+    #expect(got.map(\.name) == ["later [iOS 12]", "later [iOS 12, no scenes]", "later [iOS 15]", "later [iOS 15, no scenes]",
+                                "later [iOS 16]", "later [iOS 16, no scenes]"])
+    #expect(got.map(\.status) == ["skipped", "skipped", "passed", "passed", "passed", "passed"])
+    let lines = try jsonLines(r.out)
+    #expect(lines[0]["message"] as? String == "iOS 12 has no scenes: only the sceneless case runs")
+    #expect(lines[1]["message"] as? String == "ios_range \"15-26\" excludes iOS 12")
+    #expect(lines.last?["kind"] as? String == "summary" && lines.last?["skipped"] as? Int == 2 && lines.last?["passed"] as? Int == 4)
+    // all: 12 to 18 and 26.
+    let all = try run(["test", dir + "/a/one.lua", "--ios", "all", "--json"])
+    #expect(try cases(all.out).map(\.name) == [12, 13, 14, 15, 16, 17, 18, 26].map { "one [iOS \($0)]" })
+    let bad = try run(["test", dir, "--ios", "19-25"])
+    #expect(bad.status == 2)
+    #expect(bad.err.hasPrefix("lifesim: --ios 19-25: \"19-25\" names no iOS release (12 to 18, or 26)\n"))
+    let typo = try run(["test", dir, "--ios", "15,x"])
+    #expect(typo.err.hasPrefix("lifesim: --ios 15,x: \"x\" is not a release (12 to 18, or 26), a range such as 13-17, or all\n"))
+    // A malformed ios_range is a script error naming the file and line (scenario { } reads it strictly).
+    let broken = dir + "/b/broken.lua"
+    try "\nscenario { ios_range = \"15 to 26\" }\nlaunch()\n".write(toFile: broken, atomically: true, encoding: .utf8)
+    let error = try run(["test", broken, "--json"])
+    #expect(error.status == 2)
+    #expect(try jsonLines(error.out)[0]["message"] as? String == "\(broken):2: scenario: ios_range must be releases and ranges such as \"15-26\" or \"12,15-17\" (\"15 to 26\" is not a release (12 to 18, or 26), a range such as 13-17, or all), not \"15 to 26\"")
+  }
+
+  @Test func reportsAreByteIdenticalWithOneOrTwoWorkers() throws {
+    var outputs: [[String]] = []
+    var logs: [[String: Data]] = []
+    for jobs in ["1", "2"] {
+      let junit = temporaryPath("lifesim-suite", "det-\(jobs).xml")
+      let human = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--junit", junit])
+      // Every case's log too: a state shared between worker threads would show in the events.
+      let dir = temporaryPath("lifesim-suite", "det-logs-\(jobs)")
+      let json = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--json",
+                          "--logs", dir, "--keep", "all"])
+      #expect(human.status == 0 && json.status == 0, "\(human.out)")
+      outputs.append([human.out, json.out.replacingOccurrences(of: dir, with: "DIR"), try String(contentsOfFile: junit, encoding: .utf8)])
+      var files: [String: Data] = [:]
+      for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
+        files[name] = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+      }
+      logs.append(files)
+    }
+    #expect(outputs[0] == outputs[1])
+    #expect(logs[0].count == 318)
+    #expect(logs[0] == logs[1])
+    #expect(outputs[0][0].hasSuffix("528 cases: 318 passed, 0 failed, 210 skipped, 0 errors (virtual time 35928.00 s).\n"))
+    #expect(try jsonLines(outputs[0][1]).count == 529)
+  }
+
+  @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
+    let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
+    #expect(r.status == 0, "\(r.out)")
+    #expect(r.out == "264 cases: 233 passed, 0 failed, 31 skipped, 0 errors (virtual time 34930.50 s).\n")
+  }
+
+  @Test func junitIsReadByARealConsumer() throws {
+    let dir = try fixture("junit")
+    try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/b/crashing.lua", atomically: true, encoding: .utf8)
+    let xml = temporaryPath("lifesim-suite", "report.xml")
+    let r = try run(["test", dir, "--ios", "14,15", "--junit", xml, "-q"])
+    #expect(r.status == 2)
+    let suites = try parsedJUnit(xml)
+    #expect(suites.map { $0["name"] as? String } == ["a/one.lua", "b/crashing.lua", "b/failing.lua", "b/later.lua"].map { dir + "/" + $0 })
+    #expect(suites.map { [$0["tests"], $0["failures"], $0["errors"], $0["skipped"]] as? [Int] } == [[2, 0, 0, 0], [2, 0, 2, 0], [2, 2, 0, 0], [2, 0, 0, 1]])
+    let failing = try #require(suites[2]["cases"] as? [[String: Any]])
+    #expect(failing[0]["classname"] as? String == dir + "/b/failing.lua")
+    #expect(failing[0]["name"] as? String == "failing [iOS 14]")
+    let failure = try #require((failing[0]["results"] as? [[String: Any]])?.first)
+    #expect(failure["type"] as? String == "Failure")
+    #expect(failure["message"] as? String == "expect_state: expected state active, but the app is suspended")
+    let text = failure["text"] as? String ?? ""
+    #expect(text.contains("reproduce: lifesim run \(dir)/b/failing.lua --ios 14 --seed 1\n"))
+    #expect(text.hasSuffix("✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4"))
+    #expect(text.contains("● suspended"))
+    let error = try #require(((suites[1]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+    #expect(error["type"] as? String == "Error")
+    #expect(error["message"] as? String == "\(dir)/b/crashing.lua:3: boom")
+    let skipped = try #require(((suites[3]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+    #expect(skipped["type"] as? String == "Skipped")
+    #expect(skipped["message"] as? String == "ios_range \"15-26\" excludes iOS 14")
+  }
+
+  @Test func aFailureShowsTheExpectationTheTraceAndTheReproduceCommand() throws {
+    let dir = try fixture("human")
+    let r = try run(["test", dir + "/b/failing.lua", "--ios", "15", "--no-wall-time"])
+    #expect(r.status == 1)
+    #expect(r.err == "")  // no progress line: stderr is not a terminal
+    let lines = r.out.components(separatedBy: "\n")
+    #expect(lines[0] == "✘ failing [iOS 15]")
+    #expect(lines[1] == "FAILED failing [iOS 15]  (\(dir)/b/failing.lua)")
+    #expect(lines[2] == "  expect_state: expected state active, but the app is suspended  (\(dir)/b/failing.lua:4)")
+    #expect(lines[3] == "  trace:")
+    #expect(lines[12] == "        0.000000 ✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4")
+    #expect(lines[13] == "  reproduce: lifesim run \(dir)/b/failing.lua --ios 15 --seed 1")
+    #expect(lines[14] == "1 case: 0 passed, 1 failed, 0 skipped, 0 errors (virtual time 0.00 s).")
+    // The reproduce command reproduces it.
+    let again = try run(["run", dir + "/b/failing.lua", "--ios", "15", "--seed", "1", "-q"])
+    #expect(again.status == 1 && again.out.contains("Expectations: 0 passed, 1 failed."))
+    let quiet = try run(["test", dir, "--ios", "15", "-q", "--no-wall-time"])
+    #expect(quiet.out.hasPrefix("FAILED failing [iOS 15]"))
+  }
+
+  @Test func anUnexpectedTerminationFailsTheCaseAndSaysSo() throws {
+    let dir = try fixture("killed")
+    try "app { root = \"Home\" }\nfunction AppDelegate.didFinishLaunchingWithOptions() work(25) return true end\ncontroller \"Home\" {}\n"
+      .write(toFile: dir + "/apps/heavy.lua", atomically: true, encoding: .utf8)
+    try "scenario { app = \"../apps/heavy.lua\" }\nlaunch()\n".write(toFile: dir + "/a/killed.lua", atomically: true, encoding: .utf8)
+    let r = try run(["test", dir + "/a/killed.lua", "--json", "--no-wall-time"])
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let line = try #require(try jsonLines(r.out).first)
+    #expect(line["status"] as? String == "failed")
+    #expect((line["message"] as? String)?.hasPrefix("unexpected termination (watchdog 0x8badf00d): ") == true, "\(line)")
+    #expect((line["trace"] as? [String])?.last?.contains("✖ terminated: watchdog 0x8badf00d") == true)
+  }
+
+  @Test func aTerminalGetsALiveProgressLine() throws {
+    let dir = try fixture("progress")
+    // script(1) gives the command a terminal for stdout and stderr.
+    let r = try run(["script", "-qec", "\(root)/.build/debug/lifesim test \(dir)/b/failing.lua \(dir)/a --ios 15,16 -q -j 1 --no-wall-time",
+                     "/dev/null"], binary: "/usr/bin/env")
+    // Redrawn as cases end (a busy machine may end two before the line is drawn), cleared at the end.
+    #expect(r.out.hasPrefix("\r\u{1B}[K["), "\(r.out)")
+    #expect(r.out.contains("\r\u{1B}[K[4/4] 2 failing\r\u{1B}[KFAILED failing [iOS 15]"), "\(r.out)")
+    #expect(r.out.contains("4 cases: 2 passed, 2 failed, 0 skipped, 0 errors (virtual time 0.00 s)."))
+  }
+
+  @Test func logsKeepFailingCasesUnderTheCaseName() throws {
+    let dir = try fixture("logs")
+    let logs = temporaryPath("lifesim-suite", "kept")
+    let r = try run(["test", dir, "--ios", "14,15", "--logs", logs, "-q"])
+    #expect(r.status == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: logs).sorted() == ["failing-ios14.lifelog", "failing-ios15.lifelog"])
+    #expect(r.out.contains("  log: \(logs)/failing-ios15.lifelog\n"))
+    #expect(try run(["verify", logs + "/failing-ios15.lifelog"]).status == 0)
+    #expect(try run(["replay", logs + "/failing-ios15.lifelog", "--verify"]).status == 0)
+    let diff = try run(["diff", logs + "/failing-ios14.lifelog", logs + "/failing-ios15.lifelog"])
+    #expect(diff.status == 0 || diff.status == 1, "\(diff.err)")
+    let all = temporaryPath("lifesim-suite", "all")
+    _ = try run(["test", dir, "--ios", "14,15", "--scenes", "both", "--logs", all, "--keep", "all", "-q"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: all).sorted() == [
+      "failing-ios14-no-scenes.lifelog", "failing-ios14.lifelog", "failing-ios15-no-scenes.lifelog", "failing-ios15.lifelog",
+      "later-ios15-no-scenes.lifelog", "later-ios15.lifelog",
+      "one-ios14-no-scenes.lifelog", "one-ios14.lifelog", "one-ios15-no-scenes.lifelog", "one-ios15.lifelog"])
+    let keepAlone = try run(["test", dir, "--keep", "all"])
+    #expect(keepAlone.status == 2 && keepAlone.err.hasPrefix("lifesim: --keep all goes with --logs DIR\n"))
+  }
+
+  @Test func exitStatusesAndAScriptErrorDoesNotStopTheOthers() throws {
+    let dir = try fixture("status")
+    #expect(try run(["test", dir + "/a", "-q"]).status == 0)
+    #expect(try run(["test", dir + "/b/later.lua", "--ios", "14", "-q"]).status == 0)  // skipped only
+    #expect(try run(["test", dir, "-q"]).status == 1)
+    try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/a/crashing.lua", atomically: true, encoding: .utf8)
+    let r = try run(["test", dir, "--json", "--no-wall-time"])
+    #expect(r.status == 2)
+    #expect(try cases(r.out).map(\.status) == ["error", "passed", "failed", "passed"])
+    #expect(try jsonLines(r.out).last?["exitStatus"] as? Int == 2)
+    #expect(try run(["test", "-j", "0", dir]).status == 2)
+    #expect(try run(["test", "/no/such/folder"]).err == "lifesim: /no/such/folder: No such file or directory\n")
+  }
+
+  @Test func shardsTogetherHoldExactlyTheCasesOfOneRun() throws {
+    let whole = temporaryPath("lifesim-suite", "whole.xml")
+    _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
+    let expected = try junitCaseNames(whole)
+    #expect(expected.count == 264)
+    var union: [String] = []
+    for k in 1...3 {
+      let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
+      let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
+      #expect(r.status == 0)
+      let names = try junitCaseNames(part)
+      #expect(names.count == 88)
+      union += names
+    }
+    #expect(union.sorted() == expected.sorted())
+    #expect(Set(union).count == union.count)
+    let bad = try run(["test", "Scripts", "--shard", "4/3"])
+    #expect(bad.status == 2 && bad.err.hasPrefix("lifesim: --shard 4/3: expected K/N with 1 <= K <= N, e.g. 2/4\n"))
+  }
+
+  @Test func compareProfilesShowsWhatChangesAtIOS15() throws {
+    let dir = try fixture("compare")
+    let scenario = dir + "/b/prewarmed.lua"
+    try "scenario { }\nprewarm()\nlaunch()\nexpect_state(\"active\")\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+    let r = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "-q", "--no-wall-time"])
+    #expect(r.status == 2)
+    let lines = r.out.components(separatedBy: "\n")
+    #expect(lines[0] == "prewarmed: iOS 14 → 15: - scriptError: \(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running) + prewarm")
+    #expect(lines[1] == "  outcome: error → passed; final state: not_running → active; expectations: 0 passed, 0 failed → 1 passed, 0 failed; "
+              + "script error: \(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running) → none")
+    #expect(lines[2].hasPrefix("ERROR prewarmed [iOS 14]"))
+    #expect(!r.out.contains("iOS 15 → 16"))
+    let json = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "--json", "--no-wall-time"])
+    let change = try #require(try jsonLines(json.out).first { $0["kind"] as? String == "profileChange" })
+    #expect(change["from"] as? Int == 14 && change["to"] as? Int == 15)
+    #expect((change["status"] as? [String: String]) == ["from": "error", "to": "passed"])
+    // The bundled suite: each neighbouring pair that differs is named, oldest first.
+    let bundled = try run(["test", "Scripts/scenarios/app_switcher_other.lua", "--ios", "12-14", "--compare-profiles", "-q"])
+    #expect(bundled.out.hasPrefix("app_switcher_other: iOS 12 → 13: + viewIsAppearing (after viewWillAppear)\n"), "\(bundled.out)")
+  }
+
+  @Test func theCIExamplesParseAndCallLifesimTestWithJUnit() throws {
+    let program = """
+      import json, re, shlex, sys, yaml
+      text = open(sys.argv[1], encoding="utf-8").read()
+      blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\\n(.*?)```", text, re.S)]
+      github = next(b for b in blocks if "jobs" in b)
+      gitlab = next(b for b in blocks if "lifesim" in b and "script" in b["lifesim"])
+      steps = github["jobs"]["scenarios"]["steps"]
+      gh_run = next(s["run"] for s in steps if "lifesim test" in s.get("run", ""))
+      gh_report = next(s["with"]["report_paths"] for s in steps if "junit-report" in s.get("uses", ""))
+      gl_run = next(c for c in gitlab["lifesim"]["script"] if "lifesim test" in c)
+      out = {
+        "github": shlex.split(gh_run.replace("${{ matrix.shard }}", "1")), "githubPublishes": gh_report,
+        "gitlab": shlex.split(gl_run.replace("$CI_NODE_INDEX/$CI_NODE_TOTAL", "2/2")),
+        "gitlabPublishes": gitlab["lifesim"]["artifacts"]["reports"]["junit"],
+      }
+      print(json.dumps(out))
+      """
+    let r = try python(program, [root + "/docs/ci.md"])
+    try #require(r.status == 0, "\(r.err)")
+    let parsed = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    for ci in ["github", "gitlab"] {
+      let argv = try #require(parsed[ci] as? [String])
+      #expect(Array(argv.prefix(2)) == ["lifesim", "test"], "\(ci)")
+      let junitIndex = try #require(argv.firstIndex(of: "--junit"), "\(ci) has no --junit")
+      let junit = argv[junitIndex + 1]
+      #expect(parsed[ci + "Publishes"] as? String == junit, "\(ci) publishes another file")
+      // The command works as written (its shard of the bundled suite), and writes the report it publishes.
+      let report = temporaryPath("lifesim-suite", "\(ci)-\(junit)")
+      var args = argv
+      args[junitIndex + 1] = report
+      args.removeFirst()
+      if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
+      let run = try run(args)
+      #expect(run.status == 0, "\(ci): \(run.out)")
+      #expect(try junitCaseNames(report).count == 264)
+    }
+  }
+
+  @Test func theReleaseBinaryRunsTheBundledSuiteOutsideTheRepoWithoutSwift() throws {
+    // Builds (or brings up to date) the tarball as a user would.
+    let make = try run(["make", "release"], binary: "/usr/bin/env")
+    try #require(make.status == 0, "make release: \(make.out)\(make.err)")
+    let tarball = try #require(make.out.split(separator: "\n").last.map(String.init))
+    #expect(tarball.hasPrefix("dist/lifesim-") && tarball.hasSuffix(".tar.gz"))
+    let outside = temporaryPath("lifesim-release", "unpacked")
+    try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+    #expect(try run(["tar", "-xzf", root + "/" + tarball, "-C", outside, "--strip-components=1"], binary: "/usr/bin/env").status == 0)
+    let binary = outside + "/bin/lifesim"
+    #expect(FileManager.default.fileExists(atPath: outside + "/Scripts/types/scenario.lua"))
+    // Only the C library family: no Swift runtime, no Lua, no libstdc++, no libcrypto. (libgcc_s
+    // is glibc's own unwinder: glibc loads it for thread cancellation.)
+    let ldd = try run(["ldd", binary], binary: "/usr/bin/env")
+    let libraries = ldd.out.split(separator: "\n").compactMap { $0.split { $0 == " " || $0 == "\t" }.first.map(String.init) }
+    let cFamily = ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",
+                   "libgcc_s.so.1", "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"]
+    #expect(!libraries.isEmpty && libraries.allSatisfy { cFamily.contains($0) }, "ldd: \(ldd.out)")
+    // A PATH without swift, a working folder outside the repository, no LIFESIM_LIB.
+    let env = ["PATH": "/usr/bin:/bin", "HOME": outside]
+    #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
+    let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
+    #expect(suite.status == 0, "\(suite.out)\(suite.err)")
+    #expect(suite.out == "264 cases: 233 passed, 0 failed, 31 skipped, 0 errors (virtual time 34930.50 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 264)
+  }
+}
