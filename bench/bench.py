@@ -249,6 +249,14 @@ def main():
     patterns()
     former_hangs()
 
+    # 8. Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200.
+    e = [bench_json("explore", "bench/explore_small.lua", "10000", "2") for _ in range(RUNS)]
+    row("explore, 10,000 30-verb runs, 2 threads", fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "2,000",
+        f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings)")
+    k = [bench_json("explore-shrink", "bench/explore_shrink.lua") for _ in range(RUNS)]
+    row("explore: shrink a failure at verb 150 of 200", f"{statistics.median(x['seconds'] for x in k):.3f}", "s", "target", "< 10 s",
+        f"(to {k[0]['verbs']} verbs in {k[0]['attempts']} runs)")
+
     write_markdown()
 
 

@@ -195,6 +195,35 @@ static inline void clua_push_coroutine_create(lua_State *L) { lua_pushcclosure(L
 /// Pushes the limit re-raiser used by the sandboxed pcall/xpcall.
 static inline void clua_push_reraise(lua_State *L) { lua_pushcclosure(L, clua_reraise_if_exceeded, 0); }
 
+/// Bytes `clua_dump_top` writes (free `data` with `free`).
+typedef struct { char *data; size_t length; size_t capacity; int failed; } clua_bytes;
+
+static inline int clua_dump_writer(lua_State *L, const void *p, size_t n, void *ud) {
+  (void)L;
+  clua_bytes *b = (clua_bytes *)ud;
+  if (b->length + n > b->capacity) {
+    size_t capacity = (b->length + n) * 2;
+    char *grown = (char *)realloc(b->data, capacity);
+    if (grown == NULL) { b->failed = 1; return 1; }
+    b->data = grown;
+    b->capacity = capacity;
+  }
+  memcpy(b->data + b->length, p, n);
+  b->length += n;
+  return 0;
+}
+
+/// The bytecode of the function on top of the stack, debug information kept (it stays there):
+/// for the host's own trusted chunks, compiled once and loaded with `clua_load_host_bytecode`.
+static inline int clua_dump_top(lua_State *L, clua_bytes *out) {
+  return lua_dump(L, clua_dump_writer, out, 0) == 0 && !out->failed;
+}
+
+/// Loads bytecode made by `clua_dump_top` from the host's own chunks; never a script's text.
+static inline int clua_load_host_bytecode(lua_State *L, const char *s, size_t n, const char *chunkname) {
+  return luaL_loadbufferx(L, s, n, chunkname, "b");
+}
+
 // MARK: - Library functions whose work is charged to the CPU budget
 
 /// Units of work a library call will do, computed from its arguments; must never raise.

@@ -113,6 +113,23 @@ final class AppHost: AppDriver {
     return pushHandler(vm, callback, target: target)
   }
 
+  /// The view-controller classes the running process declares, in name order (explore's push
+  /// and present targets).
+  func declaredControllers() -> [String] {
+    guard let vm else { return [] }
+    let top = vm.top
+    defer { vm.setTop(top) }
+    pushRegistryTable(vm, "controllers")
+    let table = vm.absIndex(-1)
+    var names: [String] = []
+    vm.pushNil()
+    while vm.next(table) {
+      if vm.type(-2) == .string, let name = vm.string(-2), vm.type(-1) == .table { names.append(name) }
+      vm.pop()
+    }
+    return names.sorted()
+  }
+
   func declares(controller name: String) -> Bool {
     guard let vm else { return true }
     let top = vm.top

@@ -177,16 +177,38 @@ final class LuaVM {
     clua_push_host_function(L, hostDispatch)
   }
 
+  /// The bytecode of the Lua function on top of the stack (left there), or nil.
+  func dumpTop() -> [UInt8]? {
+    var bytes = clua_bytes(data: nil, length: 0, capacity: 0, failed: 0)
+    defer { free(bytes.data) }
+    guard clua_dump_top(L, &bytes) != 0, let data = bytes.data else { return nil }
+    return data.withMemoryRebound(to: UInt8.self, capacity: bytes.length) { Array(UnsafeBufferPointer(start: $0, count: bytes.length)) }
+  }
+
+  /// Loads bytecode from `dumpTop` of the host's own chunks (never a script's): pushes the
+  /// function, or returns the error.
+  func loadHostBytecode(_ bytes: [UInt8], chunkName: String) -> String? {
+    let status: Int32 = bytes.withUnsafeBufferPointer { buf in
+      buf.withMemoryRebound(to: CChar.self) { clua_load_host_bytecode(L, $0.baseAddress, $0.count, chunkName) }
+    }
+    return loadError(status, chunkName)
+  }
+
+  /// nil when `status` is LUA_OK; else pops and returns the error message.
+  private func loadError(_ status: Int32, _ chunkName: String) -> String? {
+    guard status != LUA_OK else { return nil }
+    let message = string(-1) ?? "cannot load \(chunkName)"
+    pop()
+    return message
+  }
+
   /// Loads a text chunk (never bytecode); pushes the function or returns the syntax error.
   func load(_ source: String, chunkName: String) -> String? {
     var source = source
     let status: Int32 = source.withUTF8 { buf in
       buf.withMemoryRebound(to: CChar.self) { clua_load_text(L, $0.baseAddress, $0.count, chunkName) }
     }
-    guard status != LUA_OK else { return nil }
-    let message = string(-1) ?? "cannot load \(chunkName)"
-    pop()
-    return message
+    return loadError(status, chunkName)
   }
 
   /// How a protected call ended.
@@ -273,6 +295,15 @@ final class LuaVM {
     pushValue(idx)
     lua_getinfo(L, ">S", &ar)
     return ar.linedefined > 0 ? Int(ar.linedefined) : nil
+  }
+
+  /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").
+  func definitionLines(_ idx: Int32) -> ClosedRange<Int>? {
+    var ar = lua_Debug()
+    pushValue(idx)
+    lua_getinfo(L, ">S", &ar)
+    guard ar.linedefined > 0, ar.lastlinedefined >= ar.linedefined else { return nil }
+    return Int(ar.linedefined)...Int(ar.lastlinedefined)
   }
 
   /// Opens the base, table, string, math, utf8 and coroutine libraries (never io, os, debug, package).

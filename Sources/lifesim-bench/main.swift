@@ -123,8 +123,53 @@ func writeForever(path: String) -> Never {
   } catch { fatalError("\(error)") }
 }
 
+/// `lifesim explore` of a small app: runs/s and events/s inside explore (wall and CPU).
+func explore(app: String, runs: Int, jobs: Int) -> [(String, JSONValue)] {
+  do {
+    let explorer = try Explorer(ExploreOptions(path: app, runs: runs, steps: 30, seed: 1, jobs: jobs))
+    let cpu0 = cpuSeconds(), start = now()
+    let result = try explorer.explore()
+    let wall = now() - start, cpu = cpuSeconds() - cpu0
+    return [("runs", .int(Int64(result.runs))), ("events", .int(result.events)), ("findings", .int(Int64(result.findings.count))),
+            ("seconds", .double(wall)), ("cpu_seconds", .double(cpu)), ("runs_per_s", .double(Double(result.runs) / wall)),
+            ("events_per_s", .double(Double(result.events) / wall)), ("runs_per_cpu_s", .double(Double(result.runs) / cpu))]
+  } catch {
+    return [("error", .string(error.message))]
+  }
+}
+
+/// Shrinks a 200-verb run of bench/explore_shrink.lua whose failure is planted at verb 150:
+/// launch at verb 1, the Vault presented at 148, the memory warning at 150, noise elsewhere.
+func shrink(app: String) -> [(String, JSONValue)] {
+  let noise: [Input] = [.rotate(.landscape), .rotate(.portrait), .memoryWarning, .present("Other", style: nil, navigation: false),
+                        .dismiss, .push("Other"), .pop, .home, .launch(url: nil), .advance(us: 3_000_000), .lock, .unlock]
+  var inputs: [Input] = [.launch(url: nil)]
+  while inputs.count < 147 { inputs.append(noise[inputs.count % noise.count]) }
+  inputs += [.launch(url: nil), .present("Vault", style: nil, navigation: false), .rotate(.landscape), .memoryWarning]
+  while inputs.count < 200 { inputs.append(noise[inputs.count % noise.count]) }
+  do {
+    let explorer = try Explorer(ExploreOptions(path: app, seed: 1, jobs: 1))
+    let start = now()
+    guard let outcome = try explorer.shrink(inputs) else { return [("error", .string("the planted run did not fail"))] }
+    return [("seconds", .double(now() - start)), ("verbs", .int(Int64(outcome.inputs.count))),
+            ("attempts", .int(Int64(outcome.attempts))), ("signature", .string(outcome.signature.text)),
+            ("shrunk", .array(outcome.inputs.map { .string(FindingScenario.call($0)) }))]
+  } catch {
+    return [("error", .string(error.message))]
+  }
+}
+
+func cpuSeconds() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
 let args = CommandLine.arguments
 switch args.dropFirst().first {
+case "explore": emit(explore(app: args[2], runs: Int(args[3]) ?? 10_000, jobs: Int(args[4]) ?? 2))
+case "explore-shrink": emit(shrink(app: args[2]))
 case "model": emit(model(cycles: Int(args[2]) ?? 100_000))
 case "write": emit(write(events: Int(args[2]) ?? 1_000_000, path: args[3]))
 case "read": emit(read(path: args[2]))

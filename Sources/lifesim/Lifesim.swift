@@ -21,7 +21,8 @@ struct Lifesim: ParsableCommand {
         lifesim verify home.lifelog
       """,
     version: lifesimVersion,
-    subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self, ProfileCommand.self]
+    subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self, ProfileCommand.self,
+                  Explore.self, Coverage.self]
   )
 
   /// A usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.

@@ -29,6 +29,12 @@ enum Terminal {
     writeAll(STDERR_FILENO, Array((line + "\n").utf8))
   }
 
+  /// A progress line on stderr, redrawn in place; only on a terminal ("" clears it).
+  static func progress(_ text: String) {
+    guard isatty(STDERR_FILENO) == 1 else { return }
+    writeAll(STDERR_FILENO, Array("\r\u{1B}[K\(text)".utf8))
+  }
+
   /// Buffered stdout for long traces (single-threaded: the CLI writes from one thread).
   nonisolated(unsafe) private static var buffer: [UInt8] = []
 

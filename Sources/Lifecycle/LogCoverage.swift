@@ -1,0 +1,43 @@
+import EventStore
+
+/// Coverage over any set of logs: the transitions (app state, scene state, verb) their inputs
+/// performed, against the transitions each log's profile allows, and the callbacks delivered.
+public struct LogCoverage: Sendable {
+  public private(set) var covered: Set<Transition> = []
+  public private(set) var total: Set<Transition> = []
+  /// `Class.callback()` delivered (the instance number dropped).
+  public private(set) var callbacks: Set<String> = []
+  public private(set) var logs = 0
+
+  public init() {}
+
+  /// Adds one log: folds its events, taking the state before each input.
+  public mutating func add(_ reader: LogReader) throws {
+    let profile = try Profile(json: reader.header.profile)
+    var state = LifecycleState()
+    var tabs = 0
+    while let line = try reader.next() {
+      guard case let .event(logEvent) = line else { continue }
+      let event = try Event(logEvent)
+      switch event.body {
+      case let .input(input, _):
+        covered.insert(Transition(state, scenes: profile.scenes, verb: input.verb))
+      case let .callback(cb, target, _, _, _, _, _):
+        let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
+        callbacks.insert("\(name).\(cb.signature)")
+      case let .rootBuilt(container, _, controllers):
+        if container == .tabs { tabs = max(tabs, controllers.count) }
+      case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .pushed,
+           .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued,
+           .suspended, .resumed, .terminated, .returned, .call, .notification, .crash, .expect, .note:
+        break
+      }
+      state.evolve(event)
+    }
+    total.formUnion(TransitionUniverse(profile: profile, tabs: tabs, url: "lifesim://coverage").transitions)
+    logs += 1
+  }
+
+  /// Allowed transitions never performed, in order.
+  public var neverReached: [Transition] { total.subtracting(covered).sorted() }
+}

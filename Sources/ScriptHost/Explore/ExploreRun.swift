@@ -1,0 +1,72 @@
+import EventStore
+import Lifecycle
+
+/// Why a run failed, as a finding names it: the termination reason (or `invariant`,
+/// `script_error`) and the callback or invariant where it happened. Two failures with the
+/// same signature are one finding.
+public struct FailureSignature: Hashable, Comparable, Sendable {
+  /// `crash`, `watchdog`, `background_task_expired`, `jetsam`, `invariant` or `script_error`.
+  public var reason: String
+  /// `SceneDelegate.sceneDidEnterBackground(_:)`, `during advance`, or the invariant's name.
+  public var place: String
+
+  public init(reason: String, place: String) { self.reason = reason; self.place = place }
+
+  /// `watchdog in SceneDelegate.sceneDidEnterBackground(_:)`.
+  public var text: String { reason == "invariant" ? "invariant \"\(place)\" violated" : "\(reason) in \(place)" }
+
+  public static func < (a: Self, b: Self) -> Bool { (a.reason, a.place) < (b.reason, b.place) }
+}
+
+/// What one run did: the verbs performed (verbs a shrunk sequence made illegal are left out),
+/// how it failed, and what it covered.
+struct RunRecord {
+  var inputs: [Input] = []
+  var failure: FailureSignature?
+  /// The failure in words (the crash message, the termination description).
+  var failureDetail = ""
+  var events: Int64 = 0
+  var endClockUs: Int64 = 0
+  var transitions: Set<Transition> = []
+  /// `Target.callback()` with the instance number dropped (`NoteList.viewDidLoad()`).
+  var callbacks: Set<String> = []
+}
+
+/// Follows one run's events: counts them, keeps the stack of app code running (to name the
+/// callback where a fault happened) and the callbacks delivered.
+final class RunTracker {
+  private(set) var events: Int64 = 0
+  private var running: [String] = []
+  /// Where the first fault happened, when it happened inside app code.
+  private(set) var faultPlace: String?
+  private(set) var faultDetail = ""
+  private(set) var callbacks: Set<String> = []
+
+  func record(_ event: Event) {
+    events += 1
+    switch event.body {
+    case let .callback(cb, target, handled, _, _, _, _):
+      let name = "\(Self.className(target)).\(cb.signature)"
+      callbacks.insert(name)
+      if handled { running.append(name) }
+    case .returned:
+      _ = running.popLast()
+    case let .crash(name, target, message, _):
+      if faultPlace == nil { faultPlace = "\(Self.className(target)).\(name)"; faultDetail = message }
+      running.removeAll()
+    case let .terminated(t):
+      if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }
+      running.removeAll()
+    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession,
+         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted,
+         .launchContinued, .suspended, .resumed, .call, .notification, .expect, .note:
+      break
+    }
+  }
+
+  /// `NoteList#2` → `NoteList`; `BackgroundTask#3` → `BackgroundTask`.
+  static func className(_ target: String) -> String {
+    guard let hash = target.firstIndex(of: "#") else { return target }
+    return String(target[..<hash])
+  }
+}

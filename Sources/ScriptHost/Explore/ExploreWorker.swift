@@ -1,0 +1,128 @@
+import EventStore
+import Lifecycle
+
+/// Runs sequences of verbs against the app, one fresh simulated device per run: the app's Lua
+/// state (created at each process start) and, with a spec, the worker's own invariant state.
+/// No log is written; events are only counted and followed.
+final class ExploreWorker {
+  let setup: ExploreSetup
+  private let invariants: InvariantHost?
+  private let rules: InputRules
+  private let declared: Set<String>
+  private var candidatesByTabs: [Int: [(inputs: [Input], isAdvance: Bool)]] = [:]
+
+  init(_ setup: ExploreSetup) throws(ScriptError) {
+    self.setup = setup
+    invariants = try setup.spec.map { spec throws(ScriptError) in
+      try InvariantHost(path: spec.path, source: spec.source, seed: setup.seed)
+    }
+    rules = InputRules(profile: setup.profile)
+    declared = Set(setup.controllers)
+  }
+
+  /// How a run chooses its verbs.
+  enum Plan {
+    /// Exactly these verbs, skipping any the state reached makes illegal (shrinking, replay).
+    case fixed([Input])
+    /// `prefix` first, then verbs drawn at random until `steps` verbs in all.
+    case random(prefix: [Input], random: ExploreRandom)
+  }
+
+  /// Performs the plan until it ends or the app fails.
+  func run(_ plan: Plan) -> RunRecord {
+    var record = RunRecord()
+    let tracker = RunTracker()
+    let app = AppHost(path: setup.appPath, source: setup.appSource, loader: setup.loader, modules: setup.modules,
+                      profile: setup.profile, seed: setup.seed, output: OutputBudget(),
+                      wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+    let sim = Simulator(profile: setup.profile, driver: app) { tracker.record($0) }
+    var fixed: [Input] = []
+    var prefix: [Input] = []
+    var random: ExploreRandom?
+    switch plan {
+    case let .fixed(inputs): fixed = inputs
+    case let .random(p, r): prefix = p; random = r
+    }
+    var step = 0
+    let total = random == nil ? fixed.count : setup.steps
+    while step < total {
+      let input: Input
+      if random == nil { input = fixed[step] }
+      else if step < prefix.count { input = prefix[step] }
+      else if var r = random, let drawn = draw(sim, &r) { input = drawn; random = r }
+      else { break }
+      step += 1
+      let transition = Transition(sim.state, scenes: setup.profile.scenes, verb: input.verb)
+      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains) != nil {
+        continue
+      }
+      do {
+        try sim.perform(input)
+      } catch {
+        record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(app.fatal?.message ?? error.message))
+        record.failureDetail = app.fatal?.message ?? error.message
+      }
+      record.inputs.append(input)
+      record.transitions.insert(transition)
+      if record.failure != nil { break }
+      if let fatal = app.fatal {
+        record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(fatal.message))
+        record.failureDetail = fatal.message
+        break
+      }
+      if let fault = sim.state.unexpectedFaults.first {
+        let place = tracker.faultPlace.flatMap { $0.isEmpty ? nil : $0 } ?? "during \(input.verb)"
+        record.failure = FailureSignature(reason: fault.reason.rawValue, place: place)
+        record.failureDetail = tracker.faultDetail
+        break
+      }
+      if let invariants {
+        invariants.state = sim.state
+        if let name = invariants.violated() {
+          record.failure = FailureSignature(reason: "invariant", place: name)
+          record.failureDetail = "after \(input.verb)"
+          break
+        }
+      }
+    }
+    app.endProcess()
+    record.events = tracker.events
+    record.endClockUs = sim.clock
+    record.callbacks = tracker.callbacks
+    return record
+  }
+
+  /// A verb legal now, at random: the verbs in a random order, the first with a legal input
+  /// wins (uniform over the verbs legal now, so verbs with many argument combinations are not
+  /// drawn more often), then one of its legal inputs.
+  private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
+    let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
+                     Int64(random.below(60_000)) * 1_000]
+    let verbs = candidates(tabs: sim.state.window?.tabs.count ?? 0)
+    var order = Array(verbs.indices)
+    for k in order.indices {
+      order.swapAt(k, k + random.below(order.count - k))
+      let verb = verbs[order[k]]
+      let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
+      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains) == nil }
+      if !legal.isEmpty { return random.pick(legal) }
+    }
+    return nil
+  }
+
+  /// Every verb's inputs for a window with `tabs` tabs (`advance`'s are drawn per step).
+  private func candidates(tabs: Int) -> [(inputs: [Input], isAdvance: Bool)] {
+    if let known = candidatesByTabs[tabs] { return known }
+    let domain = ArgumentDomain(controllers: setup.controllers, tabs: tabs, urls: [ExploreSetup.exploreURL], durationsUs: [])
+    let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
+    candidatesByTabs[tabs] = verbs
+    return verbs
+  }
+
+  /// `notes.lua:12: boom` → `boom`: a signature must not change when lines move.
+  static func withoutLocation(_ message: String) -> String {
+    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber), parts[2].hasPrefix(" ") else { return message }
+    return String(parts[2].dropFirst())
+  }
+}

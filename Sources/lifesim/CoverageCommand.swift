@@ -1,0 +1,48 @@
+import ArgumentParser
+import EventStore
+import Lifecycle
+
+struct Coverage: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Report the transitions and callbacks a set of logs covers, and what they never reach.",
+    discussion: """
+      A transition is an (app state, scene state, verb) triple the log's profile allows; a
+      callback is covered once delivered. Exit status: 0, or 2 for a log that cannot be read.
+
+      Example:
+        lifesim coverage logs/*.lifelog
+      """
+  )
+
+  @Argument(help: "Logs (.lifelog).")
+  var logs: [String]
+
+  @Flag(help: "Print the coverage as one JSON object.")
+  var json = false
+
+  func run() throws {
+    defer { Terminal.flush() }
+    var coverage = LogCoverage()
+    for path in logs {
+      do { try coverage.add(try LogReader(path: path)) } catch {
+        Terminal.error("\(path): \(error)")
+        throw ExitCode(Status.trouble)
+      }
+    }
+    let reached = coverage.covered.intersection(coverage.total).sorted()
+    let never = coverage.neverReached
+    if json {
+      let value = JSONValue.object([
+        ("logs", .int(Int64(coverage.logs))), ("covered", .int(Int64(reached.count))), ("total", .int(Int64(coverage.total.count))),
+        ("never_reached", .array(never.map { .string($0.text) })), ("reached", .array(reached.map { .string($0.text) })),
+        ("callbacks", .array(coverage.callbacks.sorted().map(JSONValue.string))),
+      ])
+      Terminal.write(value.canonicalText)
+      return
+    }
+    Terminal.write("\(coverage.logs) log\(coverage.logs == 1 ? "" : "s"): \(reached.count) of \(coverage.total.count) transitions covered, "
+                   + "\(coverage.callbacks.count) callbacks delivered")
+    Terminal.write("Never reached (app state/scene state/verb):")
+    for t in never { Terminal.write("  \(t.text)") }
+  }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Lifecycle
+import ScriptHost
+
+struct Explore: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Search for sequences of verbs that break an app, shrink them, write them as scenarios.",
+    discussion: """
+      Exit status: 0 no findings, 1 findings, 2 a usage or script error. See docs/explore.md.
+
+      Examples:
+        lifesim explore Scripts/apps/notes.lua --runs 10000 -o findings
+        lifesim explore spec.lua --seed 7 --shard 2/4 -o shard-2
+        lifesim explore merge shard-1 shard-2 shard-3 shard-4 -o all
+      """,
+    subcommands: [ExploreRun.self, ExploreMerge.self],
+    defaultSubcommand: ExploreRun.self
+  )
+}
+
+struct ExploreRun: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Explore an app script or an explore spec (the default).")
+
+  @Argument(help: "An app script, or an explore spec (explore { app = … } and invariant(…)).")
+  var path: String
+
+  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the spec's, else 17).")
+  var ios: Int?
+
+  @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
+  var noScenes = false
+
+  @Option(help: "The budget: this many runs (default 1000 unless --time is given).")
+  var runs: Int?
+
+  @Option(help: "The budget: this many seconds of wall time.")
+  var time: Double?
+
+  @Option(help: "The longest sequence of verbs in a run (default: the spec's, else 30).")
+  var steps: Int?
+
+  @Option(help: "The seed (default: the spec's, else 1).")
+  var seed: Int64?
+
+  @Option(help: "Worker threads (default: the machine's cores).")
+  var jobs: Int?
+
+  @Option(help: ArgumentHelp("Run only the runs whose index is K-1 modulo N (N divides 16).", valueName: "K/N"))
+  var shard: String?
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("Write report.json and each finding's scenario and log here.", valueName: "DIR"))
+  var output: String?
+
+  @Flag(help: "Overwrite the findings and report of an earlier exploration in DIR.")
+  var force = false
+
+  @Option(name: .customLong("lib"), help: ArgumentHelp("A folder where require looks for modules (repeatable).", valueName: "DIR"))
+  var lib: [String] = []
+
+  func validate() throws {
+    if let ios, !Profile.releases.contains(ios) {
+      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    }
+    if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
+    if let time, !(time > 0) { throw ValidationError("--time must be a positive number of seconds") }
+    if runs != nil, time != nil { throw ValidationError("give --runs or --time, not both") }
+    if let steps, steps < 1 { throw ValidationError("--steps must be at least 1") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if let shard, Shard(shard) == nil {
+      throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N and N dividing 16 (1, 2, 4, 8 or 16), not \(shard)")
+    }
+  }
+
+  func run() throws {
+    defer { Terminal.flush() }
+    let options = ExploreOptions(
+      path: path, ios: ios, scenes: noScenes ? false : nil, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
+      timeSeconds: time, steps: steps, seed: seed, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+      shard: shard.flatMap(Shard.init) ?? Shard(index: 1, count: 1), searchPath: ModuleSearchPath.folders(libs: lib))
+    let started = WallSeconds.now()
+    let result: ExploreResult
+    let explorer: Explorer
+    do {
+      explorer = try Explorer(options)
+      if isatty(STDERR_FILENO) == 1 {
+        explorer.onProgress = { p in
+          let rate = Double(p.runs) / max(WallSeconds.now() - started, 0.001)
+          Terminal.progress("explore: \(p.runs) runs, \(Int(rate)) runs/s, \(p.failingRuns) failing runs, coverage \(p.covered)/\(p.total)")
+        }
+      }
+      result = try explorer.explore()
+      Terminal.progress("")
+    } catch {
+      Terminal.error(error.message)
+      throw ExitCode(Status.trouble)
+    }
+    let seconds = WallSeconds.now() - started
+    if let output {
+      do { _ = try ExploreOutput.write(result, explorer: explorer, to: output, overwrite: force) } catch {
+        Terminal.error(error.message)
+        throw ExitCode(Status.trouble)
+      }
+    }
+    let covered = result.covered.intersection(result.total).count, total = result.total.count
+    Terminal.write("\(result.runs) runs, \(result.events) events in \(String(format1: seconds)) s "
+                   + "(\(Int(Double(result.runs) / max(seconds, 0.001))) runs/s); coverage \(covered)/\(total) transitions; "
+                   + "\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s")")
+    for (i, f) in result.findings.enumerated() {
+      Terminal.write("  finding \(i + 1): \(f.signature.text), \(f.inputs.count) verbs"
+                     + (output.map { " (\($0)/finding-\(i + 1).lua)" } ?? ""))
+    }
+    throw ExitCode(result.findings.isEmpty ? Status.ok : Status.failed)
+  }
+}
+
+struct ExploreMerge: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge", abstract: "Merge the reports of shards: counts and coverage add up, each signature keeps its shortest finding.")
+
+  @Argument(help: "Folders written by explore -o.")
+  var dirs: [String]
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The merged folder.", valueName: "DIR"))
+  var output: String
+
+  @Flag(help: "Overwrite an earlier merge in DIR.")
+  var force = false
+
+  func run() throws {
+    defer { Terminal.flush() }
+    let report: ExploreReport
+    do { report = try ExploreOutput.merge(dirs, into: output, overwrite: force) } catch {
+      Terminal.error(error.message)
+      throw ExitCode(Status.trouble)
+    }
+    Terminal.write("\(report.runs) runs merged from \(dirs.count) reports; coverage \(report.reached.count)/"
+                   + "\(report.reached.count + report.neverReached.count); \(report.findings.count) findings")
+    throw ExitCode(report.findings.isEmpty ? Status.ok : Status.failed)
+  }
+}
+
+/// Seconds on the monotonic clock.
+enum WallSeconds {
+  static func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  }
+}
+
+extension String {
+  /// One decimal: `12.3`.
+  init(format1 value: Double) {
+    let tenths = Int((value * 10).rounded())
+    self = "\(tenths / 10).\(tenths % 10)"
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import EventStore
+import Lifecycle
+@testable import ScriptHost
+
+/// The planted-bug apps and specs of these tests.
+let exploreApps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ExploreApps").path
+
+/// Explores `app` (a file in ExploreApps) and writes the findings to a new folder.
+private func explore(_ app: String, runs: Int, jobs: Int = 2, seed: Int64 = 1, shard: Shard = Shard(index: 1, count: 1),
+                     steps: Int? = nil) throws -> (ExploreResult, ExploreReport, String) {
+  let explorer = try Explorer(ExploreOptions(path: exploreApps + "/" + app, runs: runs, steps: steps, seed: seed,
+                                             jobs: jobs, shard: shard))
+  let result = try explorer.explore()
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-explore-\(getpid())-\(UUID().uuidString)").path
+  let report = try ExploreOutput.write(result, explorer: explorer, to: dir)
+  return (result, report, dir)
+}
+
+private func read(_ path: String) -> String {
+  FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+}
+
+/// The verb lines of a finding's scenario (what follows `scenario { … }`).
+private func verbLines(_ scenario: String) -> [String] {
+  let lines = scenario.split(separator: "\n").map(String.init)
+  guard let start = lines.firstIndex(where: { $0.hasPrefix("scenario {") }) else { return [] }
+  return Array(lines[(start + 1)...])
+}
+
+/// `lifesim run` of a written finding, from its file: it must fail (exit 1) the same way.
+private func rerun(_ dir: String, _ name: String) -> RunResult {
+  ScenarioRunner(RunConfiguration(scenarioPath: dir + "/" + name)) { _, _ in }.run()
+}
+
+@Suite(.serialized) struct ExploreTests {
+  @Test("a crash that needs a rotation, the Editor on screen and a memory warning, in that order")
+  func crashNeedingThreeVerbs() throws {
+    let (result, report, dir) = try explore("crash_three.lua", runs: 800)
+    #expect(result.findings.map(\.signature.text) == ["crash in Editor.didReceiveMemoryWarning()"])
+    let lines = verbLines(read(dir + "/finding-1.lua"))
+    #expect(lines.count == 4)
+    #expect(lines.first == "launch()")
+    #expect(lines.dropFirst().first == "rotate(\"landscape\")")
+    #expect(lines.dropFirst(2).first == "present(\"Editor\")" || lines.dropFirst(2).first == "push(\"Editor\")")
+    #expect(lines.last == "memory_warning()")
+    #expect(report.findings.first?.reproduces == true)
+    let run = rerun(dir, "finding-1.lua")
+    #expect(run.exitStatus == 1)
+    #expect(run.state.unexpectedFaults.map(\.reason) == [.crash])
+    #expect(FileManager.default.fileExists(atPath: dir + "/finding-1.lifelog"))
+    guard case .intact = LogVerification.check(path: dir + "/finding-1.lifelog") else {
+      Issue.record("the finding's log is not intact")
+      return
+    }
+  }
+
+  @Test("a watchdog that needs the sheet on screen when the app goes home")
+  func pathDependentWatchdog() throws {
+    let (result, _, dir) = try explore("watchdog_path.lua", runs: 400)
+    #expect(result.findings.map(\.signature.text) == ["watchdog in SceneDelegate.sceneDidEnterBackground(_:)"])
+    let lines = verbLines(read(dir + "/finding-1.lua"))
+    #expect(lines.count == 3)
+    #expect(lines.first == "launch()")
+    #expect(lines.dropFirst().first?.hasSuffix("(\"Sheet\")") == true)
+    #expect(["home()", "lock()"].contains(lines.last ?? ""))
+    #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
+  }
+
+  @Test("a background task leaked after a lock is found once time passes, shrunk to launch, lock, advance")
+  func leakedTaskNeedsLockAndTime() throws {
+    let (result, _, dir) = try explore("leaked_task.lua", runs: 800)
+    #expect(result.findings.map(\.signature.text) == ["background_task_expired in during advance"])
+    #expect(verbLines(read(dir + "/finding-1.lua")) == ["launch()", "lock()", "advance(30.1)"])
+    #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
+  }
+
+  @Test("a clean app gives no findings (1,000 runs here in the debug build; bench/explore runs 10,000 in release)")
+  func cleanAppNoFindings() throws {
+    let (result, report, _) = try explore("clean.lua", runs: 1_000)
+    #expect(result.runs == 1_000)
+    #expect(result.findings.isEmpty)
+    #expect(report.findings.isEmpty)
+    #expect(result.covered.count > 40)
+  }
+
+  @Test("the same seed gives the same report and findings, byte for byte, with one thread or two")
+  func determinismAcrossJobs() throws {
+    let (_, _, one) = try explore("crash_three.lua", runs: 300, jobs: 1, seed: 5)
+    let (_, _, two) = try explore("crash_three.lua", runs: 300, jobs: 2, seed: 5)
+    #expect(!read(one + "/report.json").isEmpty)
+    #expect(read(one + "/report.json") == read(two + "/report.json"))
+    #expect(read(one + "/finding-1.lua") == read(two + "/finding-1.lua"))
+    let (_, _, other) = try explore("crash_three.lua", runs: 300, jobs: 1, seed: 6)
+    #expect(read(one + "/report.json") != read(other + "/report.json"))
+  }
+
+  @Test("four shards merged equal one process: runs, events, coverage and findings")
+  func shardsMergeToOneProcess() throws {
+    let (_, whole, wholeDir) = try explore("watchdog_path.lua", runs: 200, seed: 3)
+    var dirs: [String] = []
+    var shardRuns = 0
+    for k in 1...4 {
+      let (result, _, dir) = try explore("watchdog_path.lua", runs: 200, seed: 3, shard: Shard(index: k, count: 4))
+      shardRuns += result.runs
+      dirs.append(dir)
+    }
+    #expect(shardRuns == 200)
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-merge-\(getpid())-\(UUID().uuidString)").path
+    var merged = try ExploreOutput.merge(dirs, into: out)
+    #expect(merged.shard == "merged")
+    merged.shard = whole.shard
+    #expect(merged == whole)
+    #expect(!whole.findings.isEmpty)
+    #expect(read(out + "/finding-1.lua") == read(wholeDir + "/finding-1.lua"))
+  }
+
+  @Test("an invariant of a spec is checked after every verb and written into the finding's scenario")
+  func specInvariant() throws {
+    let (result, _, dir) = try explore("draft_spec.lua", runs: 400)
+    #expect(result.findings.map(\.signature.text) == ["invariant \"the draft survives a memory warning\" violated"])
+    let text = read(dir + "/finding-1.lua")
+    #expect(text.contains("local invariant = function()"))
+    #expect(verbLines(text).last == "expect(invariant(), \"invariant \\\"the draft survives a memory warning\\\" holds\")")
+    #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
+  }
+
+  @Test("shrinking keeps only the verbs a failure needs, and simplifies advance")
+  func shrinkerDeletesAndSimplifies() throws {
+    let setup = try ExploreSetup(ExploreOptions(path: exploreApps + "/leaked_task.lua"))
+    let worker = try ExploreWorker(setup)
+    let noise: [Input] = [.rotate(.landscape), .memoryWarning, .rotate(.portrait)]
+    let failing = worker.run(.fixed(noise + [.launch(url: nil)] + noise + [.lock, .advance(us: 179_900_000)] + noise))
+    let signature = try #require(failing.failure)
+    var shrinker = Shrinker(worker: worker, signature: signature)
+    #expect(shrinker.shrink(failing).inputs == [.launch(url: nil), .lock, .advance(us: 30_100_000)])
+  }
+
+  @Test("every transition explore performs is one the profile allows, with scenes and without")
+  func coveredTransitionsAreAllowed() throws {
+    for scenes in [true, false] {
+      let explorer = try Explorer(ExploreOptions(path: exploreApps + "/clean.lua", scenes: scenes ? nil : false, runs: 300, jobs: 2))
+      let result = try explorer.explore()
+      #expect(result.covered.subtracting(result.total).map(\.text).sorted() == [], "scenes: \(scenes)")
+    }
+  }
+
+  @Test("a time budget stops the runs and still counts each one")
+  func timeBudget() throws {
+    let explorer = try Explorer(ExploreOptions(path: exploreApps + "/clean.lua", timeSeconds: 0.5, jobs: 2))
+    let start = Date()
+    let result = try explorer.explore()
+    #expect(Date().timeIntervalSince(start) < 20)
+    #expect(result.runs > 0)
+    #expect(result.findings.isEmpty)
+  }
+
+  @Test("a finding's verbs are written as the scenario API spells them")
+  func verbText() {
+    #expect(FindingScenario.call(.present("A", style: .formSheet, navigation: true)) == "present(\"A\", { navigation = true, style = \"formSheet\" })")
+    #expect(FindingScenario.call(.advance(us: 4_900_000)) == "advance(4.9)")
+    #expect(FindingScenario.call(.advance(us: 180_000_000)) == "advance(180)")
+    #expect(FindingScenario.call(.advance(us: 1)) == "advance(0.000001)")
+    #expect(FindingScenario.call(.swipeBack(cancel: true)) == "swipe_back { cancel = true }")
+    #expect(FindingScenario.call(.openURL("a\"b")) == "open_url(\"a\\\"b\")")
+  }
+}
