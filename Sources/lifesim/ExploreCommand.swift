@@ -28,11 +28,7 @@ struct ExploreRun: ParsableCommand {
   @Argument(help: "An app script, or an explore spec (explore { app = … } and invariant(…)).")
   var path: String
 
-  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the spec's, else 17).")
-  var ios: Int?
-
-  @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
-  var noScenes = false
+  @OptionGroup var profile: ProfileOptions
 
   @Option(help: "The budget: this many runs (default 1000 unless --time is given).")
   var runs: Int?
@@ -58,13 +54,9 @@ struct ExploreRun: ParsableCommand {
   @Flag(help: "Overwrite the findings and report of an earlier exploration in DIR.")
   var force = false
 
-  @Option(name: .customLong("lib"), help: ArgumentHelp("A folder where require looks for modules (repeatable).", valueName: "DIR"))
-  var lib: [String] = []
+  @OptionGroup var modules: ModuleOptions
 
   func validate() throws {
-    if let ios, !Profile.releases.contains(ios) {
-      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-    }
     if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
     if let time, !(time > 0) { throw ValidationError("--time must be a positive number of seconds") }
     if runs != nil, time != nil { throw ValidationError("give --runs or --time, not both") }
@@ -78,9 +70,9 @@ struct ExploreRun: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     let options = ExploreOptions(
-      path: path, ios: ios, scenes: noScenes ? false : nil, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
+      path: path, ios: profile.ios, scenes: profile.scenes, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
       timeSeconds: time, steps: steps, seed: seed, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
-      shard: shard.flatMap(Shard.init) ?? Shard(index: 1, count: 1), searchPath: ModuleSearchPath.folders(libs: lib))
+      shard: shard.flatMap(Shard.init) ?? Shard(index: 1, count: 1), searchPath: modules.searchPath)
     let started = WallSeconds.now()
     let result: ExploreResult
     let explorer: Explorer

@@ -48,9 +48,7 @@ struct Replay: ParsableCommand {
   @Option(help: "Re-run the recorded scenario against this app script.")
   var app: String?
 
-  @Option(name: .customLong("lib"), help: ArgumentHelp(
-    "With --app: a folder where require looks for the app's modules (repeatable).", valueName: "DIR"))
-  var lib: [String] = []
+  @OptionGroup var modules: ModuleOptions
 
   @OptionGroup var out: OutputOptions
 
@@ -165,7 +163,7 @@ struct Replay: ParsableCommand {
     if let app {
       do {
         let text = try readScriptFile(app)
-        let modules = try requiredModules(of: text, path: app, searchPath: ModuleSearchPath.folders(libs: lib))
+        let modules = try requiredModules(of: text, path: app, searchPath: modules.searchPath)
         scripts.removeAll { s in s.role == "app" || modules.contains { $0.role == s.role } }
         scripts.append(EmbeddedScript(role: "app", path: app, source: text))
         scripts += modules

@@ -26,15 +26,9 @@ struct Run: ParsableCommand {
   @Option(help: "The app script; overrides scenario { app = … }.")
   var app: String?
 
-  @Option(name: .customLong("lib"), help: ArgumentHelp(
-    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
-  var lib: [String] = []
+  @OptionGroup var modules: ModuleOptions
 
-  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the scenario's, else 17).")
-  var ios: Int?
-
-  @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
-  var noScenes = false
+  @OptionGroup var profile: ProfileOptions
 
   @Option(help: "The seed for everything random (default: the scenario's, else 1).")
   var seed: Int64?
@@ -52,12 +46,6 @@ struct Run: ParsableCommand {
   @Flag(help: "Print the events as JSON Lines, then the outcome as a final line (docs/json.md).")
   var json = false
 
-  func validate() throws {
-    if let ios, !Profile.releases.contains(ios) {
-      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-    }
-  }
-
   func run() throws {
     defer { Terminal.flush() }
     if json { JSONLines.begin("run") }
@@ -69,8 +57,8 @@ struct Run: ParsableCommand {
       }
     }
     var config = RunConfiguration(
-      scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: out.output, overwrite: out.force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+      scenarioPath: scenario, appPath: app, ios: profile.ios, scenes: profile.scenes, seed: seed,
+      outputPath: out.output, overwrite: out.force, source: .files(searchPath: modules.searchPath))
     guardOptions.apply(to: &config)
     var trace = TraceFormatter(numbered: numbers)
     // Read once: ArgumentParser's property-wrapper getters cost more than an event (measured).
@@ -111,9 +99,9 @@ struct Run: ParsableCommand {
   private func reproduceLine(seed: Int64) -> String {
     var words = ["lifesim", "run", scenario]
     if let app { words += ["--app", app] }
-    if let ios { words += ["--ios", String(ios)] }
-    if noScenes { words.append("--no-scenes") }
-    for folder in lib { words += ["--lib", folder] }
+    if let ios = profile.ios { words += ["--ios", String(ios)] }
+    if profile.noScenes { words.append("--no-scenes") }
+    for folder in modules.lib { words += ["--lib", folder] }
     if guardOptions.maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(guardOptions.maxEvents)] }
     words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
     let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""

@@ -33,9 +33,7 @@ struct Test: ParsableCommand {
   @Option(help: "Keep the scenarios whose name or path contains this text.")
   var filter: String?
 
-  @Option(name: .customLong("lib"), help: ArgumentHelp(
-    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
-  var lib: [String] = []
+  @OptionGroup var modules: ModuleOptions
 
   @OptionGroup var guardOptions: RunGuardOptions
 
@@ -119,8 +117,8 @@ struct Test: ParsableCommand {
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
-                              searchPath: ModuleSearchPath.folders(libs: lib), wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: lib.flatMap { ["--lib", $0] }) { events in
+                              searchPath: modules.searchPath, wallLimitSeconds: guardOptions.wallLimit,
+                              reproduceOptions: modules.lib.flatMap { ["--lib", $0] }) { events in
       var trace = TraceFormatter()
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Lifecycle
+import ScriptHost
+
+/// `--lib DIR` (repeatable), for every command that loads scripts from files.
+struct ModuleOptions: ParsableArguments {
+  @Option(name: .customLong("lib"), help: ArgumentHelp(
+    "A folder where require looks for modules (repeatable), after the script's own folder.", valueName: "DIR"))
+  var lib: [String] = []
+
+  /// Where `require` looks: `--lib`, `LIFESIM_PATH`, then the bundled helpers.
+  var searchPath: [String] { ModuleSearchPath.folders(libs: lib) }
+}
+
+/// `--ios N` and `--no-scenes`: the profile of a run (`run`, `explore`).
+struct ProfileOptions: ParsableArguments {
+  @Option(help: "The iOS profile: a release from 12 to 18, or 26 (default: the script's, else 17).")
+  var ios: Int?
+
+  @Flag(help: "Run the app without the UIScene life cycle (app delegate only).")
+  var noScenes = false
+
+  /// `--no-scenes` as a run's configuration says it: false, or nil (the script decides).
+  var scenes: Bool? { noScenes ? false : nil }
+
+  func validate() throws {
+    if let ios, !Profile.releases.contains(ios) {
+      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    }
+  }
+}
