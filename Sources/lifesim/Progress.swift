@@ -4,12 +4,20 @@ import Glibc
 
 /// Progress of a long job on stderr, only when stderr is a terminal.
 struct Progress {
-  private let enabled = isatty(STDERR_FILENO) == 1
+  private var enabled = isatty(STDERR_FILENO) == 1
   private let label: String
   private var count: Int64 = 0
   private var shown = false
 
   init(_ label: String) { self.label = label }
+
+  /// Progress only where it does not interleave with a trace on the same terminal: `run`
+  /// shows it when its events are not being printed to the terminal (`-q`, `--json`, or
+  /// stdout redirected).
+  init(_ label: String, besideTrace traceShown: Bool) {
+    self.label = label
+    enabled = isatty(STDERR_FILENO) == 1 && !(traceShown && isatty(STDOUT_FILENO) == 1)
+  }
 
   /// Counts one event; every 100,000 redraws the line.
   mutating func tick() {

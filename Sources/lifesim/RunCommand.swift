@@ -65,7 +65,10 @@ struct Run: ParsableCommand {
     let json = self.json, quiet = self.quiet
     // The header is written once the log is open and the app read: only then has the run started.
     var started = false
+    // A long run (say a year of advance with a timer) shows its event count on a terminal.
+    var progress = Progress("run", besideTrace: !quiet && !json)
     let result = ScenarioRunner(config, onHeader: { _ in started = true }) { seq, event in
+      progress.tick()
       if json {
         var encoder = CanonicalJSONWriter(capacity: 512)
         event.canonicalBody(seq: seq, into: &encoder)
@@ -73,6 +76,7 @@ struct Run: ParsableCommand {
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
     }.run()
+    progress.finish()
     if started { report(result) }
     Terminal.flush()
     if let error = result.error { Terminal.error(error) }

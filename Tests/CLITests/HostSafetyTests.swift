@@ -142,4 +142,15 @@ import Testing
     #expect(r.err == "lifesim: the run reached --max-events 100 and stopped there; the log holds every event so far (raise the limit with --max-events N, or advance in smaller steps)\n")
     #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 100 events\n")
   }
+
+  /// A long run shows its event count on a terminal when it is not printing its trace there,
+  /// and clears the line before the outcome; piped, it prints no progress at all.
+  @Test func aLongRunShowsProgressOnATerminal() throws {
+    let dir = try scriptFolder("progress", ["long.lua": "for _ = 1, 4000 do launch() home() end\n"])
+    let binary = repositoryRoot.path + "/.build/debug/lifesim"
+    let terminal = try shell("cd \(dir) && script -qec '\(binary) run long.lua -q' /dev/null")
+    #expect(terminal.out.hasPrefix("\rrun: 100000 events…\r\u{1B}[K\r\nOutcome: the app is suspended after 104017 events."), "\(terminal.out)")
+    let piped = try lifesim(["run", "long.lua", "-q"], cwd: dir)
+    #expect(piped.out.hasPrefix("\nOutcome: the app is suspended after 104017 events.") && piped.err.isEmpty, "\(piped.out)")
+  }
 }
