@@ -24,6 +24,8 @@ final class AppHost: AppDriver {
   let output: OutputBudget
   /// The bytes of each stored value (its canonical JSON and key), for the store quota.
   private var storedBytes: [String: Int] = [:]
+  /// The sum of `storedBytes`, kept as it changes (a store is not O(keys)).
+  private var storedBytesTotal = 0
   /// The most the app may keep with `store`, all keys together; more is a crash at the `store`.
   static let storedBytesMax = 16 << 20
 
@@ -218,11 +220,12 @@ final class AppHost: AppDriver {
   /// Keeps the stored data within `storedBytesMax`; more is a crash at the `store` call.
   func chargeStore(_ vm: LuaVM, key: String, value: JSONValue) throws {
     let bytes = value == .null ? 0 : key.utf8.count + value.canonicalText.utf8.count
-    let total = storedBytes.values.reduce(0, +) - (storedBytes[key] ?? 0) + bytes
+    let total = storedBytesTotal - (storedBytes[key] ?? 0) + bytes
     guard total <= Self.storedBytesMax else {
       throw LuaRaise(at: vm, "store: the app's stored data would be \(total) bytes, over its quota of \(Self.storedBytesMax >> 20) MiB")
     }
     storedBytes[key] = bytes == 0 ? nil : bytes
+    storedBytesTotal = total
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
