@@ -11,32 +11,12 @@ let lifesimBinary = repositoryRoot.appendingPathComponent(".build/debug/lifesim"
 /// `stdout`: where its standard output goes instead of a pipe the test reads (a file handle such
 /// as `/dev/full`, or a pipe whose reader is closed).
 func lifesim(_ args: [String], env: [String: String] = [:], cwd: String? = nil, stdout: Any? = nil) throws -> (status: Int32, out: String, err: String) {
-  try run(lifesimBinary, args, env: env, cwd: cwd, stdout: stdout)
+  try runProcess(lifesimBinary, args, cwd: cwd ?? repositoryRoot.path, env: env, stdout: stdout)
 }
 
 /// Runs `sh -c command` from the repository's root.
 func shell(_ command: String) throws -> (status: Int32, out: String, err: String) {
-  try run("/bin/sh", ["-c", command])
-}
-
-private func run(_ executable: String, _ args: [String], env: [String: String] = [:], cwd: String? = nil,
-                 stdout: Any? = nil) throws -> (status: Int32, out: String, err: String) {
-  let p = Process()
-  p.executableURL = URL(fileURLWithPath: executable)
-  p.arguments = args
-  p.currentDirectoryURL = cwd.map { URL(fileURLWithPath: $0) } ?? repositoryRoot
-  var environment = ProcessInfo.processInfo.environment
-  for (k, v) in env { environment[k] = v }
-  p.environment = environment
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = stdout ?? out
-  p.standardError = err
-  try p.run()
-  if stdout != nil { try out.fileHandleForWriting.close() }
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  try runProcess("/bin/sh", ["-c", command], cwd: repositoryRoot.path)
 }
 
 func temp(_ name: String) -> String { temporaryPath("lifesim-cli", name) }

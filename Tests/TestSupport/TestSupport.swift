@@ -28,8 +28,10 @@ public func temporaryPath(_ folder: String, _ name: String) -> String {
 
 /// Runs `executable` with `args` in `cwd` (default: the current folder), with `env` added to this
 /// process's environment (or, with `replacingEnvironment`, instead of it); its status, stdout and stderr.
+/// `stdout`: where its standard output goes instead of a pipe read here (a file handle such as
+/// `/dev/full`, or a pipe whose reader is closed).
 public func runProcess(_ executable: String, _ args: [String], cwd: String? = nil, env: [String: String] = [:],
-                       replacingEnvironment: Bool = false) throws -> (status: Int32, out: String, err: String) {
+                       replacingEnvironment: Bool = false, stdout: Any? = nil) throws -> (status: Int32, out: String, err: String) {
   let p = Process()
   p.executableURL = URL(fileURLWithPath: executable)
   p.arguments = args
@@ -38,9 +40,10 @@ public func runProcess(_ executable: String, _ args: [String], cwd: String? = ni
   for (k, v) in env { environment[k] = v }
   p.environment = environment
   let out = Pipe(), err = Pipe()
-  p.standardOutput = out
+  p.standardOutput = stdout ?? out
   p.standardError = err
   try p.run()
+  if stdout != nil { try out.fileHandleForWriting.close() }
   let o = out.fileHandleForReading.readDataToEndOfFile()
   let e = err.fileHandleForReading.readDataToEndOfFile()
   p.waitUntilExit()
