@@ -3,7 +3,6 @@ import Lifecycle
 /// What `scenario { … }` declares, read strictly: unknown keys and values of the wrong type
 /// or out of range are refused with the key and what it accepts.
 public struct ScenarioDeclaration: Sendable {
-  var name: String?
   public internal(set) var ios: Int?
   public internal(set) var scenes: Bool?
   /// `ios_range = "15-26"`: the releases the scenario applies to (`lifesim test` skips the others).
@@ -27,10 +26,8 @@ public struct ScenarioDeclaration: Sendable {
       return read().map { ScriptError("scenario: \(key) must be \($0), not \(vm.describeValue(-1))") }
     }
     let problems: [ScriptError?] = [
-      field("name") {
-        guard vm.type(-1) == .string else { return "a string" }
-        d.name = vm.string(-1); return nil
-      },
+      // `name` is for people reading the script and its reports; only its type is checked.
+      field("name") { vm.type(-1) == .string ? nil : "a string" },
       field("app") {
         guard vm.type(-1) == .string else { return "the app script's path (a string)" }
         d.app = vm.string(-1); return nil
