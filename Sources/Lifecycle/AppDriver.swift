@@ -1,3 +1,5 @@
+import EventStore
+
 /// The app's side of a run: ScriptHost in production, a scripted double in tests.
 ///
 /// The simulator calls it when UIKit would run app code, handing it the system's
@@ -15,8 +17,9 @@ public protocol AppDriver: AnyObject {
   func implements(_ callback: Callback, target: String) -> Bool
   /// Whether the app declares the view-controller class `name`.
   func declares(controller name: String) -> Bool
-  /// Runs app code, which makes its app calls through `services`; nil when it returned normally.
-  func run(_ job: AppJob, services: AppServices) -> AppFault?
+  /// Runs app code, which makes its app calls through `services`. Success carries what a
+  /// callback whose return UIKit reads (`Callback.returnsValue`) returned; nil for every other job.
+  func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault>
 }
 
 /// What the system offers running app code: the app calls, the virtual clock and what
@@ -35,8 +38,7 @@ public protocol AppServices: AnyObject {
 
 /// App code the system runs.
 public enum AppJob: Equatable, Sendable {
-  /// `animated`: the appearance callbacks' argument (nil for the others).
-  case callback(Callback, target: String, url: String?, completion: Int?, animated: Bool?)
+  case callback(Callback, target: String, arguments: CallbackArguments)
   /// Every observer of the notification, in the order they were added.
   case notification(String)
   case expiration(task: Int)
@@ -45,7 +47,7 @@ public enum AppJob: Equatable, Sendable {
   /// The job in a message: `Main#1.viewDidLoad()`, `observers of …`, `the block of after #3`.
   public var description: String {
     switch self {
-    case let .callback(cb, target, _, _, _): return "\(target).\(cb.signature)"
+    case let .callback(cb, target, _): return "\(target).\(cb.signature)"
     case let .notification(name): return "the observers of \(name)"
     case let .expiration(task): return "the expiration handler of background task \(task)"
     case let .after(id): return "the block of after #\(id)"

@@ -1,3 +1,5 @@
+import EventStore
+
 /// Every UIKit callback lifesim models, keyed by the short name an app script
 /// uses (docs/model.md §1), with the full Swift signature the log shows.
 public enum Callback: String, CaseIterable, Sendable {
@@ -107,5 +109,44 @@ public enum Callback: String, CaseIterable, Sendable {
   /// Keys valid in an `AppDelegate`, `SceneDelegate` or `controller` table.
   public static func keys(for receiver: Receiver) -> [String] {
     allCases.filter { $0.receiver == receiver }.map(\.key)
+  }
+}
+
+extension Callback {
+  /// Whether UIKit reads what the handler returns (a Bool from the launch methods): the driver
+  /// hands the value back, `Simulator.deliver` returns it and the `returned` event records it.
+  public var returnsValue: Bool {
+    switch self {
+    case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
+      return true
+    case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
+         .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
+         .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
+         .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
+         .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground,
+         .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`, .loadView,
+         .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+         .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
+         .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
+         .asyncAfter:
+      return false
+    }
+  }
+}
+
+/// What UIKit passes a callback besides its receiver, as recorded in the log and handed to the app.
+public struct CallbackArguments: Equatable, Sendable {
+  /// The URL a launch, `openURL` or `willConnectTo` carries.
+  public var url: String?
+  /// The id of the completion handler the app must call (nil: none, or the callback is not handled).
+  public var completion: Int?
+  /// What the appearance callbacks receive (nil for every other callback).
+  public var animated: Bool?
+  /// Any other UIKit argument (launch or connection options, an activity, an item, a response),
+  /// as a JSON object whose keys are the Lua names the app reads; nil when there is none.
+  public var payload: JSONValue?
+
+  public init(url: String? = nil, completion: Int? = nil, animated: Bool? = nil, payload: JSONValue? = nil) {
+    self.url = url; self.completion = completion; self.animated = animated; self.payload = payload
   }
 }

@@ -138,9 +138,10 @@ public enum EventBody: Equatable, Sendable {
   case resumed
   case terminated(Termination)
   // the app
-  /// `animated`: what the appearance callbacks receive (nil for every other callback).
-  case callback(Callback, target: String, handled: Bool, depth: Int, url: String?, completion: Int?, animated: Bool?)
-  case returned(name: String, target: String, usedUs: Int64, depth: Int)
+  /// `arguments`: what UIKit passes besides the receiver (a URL, a completion, `animated`, options…).
+  case callback(Callback, target: String, handled: Bool, depth: Int, arguments: CallbackArguments)
+  /// `value`: what the handler returned, for a callback whose return UIKit reads (`Callback.returnsValue`).
+  case returned(name: String, target: String, usedUs: Int64, depth: Int, value: JSONValue?)
   case call(AppCall, at: String?)
   case notification(name: String, handled: Bool, depth: Int)
   case crash(name: String, target: String, message: String, traceback: String)

@@ -59,14 +59,16 @@ extension EventBody {
       w.field("name", "terminate"); w.field("reason", term.reason.rawValue)
       if let code = term.code { w.field("code", code) }
       w.field("description", term.description)
-    case let .callback(cb, target, handled, depth, url, completion, animated):
+    case let .callback(cb, target, handled, depth, arguments):
       w.field("name", cb.signature); w.field("target", target); w.field("handled", handled)
       w.field("depth", depth)
-      if let url { w.field("url", url) }
-      if let completion { w.field("completion", completion) }
-      if let animated { w.field("animated", animated) }
-    case let .returned(name, target, used, depth):
+      if let url = arguments.url { w.field("url", url) }
+      if let completion = arguments.completion { w.field("completion", completion) }
+      if let animated = arguments.animated { w.field("animated", animated) }
+      if let payload = arguments.payload { w.field("payload", payload) }
+    case let .returned(name, target, used, depth, value):
       w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
+      if let value { w.field("value", value) }
     case let .call(call, at):
       w.field("name", call.name)
       switch call {
@@ -208,11 +210,13 @@ extension Event {
       }
     case .callback:
       guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
+      let arguments = CallbackArguments(url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) },
+                                        animated: e["animated"]?.boolValue, payload: e["payload"])
       body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
-                       url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) },
-                       animated: e["animated"]?.boolValue)
+                       arguments: arguments)
     case .return:
-      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")))
+      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")),
+                       value: e["value"])
     case .call:
       let call: AppCall
       switch name {

@@ -235,8 +235,8 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, _, _, _, completion, _):
-      evolve(callback: cb, target: target, at: event.t, completion: completion)
+    case let .callback(cb, target, _, _, arguments):
+      evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
     case .returned, .notification, .note: break
     case let .call(call, _): evolve(call: call, at: event.t)
     case let .crash(_, _, message, _):

@@ -22,7 +22,7 @@ public struct LogCoverage: Sendable {
       switch event.body {
       case let .input(input, _):
         covered.insert(Transition(state, scenes: profile.scenes, verb: input.verb))
-      case let .callback(cb, target, _, _, _, _, _):
+      case let .callback(cb, target, _, _, _):
         let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
         callbacks.insert("\(name).\(cb.signature)")
       case let .rootBuilt(container, _, controllers):

@@ -72,16 +72,18 @@ public final class Simulator: AppServices {
 
   // MARK: - Running app code
 
-  /// Records a callback and, if the app implements it, runs it.
-  /// `animated` is the appearance callbacks' argument (nil for every other callback).
+  /// Records a callback and, if the app implements it, runs it; returns what the handler
+  /// returned when UIKit reads it (`Callback.returnsValue`), else nil.
+  /// `animated` is the appearance callbacks' argument (nil for every other callback); `payload`
+  /// any other UIKit argument (`CallbackArguments.payload`).
+  @discardableResult
   func deliver(_ cb: Callback, _ target: String, url: String? = nil, completion: Int? = nil,
-               animated: Bool? = nil) throws(ProcessEnded) {
+               animated: Bool? = nil, payload: JSONValue? = nil) throws(ProcessEnded) -> JSONValue? {
     let handled = driver.implements(cb, target: target)
-    emit(.callback(cb, target: target, handled: handled, depth: depth, url: url, completion: handled ? completion : nil,
-                   animated: animated))
-    guard handled else { return }
-    try runApp(.callback(cb, target: target, url: url, completion: handled ? completion : nil, animated: animated),
-               name: cb.signature, target: target)
+    let arguments = CallbackArguments(url: url, completion: handled ? completion : nil, animated: animated, payload: payload)
+    emit(.callback(cb, target: target, handled: handled, depth: depth, arguments: arguments))
+    guard handled else { return nil }
+    return try runApp(.callback(cb, target: target, arguments: arguments), name: cb.signature, target: target)
   }
 
   /// Posts a notification; the app's observers run if it has any.
@@ -93,7 +95,9 @@ public final class Simulator: AppServices {
     try runApp(.notification(name), name: name, target: "NotificationCenter")
   }
 
-  func runApp(_ job: AppJob, name: String, target: String) throws(ProcessEnded) {
+  /// Runs app code under the hang watchdog; returns what it returned (see `AppDriver.run`).
+  @discardableResult
+  func runApp(_ job: AppJob, name: String, target: String) throws(ProcessEnded) -> JSONValue? {
     let generation = state.generation
     let start = clock
     let watchHang = depth == 0 && state.isForeground && !launching
@@ -101,16 +105,21 @@ public final class Simulator: AppServices {
       scheduler.arm(.foregroundHang(handler: name))
     }
     depth += 1
-    let fault = driver.run(job, services: self)
+    let result = driver.run(job, services: self)
     depth -= 1
     if watchHang, state.generation == generation { scheduler.disarmInnermost() }
     guard state.generation == generation, state.process != .notRunning else { throw ProcessEnded() }
-    if let fault { try fail(fault, in: name, target: target) }
-    emit(.returned(name: name, target: target, usedUs: clock - start, depth: depth))
+    switch result {
+    case let .failure(fault):
+      try fail(fault, in: name, target: target)
+    case let .success(value):
+      emit(.returned(name: name, target: target, usedUs: clock - start, depth: depth, value: value))
+      return value
+    }
   }
 
   /// App code ended badly: record the kill and end the process.
-  func fail(_ fault: AppFault, in name: String, target: String) throws(ProcessEnded) {
+  func fail(_ fault: AppFault, in name: String, target: String) throws(ProcessEnded) -> Never {
     switch fault {
     case let .error(message, traceback):
       emit(.crash(name: name, target: target, message: message, traceback: traceback))
@@ -145,13 +154,13 @@ public final class Simulator: AppServices {
       for task in state.tasks where !task.expirationCalled {
         let target = "BackgroundTask#\(task.id)"
         let handled = driver.implements(.expirationHandler, target: target)
-        emit(.callback(.expirationHandler, target: target, handled: handled, depth: depth, url: nil, completion: nil, animated: nil))
+        emit(.callback(.expirationHandler, target: target, handled: handled, depth: depth, arguments: CallbackArguments()))
         if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
       }
     case let .after(id):
       guard scheduler.startAfterBlock(id) else { return }
       let target = "after#\(id)"
-      emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, url: nil, completion: nil, animated: nil))
+      emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, arguments: CallbackArguments()))
       try runApp(.after(id: id), name: Callback.asyncAfter.signature, target: target)
     case let .completionKill(c):
       terminate(scheduler.completionTermination(c))

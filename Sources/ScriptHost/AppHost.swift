@@ -141,16 +141,18 @@ final class AppHost: AppDriver {
     return vm.type(-1) == .table
   }
 
-  func run(_ job: AppJob, services: AppServices) -> AppFault? {
+  func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
     self.services = services
-    guard let vm, !vm.aborted else { return .processEnded }
+    guard let vm, !vm.aborted else { return .failure(.processEnded) }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
     var nargs: Int32 = 0
+    var wantsValue = false
     switch job {
-    case let .callback(cb, target, url, completion, animated):
-      guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return nil }
-      nargs = pushArguments(vm, cb, target: target, url: url, completion: completion, animated: animated)
+    case let .callback(cb, target, arguments):
+      guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return .success(nil) }
+      nargs = pushArguments(vm, cb, target: target, arguments)
+      wantsValue = cb.returnsValue
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
       // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
@@ -192,13 +194,35 @@ final class AppHost: AppDriver {
       vm.insert(-2)
       vm.pop()
     }
-    guard vm.type(top + 1) == .function else { vm.setTop(top); return nil }
-    let result = vm.protectedCall(nargs: nargs, nresults: 0, freshBudget: false)
+    guard vm.type(top + 1) == .function else { vm.setTop(top); return .success(nil) }
+    let result = vm.protectedCall(nargs: nargs, nresults: wantsValue ? 1 : 0, freshBudget: false)
+    var outcome: Result<JSONValue?, AppFault> = fault(result, in: job.description).map { .failure($0) } ?? .success(nil)
+    if wantsValue, case .ok = result { outcome = returnedValue(vm, of: job) }
     vm.setTop(top)
-    let f = fault(result, in: job.description)
     if closePending, vm.guestDepth == 0 { closeNow() }
-    return f
+    return outcome
   }
+
+  /// The value a handler left on top of the stack, as JSON (nil for `nil`); one that cannot be
+  /// kept (a function, a cycle, over `returnedBytesMax`) crashes the app, as a wrong type would in Swift.
+  private func returnedValue(_ vm: LuaVM, of job: AppJob) -> Result<JSONValue?, AppFault> {
+    do {
+      let value = try vm.json(at: -1, what: "\(job.description) returned a value lifesim cannot keep")
+      let bytes = value.canonicalText.utf8.count
+      guard bytes <= Self.returnedBytesMax else {
+        return .failure(.error(message: "\(job.description) returned \(bytes) bytes, over the \(Self.returnedBytesMax >> 10) KiB a return value may have",
+                               traceback: ""))
+      }
+      return .success(value == .null ? nil : value)
+    } catch let raise as LuaRaise {
+      return .failure(.error(message: raise.message, traceback: ""))
+    } catch {
+      return .failure(.error(message: "\(error)", traceback: ""))
+    }
+  }
+
+  /// The largest value a handler may return to UIKit (its canonical JSON text).
+  static let returnedBytesMax = 1 << 20
 
   /// What a protected call into the app (running `what`) means for the simulated process.
   private func fault(_ result: LuaVM.CallResult, in what: String) -> AppFault? {
@@ -269,8 +293,8 @@ final class AppHost: AppDriver {
 
 
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
-  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, url: String?, completion: Int?,
-                             animated: Bool?) -> Int32 {
+  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, _ arguments: CallbackArguments) -> Int32 {
+    let url = arguments.url, completion = arguments.completion, animated = arguments.animated
     // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
     case .appDelegate:

@@ -3,13 +3,14 @@ import EventStore
 /// Converting between Lua values and the JSON the log stores (`store`/`stored`).
 extension LuaVM {
   /// The value at `idx` as JSON: nil, booleans, integers, floats, strings, and
-  /// tables of them (arrays 1…n, or string-keyed maps stored with sorted keys).
-  func json(at idx: Int32, depth: Int = 0) throws -> JSONValue {
+  /// tables of them (arrays 1…n, or string-keyed maps stored with sorted keys). `what`
+  /// begins an error's message: the API that is given the value.
+  func json(at idx: Int32, depth: Int = 0, what: String = "store") throws -> JSONValue {
     guard depth < Self.storedDepthMax else {
-      throw LuaRaise(at: self, "store: value nested deeper than \(Self.storedDepthMax) tables (or a cycle)")
+      throw LuaRaise(at: self, "\(what): value nested deeper than \(Self.storedDepthMax) tables (or a cycle)")
     }
     // Each level holds a key and a value on the stack while it reads the next level.
-    guard ensureStack(4) else { throw LuaRaise(at: self, "store: value too deep for the Lua stack") }
+    guard ensureStack(4) else { throw LuaRaise(at: self, "\(what): value too deep for the Lua stack") }
     let idx = absIndex(idx)
     switch type(idx) {
     case .nil, .none: return .null
@@ -17,7 +18,7 @@ extension LuaVM {
     case .number:
       if isInteger(idx), let i = integer(idx) { return .int(i) }
       let d = number(idx) ?? 0
-      guard d.isFinite else { throw LuaRaise(at: self, "store: numbers must be finite") }
+      guard d.isFinite else { throw LuaRaise(at: self, "\(what): numbers must be finite") }
       return .double(d)
     case .string: return .string(string(idx) ?? "")
     case .table:
@@ -29,10 +30,10 @@ extension LuaVM {
         count += 1
         if type(-2) == .string {
           let key = string(-2) ?? ""
-          stringKeys.append((key, try json(at: -1, depth: depth + 1)))
+          stringKeys.append((key, try json(at: -1, depth: depth + 1, what: what)))
         } else if !(type(-2) == .number && isInteger(-2)) {
           pop(2)
-          throw LuaRaise(at: self, "store: table keys must be strings, or 1…n for an array")
+          throw LuaRaise(at: self, "\(what): table keys must be strings, or 1…n for an array")
         }
         pop()
       }
@@ -40,15 +41,15 @@ extension LuaVM {
         var items: [JSONValue] = []
         for i in stride(from: 1, through: n, by: 1) {
           rawGet(idx, i)
-          items.append(try json(at: -1, depth: depth + 1))
+          items.append(try json(at: -1, depth: depth + 1, what: what))
           pop()
         }
         return .array(items)
       }
-      guard stringKeys.count == count else { throw LuaRaise(at: self, "store: a table must be an array or have only string keys") }
+      guard stringKeys.count == count else { throw LuaRaise(at: self, "\(what): a table must be an array or have only string keys") }
       return .object(stringKeys.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
     default:
-      throw LuaRaise(at: self, "store: a \(type(idx)) cannot be stored (strings, numbers, booleans and tables only)")
+      throw LuaRaise(at: self, "\(what): a \(type(idx)) cannot be stored (strings, numbers, booleans and tables only)")
     }
   }
 

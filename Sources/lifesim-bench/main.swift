@@ -14,7 +14,7 @@ final class NullApp: AppDriver {
   func endProcess() {}
   func implements(_ callback: Callback, target: String) -> Bool { false }
   func declares(controller name: String) -> Bool { true }
-  func run(_ job: AppJob, services: AppServices) -> AppFault? { nil }
+  func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> { .success(nil) }
 }
 
 func now() -> Double {

@@ -188,10 +188,11 @@ struct ChromeTraceExporter {
     case let .crash(name, target, message, _):
       closeAll(at: ts)
       instant("System", "crash in \(target).\(name)", ts, args: args + [("message", .string(message))])
-    case let .callback(cb, target, handled, depth, url, _, animated):
+    case let .callback(cb, target, handled, depth, arguments):
       args += [("target", .string(target)), ("depth", .int(Int64(depth))), ("handled", .bool(handled))]
-      if let url { args.append(("url", .string(url))) }
-      if let animated { args.append(("animated", .bool(animated))) }
+      if let url = arguments.url { args.append(("url", .string(url))) }
+      if let animated = arguments.animated { args.append(("animated", .bool(animated))) }
+      if let payload = arguments.payload { args.append(("payload", payload)) }
       let track = trackName(for: target)
       if handled {
         begin(track, at: ts)
@@ -199,10 +200,11 @@ struct ChromeTraceExporter {
       } else {
         span(track, cb.signature, from: ts, to: ts + (clock == .sequence ? 1 : 0), args: args, begun: false)
       }
-    case let .returned(name, target, used, _):
+    case let .returned(name, target, used, _, value):
       if let i = open.lastIndex(where: { $0.name == name && $0.target == target }) {
         let o = open.remove(at: i)
-        span(o.track, name, from: o.ts, to: ts, args: o.args + [("return_seq", .int(seq)), ("used_us", .int(used))])
+        let returned: [(String, JSONValue)] = value.map { [("value", $0)] } ?? []
+        span(o.track, name, from: o.ts, to: ts, args: o.args + [("return_seq", .int(seq)), ("used_us", .int(used))] + returned)
       }
     case let .call(call, at):
       args += [("call", .string(TraceFormatter.describe(call))), ("at", at.map(JSONValue.string) ?? .null)]

@@ -73,10 +73,10 @@ struct MermaidExporter {
     switch event.body {
     case let .input(input, _):
       line("  User->>UIKit: \(Self.text(input.verb)) @\(time)s")
-    case let .callback(cb, target, handled, _, _, _, _):
+    case let .callback(cb, target, handled, _, _):
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : target)
       line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature))")
-    case let .returned(name, target, used, _):
+    case let .returned(name, target, used, _, _):
       guard used > 0 else { return }
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : target)
       line("  \(p)-->>UIKit: \(Self.text(name)) returned after \(VirtualTime.format(used))s")

@@ -109,10 +109,10 @@ struct RunTable {
     var row = EventRow(seq: e.seq, t: e.t, kind: e.kind, name: text("name") ?? e.kind.rawValue, target: text("target"),
                        depth: number("depth"), at: text("at"), from: stateText("from"), to: stateText("to"),
                        details: .object(e.fields.filter { !Self.columns.contains($0.0) }), isFlag: isFlag)
-    if case let .callback(_, _, handled, _, _, _, _) = event.body {
+    if case let .callback(_, _, handled, _, _) = event.body {
       if handled { waiting.append(rows.count) } else { row.durationUs = 0 }
     }
-    if case let .returned(name, target, _, _) = event.body,
+    if case let .returned(name, target, _, _, _) = event.body,
        let w = waiting.lastIndex(where: { rows[$0].name == name && rows[$0].target == target }) {
       let i = waiting.remove(at: w)
       rows[i].durationUs = e.t - rows[i].t

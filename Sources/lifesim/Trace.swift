@@ -39,12 +39,14 @@ struct TraceFormatter {
     case .resumed: text = Terminal.paint("  ● resumed", "33")
     case let .terminated(t):
       text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
-    case let .callback(cb, target, handled, depth, url, _, _):
+    case let .callback(cb, target, handled, depth, arguments):
       self.depth = depth
-      let name = "\(target).\(cb.signature)" + (url.map { " url=\($0)" } ?? "")
+      let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
+        + (arguments.payload.map { " \($0.canonicalText)" } ?? "")
       text = indent(depth) + (handled ? Terminal.paint("→ \(name)", "32") : Terminal.paint("→ \(name)", "2"))
-    case let .returned(name, target, used, depth):
-      text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s", "2")
+    case let .returned(name, target, used, depth, value):
+      text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s"
+                                              + (value.map { " → \($0.canonicalText)" } ?? ""), "2")
     case let .call(call, _):
       text = indent(depth + 1) + "· \(Self.describe(call))"
     case let .notification(name, handled, depth):

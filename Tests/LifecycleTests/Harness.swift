@@ -90,7 +90,7 @@ final class Harness {
   // MARK: - How each kind is written
 
   static func call(_ body: EventBody) -> String? {
-    if case let .callback(cb, target, _, _, _, _, _) = body { return "\(target).\(cb.signature)" }
+    if case let .callback(cb, target, _, _, _) = body { return "\(target).\(cb.signature)" }
     return nil
   }
 

@@ -78,11 +78,11 @@ extension SplitMix64 {
         sinceLaunch = mode == .foreground ? [] : nil
       case .terminated, .crash:
         pendingWillEnterForeground = false
-      case let .callback(cb, target, _, _, _, _, animated):
+      case let .callback(cb, target, _, _, arguments):
         if s.process != .running { return "\(at): \(cb.key) delivered to a \(s.process.rawValue) app" }
         let appearance: [Callback] = [.viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear]
-        if appearance.contains(cb) != (animated != nil) {
-          return "\(at): \(target).\(cb.key) \(animated == nil ? "without its" : "with an") animated argument"
+        if appearance.contains(cb) != (arguments.animated != nil) {
+          return "\(at): \(target).\(cb.key) \(arguments.animated == nil ? "without its" : "with an") animated argument"
         }
         if cb == .viewDidLoad {
           if loaded.contains(target) { return "\(at): viewDidLoad twice for \(target)" }
@@ -152,7 +152,7 @@ extension SplitMix64 {
         switch e.body {
         case .pushed: sawPush = true
         case .presented: sawSheet = true
-        case .callback(.expirationHandler, _, _, _, _, _, _): sawExpiration = true
+        case .callback(.expirationHandler, _, _, _, _): sawExpiration = true
         default: break
         }
       }
@@ -166,13 +166,13 @@ extension SplitMix64 {
   func checkerIsNotVacuous() {
     let bad: [Event] = [
       Event(t: 0, .processStarted(mode: .foreground, state: .inactive)),
-      Event(t: 0, .callback(.applicationWillEnterForeground, target: "AppDelegate", handled: false, depth: 0, url: nil, completion: nil, animated: nil)),
+      Event(t: 0, .callback(.applicationWillEnterForeground, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
     ]
     #expect(Self.check(bad, scenes: false) == "event 2: applicationWillEnterForeground during a cold launch")
     let suspended: [Event] = [
       Event(t: 0, .processStarted(mode: .background, state: .background)),
       Event(t: 0, .suspended),
-      Event(t: 1, .callback(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, url: nil, completion: nil, animated: nil)),
+      Event(t: 1, .callback(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
     ]
     #expect(Self.check(suspended, scenes: false) == "event 3: applicationWillTerminate delivered to a suspended app")
     let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]

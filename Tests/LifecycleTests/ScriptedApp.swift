@@ -7,6 +7,9 @@ final class ScriptedApp: AppDriver {
   typealias Handler = (Simulator) throws -> Void
   var layout: AppLayout
   var handlers: [String: Handler] = [:]
+  /// What the handler of a key (as in `handlers`) returns, for callbacks whose return UIKit
+  /// reads; a key here is implemented even with no entry in `handlers`.
+  var returns: [String: JSONValue] = [:]
   var expirations: [Int: Handler] = [:]
   var controllers: Set<String>
   private(set) var processes = 0
@@ -27,17 +30,27 @@ final class ScriptedApp: AppDriver {
     return handlers["\(cls).\(cb.key)"] ?? handlers[cb.key]
   }
 
-  func implements(_ callback: Callback, target: String) -> Bool { handler(callback, target) != nil }
+  private func returned(_ cb: Callback, _ target: String) -> JSONValue? {
+    let cls = target.split(separator: "#").first.map(String.init) ?? target
+    return returns["\(cls).\(cb.key)"] ?? returns[cb.key]
+  }
 
-  func run(_ job: AppJob, services: AppServices) -> AppFault? {
-    guard let sim = services as? Simulator else { return nil }
+  func implements(_ callback: Callback, target: String) -> Bool {
+    handler(callback, target) != nil || returned(callback, target) != nil
+  }
+
+  func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
+    guard let sim = services as? Simulator else { return .success(nil) }
     let h: Handler?
+    var value: JSONValue?
     switch job {
-    case let .callback(cb, target, _, _, _): h = handler(cb, target)
+    case let .callback(cb, target, _):
+      h = handler(cb, target)
+      value = cb.returnsValue ? returned(cb, target) : nil
     case let .expiration(task): h = expirations[task]
     case .notification, .after: h = nil
     }
-    do { try h?(sim) } catch { return .processEnded }
-    return nil
+    do { try h?(sim) } catch { return .failure(.processEnded) }
+    return .success(value)
   }
 }

@@ -45,7 +45,7 @@ final class RunTracker {
   func record(_ event: Event) {
     events += 1
     switch event.body {
-    case let .callback(cb, target, handled, _, _, _, _):
+    case let .callback(cb, target, handled, _, _):
       let name = "\(Self.className(target)).\(cb.signature)"
       callbacks.insert(name)
       if handled { running.append(name) }
