@@ -27,6 +27,28 @@ public struct LogEventView: EventFields {
     self.seq = seq; self.t = t; self.kind = kind; self.body = body; self.members = members
   }
 
+  /// An event body on its own (`{"seq":…,"t":…,"kind":…,…}`, without `h`), validated as JSON;
+  /// nil if it is not JSON or does not start with an event's `seq`, `t` and `kind`.
+  public init?(body: [UInt8]) {
+    var keys: [Range<Int>] = [], members: [JSONMember] = []
+    do {
+      try body.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in
+        try JSONParser.validate(buf, scratch: &keys, members: &members)
+      }
+    } catch {
+      return nil
+    }
+    let head = body.withUnsafeBufferPointer { bytes in
+      members.count >= 3 && Self.equal(bytes, members[0].key, "seq") && Self.equal(bytes, members[1].key, "t")
+        && Self.equal(bytes, members[2].key, "kind")
+        ? (Self.value(bytes, members[0].value), Self.value(bytes, members[1].value), Self.value(bytes, members[2].value))
+        : nil
+    }
+    guard let head, let seq = head.0?.intValue, let t = head.1?.intValue,
+          let kind = head.2?.stringValue.flatMap(EventKind.init(rawValue:)) else { return nil }
+    self.init(seq: seq, t: t, kind: kind, body: body, members: members)
+  }
+
   public subscript(key: String) -> JSONValue? {
     body.withUnsafeBufferPointer { bytes -> JSONValue? in
       for m in members.dropFirst(3) where Self.equal(bytes, m.key, key) { return Self.value(bytes, m.value) }

@@ -7,6 +7,7 @@ import Lifecycle
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "export",
     abstract: "Write a run's timeline as Perfetto JSON, an HTML page, a Mermaid diagram, plain events, or tables for DuckDB.",
     discussion: """
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per

@@ -10,6 +10,7 @@ import Glibc
 
 struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "replay",
     abstract: "Print a recorded run from its log alone, rebuild its state, or re-run it.",
     discussion: """
       Without options: prints the trace `run` printed, from the log alone (no script runs).
