@@ -253,8 +253,8 @@ final class AppHost: AppDriver {
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
-  static let apiNames = ["after", "app", "controller", "dismiss", "log", "observe", "pop", "present", "push",
-                         "require", "store", "stored", "work", "hold_lock", "release_lock"]
+  static let apiNames = ["after", "app", "controller", "dismiss", "hold_lock", "log", "observe", "pop", "present", "push",
+                         "release_lock", "require", "store", "stored", "work"]
 
   // MARK: Handlers
 
