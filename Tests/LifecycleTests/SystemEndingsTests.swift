@@ -260,6 +260,23 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     h.expectSystem(["resumed"])
   }
 
+  @Test("§14 a time change queued before disconnect_scene is kept and delivered before the reconnection's willConnectTo (S70, S71, S18)")
+  func queuedAcrossADisconnect() throws {
+    let h = Harness(ios: 17, scenes: true)
+    try h.launch()
+    try h.perform(.home)
+    h.expectHome()
+    try h.perform(.timeChange, .disconnectScene(1))
+    h.expectCalls([SD + "sceneDidDisconnect(_:)"])  // the resume for the disconnect is in the background: still queued
+    h.expectNotifications(["UIScene.didDisconnectNotification"])
+    h.expectSystem(["note timeChangeQueued: the app is suspended: the time change is delivered when it next comes to the foreground, once however many come",
+                    "resumed", "suspended"])
+    try h.perform(.launch(url: nil))
+    h.expectCalls([AD + "applicationSignificantTimeChange(_:)"] + reconnect(ios: 17, instance: 2))
+    h.expectNotifications(["UIApplication.significantTimeChangeNotification"] + reconnectNotifications)
+    h.expectSystem(["resumed"])
+  }
+
   @Test("§14 a time change is lost when the app is not running, and a queued one is lost with the process (S70, S25)")
   func lost() throws {
     let h = Harness(ios: 17, scenes: true)
@@ -340,6 +357,21 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     }
     h.expectSystem(["resumed"])
     #expect(interleaved(h, from: from).prefix(2) == [available, "post UIApplication.protectedDataDidBecomeAvailableNotification"])
+  }
+
+  @Test("§14 prewarming is possible before the first unlock; the launch after it is the whole foreground launch (S2, S37)")
+  func prewarmBeforeFirstUnlock() throws {
+    let h = Harness(ios: 17, scenes: true)
+    try h.perform(.reboot, .prewarm)
+    h.expectSystem(["started prewarm, background"])
+    #expect(h.sim.state.firstUnlockPending && !h.sim.state.protectedDataAvailable)
+    try h.perform(.unlock)  // the first unlock: nothing is delivered to a prewarmed process
+    h.expectCalls([])
+    h.expectSystem([])
+    try h.perform(.launch(url: nil))
+    h.expectCalls(StandardLaunch.sceneCalls(ios: 17))
+    h.expectNotifications(StandardLaunch.sceneNotifications)
+    h.expectSystem(["continued background"])
   }
 
   @Test("§14 the first unlock reaches an app running in the background at once; then untilFirstUnlock data stays readable while locked, complete data does not (S37, F72)")
