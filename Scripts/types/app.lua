@@ -49,6 +49,7 @@ UIApplication = {}
 ---@field openURL? fun(application: UIApplication, url: string)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
+---@field applicationSignificantTimeChange? fun(application: UIApplication)  # after UIApplication.significantTimeChangeNotification
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
@@ -86,13 +87,25 @@ function controller(name) end
 ---Blocks the main thread for that much virtual time.
 ---@param seconds number
 function work(seconds) end
----Persists a value (string, number, boolean, or a table of them); survives termination.
+---Persists a value (string, number, boolean, or a table of them); survives termination. Returns
+---false (storing nothing) while the protection class is unavailable: before the first unlock after
+---a reboot for "untilFirstUnlock" (the default) and "complete", while protected data is unavailable for "complete".
 ---@param key string
 ---@param value any
-function store(key, value) end
+---@param opts? { protection?: "none"|"untilFirstUnlock"|"complete" }
+---@return boolean stored
+function store(key, value, opts) end
+---nil while the key's protection class is unavailable.
 ---@param key string
 ---@return any
 function stored(key) end
+---Takes a file lock; a `shared` one (an app-group container) still held when the app would be
+---suspended is the 0xdead10cc kill (termination "suspended_with_locked_file").
+---@param name string
+---@param opts? { shared?: boolean }
+function hold_lock(name, opts) end
+---@param name string
+function release_lock(name) end
 ---@param name string
 function push(name) end
 function pop() end

@@ -10,6 +10,7 @@ public enum Callback: String, CaseIterable, Sendable {
   case applicationDidReceiveMemoryWarning, applicationProtectedDataWillBecomeUnavailable
   case applicationProtectedDataDidBecomeAvailable, openURL
   case performFetchWithCompletionHandler, didReceiveRemoteNotification
+  case applicationSignificantTimeChange
   // UISceneDelegate
   case willConnectTo, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive
   case sceneWillResignActive, sceneDidEnterBackground, openURLContexts
@@ -41,7 +42,7 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
          .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
-         .didReceiveRemoteNotification:
+         .didReceiveRemoteNotification, .applicationSignificantTimeChange:
       return .appDelegate
     }
   }
@@ -67,6 +68,7 @@ public enum Callback: String, CaseIterable, Sendable {
     case .openURL: return "application(_:open:options:)"
     case .performFetchWithCompletionHandler: return "application(_:performFetchWithCompletionHandler:)"
     case .didReceiveRemoteNotification: return "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
+    case .applicationSignificantTimeChange: return "applicationSignificantTimeChange(_:)"
     case .willConnectTo: return "scene(_:willConnectTo:options:)"
     case .sceneDidDisconnect: return "sceneDidDisconnect(_:)"
     case .sceneWillEnterForeground: return "sceneWillEnterForeground(_:)"
@@ -128,7 +130,7 @@ extension Callback {
          .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
-         .asyncAfter:
+         .asyncAfter, .applicationSignificantTimeChange:
       return false
     }
   }

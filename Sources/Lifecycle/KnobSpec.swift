@@ -45,9 +45,9 @@ public struct KnobSpec: Sendable {
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
-    default defaultText: String, _ doc: String
+    missing: E? = nil, default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: nil, defaultText, doc,
+    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: missing.map { .string($0.rawValue) }, defaultText, doc,
           record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 

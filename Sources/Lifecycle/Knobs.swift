@@ -45,5 +45,11 @@ extension Profile {
            "Lua instructions one callback may run (1,000 to 10¹²)"),
     .count("memoryLimitBytes", \.memoryLimitBytes, (1 << 20)...(1 << 34), { _ in 64 << 20 }, default: "64 MiB",
            "the app's Lua memory before a jetsam kill (1 MiB to 16 GiB)"),
+    // Logs written before these knobs existed had no time changes or locks: the defaults replay them.
+    .choice("queuedTimeChangeDelivery", \.queuedTimeChangeDelivery, { _ in .nextForeground }, missing: .nextForeground,
+            default: "`\"nextForeground\"`",
+            "a time change queued while suspended is delivered when the app next comes to the foreground (`\"nextRun\"`: whenever it next runs)"),
+    .flag("debuggerAttached", \.debuggerAttached, { _ in false }, missing: false, default: "`false`",
+          "a debugger is attached: no 0xdead10cc kill for a shared lock held at suspension"),
   ]
 }
