@@ -20,6 +20,8 @@ public enum Callback: String, CaseIterable, Sendable {
   case traitCollectionDidChange
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
+  // User actions (`act`): the key is the controller table's `actions`
+  case userAction = "actions"
 
   /// Who receives it.
   public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
@@ -43,6 +45,8 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
          .didReceiveRemoteNotification:
       return .appDelegate
+    case .userAction:
+      return .viewController
     }
   }
 
@@ -91,6 +95,7 @@ public enum Callback: String, CaseIterable, Sendable {
     case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
     case .expirationHandler: return "expirationHandler()"
     case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
+    case .userAction: return "action(_:)"
     }
   }
 
@@ -129,6 +134,8 @@ extension Callback {
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
          .asyncAfter:
+      return false
+    case .userAction:
       return false
     }
   }

@@ -20,6 +20,9 @@ public enum Input: Equatable, Sendable {
   case swipeBack(cancel: Bool)
   case swipeDown(cancel: Bool)
   case advance(us: Int64)
+  /// `act(name, …)`: a user action of the controller on screen, with its arguments (strings,
+  /// numbers, booleans).
+  case act(String, arguments: [JSONValue])
 
   /// The scenario verb's name.
   public var verb: String {
@@ -47,6 +50,7 @@ public enum Input: Equatable, Sendable {
     case .swipeBack: return "swipe_back"
     case .swipeDown: return "swipe_down"
     case .advance: return "advance"
+    case .act: return "act"
     }
   }
 }

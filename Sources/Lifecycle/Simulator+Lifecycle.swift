@@ -80,6 +80,7 @@ extension Simulator {
     case let .swipeBack(cancel): try pop(cancelled: cancel)
     case let .swipeDown(cancel): try dismiss(cancelled: cancel)
     case let .advance(us): advance(us)
+    case let .act(name, arguments): try performAction(name, arguments: arguments)
     }
   }
 

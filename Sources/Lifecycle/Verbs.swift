@@ -54,6 +54,10 @@ extension VerbSpec {
              doc: "virtual time passes; what falls due fires in order") { a in
       a.number("duration_us").map { .advance(us: $0) }
     },
+    VerbSpec("act", [.action(key: "action", argumentsKey: "arguments")],
+             doc: "a user action of the controller on screen, with the values after the name as its arguments") { a in
+      a.text("action").map { .act($0, arguments: a.list("arguments") ?? []) }
+    },
   ]
 
   /// A verb whose one argument is a case of `E`, recorded under `key`.

@@ -99,6 +99,7 @@ struct TraceFormatter {
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
       return input.verb
+    case let .act(name, arguments): return (["act \(name)"] + arguments.map(\.canonicalText)).joined(separator: " ")
     }
   }
 

@@ -56,6 +56,7 @@ public enum FindingScenario {
     case let .swipeBack(cancel): return cancel ? "swipe_back { cancel = true }" : "swipe_back()"
     case let .swipeDown(cancel): return cancel ? "swipe_down { cancel = true }" : "swipe_down()"
     case let .advance(us): return "advance(\(seconds(us)))"
+    case let .act(name, arguments): return "act(" + ([luaString(name)] + arguments.map(luaLiteral)).joined(separator: ", ") + ")"
     }
   }
 
@@ -66,6 +67,17 @@ public enum FindingScenario {
     fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
     while fraction.hasSuffix("0") { fraction.removeLast() }
     return fraction.isEmpty ? "\(whole)" : "\(whole).\(fraction)"
+  }
+
+  /// An action's argument as a Lua literal: a string, a number that reads back the same, a boolean.
+  static func luaLiteral(_ value: JSONValue) -> String {
+    switch value {
+    case let .string(s): return luaString(s)
+    case let .int(i): return String(i)
+    case let .double(d): return "\(d)"
+    case let .bool(b): return b ? "true" : "false"
+    case .null, .array, .object: return "nil"
+    }
   }
 
   /// A Lua string literal.
