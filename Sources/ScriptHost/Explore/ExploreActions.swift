@@ -38,6 +38,11 @@ extension InvariantHost {
 }
 
 extension ExploreSetup {
+  /// The transitions coverage counts for this app: its tabs, and `act` when it declares actions.
+  var transitions: Set<Transition> {
+    TransitionUniverse(profile: profile, tabs: tabs, url: Self.exploreURL, actions: !actions.byController.isEmpty).transitions
+  }
+
   /// The app's actions (read from the probe's declarations) with the spec's argument lists;
   /// a spec that lists an action no controller declares is an error naming the spec.
   static func actionCatalog(_ probe: AppHost, declaration: ExploreDeclaration, specPath: String?) throws(ScriptError) -> ActionCatalog {
