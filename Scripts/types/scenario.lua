@@ -59,6 +59,11 @@ function swipe_down(opts) end
 ---Lets virtual time pass.
 ---@param seconds number
 function advance(seconds) end
+---Performs a user action of the controller on screen (declared in its `actions` table); the
+---values after the name are passed after `vc`. Only while the app is active and frontmost.
+---@param name string                     # e.g. "type"
+---@param ... string|number|boolean       # the action's arguments, e.g. "hello"
+function act(name, ...) end
 
 ---@param state AppStateName
 function expect_state(state) end

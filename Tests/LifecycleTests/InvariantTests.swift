@@ -42,6 +42,10 @@ extension SplitMix64 {
     if rng.below(4) == 0 {
       app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
     }
+    app.actions["Detail"] = [
+      "tap": { sim in try sim.store(key: "tapped", value: .bool(true)) },
+      "sync": { sim in try sim.work(us: 11_000_000) },
+    ]
     return app
   }
 
@@ -50,7 +54,8 @@ extension SplitMix64 {
   private static func randomInput(_ rng: inout Rng) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)])
+                                durationsUs: [rng.seconds(40)],
+                                actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]))
     let inputs = spec.candidates(domain)
     return inputs[rng.below(inputs.count)]
   }
