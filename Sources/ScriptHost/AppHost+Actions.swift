@@ -19,14 +19,7 @@ extension AppHost {
     let top = vm.top
     defer { vm.setTop(top) }
     guard pushActionTable(vm, controller) else { return [] }
-    let table = vm.absIndex(-1)
-    var names: [String] = []
-    vm.pushNil()
-    while vm.next(table) {
-      if vm.type(-2) == .string, let name = vm.string(-2), vm.type(-1) == .function { names.append(name) }
-      vm.pop()
-    }
-    return names.sorted()
+    return vm.stringKeys(ofTableAt: -1, holding: .function)
   }
 
   /// Pushes the `actions` table of `controller`'s declaration; false (nothing pushed) if it has none.
@@ -90,5 +83,19 @@ extension AppHost {
       vm.pop()
     }
     return problems
+  }
+}
+
+extension LuaVM {
+  /// The string keys of the table at `index` whose values are of type `type`, in order.
+  func stringKeys(ofTableAt index: Int32, holding type: LuaType) -> [String] {
+    let table = absIndex(index)
+    var names: [String] = []
+    pushNil()
+    while next(table) {
+      if self.type(-2) == .string, let name = string(-2), self.type(-1) == type { names.append(name) }
+      pop()
+    }
+    return names.sorted()
   }
 }

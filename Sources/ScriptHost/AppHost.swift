@@ -122,14 +122,7 @@ final class AppHost: AppDriver {
     let top = vm.top
     defer { vm.setTop(top) }
     pushRegistryTable(vm, "controllers")
-    let table = vm.absIndex(-1)
-    var names: [String] = []
-    vm.pushNil()
-    while vm.next(table) {
-      if vm.type(-2) == .string, let name = vm.string(-2), vm.type(-1) == .table { names.append(name) }
-      vm.pop()
-    }
-    return names.sorted()
+    return vm.stringKeys(ofTableAt: -1, holding: .table)
   }
 
   func declares(controller name: String) -> Bool {
