@@ -204,3 +204,21 @@ extension ExploreTests {
     }
   }
 }
+
+extension ExploreTests {
+  @Test("a failing user action is named by its action, so two failing actions are two signatures")
+  func failingActionsAreNamedByAction() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-act-crash-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try """
+      app { root = "Editor" }
+      controller "Editor" { actions = { save = function(vc) error("disk full") end, sync = function(vc) work(11) end } }
+      """.write(toFile: dir + "/app.lua", atomically: true, encoding: .utf8)
+    let worker = try ExploreWorker(try ExploreSetup(ExploreOptions(path: dir + "/app.lua")))
+    let save = worker.run(.fixed([.launch(url: nil), .act("save", arguments: [])]))
+    #expect(save.failure == FailureSignature(reason: "crash", place: "Editor.action(save)"))
+    let sync = worker.run(.fixed([.launch(url: nil), .act("sync", arguments: [])]))
+    #expect(sync.failure == FailureSignature(reason: "watchdog", place: "Editor.action(sync)"))
+    #expect(sync.callbacks.contains("Editor.action(_:)"))
+  }
+}
