@@ -221,4 +221,15 @@ extension ExploreTests {
     #expect(sync.failure == FailureSignature(reason: "watchdog", place: "Editor.action(sync)"))
     #expect(sync.callbacks.contains("Editor.action(_:)"))
   }
+
+  @Test("shrinking an act tries the action's earlier argument lists, simplest first")
+  func shrinkingAnActionTriesEarlierArgumentLists() {
+    let catalog = ActionCatalog(byController: ["Editor": ["type"]],
+                                argumentLists: ["type": [[.string("hello")], [.string("")], [.string("a"), .int(2)]]])
+    #expect(Shrinker.simpler(.act("type", arguments: [.string("a"), .int(2)]), controllers: [], actions: catalog) == [
+      .act("type", arguments: [.string("hello")]), .act("type", arguments: [.string("")]),
+    ])
+    #expect(Shrinker.simpler(.act("type", arguments: [.string("hello")]), controllers: [], actions: catalog) == [])
+    #expect(Shrinker.simpler(.act("save", arguments: []), controllers: [], actions: catalog) == [])
+  }
 }
