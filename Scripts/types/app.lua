@@ -78,6 +78,7 @@ SceneDelegate = {}
 ---@field willTransitionToTraitCollection? fun(vc: UIViewController, orientation: string)
 ---@field viewWillTransitionToSize? fun(vc: UIViewController, orientation: string)
 ---@field traitCollectionDidChange? fun(vc: UIViewController)
+---@field actions? table<string, fun(vc: UIViewController, ...: string|number|boolean)>  # user actions a scenario performs with act(name, …)
 
 ---Declares a view-controller class: `controller "NoteList" { viewDidLoad = function(vc) end }`.
 ---@param name string

@@ -7,6 +7,7 @@
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13; --no-scenes wins)
 ---@field steps? integer       # the longest sequence of verbs in a run (default 30; --steps wins)
 ---@field seed? integer        # the exploration's seed (default 1; --seed wins)
+---@field actions? table<string, (string|number|boolean|(string|number|boolean)[])[]>  # argument lists per user action: { type = { "hello", "" } } calls type("hello") and type(""); a list is one call's arguments (default: no arguments)
 
 ---Names the app to explore and the defaults of the command line's options.
 ---@param config ExploreConfig

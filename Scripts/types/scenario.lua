@@ -68,6 +68,11 @@ function disconnect_scene(n) end
 function time_change() end
 ---The device restarts: the process ends with no callback, the device is locked; the next unlock() is the first.
 function reboot() end
+---Performs a user action of the controller on screen (declared in its `actions` table); the
+---values after the name are passed after `vc`. Only while the app is active and frontmost.
+---@param name string                     # e.g. "type"
+---@param ... string|number|boolean       # the action's arguments, e.g. "hello"
+function act(name, ...) end
 
 ---@param state AppStateName
 function expect_state(state) end

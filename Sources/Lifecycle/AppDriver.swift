@@ -17,9 +17,16 @@ public protocol AppDriver: AnyObject {
   func implements(_ callback: Callback, target: String) -> Bool
   /// Whether the app declares the view-controller class `name`.
   func declares(controller name: String) -> Bool
+  /// The user actions instances of controller class `name` declare (`act`), in name order.
+  func actions(of controller: String) -> [String]
   /// Runs app code, which makes its app calls through `services`. Success carries what a
   /// callback whose return UIKit reads (`Callback.returnsValue`) returned; nil for every other job.
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault>
+}
+
+extension AppDriver {
+  /// An app that declares no user actions.
+  public func actions(of controller: String) -> [String] { [] }
 }
 
 /// What the system offers running app code: the app calls, the virtual clock and what

@@ -21,6 +21,8 @@ public enum Callback: String, CaseIterable, Sendable {
   case traitCollectionDidChange
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
+  // User actions (`act`): the key is the controller table's `actions`
+  case userAction = "actions"
 
   /// Who receives it.
   public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
@@ -44,6 +46,8 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
          .didReceiveRemoteNotification, .applicationSignificantTimeChange:
       return .appDelegate
+    case .userAction:
+      return .viewController
     }
   }
 
@@ -93,6 +97,7 @@ public enum Callback: String, CaseIterable, Sendable {
     case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
     case .expirationHandler: return "expirationHandler()"
     case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
+    case .userAction: return "action(_:)"
     }
   }
 
@@ -131,6 +136,8 @@ extension Callback {
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
          .asyncAfter, .applicationSignificantTimeChange:
+      return false
+    case .userAction:
       return false
     }
   }

@@ -28,6 +28,9 @@ public enum Input: Equatable, Sendable {
   case timeChange
   /// `reboot()`: the device restarts; the next `unlock()` is the first unlock.
   case reboot
+  /// `act(name, …)`: a user action of the controller on screen, with its arguments (strings,
+  /// numbers, booleans).
+  case act(String, arguments: [JSONValue])
 
   /// The scenario verb's name.
   public var verb: String {
@@ -59,6 +62,7 @@ public enum Input: Equatable, Sendable {
     case .criticalMemoryPressure: return "memory_pressure"
     case .timeChange: return "time_change"
     case .reboot: return "reboot"
+    case .act: return "act"
     }
   }
 }

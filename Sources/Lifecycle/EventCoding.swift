@@ -28,6 +28,7 @@ extension EventBody {
       case let .advance(us): w.field("duration_us", us)
       case let .disconnectScene(n): w.field("scene", n)
       case .criticalMemoryPressure: w.field("level", "critical")
+      case let .act(name, arguments): w.field("action", name); w.field("arguments", .array(arguments))
       case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
            .timeChange, .reboot:
         break
@@ -186,6 +187,12 @@ extension Event {
             case .flag: arguments.values[option.key] = e[option.key]?.boolValue.map(VerbValue.flag)
             }
           }
+        case let .action(key, argumentsKey):
+          arguments.values[key] = .text(try str(key))
+          guard let list = e[argumentsKey]?.arrayValue, list.allSatisfy(UserAction.isArgument) else {
+            throw fail("bad \"\(argumentsKey)\"")
+          }
+          arguments.values[argumentsKey] = .list(list)
         }
       }
       guard let input = spec.make(arguments) else { throw fail("bad input \"\(name)\"") }

@@ -8,28 +8,30 @@ public struct InputRules: Sendable {
   public init(profile: Profile) { self.profile = profile }
 
   /// Why `input` cannot be performed now (nil: it can). `declares` says whether the app
-  /// declares a view-controller class.
+  /// declares a view-controller class; `actions` lists the user actions a class declares.
   public func check(_ input: Input, state s: LifecycleState, clockUs clock: Int64,
-                    declares: (String) -> Bool) -> ScenarioError? {
-    do { try validate(input, s, clock, declares) } catch { return error }
+                    declares: (String) -> Bool, actions: (String) -> [String] = { _ in [] }) -> ScenarioError? {
+    do { try validate(input, s, clock, declares, actions) } catch { return error }
     return nil
   }
 
   /// Every input legal now, drawn from each verb's argument domain: `controllers` (the app's
   /// declared classes) for push and present, the tabs of the window, every interruption, end,
   /// background event, orientation, style and flag; `urls` and `durationsUs` for the verbs that
-  /// take a free URL or a duration. In the order of `VerbSpec.all`.
+  /// take a free URL or a duration; `actions` for `act` (the visible controller's actions).
+  /// In the order of `VerbSpec.all`.
   public func legalInputs(state: LifecycleState, clockUs: Int64, controllers: [String],
-                          urls: [String] = [], durationsUs: [Int64] = []) -> [Input] {
+                          urls: [String] = [], durationsUs: [Int64] = [], actions: ActionCatalog = ActionCatalog()) -> [Input] {
     let domain = ArgumentDomain(controllers: controllers, tabs: state.window?.tabs.count ?? 0,
-                                urls: urls, durationsUs: durationsUs, scenes: state.sceneLabel.flatMap(InstanceLabel.number).map { [$0] } ?? [])
+                                urls: urls, durationsUs: durationsUs, scenes: state.sceneLabel.flatMap(InstanceLabel.number).map { [$0] } ?? [],
+                                actions: actions)
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
-      .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains) == nil }
+      .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains, actions: actions.actions(of:)) == nil }
   }
 
   private func validate(_ input: Input, _ s: LifecycleState, _ clock: Int64,
-                        _ declares: (String) -> Bool) throws(ScenarioError) {
+                        _ declares: (String) -> Bool, _ actions: (String) -> [String]) throws(ScenarioError) {
     // The state's words are made only for a verb that is refused.
     func fail(_ why: String) -> ScenarioError {
       let where_ = "(state: \(s.appState.rawValue)\(s.locked ? ", device locked" : "")\(s.switcherOpen ? ", app switcher open" : "")\(s.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
@@ -111,6 +113,11 @@ public struct InputRules: Sendable {
     case .swipeDown:
       try needActive()
       guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
+    case let .act(name, _):
+      try needActive()
+      guard let top = s.topController, let c = s.controllers[top] else { throw fail("no controller is on screen") }
+      let declared = actions(c.className)
+      guard declared.contains(name) else { throw fail(UserAction.undeclared(name, controller: c.label, declared: declared)) }
     }
   }
 }

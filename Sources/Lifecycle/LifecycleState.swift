@@ -312,6 +312,8 @@ extension LifecycleState {
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
          .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure:
       break  // what these change is recorded by the events their sequences make
+    case .act:
+      break  // what the action does is recorded by its callback and app calls
     }
   }
 
@@ -350,6 +352,8 @@ extension LifecycleState {
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
          .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
+      break
+    case .userAction:
       break
     }
     if let completion {

@@ -16,12 +16,14 @@ public struct LogCoverage: Sendable {
     let profile = try Profile(json: reader.header.profile)
     var state = LifecycleState()
     var tabs = 0
+    var actions = false
     while let line = try reader.next() {
       guard case let .event(logEvent) = line else { continue }
       let event = try Event(logEvent)
       switch event.body {
       case let .input(input, _):
         covered.insert(Transition(state, scenes: profile.scenes, verb: input.verb))
+        if case .act = input { actions = true }
       case let .callback(cb, target, _, _, _):
         let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
         callbacks.insert("\(name).\(cb.signature)")
@@ -34,7 +36,7 @@ public struct LogCoverage: Sendable {
       }
       state.evolve(event)
     }
-    total.formUnion(TransitionUniverse(profile: profile, tabs: tabs, url: "lifesim://coverage").transitions)
+    total.formUnion(TransitionUniverse(profile: profile, tabs: tabs, url: "lifesim://coverage", actions: actions).transitions)
     logs += 1
   }
 

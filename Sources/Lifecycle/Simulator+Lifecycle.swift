@@ -84,6 +84,7 @@ extension Simulator {
     case .criticalMemoryPressure: try criticalMemoryPressure()
     case .timeChange: try timeChange()
     case .reboot: reboot()
+    case let .act(name, arguments): try performAction(name, arguments: arguments)
     }
   }
 

@@ -58,7 +58,8 @@ public final class Simulator: AppServices {
   /// Performs a scenario verb: validates it against the state, records it,
   /// runs UIKit's sequence, then lets pending work due now run.
   public func perform(_ input: Input, at: String? = nil) throws(ScenarioError) {
-    if let refused = rules.check(input, state: state, clockUs: clock, declares: driver.declares(controller:)) {
+    if let refused = rules.check(input, state: state, clockUs: clock, declares: driver.declares(controller:),
+                                 actions: driver.actions(of:)) {
       throw refused
     }
     scheduler.beginVerb()

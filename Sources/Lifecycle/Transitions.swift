@@ -27,13 +27,15 @@ public struct Transition: Hashable, Comparable, Sendable {
 public struct TransitionUniverse: Sendable {
   public let transitions: Set<Transition>
 
-  /// `tabs`: the app's tab count (0: no tab bar); `url`: the URL the verbs that take one use.
-  public init(profile: Profile, tabs: Int, url: String) {
+  /// `tabs`: the app's tab count (0: no tab bar); `url`: the URL the verbs that take one use;
+  /// `actions`: the app declares user actions (`act`), here on every controller.
+  public init(profile: Profile, tabs: Int, url: String, actions: Bool = false) {
     let rules = InputRules(profile: profile)
     var found: Set<Transition> = []
+    let catalog = ActionCatalog(byController: actions ? ["A": ["a"]] : [:])
     for state in Self.representativeStates(profile: profile, tabs: tabs) {
       let legal = rules.legalInputs(state: state, clockUs: 0, controllers: ["A"], urls: [url],
-                                    durationsUs: [1_000_000])
+                                    durationsUs: [1_000_000], actions: catalog)
       for input in legal { found.insert(Transition(state, scenes: profile.scenes, verb: input.verb)) }
     }
     transitions = found
@@ -70,6 +72,7 @@ public struct TransitionUniverse: Sendable {
                              tabs: (0..<tabCount).map { [$0 * 2 + 1, $0 * 2 + 2] }, navigation: true)
               if sheet { w.presented = [Presentation(stack: [99], style: .pageSheet, navigation: false)] }
               s.window = w
+              for id in w.tabs.joined() + [99] { s.controllers[id] = Controller(id: id, className: "A", label: "A#\(id)") }
             } else if sheet {
               continue
             }

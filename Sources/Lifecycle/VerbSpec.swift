@@ -1,3 +1,5 @@
+import EventStore
+
 /// Every scenario verb, declared once: its Lua name, its arguments and their checks, the
 /// `Input` it makes and its one-line doc. ScriptHost installs the verbs from this table,
 /// `InputRules.legalInputs` and the invariant tests draw inputs from it, and a test checks
@@ -51,6 +53,9 @@ public enum VerbArgument: Sendable {
   case scene(key: String, expected: String)
   /// One of `words`, or absent (`memory_pressure()` / `memory_pressure("critical")`).
   case optionalChoice(key: String, words: [String], expected: String)
+  /// `act`'s action name (`key`) and every value after it (`argumentsKey`, a list of strings,
+  /// numbers and booleans). Candidates: the app's actions with their argument lists.
+  case action(key: String, argumentsKey: String)
 
   /// The values `candidates` tries for this argument (an option may also be absent).
   func values(_ domain: ArgumentDomain) -> [VerbArguments] {
@@ -70,6 +75,11 @@ public enum VerbArgument: Sendable {
         }
       }
       return combinations
+    case let .action(key, argumentsKey):
+      return domain.actions.calls.compactMap { input in
+        guard case let .act(name, arguments) = input else { return nil }
+        return VerbArguments([key: .text(name), argumentsKey: .list(arguments)])
+      }
     }
   }
 }
@@ -104,6 +114,8 @@ public enum VerbValue: Equatable, Sendable {
   case text(String)
   case number(Int64)
   case flag(Bool)
+  /// `act`'s arguments.
+  case list([JSONValue])
 }
 
 /// The arguments of one call, by key (absent options are missing).
@@ -119,6 +131,12 @@ public struct VerbArguments: Equatable, Sendable {
 
   public func number(_ key: String) -> Int64? {
     if case let .number(n) = values[key] { return n }
+    return nil
+  }
+
+  /// A list of values (`act`'s arguments).
+  public func list(_ key: String) -> [JSONValue]? {
+    if case let .list(l) = values[key] { return l }
     return nil
   }
 
@@ -148,10 +166,14 @@ public struct ArgumentDomain: Sendable {
   public var durationsUs: [Int64]
   /// The scene numbers to name (`disconnect_scene`).
   public var scenes: [Int]
+  /// The app's user actions, for `act`.
+  public var actions: ActionCatalog
 
-  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1]) {
+  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1],
+              actions: ActionCatalog = ActionCatalog()) {
     self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
     self.scenes = scenes
+    self.actions = actions
   }
 
   func strings(_ kind: StringDomain) -> [String] {

@@ -63,6 +63,10 @@ extension VerbSpec {
     },
     plain("time_change", .timeChange, doc: "a significant time change: delivered now, queued while suspended, lost when not running"),
     plain("reboot", .reboot, doc: "the device restarts: the process ends without callbacks, the next unlock is the first"),
+    VerbSpec("act", [.action(key: "action", argumentsKey: "arguments")],
+             doc: "a user action of the controller on screen, with the values after the name as its arguments") { a in
+      a.text("action").map { .act($0, arguments: a.list("arguments") ?? []) }
+    },
   ]
 
   /// A verb whose one argument is a case of `E`, recorded under `key`.

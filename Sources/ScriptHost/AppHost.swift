@@ -122,14 +122,7 @@ final class AppHost: AppDriver {
     let top = vm.top
     defer { vm.setTop(top) }
     pushRegistryTable(vm, "controllers")
-    let table = vm.absIndex(-1)
-    var names: [String] = []
-    vm.pushNil()
-    while vm.next(table) {
-      if vm.type(-2) == .string, let name = vm.string(-2), vm.type(-1) == .table { names.append(name) }
-      vm.pop()
-    }
-    return names.sorted()
+    return vm.stringKeys(ofTableAt: -1, holding: .table)
   }
 
   func declares(controller name: String) -> Bool {
@@ -149,6 +142,9 @@ final class AppHost: AppDriver {
     var nargs: Int32 = 0
     var wantsValue = false
     switch job {
+    case let .callback(.userAction, target, arguments):
+      guard pushActionFunction(vm, target: target, payload: arguments.payload) else { vm.setTop(top); return .success(nil) }
+      nargs = pushArguments(vm, .userAction, target: target, arguments)
     case let .callback(cb, target, arguments):
       guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return .success(nil) }
       nargs = pushArguments(vm, cb, target: target, arguments)
@@ -342,6 +338,8 @@ final class AppHost: AppDriver {
       return 1
     case .expirationHandler, .asyncAfter:
       return 0
+    case .userAction:
+      return 1 + pushActionArguments(vm, payload: arguments.payload)
     }
   }
 
@@ -382,6 +380,8 @@ final class AppHost: AppDriver {
           if !keys.contains(key) {
             let near = nearest(key, in: keys).map { " (did you mean \($0)?)" } ?? ""
             problems.append((line, "\(owner) has no handler \"\(key)\"\(near)"))
+          } else if receiver == .viewController, key == Callback.userAction.key {
+            problems += actionTableProblems(vm, owner: owner, line: line)
           } else if vm.type(-1) != .function {
             problems.append((line, "\(owner).\(key) must be a function"))
           }

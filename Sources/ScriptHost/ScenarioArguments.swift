@@ -30,6 +30,12 @@ extension ScenarioHost {
         for option in options {
           if let value = try read(option, vm, idx, spec.name) { arguments.values[option.key] = value }
         }
+      case let .action(key, argumentsKey):
+        guard vm.type(idx) == .string, let s = vm.string(idx) else {
+          throw scriptError(vm, "\(spec.name): expected an action name (a string), not \(vm.describeValue(idx))")
+        }
+        arguments.values[key] = .text(s)
+        arguments.values[argumentsKey] = .list(try actionArguments(vm, from: idx + 1, spec.name))
       }
     }
     guard let input = spec.make(arguments) else { throw scriptError(vm, "\(spec.name): unexpected arguments") }

@@ -102,6 +102,7 @@ struct TraceFormatter {
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
          .timeChange, .reboot:
       return input.verb
+    case let .act(name, arguments): return (["act \(name)"] + arguments.map(\.canonicalText)).joined(separator: " ")
     }
   }
 

@@ -29,7 +29,7 @@ import Testing
     let again = try lifesim(["explore", apps + "/watchdog_path.lua", "--runs", "10", "-o", dir])
     #expect(again.status == 2)
     #expect(again.err == "lifesim: \(dir)/report.json: already exists; use --force to overwrite the folder's findings\n", "\(again.err)")
-    #expect(try lifesim(["explore", apps + "/watchdog_path.lua", "--runs", "10", "-o", dir, "--force"]).status == 1)
+    #expect(try lifesim(["explore", apps + "/watchdog_path.lua", "--runs", "200", "--seed", "2", "-o", dir, "--force"]).status == 1)
   }
 
   @Test func cleanAppExitsZeroAndUsageErrorsExitTwo() throws {

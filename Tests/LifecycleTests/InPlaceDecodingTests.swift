@@ -24,6 +24,9 @@ import TestSupport
       Event(t: t, .call(.store(key: "k\"ey", value: .object([("a", .double(-0.5))])), at: "app.lua:3")),
       Event(t: t, .call(.log("line\nbreak"), at: nil)),
       Event(t: t, .note(name: "print", message: "ünïcödé")),
+      Event(t: t, .input(.act("type", arguments: [.string("a\"b é"), .int(-2), .double(0.25), .bool(false)]), at: "s.lua:2")),
+      Event(t: t, .callback(.userAction, target: "Editor#1", handled: true, depth: 0,
+                             arguments: CallbackArguments(payload: UserAction.payload("type", [.string("\u{1F600}")])))),
     ]
     return recorded
   }

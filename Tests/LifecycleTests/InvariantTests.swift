@@ -43,6 +43,10 @@ extension SplitMix64 {
       app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
     }
     SystemEndingsRules.equip(app, &rng)
+    app.actions["Detail"] = [
+      "tap": { sim in try sim.store(key: "tapped", value: .bool(true)) },
+      "sync": { sim in try sim.work(us: 11_000_000) },
+    ]
     return app
   }
 
@@ -51,7 +55,8 @@ extension SplitMix64 {
   private static func randomInput(_ rng: inout Rng, scene: Int) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)], scenes: [scene])
+                                durationsUs: [rng.seconds(40)], scenes: [scene],
+                                actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]))
     let inputs = spec.candidates(domain)
     return inputs[rng.below(inputs.count)]
   }

@@ -12,6 +12,8 @@ final class ScriptedApp: AppDriver {
   var returns: [String: JSONValue] = [:]
   var expirations: [Int: Handler] = [:]
   var controllers: Set<String>
+  /// User actions (`act`) by controller class, then action name.
+  var actions: [String: [String: Handler]] = [:]
   private(set) var processes = 0
 
   init(layout: AppLayout = AppLayout(name: "Notes", roots: ["NoteList"], container: .navigation),
@@ -23,6 +25,7 @@ final class ScriptedApp: AppDriver {
   func startProcess(services: AppServices) -> Result<AppLayout, AppFault> { processes += 1; return .success(layout) }
   func endProcess() {}
   func declares(controller name: String) -> Bool { controllers.contains(name) }
+  func actions(of controller: String) -> [String] { (actions[controller] ?? [:]).keys.sorted() }
 
   private func handler(_ cb: Callback, _ target: String) -> Handler? {
     if cb == .expirationHandler { return expirations[Int(target.split(separator: "#").last!)!] }
@@ -44,6 +47,8 @@ final class ScriptedApp: AppDriver {
     let h: Handler?
     var value: JSONValue?
     switch job {
+    case let .callback(.userAction, target, arguments):
+      h = UserAction.call(in: arguments.payload).flatMap { actions[InstanceLabel.className(target)]?[$0.name] }
     case let .callback(cb, target, _):
       h = handler(cb, target)
       value = cb.returnsValue ? returned(cb, target) : nil

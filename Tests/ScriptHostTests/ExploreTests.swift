@@ -166,3 +166,70 @@ private func rerun(_ dir: String, _ name: String) -> RunResult {
     #expect(FindingScenario.call(.openURL("a\"b")) == "open_url(\"a\\\"b\")")
   }
 }
+
+extension ExploreTests {
+  @Test("a draft lost when the system reclaims the app after the user typed: the finding needs act(\"type\", …)")
+  func dataLossNeedingAUserAction() throws {
+    let (result, report, dir) = try explore("editor_spec.lua", runs: 200)
+    #expect(result.findings.map(\.signature.text) == ["invariant \"the draft survives any termination\" violated"])
+    let text = read(dir + "/finding-1.lua")
+    #expect(verbLines(text).filter { !$0.hasPrefix(" ") && !$0.hasPrefix("local") && $0 != "end" } == [
+      "launch()", "act(\"type\", \"hello\")", "reboot()",
+      "expect(invariant(), \"invariant \\\"the draft survives any termination\\\" holds\")",
+    ])
+    #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
+    #expect(report.reached.contains("active/foregroundActive/act"))
+    #expect(!report.neverReached.contains { $0.hasSuffix("/act") })
+  }
+
+  @Test("without a spec's argument lists an action is called with none; a spec may not list an action no controller declares")
+  func actionArgumentLists() throws {
+    let setup = try ExploreSetup(ExploreOptions(path: exploreApps + "/editor.lua"))
+    #expect(setup.actions.calls == [.act("save", arguments: []), .act("type", arguments: [])])
+    let spec = try ExploreSetup(ExploreOptions(path: exploreApps + "/editor_spec.lua"))
+    #expect(spec.actions.calls == [.act("save", arguments: []), .act("type", arguments: [.string("hello")]),
+                                   .act("type", arguments: [.string("")])])
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-act-spec-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let app = dir + "/editor.lua"
+    try? FileManager.default.removeItem(atPath: app)
+    try FileManager.default.copyItem(atPath: exploreApps + "/editor.lua", toPath: app)
+    for (actions, problem) in [
+      ("{ tpye = { \"x\" } }", "\(dir)/spec.lua: explore: actions lists \"tpye\", which no controller of the app declares (did you mean type?)"),
+      ("{ type = \"x\" }", "\(dir)/spec.lua:1: explore: actions must map action names to lists of arguments: actions = { type = { \"hello\", \"\" } }"),
+      ("{ type = { { {} } } }", "\(dir)/spec.lua:1: explore: actions.type[1] must be a string, a number, a boolean or a list of at most 64 of them (the arguments of one call)"),
+    ] {
+      try "explore { app = \"editor.lua\", actions = \(actions) }\n".write(toFile: dir + "/spec.lua", atomically: true, encoding: .utf8)
+      #expect(throws: ScriptError(problem)) { try ExploreSetup(ExploreOptions(path: dir + "/spec.lua")) }
+    }
+  }
+}
+
+extension ExploreTests {
+  @Test("a failing user action is named by its action, so two failing actions are two signatures")
+  func failingActionsAreNamedByAction() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-act-crash-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try """
+      app { root = "Editor" }
+      controller "Editor" { actions = { save = function(vc) error("disk full") end, sync = function(vc) work(11) end } }
+      """.write(toFile: dir + "/app.lua", atomically: true, encoding: .utf8)
+    let worker = try ExploreWorker(try ExploreSetup(ExploreOptions(path: dir + "/app.lua")))
+    let save = worker.run(.fixed([.launch(url: nil), .act("save", arguments: [])]))
+    #expect(save.failure == FailureSignature(reason: "crash", place: "Editor.action(save)"))
+    let sync = worker.run(.fixed([.launch(url: nil), .act("sync", arguments: [])]))
+    #expect(sync.failure == FailureSignature(reason: "watchdog", place: "Editor.action(sync)"))
+    #expect(sync.callbacks.contains("Editor.action(_:)"))
+  }
+
+  @Test("shrinking an act tries the action's earlier argument lists, simplest first")
+  func shrinkingAnActionTriesEarlierArgumentLists() {
+    let catalog = ActionCatalog(byController: ["Editor": ["type"]],
+                                argumentLists: ["type": [[.string("hello")], [.string("")], [.string("a"), .int(2)]]])
+    #expect(Shrinker.simpler(.act("type", arguments: [.string("a"), .int(2)]), controllers: [], actions: catalog) == [
+      .act("type", arguments: [.string("hello")]), .act("type", arguments: [.string("")]),
+    ])
+    #expect(Shrinker.simpler(.act("type", arguments: [.string("hello")]), controllers: [], actions: catalog) == [])
+    #expect(Shrinker.simpler(.act("save", arguments: []), controllers: [], actions: catalog) == [])
+  }
+}

@@ -45,14 +45,19 @@ final class RunTracker {
   func record(_ event: Event) {
     events += 1
     switch event.body {
-    case let .callback(cb, target, handled, _, _):
+    case let .callback(cb, target, handled, _, arguments):
       let name = "\(Self.className(target)).\(cb.signature)"
       callbacks.insert(name)
-      if handled { running.append(name) }
+      // A user action is named by its action (`Editor.action(save)`), so two that fail are two findings.
+      let action = cb == .userAction ? UserAction.call(in: arguments.payload).map { "\(Self.className(target)).action(\($0.name))" } : nil
+      if handled { running.append(action ?? name) }
     case .returned:
       _ = running.popLast()
     case let .crash(name, target, message, _):
-      if faultPlace == nil { faultPlace = "\(Self.className(target)).\(name)"; faultDetail = message }
+      if faultPlace == nil {
+        let action = name == Callback.userAction.signature ? running.last : nil
+        faultPlace = action ?? "\(Self.className(target)).\(name)"; faultDetail = message
+      }
       running.removeAll()
     case let .terminated(t):
       if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }

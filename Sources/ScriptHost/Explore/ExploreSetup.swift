@@ -68,6 +68,8 @@ struct ExploreSetup: @unchecked Sendable {
   let controllers: [String]
   /// The window's tabs (0: no tab bar).
   let tabs: Int
+  /// The user actions of the app's controllers, with the spec's argument lists.
+  let actions: ActionCatalog
 
   /// Steering keeps one corpus per lane (run index mod `lanes`), so a lane's runs depend only
   /// on the lane's own earlier runs: any number of threads, and any shard count dividing
@@ -118,6 +120,7 @@ struct ExploreSetup: @unchecked Sendable {
     if let fatal = probe.fatal { throw fatal }
     controllers = probe.declaredControllers()
     tabs = sim.state.window.map { $0.container == .tabs ? $0.tabs.count : 0 } ?? 0
+    actions = try Self.actionCatalog(probe, declaration: declaration, specPath: spec?.path)
     probe.endProcess()
   }
 

@@ -53,7 +53,7 @@ final class ExploreWorker {
       else { break }
       step += 1
       let transition = Transition(sim.state, scenes: setup.profile.scenes, verb: input.verb)
-      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains) != nil {
+      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
         continue
       }
       do {
@@ -104,7 +104,7 @@ final class ExploreWorker {
       order.swapAt(k, k + random.below(order.count - k))
       let verb = verbs[order[k]]
       let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
-      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains) == nil }
+      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
       if !legal.isEmpty { return random.pick(legal) }
     }
     return nil
@@ -113,7 +113,8 @@ final class ExploreWorker {
   /// Every verb's inputs for a window with `tabs` tabs (`advance`'s are drawn per step).
   private func candidates(tabs: Int) -> [(inputs: [Input], isAdvance: Bool)] {
     if let known = candidatesByTabs[tabs] { return known }
-    let domain = ArgumentDomain(controllers: setup.controllers, tabs: tabs, urls: [ExploreSetup.exploreURL], durationsUs: [])
+    let domain = ArgumentDomain(controllers: setup.controllers, tabs: tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
+                                actions: setup.actions)
     let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
     candidatesByTabs[tabs] = verbs
     return verbs

@@ -58,8 +58,7 @@ public final class Explorer {
     let budget = options.runs ?? Int.max
     var workers: [ExploreWorker] = []
     for _ in 0..<jobs { workers.append(try ExploreWorker(setup)) }
-    let progress = ProgressCounter(total: TransitionUniverse(profile: setup.profile, tabs: setup.tabs,
-                                                             url: ExploreSetup.exploreURL).transitions)
+    let progress = ProgressCounter(total: setup.transitions)
     var outcomes = [LaneOutcome](repeating: LaneOutcome(), count: lanes.count)
     outcomes.withUnsafeMutableBufferPointer { buffer in
       let slots = SendableBuffer(buffer)
@@ -87,7 +86,7 @@ public final class Explorer {
   /// shortest (ties: the earliest run) — what `explore merge` does with shards too.
   private func combine(_ outcomes: [LaneOutcome], workers: [ExploreWorker]) -> ExploreResult {
     var result = ExploreResult(runs: 0, events: 0, virtualUs: 0, seed: setup.seed, shard: options.shard, covered: [],
-                               total: TransitionUniverse(profile: setup.profile, tabs: setup.tabs, url: ExploreSetup.exploreURL).transitions,
+                               total: setup.transitions,
                                callbacks: [], findings: [], shrinkRuns: 0)
     var failures: [(run: Int, record: RunRecord)] = []
     for lane in outcomes {

@@ -60,6 +60,7 @@ public enum FindingScenario {
     case .criticalMemoryPressure: return "memory_pressure(\"critical\")"
     case .timeChange: return "time_change()"
     case .reboot: return "reboot()"
+    case let .act(name, arguments): return "act(" + ([luaString(name)] + arguments.map(luaLiteral)).joined(separator: ", ") + ")"
     }
   }
 
@@ -70,6 +71,17 @@ public enum FindingScenario {
     fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
     while fraction.hasSuffix("0") { fraction.removeLast() }
     return fraction.isEmpty ? "\(whole)" : "\(whole).\(fraction)"
+  }
+
+  /// An action's argument as a Lua literal: a string, a number that reads back the same, a boolean.
+  static func luaLiteral(_ value: JSONValue) -> String {
+    switch value {
+    case let .string(s): return luaString(s)
+    case let .int(i): return String(i)
+    case let .double(d): return "\(d)"
+    case let .bool(b): return b ? "true" : "false"
+    case .null, .array, .object: return "nil"
+    }
   }
 
   /// A Lua string literal.

@@ -8,7 +8,9 @@ struct ExploreDeclaration: Equatable {
   var scenes: Bool?
   var steps: Int?
   var seed: Int64?
-  static let keys = ["app", "ios", "scenes", "seed", "steps"]
+  /// The argument lists explore calls each user action with (`actions = { type = { "hello" } }`).
+  var actions: [String: [[JSONValue]]] = [:]
+  static let keys = ["actions", "app", "ios", "scenes", "seed", "steps"]
 }
 
 /// One `invariant(name, fn)` of a spec: its name and the lines of its function, copied into
@@ -85,6 +87,7 @@ final class InvariantHost {
       vm.rawGet(1, "steps"); d.steps = vm.wholeNumber(-1).map(Int.init); vm.pop()
       vm.rawGet(1, "seed"); d.seed = vm.wholeNumber(-1); vm.pop()
       vm.rawGet(1, "scenes"); d.scenes = vm.type(-1) == .boolean ? vm.bool(-1) : nil; vm.pop()
+      d.actions = try Self.actionArgumentLists(vm, 1)
       guard d.app != nil else { throw LuaRaise(at: vm, "explore: app must be the app script's path (a string)") }
       if let steps = d.steps, steps < 1 { throw LuaRaise(at: vm, "explore: steps must be at least 1") }
       self.declaration = d

@@ -51,7 +51,7 @@ struct Shrinker {
     var simplified = false
     var i = 0
     while i < best.inputs.count {
-      for simpler in Self.simpler(best.inputs[i], controllers: worker.setup.controllers) {
+      for simpler in Self.simpler(best.inputs[i], controllers: worker.setup.controllers, actions: worker.setup.actions) {
         var candidate = best.inputs
         candidate[i] = simpler
         if let better = tryRun(candidate, against: best) {
@@ -73,8 +73,8 @@ struct Shrinker {
     return record
   }
 
-  /// Simpler versions of an input, simplest first.
-  static func simpler(_ input: Input, controllers: [String]) -> [Input] {
+  /// Simpler versions of an input, simplest first (for `act`: the action's earlier argument lists).
+  static func simpler(_ input: Input, controllers: [String], actions: ActionCatalog = ActionCatalog()) -> [Input] {
     switch input {
     case let .advance(us):
       let deadlines = ExploreSetup.deadlineDurationsUs.filter { $0 < us }
@@ -100,6 +100,8 @@ struct Shrinker {
       return []
     case .criticalMemoryPressure:
       return [.memoryPressure]
+    case let .act(name, arguments):
+      return actions.arguments(of: name).prefix { $0 != arguments }.map { .act(name, arguments: $0) }
     }
   }
 }
