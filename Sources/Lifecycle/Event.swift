@@ -20,6 +20,16 @@ public enum Input: Equatable, Sendable {
   case swipeBack(cancel: Bool)
   case swipeDown(cancel: Bool)
   case advance(us: Int64)
+  /// A notification arrives while the app is in the foreground (`notify{id=}`).
+  case notify(id: String)
+  /// The user taps a notification or one of its actions (`"default"`: the notification itself).
+  case tapNotification(id: String, action: String, foreground: Bool)
+  /// A Home Screen quick action (`quick_action(type)`).
+  case quickAction(type: String)
+  /// A universal link opens the app (`universal_link(url)`).
+  case universalLink(url: String)
+  /// An activity handed off from another device (`handoff(type)`).
+  case handoff(type: String)
 
   /// The scenario verb's name.
   public var verb: String {
@@ -47,6 +57,11 @@ public enum Input: Equatable, Sendable {
     case .swipeBack: return "swipe_back"
     case .swipeDown: return "swipe_down"
     case .advance: return "advance"
+    case .notify: return "notify"
+    case .tapNotification: return "tap_notification"
+    case .quickAction: return "quick_action"
+    case .universalLink: return "universal_link"
+    case .handoff: return "handoff"
     }
   }
 }
@@ -66,6 +81,10 @@ public enum AppCall: Equatable, Sendable {
   case pop
   case present(String, style: PresentationStyle, navigation: Bool)
   case dismiss
+  /// `UNUserNotificationCenter:setDelegate()`: the app's `NotificationDelegate` receives notifications.
+  case setNotificationDelegate
+  /// A `continueUserActivity` restoration handler called with these controllers.
+  case restorationHandler(controllers: [String])
 
   public var name: String {
     switch self {
@@ -81,6 +100,8 @@ public enum AppCall: Equatable, Sendable {
     case .pop: return "pop"
     case .present: return "present"
     case .dismiss: return "dismiss"
+    case .setNotificationDelegate: return "UNUserNotificationCenter.setDelegate"
+    case .restorationHandler: return "restorationHandler"
     }
   }
 }

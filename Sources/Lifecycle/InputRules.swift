@@ -44,11 +44,15 @@ public struct InputRules: Sendable {
       guard declares(name) else { throw fail("the app declares no controller \"\(name)\"") }
     }
     switch input {
-    case .launch, .openURL:
+    case .launch, .openURL, .universalLink, .quickAction, .handoff:
       if s.locked { throw fail("the device is locked; unlock() first") }
       if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
       if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
       if case .launch = input, s.appState == .active { throw fail("the app is already active") }
+      if case .handoff = input, s.appState == .active { throw fail("the app is already active") }
+      if case .quickAction = input, s.appState == .active {
+        throw fail("quick actions come from the Home Screen and the app is active; home() first")
+      }
     case .prewarm:
       if !profile.prewarming { throw fail("prewarming needs iOS 15 or later (profile: iOS \(profile.ios))") }
       if s.process != .notRunning { throw fail("only a process that is not running can be prewarmed") }
@@ -109,6 +113,13 @@ public struct InputRules: Sendable {
     case .swipeDown:
       try needActive()
       guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
+    case .notify:
+      guard s.appState == .active else { throw fail("the app must be active: a notification for an app in the background is tapped with tap_notification") }
+    case let .tapNotification(_, action, foreground):
+      guard action == Opening.defaultAction || foreground else { break }  // runs in the background: any time
+      if s.locked { throw fail("the device is locked; unlock() first") }
+      if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
+      if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
     }
   }
 }

@@ -45,5 +45,18 @@ extension Profile {
            "Lua instructions one callback may run (1,000 to 10¹²)"),
     .count("memoryLimitBytes", \.memoryLimitBytes, (1 << 20)...(1 << 34), { _ in 64 << 20 }, default: "64 MiB",
            "the app's Lua memory before a jetsam kill (1 MiB to 16 GiB)"),
+    // Logs written before these knobs existed have none of their verbs: the defaults replay them.
+    .choice("coldNotificationResponse", \.coldNotificationResponse, { _ in .both }, missing: .both, default: "`\"both\"`",
+            "a notification tap that launches a scene app: `options.notificationResponse` and `didReceive` (`\"connectionOptionsOnly\"`, `\"delegateOnly\"`)"),
+    .choice("notificationResponsePlacement", \.notificationResponsePlacement, { _ in .beforeDidBecomeActive },
+            missing: .beforeDidBecomeActive, default: "`\"beforeDidBecomeActive\"`",
+            "a tap's `didReceive` before the did-become-active callback, or after it (`\"afterDidBecomeActive\"`)"),
+    .choice("quickActionPlacement", \.quickActionPlacement, { _ in .beforeDidBecomeActive },
+            missing: .beforeDidBecomeActive, default: "`\"beforeDidBecomeActive\"`",
+            "a warm quick action's `performActionForShortcutItem` before the did-become-active callback, or after it (`\"afterDidBecomeActive\"`)"),
+    .flag("continueActivityFails", \.continueActivityFails, { _ in false }, missing: false, default: "`false`",
+          "a universal link or Handoff to a running app gets `didFailToContinueUserActivity` instead of `continueUserActivity`"),
+    .microseconds("handoffTransferDelay", \.handoffTransferDelay_us, { _ in 500_000 }, missing: 500_000, default: "0.5 s",
+                  "a Handoff that launches a scene app: `scene(_:continue:)` this long after `sceneDidBecomeActive`"),
   ]
 }

@@ -122,6 +122,9 @@ public struct LifecycleState: Equatable, Sendable {
   /// An expectation was checked since the last verb: the next verb opens a new window.
   public var windowChecked = false
   public static let callWindowMax = 65_536
+  /// Notification delegate, launch results, completions UIKit does not wait for, a Handoff in
+  /// flight (LifecycleState+Openings.swift).
+  public var openings = OpeningsState()
 
   public init() {}
 
@@ -235,10 +238,14 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, _, _, arguments):
+    case let .callback(cb, target, handled, _, arguments):
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
-    case .returned, .notification, .note: break
-    case let .call(call, _): evolve(call: call, at: event.t)
+      openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
+    case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
+    case .notification, .note: break
+    case let .call(call, _):
+      evolve(call: call, at: event.t)
+      openings.evolve(call: call)
     case let .crash(_, _, message, _):
       recordTermination(Termination(reason: .crash, code: nil, description: message))
       resetProcess()
@@ -277,8 +284,11 @@ extension LifecycleState {
       rotationPending = !isForeground && process != .notRunning
       let visible = Set(visibleControllers)
       for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
+    case let .tapNotification(_, action, foreground):
+      if action == Opening.defaultAction || foreground { forceQuit = false }
+    case .quickAction, .universalLink, .handoff: forceQuit = false
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance:
+         .swipeBack, .swipeDown, .advance, .notify:
       break  // what these change is recorded by the events their sequences make
     }
   }
@@ -315,11 +325,17 @@ extension LifecycleState {
          .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
-         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
+         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange,
+         .willContinueUserActivityWithType, .continueUserActivity, .didFailToContinueUserActivity,
+         .performActionForShortcutItem, .sceneWillContinueUserActivityWithType, .sceneContinueUserActivity,
+         .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
+         .willPresent, .didReceive:
       break
     }
     if let completion {
-      completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
+      if !OpeningsState.isSoftCompletion(cb, applicationState: applicationState) {
+        completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
+      }
       completionsIssued = max(completionsIssued, completion)
     }
   }
@@ -336,7 +352,7 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case .work, .log, .push, .pop, .present, .dismiss: break
+    case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler: break
     }
   }
 
@@ -376,5 +392,6 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
+    openings = OpeningsState()
   }
 }

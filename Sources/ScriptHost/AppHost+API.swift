@@ -37,6 +37,7 @@ extension AppHost {
     let env = vm.absIndex(-1)
     vm.newTable(); vm.rawSet(env, "AppDelegate")
     vm.newTable(); vm.rawSet(env, "SceneDelegate")
+    vm.newTable(); vm.rawSet(env, "NotificationDelegate")
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
@@ -156,6 +157,7 @@ extension AppHost {
 
     installNavigation(vm, env: env)
     installApplication(vm, env: env)
+    installNotificationCenter(vm, env: env)
     vm.pop()
   }
 

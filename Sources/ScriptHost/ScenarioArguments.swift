@@ -20,9 +20,14 @@ extension ScenarioHost {
       case let .seconds(key):
         arguments.values[key] = .number(try seconds(vm, idx, spec.name))
       case let .options(options):
-        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else { continue }
+        let required = options.filter(\.required).map { "\($0.key) = …" }
+        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else {
+          if !required.isEmpty { throw scriptError(vm, "\(spec.name): expected a table: \(spec.name) { \(required.joined(separator: ", ")) }") }
+          continue
+        }
         for option in options {
           if let value = try read(option, vm, idx, spec.name) { arguments.values[option.key] = value }
+          else if option.required { throw scriptError(vm, "\(spec.name): \(option.key) is required ({ \(option.key) = … })") }
         }
       }
     }

@@ -99,6 +99,12 @@ struct TraceFormatter {
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
       return input.verb
+    case let .notify(id): return "notify \(id)"
+    case let .tapNotification(id, action, foreground):
+      return "tap_notification \(id)" + (action == "default" ? "" : " action=\(action)") + (foreground ? " (foreground)" : "")
+    case let .quickAction(type): return "quick_action \(type)"
+    case let .universalLink(url): return "universal_link \(url)"
+    case let .handoff(type): return "handoff \(type)"
     }
   }
 
@@ -117,6 +123,8 @@ struct TraceFormatter {
     case let .present(c, style, _): return "present \(c) (\(style.rawValue))"
     case .pop: return "pop"
     case .dismiss: return "dismiss"
+    case .setNotificationDelegate: return "UNUserNotificationCenter setDelegate"
+    case let .restorationHandler(controllers): return "restorationHandler \(controllers.joined(separator: ", "))"
     }
   }
 }

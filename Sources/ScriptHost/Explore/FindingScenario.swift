@@ -56,6 +56,12 @@ public enum FindingScenario {
     case let .swipeBack(cancel): return cancel ? "swipe_back { cancel = true }" : "swipe_back()"
     case let .swipeDown(cancel): return cancel ? "swipe_down { cancel = true }" : "swipe_down()"
     case let .advance(us): return "advance(\(seconds(us)))"
+    case let .notify(id): return "notify { id = \(luaString(id)) }"
+    case let .tapNotification(id, action, foreground):
+      return "tap_notification { id = \(luaString(id)), action = \(luaString(action))\(foreground ? ", foreground = true" : "") }"
+    case let .quickAction(type): return "quick_action(\(luaString(type)))"
+    case let .universalLink(url): return "universal_link(\(luaString(url)))"
+    case let .handoff(type): return "handoff(\(luaString(type)))"
     }
   }
 

@@ -1,0 +1,102 @@
+import EventStore
+import Lifecycle
+
+// The app side of notification responses, quick actions, universal links and Handoff
+// (docs/model.md §14): `UNUserNotificationCenter:setDelegate()`, the options UIKit adds to the
+// launch methods and `willConnectTo`, and the arguments of the new delegate methods.
+extension AppHost {
+  /// The global table of a delegate's handlers.
+  static func delegateTable(_ receiver: Callback.Receiver) -> String {
+    switch receiver {
+    case .appDelegate: return "AppDelegate"
+    case .sceneDelegate: return "SceneDelegate"
+    case .notificationDelegate: return "NotificationDelegate"
+    case .viewController, .closure: return ""
+    }
+  }
+
+  /// `UNUserNotificationCenter:setDelegate()`: from then on this process's `NotificationDelegate` is called.
+  func installNotificationCenter(_ vm: LuaVM, env: Int32) {
+    vm.newTable()
+    vm.push("UNUserNotificationCenter"); vm.rawSet(-2, "class")
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      var isCenter = false
+      if vm.type(1) == .table {
+        vm.rawGet(1, "class")
+        isCenter = vm.string(-1) == "UNUserNotificationCenter"
+        vm.pop()
+      }
+      guard isCenter else {
+        throw LuaRaise(at: vm, "setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(), not UNUserNotificationCenter.setDelegate()")
+      }
+      try self.call(.setNotificationDelegate, from: vm)
+      return 0
+    }
+    vm.rawSet(-2, "setDelegate")
+    vm.rawSet(env, "UNUserNotificationCenter")
+  }
+
+  /// Copies the members of `payload.options` into the options table on top of the stack.
+  func mergeOptions(_ vm: LuaVM, _ payload: JSONValue?) {
+    guard case let .object(members)? = payload?["options"] else { return }
+    for (key, value) in members {
+      pushJSON(vm, value)
+      vm.rawSet(-2, key)
+    }
+  }
+
+  /// Pushes a payload member (nil when absent).
+  private func pushJSON(_ vm: LuaVM, _ value: JSONValue?) {
+    guard let value, (try? vm.push(json: value)) != nil else { vm.pushNil(); return }
+  }
+
+  /// Pushes the UIKit arguments of this feature's callbacks after their receiver; returns how many.
+  func pushOpeningArguments(_ vm: LuaVM, _ cb: Callback, _ arguments: CallbackArguments) -> Int32 {
+    let payload = arguments.payload
+    switch cb {
+    case .willContinueUserActivityWithType, .sceneWillContinueUserActivityWithType:
+      pushJSON(vm, payload?["type"]); return 1
+    case .continueUserActivity:
+      pushJSON(vm, payload?["activity"])
+      pushRestorationHandler(vm, activity: payload?["activity"] ?? .null)
+      return 2
+    case .sceneContinueUserActivity, .restoreUserActivityState:
+      pushJSON(vm, payload?["activity"]); return 1
+    case .didFailToContinueUserActivity, .sceneDidFailToContinueUserActivity:
+      pushJSON(vm, payload?["type"]); pushJSON(vm, payload?["error"]); return 2
+    case .performActionForShortcutItem, .scenePerformActionForShortcutItem:
+      pushJSON(vm, payload?["item"]); pushCompletion(vm, arguments.completion); return 2
+    case .willPresent:
+      pushJSON(vm, payload?["notification"]); pushCompletion(vm, arguments.completion); return 2
+    case .didReceive:
+      pushJSON(vm, payload?["response"]); pushCompletion(vm, arguments.completion); return 2
+    default:
+      return 0
+    }
+  }
+
+  /// `restorationHandler({vc, …})`: each controller (an instance table with its `id`) gets
+  /// `restoreUserActivityState(vc, activity)` inside the call.
+  private func pushRestorationHandler(_ vm: LuaVM, activity: JSONValue) {
+    vm.push { [weak self] vm in
+      guard let self else { return 0 }
+      guard vm.type(1) == .table else {
+        throw LuaRaise(at: vm, "restorationHandler: expected a list of view controllers, not \(vm.describeValue(1))")
+      }
+      var labels: [String] = []
+      for i in stride(from: 1, through: vm.rawLength(1), by: 1) {
+        vm.rawGet(1, i)
+        defer { vm.pop() }
+        var label: String?
+        if vm.type(-1) == .table { vm.rawGet(-1, "id"); label = vm.string(-1); vm.pop() }
+        guard let label else {
+          throw LuaRaise(at: vm, "restorationHandler: item \(i) is not a view controller (a controller handler's vc)")
+        }
+        labels.append(label)
+      }
+      try self.call(.restorationHandler(controllers: labels, activity: activity), from: vm)
+      return 0
+    }
+  }
+}
