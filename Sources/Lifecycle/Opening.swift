@@ -103,7 +103,7 @@ extension ArgumentDomain {
   /// Candidates for the verbs whose string the app chooses (explore and the invariant tests draw these).
   static let sampleWords: [StringDomain: [String]] = [
     .notificationIDs: ["message-1"],
-    .notificationActions: [Opening.defaultAction, "archive"],
+    .notificationActions: ["archive"],
     .shortcutTypes: ["compose"],
     .activityTypes: ["com.example.notes.editing"],
   ]
