@@ -55,7 +55,7 @@ extension Profile {
             missing: .beforeDidBecomeActive, default: "`\"beforeDidBecomeActive\"`",
             "a warm quick action's `performActionForShortcutItem` before the did-become-active callback, or after it (`\"afterDidBecomeActive\"`)"),
     .flag("continueActivityFails", \.continueActivityFails, { _ in false }, missing: false, default: "`false`",
-          "a universal link or Handoff to a running app gets `didFailToContinueUserActivity` instead of `continueUserActivity`"),
+          "`didFailToContinueUserActivity` in place of every `continueUserActivity` (the activity's data never arrives)"),
     .microseconds("handoffTransferDelay", \.handoffTransferDelay_us, { _ in 500_000 }, missing: 500_000, default: "0.5 s",
                   "a Handoff that launches a scene app: `scene(_:continue:)` this long after `sceneDidBecomeActive`"),
   ]
