@@ -42,6 +42,7 @@ extension SplitMix64 {
     if rng.below(4) == 0 {
       app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
     }
+    OpeningInvariants.equip(app, &rng, completes: bg != 2)
     return app
   }
 
@@ -124,6 +125,7 @@ extension SplitMix64 {
   func randomRuns() throws {
     var reasons: Set<TerminationReason> = []
     var sawPush = false, sawSheet = false, sawExpiration = false
+    var openings: Set<String> = []
     for seed in UInt64(1)...5_000 {
       var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
@@ -133,7 +135,7 @@ extension SplitMix64 {
         let input = Self.randomInput(&rng)
         do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
       }
-      if let broken = Self.check(h.allEvents, scenes: scenes) {
+      if let broken = Self.check(h.allEvents, scenes: scenes) ?? OpeningInvariants.check(h.allEvents, scenes: scenes) {
         let n = Int(broken.split(separator: " ")[1].dropLast()) ?? h.allEvents.count
         let context: [String] = h.allEvents.enumerated().filter { $0.offset >= n - 12 && $0.offset < n }
           .map { e -> String in
@@ -148,6 +150,7 @@ extension SplitMix64 {
       #expect(try h.replayMatches(), "seed \(seed): replay differs")
       h.skipRemainingEvents()  // the rules above examined every event; no sequence is pinned here
       for t in h.sim.state.terminations { reasons.insert(t.reason) }
+      openings.formUnion(OpeningInvariants.exercised(h.allEvents))
       for e in h.allEvents {
         switch e.body {
         case .pushed: sawPush = true
@@ -160,6 +163,7 @@ extension SplitMix64 {
     // The runs reach every kind of kill and navigation, so the rules were really exercised.
     #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user])
     #expect(sawPush && sawSheet && sawExpiration)
+    #expect(openings == OpeningInvariants.all, "§14 cases never reached: \(OpeningInvariants.all.subtracting(openings).sorted())")
   }
 
   @Test("the checker catches a broken rule")
