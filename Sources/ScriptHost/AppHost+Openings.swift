@@ -51,29 +51,34 @@ extension AppHost {
     guard let value, (try? vm.push(json: value)) != nil else { vm.pushNil(); return }
   }
 
+  /// What each of this feature's callbacks receives after its receiver: these payload members
+  /// in order, then (maybe) a function.
+  private static let openingArguments: [Callback: (members: [String], then: OpeningFunction?)] = [
+    .willContinueUserActivityWithType: (["type"], nil),
+    .sceneWillContinueUserActivityWithType: (["type"], nil),
+    .continueUserActivity: (["activity"], .restorationHandler),
+    .sceneContinueUserActivity: (["activity"], nil),
+    .restoreUserActivityState: (["activity"], nil),
+    .didFailToContinueUserActivity: (["type", "error"], nil),
+    .sceneDidFailToContinueUserActivity: (["type", "error"], nil),
+    .performActionForShortcutItem: (["item"], .completion),
+    .scenePerformActionForShortcutItem: (["item"], .completion),
+    .willPresent: (["notification"], .completion),
+    .didReceive: (["response"], .completion),
+  ]
+
+  private enum OpeningFunction { case completion, restorationHandler }
+
   /// Pushes the UIKit arguments of this feature's callbacks after their receiver; returns how many.
   func pushOpeningArguments(_ vm: LuaVM, _ cb: Callback, _ arguments: CallbackArguments) -> Int32 {
-    let payload = arguments.payload
-    switch cb {
-    case .willContinueUserActivityWithType, .sceneWillContinueUserActivityWithType:
-      pushJSON(vm, payload?["type"]); return 1
-    case .continueUserActivity:
-      pushJSON(vm, payload?["activity"])
-      pushRestorationHandler(vm, activity: payload?["activity"] ?? .null)
-      return 2
-    case .sceneContinueUserActivity, .restoreUserActivityState:
-      pushJSON(vm, payload?["activity"]); return 1
-    case .didFailToContinueUserActivity, .sceneDidFailToContinueUserActivity:
-      pushJSON(vm, payload?["type"]); pushJSON(vm, payload?["error"]); return 2
-    case .performActionForShortcutItem, .scenePerformActionForShortcutItem:
-      pushJSON(vm, payload?["item"]); pushCompletion(vm, arguments.completion); return 2
-    case .willPresent:
-      pushJSON(vm, payload?["notification"]); pushCompletion(vm, arguments.completion); return 2
-    case .didReceive:
-      pushJSON(vm, payload?["response"]); pushCompletion(vm, arguments.completion); return 2
-    default:
-      return 0
+    guard let spec = Self.openingArguments[cb] else { return 0 }
+    for member in spec.members { pushJSON(vm, arguments.payload?[member]) }
+    switch spec.then {
+    case .completion?: pushCompletion(vm, arguments.completion)
+    case .restorationHandler?: pushRestorationHandler(vm, activity: arguments.payload?["activity"] ?? .null)
+    case nil: return Int32(spec.members.count)
     }
+    return Int32(spec.members.count + 1)
   }
 
   /// `restorationHandler({vc, …})`: each controller (an instance table with its `id`) gets
