@@ -7,6 +7,7 @@
 app { name = "Inbox", root = "MessageList", container = "navigation" }
 
 local lateDelegate = LATE_DELEGATE
+local list  -- the message list controller, for the restoration handler
 if not lateDelegate then UNUserNotificationCenter:setDelegate() end
 
 function AppDelegate.didFinishLaunchingWithOptions(application, options)

@@ -5,7 +5,8 @@
 scenario { name = "universal link, cold", ios = 17, scenes = false, app = "../apps/inbox.lua" }
 
 universal_link("https://inbox.example.com/message/42")
-expect_calls { "didFinishLaunchingWithOptions", "willContinueUserActivityWithType", "continueUserActivity", "MessageList.restoreUserActivityState", "applicationDidBecomeActive" }
+expect_calls { "didFinishLaunchingWithOptions", "willContinueUserActivityWithType", "continueUserActivity",
+               "MessageList.restoreUserActivityState", "applicationDidBecomeActive" }
 expect_no_calls { "openURL" }
 expect(stored("launchActivity") == "NSUserActivityTypeBrowsingWeb", "the activity was in the launch options")
 expect(stored("continued") == "https://inbox.example.com/message/42", "continueUserActivity got the link")

@@ -198,7 +198,7 @@ extension LifecycleState {
     case let .sceneActivation(_, _, to): sceneActivation = to
     case let .sceneConnected(label):
       sceneLabel = label; sceneActivation = .unattached; scenesConnected += 1
-    case .sceneDisconnected: sceneLabel = nil; sceneActivation = .unattached
+    case .sceneDisconnected: sceneLabel = nil; sceneActivation = .unattached; openings.pendingHandoff = nil
     case let .sceneSession(created):
       sceneSession = created
       if !created { sessionDiscardPending = true }

@@ -21,20 +21,26 @@ extension AppHost {
     vm.push("UNUserNotificationCenter"); vm.rawSet(-2, "class")
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      var isCenter = false
-      if vm.type(1) == .table {
-        vm.rawGet(1, "class")
-        isCenter = vm.string(-1) == "UNUserNotificationCenter"
-        vm.pop()
-      }
-      guard isCenter else {
-        throw LuaRaise(at: vm, "setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(), not UNUserNotificationCenter.setDelegate()")
-      }
+      try Self.requireMethodCall(vm, "setDelegate", on: "UNUserNotificationCenter", receiver: "UNUserNotificationCenter")
       try self.call(.setNotificationDelegate, from: vm)
       return 0
     }
     vm.rawSet(-2, "setDelegate")
     vm.rawSet(env, "UNUserNotificationCenter")
+  }
+
+  /// `receiver:name(…)`: argument 1 must be the table of class `className`, so a call written
+  /// with `.` is refused instead of shifting every argument by one.
+  static func requireMethodCall(_ vm: LuaVM, _ name: String, on className: String, receiver: String) throws {
+    var isReceiver = false
+    if vm.type(1) == .table {
+      vm.rawGet(1, "class")
+      isReceiver = vm.string(-1) == className
+      vm.pop()
+    }
+    guard isReceiver else {
+      throw LuaRaise(at: vm, "\(name): call it with ':' — \(receiver):\(name)(…), not \(receiver).\(name)(…)")
+    }
   }
 
   /// Copies the members of `payload.options` into the options table on top of the stack.

@@ -88,7 +88,7 @@ import Testing
   @Test func misusesAreErrorsNamingTheCall() throws {
     let (_, dot, _) = try run(handlers: "controller \"Home\" {}\nfunction AppDelegate.didFinishLaunchingWithOptions(a, o) UNUserNotificationCenter.setDelegate() end",
                               scenario: "launch()")
-    #expect(dot.contains { if case let .crash(_, _, message, _) = $0.body { message.hasSuffix("setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(), not UNUserNotificationCenter.setDelegate()") } else { false } })
+    #expect(dot.contains { if case let .crash(_, _, message, _) = $0.body { message.hasSuffix("setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(…), not UNUserNotificationCenter.setDelegate(…)") } else { false } })
     let (_, handler, _) = try run(scenes: false, handlers: "controller \"Home\" {}\nfunction AppDelegate.continueUserActivity(a, activity, restore) restore({ 1 }) end",
                                   scenario: "universal_link(\"https://a.example/1\")")
     #expect(handler.contains { if case let .crash(_, _, message, _) = $0.body { message.hasSuffix("restorationHandler: item 1 is not a view controller (a controller handler's vc)") } else { false } })

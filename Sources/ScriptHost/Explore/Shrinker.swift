@@ -93,10 +93,8 @@ struct Shrinker {
       return cancel ? [.swipeDown(cancel: false)] : []
     case let .launch(url):
       return url != nil ? [.launch(url: nil)] : []
-    case .openURL, .quickAction, .universalLink, .handoff:
+    case .openURL, .quickAction, .universalLink, .handoff, .tapNotification:
       return [.launch(url: nil)]
-    case let .tapNotification(id, action, foreground):
-      return foreground ? [.tapNotification(id: id, action: action, foreground: false)] : []
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
          .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .notify:
       return []
