@@ -28,11 +28,6 @@ struct Opening {
 
   init(_ kind: Kind, coldLaunch: Bool) { self.kind = kind; self.coldLaunch = coldLaunch }
 
-  var isHandoff: Bool {
-    if case .userActivity(_, nil) = kind { return true }
-    return false
-  }
-
   /// The activity as the app reads it: `{activityType=, webpageURL=}`.
   static func activity(type: String, webpageURL: String?) -> JSONValue {
     .object([("activityType", .string(type))] + (webpageURL.map { [("webpageURL", JSONValue.string($0))] } ?? []))
