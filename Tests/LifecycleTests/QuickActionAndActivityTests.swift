@@ -51,6 +51,23 @@ private func openingApp() -> ScriptedApp {
     #expect(Opened.payload(of: .scenePerformActionForShortcutItem, in: h) == .object([("item", .object([("type", .string("compose"))]))]))
   }
 
+  @Test("§14 quick action for a scene app launched in the background: its first scene connects with options.shortcutItem, no performActionFor (S-cos, S1)")
+  func sceneConnectingAfterBackgroundLaunch() throws {
+    let app = openingApp()
+    app.handlers["didReceiveRemoteNotification"] = { sim in try sim.completeLatest() }
+    let h = Harness(ios: 17, scenes: true, app: app)
+    try h.perform(.backgroundLaunch(.push))
+    h.expectCalls([AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)",
+                   AD + "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"])
+    h.expectNotifications(["UIApplication.didFinishLaunchingNotification"])
+    h.expectSystem(["started background, background", "suspended"])
+    try h.perform(.quickAction(type: "compose"))
+    h.expectCalls(Array(StandardLaunch.sceneCalls(ios: 17).dropFirst(2)))
+    h.expectNotifications(Array(StandardLaunch.sceneNotifications.dropFirst()))
+    h.expectSystem(["resumed"])
+    #expect(Opened.payload(of: .willConnectTo, in: h) == .object([("options", .object([("shortcutItem", .object([("type", .string("compose"))]))]))]))
+  }
+
   @Test("§14 quick action, sceneless, cold: launchOptions.shortcutItem, then performActionFor before applicationDidBecomeActive (S-pa, T-so357)",
         arguments: [12, 17, 26])
   func scenelessCold(_ ios: Int) throws {
