@@ -33,9 +33,29 @@ UIApplication = {}
 ---@field id string     # "NoteList#1"
 ---@field class string  # "NoteList"
 
+---@class ShortcutItem
+---@field type string
+
+---@class UserActivity
+---@field activityType string   # "NSUserActivityTypeBrowsingWeb" for a universal link
+---@field webpageURL? string
+
+---@class LaunchOptions
+---@field url? string
+---@field shortcutItem? ShortcutItem
+---@field userActivityDictionary? UserActivity
+---@field remoteNotification? { id: string }
+
+---@class ConnectionOptions
+---@field url? string
+---@field userActivities? UserActivity[]
+---@field shortcutItem? ShortcutItem
+---@field notificationResponse? { id: string, action: string }
+---@field handoffUserActivityType? string
+
 ---@class AppDelegateHandlers
----@field willFinishLaunchingWithOptions? fun(application: UIApplication, options: { url?: string }): boolean?
----@field didFinishLaunchingWithOptions? fun(application: UIApplication, options: { url?: string }): boolean?
+---@field willFinishLaunchingWithOptions? fun(application: UIApplication, options: LaunchOptions): boolean?  # false: a launch quick action or activity is not delivered again
+---@field didFinishLaunchingWithOptions? fun(application: UIApplication, options: LaunchOptions): boolean?
 ---@field configurationForConnecting? fun(application: UIApplication)
 ---@field didDiscardSceneSessions? fun(application: UIApplication)
 ---@field applicationWillResignActive? fun(application: UIApplication)
@@ -50,17 +70,36 @@ UIApplication = {}
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
 ---@field applicationSignificantTimeChange? fun(application: UIApplication)  # after UIApplication.significantTimeChangeNotification
+---@field willContinueUserActivityWithType? fun(application: UIApplication, type: string): boolean?
+---@field continueUserActivity? fun(application: UIApplication, activity: UserActivity, restorationHandler: fun(controllers: UIViewController[])): boolean?
+---@field didFailToContinueUserActivity? fun(application: UIApplication, type: string, error: { code: integer, domain: string })
+---@field performActionForShortcutItem? fun(application: UIApplication, item: ShortcutItem, completion: fun(succeeded: boolean?))
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
----@field willConnectTo? fun(scene: UIScene, session: table, options: { url?: string })
+---@field willConnectTo? fun(scene: UIScene, session: table, options: ConnectionOptions)
 ---@field sceneDidDisconnect? fun(scene: UIScene)
 ---@field sceneWillEnterForeground? fun(scene: UIScene)
 ---@field sceneDidBecomeActive? fun(scene: UIScene)
 ---@field sceneWillResignActive? fun(scene: UIScene)
 ---@field sceneDidEnterBackground? fun(scene: UIScene)
 ---@field openURLContexts? fun(scene: UIScene, urls: string[])
+---@field willContinueUserActivityWithType? fun(scene: UIScene, type: string)
+---@field continueUserActivity? fun(scene: UIScene, activity: UserActivity)
+---@field didFailToContinueUserActivity? fun(scene: UIScene, type: string, error: { code: integer, domain: string })
+---@field performActionForShortcutItem? fun(scene: UIScene, item: ShortcutItem, completion: fun(succeeded: boolean?))
 SceneDelegate = {}
+
+---@class UNUserNotificationCenter
+UNUserNotificationCenter = {}
+---From now on (in this process) the NotificationDelegate handlers are called; before
+---didFinishLaunchingWithOptions returns for the tap that launches the app.
+function UNUserNotificationCenter:setDelegate() end
+
+---@class NotificationDelegateHandlers
+---@field willPresent? fun(center: UNUserNotificationCenter, notification: { id: string }, completion: fun(options: table?))
+---@field didReceive? fun(center: UNUserNotificationCenter, response: { id: string, action: string }, completion: fun())
+NotificationDelegate = {}
 
 ---@class ControllerHandlers
 ---@field init? fun(vc: UIViewController)
@@ -78,6 +117,7 @@ SceneDelegate = {}
 ---@field willTransitionToTraitCollection? fun(vc: UIViewController, orientation: string)
 ---@field viewWillTransitionToSize? fun(vc: UIViewController, orientation: string)
 ---@field traitCollectionDidChange? fun(vc: UIViewController)
+---@field restoreUserActivityState? fun(vc: UIViewController, activity: UserActivity)
 ---@field actions? table<string, fun(vc: UIViewController, ...: string|number|boolean)>  # user actions a scenario performs with act(name, …)
 
 ---Declares a view-controller class: `controller "NoteList" { viewDidLoad = function(vc) end }`.

@@ -73,6 +73,22 @@ function reboot() end
 ---@param name string                     # e.g. "type"
 ---@param ... string|number|boolean       # the action's arguments, e.g. "hello"
 function act(name, ...) end
+---A notification arrives while the app is active: NotificationDelegate.willPresent (if the app set its delegate).
+---@param opts { id: string }
+function notify(opts) end
+---Tap a notification: a cold launch, a return, or (app active) didReceive alone. An `action`
+---other than "default" runs the app in the background (no scene) unless `foreground = true`.
+---@param opts { id: string, action?: string, foreground?: boolean }
+function tap_notification(opts) end
+---A Home Screen quick action (never while the app is active): options.shortcutItem cold, performActionForShortcutItem warm.
+---@param type string
+function quick_action(type) end
+---A universal link: the activity { activityType = "NSUserActivityTypeBrowsingWeb", webpageURL = url }.
+---@param url string
+function universal_link(url) end
+---An activity handed off from another device (never while the app is active).
+---@param type string  # the activity type
+function handoff(type) end
 
 ---@param state AppStateName
 function expect_state(state) end

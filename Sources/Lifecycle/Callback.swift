@@ -11,31 +11,39 @@ public enum Callback: String, CaseIterable, Sendable {
   case applicationProtectedDataDidBecomeAvailable, openURL
   case performFetchWithCompletionHandler, didReceiveRemoteNotification
   case applicationSignificantTimeChange
+  case willContinueUserActivityWithType, continueUserActivity, didFailToContinueUserActivity, performActionForShortcutItem
   // UISceneDelegate
   case willConnectTo, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive
   case sceneWillResignActive, sceneDidEnterBackground, openURLContexts
+  // Keys shared with the app delegate (`sharedKeys`): the scene's own method of the same name.
+  case sceneWillContinueUserActivityWithType, sceneContinueUserActivity, sceneDidFailToContinueUserActivity
+  case scenePerformActionForShortcutItem
   // UIViewController
   case `init`, loadView, viewDidLoad, viewWillAppear, viewIsAppearing, viewWillLayoutSubviews
   case viewDidLayoutSubviews, updateProperties, viewDidAppear, viewWillDisappear, viewDidDisappear
   case didReceiveMemoryWarning, willTransitionToTraitCollection, viewWillTransitionToSize
   case traitCollectionDidChange
+  case restoreUserActivityState
+  // UNUserNotificationCenterDelegate (the app's `NotificationDelegate` table)
+  case willPresent, didReceive
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
   // User actions (`act`): the key is the controller table's `actions`
   case userAction = "actions"
 
   /// Who receives it.
-  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
+  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure, notificationDelegate }
 
   public var receiver: Receiver {
     switch self {
     case .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
-         .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts:
+         .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .sceneWillContinueUserActivityWithType,
+         .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem:
       return .sceneDelegate
     case .`init`, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews,
          .viewDidLayoutSubviews, .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
          .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
-         .traitCollectionDidChange:
+         .traitCollectionDidChange, .restoreUserActivityState:
       return .viewController
     case .expirationHandler, .asyncAfter:
       return .closure
@@ -44,15 +52,18 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
          .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
-         .didReceiveRemoteNotification, .applicationSignificantTimeChange:
+         .didReceiveRemoteNotification, .applicationSignificantTimeChange, .willContinueUserActivityWithType,
+         .continueUserActivity, .didFailToContinueUserActivity, .performActionForShortcutItem:
       return .appDelegate
     case .userAction:
       return .viewController
+    case .willPresent, .didReceive:
+      return .notificationDelegate
     }
   }
 
   /// The handler key an app script uses.
-  public var key: String { rawValue }
+  public var key: String { Self.sharedKeys[self] ?? rawValue }
 
   /// The full Swift signature shown in the trace and the log.
   public var signature: String {
@@ -98,6 +109,17 @@ public enum Callback: String, CaseIterable, Sendable {
     case .expirationHandler: return "expirationHandler()"
     case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
     case .userAction: return "action(_:)"
+    case .willContinueUserActivityWithType: return "application(_:willContinueUserActivityWithType:)"
+    case .continueUserActivity: return "application(_:continue:restorationHandler:)"
+    case .didFailToContinueUserActivity: return "application(_:didFailToContinueUserActivityWithType:error:)"
+    case .performActionForShortcutItem: return "application(_:performActionFor:completionHandler:)"
+    case .sceneWillContinueUserActivityWithType: return "scene(_:willContinueUserActivityWithType:)"
+    case .sceneContinueUserActivity: return "scene(_:continue:)"
+    case .sceneDidFailToContinueUserActivity: return "scene(_:didFailToContinueUserActivityWithType:error:)"
+    case .scenePerformActionForShortcutItem: return "windowScene(_:performActionFor:completionHandler:)"
+    case .restoreUserActivityState: return "restoreUserActivityState(_:)"
+    case .willPresent: return "userNotificationCenter(_:willPresent:withCompletionHandler:)"
+    case .didReceive: return "userNotificationCenter(_:didReceive:withCompletionHandler:)"
     }
   }
 
@@ -135,9 +157,10 @@ extension Callback {
          .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
-         .asyncAfter, .applicationSignificantTimeChange:
-      return false
-    case .userAction:
+         .asyncAfter, .applicationSignificantTimeChange, .willContinueUserActivityWithType, .continueUserActivity,
+         .didFailToContinueUserActivity, .performActionForShortcutItem, .sceneWillContinueUserActivityWithType,
+         .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
+         .restoreUserActivityState, .willPresent, .didReceive, .userAction:
       return false
     }
   }

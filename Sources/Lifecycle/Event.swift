@@ -31,6 +31,16 @@ public enum Input: Equatable, Sendable {
   /// `act(name, …)`: a user action of the controller on screen, with its arguments (strings,
   /// numbers, booleans).
   case act(String, arguments: [JSONValue])
+  /// A notification arrives while the app is in the foreground (`notify{id=}`).
+  case notify(id: String)
+  /// The user taps a notification or one of its actions (`"default"`: the notification itself).
+  case tapNotification(id: String, action: String, foreground: Bool)
+  /// A Home Screen quick action (`quick_action(type)`).
+  case quickAction(type: String)
+  /// A universal link opens the app (`universal_link(url)`).
+  case universalLink(url: String)
+  /// An activity handed off from another device (`handoff(type)`).
+  case handoff(type: String)
 
   /// The scenario verb's name.
   public var verb: String {
@@ -63,6 +73,11 @@ public enum Input: Equatable, Sendable {
     case .timeChange: return "time_change"
     case .reboot: return "reboot"
     case .act: return "act"
+    case .notify: return "notify"
+    case .tapNotification: return "tap_notification"
+    case .quickAction: return "quick_action"
+    case .universalLink: return "universal_link"
+    case .handoff: return "handoff"
     }
   }
 }
@@ -86,6 +101,10 @@ public enum AppCall: Equatable, Sendable {
   case holdLock(name: String, shared: Bool)
   /// `release_lock(name)`.
   case releaseLock(name: String)
+  /// `UNUserNotificationCenter:setDelegate()`: the app's `NotificationDelegate` receives notifications.
+  case setNotificationDelegate
+  /// A `continueUserActivity` restoration handler called with these controllers.
+  case restorationHandler(controllers: [String])
 
   public var name: String {
     switch self {
@@ -103,6 +122,8 @@ public enum AppCall: Equatable, Sendable {
     case .dismiss: return "dismiss"
     case .holdLock: return "hold_lock"
     case .releaseLock: return "release_lock"
+    case .setNotificationDelegate: return "UNUserNotificationCenter.setDelegate"
+    case .restorationHandler: return "restorationHandler"
     }
   }
 }

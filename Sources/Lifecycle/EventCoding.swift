@@ -32,6 +32,12 @@ extension EventBody {
       case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
            .timeChange, .reboot:
         break
+      case let .notify(id): w.field("id", id)
+      case let .tapNotification(id, action, foreground):
+        w.field("id", id); w.field("action", action)
+        if foreground { w.field("foreground", true) }
+      case let .quickAction(type), let .handoff(type): w.field("type", type)
+      case let .universalLink(url): w.field("url", url)
       }
       if let at { w.field("at", at) }
     case let .applicationState(from, to):
@@ -92,7 +98,9 @@ extension EventBody {
       case let .present(c, style, nav):
         w.field("class", c); w.field("style", style.rawValue)
         if nav { w.field("navigation", true) }
-      case .pop, .dismiss: break
+      case .pop, .dismiss, .setNotificationDelegate: break
+      case let .restorationHandler(controllers):
+        w.key("controllers"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
       }
       if let at { w.field("at", at) }
     case let .notification(name, handled, depth):
@@ -257,6 +265,10 @@ extension Event {
       case "present":
         call = .present(try str("class"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
       case "dismiss": call = .dismiss
+      case "UNUserNotificationCenter.setDelegate": call = .setNotificationDelegate
+      case "restorationHandler":
+        guard let controllers = e["controllers"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"controllers\"") }
+        call = .restorationHandler(controllers: controllers)
       default: throw fail("unknown app call \"\(name)\"")
       }
       body = .call(call, at: optStr("at"))

@@ -3,33 +3,39 @@ import EventStore
 /// A callback named in `expect_calls{…}`: a key (`viewDidLoad`), a full
 /// signature (`viewDidLoad()`), optionally after a receiver:
 /// `NoteList.viewDidLoad` (any instance of the class), `NoteList#2.viewDidLoad`
-/// (one instance), `AppDelegate.…`, `SceneDelegate.…`.
+/// (one instance), `AppDelegate.…`, `SceneDelegate.…`. A bare key the two delegates share
+/// (`continueUserActivity`) matches either; `SceneDelegate.continueUserActivity` or the full
+/// signature matches one.
 public struct CallPattern: Equatable, Sendable {
   public let text: String
   public let callback: Callback
   /// nil: any receiver.
   public let receiver: String?
+  /// A bare key: any callback with that key matches (both delegates' for a shared key).
+  private var anyDelegate = false
 
   public init(_ text: String) throws(ScenarioError) {
     self.text = text
     if let cb = Self.callback(named: text) {
-      callback = cb; receiver = nil; return
+      callback = cb; receiver = nil; anyDelegate = text == cb.key; return
     }
     guard let dot = text.firstIndex(of: "."), let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
       let name = text.split(separator: ".").last.map(String.init) ?? text
       let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
       throw ScenarioError("unknown callback \"\(text)\"\(near)")
     }
-    callback = cb
     receiver = String(text[..<dot])
+    // `SceneDelegate.continueUserActivity`: the scene delegate's method of that shared key.
+    let owner: Callback.Receiver? = receiver == "AppDelegate" ? .appDelegate : receiver == "SceneDelegate" ? .sceneDelegate : nil
+    callback = owner.flatMap { Callback.named(cb.key, receiver: $0) } ?? cb
   }
 
   private static func callback(named name: String) -> Callback? {
-    Callback(rawValue: name) ?? Callback(signature: name)
+    Callback(rawValue: name).flatMap { $0.key == name ? $0 : nil } ?? Callback(signature: name)
   }
 
   public func matches(_ call: CallRecord) -> Bool {
-    guard call.callback == callback else { return false }
+    guard call.callback == callback || (anyDelegate && call.callback.key == callback.key) else { return false }
     guard let receiver else { return true }
     if receiver.contains("#") { return call.target == receiver }
     return call.target == receiver || call.target.hasPrefix(receiver + "#")

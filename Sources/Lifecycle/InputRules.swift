@@ -46,11 +46,15 @@ public struct InputRules: Sendable {
       guard declares(name) else { throw fail("the app declares no controller \"\(name)\"") }
     }
     switch input {
-    case .launch, .openURL:
+    case .launch, .openURL, .universalLink, .quickAction, .handoff:
       if s.locked { throw fail("the device is locked; unlock() first") }
       if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
       if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
       if case .launch = input, s.appState == .active { throw fail("the app is already active") }
+      if case .handoff = input, s.appState == .active { throw fail("the app is already active") }
+      if case .quickAction = input, s.appState == .active {
+        throw fail("quick actions come from the Home Screen and the app is active; home() first")
+      }
     case .prewarm:
       if !profile.prewarming { throw fail("prewarming needs iOS 15 or later (profile: iOS \(profile.ios))") }
       if s.process != .notRunning { throw fail("only a process that is not running can be prewarmed") }
@@ -118,6 +122,13 @@ public struct InputRules: Sendable {
       guard let top = s.topController, let c = s.controllers[top] else { throw fail("no controller is on screen") }
       let declared = actions(c.className)
       guard declared.contains(name) else { throw fail(UserAction.undeclared(name, controller: c.label, declared: declared)) }
+    case .notify:
+      guard s.appState == .active else { throw fail("the app must be active: a notification for an app in the background is tapped with tap_notification") }
+    case let .tapNotification(_, action, foreground):
+      guard action == Opening.defaultAction || foreground else { break }  // runs in the background: any time
+      if s.locked { throw fail("the device is locked; unlock() first") }
+      if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
+      if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
     }
   }
 }

@@ -58,6 +58,12 @@ public struct KnobSpec: Sendable {
           record: JSONValue.int) { $0.intValue }
   }
 
+  /// A duration whose default is not a whole number of seconds: `us` gives it in µs.
+  static func microseconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ us: @escaping @Sendable (Int) -> Int64,
+                           missing: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
+    typed(name, .seconds, field, us, missing: missing.map(JSONValue.int), defaultText, doc, record: JSONValue.int) { $0.intValue }
+  }
+
   static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
                     _ value: @escaping @Sendable (Int) -> Int64, default defaultText: String, _ doc: String) -> KnobSpec {
     typed(name, .count(range), field, value, missing: nil, defaultText, doc, record: JSONValue.int) { $0.intValue }

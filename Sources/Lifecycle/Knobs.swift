@@ -51,5 +51,18 @@ extension Profile {
             "a time change queued while suspended is delivered when the app next comes to the foreground (`\"nextRun\"`: whenever it next runs)"),
     .flag("debuggerAttached", \.debuggerAttached, { _ in false }, missing: false, default: "`false`",
           "a debugger is attached: no 0xdead10cc kill for a shared lock held at suspension"),
+    // Logs written before these knobs existed have none of their verbs: the defaults replay them.
+    .choice("coldNotificationResponse", \.coldNotificationResponse, { _ in .both }, missing: .both, default: "`\"both\"`",
+            "a notification tap that launches a scene app: `options.notificationResponse` and `didReceive` (`\"connectionOptionsOnly\"`, `\"delegateOnly\"`)"),
+    .choice("notificationResponsePlacement", \.notificationResponsePlacement, { _ in .beforeDidBecomeActive },
+            missing: .beforeDidBecomeActive, default: "`\"beforeDidBecomeActive\"`",
+            "a tap's `didReceive` before the did-become-active callback, or after it (`\"afterDidBecomeActive\"`)"),
+    .choice("quickActionPlacement", \.quickActionPlacement, { _ in .beforeDidBecomeActive },
+            missing: .beforeDidBecomeActive, default: "`\"beforeDidBecomeActive\"`",
+            "a warm quick action's `performActionForShortcutItem` before the did-become-active callback, or after it (`\"afterDidBecomeActive\"`)"),
+    .flag("continueActivityFails", \.continueActivityFails, { _ in false }, missing: false, default: "`false`",
+          "`didFailToContinueUserActivity` in place of every `continueUserActivity` (the activity's data never arrives)"),
+    .microseconds("handoffTransferDelay", \.handoffTransferDelay_us, { _ in 500_000 }, missing: 500_000, default: "0.5 s",
+                  "a Handoff that launches a scene app: `scene(_:continue:)` this long after `sceneDidBecomeActive`"),
   ]
 }

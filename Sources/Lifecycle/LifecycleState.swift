@@ -139,6 +139,9 @@ public struct LifecycleState: Equatable, Sendable {
   public var heldLocks: [String: Bool] = [:]
   /// The protection class of each stored key kept under another class than untilFirstUnlock.
   public var storeProtection: [String: DataProtection] = [:]
+  /// Notification delegate, launch results, completions UIKit does not wait for, a Handoff in
+  /// flight (LifecycleState+Openings.swift).
+  public var openings = OpeningsState()
 
   public init() {}
 
@@ -218,6 +221,7 @@ extension LifecycleState {
       // The scene, its delegate and its window's controllers are released with it.
       window = nil; controllers = [:]; controllerIDs = [:]
       disconnectedScene = label
+      openings.pendingHandoff = nil
     case let .sceneSession(created):
       sceneSession = created
       if !created { sessionDiscardPending = true }
@@ -258,10 +262,14 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, _, _, arguments):
+    case let .callback(cb, target, handled, _, arguments):
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
-    case .returned, .notification, .note: break
-    case let .call(call, _): evolve(call: call, at: event.t)
+      openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
+    case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
+    case .notification, .note: break
+    case let .call(call, _):
+      evolve(call: call, at: event.t)
+      openings.evolve(call: call)
     case let .crash(_, _, message, _):
       recordTermination(Termination(reason: .crash, code: nil, description: message))
       resetProcess()
@@ -309,8 +317,11 @@ extension LifecycleState {
       rotationPending = !isForeground && process != .notRunning
       let visible = Set(visibleControllers)
       for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
+    case let .tapNotification(_, action, foreground):
+      if action == Opening.defaultAction || foreground { forceQuit = false }
+    case .quickAction, .universalLink, .handoff: forceQuit = false
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure:
+         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure, .notify:
       break  // what these change is recorded by the events their sequences make
     case .act:
       break  // what the action does is recorded by its callback and app calls
@@ -351,13 +362,19 @@ extension LifecycleState {
          .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
-         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
+         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange,
+         .willContinueUserActivityWithType, .continueUserActivity, .didFailToContinueUserActivity,
+         .performActionForShortcutItem, .sceneWillContinueUserActivityWithType, .sceneContinueUserActivity,
+         .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
+         .willPresent, .didReceive:
       break
     case .userAction:
       break
     }
     if let completion {
-      completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
+      if !OpeningsState.isSoftCompletion(cb, applicationState: applicationState) {
+        completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
+      }
       completionsIssued = max(completionsIssued, completion)
     }
   }
@@ -378,7 +395,7 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case .work, .log, .push, .pop, .present, .dismiss: break
+    case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler: break
     }
   }
 
@@ -422,5 +439,6 @@ extension LifecycleState {
     timeChangePending = false
     protectedDataAvailablePending = false
     heldLocks = [:]
+    openings = OpeningsState()
   }
 }

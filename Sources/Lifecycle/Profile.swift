@@ -64,6 +64,11 @@ public struct Profile: Equatable, Sendable {
   public var memoryLimitBytes: Int64 = 0
   public var queuedTimeChangeDelivery: QueuedTimeChangeDelivery = .nextForeground
   public var debuggerAttached = false
+  public var coldNotificationResponse: ColdNotificationResponse = .both
+  public var notificationResponsePlacement: OpeningPlacement = .beforeDidBecomeActive
+  public var quickActionPlacement: OpeningPlacement = .beforeDidBecomeActive
+  public var continueActivityFails = false
+  public var handoffTransferDelay_us: Int64 = 0
 
   /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
   /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.

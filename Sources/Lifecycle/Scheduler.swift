@@ -25,6 +25,8 @@ struct Scheduler {
     case after(Int)
     case completionKill(PendingCompletion)
     case allowanceKill
+    /// The data of the Handoff that launched a scene app has arrived: `scene(_:continue:)`.
+    case handoff
   }
 
   /// Blocks scheduled with `after` that one verb may run. A chain that re-posts itself would
@@ -110,6 +112,9 @@ struct Scheduler {
       for a in s.afters { offer(a.due, 2, a.id, .after(a.id)) }
       for c in s.completions {
         if let deadline = completionDeadline(c, in: s) { offer(deadline, 3, c.id, .completionKill(c)) }
+      }
+      if s.sceneLabel != nil, let since = s.openings.pendingHandoff?.activeSince {
+        offer(since + profile.handoffTransferDelay_us, 5, 0, .handoff)
       }
     }
     return best.map { ($0.time, $0.what) }

@@ -27,6 +27,10 @@ public enum AppRequest: Equatable, Sendable {
   case holdLock(name: String, shared: Bool)
   /// `release_lock(name)`; a lock not held is a no-op with a note.
   case releaseLock(String)
+  /// `UNUserNotificationCenter:setDelegate()`.
+  case setNotificationDelegate
+  /// A `continueUserActivity` restoration handler called with these controllers (labels) for `activity`.
+  case restorationHandler(controllers: [String], activity: JSONValue)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -72,7 +76,7 @@ extension Simulator {
         scheduler.scheduled(after: id, at: at)
         return id
       case let .complete(id):
-        guard state.completions.contains(where: { $0.id == id }) else { return nil }
+        guard state.completions.contains(where: { $0.id == id }) || state.openings.softCompletions.contains(id) else { return nil }
         emit(.call(.completion(id: id), at: at))
       case let .push(cls):
         guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
@@ -95,6 +99,10 @@ extension Simulator {
         guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
         emit(.call(.dismiss, at: at))
         try dismiss(cancelled: false)
+      case .setNotificationDelegate:
+        emit(.call(.setNotificationDelegate, at: at))
+      case let .restorationHandler(controllers, activity):
+        try restoreUserActivityState(controllers, activity: activity, at: at)
       }
     } catch let error as AppCallError {
       throw error

@@ -85,6 +85,11 @@ extension Simulator {
     case .timeChange: try timeChange()
     case .reboot: reboot()
     case let .act(name, arguments): try performAction(name, arguments: arguments)
+    case let .notify(id): try presentNotification(id: id)
+    case let .tapNotification(id, action, foreground): try tapNotification(id: id, action: action, foreground: foreground)
+    case let .quickAction(type): try open(.shortcutItem(type: type))
+    case let .universalLink(url): try open(.userActivity(type: Opening.browsingWeb, webpageURL: url))
+    case let .handoff(type): try open(.userActivity(type: type, webpageURL: nil))
     }
   }
 
@@ -118,6 +123,7 @@ extension Simulator {
       try deliverQueued(foreground: true)
       if state.applicationState == .active {
         if let url { try deliver(profile.scenes ? .openURLContexts : .openURL, profile.scenes ? "SceneDelegate" : "AppDelegate", url: url) }
+        try deliverOpening(at: nil)
         return
       }
       try returnToForeground(url: url)
@@ -131,8 +137,9 @@ extension Simulator {
     defer { launching = false; scheduler.disarmInnermost() }
     if !profile.scenes { try buildRoot() }
     if !state.didFinishLaunchingRan {
-      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url)
-      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url)
+      let options = openingLaunchOptions()
+      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
       try post("UIApplication.didFinishLaunchingNotification")
     }
     if profile.scenes {
@@ -183,7 +190,7 @@ extension Simulator {
     }
     emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", url: url)
+    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: openingConnectionOptions())
     try post("UIScene.willConnectNotification")
     guard let root = state.topController else { return }
     try loadView(root)
@@ -220,6 +227,13 @@ extension Simulator {
       note("backgroundLaunchNotDelivered", "the user force quit the app: \(event.rawValue) is not delivered until the user opens it again")
       return
     }
+    try wakeInBackground()
+    try deliver(event.callback, "AppDelegate", completion: state.completionsIssued + 1)
+  }
+
+  /// Launches (no scene), continues or resumes the process in the background for an event; an
+  /// app already running is left as it is.
+  func wakeInBackground() throws(ProcessEnded) {
     switch state.process {
     case .notRunning, .prewarmed:
       if state.process == .notRunning {
@@ -245,7 +259,6 @@ extension Simulator {
     case .running:
       break
     }
-    try deliver(event.callback, "AppDelegate", completion: state.completionsIssued + 1)
   }
 
   // MARK: - App-level transitions
@@ -274,6 +287,7 @@ extension Simulator {
   }
 
   func becomeActive() throws(ProcessEnded) {
+    try deliverOpening(at: .beforeDidBecomeActive)
     if profile.scenes {
       setScene(.foregroundActive)
       setApplicationState(.active)
@@ -285,6 +299,7 @@ extension Simulator {
       try deliver(.applicationDidBecomeActive, "AppDelegate")
       try post("UIApplication.didBecomeActiveNotification")
     }
+    try deliverOpening(at: .afterDidBecomeActive)
   }
 
   /// inactive → background: the transition, the 5 s budget, then the snapshot.

@@ -32,6 +32,8 @@ public final class Simulator: AppServices {
   /// The app's top-level code is running (process creation): app calls are allowed.
   var loadingApp = false
   var layout = AppLayout()
+  /// What opens the app in the verb being performed (Opening.swift); nil outside those verbs.
+  var opening: Opening?
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {
@@ -167,6 +169,8 @@ public final class Simulator: AppServices {
       terminate(scheduler.completionTermination(c))
     case .allowanceKill:
       if let task = state.tasks.first { terminate(scheduler.allowanceTermination(task)) }
+    case .handoff:
+      try continueHandoff()
     }
   }
 

@@ -69,7 +69,7 @@ public enum VerbArgument: Sendable {
     case let .options(options):
       var combinations = [VerbArguments()]
       for option in options {
-        let values = [nil] + option.values(domain).map { Optional($0) }
+        let values = (option.required ? [] : [nil]) + option.values(domain).map { Optional($0) }
         combinations = combinations.flatMap { partial in
           values.map { value in value.map { partial.merging(VerbArguments([option.key: $0])) } ?? partial }
         }
@@ -94,8 +94,10 @@ public struct VerbOption: Sendable {
   }
   public let key: String
   public let kind: Kind
+  /// The verb cannot be called without it (`tap_notification{id=}`).
+  public let required: Bool
 
-  public init(_ key: String, _ kind: Kind) { self.key = key; self.kind = kind }
+  public init(_ key: String, _ kind: Kind, required: Bool = false) { self.key = key; self.kind = kind; self.required = required }
 
   func values(_ domain: ArgumentDomain) -> [VerbValue] {
     switch kind {
@@ -107,7 +109,12 @@ public struct VerbOption: Sendable {
 }
 
 /// Where a free string argument's candidates come from.
-public enum StringDomain: Sendable { case controllers, urls }
+public enum StringDomain: Sendable {
+  case controllers, urls
+  /// Notification identifiers, notification actions, quick-action types, activity types: any
+  /// string the app chooses; candidates are `ArgumentDomain.sampleWords`.
+  case notificationIDs, notificationActions, shortcutTypes, activityTypes
+}
 
 /// A read argument's value.
 public enum VerbValue: Equatable, Sendable {
@@ -180,6 +187,7 @@ public struct ArgumentDomain: Sendable {
     switch kind {
     case .controllers: return controllers
     case .urls: return urls
+    case .notificationIDs, .notificationActions, .shortcutTypes, .activityTypes: return Self.sampleWords[kind] ?? []
     }
   }
 }

@@ -67,6 +67,28 @@ extension VerbSpec {
              doc: "a user action of the controller on screen, with the values after the name as its arguments") { a in
       a.text("action").map { .act($0, arguments: a.list("arguments") ?? []) }
     },
+    VerbSpec("notify", [.options([VerbOption("id", .string(.notificationIDs), required: true)])],
+             doc: "a notification arrives while the app is in the foreground: willPresent") { a in
+      a.text("id").map(Input.notify)
+    },
+    VerbSpec("tap_notification", [.options([VerbOption("id", .string(.notificationIDs), required: true),
+                                            VerbOption("action", .string(.notificationActions)),
+                                            VerbOption("foreground", .flag)])],
+             doc: "tap a notification (cold, warm or while active) or one of its actions (in the background unless foreground)") { a in
+      a.text("id").map { .tapNotification(id: $0, action: a.text("action") ?? Opening.defaultAction, foreground: a.flag("foreground")) }
+    },
+    VerbSpec("quick_action", [.string(key: "type", expected: "a shortcut item type", domain: .shortcutTypes)],
+             doc: "a Home Screen quick action opens the app, cold or warm") { a in
+      a.text("type").map(Input.quickAction)
+    },
+    VerbSpec("universal_link", [.string(key: "url", expected: "a URL string", domain: .urls)],
+             doc: "a universal link opens the app as a browsing-web user activity, cold or warm") { a in
+      a.text("url").map(Input.universalLink)
+    },
+    VerbSpec("handoff", [.string(key: "type", expected: "an activity type", domain: .activityTypes)],
+             doc: "an activity handed off from another device opens the app, cold or warm") { a in
+      a.text("type").map(Input.handoff)
+    },
   ]
 
   /// A verb whose one argument is a case of `E`, recorded under `key`.

@@ -37,6 +37,7 @@ extension AppHost {
     let env = vm.absIndex(-1)
     vm.newTable(); vm.rawSet(env, "AppDelegate")
     vm.newTable(); vm.rawSet(env, "SceneDelegate")
+    vm.newTable(); vm.rawSet(env, "NotificationDelegate")
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
@@ -159,6 +160,7 @@ extension AppHost {
     installNavigation(vm, env: env)
     installApplication(vm, env: env)
     installLocks(vm, env: env)
+    installNotificationCenter(vm, env: env)
     vm.pop()
   }
 
@@ -263,14 +265,6 @@ extension AppHost {
   /// `UIApplication.shared:name(…)`: argument 1 must be the shared application, so a call
   /// written with `.` is refused instead of shifting every argument by one.
   static func requireMethodCall(_ vm: LuaVM, _ name: String) throws {
-    var isShared = false
-    if vm.type(1) == .table {
-      vm.rawGet(1, "class")
-      isShared = vm.string(-1) == "UIApplication"
-      vm.pop()
-    }
-    guard isShared else {
-      throw LuaRaise(at: vm, "\(name): call it with ':' — UIApplication.shared:\(name)(…), not UIApplication.shared.\(name)(…)")
-    }
+    try requireMethodCall(vm, name, on: "UIApplication", receiver: "UIApplication.shared")
   }
 }

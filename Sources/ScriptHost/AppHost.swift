@@ -266,9 +266,9 @@ final class AppHost: AppDriver {
   private func pushHandler(_ vm: LuaVM, _ callback: Callback, target: String) -> Bool {
     let top = vm.top
     switch callback.receiver {
-    case .appDelegate, .sceneDelegate:
+    case .appDelegate, .sceneDelegate, .notificationDelegate:
       Sandbox.pushEnvironment(vm)
-      vm.rawGet(-1, callback.receiver == .appDelegate ? "AppDelegate" : "SceneDelegate")
+      vm.rawGet(-1, Self.delegateTable(callback.receiver))
       guard vm.type(-1) == .table else { vm.setTop(top); return false }
       vm.rawGet(-1, callback.key)
     case .viewController:
@@ -301,6 +301,11 @@ final class AppHost: AppDriver {
       pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
     case .viewController:
       pushInstance(vm, label: target, className: InstanceLabel.className(target))
+    case .notificationDelegate:
+      Sandbox.pushEnvironment(vm)
+      vm.rawGet(-1, "UNUserNotificationCenter")
+      vm.insert(-2)
+      vm.pop()
     case .closure:
       return 0
     }
@@ -309,6 +314,7 @@ final class AppHost: AppDriver {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
       vm.newTable()
       if let url { vm.push(url); vm.rawSet(-2, "url") }
+      mergeOptions(vm, arguments.payload)
       return 2
     case .openURL:
       vm.push(url ?? ""); return 2
@@ -320,6 +326,7 @@ final class AppHost: AppDriver {
       vm.newTable()
       vm.newTable()
       if let url { vm.push(url); vm.rawSet(-2, "url") }
+      mergeOptions(vm, arguments.payload)
       return 3
     case .openURLContexts:
       vm.newTable(); vm.push(url ?? ""); vm.rawSet(-2, 1); return 2
@@ -340,6 +347,11 @@ final class AppHost: AppDriver {
       return 0
     case .userAction:
       return 1 + pushActionArguments(vm, payload: arguments.payload)
+    case .willContinueUserActivityWithType, .continueUserActivity, .didFailToContinueUserActivity,
+         .performActionForShortcutItem, .sceneWillContinueUserActivityWithType, .sceneContinueUserActivity,
+         .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
+         .willPresent, .didReceive:
+      return 1 + pushOpeningArguments(vm, cb, arguments)
     }
   }
 
@@ -359,7 +371,7 @@ final class AppHost: AppDriver {
     vm.pop()
   }
 
-  private func pushCompletion(_ vm: LuaVM, _ id: Int?) {
+  func pushCompletion(_ vm: LuaVM, _ id: Int?) {
     vm.push { [weak self] vm in
       if let id { try self?.call(.complete(id), from: vm) }
       return 0
@@ -392,7 +404,8 @@ final class AppHost: AppDriver {
       }
     }
     Sandbox.pushEnvironment(vm)
-    for (name, receiver) in [("AppDelegate", Callback.Receiver.appDelegate), ("SceneDelegate", .sceneDelegate)] {
+    for (name, receiver) in [("AppDelegate", Callback.Receiver.appDelegate), ("SceneDelegate", .sceneDelegate),
+                             ("NotificationDelegate", .notificationDelegate)] {
       vm.rawGet(-1, name)
       if vm.type(-1) == .table { check(vm.absIndex(-1), owner: name, receiver: receiver) }
       vm.pop()

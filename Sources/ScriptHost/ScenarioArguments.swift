@@ -26,9 +26,14 @@ extension ScenarioHost {
         guard vm.type(idx) != .nil, vm.type(idx) != .none else { continue }
         arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
       case let .options(options):
-        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else { continue }
+        let required = options.filter(\.required).map { "\($0.key) = …" }
+        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else {
+          if !required.isEmpty { throw scriptError(vm, "\(spec.name): expected a table: \(spec.name) { \(required.joined(separator: ", ")) }") }
+          continue
+        }
         for option in options {
           if let value = try read(option, vm, idx, spec.name) { arguments.values[option.key] = value }
+          else if option.required { throw scriptError(vm, "\(spec.name): \(option.key) is required ({ \(option.key) = … })") }
         }
       case let .action(key, argumentsKey):
         guard vm.type(idx) == .string, let s = vm.string(idx) else {

@@ -103,6 +103,12 @@ struct TraceFormatter {
          .timeChange, .reboot:
       return input.verb
     case let .act(name, arguments): return (["act \(name)"] + arguments.map(\.canonicalText)).joined(separator: " ")
+    case let .notify(id): return "notify \(id)"
+    case let .tapNotification(id, action, foreground):
+      return "tap_notification \(id)" + (action == "default" ? "" : " action=\(action)") + (foreground ? " (foreground)" : "")
+    case let .quickAction(type): return "quick_action \(type)"
+    case let .universalLink(url): return "universal_link \(url)"
+    case let .handoff(type): return "handoff \(type)"
     }
   }
 
@@ -124,6 +130,8 @@ struct TraceFormatter {
     case let .present(c, style, _): return "present \(c) (\(style.rawValue))"
     case .pop: return "pop"
     case .dismiss: return "dismiss"
+    case .setNotificationDelegate: return "UNUserNotificationCenter setDelegate"
+    case let .restorationHandler(controllers): return "restorationHandler \(controllers.joined(separator: ", "))"
     }
   }
 }

@@ -47,6 +47,7 @@ extension SplitMix64 {
       "tap": { sim in try sim.store(key: "tapped", value: .bool(true)) },
       "sync": { sim in try sim.work(us: 11_000_000) },
     ]
+    OpeningInvariants.equip(app, &rng, completes: bg != 2)
     return app
   }
 
@@ -133,6 +134,7 @@ extension SplitMix64 {
     var reasons: Set<TerminationReason> = []
     var sawPush = false, sawSheet = false, sawExpiration = false
     var sawEndings: Set<Callback> = []
+    var openings: Set<String> = []
     for seed in UInt64(1)...5_000 {
       var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
@@ -142,7 +144,7 @@ extension SplitMix64 {
         let input = Self.randomInput(&rng, scene: h.sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1)
         do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
       }
-      if let broken = Self.check(h.allEvents, scenes: scenes) {
+      if let broken = Self.check(h.allEvents, scenes: scenes) ?? OpeningInvariants.check(h.allEvents, scenes: scenes) {
         let n = Int(broken.split(separator: " ")[1].dropLast()) ?? h.allEvents.count
         let context: [String] = h.allEvents.enumerated().filter { $0.offset >= n - 12 && $0.offset < n }
           .map { e -> String in
@@ -157,6 +159,7 @@ extension SplitMix64 {
       #expect(try h.replayMatches(), "seed \(seed): replay differs")
       h.skipRemainingEvents()  // the rules above examined every event; no sequence is pinned here
       for t in h.sim.state.terminations { reasons.insert(t.reason) }
+      openings.formUnion(OpeningInvariants.exercised(h.allEvents))
       for e in h.allEvents {
         switch e.body {
         case .pushed: sawPush = true
@@ -173,6 +176,7 @@ extension SplitMix64 {
     #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user, .suspendedWithLockedFile, .reboot])
     #expect(sawPush && sawSheet && sawExpiration)
     #expect(sawEndings == [.sceneDidDisconnect, .applicationSignificantTimeChange, .applicationProtectedDataDidBecomeAvailable])
+    #expect(openings == OpeningInvariants.all, "§15 cases never reached: \(OpeningInvariants.all.subtracting(openings).sorted())")
   }
 
   @Test("the checker catches a broken rule")

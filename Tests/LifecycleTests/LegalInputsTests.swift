@@ -19,7 +19,11 @@ import Testing
     #expect(Self.legal(Harness()) == [
       .launch(url: nil), .launch(url: "notes://1"), .prewarm, .lock, .appSwitcher, .memoryWarning, .memoryPressure,
       .criticalMemoryPressure, .backgroundLaunch(.fetch), .backgroundLaunch(.push), .openURL("notes://1"), .rotate(.landscape),
-      .advance(us: 1_000_000), .timeChange, .reboot,
+      .advance(us: 1_000_000), .timeChange, .reboot, .tapNotification(id: "message-1", action: "default", foreground: false),
+      .tapNotification(id: "message-1", action: "default", foreground: true),
+      .tapNotification(id: "message-1", action: "archive", foreground: false),
+      .tapNotification(id: "message-1", action: "archive", foreground: true), .quickAction(type: "compose"),
+      .universalLink(url: "notes://1"), .handoff(type: "com.example.notes.editing"),
     ])
   }
 

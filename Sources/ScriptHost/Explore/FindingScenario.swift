@@ -61,6 +61,12 @@ public enum FindingScenario {
     case .timeChange: return "time_change()"
     case .reboot: return "reboot()"
     case let .act(name, arguments): return "act(" + ([luaString(name)] + arguments.map(luaLiteral)).joined(separator: ", ") + ")"
+    case let .notify(id): return "notify { id = \(luaString(id)) }"
+    case let .tapNotification(id, action, foreground):
+      return "tap_notification { id = \(luaString(id)), action = \(luaString(action))\(foreground ? ", foreground = true" : "") }"
+    case let .quickAction(type): return "quick_action(\(luaString(type)))"
+    case let .universalLink(url): return "universal_link(\(luaString(url)))"
+    case let .handoff(type): return "handoff(\(luaString(type)))"
     }
   }
 

@@ -93,10 +93,11 @@ struct Shrinker {
       return cancel ? [.swipeDown(cancel: false)] : []
     case let .launch(url):
       return url != nil ? [.launch(url: nil)] : []
-    case .openURL:
+    case .openURL, .quickAction, .universalLink, .handoff, .tapNotification:
       return [.launch(url: nil)]
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
-         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .disconnectScene, .timeChange, .reboot:
+         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .disconnectScene, .timeChange, .reboot,
+         .notify:
       return []
     case .criticalMemoryPressure:
       return [.memoryPressure]
