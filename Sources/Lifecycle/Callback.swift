@@ -20,9 +20,11 @@ public enum Callback: String, CaseIterable, Sendable {
   case traitCollectionDidChange
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
+  // BGTaskScheduler and background URL sessions
+  case launchHandler, handleEventsForBackgroundURLSession, didCompleteWithError, didFinishEvents
 
   /// Who receives it.
-  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
+  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure, urlSessionDelegate }
 
   public var receiver: Receiver {
     switch self {
@@ -34,14 +36,16 @@ public enum Callback: String, CaseIterable, Sendable {
          .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
          .traitCollectionDidChange:
       return .viewController
-    case .expirationHandler, .asyncAfter:
+    case .expirationHandler, .asyncAfter, .launchHandler:
       return .closure
+    case .didCompleteWithError, .didFinishEvents:
+      return .urlSessionDelegate
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .configurationForConnecting,
          .didDiscardSceneSessions, .applicationWillResignActive, .applicationDidEnterBackground,
          .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
          .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
-         .didReceiveRemoteNotification:
+         .didReceiveRemoteNotification, .handleEventsForBackgroundURLSession:
       return .appDelegate
     }
   }
@@ -91,6 +95,10 @@ public enum Callback: String, CaseIterable, Sendable {
     case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
     case .expirationHandler: return "expirationHandler()"
     case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
+    case .launchHandler: return "launchHandler(_:)"
+    case .handleEventsForBackgroundURLSession: return "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
+    case .didCompleteWithError: return "urlSession(_:task:didCompleteWithError:)"
+    case .didFinishEvents: return "urlSessionDidFinishEvents(forBackgroundURLSession:)"
     }
   }
 
@@ -128,7 +136,7 @@ extension Callback {
          .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
-         .asyncAfter:
+         .asyncAfter, .launchHandler, .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents:
       return false
     }
   }

@@ -20,6 +20,12 @@ public enum Input: Equatable, Sendable {
   case swipeBack(cancel: Bool)
   case swipeDown(cancel: Bool)
   case advance(us: Int64)
+  /// The system runs the pending BGTaskScheduler request with this identifier.
+  case bgTask(String)
+  /// The device goes on (true) or off (false) external power.
+  case power(Bool)
+  /// The transfers of this background URL session that have run their time finish.
+  case transferDone(String)
 
   /// The scenario verb's name.
   public var verb: String {
@@ -47,6 +53,9 @@ public enum Input: Equatable, Sendable {
     case .swipeBack: return "swipe_back"
     case .swipeDown: return "swipe_down"
     case .advance: return "advance"
+    case .bgTask: return "bg_task"
+    case .power: return "power"
+    case .transferDone: return "transfer_done"
     }
   }
 }
@@ -66,6 +75,10 @@ public enum AppCall: Equatable, Sendable {
   case pop
   case present(String, style: PresentationStyle, navigation: Bool)
   case dismiss
+  case registerBGTask(identifier: String, result: BGTaskRegisterResult)
+  case submitBGTask(BGTaskRequest, result: BGTaskSubmitResult)
+  case setTaskCompleted(identifier: String, success: Bool)
+  case backgroundTransfer(session: String, task: Int, us: Int64)
 
   public var name: String {
     switch self {
@@ -81,6 +94,10 @@ public enum AppCall: Equatable, Sendable {
     case .pop: return "pop"
     case .present: return "present"
     case .dismiss: return "dismiss"
+    case .registerBGTask: return "BGTaskScheduler.register"
+    case .submitBGTask: return "BGTaskScheduler.submit"
+    case .setTaskCompleted: return "setTaskCompleted"
+    case .backgroundTransfer: return "background_transfer"
     }
   }
 }

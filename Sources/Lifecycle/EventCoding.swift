@@ -26,6 +26,9 @@ extension EventBody {
       case let .selectTab(i): w.field("index", i)
       case let .swipeBack(cancel), let .swipeDown(cancel): w.field("cancel", cancel)
       case let .advance(us): w.field("duration_us", us)
+      case let .bgTask(id): w.field("id", id)
+      case let .power(on): w.field("on", on)
+      case let .transferDone(session): w.field("session", session)
       case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
         break
       }
@@ -85,6 +88,17 @@ extension EventBody {
         w.field("class", c); w.field("style", style.rawValue)
         if nav { w.field("navigation", true) }
       case .pop, .dismiss: break
+      case let .registerBGTask(identifier, result):
+        w.field("identifier", identifier); w.field("result", result.rawValue)
+      case let .submitBGTask(request, result):
+        w.field("identifier", request.identifier); w.field("kind", request.kind.rawValue)
+        w.field("earliest_begin_us", request.earliestBeginUs)
+        if request.requiresExternalPower { w.field("requires_external_power", true) }
+        if request.requiresNetwork { w.field("requires_network", true) }
+        w.field("result", result.rawValue)
+      case let .setTaskCompleted(identifier, success): w.field("identifier", identifier); w.field("success", success)
+      case let .backgroundTransfer(session, task, us):
+        w.field("session", session); w.field("task", task); w.field("duration_us", us)
       }
       if let at { w.field("at", at) }
     case let .notification(name, handled, depth):
@@ -166,6 +180,7 @@ extension Event {
           guard words.contains(word) else { throw fail("bad \"\(key)\"") }
           arguments.values[key] = .text(word)
         case let .tab(key, _), let .seconds(key): arguments.values[key] = .number(try int(key))
+        case let .boolean(key): arguments.values[key] = .flag(try bool(key))
         case let .options(options):
           for option in options {
             switch option.kind {
@@ -235,6 +250,17 @@ extension Event {
       case "present":
         call = .present(try str("class"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
       case "dismiss": call = .dismiss
+      case "BGTaskScheduler.register":
+        call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
+      case "BGTaskScheduler.submit":
+        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("kind"),
+                                    earliestBeginUs: try int("earliest_begin_us"),
+                                    requiresExternalPower: e["requires_external_power"]?.boolValue ?? false,
+                                    requiresNetwork: e["requires_network"]?.boolValue ?? false)
+        call = .submitBGTask(request, result: try raw("result"))
+      case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
+      case "background_transfer":
+        call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try int("duration_us"))
       default: throw fail("unknown app call \"\(name)\"")
       }
       body = .call(call, at: optStr("at"))

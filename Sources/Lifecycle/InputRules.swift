@@ -22,7 +22,9 @@ public struct InputRules: Sendable {
   public func legalInputs(state: LifecycleState, clockUs: Int64, controllers: [String],
                           urls: [String] = [], durationsUs: [Int64] = []) -> [Input] {
     let domain = ArgumentDomain(controllers: controllers, tabs: state.window?.tabs.count ?? 0,
-                                urls: urls, durationsUs: durationsUs)
+                                urls: urls, durationsUs: durationsUs,
+                                bgTaskRequests: state.backgroundWork.pending.map(\.request.identifier),
+                                transferSessions: state.backgroundWork.sessionsWithFinishedTransfers(at: clockUs))
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
       .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains) == nil }
@@ -109,6 +111,8 @@ public struct InputRules: Sendable {
     case .swipeDown:
       try needActive()
       guard let p = s.window?.presented.last, p.style.isSheet else { throw fail("no sheet is presented") }
+    case .bgTask, .power, .transferDone:
+      if let why = backgroundWorkRefusal(input, s, clock) { throw fail(why) }
     }
   }
 }

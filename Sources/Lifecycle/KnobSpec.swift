@@ -45,16 +45,17 @@ public struct KnobSpec: Sendable {
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
-    default defaultText: String, _ doc: String
+    missing: E? = nil, default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: nil, defaultText, doc,
+    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: missing.map { .string($0.rawValue) }, defaultText, doc,
           record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 
   /// A duration: `seconds` gives the default in whole seconds.
   static func seconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ seconds: @escaping @Sendable (Int) -> Int64,
-                      default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond }, missing: nil, defaultText, doc,
+                      missingSeconds: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
+    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond },
+          missing: missingSeconds.map { .int($0 * VirtualTime.microsecondsPerSecond) }, defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
 

@@ -110,6 +110,8 @@ public struct LifecycleState: Equatable, Sendable {
   /// The latest termination is a fault still in `unexpectedFaults`, which the next passing
   /// `expect_terminated` names.
   public var latestFaultUnnamed = false
+  /// BGTaskScheduler requests and tasks, background URL sessions' transfers, external power.
+  public var backgroundWork = BackgroundWorkState()
   public var expectationsPassed = 0
   public var expectationsFailed = 0
   /// The expectation window: the callbacks since the first verb after the previous group of
@@ -189,6 +191,7 @@ extension LifecycleState {
     case let .input(input, _):
       if windowChecked { callsInWindow.removeAll(); callWindowOverflowed = false; windowChecked = false }
       evolve(input: input)
+      backgroundWork.evolve(input: input)
     case let .applicationState(_, to):
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
@@ -235,10 +238,14 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, _, _, arguments):
+    case let .callback(cb, target, handled, _, arguments):
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
-    case .returned, .notification, .note: break
-    case let .call(call, _): evolve(call: call, at: event.t)
+      backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
+    case let .notification(name, _, _): backgroundWork.evolve(notification: name)
+    case .returned, .note: break
+    case let .call(call, _):
+      evolve(call: call, at: event.t)
+      backgroundWork.evolve(call: call, at: event.t)
     case let .crash(_, _, message, _):
       recordTermination(Termination(reason: .crash, code: nil, description: message))
       resetProcess()
@@ -278,7 +285,7 @@ extension LifecycleState {
       let visible = Set(visibleControllers)
       for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance:
+         .swipeBack, .swipeDown, .advance, .bgTask, .power, .transferDone:
       break  // what these change is recorded by the events their sequences make
     }
   }
@@ -304,7 +311,7 @@ extension LifecycleState {
     case .didDiscardSceneSessions: sessionDiscardPending = false
     case .applicationDidReceiveMemoryWarning: memoryWarnings += 1
     case .expirationHandler:
-      if let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
+      if BGTaskLabel.identifier(of: target) == nil, let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
         tasks[i].expirationCalled = true
       }
     case .asyncAfter:
@@ -315,7 +322,8 @@ extension LifecycleState {
          .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
-         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
+         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange, .launchHandler,
+         .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents:
       break
     }
     if let completion {
@@ -336,7 +344,9 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case .work, .log, .push, .pop, .present, .dismiss: break
+    case .work, .log, .push, .pop, .present, .dismiss, .registerBGTask, .submitBGTask, .setTaskCompleted,
+         .backgroundTransfer:
+      break
     }
   }
 
@@ -376,5 +386,6 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
+    backgroundWork.resetProcess()
   }
 }

@@ -25,6 +25,7 @@ struct Scheduler {
     case after(Int)
     case completionKill(PendingCompletion)
     case allowanceKill
+    case backgroundWork(BackgroundWorkDue)
   }
 
   /// Blocks scheduled with `after` that one verb may run. A chain that re-posts itself would
@@ -112,6 +113,7 @@ struct Scheduler {
         if let deadline = completionDeadline(c, in: s) { offer(deadline, 3, c.id, .completionKill(c)) }
       }
     }
+    for d in backgroundWorkDue(in: s) { offer(d.time, d.rank, d.id, d.what) }
     return best.map { ($0.time, $0.what) }
   }
 
@@ -129,6 +131,7 @@ struct Scheduler {
     for c in s.completions {
       if let deadline = completionDeadline(c, in: s) { offer(deadline, completionTermination(c)) }
     }
+    for k in backgroundWorkKills(in: s) { offer(k.deadline, k.termination) }
     return best
   }
 
@@ -137,7 +140,7 @@ struct Scheduler {
   /// later of the callback and the last entry into the background (nil in the foreground).
   func completionDeadline(_ c: PendingCompletion, in s: LifecycleState) -> Int64? {
     guard s.process == .running, s.applicationState == .background, let since = s.backgroundSince else { return nil }
-    return max(c.startedAt, since) + profile.completionHandlerBudget_us
+    return max(c.startedAt, since) + completionBudgetUs(c.callback)
   }
 
   // MARK: - Termination texts
@@ -165,8 +168,8 @@ struct Scheduler {
   }
 
   func completionTermination(_ c: PendingCompletion) -> Termination {
-    Termination(reason: .backgroundTaskExpired, code: c.callback == .performFetchWithCompletionHandler ? "0x2182bad4" : "0x2182bad2",
-                description: "\(c.callback.signature) did not call its completion handler within \(VirtualTime.formatSeconds2(profile.completionHandlerBudget_us)) seconds")
+    Termination(reason: .backgroundTaskExpired, code: completionKillCode(c.callback),
+                description: "\(c.callback.signature) did not call its completion handler within \(VirtualTime.formatSeconds2(completionBudgetUs(c.callback))) seconds")
   }
 
   /// What a kill for going over the app's memory limit says.

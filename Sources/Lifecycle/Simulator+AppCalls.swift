@@ -22,6 +22,14 @@ public enum AppRequest: Equatable, Sendable {
   /// `present(name, opts)`; a nil style is the profile's default.
   case present(String, style: PresentationStyle?, navigation: Bool)
   case dismiss
+  /// `BGTaskScheduler:register(id, fn)`: answered with `BGTaskRegisterResult.reply`.
+  case registerBGTask(String)
+  /// `BGTaskScheduler:submit{…}`: answered with `BGTaskSubmitResult.reply`.
+  case submitBGTask(BGTaskRequest)
+  /// `task:setTaskCompleted(ok)`.
+  case setTaskCompleted(identifier: String, success: Bool)
+  /// `background_transfer{session=, seconds=}`: answered with the transfer's id.
+  case backgroundTransfer(session: String, us: Int64)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -86,6 +94,16 @@ extension Simulator {
         guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
         emit(.call(.dismiss, at: at))
         try dismiss(cancelled: false)
+      case let .registerBGTask(identifier):
+        try requireBGTaskScheduler("register")
+        return try registerBGTask(identifier, at: at).reply
+      case let .submitBGTask(request):
+        try requireBGTaskScheduler("submit")
+        return try submitBGTask(request, at: at).reply
+      case let .setTaskCompleted(identifier, success):
+        setTaskCompleted(identifier, success: success, at: at)
+      case let .backgroundTransfer(session, us):
+        return startTransfer(session: session, us: max(us, 0), at: at)
       }
     } catch let error as AppCallError {
       throw error

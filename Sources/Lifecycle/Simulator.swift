@@ -63,9 +63,11 @@ public final class Simulator: AppServices {
     }
     scheduler.beginVerb()
     emit(.input(input, at: at))
+    backgroundWorkBefore(input)
     do {
       try run(input)
     } catch {}
+    backgroundWorkAfter(input)
     settle()
     if let runaway = scheduler.runaway { throw runaway }
   }
@@ -166,6 +168,8 @@ public final class Simulator: AppServices {
       terminate(scheduler.completionTermination(c))
     case .allowanceKill:
       if let task = state.tasks.first { terminate(scheduler.allowanceTermination(task)) }
+    case let .backgroundWork(due):
+      try fireBackgroundWork(due)
     }
   }
 
@@ -179,7 +183,8 @@ public final class Simulator: AppServices {
 
   func suspendIfIdle() {
     let s = state
-    if s.process == .running, s.applicationState == .background, s.tasks.isEmpty, s.completions.isEmpty, depth == 0 {
+    if s.process == .running, s.applicationState == .background, s.tasks.isEmpty, s.completions.isEmpty, depth == 0,
+       !s.backgroundWork.keepsProcessRunning {
       emit(.suspended)
     }
   }

@@ -44,6 +44,8 @@ public enum VerbArgument: Sendable {
   case tab(key: String, expected: String)
   /// Seconds from 0 to a year, read as µs.
   case seconds(key: String)
+  /// `true` or `false` (`power(on)`).
+  case boolean(key: String)
   /// An optional table of named options, read in this order (an error lists them sorted).
   case options([VerbOption])
 
@@ -54,6 +56,7 @@ public enum VerbArgument: Sendable {
     case let .choice(key, words, _): return words.map { VerbArguments([key: .text($0)]) }
     case let .tab(key, _): return domain.tabs > 0 ? (1...domain.tabs).map { VerbArguments([key: .number(Int64($0))]) } : []
     case let .seconds(key): return domain.durationsUs.map { VerbArguments([key: .number($0)]) }
+    case let .boolean(key): return [true, false].map { VerbArguments([key: .flag($0)]) }
     case let .options(options):
       var combinations = [VerbArguments()]
       for option in options {
@@ -90,7 +93,7 @@ public struct VerbOption: Sendable {
 }
 
 /// Where a free string argument's candidates come from.
-public enum StringDomain: Sendable { case controllers, urls }
+public enum StringDomain: Sendable { case controllers, urls, bgTaskRequests, transferSessions }
 
 /// A read argument's value.
 public enum VerbValue: Equatable, Sendable {
@@ -139,15 +142,23 @@ public struct ArgumentDomain: Sendable {
   public var tabs: Int
   public var urls: [String]
   public var durationsUs: [Int64]
+  /// The identifiers of the pending BGTaskScheduler requests (`bg_task`).
+  public var bgTaskRequests: [String]
+  /// The background sessions with a transfer that can finish (`transfer_done`).
+  public var transferSessions: [String]
 
-  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64]) {
+  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], bgTaskRequests: [String] = [],
+              transferSessions: [String] = []) {
     self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
+    self.bgTaskRequests = bgTaskRequests; self.transferSessions = transferSessions
   }
 
   func strings(_ kind: StringDomain) -> [String] {
     switch kind {
     case .controllers: return controllers
     case .urls: return urls
+    case .bgTaskRequests: return bgTaskRequests
+    case .transferSessions: return transferSessions
     }
   }
 }

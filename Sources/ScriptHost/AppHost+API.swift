@@ -41,7 +41,7 @@ extension AppHost {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       guard vm.type(1) == .table else { throw LuaRaise(at: vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["container", "name", "root", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
         throw LuaRaise(at: vm, "app: \(problem)")
       }
       var layout = AppLayout()
@@ -69,6 +69,7 @@ extension AppHost {
         }
       }
       vm.pop()
+      layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1)
       self.layout = layout
       return 0
     }
@@ -156,6 +157,7 @@ extension AppHost {
 
     installNavigation(vm, env: env)
     installApplication(vm, env: env)
+    installBackgroundWork(vm, env: env)
     vm.pop()
   }
 

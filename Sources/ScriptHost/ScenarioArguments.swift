@@ -19,6 +19,9 @@ extension ScenarioHost {
         arguments.values[key] = .number(i)
       case let .seconds(key):
         arguments.values[key] = .number(try seconds(vm, idx, spec.name))
+      case let .boolean(key):
+        guard vm.type(idx) == .boolean else { throw scriptError(vm, "\(spec.name): expected true or false") }
+        arguments.values[key] = .flag(vm.bool(idx))
       case let .options(options):
         guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else { continue }
         for option in options {

@@ -236,7 +236,8 @@ struct ChromeTraceExporter {
       if let b = tasks.removeValue(forKey: task) {
         span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
       }
-    case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss:
+    case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .registerBGTask, .submitBGTask,
+         .setTaskCompleted, .backgroundTransfer:
       break
     }
   }

@@ -97,6 +97,9 @@ struct TraceFormatter {
     case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
     case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
+    case let .bgTask(id): return "bg_task \(id)"
+    case let .power(on): return "power \(on ? "on" : "off")"
+    case let .transferDone(session): return "transfer_done \(session)"
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
       return input.verb
     }
@@ -117,6 +120,12 @@ struct TraceFormatter {
     case let .present(c, style, _): return "present \(c) (\(style.rawValue))"
     case .pop: return "pop"
     case .dismiss: return "dismiss"
+    case let .registerBGTask(identifier, result): return "BGTaskScheduler.register \(identifier) → \(result.rawValue)"
+    case let .submitBGTask(request, result):
+      return "BGTaskScheduler.submit \(request.kind.rawValue) \(request.identifier) → \(result.rawValue)"
+    case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
+    case let .backgroundTransfer(session, task, us):
+      return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     }
   }
 }

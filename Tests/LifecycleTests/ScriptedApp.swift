@@ -23,9 +23,10 @@ final class ScriptedApp: AppDriver {
   func startProcess(services: AppServices) -> Result<AppLayout, AppFault> { processes += 1; return .success(layout) }
   func endProcess() {}
   func declares(controller name: String) -> Bool { controllers.contains(name) }
+  func declaredLayout() -> AppLayout { layout }
 
   private func handler(_ cb: Callback, _ target: String) -> Handler? {
-    if cb == .expirationHandler { return expirations[Int(target.split(separator: "#").last!)!] }
+    if cb == .expirationHandler, BGTaskLabel.identifier(of: target) == nil { return expirations[Int(target.split(separator: "#").last!)!] }
     let cls = target.split(separator: "#").first.map(String.init) ?? target
     return handlers["\(cls).\(cb.key)"] ?? handlers[cb.key]
   }

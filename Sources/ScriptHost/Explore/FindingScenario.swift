@@ -56,6 +56,9 @@ public enum FindingScenario {
     case let .swipeBack(cancel): return cancel ? "swipe_back { cancel = true }" : "swipe_back()"
     case let .swipeDown(cancel): return cancel ? "swipe_down { cancel = true }" : "swipe_down()"
     case let .advance(us): return "advance(\(seconds(us)))"
+    case let .bgTask(id): return "bg_task(\(luaString(id)))"
+    case let .power(on): return "power(\(on))"
+    case let .transferDone(session): return "transfer_done(\(luaString(session)))"
     }
   }
 

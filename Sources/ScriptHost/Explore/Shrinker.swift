@@ -96,7 +96,7 @@ struct Shrinker {
     case .openURL:
       return [.launch(url: nil)]
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
-         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss:
+         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .bgTask, .power, .transferDone:
       return []
     }
   }
