@@ -37,6 +37,10 @@ enum BG {
   static func launchHandler(_ id: String) -> String { "BGTaskScheduler#\(id).launchHandler(_:)" }
   static func expiration(_ id: String) -> String { "BGTask#\(id).expirationHandler()" }
 
+  /// The note a fetch handler gets from iOS 13 (S119).
+  static let fetchDeprecatedNote =
+    "note fetchDeprecated: application(_:performFetchWithCompletionHandler:) is deprecated from iOS 13: use a BGAppRefreshTask"
+
   /// An app declaring `refresh` and `cleanup` that registers both launch handlers in
   /// didFinishLaunching, as Apple asks (S112). `onLaunch` is both handlers' body.
   static func app(onLaunch: @escaping ScriptedApp.Handler = { _ in }) -> ScriptedApp {

@@ -270,7 +270,7 @@ private func launchedAndHome(_ p: PlatformUnderTest, _ app: ScriptedApp, request
     h.expectCalls(BG.backgroundLaunch(p) + [AD + "application(_:performFetchWithCompletionHandler:)"])
     h.expectNotifications(BG.backgroundLaunchNotifications(p))
     h.expectSystem(BG.backgroundLaunchSystem(p)
-      + (p.ios >= 13 ? ["note fetchDeprecated: application(_:performFetchWithCompletionHandler:) is deprecated from iOS 13: use a BGAppRefreshTask"] : [])
+      + (p.ios >= 13 ? [BG.fetchDeprecatedNote] : [])
       + ["suspended"])
   }
 
