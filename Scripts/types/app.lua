@@ -6,6 +6,7 @@
 ---@field root? string                   # root controller class
 ---@field container? "navigation"|"none" # wraps the root (or each tab) in a navigation controller
 ---@field tabs? string[]                 # a tab bar controller as root
+---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers
 
 ---@param config AppConfig
 function app(config) end
@@ -49,6 +50,7 @@ UIApplication = {}
 ---@field openURL? fun(application: UIApplication, url: string)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
+---@field handleEventsForBackgroundURLSession? fun(application: UIApplication, identifier: string, completion: fun())
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
@@ -60,6 +62,42 @@ AppDelegate = {}
 ---@field sceneDidEnterBackground? fun(scene: UIScene)
 ---@field openURLContexts? fun(scene: UIScene, urls: string[])
 SceneDelegate = {}
+
+---@class URLSessionTask
+---@field taskIdentifier integer  # what background_transfer returned
+
+---@class URLSessionDelegateHandlers
+---@field didCompleteWithError? fun(session: string, task: URLSessionTask, error: { code: integer }?)
+---@field didFinishEvents? fun(session: string)
+URLSessionDelegate = {}
+
+---@class BGTask
+---@field identifier string
+---@field kind "refresh"|"processing"
+---@field expirationHandler? fun()  # read when the task expires; nil: the task ends unsuccessfully
+local BGTaskInstance = {}
+---@param success boolean
+function BGTaskInstance:setTaskCompleted(success) end
+
+---@class BGTaskRequest
+---@field id string
+---@field kind "refresh"|"processing"
+---@field earliestBegin? number            # seconds after the submit (default: due at once)
+---@field requiresExternalPower? boolean   # processing only
+---@field requiresNetwork? boolean         # processing only; recorded, never holds a request back
+
+---iOS 13 and later only (nil before, as the class is).
+---@class BGTaskSchedulerClass
+BGTaskScheduler = {}
+---Only until didFinishLaunchingWithOptions returns; later, or twice, crashes the app.
+---@param id string
+---@param launchHandler fun(task: BGTask)
+---@return boolean registered  # false: id is not in bgTaskIdentifiers
+function BGTaskScheduler:register(id, launchHandler) end
+---@param request BGTaskRequest
+---@return boolean ok
+---@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|nil error
+function BGTaskScheduler:submit(request) end
 
 ---@class ControllerHandlers
 ---@field init? fun(vc: UIViewController)
@@ -109,3 +147,7 @@ function observe(notification, handler) end
 ---@param seconds number
 ---@param fn fun()
 function after(seconds, fn) end
+---Starts a transfer in a background URL session; transfer_done(session) in the scenario finishes it.
+---@param opts { session: string, seconds?: number }
+---@return integer taskIdentifier
+function background_transfer(opts) end

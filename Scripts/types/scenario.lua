@@ -59,6 +59,16 @@ function swipe_down(opts) end
 ---Lets virtual time pass.
 ---@param seconds number
 function advance(seconds) end
+---iOS 13+: the system runs the pending, due BGTaskScheduler request in the background (a scenario
+---error in the foreground, before it is due, or without power(true) when it requires external power).
+---@param id string  # the request's identifier
+function bg_task(id) end
+---The device goes on (true) or off (false) external power.
+---@param on boolean
+function power(on) end
+---Every transfer of the background URL session that has run its seconds finishes.
+---@param session string
+function transfer_done(session) end
 
 ---@param state AppStateName
 function expect_state(state) end
