@@ -9,14 +9,16 @@ local scenario_api = {
   "scenario", "launch", "prewarm", "home", "lock", "unlock", "interrupt", "end_interrupt", "app_switcher",
   "switch_to", "force_quit", "memory_warning", "memory_pressure", "background_launch", "open_url", "rotate",
   "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance",
+  "bg_task", "power", "transfer_done",
   "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect", "stored", "app_state",
 }
 local app_api = {
   "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
-  "UIApplication",
+  "UIApplication", "BGTaskScheduler", "background_transfer",
 }
 
 files["Scripts/scenarios"] = { read_globals = scenario_api }
 files["Scripts/lib"] = { read_globals = scenario_api }
 -- Apps define their delegate methods on these tables, and keep their state in globals of their own.
-files["Scripts/apps"] = { read_globals = app_api, globals = { "AppDelegate", "SceneDelegate", "SAVE_SECONDS", "UPLOAD_SECONDS" }, allow_defined_top = true }
+files["Scripts/apps"] = { read_globals = app_api, globals = { "AppDelegate", "SceneDelegate", "URLSessionDelegate", "SAVE_SECONDS", "UPLOAD_SECONDS",
+                                                               "FETCH_SECONDS", "FORGETS_TO_COMPLETE" }, allow_defined_top = true }

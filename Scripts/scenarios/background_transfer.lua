@@ -20,6 +20,6 @@ memory_pressure()
 expect_state("not_running")
 advance(20)
 transfer_done("com.example.feed.images")
-expect_calls { "didFinishLaunchingWithOptions", "handleEventsForBackgroundURLSession", "URLSessionDelegate.didCompleteWithError", "didFinishEvents" }
+expect_calls { "didFinishLaunchingWithOptions", "handleEventsForBackgroundURLSession", "URLSessionDelegate.didCompleteWithError" }
 expect_no_calls { "willConnectTo" }
 expect_state("suspended")

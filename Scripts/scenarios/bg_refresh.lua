@@ -2,7 +2,7 @@
 -- when it enters the background; 15 minutes later the system runs it, first in the suspended
 -- process, then, after the system reclaimed the app, in a background launch that connects no
 -- scene. The user's launch afterwards connects the scene as after any background launch.
-scenario { name = "background refresh", ios = 17, ios_range = "13-26", app = "../apps/feed.lua" }
+scenario { name = "background refresh", ios = 17, ios_range = "13-26", scenes = true, app = "../apps/feed.lua" }
 
 launch()
 home()

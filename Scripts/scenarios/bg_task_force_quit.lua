@@ -2,7 +2,7 @@
 -- user opens the app again, the processing request still runs (knob
 -- processingRunsAfterForceQuit), and the background session's transfer is cancelled: the app
 -- hears of it (error −999) when the user opens it.
-scenario { name = "BGTasks after a force quit", ios = 17, ios_range = "13-26", app = "../apps/feed.lua" }
+scenario { name = "BGTasks after a force quit", ios = 17, ios_range = "13-26", scenes = true, app = "../apps/feed.lua" }
 
 launch()
 home()

@@ -91,7 +91,7 @@ extension EventBody {
       case let .registerBGTask(identifier, result):
         w.field("identifier", identifier); w.field("result", result.rawValue)
       case let .submitBGTask(request, result):
-        w.field("identifier", request.identifier); w.field("kind", request.kind.rawValue)
+        w.field("identifier", request.identifier); w.field("task_kind", request.kind.rawValue)
         w.field("earliest_begin_us", request.earliestBeginUs)
         if request.requiresExternalPower { w.field("requires_external_power", true) }
         if request.requiresNetwork { w.field("requires_network", true) }
@@ -253,7 +253,7 @@ extension Event {
       case "BGTaskScheduler.register":
         call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
       case "BGTaskScheduler.submit":
-        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("kind"),
+        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
                                     earliestBeginUs: try int("earliest_begin_us"),
                                     requiresExternalPower: e["requires_external_power"]?.boolValue ?? false,
                                     requiresNetwork: e["requires_network"]?.boolValue ?? false)

@@ -19,7 +19,7 @@ import Testing
     #expect(Self.legal(Harness()) == [
       .launch(url: nil), .launch(url: "notes://1"), .prewarm, .lock, .appSwitcher, .memoryWarning, .memoryPressure,
       .backgroundLaunch(.fetch), .backgroundLaunch(.push), .openURL("notes://1"), .rotate(.landscape),
-      .advance(us: 1_000_000),
+      .advance(us: 1_000_000), .power(true), .power(false),
     ])
   }
 
