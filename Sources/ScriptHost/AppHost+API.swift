@@ -262,14 +262,20 @@ extension AppHost {
   /// `UIApplication.shared:name(…)`: argument 1 must be the shared application, so a call
   /// written with `.` is refused instead of shifting every argument by one.
   static func requireMethodCall(_ vm: LuaVM, _ name: String) throws {
-    var isShared = false
+    try requireMethodCall(vm, name, on: "UIApplication", spelled: "UIApplication.shared")
+  }
+
+  /// `receiver:name(…)`: argument 1 must be the table whose `class` is `className` (written
+  /// `spelled` in the message).
+  static func requireMethodCall(_ vm: LuaVM, _ name: String, on className: String, spelled: String) throws {
+    var isReceiver = false
     if vm.type(1) == .table {
       vm.rawGet(1, "class")
-      isShared = vm.string(-1) == "UIApplication"
+      isReceiver = vm.string(-1) == className
       vm.pop()
     }
-    guard isShared else {
-      throw LuaRaise(at: vm, "\(name): call it with ':' — UIApplication.shared:\(name)(…), not UIApplication.shared.\(name)(…)")
+    guard isReceiver else {
+      throw LuaRaise(at: vm, "\(name): call it with ':' — \(spelled):\(name)(…), not \(spelled).\(name)(…)")
     }
   }
 }

@@ -82,15 +82,7 @@ extension AppHost {
   /// `BGTaskScheduler:name(…)`: argument 1 must be the scheduler, so a call written with `.`
   /// is refused instead of shifting every argument by one.
   private static func requireSchedulerCall(_ vm: LuaVM, _ name: String) throws {
-    var isScheduler = false
-    if vm.type(1) == .table {
-      vm.rawGet(1, "class")
-      isScheduler = vm.string(-1) == "BGTaskScheduler"
-      vm.pop()
-    }
-    guard isScheduler else {
-      throw LuaRaise(at: vm, "\(name): call it with ':' — BGTaskScheduler:\(name)(…), not BGTaskScheduler.\(name)(…)")
-    }
+    try requireMethodCall(vm, name, on: "BGTaskScheduler", spelled: "BGTaskScheduler")
   }
 
   /// The request table of `submit{ id =, kind =, earliestBegin =, requiresExternalPower =, requiresNetwork = }`.
