@@ -102,7 +102,8 @@ public final class Simulator: AppServices {
   func runApp(_ job: AppJob, name: String, target: String) throws(ProcessEnded) -> JSONValue? {
     let generation = state.generation
     let start = clock
-    let watchHang = depth == 0 && state.isForeground && !launching
+    // BGTask closures run on the task's queue, off the main thread: no hang watchdog.
+    let watchHang = depth == 0 && state.isForeground && !launching && BGTaskLabel.identifier(of: target) == nil
     if watchHang {
       scheduler.arm(.foregroundHang(handler: name))
     }

@@ -213,6 +213,24 @@ private func launchedAndHome(_ p: PlatformUnderTest, _ app: ScriptedApp, request
     #expect(h.allEvents.last?.t == startedAt + 26_000_000)
   }
 
+  @Test("a refresh task outlives the user's launch; its expiration handler runs off the main thread, so 12 s of work there in the foreground trips no hang watchdog (D2, S116)")
+  func expirationInForeground() throws {
+    let app = BG.app()
+    app.handlers["BGTask.expirationHandler"] = { sim in
+      try sim.work(us: 12_000_000)
+      try sim.appSetTaskCompleted(BG.refresh, false)
+    }
+    let h = try launchedAndHome(PlatformUnderTest(ios: 17, scenes: true), app)
+    try h.perform(.bgTask(BG.refresh), .launch(url: nil))
+    h.expectCalls([BG.launchHandler(BG.refresh), SD + "sceneWillEnterForeground(_:)", SD + "sceneDidBecomeActive(_:)"])
+    h.expectNotifications(Posted.back(scenes: true))
+    h.expectSystem(["resumed"])
+    try h.perform(.advance(us: 40_000_000))
+    h.expectCalls([BG.expiration(BG.refresh)])
+    h.expectSystem([])
+    #expect(h.sim.state.appState == .active && h.sim.state.backgroundWork.running.isEmpty)
+  }
+
   @Test("a processing task gets 300 s with external power; launch() ends it at once: its expiration handler before the foreground sequence (S114, W1)",
         arguments: BG.platforms)
   func processingEndsAtLaunch(_ p: PlatformUnderTest) throws {
