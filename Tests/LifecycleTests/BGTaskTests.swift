@@ -90,7 +90,8 @@ private func launchedAndHome(_ p: PlatformUnderTest, _ app: ScriptedApp, request
       #expect(answers == [.pending, .pending])
     }
     try h.perform(.appSwitcher, .switchTo(other: false))
-    h.skipRemainingEvents()  // the switcher round trip is the app switcher tests' subject
+    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidBecomeActive(_:)"])
+    h.expectNotifications(Posted.resignActive(scenes: true) + Posted.becomeActive(scenes: true))
     #expect(throws: ScenarioError("bg_task(): the system runs no BGTask while the app is in the foreground (state: active)")) {
       try h.perform(.bgTask(BG.cleanup))
     }
