@@ -20,7 +20,7 @@ extension Simulator {
     let result: BGTaskRegisterResult
     if work.launchFinished { result = .late }
     else if work.registered.contains(identifier) { result = .duplicate }
-    else { result = layout.bgTaskIdentifiers.contains(identifier) ? .registered : .undeclared }
+    else { result = driver.declaredLayout().bgTaskIdentifiers.contains(identifier) ? .registered : .undeclared }
     emit(.call(.registerBGTask(identifier: identifier, result: result), at: at))
     switch result {
     case .registered, .undeclared: return result
@@ -34,7 +34,7 @@ extension Simulator {
   func submitBGTask(_ request: BGTaskRequest, at: String?) throws(ProcessEnded) -> BGTaskSubmitResult {
     let id = request.identifier, work = state.backgroundWork
     let result: BGTaskSubmitResult
-    if !layout.bgTaskIdentifiers.contains(id) {
+    if !driver.declaredLayout().bgTaskIdentifiers.contains(id) {
       result = .notPermitted
     } else if !work.registered.contains(id) {
       result = .noLaunchHandler

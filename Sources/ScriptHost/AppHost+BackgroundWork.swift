@@ -192,11 +192,12 @@ extension AppHost {
 
 extension AppHost {
   /// What the app declares, known without starting a process (the system reads an app's
-  /// Info.plist before launching it): the layout of the latest process, or before the first,
-  /// that of a trial load of the script in a scratch Lua state with no process behind it. App
-  /// calls at the top level fail there and end the trial (as an error does); the trial records
-  /// nothing and prints nothing.
+  /// Info.plist before launching it): the layout of the process loading or running now, else
+  /// of the latest one, or before the first, that of a trial load of the script in a scratch
+  /// Lua state with no process behind it. App calls at the top level fail there and end the
+  /// trial (as an error does); the trial records nothing and prints nothing.
   func declaredLayout() -> AppLayout {
+    if vm != nil { return layout }
     if let declaredLayoutCache { return declaredLayoutCache }
     let trial = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
     trial.wallLimitSeconds = wallLimitSeconds

@@ -97,6 +97,15 @@ import Testing
     }
   }
 
+  @Test("registering in the script's top level (a static initialiser) is legal, in the first process too")
+  func registrationAtTheTopLevel() throws {
+    let app = Self.declaring + "\nstore(\"top\", BGTaskScheduler:register(\"r\", function(task) task:setTaskCompleted(true) end))\n"
+      + "function SceneDelegate.sceneDidEnterBackground(scene) BGTaskScheduler:submit { id = \"r\", kind = \"refresh\" } end\n"
+    let (result, _) = try run(app: app, scenario: "launch() home() memory_pressure() bg_task(\"r\") expect_state(\"suspended\")")
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(result.state.store["top"] == .bool(true))
+  }
+
   @Test func onIOS12ThereIsNoBGTaskScheduler() throws {
     let app = Self.declaring + "\nfunction AppDelegate.didFinishLaunchingWithOptions(application) store(\"scheduler\", tostring(BGTaskScheduler)) return true end\n"
     let (result, _) = try run(app: app, scenario: "launch()", ios: 12)
