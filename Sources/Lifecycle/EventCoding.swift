@@ -145,8 +145,8 @@ extension Event {
     public var description: String { "event \(seq): \(reason)" }
   }
 
-  /// Reads a lifesim event back from a log record.
-  public init(_ e: LogEvent) throws(DecodingError) {
+  /// Reads a lifesim event back from a log record (parsed, or read in place).
+  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) {
     func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
     func str(_ k: String) throws(DecodingError) -> String {
       guard let v = e[k]?.stringValue else { throw fail("missing \"\(k)\"") }
