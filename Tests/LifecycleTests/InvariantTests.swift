@@ -112,17 +112,24 @@ extension SplitMix64 {
     let enterFG: Callback = scenes ? .sceneWillEnterForeground : .applicationWillEnterForeground
     var forceQuitBeforeUserLaunch = false  // the user force quit the app and has not opened it since
     var didFinishReturned = false          // this process's didFinishLaunching has returned
+    var systemVerb: String?                // the latest input, when the system (not the user) made it
     for (i, e) in events.enumerated() {
       let at = "event \(i + 1)"
       if e.t < lastT { return "\(at): time went backwards" }
       lastT = e.t
       switch e.body {
       case let .input(input, _):
+        switch input.verb {
+        case "bg_task", "transfer_done", "power", "advance": systemVerb = input.verb
+        default: systemVerb = nil
+        }
         if case .forceQuit = input { forceQuitBeforeUserLaunch = true }
         if case .launch = input { forceQuitBeforeUserLaunch = false }
         if case .openURL = input { forceQuitBeforeUserLaunch = false }
       case let .notification(name, _, _):
         if name == "UIApplication.didFinishLaunchingNotification" { didFinishReturned = true }
+      case let .sceneConnected(scene):
+        if let systemVerb { return "\(at): \(scene) connected during \(systemVerb), before the user's launch" }
       case let .processStarted(mode, _):
         didFinishReturned = false
         lastForeground = nil
@@ -250,6 +257,12 @@ extension SplitMix64 {
     ]
     #expect(Self.check(afterForceQuit, scenes: true)
       == "event 4: BGTaskScheduler#r refresh launch handler after a force quit, before the user opened the app")
+    let sceneForTask: [Event] = [
+      Event(t: 0, .input(.bgTask("r"), at: nil)),
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .sceneConnected(scene: "Scene#1")),
+    ]
+    #expect(Self.check(sceneForTask, scenes: true) == "event 3: Scene#1 connected during bg_task, before the user's launch")
     let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]
     #expect(Self.check(backwards, scenes: false) == "event 2: time went backwards")
   }
