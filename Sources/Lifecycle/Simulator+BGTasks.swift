@@ -115,6 +115,8 @@ extension Simulator {
     }
   }
 
+  /// What the `Scheduler` found due for a BGTask: its expiration, or the kill of a task still
+  /// not completed after it.
   func fireBackgroundWork(_ due: Scheduler.BackgroundWorkDue) throws(ProcessEnded) {
     switch due {
     case let .expiration(identifier):
