@@ -6,6 +6,7 @@
 ---@field root? string                   # root controller class
 ---@field container? "navigation"|"none" # wraps the root (or each tab) in a navigation controller
 ---@field tabs? string[]                 # a tab bar controller as root
+---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers
 
 ---@param config AppConfig
 function app(config) end
@@ -74,6 +75,7 @@ UIApplication = {}
 ---@field continueUserActivity? fun(application: UIApplication, activity: UserActivity, restorationHandler: fun(controllers: UIViewController[])): boolean?
 ---@field didFailToContinueUserActivity? fun(application: UIApplication, type: string, error: { code: integer, domain: string })
 ---@field performActionForShortcutItem? fun(application: UIApplication, item: ShortcutItem, completion: fun(succeeded: boolean?))
+---@field handleEventsForBackgroundURLSession? fun(application: UIApplication, identifier: string, completion: fun())
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
@@ -100,6 +102,41 @@ function UNUserNotificationCenter:setDelegate() end
 ---@field willPresent? fun(center: UNUserNotificationCenter, notification: { id: string }, completion: fun(options: table?))
 ---@field didReceive? fun(center: UNUserNotificationCenter, response: { id: string, action: string }, completion: fun())
 NotificationDelegate = {}
+---@class URLSessionTask
+---@field taskIdentifier integer  # what background_transfer returned
+
+---@class URLSessionDelegateHandlers
+---@field didCompleteWithError? fun(session: string, task: URLSessionTask, error: { code: integer }?)
+---@field didFinishEvents? fun(session: string)
+URLSessionDelegate = {}
+
+---@class BGTask
+---@field identifier string
+---@field kind "refresh"|"processing"
+---@field expirationHandler? fun()  # read when the task expires; nil: the task ends unsuccessfully
+local BGTaskInstance = {}
+---@param success boolean
+function BGTaskInstance:setTaskCompleted(success) end
+
+---@class BGTaskRequest
+---@field id string
+---@field kind "refresh"|"processing"
+---@field earliestBegin? number            # seconds after the submit (default: due at once)
+---@field requiresExternalPower? boolean   # processing only
+---@field requiresNetwork? boolean         # processing only; recorded, never holds a request back
+
+---iOS 13 and later only (nil before, as the class is).
+---@class BGTaskSchedulerClass
+BGTaskScheduler = {}
+---Only until didFinishLaunchingWithOptions returns; later, or twice, crashes the app.
+---@param id string
+---@param launchHandler fun(task: BGTask)
+---@return boolean registered  # false: id is not in bgTaskIdentifiers
+function BGTaskScheduler:register(id, launchHandler) end
+---@param request BGTaskRequest
+---@return boolean ok
+---@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|nil error
+function BGTaskScheduler:submit(request) end
 
 ---@class ControllerHandlers
 ---@field init? fun(vc: UIViewController)
@@ -163,3 +200,7 @@ function observe(notification, handler) end
 ---@param seconds number
 ---@param fn fun()
 function after(seconds, fn) end
+---Starts a transfer in a background URL session; transfer_done(session) in the scenario finishes it.
+---@param opts { session: string, seconds?: number }
+---@return integer taskIdentifier
+function background_transfer(opts) end

@@ -89,6 +89,16 @@ function universal_link(url) end
 ---An activity handed off from another device (never while the app is active).
 ---@param type string  # the activity type
 function handoff(type) end
+---iOS 13+: the system runs the pending, due BGTaskScheduler request in the background (a scenario
+---error in the foreground, before it is due, or without power(true) when it requires external power).
+---@param id string  # the request's identifier
+function bg_task(id) end
+---The device goes on (true) or off (false) external power.
+---@param on boolean
+function power(on) end
+---Every transfer of the background URL session that has run its seconds finishes.
+---@param session string
+function transfer_done(session) end
 
 ---@param state AppStateName
 function expect_state(state) end

@@ -19,6 +19,9 @@ public protocol AppDriver: AnyObject {
   func declares(controller name: String) -> Bool
   /// The user actions instances of controller class `name` declare (`act`), in name order.
   func actions(of controller: String) -> [String]
+  /// What the app declares about itself (`app { … }`, as an Info.plist), known without
+  /// starting a process: the system reads it before it launches the app.
+  func declaredLayout() -> AppLayout
   /// Runs app code, which makes its app calls through `services`. Success carries what a
   /// callback whose return UIKit reads (`Callback.returnsValue`) returned; nil for every other job.
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault>

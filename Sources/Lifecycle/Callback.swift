@@ -30,9 +30,11 @@ public enum Callback: String, CaseIterable, Sendable {
   case expirationHandler, asyncAfter
   // User actions (`act`): the key is the controller table's `actions`
   case userAction = "actions"
+  // BGTaskScheduler and background URL sessions
+  case launchHandler, handleEventsForBackgroundURLSession, didCompleteWithError, didFinishEvents
 
   /// Who receives it.
-  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure, notificationDelegate }
+  public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure, notificationDelegate, urlSessionDelegate }
 
   public var receiver: Receiver {
     switch self {
@@ -45,15 +47,18 @@ public enum Callback: String, CaseIterable, Sendable {
          .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
          .traitCollectionDidChange, .restoreUserActivityState:
       return .viewController
-    case .expirationHandler, .asyncAfter:
+    case .expirationHandler, .asyncAfter, .launchHandler:
       return .closure
+    case .didCompleteWithError, .didFinishEvents:
+      return .urlSessionDelegate
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .configurationForConnecting,
          .didDiscardSceneSessions, .applicationWillResignActive, .applicationDidEnterBackground,
          .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
          .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
          .didReceiveRemoteNotification, .applicationSignificantTimeChange, .willContinueUserActivityWithType,
-         .continueUserActivity, .didFailToContinueUserActivity, .performActionForShortcutItem:
+         .continueUserActivity, .didFailToContinueUserActivity, .performActionForShortcutItem,
+         .handleEventsForBackgroundURLSession:
       return .appDelegate
     case .userAction:
       return .viewController
@@ -120,6 +125,10 @@ public enum Callback: String, CaseIterable, Sendable {
     case .restoreUserActivityState: return "restoreUserActivityState(_:)"
     case .willPresent: return "userNotificationCenter(_:willPresent:withCompletionHandler:)"
     case .didReceive: return "userNotificationCenter(_:didReceive:withCompletionHandler:)"
+    case .launchHandler: return "launchHandler(_:)"
+    case .handleEventsForBackgroundURLSession: return "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
+    case .didCompleteWithError: return "urlSession(_:task:didCompleteWithError:)"
+    case .didFinishEvents: return "urlSessionDidFinishEvents(forBackgroundURLSession:)"
     }
   }
 
@@ -160,7 +169,8 @@ extension Callback {
          .asyncAfter, .applicationSignificantTimeChange, .willContinueUserActivityWithType, .continueUserActivity,
          .didFailToContinueUserActivity, .performActionForShortcutItem, .sceneWillContinueUserActivityWithType,
          .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
-         .restoreUserActivityState, .willPresent, .didReceive, .userAction:
+         .restoreUserActivityState, .willPresent, .didReceive, .userAction, .launchHandler,
+         .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents:
       return false
     }
   }

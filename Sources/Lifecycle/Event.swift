@@ -41,6 +41,12 @@ public enum Input: Equatable, Sendable {
   case universalLink(url: String)
   /// An activity handed off from another device (`handoff(type)`).
   case handoff(type: String)
+  /// The system runs the pending BGTaskScheduler request with this identifier.
+  case bgTask(String)
+  /// The device goes on (true) or off (false) external power.
+  case power(Bool)
+  /// The transfers of this background URL session that have run their time finish.
+  case transferDone(String)
 
   /// The scenario verb's name.
   public var verb: String {
@@ -78,6 +84,9 @@ public enum Input: Equatable, Sendable {
     case .quickAction: return "quick_action"
     case .universalLink: return "universal_link"
     case .handoff: return "handoff"
+    case .bgTask: return "bg_task"
+    case .power: return "power"
+    case .transferDone: return "transfer_done"
     }
   }
 }
@@ -105,6 +114,10 @@ public enum AppCall: Equatable, Sendable {
   case setNotificationDelegate
   /// A `continueUserActivity` restoration handler called with these controllers.
   case restorationHandler(controllers: [String])
+  case registerBGTask(identifier: String, result: BGTaskRegisterResult)
+  case submitBGTask(BGTaskRequest, result: BGTaskSubmitResult)
+  case setTaskCompleted(identifier: String, success: Bool)
+  case backgroundTransfer(session: String, task: Int, us: Int64)
 
   public var name: String {
     switch self {
@@ -124,6 +137,10 @@ public enum AppCall: Equatable, Sendable {
     case .releaseLock: return "release_lock"
     case .setNotificationDelegate: return "UNUserNotificationCenter.setDelegate"
     case .restorationHandler: return "restorationHandler"
+    case .registerBGTask: return "BGTaskScheduler.register"
+    case .submitBGTask: return "BGTaskScheduler.submit"
+    case .setTaskCompleted: return "setTaskCompleted"
+    case .backgroundTransfer: return "background_transfer"
     }
   }
 }

@@ -29,6 +29,9 @@ extension EventBody {
       case let .disconnectScene(n): w.field("scene", n)
       case .criticalMemoryPressure: w.field("level", "critical")
       case let .act(name, arguments): w.field("action", name); w.field("arguments", .array(arguments))
+      case let .bgTask(id): w.field("id", id)
+      case let .power(on): w.field("on", on)
+      case let .transferDone(session): w.field("session", session)
       case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
            .timeChange, .reboot:
         break
@@ -101,6 +104,17 @@ extension EventBody {
       case .pop, .dismiss, .setNotificationDelegate: break
       case let .restorationHandler(controllers):
         w.key("controllers"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
+      case let .registerBGTask(identifier, result):
+        w.field("identifier", identifier); w.field("result", result.rawValue)
+      case let .submitBGTask(request, result):
+        w.field("identifier", request.identifier); w.field("task_kind", request.kind.rawValue)
+        w.field("earliest_begin_us", request.earliestBeginUs)
+        if request.requiresExternalPower { w.field("requires_external_power", true) }
+        if request.requiresNetwork { w.field("requires_network", true) }
+        w.field("result", result.rawValue)
+      case let .setTaskCompleted(identifier, success): w.field("identifier", identifier); w.field("success", success)
+      case let .backgroundTransfer(session, task, us):
+        w.field("session", session); w.field("task", task); w.field("duration_us", us)
       }
       if let at { w.field("at", at) }
     case let .notification(name, handled, depth):
@@ -187,6 +201,7 @@ extension Event {
             guard words.contains(word) else { throw fail("bad \"\(key)\"") }
             arguments.values[key] = .text(word)
           }
+        case let .boolean(key): arguments.values[key] = .flag(try bool(key))
         case let .options(options):
           for option in options {
             switch option.kind {
@@ -269,6 +284,17 @@ extension Event {
       case "restorationHandler":
         guard let controllers = e["controllers"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"controllers\"") }
         call = .restorationHandler(controllers: controllers)
+      case "BGTaskScheduler.register":
+        call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
+      case "BGTaskScheduler.submit":
+        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
+                                    earliestBeginUs: try int("earliest_begin_us"),
+                                    requiresExternalPower: e["requires_external_power"]?.boolValue ?? false,
+                                    requiresNetwork: e["requires_network"]?.boolValue ?? false)
+        call = .submitBGTask(request, result: try raw("result"))
+      case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
+      case "background_transfer":
+        call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try int("duration_us"))
       default: throw fail("unknown app call \"\(name)\"")
       }
       body = .call(call, at: optStr("at"))

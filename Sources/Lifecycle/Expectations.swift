@@ -19,7 +19,13 @@ public struct CallPattern: Equatable, Sendable {
     if let cb = Self.callback(named: text) {
       callback = cb; receiver = nil; anyDelegate = text == cb.key; return
     }
-    guard let dot = text.firstIndex(of: "."), let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
+    // The receiver ends at the first dot the name of a callback follows (a BGTask's receiver,
+    // `BGTask#com.example.refresh`, has dots of its own).
+    var dot = text.firstIndex(of: ".")
+    while let d = dot, Self.callback(named: String(text[text.index(after: d)...])) == nil {
+      dot = text[text.index(after: d)...].firstIndex(of: ".")
+    }
+    guard let dot, let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
       let name = text.split(separator: ".").last.map(String.init) ?? text
       let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
       throw ScenarioError("unknown callback \"\(text)\"\(near)")

@@ -24,7 +24,8 @@ public struct InputRules: Sendable {
                           urls: [String] = [], durationsUs: [Int64] = [], actions: ActionCatalog = ActionCatalog()) -> [Input] {
     let domain = ArgumentDomain(controllers: controllers, tabs: state.window?.tabs.count ?? 0,
                                 urls: urls, durationsUs: durationsUs, scenes: state.sceneLabel.flatMap(InstanceLabel.number).map { [$0] } ?? [],
-                                actions: actions)
+                                actions: actions, bgTaskRequests: state.backgroundWork.pending.map(\.request.identifier),
+                                transferSessions: state.backgroundWork.sessionsWithFinishedTransfers(at: clockUs))
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
       .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains, actions: actions.actions(of:)) == nil }
@@ -129,6 +130,8 @@ public struct InputRules: Sendable {
       if s.locked { throw fail("the device is locked; unlock() first") }
       if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
       if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
+    case .bgTask, .power, .transferDone:
+      if let why = backgroundWorkRefusal(input, s, clock) { throw fail(why) }
     }
   }
 }

@@ -53,8 +53,9 @@ public struct KnobSpec: Sendable {
 
   /// A duration: `seconds` gives the default in whole seconds.
   static func seconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ seconds: @escaping @Sendable (Int) -> Int64,
-                      default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond }, missing: nil, defaultText, doc,
+                      missingSeconds: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
+    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond },
+          missing: missingSeconds.map { .int($0 * VirtualTime.microsecondsPerSecond) }, defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
 

@@ -64,5 +64,21 @@ extension Profile {
           "`didFailToContinueUserActivity` in place of every `continueUserActivity` (the activity's data never arrives)"),
     .microseconds("handoffTransferDelay", \.handoffTransferDelay_us, { _ in 500_000 }, missing: 500_000, default: "0.5 s",
                   "a Handoff that launches a scene app: `scene(_:continue:)` this long after `sceneDidBecomeActive`"),
+    // BGTaskScheduler and background URL sessions. Logs written before they were modelled had
+    // no deprecation note for fetch: they replay with the framework off and these defaults.
+    .flag("bgTaskScheduler", \.bgTaskScheduler, { $0 >= 13 }, missing: false, default: "iOS ≥ 13",
+          "BGTaskScheduler exists (`bg_task`, `BGTaskScheduler:register/submit`); a fetch handler gets a deprecation note"),
+    .choice("backgroundRefreshStatus", \.backgroundRefreshStatus, { _ in .available }, missing: .available,
+            default: "`\"available\"`", "Background App Refresh in Settings; otherwise `submit` answers `\"unavailable\"` (`\"denied\"`, `\"restricted\"`)"),
+    .seconds("bgRefreshAllowance", \.bgRefreshAllowance_us, { _ in 30 }, missingSeconds: 30, default: "30 s",
+             "a BGAppRefreshTask's run time; its expiration handler comes `expirationLead` before the end"),
+    .seconds("bgProcessingAllowance", \.bgProcessingAllowance_us, { _ in 300 }, missingSeconds: 300, default: "300 s",
+             "a BGProcessingTask's run time; `launch()` or `unlock()` ends it at once"),
+    .seconds("bgTaskGrace", \.bgTaskGrace_us, { _ in 1 }, missingSeconds: 1, default: "1 s",
+             "an expired BGTask not completed this long after its expiration handler kills the app (0x2182bad2)"),
+    .seconds("urlSessionCompletionAllowance", \.urlSessionCompletionAllowance_us, { _ in 30 }, missingSeconds: 30,
+             default: "30 s", "`handleEventsForBackgroundURLSession`'s completion must be called within it (0x2182bad3)"),
+    .flag("processingRunsAfterForceQuit", \.processingRunsAfterForceQuit, { _ in true }, missing: true, default: "`true`",
+          "after a force quit processing requests may still run; refresh requests wait for the user"),
   ]
 }

@@ -110,6 +110,8 @@ public struct LifecycleState: Equatable, Sendable {
   /// The latest termination is a fault still in `unexpectedFaults`, which the next passing
   /// `expect_terminated` names.
   public var latestFaultUnnamed = false
+  /// BGTaskScheduler requests and tasks, background URL sessions' transfers, external power.
+  public var backgroundWork = BackgroundWorkState()
   public var expectationsPassed = 0
   public var expectationsFailed = 0
   /// The expectation window: the callbacks since the first verb after the previous group of
@@ -209,6 +211,7 @@ extension LifecycleState {
     case let .input(input, _):
       if windowChecked { callsInWindow.removeAll(); callWindowOverflowed = false; windowChecked = false }
       evolve(input: input)
+      backgroundWork.evolve(input: input)
     case let .applicationState(_, to):
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
@@ -265,11 +268,14 @@ extension LifecycleState {
     case let .callback(cb, target, handled, _, arguments):
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
       openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
+      backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
     case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
-    case .notification, .note: break
+    case let .notification(name, _, _): backgroundWork.evolve(notification: name)
+    case .note: break
     case let .call(call, _):
       evolve(call: call, at: event.t)
       openings.evolve(call: call)
+      backgroundWork.evolve(call: call, at: event.t)
     case let .crash(_, _, message, _):
       recordTermination(Termination(reason: .crash, code: nil, description: message))
       resetProcess()
@@ -321,7 +327,7 @@ extension LifecycleState {
       if action == Opening.defaultAction || foreground { forceQuit = false }
     case .quickAction, .universalLink, .handoff: forceQuit = false
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure, .notify:
+         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure, .notify, .bgTask, .power, .transferDone:
       break  // what these change is recorded by the events their sequences make
     case .act:
       break  // what the action does is recorded by its callback and app calls
@@ -351,7 +357,7 @@ extension LifecycleState {
     case .applicationSignificantTimeChange: timeChangePending = false
     case .applicationProtectedDataDidBecomeAvailable: protectedDataAvailablePending = false
     case .expirationHandler:
-      if let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
+      if BGTaskLabel.identifier(of: target) == nil, let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
         tasks[i].expirationCalled = true
       }
     case .asyncAfter:
@@ -366,7 +372,8 @@ extension LifecycleState {
          .willContinueUserActivityWithType, .continueUserActivity, .didFailToContinueUserActivity,
          .performActionForShortcutItem, .sceneWillContinueUserActivityWithType, .sceneContinueUserActivity,
          .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
-         .willPresent, .didReceive:
+         .willPresent, .didReceive, .launchHandler, .handleEventsForBackgroundURLSession, .didCompleteWithError,
+         .didFinishEvents:
       break
     case .userAction:
       break
@@ -395,7 +402,9 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler: break
+    case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
+         .submitBGTask, .setTaskCompleted, .backgroundTransfer:
+      break
     }
   }
 
@@ -440,5 +449,6 @@ extension LifecycleState {
     protectedDataAvailablePending = false
     heldLocks = [:]
     openings = OpeningsState()
+    backgroundWork.resetProcess()
   }
 }

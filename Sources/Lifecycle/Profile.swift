@@ -69,6 +69,13 @@ public struct Profile: Equatable, Sendable {
   public var quickActionPlacement: OpeningPlacement = .beforeDidBecomeActive
   public var continueActivityFails = false
   public var handoffTransferDelay_us: Int64 = 0
+  public var bgTaskScheduler = false
+  public var backgroundRefreshStatus: BackgroundRefreshStatus = .available
+  public var bgRefreshAllowance_us: Int64 = 0
+  public var bgProcessingAllowance_us: Int64 = 0
+  public var bgTaskGrace_us: Int64 = 0
+  public var urlSessionCompletionAllowance_us: Int64 = 0
+  public var processingRunsAfterForceQuit = false
 
   /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
   /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.

@@ -27,6 +27,7 @@ struct Scheduler {
     case allowanceKill
     /// The data of the Handoff that launched a scene app has arrived: `scene(_:continue:)`.
     case handoff
+    case backgroundWork(BackgroundWorkDue)
   }
 
   /// Blocks scheduled with `after` that one verb may run. A chain that re-posts itself would
@@ -117,6 +118,7 @@ struct Scheduler {
         offer(since + profile.handoffTransferDelay_us, 5, 0, .handoff)
       }
     }
+    for d in backgroundWorkDue(in: s) { offer(d.time, d.rank, d.id, d.what) }
     return best.map { ($0.time, $0.what) }
   }
 
@@ -134,6 +136,7 @@ struct Scheduler {
     for c in s.completions {
       if let deadline = completionDeadline(c, in: s) { offer(deadline, completionTermination(c)) }
     }
+    for k in backgroundWorkKills(in: s) { offer(k.deadline, k.termination) }
     return best
   }
 
@@ -142,7 +145,7 @@ struct Scheduler {
   /// later of the callback and the last entry into the background (nil in the foreground).
   func completionDeadline(_ c: PendingCompletion, in s: LifecycleState) -> Int64? {
     guard s.process == .running, s.applicationState == .background, let since = s.backgroundSince else { return nil }
-    return max(c.startedAt, since) + profile.completionHandlerBudget_us
+    return max(c.startedAt, since) + completionBudgetUs(c.callback)
   }
 
   // MARK: - Termination texts
@@ -170,8 +173,8 @@ struct Scheduler {
   }
 
   func completionTermination(_ c: PendingCompletion) -> Termination {
-    Termination(reason: .backgroundTaskExpired, code: c.callback == .performFetchWithCompletionHandler ? "0x2182bad4" : "0x2182bad2",
-                description: "\(c.callback.signature) did not call its completion handler within \(VirtualTime.formatSeconds2(profile.completionHandlerBudget_us)) seconds")
+    Termination(reason: .backgroundTaskExpired, code: completionKillCode(c.callback),
+                description: "\(c.callback.signature) did not call its completion handler within \(VirtualTime.formatSeconds2(completionBudgetUs(c.callback))) seconds")
   }
 
   /// What a kill for going over the app's memory limit says.

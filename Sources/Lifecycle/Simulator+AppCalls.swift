@@ -31,6 +31,14 @@ public enum AppRequest: Equatable, Sendable {
   case setNotificationDelegate
   /// A `continueUserActivity` restoration handler called with these controllers (labels) for `activity`.
   case restorationHandler(controllers: [String], activity: JSONValue)
+  /// `BGTaskScheduler:register(id, fn)`: answered with `BGTaskRegisterResult.reply`.
+  case registerBGTask(String)
+  /// `BGTaskScheduler:submit{…}`: answered with `BGTaskSubmitResult.reply`.
+  case submitBGTask(BGTaskRequest)
+  /// `task:setTaskCompleted(ok)`.
+  case setTaskCompleted(identifier: String, success: Bool)
+  /// `background_transfer{session=, seconds=}`: answered with the transfer's id.
+  case backgroundTransfer(session: String, us: Int64)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -103,6 +111,16 @@ extension Simulator {
         emit(.call(.setNotificationDelegate, at: at))
       case let .restorationHandler(controllers, activity):
         try restoreUserActivityState(controllers, activity: activity, at: at)
+      case let .registerBGTask(identifier):
+        try requireBGTaskScheduler("register")
+        return try registerBGTask(identifier, at: at).reply
+      case let .submitBGTask(request):
+        try requireBGTaskScheduler("submit")
+        return try submitBGTask(request, at: at).reply
+      case let .setTaskCompleted(identifier, success):
+        setTaskCompleted(identifier, success: success, at: at)
+      case let .backgroundTransfer(session, us):
+        return startTransfer(session: session, us: max(us, 0), at: at)
       }
     } catch let error as AppCallError {
       throw error

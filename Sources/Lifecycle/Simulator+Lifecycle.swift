@@ -90,6 +90,9 @@ extension Simulator {
     case let .quickAction(type): try open(.shortcutItem(type: type))
     case let .universalLink(url): try open(.userActivity(type: Opening.browsingWeb, webpageURL: url))
     case let .handoff(type): try open(.userActivity(type: type, webpageURL: nil))
+    case let .bgTask(identifier): try runBGTask(identifier)
+    case .power: break  // the fold records it; a request that needs power may now run
+    case let .transferDone(session): try finishTransfers(session: session)
     }
   }
 
@@ -227,7 +230,9 @@ extension Simulator {
       note("backgroundLaunchNotDelivered", "the user force quit the app: \(event.rawValue) is not delivered until the user opens it again")
       return
     }
+    if withholdsFetch(event) { return }
     try wakeInBackground()
+    noteDeprecatedFetch(event)
     try deliver(event.callback, "AppDelegate", completion: state.completionsIssued + 1)
   }
 
@@ -236,28 +241,34 @@ extension Simulator {
   func wakeInBackground() throws(ProcessEnded) {
     switch state.process {
     case .notRunning, .prewarmed:
-      if state.process == .notRunning {
-        try startProcess(mode: .background, state: .background)
-      } else {
-        emit(.launchContinued(state: .background))
-      }
-      // A sceneless app builds its window in the background as at any launch: the root's
-      // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.
-      if !profile.scenes, state.window == nil { try buildRoot() }
-      if !state.didFinishLaunchingRan {
-        try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
-        try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
-        try post("UIApplication.didFinishLaunchingNotification")
-      }
-      if !profile.scenes {
-        try showRootInBackground()
-        try didEnterBackground()
-      }
+      try launchInBackground()
     case .suspended:
       try resumeInBackground()
       if !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground { try didEnterBackground() }
     case .running:
       break
+    }
+  }
+
+  /// A process that is not running (or prewarmed) launches into the background for a system
+  /// event: no scene connects; a sceneless app builds its window and enters the background.
+  func launchInBackground() throws(ProcessEnded) {
+    if state.process == .notRunning {
+      try startProcess(mode: .background, state: .background)
+    } else {
+      emit(.launchContinued(state: .background))
+    }
+    // A sceneless app builds its window in the background as at any launch: the root's
+    // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.
+    if !profile.scenes, state.window == nil { try buildRoot() }
+    if !state.didFinishLaunchingRan {
+      try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
+      try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
+      try post("UIApplication.didFinishLaunchingNotification")
+    }
+    if !profile.scenes {
+      try showRootInBackground()
+      try didEnterBackground()
     }
   }
 

@@ -66,9 +66,11 @@ public final class Simulator: AppServices {
     }
     scheduler.beginVerb()
     emit(.input(input, at: at))
+    backgroundWorkBefore(input)
     do {
       try run(input)
     } catch {}
+    backgroundWorkAfter(input)
     settle()
     if let runaway = scheduler.runaway { throw runaway }
   }
@@ -103,7 +105,8 @@ public final class Simulator: AppServices {
   func runApp(_ job: AppJob, name: String, target: String) throws(ProcessEnded) -> JSONValue? {
     let generation = state.generation
     let start = clock
-    let watchHang = depth == 0 && state.isForeground && !launching
+    // BGTask closures run on the task's queue, off the main thread: no hang watchdog.
+    let watchHang = depth == 0 && state.isForeground && !launching && BGTaskLabel.identifier(of: target) == nil
     if watchHang {
       scheduler.arm(.foregroundHang(handler: name))
     }
@@ -171,6 +174,8 @@ public final class Simulator: AppServices {
       if let task = state.tasks.first { terminate(scheduler.allowanceTermination(task)) }
     case .handoff:
       try continueHandoff()
+    case let .backgroundWork(due):
+      try fireBackgroundWork(due)
     }
   }
 
@@ -184,7 +189,8 @@ public final class Simulator: AppServices {
 
   func suspendIfIdle() {
     let s = state
-    if s.process == .running, s.applicationState == .background, s.tasks.isEmpty, s.completions.isEmpty, depth == 0 {
+    if s.process == .running, s.applicationState == .background, s.tasks.isEmpty, s.completions.isEmpty, depth == 0,
+       !s.backgroundWork.keepsProcessRunning {
       if killedForLockedFile() { return }
       emit(.suspended)
     }

@@ -23,7 +23,8 @@ public struct Transition: Hashable, Comparable, Sendable {
 /// accepts in some consistent state — a process state with its application and scene state,
 /// the device locked or not, an interruption in progress or the switcher open (inactive),
 /// or the switcher open over an app that is away, a navigation stack of two with or without a
-/// sheet over it, and the app's tabs.
+/// sheet over it, and the app's tabs; each with a due BGTaskScheduler request and a finished
+/// background transfer pending, so `bg_task` and `transfer_done` count where they are legal.
 public struct TransitionUniverse: Sendable {
   public let transitions: Set<Transition>
 
@@ -66,6 +67,8 @@ public struct TransitionUniverse: Sendable {
             s.process = process; s.applicationState = application; s.sceneActivation = scene
             s.locked = locked; s.switcherOpen = switcher; s.interruption = interruption
             if scene != .unattached { s.sceneLabel = "Scene#1" }  // a connected scene (disconnect_scene names it)
+            s.backgroundWork.pending = [PendingBGTaskRequest(request: BGTaskRequest(identifier: "A", kind: .refresh), dueAt: 0)]
+            s.backgroundWork.transfers = [BackgroundTransfer(id: 1, session: "A", startedAt: 0, durationUs: 0)]
             if process == .running || process == .suspended {
               let tabCount = max(tabs, 1)
               var w = Window(container: tabs > 0 ? .tabs : .navigation,

@@ -46,6 +46,8 @@ public enum VerbArgument: Sendable {
   case tab(key: String, expected: String)
   /// Seconds from 0 to a year, read as µs.
   case seconds(key: String)
+  /// `true` or `false` (`power(on)`).
+  case boolean(key: String)
   /// An optional table of named options, read in this order (an error lists them sorted).
   case options([VerbOption])
   /// A scene's number (`disconnect_scene(1)` names `Scene#1`); the error says `expected <expected>`.
@@ -66,6 +68,7 @@ public enum VerbArgument: Sendable {
     case let .seconds(key): return domain.durationsUs.map { VerbArguments([key: .number($0)]) }
     case let .scene(key, _): return domain.scenes.map { VerbArguments([key: .number(Int64($0))]) }
     case let .optionalChoice(key, words, _): return [VerbArguments()] + words.map { VerbArguments([key: .text($0)]) }
+    case let .boolean(key): return [true, false].map { VerbArguments([key: .flag($0)]) }
     case let .options(options):
       var combinations = [VerbArguments()]
       for option in options {
@@ -114,6 +117,8 @@ public enum StringDomain: Sendable {
   /// Notification identifiers, notification actions, quick-action types, activity types: any
   /// string the app chooses; candidates are `ArgumentDomain.sampleWords`.
   case notificationIDs, notificationActions, shortcutTypes, activityTypes
+  /// The pending BGTaskScheduler requests' identifiers; the sessions with a transfer that can finish.
+  case bgTaskRequests, transferSessions
 }
 
 /// A read argument's value.
@@ -175,12 +180,17 @@ public struct ArgumentDomain: Sendable {
   public var scenes: [Int]
   /// The app's user actions, for `act`.
   public var actions: ActionCatalog
+  /// The identifiers of the pending BGTaskScheduler requests (`bg_task`).
+  public var bgTaskRequests: [String]
+  /// The background sessions with a transfer that can finish (`transfer_done`).
+  public var transferSessions: [String]
 
   public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1],
-              actions: ActionCatalog = ActionCatalog()) {
+              actions: ActionCatalog = ActionCatalog(), bgTaskRequests: [String] = [], transferSessions: [String] = []) {
     self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
     self.scenes = scenes
     self.actions = actions
+    self.bgTaskRequests = bgTaskRequests; self.transferSessions = transferSessions
   }
 
   func strings(_ kind: StringDomain) -> [String] {
@@ -188,6 +198,8 @@ public struct ArgumentDomain: Sendable {
     case .controllers: return controllers
     case .urls: return urls
     case .notificationIDs, .notificationActions, .shortcutTypes, .activityTypes: return Self.sampleWords[kind] ?? []
+    case .bgTaskRequests: return bgTaskRequests
+    case .transferSessions: return transferSessions
     }
   }
 }

@@ -89,6 +89,17 @@ extension VerbSpec {
              doc: "an activity handed off from another device opens the app, cold or warm") { a in
       a.text("type").map(Input.handoff)
     },
+    VerbSpec("bg_task", [.string(key: "id", expected: "a task identifier", domain: .bgTaskRequests)],
+             doc: "iOS 13 or later: the system runs the pending, due BGTaskScheduler request in the background") { a in
+      a.text("id").map(Input.bgTask)
+    },
+    VerbSpec("power", [.boolean(key: "on")], doc: "the device goes on (true) or off (false) external power") { a in
+      .power(a.flag("on"))
+    },
+    VerbSpec("transfer_done", [.string(key: "session", expected: "a background session identifier", domain: .transferSessions)],
+             doc: "every transfer of the background URL session that has run its time finishes") { a in
+      a.text("session").map(Input.transferDone)
+    },
   ]
 
   /// A verb whose one argument is a case of `E`, recorded under `key`.

@@ -59,7 +59,7 @@ public enum InterruptionEnd: String, Sendable, CaseIterable {
 public enum BackgroundEvent: String, Sendable, CaseIterable {
   case fetch, push
 
-  var callback: Callback {
+  public var callback: Callback {
     self == .fetch ? .performFetchWithCompletionHandler : .didReceiveRemoteNotification
   }
 }
@@ -86,10 +86,13 @@ public struct AppLayout: Equatable, Sendable {
   public var container: Container
   /// With tabs: whether each tab is a navigation controller.
   public var tabsHaveNavigation: Bool
+  /// Info.plist's `BGTaskSchedulerPermittedIdentifiers` (`app { bgTaskIdentifiers = { … } }`).
+  public var bgTaskIdentifiers: [String]
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
-              tabsHaveNavigation: Bool = false) {
+              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = []) {
     self.name = name; self.roots = roots; self.container = container; self.tabsHaveNavigation = tabsHaveNavigation
+    self.bgTaskIdentifiers = bgTaskIdentifiers
   }
 }
 

@@ -42,7 +42,7 @@ extension AppHost {
     vm.push { [weak self] vm in
       guard let self else { return 0 }
       guard vm.type(1) == .table else { throw LuaRaise(at: vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["container", "name", "root", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
         throw LuaRaise(at: vm, "app: \(problem)")
       }
       var layout = AppLayout()
@@ -70,6 +70,7 @@ extension AppHost {
         }
       }
       vm.pop()
+      layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1)
       self.layout = layout
       return 0
     }
@@ -161,6 +162,7 @@ extension AppHost {
     installApplication(vm, env: env)
     installLocks(vm, env: env)
     installNotificationCenter(vm, env: env)
+    installBackgroundWork(vm, env: env)
     vm.pop()
   }
 
@@ -265,6 +267,20 @@ extension AppHost {
   /// `UIApplication.shared:name(…)`: argument 1 must be the shared application, so a call
   /// written with `.` is refused instead of shifting every argument by one.
   static func requireMethodCall(_ vm: LuaVM, _ name: String) throws {
-    try requireMethodCall(vm, name, on: "UIApplication", receiver: "UIApplication.shared")
+    try requireMethodCall(vm, name, on: "UIApplication", spelled: "UIApplication.shared")
+  }
+
+  /// `receiver:name(…)`: argument 1 must be the table whose `class` is `className` (written
+  /// `spelled` in the message).
+  static func requireMethodCall(_ vm: LuaVM, _ name: String, on className: String, spelled: String) throws {
+    var isReceiver = false
+    if vm.type(1) == .table {
+      vm.rawGet(1, "class")
+      isReceiver = vm.string(-1) == className
+      vm.pop()
+    }
+    guard isReceiver else {
+      throw LuaRaise(at: vm, "\(name): call it with ':' — \(spelled):\(name)(…), not \(spelled).\(name)(…)")
+    }
   }
 }

@@ -5,42 +5,18 @@ import Lifecycle
 // (docs/model.md §15): `UNUserNotificationCenter:setDelegate()`, the options UIKit adds to the
 // launch methods and `willConnectTo`, and the arguments of the new delegate methods.
 extension AppHost {
-  /// The global table of a delegate's handlers.
-  static func delegateTable(_ receiver: Callback.Receiver) -> String {
-    switch receiver {
-    case .appDelegate: return "AppDelegate"
-    case .sceneDelegate: return "SceneDelegate"
-    case .notificationDelegate: return "NotificationDelegate"
-    case .viewController, .closure: return ""
-    }
-  }
-
   /// `UNUserNotificationCenter:setDelegate()`: from then on this process's `NotificationDelegate` is called.
   func installNotificationCenter(_ vm: LuaVM, env: Int32) {
     vm.newTable()
     vm.push("UNUserNotificationCenter"); vm.rawSet(-2, "class")
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      try Self.requireMethodCall(vm, "setDelegate", on: "UNUserNotificationCenter", receiver: "UNUserNotificationCenter")
+      try Self.requireMethodCall(vm, "setDelegate", on: "UNUserNotificationCenter", spelled: "UNUserNotificationCenter")
       try self.call(.setNotificationDelegate, from: vm)
       return 0
     }
     vm.rawSet(-2, "setDelegate")
     vm.rawSet(env, "UNUserNotificationCenter")
-  }
-
-  /// `receiver:name(…)`: argument 1 must be the table of class `className`, so a call written
-  /// with `.` is refused instead of shifting every argument by one.
-  static func requireMethodCall(_ vm: LuaVM, _ name: String, on className: String, receiver: String) throws {
-    var isReceiver = false
-    if vm.type(1) == .table {
-      vm.rawGet(1, "class")
-      isReceiver = vm.string(-1) == className
-      vm.pop()
-    }
-    guard isReceiver else {
-      throw LuaRaise(at: vm, "\(name): call it with ':' — \(receiver):\(name)(…), not \(receiver).\(name)(…)")
-    }
   }
 
   /// Copies the members of `payload.options` into the options table on top of the stack.

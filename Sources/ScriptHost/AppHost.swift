@@ -19,6 +19,8 @@ final class AppHost: AppDriver {
   /// Set when the process ended while its Lua code was still on the stack.
   private var closePending = false
   var layout = AppLayout()
+  /// What the app declares (`declaredLayout()`): the latest process's layout, or a trial load's.
+  var declaredLayoutCache: AppLayout?
 
   /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
   let output: OutputBudget
@@ -94,6 +96,7 @@ final class AppHost: AppDriver {
       fatal = problem
       return .failure(.error(message: problem.message, traceback: problem.message))
     }
+    declaredLayoutCache = layout
     return .success(layout)
   }
 
@@ -249,8 +252,8 @@ final class AppHost: AppDriver {
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
-  static let apiNames = ["after", "app", "controller", "dismiss", "hold_lock", "log", "observe", "pop", "present", "push",
-                         "release_lock", "require", "store", "stored", "work"]
+  static let apiNames = ["after", "app", "background_transfer", "controller", "dismiss", "hold_lock", "log", "observe", "pop",
+                         "present", "push", "release_lock", "require", "store", "stored", "work"]
 
   // MARK: Handlers
 
@@ -266,9 +269,9 @@ final class AppHost: AppDriver {
   private func pushHandler(_ vm: LuaVM, _ callback: Callback, target: String) -> Bool {
     let top = vm.top
     switch callback.receiver {
-    case .appDelegate, .sceneDelegate, .notificationDelegate:
+    case .appDelegate, .sceneDelegate, .notificationDelegate, .urlSessionDelegate:
       Sandbox.pushEnvironment(vm)
-      vm.rawGet(-1, Self.delegateTable(callback.receiver))
+      vm.rawGet(-1, Self.handlerTable(callback.receiver) ?? "AppDelegate")
       guard vm.type(-1) == .table else { vm.setTop(top); return false }
       vm.rawGet(-1, callback.key)
     case .viewController:
@@ -278,8 +281,12 @@ final class AppHost: AppDriver {
       vm.rawGet(-1, callback.key)
     case .closure:
       if callback == .asyncAfter { return false }
-      pushRegistryTable(vm, "expirations")
-      vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
+      if let identifier = BGTaskLabel.identifier(of: target) {
+        pushBackgroundTaskClosure(vm, callback, identifier: identifier)
+      } else {
+        pushRegistryTable(vm, "expirations")
+        vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
+      }
     }
     guard vm.type(-1) == .function else { vm.setTop(top); return false }
     vm.insert(top + 1)
@@ -307,7 +314,12 @@ final class AppHost: AppDriver {
       vm.insert(-2)
       vm.pop()
     case .closure:
+      if cb == .launchHandler, let identifier = BGTaskLabel.identifier(of: target) {
+        return pushLaunchHandlerArguments(vm, identifier: identifier, arguments)
+      }
       return 0
+    case .urlSessionDelegate:
+      return pushURLSessionArguments(vm, cb, arguments)
     }
     // Then UIKit's arguments.
     switch cb {
@@ -322,6 +334,8 @@ final class AppHost: AppDriver {
       pushCompletion(vm, completion); return 2
     case .didReceiveRemoteNotification:
       vm.newTable(); pushCompletion(vm, completion); return 3
+    case .handleEventsForBackgroundURLSession:
+      vm.push(arguments.payload?["identifier"]?.stringValue ?? ""); pushCompletion(vm, completion); return 3
     case .willConnectTo:
       vm.newTable()
       vm.newTable()
@@ -343,7 +357,7 @@ final class AppHost: AppDriver {
          .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties, .didReceiveMemoryWarning,
          .traitCollectionDidChange, .applicationSignificantTimeChange:
       return 1
-    case .expirationHandler, .asyncAfter:
+    case .expirationHandler, .asyncAfter, .launchHandler, .didCompleteWithError, .didFinishEvents:
       return 0
     case .userAction:
       return 1 + pushActionArguments(vm, payload: arguments.payload)
@@ -405,7 +419,7 @@ final class AppHost: AppDriver {
     }
     Sandbox.pushEnvironment(vm)
     for (name, receiver) in [("AppDelegate", Callback.Receiver.appDelegate), ("SceneDelegate", .sceneDelegate),
-                             ("NotificationDelegate", .notificationDelegate)] {
+                             ("NotificationDelegate", .notificationDelegate), (URLSessionLabel.delegate, .urlSessionDelegate)] {
       vm.rawGet(-1, name)
       if vm.type(-1) == .table { check(vm.absIndex(-1), owner: name, receiver: receiver) }
       vm.pop()

@@ -25,6 +25,9 @@ extension ScenarioHost {
       case let .optionalChoice(key, words, expected):
         guard vm.type(idx) != .nil, vm.type(idx) != .none else { continue }
         arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
+      case let .boolean(key):
+        guard vm.type(idx) == .boolean else { throw scriptError(vm, "\(spec.name): expected true or false") }
+        arguments.values[key] = .flag(vm.bool(idx))
       case let .options(options):
         let required = options.filter(\.required).map { "\($0.key) = …" }
         guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else {

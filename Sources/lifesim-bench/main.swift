@@ -14,6 +14,7 @@ final class NullApp: AppDriver {
   func endProcess() {}
   func implements(_ callback: Callback, target: String) -> Bool { false }
   func declares(controller name: String) -> Bool { true }
+  func declaredLayout() -> AppLayout { AppLayout(name: "Bench", roots: ["Root"], container: .navigation) }
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> { .success(nil) }
 }
 

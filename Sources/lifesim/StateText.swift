@@ -39,6 +39,7 @@ enum StateText {
     if !s.afters.isEmpty {
       lines.append("  scheduled work: " + s.afters.map { "#\($0.id) at \(VirtualTime.format($0.due)) s" }.joined(separator: ", "))
     }
+    lines += backgroundWork(s.backgroundWork)
     let stored = s.store.keys.sorted().map { "\($0) = \(s.store[$0]!.canonicalText)" }
     lines.append("  stored: " + (stored.isEmpty ? "nothing" : stored.joined(separator: ", ")))
     lines.append("  memory warnings: \(s.memoryWarnings)")

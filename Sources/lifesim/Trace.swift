@@ -99,6 +99,9 @@ struct TraceFormatter {
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
     case let .disconnectScene(n): return "disconnect_scene Scene#\(n)"
     case .criticalMemoryPressure: return "memory_pressure critical"
+    case let .bgTask(id): return "bg_task \(id)"
+    case let .power(on): return "power \(on ? "on" : "off")"
+    case let .transferDone(session): return "transfer_done \(session)"
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
          .timeChange, .reboot:
       return input.verb
@@ -132,6 +135,12 @@ struct TraceFormatter {
     case .dismiss: return "dismiss"
     case .setNotificationDelegate: return "UNUserNotificationCenter setDelegate"
     case let .restorationHandler(controllers): return "restorationHandler \(controllers.joined(separator: ", "))"
+    case let .registerBGTask(identifier, result): return "BGTaskScheduler.register \(identifier) → \(result.rawValue)"
+    case let .submitBGTask(request, result):
+      return "BGTaskScheduler.submit \(request.kind.rawValue) \(request.identifier) → \(result.rawValue)"
+    case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
+    case let .backgroundTransfer(session, task, us):
+      return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     }
   }
 }

@@ -132,7 +132,7 @@ import Testing
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",
     ])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
-    #expect(r.out.contains("crash (app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are container, name, root, tabs)"), "\(r.out)")
+    #expect(r.out.contains("crash (app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, name, root, tabs)"), "\(r.out)")
   }
 }
 
@@ -191,9 +191,9 @@ import Testing
     let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines.first == "iOS 13, with scenes: the profile a run uses unless a scenario's knobs override it")
     #expect(lines.contains { $0.split(separator: " ") == ["backgroundTaskAllowance", "seconds", "30", "s"] })
-    #expect(Array(lines.suffix(7)) == ["changed from iOS 12:", "  scenes: false → true", "  viewIsAppearing: false → true",
+    #expect(Array(lines.suffix(8)) == ["changed from iOS 12:", "  scenes: false → true", "  viewIsAppearing: false → true",
       "  snapshotTraitFlip: false → true", "  defaultPresentationStyle: \"fullScreen\" → \"pageSheet\"",
-      "  backgroundTaskAllowance: 180 s → 30 s", ""])
+      "  backgroundTaskAllowance: 180 s → 30 s", "  bgTaskScheduler: false → true", ""])
   }
 
   @Test("lifesim profile --json: one object with the knobs in the scenario's units and the changes")

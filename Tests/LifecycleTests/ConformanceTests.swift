@@ -245,7 +245,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
                    NL + "viewDidLayoutSubviews()", NL + "viewDidAppear(_:)",
                    AD + "applicationDidEnterBackground(_:)", AD + "application(_:performFetchWithCompletionHandler:)"])
     h.expectNotifications(["UIApplication.didFinishLaunchingNotification", "UIApplication.didEnterBackgroundNotification"])
-    h.expectSystem(["started background, background"])
+    h.expectSystem(["started background, background", BG.fetchDeprecatedNote])
     try h.perform(.advance(us: 40_000_000))
     h.expectSystem(["terminated background_task_expired 0x2182bad4: application(_:performFetchWithCompletionHandler:) did not call its completion handler within 30.00 seconds"])
   }

@@ -48,16 +48,59 @@ extension SplitMix64 {
       "sync": { sim in try sim.work(us: 11_000_000) },
     ]
     OpeningInvariants.equip(app, &rng, completes: bg != 2)
+    if rng.below(2) == 0 { usesBackgroundWork(app, &rng) }
     return app
+  }
+
+  /// BGTaskScheduler and a background session, used as a real app would or carelessly:
+  /// requests submitted and a transfer started at each entry to the background, launch
+  /// handlers that complete the task, leave it to expire, or expire without completing it.
+  private static func usesBackgroundWork(_ app: ScriptedApp, _ rng: inout Rng) {
+    app.layout.bgTaskIdentifiers = [BG.refresh, BG.cleanup]
+    let launchWork = app.handlers["didFinishLaunchingWithOptions"]
+    app.handlers["didFinishLaunchingWithOptions"] = { sim in
+      try launchWork?(sim)
+      if sim.profile.bgTaskScheduler { try sim.appRegister(BG.refresh); try sim.appRegister(BG.cleanup) }
+    }
+    let plugged = rng.below(2) == 0, earliestUs = rng.seconds(20), ending = rng.below(3)
+    for key in ["applicationDidEnterBackground", "sceneDidEnterBackground"] {
+      let save = app.handlers[key]
+      app.handlers[key] = { sim in
+        try save?(sim)
+        if sim.profile.bgTaskScheduler {
+          try sim.appSubmit(BGTaskRequest(identifier: BG.refresh, kind: .refresh, earliestBeginUs: earliestUs))
+          try sim.appSubmit(BGTaskRequest(identifier: BG.cleanup, kind: .processing, requiresExternalPower: plugged))
+        }
+        try sim.appTransfer("com.example.images", us: earliestUs)
+      }
+    }
+    app.handlers["launchHandler"] = { sim in
+      if ending == 0, let task = sim.state.backgroundWork.running.last { try sim.appSetTaskCompleted(task.identifier, true) }
+    }
+    if ending == 1 {
+      app.handlers["BGTask.expirationHandler"] = { sim in
+        if let task = sim.state.backgroundWork.running.first(where: { $0.expiredAt != nil }) {
+          try sim.appSetTaskCompleted(task.identifier, false)
+        }
+      }
+    }
+    var completion: Int?
+    app.handlers["handleEventsForBackgroundURLSession"] = { sim in completion = sim.state.completions.last?.id }
+    app.handlers["didFinishEvents"] = { sim in if ending != 2, let completion { try sim.complete(completion) } }
   }
 
   /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
   /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
-  private static func randomInput(_ rng: inout Rng, scene: Int) -> Input {
+  /// `bg_task` and `transfer_done` take the pending requests and the transfers' sessions (as
+  /// `InputRules.legalInputs` does), and one the app never used, which is refused.
+  private static func randomInput(_ rng: inout Rng, _ state: LifecycleState) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
+    let work = state.backgroundWork
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)], scenes: [scene],
-                                actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]))
+                                durationsUs: [rng.seconds(40)], scenes: [state.sceneLabel.flatMap(InstanceLabel.number) ?? 1],
+                                actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]),
+                                bgTaskRequests: work.pending.map(\.request.identifier) + ["com.example.never"],
+                                transferSessions: work.transfers.map(\.session) + ["com.example.never"])
     let inputs = spec.candidates(domain)
     return inputs[rng.below(inputs.count)]
   }
@@ -75,12 +118,28 @@ extension SplitMix64 {
     let active: Callback = scenes ? .sceneDidBecomeActive : .applicationDidBecomeActive
     let enterBG: Callback = scenes ? .sceneDidEnterBackground : .applicationDidEnterBackground
     let enterFG: Callback = scenes ? .sceneWillEnterForeground : .applicationWillEnterForeground
+    var forceQuitBeforeUserLaunch = false  // the user force quit the app and has not opened it since
+    var didFinishReturned = false          // this process's didFinishLaunching has returned
+    var systemVerb: String?                // the latest input, when the system (not the user) made it
     for (i, e) in events.enumerated() {
       let at = "event \(i + 1)"
       if e.t < lastT { return "\(at): time went backwards" }
       lastT = e.t
       switch e.body {
+      case let .input(input, _):
+        switch input.verb {
+        case "bg_task", "transfer_done", "power", "advance": systemVerb = input.verb
+        default: systemVerb = nil
+        }
+        if case .forceQuit = input { forceQuitBeforeUserLaunch = true }
+        if case .launch = input { forceQuitBeforeUserLaunch = false }
+        if case .openURL = input { forceQuitBeforeUserLaunch = false }
+      case let .notification(name, _, _):
+        if name == "UIApplication.didFinishLaunchingNotification" { didFinishReturned = true }
+      case let .sceneConnected(scene):
+        if let systemVerb { return "\(at): \(scene) connected during \(systemVerb), before the user's launch" }
       case let .processStarted(mode, _):
+        didFinishReturned = false
         lastForeground = nil
         if pendingWillEnterForeground { return "\(at): willEnterForeground was never followed by didBecomeActive" }
         sinceLaunch = mode == .foreground ? [] : nil
@@ -91,6 +150,13 @@ extension SplitMix64 {
         let appearance: [Callback] = [.viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear]
         if appearance.contains(cb) != (arguments.animated != nil) {
           return "\(at): \(target).\(cb.key) \(arguments.animated == nil ? "without its" : "with an") animated argument"
+        }
+        if cb == .launchHandler {
+          if !didFinishReturned { return "\(at): \(target) launch handler before didFinishLaunching returned" }
+          if s.isForeground { return "\(at): \(target) launch handler while the app is in the foreground" }
+          if forceQuitBeforeUserLaunch, arguments.payload?["kind"]?.stringValue == BGTaskKind.refresh.rawValue {
+            return "\(at): \(target) refresh launch handler after a force quit, before the user opened the app"
+          }
         }
         if cb == .viewDidLoad {
           if loaded.contains(target) { return "\(at): viewDidLoad twice for \(target)" }
@@ -132,7 +198,7 @@ extension SplitMix64 {
   @Test("5,000 random runs keep every rule and replay exactly")
   func randomRuns() throws {
     var reasons: Set<TerminationReason> = []
-    var sawPush = false, sawSheet = false, sawExpiration = false
+    var sawPush = false, sawSheet = false, sawExpiration = false, sawLaunchHandler = false, sawTransfer = false
     var sawEndings: Set<Callback> = []
     var openings: Set<String> = []
     for seed in UInt64(1)...5_000 {
@@ -141,7 +207,7 @@ extension SplitMix64 {
       let scenes = ios >= 13 && rng.below(3) != 0
       let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
       for _ in 0..<40 {
-        let input = Self.randomInput(&rng, scene: h.sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1)
+        let input = Self.randomInput(&rng, h.sim.state)
         do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
       }
       if let broken = Self.check(h.allEvents, scenes: scenes) ?? OpeningInvariants.check(h.allEvents, scenes: scenes) {
@@ -168,13 +234,15 @@ extension SplitMix64 {
         case .callback(.sceneDidDisconnect, _, _, _, _), .callback(.applicationSignificantTimeChange, _, _, _, _),
              .callback(.applicationProtectedDataDidBecomeAvailable, _, _, _, _):
           if case let .callback(cb, _, _, _, _) = e.body { sawEndings.insert(cb) }
+        case .callback(.launchHandler, _, _, _, _): sawLaunchHandler = true
+        case .callback(.handleEventsForBackgroundURLSession, _, _, _, _): sawTransfer = true
         default: break
         }
       }
     }
     // The runs reach every kind of kill and navigation, so the rules were really exercised.
     #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user, .suspendedWithLockedFile, .reboot])
-    #expect(sawPush && sawSheet && sawExpiration)
+    #expect(sawPush && sawSheet && sawExpiration && sawLaunchHandler && sawTransfer)
     #expect(sawEndings == [.sceneDidDisconnect, .applicationSignificantTimeChange, .applicationProtectedDataDidBecomeAvailable])
     #expect(openings == OpeningInvariants.all, "§15 cases never reached: \(OpeningInvariants.all.subtracting(openings).sorted())")
   }
@@ -192,6 +260,26 @@ extension SplitMix64 {
       Event(t: 1, .callback(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
     ]
     #expect(Self.check(suspended, scenes: false) == "event 3: applicationWillTerminate delivered to a suspended app")
+    let refresh = CallbackArguments(payload: .object([("kind", .string("refresh"))]))
+    let early: [Event] = [
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .callback(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
+    ]
+    #expect(Self.check(early, scenes: true) == "event 2: BGTaskScheduler#r launch handler before didFinishLaunching returned")
+    let afterForceQuit: [Event] = [
+      Event(t: 0, .input(.forceQuit, at: nil)),
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .notification(name: "UIApplication.didFinishLaunchingNotification", handled: false, depth: 0)),
+      Event(t: 0, .callback(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
+    ]
+    #expect(Self.check(afterForceQuit, scenes: true)
+      == "event 4: BGTaskScheduler#r refresh launch handler after a force quit, before the user opened the app")
+    let sceneForTask: [Event] = [
+      Event(t: 0, .input(.bgTask("r"), at: nil)),
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .sceneConnected(scene: "Scene#1")),
+    ]
+    #expect(Self.check(sceneForTask, scenes: true) == "event 3: Scene#1 connected during bg_task, before the user's launch")
     let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]
     #expect(Self.check(backwards, scenes: false) == "event 2: time went backwards")
     func callback(_ cb: Callback, _ target: String) -> EventBody {

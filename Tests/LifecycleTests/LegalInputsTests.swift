@@ -23,7 +23,7 @@ import Testing
       .tapNotification(id: "message-1", action: "default", foreground: true),
       .tapNotification(id: "message-1", action: "archive", foreground: false),
       .tapNotification(id: "message-1", action: "archive", foreground: true), .quickAction(type: "compose"),
-      .universalLink(url: "notes://1"), .handoff(type: "com.example.notes.editing"),
+      .universalLink(url: "notes://1"), .handoff(type: "com.example.notes.editing"), .power(true), .power(false),
     ])
   }
 

@@ -13,6 +13,7 @@ import Testing
     #expect(r.changes.map { "\($0.name): \($0.previous ?? "") → \($0.value)" } == [
       "viewIsAppearing: false → true", "snapshotTraitFlip: false → true",
       "defaultPresentationStyle: \"fullScreen\" → \"pageSheet\"", "backgroundTaskAllowance: 180 s → 30 s",
+      "bgTaskScheduler: false → true",
     ])
     let allowance = try #require(r.rows.first { $0.name == "backgroundTaskAllowance" })
     #expect(allowance.unit == "seconds" && allowance.json == .int(30) && allowance.previousJSON == .int(180))

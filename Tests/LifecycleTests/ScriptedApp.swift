@@ -26,9 +26,10 @@ final class ScriptedApp: AppDriver {
   func endProcess() {}
   func declares(controller name: String) -> Bool { controllers.contains(name) }
   func actions(of controller: String) -> [String] { (actions[controller] ?? [:]).keys.sorted() }
+  func declaredLayout() -> AppLayout { layout }
 
   private func handler(_ cb: Callback, _ target: String) -> Handler? {
-    if cb == .expirationHandler { return expirations[Int(target.split(separator: "#").last!)!] }
+    if cb == .expirationHandler, BGTaskLabel.identifier(of: target) == nil { return expirations[Int(target.split(separator: "#").last!)!] }
     let cls = target.split(separator: "#").first.map(String.init) ?? target
     return handlers["\(cls).\(cb.key)"] ?? handlers[cb.key]
   }

@@ -253,7 +253,8 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     let atWake = delivery == .nextRun
     h.expectCalls((atWake ? timeChange : []) + [AD + "applicationDidEnterBackground(_:)", AD + "application(_:performFetchWithCompletionHandler:)"])
     h.expectNotifications((atWake ? ["UIApplication.significantTimeChangeNotification"] : []) + ["UIApplication.didEnterBackgroundNotification"])
-    h.expectSystem(["resumed", "suspended"])
+    h.expectSystem(["resumed", "note fetchDeprecated: application(_:performFetchWithCompletionHandler:) is deprecated from iOS 13: use a BGAppRefreshTask",
+                    "suspended"])
     try h.perform(.launch(url: nil))
     h.expectCalls((atWake ? [] : timeChange) + scenelessBack)
     h.expectNotifications((atWake ? [] : ["UIApplication.significantTimeChangeNotification"]) + Posted.back(scenes: false))

@@ -53,7 +53,8 @@ import Testing
   @Test("every verb makes at least one input, and each input names its verb")
   func everyVerbMakesInputs() {
     let domain = ArgumentDomain(controllers: ["Detail"], tabs: 2, urls: ["notes://1"], durationsUs: [1],
-                                actions: ActionCatalog(byController: ["Detail": ["save"]]))
+                                actions: ActionCatalog(byController: ["Detail": ["save"]]),
+                                bgTaskRequests: ["com.example.refresh"], transferSessions: ["com.example.images"])
     for spec in VerbSpec.all {
       let inputs = spec.candidates(domain)
       #expect(!inputs.isEmpty, "\(spec.name)")

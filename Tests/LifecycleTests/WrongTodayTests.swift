@@ -138,7 +138,7 @@ private let fetchHandler = "application(_:performFetchWithCompletionHandler:)"
     try h.perform(.backgroundLaunch(.fetch))
     h.expectCalls(scenelessBackgroundLaunch(ios: ios, event: fetchHandler))
     h.expectNotifications(["UIApplication.didFinishLaunchingNotification", "UIApplication.didEnterBackgroundNotification"])
-    h.expectSystem(backgroundLaunchSystem(ios: ios, scenes: false) + ["suspended"])
+    h.expectSystem(backgroundLaunchSystem(ios: ios, scenes: false) + (ios >= 13 ? [BG.fetchDeprecatedNote] : []) + ["suspended"])
     #expect(h.sim.state.applicationState == .background && h.sim.state.controller("NoteList#1")?.appearance == .appeared)
     try h.perform(.launch(url: nil))
     h.expectCalls([AD + "applicationWillEnterForeground(_:)", AD + "applicationDidBecomeActive(_:)"])

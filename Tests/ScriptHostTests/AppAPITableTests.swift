@@ -26,6 +26,7 @@ import Lifecycle
     #expect(Self.fields(ofClass: "AppDelegateHandlers", in: lines) == Callback.keys(for: .appDelegate))
     #expect(Self.fields(ofClass: "SceneDelegateHandlers", in: lines) == Callback.keys(for: .sceneDelegate))
     #expect(Self.fields(ofClass: "ControllerHandlers", in: lines) == Callback.keys(for: .viewController))
+    #expect(Self.fields(ofClass: "URLSessionDelegateHandlers", in: lines) == Callback.keys(for: .urlSessionDelegate))
   }
 
   @Test("Scripts/types/app.lua declares exactly the app API's globals (require is Lua's own)")

@@ -67,6 +67,9 @@ public enum FindingScenario {
     case let .quickAction(type): return "quick_action(\(luaString(type)))"
     case let .universalLink(url): return "universal_link(\(luaString(url)))"
     case let .handoff(type): return "handoff(\(luaString(type)))"
+    case let .bgTask(id): return "bg_task(\(luaString(id)))"
+    case let .power(on): return "power(\(on))"
+    case let .transferDone(session): return "transfer_done(\(luaString(session)))"
     }
   }
 

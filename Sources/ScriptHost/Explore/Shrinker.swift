@@ -97,7 +97,7 @@ struct Shrinker {
       return [.launch(url: nil)]
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
          .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .disconnectScene, .timeChange, .reboot,
-         .notify:
+         .notify, .bgTask, .power, .transferDone:
       return []
     case .criticalMemoryPressure:
       return [.memoryPressure]
