@@ -20,6 +20,12 @@ public enum Callback: String, CaseIterable, Sendable {
   case traitCollectionDidChange
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
+  // State restoration (docs/model.md §14): scene delegate, app delegate, controller
+  case stateRestorationActivity, restoreInteractionStateWith
+  case shouldSaveSecureApplicationState, shouldRestoreSecureApplicationState, shouldSaveApplicationState
+  case shouldRestoreApplicationState, willEncodeRestorableStateWith, didDecodeRestorableStateWith
+  case viewControllerWithRestorationIdentifierPath
+  case encodeRestorableState, decodeRestorableState, applicationFinishedRestoringState
 
   /// Who receives it.
   public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure }
@@ -27,12 +33,13 @@ public enum Callback: String, CaseIterable, Sendable {
   public var receiver: Receiver {
     switch self {
     case .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
-         .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts:
+         .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts,
+         .stateRestorationActivity, .restoreInteractionStateWith:
       return .sceneDelegate
     case .`init`, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews,
          .viewDidLayoutSubviews, .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
          .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
-         .traitCollectionDidChange:
+         .traitCollectionDidChange, .encodeRestorableState, .decodeRestorableState, .applicationFinishedRestoringState:
       return .viewController
     case .expirationHandler, .asyncAfter:
       return .closure
@@ -41,7 +48,9 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationWillEnterForeground, .applicationDidBecomeActive, .applicationWillTerminate,
          .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
-         .didReceiveRemoteNotification:
+         .didReceiveRemoteNotification, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
+         .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
+         .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath:
       return .appDelegate
     }
   }
@@ -91,6 +100,18 @@ public enum Callback: String, CaseIterable, Sendable {
     case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
     case .expirationHandler: return "expirationHandler()"
     case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
+    case .stateRestorationActivity: return "stateRestorationActivity(for:)"
+    case .restoreInteractionStateWith: return "scene(_:restoreInteractionStateWith:)"
+    case .shouldSaveSecureApplicationState: return "application(_:shouldSaveSecureApplicationState:)"
+    case .shouldRestoreSecureApplicationState: return "application(_:shouldRestoreSecureApplicationState:)"
+    case .shouldSaveApplicationState: return "application(_:shouldSaveApplicationState:)"
+    case .shouldRestoreApplicationState: return "application(_:shouldRestoreApplicationState:)"
+    case .willEncodeRestorableStateWith: return "application(_:willEncodeRestorableStateWith:)"
+    case .didDecodeRestorableStateWith: return "application(_:didDecodeRestorableStateWith:)"
+    case .viewControllerWithRestorationIdentifierPath: return "application(_:viewControllerWithRestorationIdentifierPath:coder:)"
+    case .encodeRestorableState: return "encodeRestorableState(with:)"
+    case .decodeRestorableState: return "decodeRestorableState(with:)"
+    case .applicationFinishedRestoringState: return "applicationFinishedRestoringState()"
     }
   }
 
@@ -119,6 +140,12 @@ extension Callback {
     switch self {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
       return true
+    // Restoration: the activity, the should-save/restore Bools, the path method's class name, and
+    // for the two encode callbacks the coder the handler filled (docs/model.md §14).
+    case .stateRestorationActivity, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
+         .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
+         .viewControllerWithRestorationIdentifierPath, .encodeRestorableState:
+      return true
     case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
          .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
          .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
@@ -128,7 +155,8 @@ extension Callback {
          .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
-         .asyncAfter:
+         .asyncAfter, .restoreInteractionStateWith, .didDecodeRestorableStateWith, .decodeRestorableState,
+         .applicationFinishedRestoringState:
       return false
     }
   }

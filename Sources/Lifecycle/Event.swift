@@ -66,6 +66,8 @@ public enum AppCall: Equatable, Sendable {
   case pop
   case present(String, style: PresentationStyle, navigation: Bool)
   case dismiss
+  /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
+  case extendStateRestoration, completeStateRestoration
 
   public var name: String {
     switch self {
@@ -81,6 +83,8 @@ public enum AppCall: Equatable, Sendable {
     case .pop: return "pop"
     case .present: return "present"
     case .dismiss: return "dismiss"
+    case .extendStateRestoration: return "extendStateRestoration"
+    case .completeStateRestoration: return "completeStateRestoration"
     }
   }
 }
@@ -131,6 +135,8 @@ public enum EventBody: Equatable, Sendable {
   case dismissed(String)
   case tabSelected(index: Int, controller: String)
   case protectedData(available: Bool)
+  /// What survives for state restoration changed (docs/model.md §14).
+  case restoration(RestorationChange)
   // system decisions
   case processStarted(mode: LaunchMode, state: ApplicationState)
   case launchContinued(state: ApplicationState)
@@ -154,7 +160,7 @@ public enum EventBody: Equatable, Sendable {
     switch self {
     case .input: return .input
     case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData:
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration:
       return .transition
     case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
     case .callback: return .callback

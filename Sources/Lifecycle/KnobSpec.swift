@@ -45,9 +45,9 @@ public struct KnobSpec: Sendable {
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
-    default defaultText: String, _ doc: String
+    missing: E? = nil, default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: nil, defaultText, doc,
+    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: missing.map { .string($0.rawValue) }, defaultText, doc,
           record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 
@@ -59,8 +59,9 @@ public struct KnobSpec: Sendable {
   }
 
   static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
-                    _ value: @escaping @Sendable (Int) -> Int64, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .count(range), field, value, missing: nil, defaultText, doc, record: JSONValue.int) { $0.intValue }
+                    _ value: @escaping @Sendable (Int) -> Int64, missing: Int64? = nil, default defaultText: String,
+                    _ doc: String) -> KnobSpec {
+    typed(name, .count(range), field, value, missing: missing.map(JSONValue.int), defaultText, doc, record: JSONValue.int) { $0.intValue }
   }
 
   /// A knob stored in `field`: `record` writes its value as the header does, `parse` reads it back.

@@ -45,5 +45,19 @@ extension Profile {
            "Lua instructions one callback may run (1,000 to 10¹²)"),
     .count("memoryLimitBytes", \.memoryLimitBytes, (1 << 20)...(1 << 34), { _ in 64 << 20 }, default: "64 MiB",
            "the app's Lua memory before a jetsam kill (1 MiB to 16 GiB)"),
+    // State restoration (docs/model.md §14). Logs written before these knobs replay with their defaults.
+    .count("restoreInteractionMinIOS", \.restoreInteractionMinIOS, 13...26, { _ in 15 }, missing: 15, default: "15",
+           "the first iOS version that calls `scene(_:restoreInteractionStateWith:)`"),
+    .choice("restorationRequestPlacement", \.restorationRequestPlacement, { _ in .beforeDidEnterBackground },
+            missing: .beforeDidEnterBackground, default: "`\"beforeDidEnterBackground\"`",
+            "where `stateRestorationActivity(for:)` falls as a scene enters the background (`\"afterDidEnterBackground\"`: after `sceneDidEnterBackground` and its notifications)"),
+    .flag("restoreInteractionWhenNil", \.restoreInteractionWhenNil, { _ in false }, missing: false, default: "`false`",
+          "`restoreInteractionStateWith` is called (with nil) when the session has no activity"),
+    .flag("forceQuitKeepsRestoration", \.forceQuitKeepsRestoration, { _ in false }, missing: false, default: "`false`",
+          "a force quit keeps the scene's restoration activity (a radar on iOS 15); the session is discarded all the same"),
+    .flag("legacyArchiveSurvivesForceQuit", \.legacyArchiveSurvivesForceQuit, { _ in false }, missing: false, default: "`false`",
+          "a force quit keeps the view-controller restoration archive"),
+    .flag("legacyRestorationInSceneApps", \.legacyRestorationInSceneApps, { _ in false }, missing: false, default: "`false`",
+          "scene apps also get view-controller restoration (seen in an iOS 13 beta)"),
   ]
 }

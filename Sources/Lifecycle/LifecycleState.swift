@@ -104,6 +104,10 @@ public struct LifecycleState: Equatable, Sendable {
   /// Persisted with `store`: survives termination.
   public var store: [String: JSONValue] = [:]
   public var memoryWarnings = 0
+  /// The scene session's state-restoration activity: survives the process, not a force quit (docs/model.md §14).
+  public var restorationActivity: JSONValue?
+  /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §14).
+  public var restorationArchive: RestorationArchive?
   public var terminations: [Termination] = []
   /// Fault terminations (`Termination.isFault`) that no passing `expect_terminated` named: each fails the run.
   public var unexpectedFaults: [Termination] = []
@@ -218,6 +222,7 @@ extension LifecycleState {
       if let level = window?.presented.popLast() { level.stack.forEach { dropController($0) } }
     case let .tabSelected(index, _): window?.selectedTab = index - 1
     case let .protectedData(available): protectedDataAvailable = available
+    case let .restoration(change): evolve(restoration: change)
     case let .processStarted(mode, state):
       resetProcess()
       process = mode == .prewarm ? .prewarmed : .running
@@ -315,8 +320,12 @@ extension LifecycleState {
          .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
-         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange:
-      break
+         .didReceiveMemoryWarning, .viewWillTransitionToSize, .traitCollectionDidChange,
+         .stateRestorationActivity, .restoreInteractionStateWith, .shouldSaveSecureApplicationState,
+         .shouldRestoreSecureApplicationState, .shouldSaveApplicationState, .shouldRestoreApplicationState,
+         .willEncodeRestorableStateWith, .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath,
+         .encodeRestorableState, .decodeRestorableState, .applicationFinishedRestoringState:
+      break  // what restoration keeps is recorded by `restoration` events
     }
     if let completion {
       completions.append(PendingCompletion(id: completion, callback: cb, startedAt: t))
@@ -336,7 +345,7 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case .work, .log, .push, .pop, .present, .dismiss: break
+    case .work, .log, .push, .pop, .present, .dismiss, .extendStateRestoration, .completeStateRestoration: break
     }
   }
 

@@ -22,6 +22,8 @@ public enum AppRequest: Equatable, Sendable {
   /// `present(name, opts)`; a nil style is the profile's default.
   case present(String, style: PresentationStyle?, navigation: Bool)
   case dismiss
+  /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
+  case extendStateRestoration, completeStateRestoration
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -86,6 +88,10 @@ extension Simulator {
         guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
         emit(.call(.dismiss, at: at))
         try dismiss(cancelled: false)
+      case .extendStateRestoration:
+        emit(.call(.extendStateRestoration, at: at))
+      case .completeStateRestoration:
+        emit(.call(.completeStateRestoration, at: at))
       }
     } catch let error as AppCallError {
       throw error

@@ -126,6 +126,7 @@ extension Simulator {
     if !profile.scenes { try buildRoot() }
     if !state.didFinishLaunchingRan {
       try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url)
+      try restoreControllers()
       try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url)
       try post("UIApplication.didFinishLaunchingNotification")
     }
@@ -177,7 +178,7 @@ extension Simulator {
     }
     emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", url: url)
+    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionSessionPayload())
     try post("UIScene.willConnectNotification")
     guard let root = state.topController else { return }
     try loadView(root)
@@ -185,9 +186,11 @@ extension Simulator {
     case .willAppearBeforeForeground:
       try beginAppearance(root, animated: false)
       try enterForeground(url: nil)
+      try offerRestoreInteraction()
       try becomeActive()
     case .allVCAfterActive:
       try enterForeground(url: nil)
+      try offerRestoreInteraction()
       try becomeActive()
       try beginAppearance(root, animated: false)
     }
@@ -283,9 +286,11 @@ extension Simulator {
 
   /// inactive → background: the transition, the 5 s budget, then the snapshot.
   func enterBackground() throws(ProcessEnded) {
+    try saveRestorationState(.beforeDidEnterBackground)
     setScene(.background)
     setApplicationState(.background)
     try didEnterBackground()
+    try saveRestorationState(.afterDidEnterBackground)
     if profile.snapshotTraitFlip {
       let visible = state.visibleControllers
       for _ in 0..<2 {
@@ -370,6 +375,7 @@ extension Simulator {
 
   /// A force quit ends the scene's session, whatever the app delegate does.
   private func discardSceneSession() {
+    forgetRestorationAtForceQuit()
     if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
   }
 }
