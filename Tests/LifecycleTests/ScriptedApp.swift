@@ -11,6 +11,8 @@ final class ScriptedApp: AppDriver {
   /// reads; a key here is implemented even with no entry in `handlers`.
   var returns: [String: JSONValue] = [:]
   var expirations: [Int: Handler] = [:]
+  /// Each controller class's `restorationIdentifier` (docs/model.md §14); absent: none.
+  var restorationIdentifiers: [String: String] = [:]
   var controllers: Set<String>
   private(set) var processes = 0
 
@@ -23,6 +25,7 @@ final class ScriptedApp: AppDriver {
   func startProcess(services: AppServices) -> Result<AppLayout, AppFault> { processes += 1; return .success(layout) }
   func endProcess() {}
   func declares(controller name: String) -> Bool { controllers.contains(name) }
+  func restorationIdentifier(ofController name: String) -> String? { restorationIdentifiers[name] }
 
   private func handler(_ cb: Callback, _ target: String) -> Handler? {
     if cb == .expirationHandler { return expirations[Int(target.split(separator: "#").last!)!] }
