@@ -47,7 +47,7 @@ extension SplitMix64 {
 
   /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
   /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
-  private static func randomInput(_ rng: inout Rng) -> Input {
+  static func randomInput(_ rng: inout Rng) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
                                 durationsUs: [rng.seconds(40)])
