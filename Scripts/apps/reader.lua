@@ -11,13 +11,13 @@ local open          -- the article on screen: { id =, offset = }, or nil on the 
 local reopen        -- the article to push back once the list has appeared
 local nextArticle = 1
 
-local function activity()
+local function currentActivity()
   if not open then return nil end
   return { activityType = articleType, userInfo = { article = open.id, offset = open.offset } }
 end
 
 -- Scene apps: save at every move to the background, read back at connection.
-function SceneDelegate.stateRestorationActivity(scene) return activity() end
+function SceneDelegate.stateRestorationActivity(scene) return currentActivity() end
 
 function SceneDelegate.willConnectTo(scene, session, options)
   local saved = session.stateRestorationActivity

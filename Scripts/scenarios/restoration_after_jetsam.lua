@@ -12,7 +12,8 @@ expect_calls { "sceneWillResignActive", "stateRestorationActivity", "sceneDidEnt
 memory_pressure()
 expect_terminated("jetsam")
 launch()
-expect_calls { "willConnectTo", "sceneWillEnterForeground", "restoreInteractionStateWith", "sceneDidBecomeActive", "Article.viewDidAppear" }
+expect_calls { "willConnectTo", "sceneWillEnterForeground", "restoreInteractionStateWith", "sceneDidBecomeActive",
+               "Article.viewDidAppear" }
 expect_no_calls { "configurationForConnecting" }
 expect(stored("restoredArticle") == 2, "the article that was open (2) is open again")
 expect(stored("restoredOffset") == 200, "and scrolled where the reader left it")

@@ -28,6 +28,22 @@ UIApplication = {}
 
 ---@class UIScene
 ---@field id string  # "Scene#1"
+local UISceneInstance = {}
+---Recorded as an app call; no other effect (docs/model.md §14).
+function UISceneInstance:extendStateRestoration() end
+---Recorded as an app call; no other effect (docs/model.md §14).
+function UISceneInstance:completeStateRestoration() end
+
+---An NSUserActivity as a table: `activityType` is required, the rest is the app's.
+---@class UserActivity
+---@field activityType string
+---@field userInfo? table
+
+---@class UISceneSession
+---@field stateRestorationActivity? UserActivity  # what stateRestorationActivity returned before a system kill; nil after a force quit
+
+---A restoration coder: a plain table; what encode writes, the next process's decode reads.
+---@alias RestorationCoder table
 
 ---@class UIViewController
 ---@field id string     # "NoteList#1"
@@ -49,16 +65,25 @@ UIApplication = {}
 ---@field openURL? fun(application: UIApplication, url: string)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
+---@field shouldSaveSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
+---@field shouldRestoreSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
+---@field shouldSaveApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean     # iOS 12; deprecated from 13.2
+---@field shouldRestoreApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean  # iOS 12; deprecated from 13.2
+---@field willEncodeRestorableStateWith? fun(application: UIApplication, coder: RestorationCoder)
+---@field didDecodeRestorableStateWith? fun(application: UIApplication, coder: RestorationCoder)
+---@field viewControllerWithRestorationIdentifierPath? fun(application: UIApplication, path: string[], coder: RestorationCoder): string?
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
----@field willConnectTo? fun(scene: UIScene, session: table, options: { url?: string })
+---@field willConnectTo? fun(scene: UIScene, session: UISceneSession, options: { url?: string })
 ---@field sceneDidDisconnect? fun(scene: UIScene)
 ---@field sceneWillEnterForeground? fun(scene: UIScene)
 ---@field sceneDidBecomeActive? fun(scene: UIScene)
 ---@field sceneWillResignActive? fun(scene: UIScene)
 ---@field sceneDidEnterBackground? fun(scene: UIScene)
 ---@field openURLContexts? fun(scene: UIScene, urls: string[])
+---@field stateRestorationActivity? fun(scene: UIScene): UserActivity?
+---@field restoreInteractionStateWith? fun(scene: UIScene, activity: UserActivity)  # iOS >= 15
 SceneDelegate = {}
 
 ---@class ControllerHandlers
@@ -77,10 +102,17 @@ SceneDelegate = {}
 ---@field willTransitionToTraitCollection? fun(vc: UIViewController, orientation: string)
 ---@field viewWillTransitionToSize? fun(vc: UIViewController, orientation: string)
 ---@field traitCollectionDidChange? fun(vc: UIViewController)
+---@field encodeRestorableState? fun(vc: UIViewController, coder: RestorationCoder)
+---@field decodeRestorableState? fun(vc: UIViewController, coder: RestorationCoder)
+---@field applicationFinishedRestoringState? fun(vc: UIViewController)
+
+---A controller's table: its handlers, and its restoration identifier (docs/model.md §14).
+---@class ControllerTable: ControllerHandlers
+---@field restorationIdentifier? string  # opts the controller into view-controller restoration
 
 ---Declares a view-controller class: `controller "NoteList" { viewDidLoad = function(vc) end }`.
 ---@param name string
----@return fun(handlers: ControllerHandlers)
+---@return fun(handlers: ControllerTable)
 function controller(name) end
 
 ---Blocks the main thread for that much virtual time.
