@@ -35,6 +35,11 @@ public struct RestorationArchive: Equatable, Sendable {
   public init(appCoder: JSONValue, selectedTab: Int, controllers: [PreservedController]) {
     self.appCoder = appCoder; self.selectedTab = selectedTab; self.controllers = controllers
   }
+
+  /// Its controllers' restoration paths in words (`list, list/sheet`), for traces and state dumps.
+  public var pathsText: String {
+    controllers.isEmpty ? "no controllers" : controllers.map { $0.path.joined(separator: "/") }.joined(separator: ", ")
+  }
 }
 
 /// One controller in a restoration archive.
@@ -192,24 +197,24 @@ extension LifecycleState {
   func preservationEntries(identifier: (String) -> String?) -> [PreservationEntry] {
     guard let window else { return [] }
     var entries: [PreservationEntry] = []
-    func taking(_ id: Int, parentPath: [String]) -> [String]? {
+    func pathIfTakingPart(_ id: Int, under parentPath: [String]) -> [String]? {
       guard let cls = controllers[id]?.className, let own = identifier(cls) else { return nil }
       return parentPath + [own]
     }
     for (tab, stack) in window.tabs.enumerated() {
       for (position, id) in stack.enumerated() {
-        if let path = taking(id, parentPath: []), let own = path.last {
+        if let path = pathIfTakingPart(id, under: []), let own = path.last {
           entries.append(PreservationEntry(id: id, identifier: own, path: path, place: .root(tab: tab, position: position)))
         }
       }
     }
     // The presenter of the lowest level is the selected tab's top.
-    var presenterPath: [String]? = window.tabs[window.selectedTab].last.flatMap { taking($0, parentPath: []) }
+    var presenterPath: [String]? = window.tabs[window.selectedTab].last.flatMap { pathIfTakingPart($0, under: []) }
     for (level, presentation) in window.presented.enumerated() {
       guard let parent = presenterPath else { break }
       var top: [String]?
       for (position, id) in presentation.stack.enumerated() {
-        guard let path = taking(id, parentPath: parent), let own = path.last else { continue }
+        guard let path = pathIfTakingPart(id, under: parent), let own = path.last else { continue }
         entries.append(PreservationEntry(id: id, identifier: own, path: path,
                                          place: .presented(level: level, position: position, style: presentation.style,
                                                            navigation: presentation.navigation)))

@@ -128,8 +128,7 @@ struct TraceFormatter {
     switch change {
     case let .activitySaved(activity): return "restoration activity saved: \(activity.canonicalText)"
     case let .activityDeleted(why): return "restoration activity deleted (\(why))"
-    case let .archiveWritten(archive):
-      return "restoration archive written: \(archive.controllers.map { $0.path.joined(separator: "/") }.joined(separator: ", "))"
+    case let .archiveWritten(archive): return "restoration archive written: \(archive.pathsText)"
     case let .archiveDeleted(why): return "restoration archive deleted (\(why))"
     }
   }
