@@ -175,15 +175,18 @@ extension Simulator {
   /// The controller at the saved place: the root the launch built, or a new instance pushed or
   /// presented there (`init(coder:)`). nil when the window has no such place.
   private func place(_ saved: PreservedController, as className: String) throws(ProcessEnded) -> Int? {
-    guard driver.declares(controller: className), let window = state.window else { return nil }
+    guard let window = state.window else { return nil }
+    if case let .root(tab, 0) = saved.place {
+      // The launch built the root: it is restored in place, whatever the path method named.
+      guard let root = window.tabs.indices.contains(tab) ? window.tabs[tab].first : nil,
+            state.controllers[root]?.className == saved.className else { return nil }
+      return root
+    }
+    guard driver.declares(controller: className) else { return nil }
     switch saved.place {
     case let .root(tab, position):
       guard window.tabs.indices.contains(tab), window.presented.isEmpty else { return nil }
       let stack = window.tabs[tab]
-      if position == 0 {
-        guard let root = stack.first, state.controllers[root]?.className == className else { return nil }
-        return root
-      }
       guard window.navigation, stack.count == position else { return nil }
       if tab != window.selectedTab { selectTabSilently(tab) }
       let label = nextLabel(className)

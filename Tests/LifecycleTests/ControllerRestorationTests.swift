@@ -139,6 +139,17 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
                     "started foreground, inactive"])
   }
 
+  @Test("§14 the path method's class name makes a pushed controller of that class; a root is restored in place whatever it names (S105, T103)")
+  func pathMethodChoosesTheClass() throws {
+    let app = restoringApp(pairs: ["secure"])
+    let h = try preserved(ios: 17, app: app, pair: "Secure")
+    app.returns["viewControllerWithRestorationIdentifierPath"] = .string("Sheet")
+    try h.perform(.memoryPressure, .launch(url: nil))
+    h.expectCalls(restoringLaunch(ios: 17, pair: "Secure").map { $0.replacing("Detail#2.", with: "Sheet#1.") })
+    h.expectNotifications(StandardLaunch.scenelessNotifications)
+    h.expectSystem(["terminated jetsam: vm-pageshortage: the system reclaimed the suspended app's memory", "started foreground, inactive"])
+  }
+
   @Test("§14 a force quit deletes the archive: the next launch restores nothing (S109); knob legacyArchiveSurvivesForceQuit keeps it",
         arguments: [false, true])
   func forceQuit(keep: Bool) throws {
