@@ -128,7 +128,12 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     app.returns["shouldSaveSecureApplicationState"] = .bool(true)
     app.returns["shouldRestoreSecureApplicationState"] = .bool(false)
     try h.perform(.launch(url: nil), .home)
-    h.skipRemainingEvents()  // the return and the preservation, pinned above and in roundTrip
+    h.expectCalls([AD + "applicationWillEnterForeground(_:)", AD + "applicationDidBecomeActive(_:)",
+                   AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)",
+                   AD + "application(_:shouldSaveSecureApplicationState:)", AD + "application(_:willEncodeRestorableStateWith:)",
+                   NL + "1.encodeRestorableState(with:)", NL + "1.traitCollectionDidChange(_:)", NL + "1.traitCollectionDidChange(_:)"])
+    h.expectNotifications(Posted.back(scenes: false) + Posted.home(scenes: false))
+    h.expectSystem(["resumed", "suspended"])
     #expect(h.sim.state.restorationArchive != nil)
     try h.perform(.memoryPressure, .launch(url: nil))
     var launch = StandardLaunch.scenelessCalls(ios: 17, roots: [NL + "2"])
@@ -197,7 +202,13 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     // With the list identified, the modal is preserved with its path from the list.
     app.restorationIdentifiers["NoteList"] = "list"
     try h.perform(.launch(url: nil), .home)
-    h.skipRemainingEvents()  // the sequence is the same with one more encode
+    h.expectCalls([AD + "applicationWillEnterForeground(_:)", AD + "applicationDidBecomeActive(_:)",
+                   AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)",
+                   AD + "application(_:shouldSaveSecureApplicationState:)", AD + "application(_:willEncodeRestorableStateWith:)",
+                   NL + "1.encodeRestorableState(with:)", "Sheet#1.encodeRestorableState(with:)",
+                   "Sheet#1.traitCollectionDidChange(_:)", "Sheet#1.traitCollectionDidChange(_:)"])
+    h.expectNotifications(Posted.back(scenes: false) + Posted.home(scenes: false))
+    h.expectSystem(["resumed", "suspended"])
     #expect(h.sim.state.restorationArchive?.controllers.map(\.path) == [["list"], ["list", "sheet"]])
   }
 

@@ -149,7 +149,9 @@ extension Harness {
     try h.perform(.home)
     h.expectHome()
     try h.perform(.launch(url: nil))
-    h.skipRemainingEvents()  // the return, pinned in restoredFrom15
+    h.expectCalls([SD + "sceneWillEnterForeground(_:)", SD + "sceneDidBecomeActive(_:)"])
+    h.expectNotifications(Posted.back(scenes: true))
+    h.expectSystem(["resumed"])
     app.returns["stateRestorationActivity"] = nil
     app.handlers["stateRestorationActivity"] = { _ in }  // implemented, returns nil
     try h.perform(.home, .memoryPressure, .launch(url: nil))
