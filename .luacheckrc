@@ -10,10 +10,11 @@ local scenario_api = {
   "switch_to", "force_quit", "memory_warning", "memory_pressure", "background_launch", "open_url", "rotate",
   "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance",
   "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect", "stored", "app_state",
+  "disconnect_scene", "time_change", "reboot",
 }
 local app_api = {
   "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
-  "UIApplication",
+  "UIApplication", "hold_lock", "release_lock",
 }
 
 files["Scripts/scenarios"] = { read_globals = scenario_api }

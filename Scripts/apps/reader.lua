@@ -1,5 +1,5 @@
 -- A reader that brings the reader back to the article they had open, the way Apple's sample
--- does (docs/model.md §14): the scene's restoration activity names the article and the scroll
+-- does (docs/model.md §15): the scene's restoration activity names the article and the scroll
 -- position; willConnectTo reads it from the session, the list pushes the article once it is on
 -- screen, and iOS 15's restoreInteractionStateWith puts the scroll position back. On iOS 12
 -- (sceneless) the same app uses view-controller restoration: both controllers have a

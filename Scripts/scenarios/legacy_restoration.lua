@@ -1,4 +1,4 @@
--- View-controller restoration in a sceneless app (docs/model.md §14; T7, T103, S105, S106,
+-- View-controller restoration in a sceneless app (docs/model.md §15; T7, T103, S105, S106,
 -- S108): on iOS 12 the old should-save/should-restore pair runs; after Home each controller
 -- with a restorationIdentifier encodes its state; after jetsam the launch restores the list and
 -- the article between willFinish and didFinish, and the article is on screen again.

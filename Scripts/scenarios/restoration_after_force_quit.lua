@@ -1,4 +1,4 @@
--- A force quit discards the scene session and its restoration activity (docs/model.md §14;
+-- A force quit discards the scene session and its restoration activity (docs/model.md §15;
 -- S104, S109, S19): the next launch makes a new session, willConnectTo finds no activity, and
 -- the reader starts on the list.
 scenario { name = "restoration after force quit", ios = 17, scenes = true, app = "../apps/reader.lua", ios_range = "13-26" }

@@ -1,4 +1,4 @@
--- State restoration after a system kill (docs/model.md §14; S101, S102, S103, D1, T33): the
+-- State restoration after a system kill (docs/model.md §15; S101, S102, S103, D1, T33): the
 -- scene is asked for its restoration activity on its way to the background; memory pressure
 -- reclaims the suspended app; the next launch reuses the session, whose activity reaches
 -- willConnectTo, and from iOS 15 restoreInteractionStateWith after sceneWillEnterForeground.

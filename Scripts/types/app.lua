@@ -29,9 +29,9 @@ UIApplication = {}
 ---@class UIScene
 ---@field id string  # "Scene#1"
 local UISceneInstance = {}
----Recorded as an app call; no other effect (docs/model.md §14).
+---Recorded as an app call; no other effect (docs/model.md §15).
 function UISceneInstance:extendStateRestoration() end
----Recorded as an app call; no other effect (docs/model.md §14).
+---Recorded as an app call; no other effect (docs/model.md §15).
 function UISceneInstance:completeStateRestoration() end
 
 ---An NSUserActivity as a table: `activityType` is required, the rest is the app's.
@@ -65,6 +65,7 @@ function UISceneInstance:completeStateRestoration() end
 ---@field openURL? fun(application: UIApplication, url: string)
 ---@field performFetchWithCompletionHandler? fun(application: UIApplication, completion: fun())
 ---@field didReceiveRemoteNotification? fun(application: UIApplication, userInfo: table, completion: fun())
+---@field applicationSignificantTimeChange? fun(application: UIApplication)  # after UIApplication.significantTimeChangeNotification
 ---@field shouldSaveSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
 ---@field shouldRestoreSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
 ---@field shouldSaveApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean     # iOS 12; deprecated from 13.2
@@ -106,7 +107,7 @@ SceneDelegate = {}
 ---@field decodeRestorableState? fun(vc: UIViewController, coder: RestorationCoder)
 ---@field applicationFinishedRestoringState? fun(vc: UIViewController)
 
----A controller's table: its handlers, and its restoration identifier (docs/model.md §14).
+---A controller's table: its handlers, and its restoration identifier (docs/model.md §15).
 ---@class ControllerTable: ControllerHandlers
 ---@field restorationIdentifier? string  # opts the controller into view-controller restoration
 
@@ -118,13 +119,25 @@ function controller(name) end
 ---Blocks the main thread for that much virtual time.
 ---@param seconds number
 function work(seconds) end
----Persists a value (string, number, boolean, or a table of them); survives termination.
+---Persists a value (string, number, boolean, or a table of them); survives termination. Returns
+---false (storing nothing) while the protection class is unavailable: before the first unlock after
+---a reboot for "untilFirstUnlock" (the default) and "complete", while protected data is unavailable for "complete".
 ---@param key string
 ---@param value any
-function store(key, value) end
+---@param opts? { protection?: "none"|"untilFirstUnlock"|"complete" }
+---@return boolean stored
+function store(key, value, opts) end
+---nil while the key's protection class is unavailable.
 ---@param key string
 ---@return any
 function stored(key) end
+---Takes a file lock; a `shared` one (an app-group container) still held when the app would be
+---suspended is the 0xdead10cc kill (termination "suspended_with_locked_file").
+---@param name string
+---@param opts? { shared?: boolean }
+function hold_lock(name, opts) end
+---@param name string
+function release_lock(name) end
 ---@param name string
 function push(name) end
 function pop() end

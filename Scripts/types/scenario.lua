@@ -2,7 +2,7 @@
 -- Lua Language Server annotations for lifesim scenario scripts (docs/lua-api.md).
 
 ---@alias AppStateName "not_running"|"inactive"|"active"|"background"|"suspended"
----@alias TerminationReason "watchdog"|"background_task_expired"|"jetsam"|"crash"|"user"
+---@alias TerminationReason "watchdog"|"background_task_expired"|"jetsam"|"crash"|"user"|"suspended_with_locked_file"|"reboot"
 
 ---@class ScenarioConfig
 ---@field name? string
@@ -35,8 +35,9 @@ function app_switcher() end
 function switch_to(which) end
 function force_quit() end
 function memory_warning() end
----The system reclaims suspended apps.
-function memory_pressure() end
+---The system reclaims suspended apps; "critical": one running in the background too (never a foreground app).
+---@param level? "critical"
+function memory_pressure(level) end
 ---@param event "fetch"|"push"
 function background_launch(event) end
 ---@param url string
@@ -59,6 +60,14 @@ function swipe_down(opts) end
 ---Lets virtual time pass.
 ---@param seconds number
 function advance(seconds) end
+---UIKit reclaims the background scene Scene#n: sceneDidDisconnect, the scene and its controllers are
+---released, the session is kept (the next launch reconnects from willConnectTo).
+---@param n integer
+function disconnect_scene(n) end
+---A significant time change: delivered now to a running app, queued (once) while suspended, lost otherwise.
+function time_change() end
+---The device restarts: the process ends with no callback, the device is locked; the next unlock() is the first.
+function reboot() end
 
 ---@param state AppStateName
 function expect_state(state) end

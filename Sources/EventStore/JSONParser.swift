@@ -28,6 +28,9 @@ public struct JSONParser {
 
   /// Raw key ranges of the objects being validated, innermost last (reused across lines).
   private var keyStack: [Range<Int>] = []
+  /// Validation of a line: the outermost object's members, in order, as they are found.
+  private var topMembers: [JSONMember] = []
+  private var recordingMembers = false
 
   /// Checks that `bytes` is exactly one valid JSON value (the same rules as `parse`), building
   /// nothing. `scratch` is storage the caller keeps, so validation allocates nothing per line.
@@ -36,6 +39,22 @@ public struct JSONParser {
     swap(&p.keyStack, &scratch)
     p.keyStack.removeAll(keepingCapacity: true)
     defer { swap(&p.keyStack, &scratch) }
+    _ = try p.value(depth: 0)
+    guard p.i == bytes.count else { throw p.fail("unexpected bytes after the value") }
+  }
+
+  /// Like `validate`, and also returns where each member of the outermost value (an object)
+  /// lies in `bytes`, so that a reader can parse only the members it needs. `members` is
+  /// storage the caller keeps.
+  public static func validate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout [Range<Int>],
+                              members: inout [JSONMember]) throws(Failure) {
+    var p = JSONParser(bytes, building: false)
+    p.recordingMembers = true
+    swap(&p.keyStack, &scratch)
+    swap(&p.topMembers, &members)
+    p.keyStack.removeAll(keepingCapacity: true)
+    p.topMembers.removeAll(keepingCapacity: true)
+    defer { swap(&p.keyStack, &scratch); swap(&p.topMembers, &members) }
     _ = try p.value(depth: 0)
     guard p.i == bytes.count else { throw p.fail("unexpected bytes after the value") }
   }
@@ -118,8 +137,10 @@ public struct JSONParser {
       }
       guard !atEnd, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
       i += 1
+      let valueStart = i
       let v = try value(depth: depth + 1)
       if building { members.append((k, v)) }
+      if recordingMembers, depth == 0 { topMembers.append(JSONMember(key: keyStart..<(valueStart - 2), value: valueStart..<i)) }
       guard !atEnd else { throw fail("unexpected end of line") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
       if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
@@ -277,4 +298,11 @@ public struct JSONParser {
     }
     return v
   }
+}
+
+/// Where one member of an object lies in a line: its key's bytes (without quotes, escapes
+/// undecoded) and its value's JSON text.
+public struct JSONMember: Equatable, Sendable {
+  public let key: Range<Int>
+  public let value: Range<Int>
 }

@@ -56,6 +56,9 @@ public final class LogReader {
     case full
     /// Integrity only: format, sequence, time, chain; `fields` stays empty (verify).
     case integrity
+    /// As `integrity`, and the members of each event are located so that `lastView` can
+    /// parse just those a reader asks for (`fields` stays empty): folding and exporting.
+    case inPlace
   }
 
   static let chunkBytes = 1 << 20
@@ -76,10 +79,18 @@ public final class LogReader {
   /// The line being checked, without its `h` (reused: no allocation per line).
   private var scratch: [UInt8] = []
   private var keyScratch: [Range<Int>] = []
+  private var members: [JSONMember] = []
+  private var lastEvent = LogEvent(seq: 0, t: 0, kind: .note, fields: [])
 
   /// The canonical body (the line without `h`) of the line `next()` returned last:
   /// byte-exact comparisons need no parsing.
   public var lastBody: [UInt8] { scratch }
+
+  /// The event `next()` returned last, read in place (`.inPlace` mode only).
+  public var lastView: LogEventView {
+    precondition(mode == .inPlace, "lastView needs a reader opened in .inPlace mode")
+    return LogEventView(seq: lastEvent.seq, t: lastEvent.t, kind: lastEvent.kind, body: scratch, members: members)
+  }
 
   /// Opens the log and reads and checks its header.
   public init(path: String, mode: Mode = .full) throws(LogProblem) {
@@ -127,7 +138,8 @@ public final class LogReader {
       return nil
     }
     let line = Array(raw.bytes)
-    if mode == .integrity, let fast = try integrityOnly(line, number: number) {
+    if mode != .full, let fast = try integrityOnly(line, number: number) {
+      lastEvent = fast
       return .event(fast)
     }
     let body = try Self.checkedBody(line, number: number, chain: &chain)
@@ -171,7 +183,13 @@ public final class LogReader {
     scratch.append(contentsOf: line[0..<bodyCount])
     scratch.append(UInt8(ascii: "}"))
     do {
-      try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.validate(buf, scratch: &keyScratch) }
+      if mode == .inPlace {
+        try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in
+          try JSONParser.validate(buf, scratch: &keyScratch, members: &members)
+        }
+      } else {
+        try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.validate(buf, scratch: &keyScratch) }
+      }
     } catch {
       throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
     }

@@ -21,7 +21,7 @@ public protocol AppDriver: AnyObject {
   /// callback whose return UIKit reads (`Callback.returnsValue`) returned; nil for every other job.
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault>
   /// The `restorationIdentifier` the app gives the view-controller class `name` (nil: none, so
-  /// it takes no part in view-controller restoration; docs/model.md §14).
+  /// it takes no part in view-controller restoration; docs/model.md §15).
   func restorationIdentifier(ofController name: String) -> String?
 }
 

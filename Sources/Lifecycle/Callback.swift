@@ -10,6 +10,7 @@ public enum Callback: String, CaseIterable, Sendable {
   case applicationDidReceiveMemoryWarning, applicationProtectedDataWillBecomeUnavailable
   case applicationProtectedDataDidBecomeAvailable, openURL
   case performFetchWithCompletionHandler, didReceiveRemoteNotification
+  case applicationSignificantTimeChange
   // UISceneDelegate
   case willConnectTo, sceneDidDisconnect, sceneWillEnterForeground, sceneDidBecomeActive
   case sceneWillResignActive, sceneDidEnterBackground, openURLContexts
@@ -20,7 +21,7 @@ public enum Callback: String, CaseIterable, Sendable {
   case traitCollectionDidChange
   // Closures the app handed to UIKit
   case expirationHandler, asyncAfter
-  // State restoration (docs/model.md §14): scene delegate, app delegate, controller
+  // State restoration (docs/model.md §15): scene delegate, app delegate, controller
   case stateRestorationActivity, restoreInteractionStateWith
   case shouldSaveSecureApplicationState, shouldRestoreSecureApplicationState, shouldSaveApplicationState
   case shouldRestoreApplicationState, willEncodeRestorableStateWith, didDecodeRestorableStateWith
@@ -50,7 +51,7 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
          .didReceiveRemoteNotification, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
          .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
-         .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath:
+         .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath, .applicationSignificantTimeChange:
       return .appDelegate
     }
   }
@@ -76,6 +77,7 @@ public enum Callback: String, CaseIterable, Sendable {
     case .openURL: return "application(_:open:options:)"
     case .performFetchWithCompletionHandler: return "application(_:performFetchWithCompletionHandler:)"
     case .didReceiveRemoteNotification: return "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
+    case .applicationSignificantTimeChange: return "applicationSignificantTimeChange(_:)"
     case .willConnectTo: return "scene(_:willConnectTo:options:)"
     case .sceneDidDisconnect: return "sceneDidDisconnect(_:)"
     case .sceneWillEnterForeground: return "sceneWillEnterForeground(_:)"
@@ -141,7 +143,7 @@ extension Callback {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
       return true
     // Restoration: the activity, the should-save/restore Bools, the path method's class name, and
-    // for the two encode callbacks the coder the handler filled (docs/model.md §14).
+    // for the two encode callbacks the coder the handler filled (docs/model.md §15).
     case .stateRestorationActivity, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
          .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
          .viewControllerWithRestorationIdentifierPath, .encodeRestorableState:
@@ -156,7 +158,7 @@ extension Callback {
          .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .didReceiveMemoryWarning,
          .willTransitionToTraitCollection, .viewWillTransitionToSize, .traitCollectionDidChange, .expirationHandler,
          .asyncAfter, .restoreInteractionStateWith, .didDecodeRestorableStateWith, .decodeRestorableState,
-         .applicationFinishedRestoringState:
+         .applicationFinishedRestoringState, .applicationSignificantTimeChange:
       return false
     }
   }

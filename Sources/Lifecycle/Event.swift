@@ -20,6 +20,14 @@ public enum Input: Equatable, Sendable {
   case swipeBack(cancel: Bool)
   case swipeDown(cancel: Bool)
   case advance(us: Int64)
+  /// `disconnect_scene(n)`: UIKit reclaims the background scene `Scene#n`; the process lives.
+  case disconnectScene(Int)
+  /// `memory_pressure("critical")`: also reclaims an app running in the background.
+  case criticalMemoryPressure
+  /// `time_change()`: a significant time change (midnight, carrier time update, daylight saving).
+  case timeChange
+  /// `reboot()`: the device restarts; the next `unlock()` is the first unlock.
+  case reboot
 
   /// The scenario verb's name.
   public var verb: String {
@@ -47,6 +55,10 @@ public enum Input: Equatable, Sendable {
     case .swipeBack: return "swipe_back"
     case .swipeDown: return "swipe_down"
     case .advance: return "advance"
+    case .disconnectScene: return "disconnect_scene"
+    case .criticalMemoryPressure: return "memory_pressure"
+    case .timeChange: return "time_change"
+    case .reboot: return "reboot"
     }
   }
 }
@@ -56,8 +68,8 @@ public enum AppCall: Equatable, Sendable {
   case work(us: Int64)
   case beginBackgroundTask(name: String, task: Int)
   case endBackgroundTask(task: Int)
-  /// `value == nil` removes the key.
-  case store(key: String, value: JSONValue?)
+  /// `value == nil` removes the key; `protection` is the data-protection class it is kept under.
+  case store(key: String, value: JSONValue?, protection: DataProtection = .untilFirstUnlock)
   case log(String)
   case observe(String)
   case after(us: Int64, id: Int)
@@ -68,6 +80,10 @@ public enum AppCall: Equatable, Sendable {
   case dismiss
   /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
   case extendStateRestoration, completeStateRestoration
+  /// `hold_lock(name, {shared=})`: the app holds a file lock (`shared`: in a shared app-group container).
+  case holdLock(name: String, shared: Bool)
+  /// `release_lock(name)`.
+  case releaseLock(name: String)
 
   public var name: String {
     switch self {
@@ -85,6 +101,8 @@ public enum AppCall: Equatable, Sendable {
     case .dismiss: return "dismiss"
     case .extendStateRestoration: return "extendStateRestoration"
     case .completeStateRestoration: return "completeStateRestoration"
+    case .holdLock: return "hold_lock"
+    case .releaseLock: return "release_lock"
     }
   }
 }
@@ -112,9 +130,9 @@ public struct Termination: Equatable, Sendable {
   /// the user's force quit are not faults. A run whose fault no `expect_terminated` names fails.
   public var isFault: Bool {
     switch reason {
-    case .crash, .watchdog, .backgroundTaskExpired: return true
+    case .crash, .watchdog, .backgroundTaskExpired, .suspendedWithLockedFile: return true
     case .jetsam: return description.hasPrefix(Self.memoryLimitJetsamPrefix)
-    case .user: return false
+    case .user, .reboot: return false
     }
   }
 }
@@ -135,7 +153,7 @@ public enum EventBody: Equatable, Sendable {
   case dismissed(String)
   case tabSelected(index: Int, controller: String)
   case protectedData(available: Bool)
-  /// What survives for state restoration changed (docs/model.md §14).
+  /// What survives for state restoration changed (docs/model.md §15).
   case restoration(RestorationChange)
   // system decisions
   case processStarted(mode: LaunchMode, state: ApplicationState)

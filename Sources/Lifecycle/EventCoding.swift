@@ -26,7 +26,10 @@ extension EventBody {
       case let .selectTab(i): w.field("index", i)
       case let .swipeBack(cancel), let .swipeDown(cancel): w.field("cancel", cancel)
       case let .advance(us): w.field("duration_us", us)
-      case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
+      case let .disconnectScene(n): w.field("scene", n)
+      case .criticalMemoryPressure: w.field("level", "critical")
+      case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
+           .timeChange, .reboot:
         break
       }
       if let at { w.field("at", at) }
@@ -76,7 +79,11 @@ extension EventBody {
       case let .work(us): w.field("duration_us", us)
       case let .beginBackgroundTask(name, task): w.field("label", name); w.field("task", task)
       case let .endBackgroundTask(task): w.field("task", task)
-      case let .store(key, value): w.field("key", key); w.field("value", value ?? .null)
+      case let .store(key, value, protection):
+        w.field("key", key); w.field("value", value ?? .null)
+        if protection != .untilFirstUnlock { w.field("protection", protection.rawValue) }
+      case let .holdLock(name, shared): w.field("lock", name); w.field("shared", shared)
+      case let .releaseLock(name): w.field("lock", name)
       case let .log(message): w.field("message", message)
       case let .observe(n): w.field("notification", n)
       case let .after(us, id): w.field("delay_us", us); w.field("id", id)
@@ -132,8 +139,8 @@ extension Event {
     public var description: String { "event \(seq): \(reason)" }
   }
 
-  /// Reads a lifesim event back from a log record.
-  public init(_ e: LogEvent) throws(DecodingError) {
+  /// Reads a lifesim event back from a log record (parsed, or read in place).
+  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) {
     func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
     func str(_ k: String) throws(DecodingError) -> String {
       guard let v = e[k]?.stringValue else { throw fail("missing \"\(k)\"") }
@@ -166,7 +173,12 @@ extension Event {
           let word = try str(key)
           guard words.contains(word) else { throw fail("bad \"\(key)\"") }
           arguments.values[key] = .text(word)
-        case let .tab(key, _), let .seconds(key): arguments.values[key] = .number(try int(key))
+        case let .tab(key, _), let .seconds(key), let .scene(key, _): arguments.values[key] = .number(try int(key))
+        case let .optionalChoice(key, words, _):
+          if let word = optStr(key) {
+            guard words.contains(word) else { throw fail("bad \"\(key)\"") }
+            arguments.values[key] = .text(word)
+          }
         case let .options(options):
           for option in options {
             switch option.kind {
@@ -229,7 +241,10 @@ extension Event {
       case "endBackgroundTask": call = .endBackgroundTask(task: Int(try int("task")))
       case "store":
         let v = e["value"] ?? .null
-        call = .store(key: try str("key"), value: v == .null ? nil : v)
+        let protection: DataProtection = e["protection"] == nil ? .untilFirstUnlock : try raw("protection")
+        call = .store(key: try str("key"), value: v == .null ? nil : v, protection: protection)
+      case "hold_lock": call = .holdLock(name: try str("lock"), shared: try bool("shared"))
+      case "release_lock": call = .releaseLock(name: try str("lock"))
       case "log": call = .log(try str("message"))
       case "observe": call = .observe(try str("notification"))
       case "after": call = .after(us: try int("delay_us"), id: Int(try int("id")))

@@ -22,7 +22,7 @@ public struct InputRules: Sendable {
   public func legalInputs(state: LifecycleState, clockUs: Int64, controllers: [String],
                           urls: [String] = [], durationsUs: [Int64] = []) -> [Input] {
     let domain = ArgumentDomain(controllers: controllers, tabs: state.window?.tabs.count ?? 0,
-                                urls: urls, durationsUs: durationsUs)
+                                urls: urls, durationsUs: durationsUs, scenes: state.sceneLabel.flatMap(InstanceLabel.number).map { [$0] } ?? [])
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
       .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains) == nil }
@@ -76,8 +76,10 @@ public struct InputRules: Sendable {
       guard s.process == .running || s.process == .suspended else { throw fail("there is no process to force quit") }
       if s.appState == .active, !s.switcherOpen { throw fail("the app is active; open the app switcher with app_switcher() first") }
       if s.interruption != nil { throw fail("an interruption is in progress") }
-    case .memoryWarning, .memoryPressure, .backgroundLaunch:
+    case .memoryWarning, .memoryPressure, .backgroundLaunch, .criticalMemoryPressure, .timeChange, .reboot:
       break
+    case let .disconnectScene(n):
+      if let why = SystemEndingRules.whyNotDisconnect(scene: n, s, scenes: profile.scenes) { throw fail(why) }
     case let .advance(us):
       if us > LogLimits.timeMaxUs - clock {
         throw fail("the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")

@@ -45,7 +45,13 @@ extension Profile {
            "Lua instructions one callback may run (1,000 to 10¹²)"),
     .count("memoryLimitBytes", \.memoryLimitBytes, (1 << 20)...(1 << 34), { _ in 64 << 20 }, default: "64 MiB",
            "the app's Lua memory before a jetsam kill (1 MiB to 16 GiB)"),
-    // State restoration (docs/model.md §14). Logs written before these knobs replay with their defaults.
+    // Logs written before these knobs existed had no time changes or locks: the defaults replay them.
+    .choice("queuedTimeChangeDelivery", \.queuedTimeChangeDelivery, { _ in .nextForeground }, missing: .nextForeground,
+            default: "`\"nextForeground\"`",
+            "a time change queued while suspended is delivered when the app next comes to the foreground (`\"nextRun\"`: whenever it next runs)"),
+    .flag("debuggerAttached", \.debuggerAttached, { _ in false }, missing: false, default: "`false`",
+          "a debugger is attached: no 0xdead10cc kill for a shared lock held at suspension"),
+    // State restoration (docs/model.md §15). Logs written before these knobs replay with their defaults.
     .count("restoreInteractionMinIOS", \.restoreInteractionMinIOS, 13...26, { _ in 15 }, missing: 15, default: "15",
            "the first iOS version that calls `scene(_:restoreInteractionStateWith:)`"),
     .choice("restorationRequestPlacement", \.restorationRequestPlacement, { _ in .beforeDidEnterBackground },

@@ -104,9 +104,9 @@ public struct LifecycleState: Equatable, Sendable {
   /// Persisted with `store`: survives termination.
   public var store: [String: JSONValue] = [:]
   public var memoryWarnings = 0
-  /// The scene session's state-restoration activity: survives the process, not a force quit (docs/model.md §14).
+  /// The scene session's state-restoration activity: survives the process, not a force quit (docs/model.md §15).
   public var restorationActivity: JSONValue?
-  /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §14).
+  /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §15).
   public var restorationArchive: RestorationArchive?
   public var terminations: [Termination] = []
   /// Fault terminations (`Termination.isFault`) that no passing `expect_terminated` named: each fails the run.
@@ -126,6 +126,23 @@ public struct LifecycleState: Equatable, Sendable {
   /// An expectation was checked since the last verb: the next verb opens a new window.
   public var windowChecked = false
   public static let callWindowMax = 65_536
+  /// The device restarted (`reboot()`) and has not been unlocked since: untilFirstUnlock and
+  /// complete data are unavailable; the next `unlock()` is the first unlock (docs/model.md §14).
+  public var firstUnlockPending = false
+  /// The scene UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`):
+  /// its session is kept, so the next connection reuses it without `configurationForConnecting`.
+  /// Cleared when a scene connects again or the process ends.
+  public var disconnectedScene: String?
+  /// A significant time change reached the suspended process: it is delivered (once, however many
+  /// came) when the process next runs, as knob `queuedTimeChangeDelivery` says. Lost with the process.
+  public var timeChangePending = false
+  /// The first unlock came while the process was suspended: `applicationProtectedDataDidBecomeAvailable`
+  /// is delivered when it next comes to the foreground. Lost with the process.
+  public var protectedDataAvailablePending = false
+  /// File locks the app holds (`hold_lock`), by name: true for a lock in a shared container.
+  public var heldLocks: [String: Bool] = [:]
+  /// The protection class of each stored key kept under another class than untilFirstUnlock.
+  public var storeProtection: [String: DataProtection] = [:]
 
   public init() {}
 
@@ -199,13 +216,19 @@ extension LifecycleState {
     case let .sceneActivation(_, _, to): sceneActivation = to
     case let .sceneConnected(label):
       sceneLabel = label; sceneActivation = .unattached; scenesConnected += 1
-    case .sceneDisconnected: sceneLabel = nil; sceneActivation = .unattached
+      disconnectedScene = nil
+    case let .sceneDisconnected(label):
+      sceneLabel = nil; sceneActivation = .unattached
+      // The scene, its delegate and its window's controllers are released with it.
+      window = nil; controllers = [:]; controllerIDs = [:]
+      disconnectedScene = label
     case let .sceneSession(created):
       sceneSession = created
       if !created { sessionDiscardPending = true }
     case let .rootBuilt(container, navigation, labels):
       let ids = labels.map { makeController($0) }
       window = Window(container: container, tabs: container == .tabs ? ids.map { [$0] } : [ids], navigation: navigation)
+      rotationPending = false  // a new root starts with the current traits
     case let .pushed(label):
       let id = makeController(label)
       if let last = window?.presented.indices.last { window?.presented[last].stack.append(id) }
@@ -269,7 +292,16 @@ extension LifecycleState {
       locked = true; lockedAt = now; frontmostAtLock = isForeground
       switcherOpen = false
       interruption = nil  // the app leaves the screen: whatever interrupted it is over for the app
-    case .unlock: locked = false; lockedAt = nil
+    case .unlock:
+      locked = false; lockedAt = nil
+      if firstUnlockPending, process == .suspended { protectedDataAvailablePending = true }
+      firstUnlockPending = false
+    case .timeChange:
+      if process == .suspended { timeChangePending = true }
+    case .reboot:
+      locked = true; lockedAt = nil; frontmostAtLock = false
+      switcherOpen = false; interruption = nil
+      firstUnlockPending = true
     case let .interrupt(i): interruption = i
     case .endInterrupt: interruption = nil
     case .appSwitcher: switcherOpen = true
@@ -283,7 +315,7 @@ extension LifecycleState {
       let visible = Set(visibleControllers)
       for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
     case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance:
+         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure:
       break  // what these change is recorded by the events their sequences make
     }
   }
@@ -308,6 +340,8 @@ extension LifecycleState {
     case .didFinishLaunchingWithOptions: didFinishLaunchingRan = true
     case .didDiscardSceneSessions: sessionDiscardPending = false
     case .applicationDidReceiveMemoryWarning: memoryWarnings += 1
+    case .applicationSignificantTimeChange: timeChangePending = false
+    case .applicationProtectedDataDidBecomeAvailable: protectedDataAvailablePending = false
     case .expirationHandler:
       if let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
         tasks[i].expirationCalled = true
@@ -316,7 +350,7 @@ extension LifecycleState {
       if let id = InstanceLabel.number(target) { afters.removeAll { $0.id == id } }
     case .willFinishLaunchingWithOptions, .configurationForConnecting, .applicationWillResignActive,
          .applicationDidEnterBackground, .applicationDidBecomeActive, .applicationWillTerminate,
-         .applicationProtectedDataWillBecomeUnavailable, .applicationProtectedDataDidBecomeAvailable, .openURL,
+         .applicationProtectedDataWillBecomeUnavailable, .openURL,
          .performFetchWithCompletionHandler, .didReceiveRemoteNotification, .willConnectTo, .sceneDidDisconnect,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .`init`,
          .loadView, .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
@@ -339,7 +373,11 @@ extension LifecycleState {
       tasks.append(BackgroundTask(id: task, name: name))
       tasksBegun = max(tasksBegun, task)
     case let .endBackgroundTask(task): tasks.removeAll { $0.id == task }
-    case let .store(key, value): store[key] = value
+    case let .store(key, value, protection):
+      store[key] = value
+      storeProtection[key] = value == nil || protection == .untilFirstUnlock ? nil : protection
+    case let .holdLock(name, shared): heldLocks[name] = shared
+    case let .releaseLock(name): heldLocks[name] = nil
     case let .observe(name): observers.append(name)
     case let .after(us, id):
       afters.append(PendingAfter(id: id, due: t + us))
@@ -385,5 +423,9 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
+    disconnectedScene = nil
+    timeChangePending = false
+    protectedDataAvailablePending = false
+    heldLocks = [:]
   }
 }

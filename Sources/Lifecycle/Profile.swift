@@ -28,6 +28,14 @@ public struct Profile: Equatable, Sendable {
   /// Whether a prewarmed process ran `didFinishLaunching` (docs/model.md §2).
   public enum PrewarmRunsDidFinish: String, Sendable, CaseIterable { case never, sceneAppsOnly, always }
 
+  /// When a time change queued for a suspended app is delivered (docs/model.md §14).
+  public enum QueuedTimeChangeDelivery: String, Sendable, CaseIterable {
+    /// At the next resume into the foreground, before its will-enter-foreground callbacks (default).
+    case nextForeground
+    /// At the next resume, in the background too.
+    case nextRun
+  }
+
   public var ios: Int
   public var scenes: Bool
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
@@ -54,6 +62,8 @@ public struct Profile: Equatable, Sendable {
   public var protectedDataLockDelay_us: Int64 = 0
   public var instructionLimit: Int64 = 0
   public var memoryLimitBytes: Int64 = 0
+  public var queuedTimeChangeDelivery: QueuedTimeChangeDelivery = .nextForeground
+  public var debuggerAttached = false
   public var restoreInteractionMinIOS: Int64 = 0
   public var restorationRequestPlacement: RestorationRequestPlacement = .beforeDidEnterBackground
   public var restoreInteractionWhenNil = false

@@ -1,6 +1,6 @@
 import EventStore
 
-/// A change to what survives a process for state restoration (docs/model.md §14), as recorded:
+/// A change to what survives a process for state restoration (docs/model.md §15), as recorded:
 /// the fold keeps the scene session's activity and the view-controller archive from these alone.
 public enum RestorationChange: Equatable, Sendable {
   /// `stateRestorationActivity(for:)` returned this activity: the scene session keeps it.
@@ -67,7 +67,7 @@ public struct PreservedController: Equatable, Sendable {
 }
 
 extension Profile {
-  /// When a scene is asked for its restoration activity as it moves to the background (docs/model.md §14).
+  /// When a scene is asked for its restoration activity as it moves to the background (docs/model.md §15).
   public enum RestorationRequestPlacement: String, Sendable, CaseIterable {
     /// Before the scene's state changes: sceneWillResignActive → stateRestorationActivity → sceneDidEnterBackground (default).
     case beforeDidEnterBackground
@@ -93,7 +93,7 @@ extension RestorationChange {
   }
 
   /// Reads the change a transition named `name` records; nil when its fields are not one.
-  init?(name: String, fields e: LogEvent) {
+  init?<Fields: EventFields>(name: String, fields e: Fields) {
     switch name {
     case "restorationActivitySaved":
       guard let activity = e["activity"] else { return nil }

@@ -9,8 +9,9 @@ public enum AppRequest: Equatable, Sendable {
   case beginBackgroundTask(name: String)
   /// `endBackgroundTask(id)`; an unknown or ended id is a no-op with a note, as UIKit only logs it.
   case endBackgroundTask(Int)
-  /// `store(key, value)`; nil removes the key.
-  case store(key: String, value: JSONValue?)
+  /// `store(key, value, {protection=})`; nil removes the key. Answered with 1 when written, nil
+  /// when the class's data is unavailable (before the first unlock; `complete` while locked).
+  case store(key: String, value: JSONValue?, protection: DataProtection = .untilFirstUnlock)
   case log(String)
   case observe(String)
   /// `after(seconds, fn)`: answered with the id the driver keys `fn` by.
@@ -24,6 +25,10 @@ public enum AppRequest: Equatable, Sendable {
   case dismiss
   /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
   case extendStateRestoration, completeStateRestoration
+  /// `hold_lock(name, {shared=})`: holding a shared lock when the app would be suspended is the 0xdead10cc kill.
+  case holdLock(name: String, shared: Bool)
+  /// `release_lock(name)`; a lock not held is a no-op with a note.
+  case releaseLock(String)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -53,8 +58,12 @@ extension Simulator {
           return nil
         }
         emit(.call(.endBackgroundTask(task: id), at: at))
-      case let .store(key, value):
-        emit(.call(.store(key: key, value: value), at: at))
+      case let .store(key, value, protection):
+        return storeIfAvailable(key: key, value: value, protection: protection, at: at)
+      case let .holdLock(name, shared):
+        emit(.call(.holdLock(name: name, shared: shared), at: at))
+      case let .releaseLock(name):
+        releaseLock(name, at: at)
       case let .log(message):
         emit(.call(.log(message), at: at))
       case let .observe(notification):

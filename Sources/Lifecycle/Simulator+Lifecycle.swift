@@ -80,6 +80,10 @@ extension Simulator {
     case let .swipeBack(cancel): try pop(cancelled: cancel)
     case let .swipeDown(cancel): try dismiss(cancelled: cancel)
     case let .advance(us): advance(us)
+    case .disconnectScene: try disconnectScene()
+    case .criticalMemoryPressure: try criticalMemoryPressure()
+    case .timeChange: try timeChange()
+    case .reboot: reboot()
     }
   }
 
@@ -110,6 +114,7 @@ extension Simulator {
       try foregroundLaunch(url: url)
     case .suspended, .running:
       if state.process == .suspended { emit(.resumed) }
+      try deliverQueued(foreground: true)
       if state.applicationState == .active {
         if let url { try deliver(profile.scenes ? .openURLContexts : .openURL, profile.scenes ? "SceneDelegate" : "AppDelegate", url: url) }
         return
@@ -237,7 +242,7 @@ extension Simulator {
         try didEnterBackground()
       }
     case .suspended:
-      emit(.resumed)
+      try resumeInBackground()
       if !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground { try didEnterBackground() }
     case .running:
       break

@@ -1,6 +1,6 @@
 import EventStore
 
-// State restoration (docs/model.md §14): the scene session's restoration activity (scene apps),
+// State restoration (docs/model.md §15): the scene session's restoration activity (scene apps),
 // and view-controller restoration with its archive (sceneless apps). What survives is changed only
 // by `RestorationChange` events, so the fold (and replay) rebuilds it from the log alone.
 

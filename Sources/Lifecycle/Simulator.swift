@@ -181,6 +181,7 @@ public final class Simulator: AppServices {
   func suspendIfIdle() {
     let s = state
     if s.process == .running, s.applicationState == .background, s.tasks.isEmpty, s.completions.isEmpty, depth == 0 {
+      if killedForLockedFile() { return }
       emit(.suspended)
     }
   }

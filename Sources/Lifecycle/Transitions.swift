@@ -63,6 +63,7 @@ public struct TransitionUniverse: Sendable {
             var s = LifecycleState()
             s.process = process; s.applicationState = application; s.sceneActivation = scene
             s.locked = locked; s.switcherOpen = switcher; s.interruption = interruption
+            if scene != .unattached { s.sceneLabel = "Scene#1" }  // a connected scene (disconnect_scene names it)
             if process == .running || process == .suspended {
               let tabCount = max(tabs, 1)
               var w = Window(container: tabs > 0 ? .tabs : .navigation,

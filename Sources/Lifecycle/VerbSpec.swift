@@ -46,6 +46,11 @@ public enum VerbArgument: Sendable {
   case seconds(key: String)
   /// An optional table of named options, read in this order (an error lists them sorted).
   case options([VerbOption])
+  /// A scene's number (`disconnect_scene(1)` names `Scene#1`); the error says `expected <expected>`.
+  /// Candidates: the domain's scenes.
+  case scene(key: String, expected: String)
+  /// One of `words`, or absent (`memory_pressure()` / `memory_pressure("critical")`).
+  case optionalChoice(key: String, words: [String], expected: String)
 
   /// The values `candidates` tries for this argument (an option may also be absent).
   func values(_ domain: ArgumentDomain) -> [VerbArguments] {
@@ -54,6 +59,8 @@ public enum VerbArgument: Sendable {
     case let .choice(key, words, _): return words.map { VerbArguments([key: .text($0)]) }
     case let .tab(key, _): return domain.tabs > 0 ? (1...domain.tabs).map { VerbArguments([key: .number(Int64($0))]) } : []
     case let .seconds(key): return domain.durationsUs.map { VerbArguments([key: .number($0)]) }
+    case let .scene(key, _): return domain.scenes.map { VerbArguments([key: .number(Int64($0))]) }
+    case let .optionalChoice(key, words, _): return [VerbArguments()] + words.map { VerbArguments([key: .text($0)]) }
     case let .options(options):
       var combinations = [VerbArguments()]
       for option in options {
@@ -139,9 +146,12 @@ public struct ArgumentDomain: Sendable {
   public var tabs: Int
   public var urls: [String]
   public var durationsUs: [Int64]
+  /// The scene numbers to name (`disconnect_scene`).
+  public var scenes: [Int]
 
-  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64]) {
+  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1]) {
     self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
+    self.scenes = scenes
   }
 
   func strings(_ kind: StringDomain) -> [String] {

@@ -19,7 +19,10 @@ extension VerbSpec {
     },
     plain("force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended"),
     plain("memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification"),
-    plain("memory_pressure", .memoryPressure, doc: "the system reclaims a suspended app (jetsam)"),
+    VerbSpec("memory_pressure", [.optionalChoice(key: "level", words: ["critical"], expected: "nothing or \"critical\"")],
+             doc: "the system reclaims a suspended app (jetsam); \"critical\": one running in the background too") { a in
+      a.text("level") == "critical" ? .criticalMemoryPressure : .memoryPressure
+    },
     choosing("background_launch", key: "event", BackgroundEvent.self,
              doc: "fetch or push: launched or woken in the background", Input.backgroundLaunch),
     VerbSpec("open_url", [.string(key: "url", expected: "a URL string", domain: .urls)],
@@ -54,6 +57,12 @@ extension VerbSpec {
              doc: "virtual time passes; what falls due fires in order") { a in
       a.number("duration_us").map { .advance(us: $0) }
     },
+    VerbSpec("disconnect_scene", [.scene(key: "scene", expected: "a scene number (1 names Scene#1)")],
+             doc: "UIKit reclaims a background scene: sceneDidDisconnect, the scene is released, its session kept") { a in
+      a.number("scene").map { .disconnectScene(Int($0)) }
+    },
+    plain("time_change", .timeChange, doc: "a significant time change: delivered now, queued while suspended, lost when not running"),
+    plain("reboot", .reboot, doc: "the device restarts: the process ends without callbacks, the next unlock is the first"),
   ]
 
   /// A verb whose one argument is a case of `E`, recorded under `key`.

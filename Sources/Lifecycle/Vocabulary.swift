@@ -69,6 +69,10 @@ public enum Orientation: String, Sendable, CaseIterable { case portrait, landsca
 /// Why the process ended, in MetricKit's vocabulary where it has one.
 public enum TerminationReason: String, Sendable, CaseIterable {
   case watchdog, backgroundTaskExpired = "background_task_expired", jetsam, crash, user
+  /// 0xdead10cc: suspended while holding a file lock in a shared container (MetricKit's suspended-with-locked-file exit).
+  case suspendedWithLockedFile = "suspended_with_locked_file"
+  /// The device restarted (`reboot()`): not a fault.
+  case reboot
 }
 
 /// How the root of the window is built (`app { container = … }`).
@@ -125,5 +129,6 @@ public enum NotificationName {
     "UIApplication.willTerminateNotification",
     "UIScene.didActivateNotification", "UIScene.didDisconnectNotification", "UIScene.didEnterBackgroundNotification",
     "UIScene.willConnectNotification", "UIScene.willDeactivateNotification", "UIScene.willEnterForegroundNotification",
+    "UIApplication.significantTimeChangeNotification",
   ]
 }

@@ -27,12 +27,10 @@ public struct EventDiffer {
 
     /// The event, decoded from the body.
     public func decoded() throws -> (seq: Int64, event: Event) {
-      guard case let .object(members) = try JSONParser.parse(body), members.count >= 3,
-            let seq = members[0].1.intValue, let t = members[1].1.intValue,
-            let kind = members[2].1.stringValue.flatMap(EventKind.init(rawValue:)) else {
+      guard let view = LogEventView(body: body) else {
         throw Failure(description: "an event of the log is not a lifesim event")
       }
-      return (seq, try Event(LogEvent(seq: seq, t: t, kind: kind, fields: Array(members[3...]))))
+      return (view.seq, try Event(view))
     }
   }
 

@@ -102,15 +102,17 @@ extension AppHost {
       guard let self else { return 0 }
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
-      try self.chargeStore(vm, key: key, value: value)
-      try self.call(.store(key: key, value: value == .null ? nil : value), from: vm)
-      return 0
+      let protection = try self.protection(vm, 3)
+      if self.services?.state.isAvailable(protection) == true { try self.chargeStore(vm, key: key, value: value) }
+      let written = try self.call(.store(key: key, value: value == .null ? nil : value, protection: protection), from: vm)
+      vm.push(written != nil)
+      return 1
     }
     vm.rawSet(env, "store")
 
     vm.push { [weak self] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.services?.state.store[key] ?? .null)
+      try vm.push(json: self?.services?.state.readableStoredValue(key) ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
@@ -156,6 +158,7 @@ extension AppHost {
 
     installNavigation(vm, env: env)
     installApplication(vm, env: env)
+    installLocks(vm, env: env)
     vm.pop()
   }
 

@@ -1,7 +1,7 @@
 import EventStore
 import Lifecycle
 
-// The Lua side of state restoration (docs/model.md §14): coders are plain tables (what an encode
+// The Lua side of state restoration (docs/model.md §15): coders are plain tables (what an encode
 // handler wrote, the next process's decode reads), a controller opts in with the string
 // `restorationIdentifier` in its table, the session argument of `willConnectTo` carries
 // `stateRestorationActivity`, and scenes have `extendStateRestoration()` /

@@ -256,8 +256,8 @@ final class AppHost: AppDriver {
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
-  static let apiNames = ["after", "app", "controller", "dismiss", "log", "observe", "pop", "present", "push",
-                         "require", "store", "stored", "work"]
+  static let apiNames = ["after", "app", "controller", "dismiss", "hold_lock", "log", "observe", "pop", "present", "push",
+                         "release_lock", "require", "store", "stored", "work"]
 
   // MARK: Handlers
 
@@ -341,7 +341,7 @@ final class AppHost: AppDriver {
          .applicationProtectedDataDidBecomeAvailable, .sceneDidDisconnect, .sceneWillEnterForeground,
          .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground, .`init`, .loadView, .viewDidLoad,
          .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties, .didReceiveMemoryWarning,
-         .traitCollectionDidChange:
+         .traitCollectionDidChange, .applicationSignificantTimeChange:
       return 1
     case .expirationHandler, .asyncAfter:
       return 0

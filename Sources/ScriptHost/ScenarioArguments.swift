@@ -19,6 +19,12 @@ extension ScenarioHost {
         arguments.values[key] = .number(i)
       case let .seconds(key):
         arguments.values[key] = .number(try seconds(vm, idx, spec.name))
+      case let .scene(key, expected):
+        guard let n = vm.integer(idx), n >= 1 else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        arguments.values[key] = .number(n)
+      case let .optionalChoice(key, words, expected):
+        guard vm.type(idx) != .nil, vm.type(idx) != .none else { continue }
+        arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
       case let .options(options):
         guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else { continue }
         for option in options {

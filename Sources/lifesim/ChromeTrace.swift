@@ -237,7 +237,7 @@ struct ChromeTraceExporter {
         span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .extendStateRestoration,
-         .completeStateRestoration:
+         .completeStateRestoration, .holdLock, .releaseLock:
       break
     }
   }

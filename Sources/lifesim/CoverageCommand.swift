@@ -4,6 +4,7 @@ import Lifecycle
 
 struct Coverage: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "coverage",
     abstract: "Report the transitions and callbacks a set of logs covers, and what they never reach.",
     discussion: """
       A transition is an (app state, scene state, verb) triple the log's profile allows; a

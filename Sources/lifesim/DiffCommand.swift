@@ -5,6 +5,7 @@ import RunComparison
 
 struct Diff: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "diff",
     abstract: "Compare two runs event by event: first divergence, hunks, and both outcomes.",
     discussion: """
       Events are compared by kind, name, target and fields, ignoring seq, h and the script

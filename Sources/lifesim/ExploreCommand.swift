@@ -7,6 +7,7 @@ import ScriptHost
 
 struct Explore: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "explore",
     abstract: "Search for sequences of verbs that break an app, shrink them, write them as scenarios.",
     discussion: """
       Exit status: 0 no findings, 1 findings, 2 a usage or script error. See docs/explore.md.

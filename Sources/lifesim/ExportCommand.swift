@@ -7,6 +7,7 @@ import Lifecycle
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "export",
     abstract: "Write a run's timeline as Perfetto JSON, an HTML page, a Mermaid diagram, plain events, or tables for DuckDB.",
     discussion: """
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per
@@ -67,7 +68,8 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     let reader: LogReader
-    do { reader = try LogReader(path: log) } catch {
+    // The timeline's table shows every member of each event; the other formats read events in place.
+    do { reader = try LogReader(path: log, mode: format == .html ? .full : .inPlace) } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
@@ -128,14 +130,14 @@ struct Export: ParsableCommand {
     case .jsonl:
       writer = { reader, _, sink in
         while let line = try reader.next() {
-          if case let .event(e) = line { sink.write(String(decoding: e.canonicalBody, as: UTF8.self)) }
+          if case .event = line { sink.write(String(decoding: reader.lastBody, as: UTF8.self)) }
         }
       }
     case .chromeTrace:
       writer = { [clock] reader, _, sink in
         var exporter = ChromeTraceExporter(header: reader.header, clock: clock, sink: sink)
         while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(seq: e.seq, try Event(e)) }
+          if case let .event(e) = line { exporter.add(seq: e.seq, try Event(reader.lastView)) }
         }
         exporter.finish()
       }
@@ -145,7 +147,7 @@ struct Export: ParsableCommand {
       writer = { reader, _, sink in
         var exporter = MermaidExporter(sink: sink)
         while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(try Event(e)) }
+          if case .event = line { exporter.add(try Event(reader.lastView)) }
         }
         exporter.finish()
       }

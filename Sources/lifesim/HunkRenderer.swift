@@ -17,14 +17,15 @@ struct HunkRenderer {
 
   mutating func lines(_ hunk: EventDiffer.Hunk) throws -> [String] {
     var texts: [String] = []
-    var members: [[(String, JSONValue)]] = []
-    for line in hunk.lines {
+    // Every member, for the events that differ only: the notes compare them.
+    var members: [Int: [(String, JSONValue)]] = [:]
+    for (i, line) in hunk.lines.enumerated() {
       let event = try line.decoded()
       switch line.side {
       case .same, .removed: texts.append(trace.a.line(seq: event.seq, event.event))
       case .added: texts.append(trace.b.line(seq: event.seq, event.event))
       }
-      members.append((try? JSONParser.parse(line.body))?.objectValue ?? [])
+      if line.side != .same { members[i] = (try? JSONParser.parse(line.body))?.objectValue ?? [] }
     }
     let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
     let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
@@ -33,11 +34,11 @@ struct HunkRenderer {
     for r in removed {
       guard let k = unpaired.firstIndex(where: { texts[$0] == texts[r] }) else { continue }
       let a = unpaired.remove(at: k)
-      let (noteR, noteA) = Self.differingFields(members[r], members[a])
+      let (noteR, noteA) = Self.differingFields(members[r] ?? [], members[a] ?? [])
       notes[r] = noteR
       notes[a] = noteA
     }
-    noteTimeShift(hunk, removed: removed.map { members[$0] }, added: added.map { members[$0] })
+    noteTimeShift(hunk, removed: removed.map { members[$0] ?? [] }, added: added.map { members[$0] ?? [] })
     return hunk.lines.indices.map { i in
       let text = texts[i] + (notes[i].map { "  [\($0)]" } ?? "")
       switch hunk.lines[i].side {

@@ -7,6 +7,7 @@ import Glibc
 
 struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "init",
     abstract: "Write a starter scenario, app and .luarc.json into a folder.",
     discussion: """
       The starter runs green (lifesim run DIR/home_and_return.lua) and is a place to begin:

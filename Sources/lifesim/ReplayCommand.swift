@@ -10,6 +10,7 @@ import Glibc
 
 struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "replay",
     abstract: "Print a recorded run from its log alone, rebuild its state, or re-run it.",
     discussion: """
       Without options: prints the trace `run` printed, from the log alone (no script runs).
@@ -82,7 +83,7 @@ struct Replay: ParsableCommand {
         // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
         throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
       }
-      throw ExitCode(printTrace(try LogReader(path: log)))
+      throw ExitCode(printTrace(try LogReader(path: log, mode: .inPlace)))
     } catch let problem as LogProblem {
       Terminal.error(problem.description)
       throw ExitCode(Status.trouble)
@@ -101,12 +102,12 @@ struct Replay: ParsableCommand {
       while let line = try reader.next() {
         guard case let .event(logEvent) = line else { continue }
         if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
-        let event = try Event(logEvent)
+        let event = try Event(reader.lastView)
         folded.evolve(event)
         events += 1
         progress.tick()
         if state { continue }
-        if json { JSONLines.write(event: logEvent.canonicalBody) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
+        if json { JSONLines.write(event: reader.lastBody) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
     } catch {
       Terminal.flush()

@@ -9,6 +9,7 @@ import Glibc
 
 struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "run",
     abstract: "Run a scenario against an app, print the trace, write the log.",
     discussion: """
       Exit status: 0 every expectation held, 1 an expectation failed, 2 a script or usage error.

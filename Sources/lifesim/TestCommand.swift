@@ -9,6 +9,7 @@ import Glibc
 
 struct Test: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "test",
     abstract: "Run a suite of scenarios: folders, an iOS matrix, parallel cases, JUnit and JSON reports.",
     discussion: """
       A scenario is a .lua file that calls scenario { … }; apps and required modules are not

@@ -98,7 +98,10 @@ struct TraceFormatter {
     case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
     case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
     case let .advance(us): return "advance \(VirtualTime.format(us)) s"
-    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss:
+    case let .disconnectScene(n): return "disconnect_scene Scene#\(n)"
+    case .criticalMemoryPressure: return "memory_pressure critical"
+    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
+         .timeChange, .reboot:
       return input.verb
     }
   }
@@ -109,7 +112,10 @@ struct TraceFormatter {
     case let .work(us): return "work \(VirtualTime.format(us)) s"
     case let .beginBackgroundTask(name, task): return "beginBackgroundTask \"\(name)\" → \(task)"
     case let .endBackgroundTask(task): return "endBackgroundTask \(task)"
-    case let .store(key, value): return "store \(key) = \(value?.canonicalText ?? "nil")"
+    case let .store(key, value, protection):
+      return "store \(key) = \(value?.canonicalText ?? "nil")" + (protection == .untilFirstUnlock ? "" : " (\(protection.rawValue))")
+    case let .holdLock(name, shared): return "hold_lock \"\(name)\"\(shared ? " (shared)" : "")"
+    case let .releaseLock(name): return "release_lock \"\(name)\""
     case let .log(message): return "log \(message)"
     case let .observe(n): return "observe \(n)"
     case let .after(us, id): return "after \(VirtualTime.format(us)) s (#\(id))"

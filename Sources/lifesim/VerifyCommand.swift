@@ -3,6 +3,7 @@ import EventStore
 
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "verify",
     abstract: "Check a log's integrity: format, sequence, hash chain, trailer.",
     discussion: """
       Reads the log in constant memory. Exit status: 0 intact and complete; 1 damaged, or

@@ -2,7 +2,7 @@ import EventStore
 import Testing
 @testable import Lifecycle
 
-// docs/model.md §14, sceneless apps: view-controller restoration. Preservation after
+// docs/model.md §15, sceneless apps: view-controller restoration. Preservation after
 // applicationDidEnterBackground, restoration between willFinish and didFinish, the pair each iOS
 // version calls, what deletes the archive. Each sequence is pinned whole (the harness checks
 // replay). Sources: docs/model.md's keys.
@@ -66,7 +66,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     return h
   }
 
-  @Test("§14 preservation and restoration after jetsam: iOS 12 calls the old pair, iOS ≥ 13 the secure pair (T7, T103, S105, S106, S107, S108)",
+  @Test("§15 preservation and restoration after jetsam: iOS 12 calls the old pair, iOS ≥ 13 the secure pair (T7, T103, S105, S106, S107, S108)",
         arguments: [12, 13, 17, 26])
   func roundTrip(ios: Int) throws {
     let pairs = ios == 12 ? ["old"] : ["secure"]
@@ -88,7 +88,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     #expect(h.sim.state.window?.tabs == [[3, 4]])
   }
 
-  @Test("§14 both pairs implemented: iOS ≥ 13 calls only the secure pair; only the old pair: still called, with a deprecation note (S107, S108)")
+  @Test("§15 both pairs implemented: iOS ≥ 13 calls only the secure pair; only the old pair: still called, with a deprecation note (S107, S108)")
   func whichPair() throws {
     let both = try preserved(ios: 17, app: restoringApp(pairs: ["old", "secure"]), pair: "Secure")
     #expect(both.sim.state.restorationArchive != nil)
@@ -103,7 +103,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
                     "suspended"])
   }
 
-  @Test("§14 iOS 12 has no secure pair: an app implementing only it preserves nothing (S107)")
+  @Test("§15 iOS 12 has no secure pair: an app implementing only it preserves nothing (S107)")
   func secureOnlyOn12() throws {
     let h = Harness(ios: 12, scenes: false, app: restoringApp(pairs: ["secure"]))
     try h.launch()
@@ -112,7 +112,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     #expect(h.sim.state.restorationArchive == nil)
   }
 
-  @Test("§14 should-save false writes nothing; should-restore false restores nothing, and the launch goes on (S105, S107)")
+  @Test("§15 should-save false writes nothing; should-restore false restores nothing, and the launch goes on (S105, S107)")
   func declined() throws {
     let app = restoringApp(pairs: ["secure"])
     app.returns["shouldSaveSecureApplicationState"] = .bool(false)
@@ -144,7 +144,16 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
                     "started foreground, inactive"])
   }
 
-  @Test("§14 the path method's class name makes a pushed controller of that class; a root is restored in place whatever it names (S105, T103)")
+  @Test("§15 a reboot keeps the archive: the first launch after the first unlock restores (S105, §14)")
+  func rebootKeepsTheArchive() throws {
+    let h = try preserved(ios: 17, app: restoringApp(pairs: ["secure"]), pair: "Secure")
+    try h.perform(.reboot, .unlock, .launch(url: nil))
+    h.expectCalls(restoringLaunch(ios: 17, pair: "Secure"))
+    h.expectNotifications(StandardLaunch.scenelessNotifications)
+    h.expectSystem(["terminated reboot: the device restarted", "started foreground, inactive"])
+  }
+
+  @Test("§15 the path method's class name makes a pushed controller of that class; a root is restored in place whatever it names (S105, T103)")
   func pathMethodChoosesTheClass() throws {
     let app = restoringApp(pairs: ["secure"])
     let h = try preserved(ios: 17, app: app, pair: "Secure")
@@ -155,7 +164,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     h.expectSystem(["terminated jetsam: vm-pageshortage: the system reclaimed the suspended app's memory", "started foreground, inactive"])
   }
 
-  @Test("§14 a force quit deletes the archive: the next launch restores nothing (S109); knob legacyArchiveSurvivesForceQuit keeps it",
+  @Test("§15 a force quit deletes the archive: the next launch restores nothing (S109); knob legacyArchiveSurvivesForceQuit keeps it",
         arguments: [false, true])
   func forceQuit(keep: Bool) throws {
     let h = try preserved(ios: 17, app: restoringApp(pairs: ["secure"]), pair: "Secure") { $0.legacyArchiveSurvivesForceQuit = keep }
@@ -170,7 +179,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     h.expectSystem(["terminated user: force quit from the app switcher while suspended", "started foreground, inactive"])
   }
 
-  @Test("§14 restoration runs under the launch watchdog: a decode blocking 25 s is killed at 20 s and the archive is deleted (S26, S109)")
+  @Test("§15 restoration runs under the launch watchdog: a decode blocking 25 s is killed at 20 s and the archive is deleted (S26, S109)")
   func killDuringLaunch() throws {
     let app = restoringApp(pairs: ["secure"])
     let h = try preserved(ios: 17, app: app, pair: "Secure")
@@ -185,7 +194,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     h.expectStandardLaunch(instance: 3)
   }
 
-  @Test("§14 a controller takes part only if it and its ancestors have a restorationIdentifier: a modal over a list without one is skipped (S106)")
+  @Test("§15 a controller takes part only if it and its ancestors have a restorationIdentifier: a modal over a list without one is skipped (S106)")
   func ancestorsRule() throws {
     let app = restoringApp(pairs: ["secure"])
     app.restorationIdentifiers = ["Sheet": "sheet"]
@@ -212,7 +221,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
     #expect(h.sim.state.restorationArchive?.controllers.map(\.path) == [["list"], ["list", "sheet"]])
   }
 
-  @Test("§14 scene apps get no view-controller restoration; knob legacyRestorationInSceneApps gives them the app-level calls (S104, T107)",
+  @Test("§15 scene apps get no view-controller restoration; knob legacyRestorationInSceneApps gives them the app-level calls (S104, T107)",
         arguments: [false, true])
   func sceneApps(knob: Bool) throws {
     let h = Harness(ios: 17, app: restoringApp(pairs: ["secure"])) { $0.legacyRestorationInSceneApps = knob }

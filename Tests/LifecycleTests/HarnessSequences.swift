@@ -88,7 +88,7 @@ extension Harness {
     let p = sim.profile
     let receiver = p.scenes ? "SceneDelegate." : "AppDelegate."
     let flips = p.ios >= 13 ? Array(repeating: visible.map { $0 + ".traitCollectionDidChange(_:)" }, count: 2).flatMap { $0 } : []
-    // A scene is asked for its restoration activity before it enters the background (§14).
+    // A scene is asked for its restoration activity before it enters the background (§15).
     expectCalls([receiver + (p.scenes ? "sceneWillResignActive(_:)" : "applicationWillResignActive(_:)")]
                   + (p.scenes ? [receiver + "stateRestorationActivity(for:)"] : [])
                   + [receiver + (p.scenes ? "sceneDidEnterBackground(_:)" : "applicationDidEnterBackground(_:)")] + flips,

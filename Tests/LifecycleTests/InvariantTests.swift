@@ -42,15 +42,16 @@ extension SplitMix64 {
     if rng.below(4) == 0 {
       app.handlers["Detail.viewDidAppear"] = { sim in try sim.work(us: 11_000_000) }
     }
+    SystemEndingsRules.equip(app, &rng)
     return app
   }
 
   /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
   /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
-  static func randomInput(_ rng: inout Rng) -> Input {
+  static func randomInput(_ rng: inout Rng, scene: Int) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)])
+                                durationsUs: [rng.seconds(40)], scenes: [scene])
     let inputs = spec.candidates(domain)
     return inputs[rng.below(inputs.count)]
   }
@@ -58,6 +59,7 @@ extension SplitMix64 {
   /// Every rule, checked on one run's events. Returns the first broken rule, if any.
   static func check(_ events: [Event], scenes: Bool) -> String? {
     var s = LifecycleState()
+    var endings = SystemEndingsRules()
     var lastT: Int64 = 0
     var loaded: Set<String> = []
     var lastForeground: Callback?     // the latest of willResignActive / didBecomeActive in this process
@@ -115,6 +117,7 @@ extension SplitMix64 {
       default:
         break
       }
+      if let broken = endings.check(e, before: s) { return "\(at): \(broken)" }
       s.evolve(e)
     }
     return nil
@@ -124,13 +127,14 @@ extension SplitMix64 {
   func randomRuns() throws {
     var reasons: Set<TerminationReason> = []
     var sawPush = false, sawSheet = false, sawExpiration = false
+    var sawEndings: Set<Callback> = []
     for seed in UInt64(1)...5_000 {
       var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
       let scenes = ios >= 13 && rng.below(3) != 0
       let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
       for _ in 0..<40 {
-        let input = Self.randomInput(&rng)
+        let input = Self.randomInput(&rng, scene: h.sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1)
         do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
       }
       if let broken = Self.check(h.allEvents, scenes: scenes) {
@@ -153,13 +157,17 @@ extension SplitMix64 {
         case .pushed: sawPush = true
         case .presented: sawSheet = true
         case .callback(.expirationHandler, _, _, _, _): sawExpiration = true
+        case .callback(.sceneDidDisconnect, _, _, _, _), .callback(.applicationSignificantTimeChange, _, _, _, _),
+             .callback(.applicationProtectedDataDidBecomeAvailable, _, _, _, _):
+          if case let .callback(cb, _, _, _, _) = e.body { sawEndings.insert(cb) }
         default: break
         }
       }
     }
     // The runs reach every kind of kill and navigation, so the rules were really exercised.
-    #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user])
+    #expect(reasons == [.watchdog, .backgroundTaskExpired, .jetsam, .user, .suspendedWithLockedFile, .reboot])
     #expect(sawPush && sawSheet && sawExpiration)
+    #expect(sawEndings == [.sceneDidDisconnect, .applicationSignificantTimeChange, .applicationProtectedDataDidBecomeAvailable])
   }
 
   @Test("the checker catches a broken rule")
@@ -177,5 +185,23 @@ extension SplitMix64 {
     #expect(Self.check(suspended, scenes: false) == "event 3: applicationWillTerminate delivered to a suspended app")
     let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]
     #expect(Self.check(backwards, scenes: false) == "event 2: time went backwards")
+    func callback(_ cb: Callback, _ target: String) -> EventBody {
+      .callback(cb, target: target, handled: false, depth: 0, arguments: CallbackArguments())
+    }
+    let sceneAfterDisconnect: [Event] = [
+      Event(t: 0, .processStarted(mode: .foreground, state: .background)), Event(t: 0, .sceneConnected(scene: "Scene#1")),
+      Event(t: 0, callback(.sceneDidDisconnect, "SceneDelegate")), Event(t: 0, callback(.sceneWillEnterForeground, "SceneDelegate")),
+    ]
+    #expect(Self.check(sceneAfterDisconnect, scenes: true) == "event 4: sceneWillEnterForeground to Scene#1 after its sceneDidDisconnect")
+    let readBeforeFirstUnlock: [Event] = [
+      Event(t: 0, .input(.reboot, at: nil)), Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .call(.log(SystemEndingsRules.readPrefix + "\"s\""), at: nil)),
+    ]
+    #expect(Self.check(readBeforeFirstUnlock, scenes: true) == "event 3: secret (untilFirstUnlock) read before the first unlock")
+    let lockedSuspension: [Event] = [
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .call(.holdLock(name: "db", shared: true), at: nil)), Event(t: 0, .suspended),
+    ]
+    #expect(Self.check(lockedSuspension, scenes: false) == "event 3: suspended while holding the shared lock db")
   }
 }

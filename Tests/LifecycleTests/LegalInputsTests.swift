@@ -18,8 +18,8 @@ import Testing
   @Test func beforeLaunchOnlyTheSystemAndTheIconAreLegal() {
     #expect(Self.legal(Harness()) == [
       .launch(url: nil), .launch(url: "notes://1"), .prewarm, .lock, .appSwitcher, .memoryWarning, .memoryPressure,
-      .backgroundLaunch(.fetch), .backgroundLaunch(.push), .openURL("notes://1"), .rotate(.landscape),
-      .advance(us: 1_000_000),
+      .criticalMemoryPressure, .backgroundLaunch(.fetch), .backgroundLaunch(.push), .openURL("notes://1"), .rotate(.landscape),
+      .advance(us: 1_000_000), .timeChange, .reboot,
     ])
   }
 

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Lifecycle
 
-/// Seeded random runs of apps that use state restoration (docs/model.md §14), each checked
+/// Seeded random runs of apps that use state restoration (docs/model.md §15), each checked
 /// against the restoration rules an iOS engineer relies on. The checker follows the callbacks
 /// and what the app returned, not the model's restoration events, so it is a second opinion.
 @Suite struct RestorationInvariantTests {
@@ -36,6 +36,7 @@ import TestSupport
     var forceQuitPending = false     // a force quit since the last scene connection
     var hadSession = false           // a scene session existed when this process started
     var lastTermination: TerminationReason?
+    var systemEndedScene = false    // the system (not the user) ended the process or disconnected the scene since
     var launchPhase = 0             // 0: none, 1: after willFinish, 2: after didFinish
     var launchUnfinished = false    // a foreground launch has not reached didBecomeActive
     var configuredThisLaunch = false
@@ -47,6 +48,7 @@ import TestSupport
       let at = "event \(i + 1)"
       switch e.body {
       case let .input(input, _):
+        if case .disconnectScene = input { systemEndedScene = true }
         if input == .forceQuit, s.process != .notRunning {
           if !profile.forceQuitKeepsRestoration { saved = nil }
           if !profile.legacyArchiveSurvivesForceQuit { archive = false }
@@ -60,11 +62,13 @@ import TestSupport
       case let .terminated(t):
         if launchUnfinished { archive = false }
         lastTermination = t.reason
+        systemEndedScene = t.reason != .user || profile.forceQuitKeepsRestoration
         launchUnfinished = false
         pendingRequest = false
       case .crash:
         if launchUnfinished { archive = false }
         lastTermination = .crash
+        systemEndedScene = true
         launchUnfinished = false
         pendingRequest = false
       case .sceneConnected:
@@ -93,8 +97,8 @@ import TestSupport
         case .willConnectTo:
           let given = arguments.payload?["session"]?["stateRestorationActivity"]
           if given != saved { return "\(at): willConnectTo's session has \(given?.canonicalText ?? "nil"), the app saved \(saved?.canonicalText ?? "nil")" }
-          if given != nil, lastTermination == nil || lastTermination == .user && !profile.forceQuitKeepsRestoration {
-            return "\(at): restoration data without a system termination before"
+          if given != nil, !systemEndedScene {
+            return "\(at): restoration data without a system termination or disconnection before"
           }
           if forceQuitPending, !configuredThisLaunch { return "\(at): willConnectTo after a force quit without configurationForConnecting" }
           if lastTermination == .jetsam, !forceQuitPending, hadSession, configuredThisLaunch {
@@ -134,8 +138,8 @@ import TestSupport
       let ios = [12, 13, 14, 15, 17, 26][rng.below(6)]
       let scenes = ios >= 13 && rng.below(2) == 0
       let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
-      for _ in 0..<40 {
-        do { try h.sim.perform(InvariantTests.randomInput(&rng)) } catch {}
+      for _ in 0..<80 {
+        do { try h.sim.perform(InvariantTests.randomInput(&rng, scene: h.sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1)) } catch {}
       }
       if let broken = Self.check(h.allEvents, profile: h.sim.profile) {
         Issue.record(Comment(rawValue: "seed \(seed) (iOS \(ios), scenes \(scenes)): \(broken)"))

@@ -2,7 +2,7 @@ import EventStore
 import Testing
 @testable import Lifecycle
 
-// docs/model.md §14, scene apps: the restoration activity asked as a scene enters the background,
+// docs/model.md §15, scene apps: the restoration activity asked as a scene enters the background,
 // handed back in willConnectTo's session when the session survived, restoreInteractionStateWith
 // from iOS 15. Each sequence is pinned whole (the harness checks replay). Sources: docs/model.md's keys.
 
@@ -58,7 +58,7 @@ extension Harness {
     return h
   }
 
-  @Test("§14 home asks stateRestorationActivity(for:) after sceneWillResignActive, before sceneDidEnterBackground; the table is saved (D1, S101, S102)",
+  @Test("§15 home asks stateRestorationActivity(for:) after sceneWillResignActive, before sceneDidEnterBackground; the table is saved (D1, S101, S102)",
         arguments: [13, 17, 26])
   func savedAtHome(ios: Int) throws {
     let h = Harness(ios: ios, app: readerApp())
@@ -72,7 +72,7 @@ extension Harness {
     #expect(h.sim.state.restorationActivity == article)
   }
 
-  @Test("§14 after jetsam the kept session's activity reaches willConnectTo; iOS 13–14 call no restoreInteractionStateWith (S102, T33, S103)",
+  @Test("§15 after jetsam the kept session's activity reaches willConnectTo; iOS 13–14 call no restoreInteractionStateWith (S102, T33, S103)",
         arguments: [13, 14])
   func restoredBefore15(ios: Int) throws {
     let h = try savedThenReclaimed(ios: ios)
@@ -83,7 +83,7 @@ extension Harness {
     #expect(h.payload(of: .willConnectTo) == .object([("session", .object([("stateRestorationActivity", article)]))]))
   }
 
-  @Test("§14 iOS ≥ 15: restoreInteractionStateWith with the activity, right after sceneWillEnterForeground (S103, S104, D1)",
+  @Test("§15 iOS ≥ 15: restoreInteractionStateWith with the activity, right after sceneWillEnterForeground (S103, S104, D1)",
         arguments: [15, 17, 26])
   func restoredFrom15(ios: Int) throws {
     let h = try savedThenReclaimed(ios: ios)
@@ -101,7 +101,7 @@ extension Harness {
     h.expectSystem(["suspended", "resumed"])
   }
 
-  @Test("§14 knob restoreInteractionMinIOS = 13 gives iOS 13 the call (the method's page says 13.0; S103)")
+  @Test("§15 knob restoreInteractionMinIOS = 13 gives iOS 13 the call (the method's page says 13.0; S103)")
   func minIOSKnob() throws {
     let h = try savedThenReclaimed(ios: 13) { $0.restoreInteractionMinIOS = 13 }
     try h.perform(.launch(url: nil))
@@ -110,7 +110,7 @@ extension Harness {
     h.expectSystem(["started foreground, background"])
   }
 
-  @Test("§14 a force quit discards the session and its activity: didDiscardSceneSessions → configurationForConnecting → willConnectTo without one (S104, S109, S19)",
+  @Test("§15 a force quit discards the session and its activity: didDiscardSceneSessions → configurationForConnecting → willConnectTo without one (S104, S109, S19)",
         arguments: [13, 17])
   func forceQuitDeletes(ios: Int) throws {
     let h = Harness(ios: ios, app: readerApp())
@@ -126,7 +126,38 @@ extension Harness {
     #expect(h.restorationChanges == [.activitySaved(article), .activityDeleted(why: "force quit: the scene session was discarded")])
   }
 
-  @Test("§14 knob forceQuitKeepsRestoration = true: a new session after the force quit, yet the activity comes back (T104, iOS 15)")
+  @Test("§15 a system disconnect keeps the session and its activity: the reconnection's willConnectTo gets it, iOS ≥ 15 restoreInteractionStateWith too (S102, S18, §14)",
+        arguments: [14, 17])
+  func restoredAfterDisconnect(ios: Int) throws {
+    let h = Harness(ios: ios, app: readerApp())
+    try h.launch()
+    try h.perform(.home)
+    h.expectHome()
+    try h.perform(.disconnectScene(1))
+    h.expectCalls([SD + "sceneDidDisconnect(_:)"])
+    h.expectNotifications(["UIScene.didDisconnectNotification"])
+    h.expectSystem(["resumed", "suspended"])
+    try h.perform(.launch(url: nil))
+    h.expectCalls(Array(restoredSceneLaunch(ios: ios, instance: 2, interaction: ios >= 15).dropFirst(2)))
+    h.expectNotifications(Array(StandardLaunch.sceneNotifications.dropFirst()))
+    h.expectSystem(["resumed"])
+    #expect(h.payload(of: .willConnectTo) == .object([("session", .object([("stateRestorationActivity", article)]))]))
+  }
+
+  @Test("§15 a reboot keeps the session and its activity; nothing connects before the first unlock, and the launch after it restores (S102, §14)")
+  func restoredAfterReboot() throws {
+    let h = Harness(ios: 17, app: readerApp())
+    try h.launch()
+    try h.perform(.home)
+    h.expectHome()
+    try h.perform(.reboot, .unlock, .launch(url: nil))
+    h.expectCalls(restoredSceneLaunch(ios: 17, instance: 2, interaction: true))
+    h.expectNotifications(StandardLaunch.sceneNotifications)
+    h.expectSystem(["terminated reboot: the device restarted", "started foreground, background"])
+    #expect(h.payload(of: .willConnectTo) == .object([("session", .object([("stateRestorationActivity", article)]))]))
+  }
+
+  @Test("§15 knob forceQuitKeepsRestoration = true: a new session after the force quit, yet the activity comes back (T104, iOS 15)")
   func forceQuitKeepsKnob() throws {
     let h = Harness(ios: 15, app: readerApp()) { $0.forceQuitKeepsRestoration = true }
     try h.launch()
@@ -141,7 +172,7 @@ extension Harness {
     #expect(h.payload(of: .willConnectTo) == .object([("session", .object([("stateRestorationActivity", article)]))]))
   }
 
-  @Test("§14 nil deletes the saved activity: after the next jetsam willConnectTo has none and no restoreInteractionStateWith (D1, S102)")
+  @Test("§15 nil deletes the saved activity: after the next jetsam willConnectTo has none and no restoreInteractionStateWith (D1, S102)")
   func nilDeletes() throws {
     let app = readerApp()
     let h = Harness(ios: 17, app: app)
@@ -164,7 +195,7 @@ extension Harness {
     #expect(h.payload(of: .willConnectTo) == nil)
   }
 
-  @Test("§14 never on resign-active-only interruptions (call declined, alert, the switcher back to the app); once for the switcher to another app (D1, S101)")
+  @Test("§15 never on resign-active-only interruptions (call declined, alert, the switcher back to the app); once for the switcher to another app (D1, S101)")
   func notOnInterruptions() throws {
     let h = Harness(ios: 17, app: readerApp())
     try h.launch()
@@ -180,7 +211,7 @@ extension Harness {
     #expect(h.restorationChanges == [.activitySaved(article)])
   }
 
-  @Test("§14 knob restorationRequestPlacement = afterDidEnterBackground: after sceneDidEnterBackground and its notifications, before the snapshot (S102, T128)")
+  @Test("§15 knob restorationRequestPlacement = afterDidEnterBackground: after sceneDidEnterBackground and its notifications, before the snapshot (S102, T128)")
   func placementAfter() throws {
     let h = Harness(ios: 17, app: readerApp()) { $0.restorationRequestPlacement = .afterDidEnterBackground }
     try h.launch()
@@ -192,7 +223,7 @@ extension Harness {
     #expect(h.sim.state.restorationActivity == article)
   }
 
-  @Test("§14 knob restoreInteractionWhenNil = true: iOS 15 offers restoreInteractionStateWith with nil at a first launch (D1)")
+  @Test("§15 knob restoreInteractionWhenNil = true: iOS 15 offers restoreInteractionStateWith with nil at a first launch (D1)")
   func whenNilKnob() throws {
     let h = Harness(ios: 15, app: readerApp()) { $0.restoreInteractionWhenNil = true }
     try h.perform(.launch(url: nil))
@@ -202,7 +233,7 @@ extension Harness {
     #expect(h.payload(of: .restoreInteractionStateWith) == .object([("activity", .null)]))
   }
 
-  @Test("§14 stateRestorationActivity(for:) is inside the 5 s background-transition budget: blocking 6 s is a watchdog kill at 5 s (S26)")
+  @Test("§15 stateRestorationActivity(for:) is inside the 5 s background-transition budget: blocking 6 s is a watchdog kill at 5 s (S26)")
   func budget() throws {
     let app = readerApp()
     app.handlers["stateRestorationActivity"] = { sim in try sim.work(us: 6_000_000) }
@@ -217,7 +248,7 @@ extension Harness {
     #expect(h.restorationChanges.isEmpty)
   }
 
-  @Test("§14 an activity without a string activityType is a crash, as the wrong type would be in Swift (S101)")
+  @Test("§15 an activity without a string activityType is a crash, as the wrong type would be in Swift (S101)")
   func wrongReturnCrashes() throws {
     let app = ScriptedApp()
     app.returns["stateRestorationActivity"] = .object([("userInfo", .int(1))])

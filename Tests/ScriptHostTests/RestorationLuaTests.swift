@@ -23,7 +23,7 @@ import Testing
 
   private func stored(_ events: [Event]) -> [String] {
     events.compactMap {
-      guard case let .call(.store(key, value), _) = $0.body else { return nil }
+      guard case let .call(.store(key, value, _), _) = $0.body else { return nil }
       return "\(key)=\(value?.canonicalText ?? "nil")"
     }
   }

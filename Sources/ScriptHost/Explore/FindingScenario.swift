@@ -56,6 +56,10 @@ public enum FindingScenario {
     case let .swipeBack(cancel): return cancel ? "swipe_back { cancel = true }" : "swipe_back()"
     case let .swipeDown(cancel): return cancel ? "swipe_down { cancel = true }" : "swipe_down()"
     case let .advance(us): return "advance(\(seconds(us)))"
+    case let .disconnectScene(n): return "disconnect_scene(\(n))"
+    case .criticalMemoryPressure: return "memory_pressure(\"critical\")"
+    case .timeChange: return "time_change()"
+    case .reboot: return "reboot()"
     }
   }
 

@@ -96,8 +96,10 @@ struct Shrinker {
     case .openURL:
       return [.launch(url: nil)]
     case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
-         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss:
+         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .disconnectScene, .timeChange, .reboot:
       return []
+    case .criticalMemoryPressure:
+      return [.memoryPressure]
     }
   }
 }
