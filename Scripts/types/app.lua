@@ -29,6 +29,22 @@ UIApplication = {}
 
 ---@class UIScene
 ---@field id string  # "Scene#1"
+local UISceneInstance = {}
+---Recorded as an app call; no other effect (docs/model.md §17).
+function UISceneInstance:extendStateRestoration() end
+---Recorded as an app call; no other effect (docs/model.md §17).
+function UISceneInstance:completeStateRestoration() end
+
+---An NSUserActivity as a table: `activityType` is required, the rest is the app's.
+---@class UserActivity
+---@field activityType string
+---@field userInfo? table
+
+---@class UISceneSession
+---@field stateRestorationActivity? UserActivity  # what stateRestorationActivity returned before a system kill; nil after a force quit
+
+---A restoration coder: a plain table; what encode writes, the next process's decode reads.
+---@alias RestorationCoder table
 
 ---@class UIViewController
 ---@field id string     # "NoteList#1"
@@ -76,10 +92,17 @@ UIApplication = {}
 ---@field didFailToContinueUserActivity? fun(application: UIApplication, type: string, error: { code: integer, domain: string })
 ---@field performActionForShortcutItem? fun(application: UIApplication, item: ShortcutItem, completion: fun(succeeded: boolean?))
 ---@field handleEventsForBackgroundURLSession? fun(application: UIApplication, identifier: string, completion: fun())
+---@field shouldSaveSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
+---@field shouldRestoreSecureApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean
+---@field shouldSaveApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean     # iOS 12; deprecated from 13.2
+---@field shouldRestoreApplicationState? fun(application: UIApplication, coder: RestorationCoder): boolean  # iOS 12; deprecated from 13.2
+---@field willEncodeRestorableStateWith? fun(application: UIApplication, coder: RestorationCoder)
+---@field didDecodeRestorableStateWith? fun(application: UIApplication, coder: RestorationCoder)
+---@field viewControllerWithRestorationIdentifierPath? fun(application: UIApplication, path: string[], coder: RestorationCoder): string?
 AppDelegate = {}
 
 ---@class SceneDelegateHandlers
----@field willConnectTo? fun(scene: UIScene, session: table, options: ConnectionOptions)
+---@field willConnectTo? fun(scene: UIScene, session: UISceneSession, options: ConnectionOptions)
 ---@field sceneDidDisconnect? fun(scene: UIScene)
 ---@field sceneWillEnterForeground? fun(scene: UIScene)
 ---@field sceneDidBecomeActive? fun(scene: UIScene)
@@ -90,6 +113,8 @@ AppDelegate = {}
 ---@field continueUserActivity? fun(scene: UIScene, activity: UserActivity)
 ---@field didFailToContinueUserActivity? fun(scene: UIScene, type: string, error: { code: integer, domain: string })
 ---@field performActionForShortcutItem? fun(scene: UIScene, item: ShortcutItem, completion: fun(succeeded: boolean?))
+---@field stateRestorationActivity? fun(scene: UIScene): UserActivity?
+---@field restoreInteractionStateWith? fun(scene: UIScene, activity: UserActivity)  # iOS >= 15
 SceneDelegate = {}
 
 ---@class UNUserNotificationCenter
@@ -156,10 +181,17 @@ function BGTaskScheduler:submit(request) end
 ---@field traitCollectionDidChange? fun(vc: UIViewController)
 ---@field restoreUserActivityState? fun(vc: UIViewController, activity: UserActivity)
 ---@field actions? table<string, fun(vc: UIViewController, ...: string|number|boolean)>  # user actions a scenario performs with act(name, …)
+---@field encodeRestorableState? fun(vc: UIViewController, coder: RestorationCoder)
+---@field decodeRestorableState? fun(vc: UIViewController, coder: RestorationCoder)
+---@field applicationFinishedRestoringState? fun(vc: UIViewController)
+
+---A controller's table: its handlers, and its restoration identifier (docs/model.md §17).
+---@class ControllerTable: ControllerHandlers
+---@field restorationIdentifier? string  # opts the controller into view-controller restoration
 
 ---Declares a view-controller class: `controller "NoteList" { viewDidLoad = function(vc) end }`.
 ---@param name string
----@return fun(handlers: ControllerHandlers)
+---@return fun(handlers: ControllerTable)
 function controller(name) end
 
 ---Blocks the main thread for that much virtual time.

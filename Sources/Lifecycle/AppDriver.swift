@@ -25,6 +25,14 @@ public protocol AppDriver: AnyObject {
   /// Runs app code, which makes its app calls through `services`. Success carries what a
   /// callback whose return UIKit reads (`Callback.returnsValue`) returned; nil for every other job.
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault>
+  /// The `restorationIdentifier` the app gives the view-controller class `name` (nil: none, so
+  /// it takes no part in view-controller restoration; docs/model.md §17).
+  func restorationIdentifier(ofController name: String) -> String?
+}
+
+extension AppDriver {
+  /// A driver that knows no restoration identifiers: no controller takes part.
+  public func restorationIdentifier(ofController name: String) -> String? { nil }
 }
 
 extension AppDriver {

@@ -41,7 +41,8 @@ extension BackgroundWorkState {
       transfers.append(BackgroundTransfer(id: id, session: session, startedAt: t, durationUs: us))
       transfersStarted = max(transfersStarted, id)
     case .work, .beginBackgroundTask, .endBackgroundTask, .store, .log, .observe, .after, .completion, .push, .pop,
-         .present, .dismiss, .holdLock, .releaseLock, .setNotificationDelegate, .restorationHandler:
+         .present, .dismiss, .holdLock, .releaseLock, .setNotificationDelegate, .restorationHandler, .extendStateRestoration,
+         .completeStateRestoration:
       break
     }
   }

@@ -32,6 +32,12 @@ public enum Callback: String, CaseIterable, Sendable {
   case userAction = "actions"
   // BGTaskScheduler and background URL sessions
   case launchHandler, handleEventsForBackgroundURLSession, didCompleteWithError, didFinishEvents
+  // State restoration (docs/model.md §17): scene delegate, app delegate, controller
+  case stateRestorationActivity, restoreInteractionStateWith
+  case shouldSaveSecureApplicationState, shouldRestoreSecureApplicationState, shouldSaveApplicationState
+  case shouldRestoreApplicationState, willEncodeRestorableStateWith, didDecodeRestorableStateWith
+  case viewControllerWithRestorationIdentifierPath
+  case encodeRestorableState, decodeRestorableState, applicationFinishedRestoringState
 
   /// Who receives it.
   public enum Receiver: Sendable { case appDelegate, sceneDelegate, viewController, closure, notificationDelegate, urlSessionDelegate }
@@ -40,12 +46,14 @@ public enum Callback: String, CaseIterable, Sendable {
     switch self {
     case .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
          .sceneWillResignActive, .sceneDidEnterBackground, .openURLContexts, .sceneWillContinueUserActivityWithType,
-         .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem:
+         .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
+         .stateRestorationActivity, .restoreInteractionStateWith:
       return .sceneDelegate
     case .`init`, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewWillLayoutSubviews,
          .viewDidLayoutSubviews, .updateProperties, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
          .didReceiveMemoryWarning, .willTransitionToTraitCollection, .viewWillTransitionToSize,
-         .traitCollectionDidChange, .restoreUserActivityState:
+         .traitCollectionDidChange, .restoreUserActivityState, .encodeRestorableState, .decodeRestorableState,
+         .applicationFinishedRestoringState:
       return .viewController
     case .expirationHandler, .asyncAfter, .launchHandler:
       return .closure
@@ -58,7 +66,9 @@ public enum Callback: String, CaseIterable, Sendable {
          .applicationProtectedDataDidBecomeAvailable, .openURL, .performFetchWithCompletionHandler,
          .didReceiveRemoteNotification, .applicationSignificantTimeChange, .willContinueUserActivityWithType,
          .continueUserActivity, .didFailToContinueUserActivity, .performActionForShortcutItem,
-         .handleEventsForBackgroundURLSession:
+         .handleEventsForBackgroundURLSession, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
+         .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
+         .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath:
       return .appDelegate
     case .userAction:
       return .viewController
@@ -129,6 +139,18 @@ public enum Callback: String, CaseIterable, Sendable {
     case .handleEventsForBackgroundURLSession: return "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
     case .didCompleteWithError: return "urlSession(_:task:didCompleteWithError:)"
     case .didFinishEvents: return "urlSessionDidFinishEvents(forBackgroundURLSession:)"
+    case .stateRestorationActivity: return "stateRestorationActivity(for:)"
+    case .restoreInteractionStateWith: return "scene(_:restoreInteractionStateWith:)"
+    case .shouldSaveSecureApplicationState: return "application(_:shouldSaveSecureApplicationState:)"
+    case .shouldRestoreSecureApplicationState: return "application(_:shouldRestoreSecureApplicationState:)"
+    case .shouldSaveApplicationState: return "application(_:shouldSaveApplicationState:)"
+    case .shouldRestoreApplicationState: return "application(_:shouldRestoreApplicationState:)"
+    case .willEncodeRestorableStateWith: return "application(_:willEncodeRestorableStateWith:)"
+    case .didDecodeRestorableStateWith: return "application(_:didDecodeRestorableStateWith:)"
+    case .viewControllerWithRestorationIdentifierPath: return "application(_:viewControllerWithRestorationIdentifierPath:coder:)"
+    case .encodeRestorableState: return "encodeRestorableState(with:)"
+    case .decodeRestorableState: return "decodeRestorableState(with:)"
+    case .applicationFinishedRestoringState: return "applicationFinishedRestoringState()"
     }
   }
 
@@ -157,6 +179,12 @@ extension Callback {
     switch self {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
       return true
+    // Restoration: the activity, the should-save/restore Bools, the path method's class name, and
+    // for the two encode callbacks the coder the handler filled (docs/model.md §17).
+    case .stateRestorationActivity, .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState,
+         .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
+         .viewControllerWithRestorationIdentifierPath, .encodeRestorableState:
+      return true
     case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
          .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
          .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
@@ -170,7 +198,8 @@ extension Callback {
          .didFailToContinueUserActivity, .performActionForShortcutItem, .sceneWillContinueUserActivityWithType,
          .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
          .restoreUserActivityState, .willPresent, .didReceive, .userAction, .launchHandler,
-         .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents:
+         .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents, .restoreInteractionStateWith,
+         .didDecodeRestorableStateWith, .decodeRestorableState, .applicationFinishedRestoringState:
       return false
     }
   }

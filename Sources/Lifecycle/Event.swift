@@ -106,6 +106,8 @@ public enum AppCall: Equatable, Sendable {
   case pop
   case present(String, style: PresentationStyle, navigation: Bool)
   case dismiss
+  /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
+  case extendStateRestoration, completeStateRestoration
   /// `hold_lock(name, {shared=})`: the app holds a file lock (`shared`: in a shared app-group container).
   case holdLock(name: String, shared: Bool)
   /// `release_lock(name)`.
@@ -133,6 +135,8 @@ public enum AppCall: Equatable, Sendable {
     case .pop: return "pop"
     case .present: return "present"
     case .dismiss: return "dismiss"
+    case .extendStateRestoration: return "extendStateRestoration"
+    case .completeStateRestoration: return "completeStateRestoration"
     case .holdLock: return "hold_lock"
     case .releaseLock: return "release_lock"
     case .setNotificationDelegate: return "UNUserNotificationCenter.setDelegate"
@@ -191,6 +195,8 @@ public enum EventBody: Equatable, Sendable {
   case dismissed(String)
   case tabSelected(index: Int, controller: String)
   case protectedData(available: Bool)
+  /// What survives for state restoration changed (docs/model.md §17).
+  case restoration(RestorationChange)
   // system decisions
   case processStarted(mode: LaunchMode, state: ApplicationState)
   case launchContinued(state: ApplicationState)
@@ -214,7 +220,7 @@ public enum EventBody: Equatable, Sendable {
     switch self {
     case .input: return .input
     case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData:
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration:
       return .transition
     case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
     case .callback: return .callback

@@ -63,6 +63,7 @@ extension EventBody {
     case let .dismissed(c): w.field("name", "dismiss"); w.field("target", c)
     case let .tabSelected(index, c): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
     case let .protectedData(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
+    case let .restoration(change): change.encodeFields(into: &w)
     case let .processStarted(mode, state):
       w.field("name", "launchProcess"); w.field("mode", mode.rawValue); w.field("state", state.rawValue)
     case let .launchContinued(state): w.field("name", "continueLaunch"); w.field("state", state.rawValue)
@@ -101,7 +102,7 @@ extension EventBody {
       case let .present(c, style, nav):
         w.field("class", c); w.field("style", style.rawValue)
         if nav { w.field("navigation", true) }
-      case .pop, .dismiss, .setNotificationDelegate: break
+      case .pop, .dismiss, .setNotificationDelegate, .extendStateRestoration, .completeStateRestoration: break
       case let .restorationHandler(controllers):
         w.key("controllers"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
       case let .registerBGTask(identifier, result):
@@ -238,6 +239,9 @@ extension Event {
       case "dismiss": body = .dismissed(try str("target"))
       case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
       case "protectedDataAvailable": body = .protectedData(available: try bool("to"))
+      case _ where RestorationChange.names.contains(name):
+        guard let change = RestorationChange(name: name, fields: e) else { throw fail("bad \"\(name)\"") }
+        body = .restoration(change)
       default: throw fail("unknown transition \"\(name)\"")
       }
     case .system:
@@ -295,6 +299,8 @@ extension Event {
       case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
       case "background_transfer":
         call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try int("duration_us"))
+      case "extendStateRestoration": call = .extendStateRestoration
+      case "completeStateRestoration": call = .completeStateRestoration
       default: throw fail("unknown app call \"\(name)\"")
       }
       body = .call(call, at: optStr("at"))

@@ -66,8 +66,9 @@ public struct KnobSpec: Sendable {
   }
 
   static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
-                    _ value: @escaping @Sendable (Int) -> Int64, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .count(range), field, value, missing: nil, defaultText, doc, record: JSONValue.int) { $0.intValue }
+                    _ value: @escaping @Sendable (Int) -> Int64, missing: Int64? = nil, default defaultText: String,
+                    _ doc: String) -> KnobSpec {
+    typed(name, .count(range), field, value, missing: missing.map(JSONValue.int), defaultText, doc, record: JSONValue.int) { $0.intValue }
   }
 
   /// A knob stored in `field`: `record` writes its value as the header does, `parse` reads it back.

@@ -80,5 +80,19 @@ extension Profile {
              default: "30 s", "`handleEventsForBackgroundURLSession`'s completion must be called within it (0x2182bad3)"),
     .flag("processingRunsAfterForceQuit", \.processingRunsAfterForceQuit, { _ in true }, missing: true, default: "`true`",
           "after a force quit processing requests may still run; refresh requests wait for the user"),
+    // State restoration (docs/model.md §17). Logs written before these knobs replay with their defaults.
+    .count("restoreInteractionMinIOS", \.restoreInteractionMinIOS, 13...26, { _ in 15 }, missing: 15, default: "15",
+           "the first iOS version that calls `scene(_:restoreInteractionStateWith:)`"),
+    .choice("restorationRequestPlacement", \.restorationRequestPlacement, { _ in .beforeDidEnterBackground },
+            missing: .beforeDidEnterBackground, default: "`\"beforeDidEnterBackground\"`",
+            "where `stateRestorationActivity(for:)` falls as a scene enters the background (`\"afterDidEnterBackground\"`: after `sceneDidEnterBackground` and its notifications)"),
+    .flag("restoreInteractionWhenNil", \.restoreInteractionWhenNil, { _ in false }, missing: false, default: "`false`",
+          "`restoreInteractionStateWith` is called (with nil) when the session has no activity"),
+    .flag("forceQuitKeepsRestoration", \.forceQuitKeepsRestoration, { _ in false }, missing: false, default: "`false`",
+          "a force quit keeps the scene's restoration activity (a radar on iOS 15); the session is discarded all the same"),
+    .flag("legacyArchiveSurvivesForceQuit", \.legacyArchiveSurvivesForceQuit, { _ in false }, missing: false, default: "`false`",
+          "a force quit keeps the view-controller restoration archive"),
+    .flag("legacyRestorationInSceneApps", \.legacyRestorationInSceneApps, { _ in false }, missing: false, default: "`false`",
+          "scene apps also get view-controller restoration (seen in an iOS 13 beta)"),
   ]
 }

@@ -104,6 +104,10 @@ public struct LifecycleState: Equatable, Sendable {
   /// Persisted with `store`: survives termination.
   public var store: [String: JSONValue] = [:]
   public var memoryWarnings = 0
+  /// The scene session's state-restoration activity: survives the process, not a force quit (docs/model.md §17).
+  public var restorationActivity: JSONValue?
+  /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §17).
+  public var restorationArchive: RestorationArchive?
   public var terminations: [Termination] = []
   /// Fault terminations (`Termination.isFault`) that no passing `expect_terminated` named: each fails the run.
   public var unexpectedFaults: [Termination] = []
@@ -248,6 +252,7 @@ extension LifecycleState {
       if let level = window?.presented.popLast() { level.stack.forEach { dropController($0) } }
     case let .tabSelected(index, _): window?.selectedTab = index - 1
     case let .protectedData(available): protectedDataAvailable = available
+    case let .restoration(change): evolve(restoration: change)
     case let .processStarted(mode, state):
       resetProcess()
       process = mode == .prewarm ? .prewarmed : .running
@@ -377,6 +382,11 @@ extension LifecycleState {
       break
     case .userAction:
       break
+    case .stateRestorationActivity, .restoreInteractionStateWith, .shouldSaveSecureApplicationState,
+         .shouldRestoreSecureApplicationState, .shouldSaveApplicationState, .shouldRestoreApplicationState,
+         .willEncodeRestorableStateWith, .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath,
+         .encodeRestorableState, .decodeRestorableState, .applicationFinishedRestoringState:
+      break  // what restoration keeps is recorded by `restoration` events
     }
     if let completion {
       if !OpeningsState.isSoftCompletion(cb, applicationState: applicationState) {
@@ -403,7 +413,7 @@ extension LifecycleState {
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
-         .submitBGTask, .setTaskCompleted, .backgroundTransfer:
+         .submitBGTask, .setTaskCompleted, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
       break
     }
   }

@@ -30,7 +30,7 @@ public struct LogCoverage: Sendable {
       case let .rootBuilt(container, _, controllers):
         if container == .tabs { tabs = max(tabs, controllers.count) }
       case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .pushed,
-           .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued,
+           .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
            .suspended, .resumed, .terminated, .returned, .call, .notification, .crash, .expect, .note:
         break
       }

@@ -76,6 +76,12 @@ public struct Profile: Equatable, Sendable {
   public var bgTaskGrace_us: Int64 = 0
   public var urlSessionCompletionAllowance_us: Int64 = 0
   public var processingRunsAfterForceQuit = false
+  public var restoreInteractionMinIOS: Int64 = 0
+  public var restorationRequestPlacement: RestorationRequestPlacement = .beforeDidEnterBackground
+  public var restoreInteractionWhenNil = false
+  public var forceQuitKeepsRestoration = false
+  public var legacyArchiveSurvivesForceQuit = false
+  public var legacyRestorationInSceneApps = false
 
   /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
   /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.

@@ -23,6 +23,8 @@ public enum AppRequest: Equatable, Sendable {
   /// `present(name, opts)`; a nil style is the profile's default.
   case present(String, style: PresentationStyle?, navigation: Bool)
   case dismiss
+  /// `scene:extendStateRestoration()` / `scene:completeStateRestoration()`: recorded, no effect.
+  case extendStateRestoration, completeStateRestoration
   /// `hold_lock(name, {shared=})`: holding a shared lock when the app would be suspended is the 0xdead10cc kill.
   case holdLock(name: String, shared: Bool)
   /// `release_lock(name)`; a lock not held is a no-op with a note.
@@ -121,6 +123,10 @@ extension Simulator {
         setTaskCompleted(identifier, success: success, at: at)
       case let .backgroundTransfer(session, us):
         return startTransfer(session: session, us: max(us, 0), at: at)
+      case .extendStateRestoration:
+        emit(.call(.extendStateRestoration, at: at))
+      case .completeStateRestoration:
+        emit(.call(.completeStateRestoration, at: at))
       }
     } catch let error as AppCallError {
       throw error

@@ -142,6 +142,7 @@ extension Simulator {
     if !state.didFinishLaunchingRan {
       let options = openingLaunchOptions()
       try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      try restoreControllers()
       try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
       try post("UIApplication.didFinishLaunchingNotification")
     }
@@ -193,7 +194,7 @@ extension Simulator {
     }
     emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: openingConnectionOptions())
+    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload())
     try post("UIScene.willConnectNotification")
     guard let root = state.topController else { return }
     try loadView(root)
@@ -201,9 +202,11 @@ extension Simulator {
     case .willAppearBeforeForeground:
       try beginAppearance(root, animated: false)
       try enterForeground(url: nil)
+      try offerRestoreInteraction()
       try becomeActive()
     case .allVCAfterActive:
       try enterForeground(url: nil)
+      try offerRestoreInteraction()
       try becomeActive()
       try beginAppearance(root, animated: false)
     }
@@ -315,9 +318,11 @@ extension Simulator {
 
   /// inactive → background: the transition, the 5 s budget, then the snapshot.
   func enterBackground() throws(ProcessEnded) {
+    try saveRestorationState(.beforeDidEnterBackground)
     setScene(.background)
     setApplicationState(.background)
     try didEnterBackground()
+    try saveRestorationState(.afterDidEnterBackground)
     if profile.snapshotTraitFlip {
       let visible = state.visibleControllers
       for _ in 0..<2 {
@@ -402,6 +407,7 @@ extension Simulator {
 
   /// A force quit ends the scene's session, whatever the app delegate does.
   private func discardSceneSession() {
+    forgetRestorationAtForceQuit()
     if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
   }
 }

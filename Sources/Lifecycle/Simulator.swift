@@ -146,6 +146,7 @@ public final class Simulator: AppServices {
   }
 
   func endProcess() {
+    forgetArchiveIfLaunchUnfinished()
     scheduler.disarmAll()
     driver.endProcess()
   }

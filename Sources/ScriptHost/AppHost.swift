@@ -196,7 +196,10 @@ final class AppHost: AppDriver {
     guard vm.type(top + 1) == .function else { vm.setTop(top); return .success(nil) }
     let result = vm.protectedCall(nargs: nargs, nresults: wantsValue ? 1 : 0, freshBudget: false)
     var outcome: Result<JSONValue?, AppFault> = fault(result, in: job.description).map { .failure($0) } ?? .success(nil)
-    if wantsValue, case .ok = result { outcome = returnedValue(vm, of: job) }
+    if wantsValue, case .ok = result {
+      if Self.fillsCoder(job) { pushRegistryTable(vm, "coder") }
+      outcome = returnedValue(vm, of: job)
+    }
     vm.setTop(top)
     if closePending, vm.guestDepth == 0 { closeNow() }
     return outcome
@@ -337,7 +340,7 @@ final class AppHost: AppDriver {
     case .handleEventsForBackgroundURLSession:
       vm.push(arguments.payload?["identifier"]?.stringValue ?? ""); pushCompletion(vm, completion); return 3
     case .willConnectTo:
-      vm.newTable()
+      pushSession(vm, arguments.payload)
       vm.newTable()
       if let url { vm.push(url); vm.rawSet(-2, "url") }
       mergeOptions(vm, arguments.payload)
@@ -366,6 +369,19 @@ final class AppHost: AppDriver {
          .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
          .willPresent, .didReceive:
       return 1 + pushOpeningArguments(vm, cb, arguments)
+    case .stateRestorationActivity, .applicationFinishedRestoringState:
+      return 1
+    case .restoreInteractionStateWith:
+      pushPayloadValue(vm, arguments.payload?["activity"]); return 2
+    case .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState, .shouldSaveApplicationState,
+         .shouldRestoreApplicationState, .willEncodeRestorableStateWith, .didDecodeRestorableStateWith,
+         .encodeRestorableState, .decodeRestorableState:
+      pushCoder(vm, arguments.payload, kept: Self.fillsCoder(cb))
+      return 2
+    case .viewControllerWithRestorationIdentifierPath:
+      pushPayloadValue(vm, arguments.payload?["path"])
+      pushCoder(vm, arguments.payload, kept: false)
+      return 3
     }
   }
 
@@ -378,6 +394,7 @@ final class AppHost: AppDriver {
       vm.newTable()
       vm.push(label); vm.rawSet(-2, "id")
       vm.push(className); vm.rawSet(-2, "class")
+      if className == "UIWindowScene" { installSceneMethods(vm) }
       vm.pushValue(-1)
       vm.rawSet(-3, label)
     }
@@ -403,7 +420,9 @@ final class AppHost: AppDriver {
       while vm.next(table) {
         let line = vm.type(-1) == .function ? vm.definitionLine(-1) ?? 0 : 0
         if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
-          if !keys.contains(key) {
+          if receiver == .viewController, key == "restorationIdentifier" {
+            if vm.type(-1) != .string { problems.append((line, "\(owner).restorationIdentifier must be a string")) }
+          } else if !keys.contains(key) {
             let near = nearest(key, in: keys).map { " (did you mean \($0)?)" } ?? ""
             problems.append((line, "\(owner) has no handler \"\(key)\"\(near)"))
           } else if receiver == .viewController, key == Callback.userAction.key {

@@ -221,7 +221,7 @@ struct ChromeTraceExporter {
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
     case .applicationState, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .popped, .dismissed,
-         .tabSelected, .protectedData:
+         .tabSelected, .protectedData, .restoration:
       break
     }
   }
@@ -237,7 +237,8 @@ struct ChromeTraceExporter {
         span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
-         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer:
+         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer,
+         .extendStateRestoration, .completeStateRestoration:
       break
     }
   }
@@ -289,7 +290,7 @@ extension EventBody {
     switch self {
     case .suspended, .terminated, .crash: return true
     case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
          .resumed, .callback, .returned, .call, .notification, .expect, .note:
       return false
     }

@@ -96,7 +96,7 @@ struct MermaidExporter {
     case let .expect(name, passed, _, _):
       line("  Note over User: \(passed ? "passed" : "FAILED") \(Self.text(name))")
     case .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .pushed, .popped,
-         .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued, .resumed,
+         .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued, .resumed,
          .notification, .note:
       break
     }

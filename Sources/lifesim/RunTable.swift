@@ -98,7 +98,7 @@ struct RunTable {
     case let .expect(_, passed, _, _): isFlag = !passed
     case .terminated, .crash: isFlag = true; kill = true
     case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted, .launchContinued,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
          .suspended, .resumed, .callback, .returned, .call, .notification, .note:
       break
     }

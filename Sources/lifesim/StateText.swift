@@ -43,6 +43,8 @@ enum StateText {
     let stored = s.store.keys.sorted().map { "\($0) = \(s.store[$0]!.canonicalText)" }
     lines.append("  stored: " + (stored.isEmpty ? "nothing" : stored.joined(separator: ", ")))
     lines.append("  memory warnings: \(s.memoryWarnings)")
+    if let activity = s.restorationActivity { lines.append("  restoration activity: \(activity.canonicalText)") }
+    if let archive = s.restorationArchive { lines.append("  restoration archive: \(archive.pathsText)") }
     lines.append("  terminations: " + (s.terminations.isEmpty ? "none" : s.terminations.map { "\($0.reason.rawValue) (\($0.description))" }.joined(separator: "; ")))
     lines.append("  expectations: \(s.expectationsPassed) passed, \(s.expectationsFailed) failed")
     return lines.joined(separator: "\n")

@@ -32,6 +32,7 @@ struct TraceFormatter {
     case let .dismissed(c): text = "  ◆ dismiss \(c)"
     case let .tabSelected(i, c): text = "  ◆ tab \(i) selected: \(c)"
     case let .protectedData(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
+    case let .restoration(change): text = "  ◆ " + Self.describe(change)
     case let .processStarted(mode, state):
       text = Terminal.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
     case let .launchContinued(state): text = Terminal.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
@@ -141,6 +142,18 @@ struct TraceFormatter {
     case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
     case let .backgroundTransfer(session, task, us):
       return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
+    case .extendStateRestoration: return "extendStateRestoration"
+    case .completeStateRestoration: return "completeStateRestoration"
+    }
+  }
+
+  /// A change to what survives for state restoration, in words.
+  static func describe(_ change: RestorationChange) -> String {
+    switch change {
+    case let .activitySaved(activity): return "restoration activity saved: \(activity.canonicalText)"
+    case let .activityDeleted(why): return "restoration activity deleted (\(why))"
+    case let .archiveWritten(archive): return "restoration archive written: \(archive.pathsText)"
+    case let .archiveDeleted(why): return "restoration archive deleted (\(why))"
     }
   }
 }

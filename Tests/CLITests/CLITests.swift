@@ -83,9 +83,9 @@ import TestSupport
     #expect(r.status == 1)
     // Both apps save the draft alike; where notes.lua returns from sceneDidEnterBackground,
     // overrun.lua starts a 6 s upload instead.
-    #expect(r.out.hasPrefix("Departs at event 47 (t = 0.500000 s):"))
-    #expect(r.out.contains(#"  recorded:  {"seq":47,"t":500000,"kind":"return","name":"sceneDidEnterBackground(_:)","target":"SceneDelegate","used_us":500000,"depth":0}"#))
-    #expect(r.out.contains(#"  this run:  {"seq":47,"t":500000,"kind":"call","name":"work","duration_us":6000000,"at":"Scripts/apps/notes.lua:29"}"#))
+    #expect(r.out.hasPrefix("Departs at event 48 (t = 0.500000 s):"))
+    #expect(r.out.contains(#"  recorded:  {"seq":48,"t":500000,"kind":"return","name":"sceneDidEnterBackground(_:)","target":"SceneDelegate","used_us":500000,"depth":0}"#))
+    #expect(r.out.contains(#"  this run:  {"seq":48,"t":500000,"kind":"call","name":"work","duration_us":6000000,"at":"Scripts/apps/notes.lua:29"}"#))
     #expect(r.out.contains("  produced by: Scripts/apps/notes.lua:29"))
   }
 
@@ -118,13 +118,13 @@ import TestSupport
     let r = try lifesim(["diff", a, b, "--context", "2"], env: ["NO_COLOR": "1"])
     #expect(r.status == 1)
     #expect(r.out.contains("""
-      First divergence: event 47 of A, event 47 of B, at t = 0.500000 s.
+      First divergence: event 48 of A, event 48 of B, at t = 0.500000 s.
         A: 0.500000     ← SceneDelegate.sceneDidEnterBackground(_:) after 0.500000 s
         B: 0.500000       · work 6.000000 s  (Scripts/apps/notes.lua:29)
 
       """))
     #expect(r.out.contains("""
-      @@ -45,27 +45,42 @@
+      @@ -46,27 +46,42 @@
             0.000000       · work 0.500000 s
             0.500000       · endBackgroundTask 1
       -     0.500000     ← SceneDelegate.sceneDidEnterBackground(_:) after 0.500000 s
@@ -137,7 +137,7 @@ import TestSupport
     let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
     #expect(object?["same"] as? Bool == false)
     let first = object?["firstDivergence"] as? [String: Any]
-    #expect(first?["a"] as? Int == 47)
+    #expect(first?["a"] as? Int == 48)
     #expect((first?["aEvent"] as? [String: Any])?["kind"] as? String == "return")
     #expect((first?["bEvent"] as? [String: Any])?["duration_us"] as? Int == 6_000_000)
   }
@@ -280,11 +280,11 @@ import TestSupport
     #expect(try lifesim(["verify", log]).status == 0)
     let r = try lifesim(["replay", log, "--verify"])
     #expect(r.status == 1)
-    #expect(r.out.hasPrefix("Diverged at event 45 (t = 0.000000 s):\n"))
+    #expect(r.out.hasPrefix("Diverged at event 46 (t = 0.000000 s):\n"))
     #expect(r.out.contains("produced by: Scripts/apps/notes.lua:23"))
     let j = try lifesim(["replay", log, "--verify", "--json"])
     #expect(j.out.hasPrefix(#"{"kind":"end","command":"replay","status":1,"verdict":"diverged","events":"#))
-    #expect(j.out.contains(#""divergence":{"seq":45,"t":0,"recorded":{"seq":45,"#))
+    #expect(j.out.contains(#""divergence":{"seq":46,"t":0,"recorded":{"seq":46,"#))
   }
 
   @Test func anEndlessScenarioStopsWithItsLineAndKeepsTheLog() throws {

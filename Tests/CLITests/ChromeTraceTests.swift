@@ -37,12 +37,12 @@ import Testing
       let task = events.first { ($0["name"] as? String) == "task 1 \"upload\" (killed)" }
       let args = task?["args"] as? [String: Any] ?? [:]
       #expect(threads[task?["tid"] as? Int ?? 0] == "Background task 1")
-      #expect(args["killed"] as? Bool == true && args["seq"] as? Int == 39 && args["at"] as? String == "Scripts/apps/leaky.lua:6")
-      #expect(task?["ts"] as? Int == (clock == "sequence" ? 39 : 0))
-      #expect(task?["dur"] as? Int == (clock == "sequence" ? 51 - 39 : 30_000_000))
+      #expect(args["killed"] as? Bool == true && args["seq"] as? Int == 40 && args["at"] as? String == "Scripts/apps/leaky.lua:6")
+      #expect(task?["ts"] as? Int == (clock == "sequence" ? 40 : 0))
+      #expect(task?["dur"] as? Int == (clock == "sequence" ? 52 - 40 : 30_000_000))
       let handler = events.first { $0["name"] as? String == "expirationHandler()" }
       #expect(threads[handler?["tid"] as? Int ?? 0] == "Background tasks")
-      #expect(handler?["ts"] as? Int == (clock == "sequence" ? 46 : 25_000_000))
+      #expect(handler?["ts"] as? Int == (clock == "sequence" ? 47 : 25_000_000))
       let log = events.first { $0["name"] as? String == "log" && $0["ph"] as? String == "i" }
       #expect((log?["args"] as? [String: Any])?["call"] as? String == "log expiring, but the task is left running")
       #expect(log?["tid"] as? Int == handler?["tid"] as? Int)

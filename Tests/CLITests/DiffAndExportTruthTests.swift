@@ -66,7 +66,7 @@ import TestSupport
     let a = try run(one, app: app, "shift-a.lifelog"), b = try run(two, app: app, "shift-b.lifelog")
     let r = try lifesim(["diff", a, b], env: ["NO_COLOR": "1"])
     #expect(r.status == 1)
-    #expect(r.out.contains("\nNote: from event 30 of A, 41 of the 42 events that differ appear in B at other times (a time shift); --ignore-time compares events without their time.\nFirst divergence: event 30 of A"))
+    #expect(r.out.contains("\nNote: from event 30 of A, 43 of the 44 events that differ appear in B at other times (a time shift); --ignore-time compares events without their time.\nFirst divergence: event 30 of A"))
     let ignoring = try lifesim(["diff", a, b, "--ignore-time"], env: ["NO_COLOR": "1"])
     #expect(!ignoring.out.contains("Note: "))
     // Without time, only the advance itself differs: one hunk of one event each side.

@@ -149,8 +149,8 @@ import Testing
     let dir = try scriptFolder("progress", ["long.lua": "for _ = 1, 4000 do launch() home() end\n"])
     let binary = repositoryRoot.path + "/.build/debug/lifesim"
     let terminal = try shell("cd \(dir) && script -qec '\(binary) run long.lua -q' /dev/null")
-    #expect(terminal.out.hasPrefix("\rrun: 100000 events…\r\u{1B}[K\r\nOutcome: the app is suspended after 104017 events."), "\(terminal.out)")
+    #expect(terminal.out.hasPrefix("\rrun: 100000 events…\r\u{1B}[K\r\nOutcome: the app is suspended after 108017 events."), "\(terminal.out)")
     let piped = try lifesim(["run", "long.lua", "-q"], cwd: dir)
-    #expect(piped.out.hasPrefix("\nOutcome: the app is suspended after 104017 events.") && piped.err.isEmpty, "\(piped.out)")
+    #expect(piped.out.hasPrefix("\nOutcome: the app is suspended after 108017 events.") && piped.err.isEmpty, "\(piped.out)")
   }
 }

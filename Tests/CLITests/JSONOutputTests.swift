@@ -66,7 +66,7 @@ import TestSupport
     let r = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "--json"])
     #expect(r.status == 0)
     let (lines, end) = try check(r, command: "run")
-    #expect(lines.count == 71 && end["events"] as? Int == 71)
+    #expect(lines.count == 72 && end["events"] as? Int == 72)
     #expect(end["t"] as? Int == 60_500_000 && end["seed"] as? Int == 1)
     outcome(end["outcome"])
     // A script error mid-run: the end line carries it, with status 2.
@@ -86,7 +86,7 @@ import TestSupport
     let log = try recordedRun("json-replay.lifelog")
     let trace = try lifesim(["replay", log, "--json"])
     let (lines, end) = try check(trace, command: "replay")
-    #expect(lines.count == 71 && end["complete"] as? Bool == true && end["events"] as? Int == 71)
+    #expect(lines.count == 72 && end["complete"] as? Bool == true && end["events"] as? Int == 72)
     outcome(end["outcome"])
     let until = try check(try lifesim(["replay", log, "--json", "--until", "3"]), command: "replay")
     #expect(until.lines.count == 3 && until.end["until"] as? Int == 3 && until.end["complete"] == nil)
@@ -108,14 +108,14 @@ import TestSupport
 
     let verify = try lifesim(["replay", log, "--verify", "--json"])
     #expect(verify.status == 0)
-    #expect(verify.out == #"{"kind":"end","command":"replay","status":0,"verdict":"identical","events":71}"# + "\n")
+    #expect(verify.out == #"{"kind":"end","command":"replay","status":0,"verdict":"identical","events":72}"# + "\n")
 
     let app = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua", "--json"])
     #expect(app.status == 1)
     let (_, departs) = try check(app, command: "replay")
     #expect(departs["verdict"] as? String == "departs")
     let d = departs["divergence"] as? [String: Any]
-    #expect(d?["seq"] as? Int == 47 && d?["t"] as? Int == 500_000)
+    #expect(d?["seq"] as? Int == 48 && d?["t"] as? Int == 500_000)
     #expect((d?["recorded"] as? [String: Any])?["kind"] as? String == "return")
     #expect((d?["actual"] as? [String: Any])?["duration_us"] as? Int == 6_000_000)
     #expect((d?["before"] as? [[String: Any]])?.count == 5)
@@ -126,7 +126,7 @@ import TestSupport
     let log = try recordedRun("json-verify.lifelog")
     let ok = try lifesim(["verify", log, "--json"])
     #expect(ok.status == 0)
-    #expect(ok.out == #"{"kind":"end","command":"verify","status":0,"log":"\#(log)","verdict":"intact","events":71,"message":"intact and complete: 71 events"}"# + "\n")
+    #expect(ok.out == #"{"kind":"end","command":"verify","status":0,"log":"\#(log)","verdict":"intact","events":72,"message":"intact and complete: 72 events"}"# + "\n")
     var lines = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "\n")
     lines[4] = lines[4].replacingOccurrences(of: "\"t\":0", with: "\"t\":1")
     try lines.joined(separator: "\n").write(toFile: log, atomically: false, encoding: .utf8)
@@ -151,11 +151,11 @@ import TestSupport
     #expect(!hunks.isEmpty && hunks.allSatisfy { $0["kind"] as? String == "hunk" })
     #expect(end["same"] as? Bool == false)
     let first = end["firstDivergence"] as? [String: Any]
-    #expect(first?["a"] as? Int == 47 && first?["b"] as? Int == 47 && first?["t"] as? Int == 500_000)
+    #expect(first?["a"] as? Int == 48 && first?["b"] as? Int == 48 && first?["t"] as? Int == 500_000)
     let outcomes = end["outcomes"] as? [String: Any]
     #expect(outcomes?["differs"] as? [String] == ["terminations", "expectations"])
     let sideA = outcomes?["a"] as? [String: Any]
-    #expect(sideA?["complete"] as? Bool == true && sideA?["events"] as? Int == 71)
+    #expect(sideA?["complete"] as? Bool == true && sideA?["events"] as? Int == 72)
     outcome(sideA?["outcome"])
     let same = try lifesim(["diff", a, a, "--json"])
     #expect(same.status == 0)

@@ -86,7 +86,7 @@ import TestSupport
     let out = dir + "/overrun.lifelog"
     let departs = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua", "-o", out])
     #expect(departs.status == 1)
-    #expect(try lifesim(["verify", out]).out == "\(out): intact and complete: 86 events\n")
+    #expect(try lifesim(["verify", out]).out == "\(out): intact and complete: 87 events\n")
     // An app with a script error: the re-run stops (exit 2) and leaves no log.
     let broken = dir + "/broken.lua"
     try "app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction AppDelegate.applicationDidBecomeActive(a)\n"
@@ -154,6 +154,6 @@ import TestSupport
     let r = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "-o", log], stdout: pipe.fileHandleForWriting)
     #expect(r.status == 2)
     #expect(r.err == "lifesim: cannot write to standard output: Broken pipe\n")
-    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 71 events\n")
+    #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 72 events\n")
   }
 }

@@ -71,15 +71,15 @@ import TestSupport
     let numbered = try lifesim(["run", "Scripts/scenarios/home_and_return.lua", "--numbers"], env: ["NO_COLOR": "1"])
     let lines = numbered.out.split(separator: "\n")
     #expect(lines.first == "     #1     0.000000 ▶ launch  Scripts/scenarios/home_and_return.lua:5")
-    #expect(lines[70] == "    #71    60.500000 ✔ expect: the draft was saved while in the background  Scripts/scenarios/home_and_return.lua:14")
+    #expect(lines[71] == "    #72    60.500000 ✔ expect: the draft was saved while in the background  Scripts/scenarios/home_and_return.lua:14")
     let replayed = try lifesim(["replay", log, "--numbers"], env: ["NO_COLOR": "1"])
-    #expect(replayed.out.split(separator: "\n").prefix(71) == lines.prefix(71))
-    // 0.5 s: every event at or before t = 0.5 s, the last of them event 54.
+    #expect(replayed.out.split(separator: "\n").prefix(72) == lines.prefix(72))
+    // 0.5 s: every event at or before t = 0.5 s, the last of them event 55.
     let byTime = try lifesim(["replay", log, "--numbers", "--until", "0.5s"], env: ["NO_COLOR": "1"])
-    let byNumber = try lifesim(["replay", log, "--numbers", "--until", "54"], env: ["NO_COLOR": "1"])
+    let byNumber = try lifesim(["replay", log, "--numbers", "--until", "55"], env: ["NO_COLOR": "1"])
     #expect(byTime.status == 0 && byTime.out == byNumber.out)
-    #expect(byTime.out.contains("    #54     0.500000 ▶ advance 60.000000 s  Scripts/scenarios/home_and_return.lua:8\n\nOutcome: the app is suspended after 54 events."))
+    #expect(byTime.out.contains("    #55     0.500000 ▶ advance 60.000000 s  Scripts/scenarios/home_and_return.lua:8\n\nOutcome: the app is suspended after 55 events."))
     let json = try lifesim(["replay", log, "--json", "--until", "0.4999s"])
-    #expect(json.out.split(separator: "\n").last?.hasPrefix(#"{"kind":"end","command":"replay","status":0,"events":45,"t":0,"seed":1,"until_us":499900,"#) == true)
+    #expect(json.out.split(separator: "\n").last?.hasPrefix(#"{"kind":"end","command":"replay","status":0,"events":46,"t":0,"seed":1,"until_us":499900,"#) == true)
   }
 }

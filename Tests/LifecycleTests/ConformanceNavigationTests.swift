@@ -161,7 +161,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectStandardLaunch()
     #expect(h.allEvents.contains { if case let .callback(.willConnectTo, _, _, _, arguments) = $0.body, arguments.url == "notes://1" { return true }; return false })
     try h.perform(.home, .openURL("notes://2"))
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot
+    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot
                   + [SD + "sceneWillEnterForeground(_:)", SD + "scene(_:openURLContexts:)", SD + "sceneDidBecomeActive(_:)"])
     h.expectNotifications(Posted.home(scenes: true) + Posted.back(scenes: true))
     h.expectSystem(["suspended", "resumed"])

@@ -112,7 +112,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17)
     try h.launch()
     try h.perform(.home)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
+    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
     h.expectNotifications(Posted.home(scenes: true))
     h.expectSystem(["suspended"])
     #expect(h.sim.state.sceneLabel == "Scene#1")
@@ -123,7 +123,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17, scenes: scenes)
     try h.launch()
     try h.perform(.home, .advance(us: 60_000_000))
-    h.expectCalls(scenes ? [SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot
+    h.expectCalls(scenes ? [SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot
                          : [AD + "applicationWillResignActive(_:)", AD + "applicationDidEnterBackground(_:)"] + snapshot)
     h.expectNotifications(Posted.home(scenes: scenes))
     h.expectSystem(["suspended"])
@@ -213,7 +213,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     try h.launch()
     try h.perform(.home)
     let sig = scenes ? "sceneDidEnterBackground(_:)" : "applicationDidEnterBackground(_:)"
-    h.expectCalls(scenes ? [SD + "sceneWillResignActive(_:)", SD + sig] : [AD + "applicationWillResignActive(_:)", AD + sig])
+    h.expectCalls(scenes ? [SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + sig] : [AD + "applicationWillResignActive(_:)", AD + sig])
     h.expectNotifications(Posted.resignActive(scenes: scenes))
     h.expectSystem(["terminated watchdog 0x8badf00d: \(sig) did not return: exhausted real (wall clock) time allowance of 5.00 seconds"])
     #expect(h.sim.clock == 5_000_000)

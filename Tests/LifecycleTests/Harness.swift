@@ -110,7 +110,7 @@ final class Harness {
     case let .note(name, message): return "note \(name): \(message)"
     case let .expect(name, passed, message, _): return "\(name) \(passed ? "passed" : "failed"): \(message)"
     case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .callback, .returned, .call,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .callback, .returned, .call,
          .notification:
       return nil
     }

@@ -88,8 +88,10 @@ extension Harness {
     let p = sim.profile
     let receiver = p.scenes ? "SceneDelegate." : "AppDelegate."
     let flips = p.ios >= 13 ? Array(repeating: visible.map { $0 + ".traitCollectionDidChange(_:)" }, count: 2).flatMap { $0 } : []
-    expectCalls([receiver + (p.scenes ? "sceneWillResignActive(_:)" : "applicationWillResignActive(_:)"),
-                 receiver + (p.scenes ? "sceneDidEnterBackground(_:)" : "applicationDidEnterBackground(_:)")] + flips,
+    // A scene is asked for its restoration activity before it enters the background (§17).
+    expectCalls([receiver + (p.scenes ? "sceneWillResignActive(_:)" : "applicationWillResignActive(_:)")]
+                  + (p.scenes ? [receiver + "stateRestorationActivity(for:)"] : [])
+                  + [receiver + (p.scenes ? "sceneDidEnterBackground(_:)" : "applicationDidEnterBackground(_:)")] + flips,
                 sourceLocation: sourceLocation)
     expectNotifications(Posted.home(scenes: p.scenes), sourceLocation: sourceLocation)
     expectSystem(system, sourceLocation: sourceLocation)

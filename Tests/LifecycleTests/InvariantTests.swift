@@ -93,7 +93,7 @@ extension SplitMix64 {
   /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
   /// `bg_task` and `transfer_done` take the pending requests and the transfers' sessions (as
   /// `InputRules.legalInputs` does), and one the app never used, which is refused.
-  private static func randomInput(_ rng: inout Rng, _ state: LifecycleState) -> Input {
+  static func randomInput(_ rng: inout Rng, _ state: LifecycleState) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let work = state.backgroundWork
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],

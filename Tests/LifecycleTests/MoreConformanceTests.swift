@@ -49,7 +49,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
   func homeNotificationsScene() throws {
     let h = try launched()
     try h.perform(.home)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
+    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
     h.expectNotifications(["UIScene.willDeactivateNotification", "UIApplication.willResignActiveNotification",
                            "UIScene.didEnterBackgroundNotification", "UIApplication.didEnterBackgroundNotification"])
     h.expectSystem(["suspended"])
@@ -70,7 +70,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
   func lockScene26() throws {
     let h = try launched(ios: 26)
     try h.perform(.lock, .unlock)
-    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "sceneDidEnterBackground(_:)"] + snapshot +
+    h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot +
                   [SD + "sceneWillEnterForeground(_:)", SD + "sceneDidBecomeActive(_:)"])
     h.expectNotifications(Posted.home(scenes: true) + Posted.back(scenes: true))
     h.expectSystem(["suspended", "resumed"])

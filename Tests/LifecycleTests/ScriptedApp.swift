@@ -11,6 +11,8 @@ final class ScriptedApp: AppDriver {
   /// reads; a key here is implemented even with no entry in `handlers`.
   var returns: [String: JSONValue] = [:]
   var expirations: [Int: Handler] = [:]
+  /// Each controller class's `restorationIdentifier` (docs/model.md §14); absent: none.
+  var restorationIdentifiers: [String: String] = [:]
   var controllers: Set<String>
   /// User actions (`act`) by controller class, then action name.
   var actions: [String: [String: Handler]] = [:]
@@ -27,6 +29,7 @@ final class ScriptedApp: AppDriver {
   func declares(controller name: String) -> Bool { controllers.contains(name) }
   func actions(of controller: String) -> [String] { (actions[controller] ?? [:]).keys.sorted() }
   func declaredLayout() -> AppLayout { layout }
+  func restorationIdentifier(ofController name: String) -> String? { restorationIdentifiers[name] }
 
   private func handler(_ cb: Callback, _ target: String) -> Handler? {
     if cb == .expirationHandler, BGTaskLabel.identifier(of: target) == nil { return expirations[Int(target.split(separator: "#").last!)!] }

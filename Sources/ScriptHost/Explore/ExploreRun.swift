@@ -63,7 +63,7 @@ final class RunTracker {
       if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }
       running.removeAll()
     case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession,
-         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .processStarted,
+         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted,
          .launchContinued, .suspended, .resumed, .call, .notification, .expect, .note:
       break
     }

@@ -1,0 +1,73 @@
+-- A reader that brings the reader back to the article they had open, the way Apple's sample
+-- does (docs/model.md §17): the scene's restoration activity names the article and the scroll
+-- position; willConnectTo reads it from the session, the list pushes the article once it is on
+-- screen, and iOS 15's restoreInteractionStateWith puts the scroll position back. On iOS 12
+-- (sceneless) the same app uses view-controller restoration: both controllers have a
+-- restorationIdentifier and encode what they show.
+app { name = "Reader", root = "ArticleList", container = "navigation" }
+
+local articleType = "com.example.reader.article"
+local open          -- the article on screen: { id =, offset = }, or nil on the list
+local reopen        -- the article to push back once the list has appeared
+local nextArticle = 1
+
+local function currentActivity()
+  if not open then return nil end
+  return { activityType = articleType, userInfo = { article = open.id, offset = open.offset } }
+end
+
+-- Scene apps: save at every move to the background, read back at connection.
+function SceneDelegate.stateRestorationActivity(scene) return currentActivity() end
+
+function SceneDelegate.willConnectTo(scene, session, options)
+  local saved = session.stateRestorationActivity
+  if saved and saved.activityType == articleType then
+    reopen = { id = saved.userInfo.article, offset = 0 }
+    store("restoredArticle", saved.userInfo.article)
+  end
+end
+
+function SceneDelegate.restoreInteractionStateWith(scene, activity)
+  scene:extendStateRestoration()      -- the article's text is still loading
+  if reopen then reopen.offset = activity.userInfo.offset end
+  store("restoredOffset", activity.userInfo.offset)
+  scene:completeStateRestoration()
+end
+
+-- Sceneless (iOS 12): view-controller restoration with the secure pair, or the old one before 13.
+function AppDelegate.shouldSaveSecureApplicationState(application, coder) return true end
+function AppDelegate.shouldRestoreSecureApplicationState(application, coder) return true end
+function AppDelegate.shouldSaveApplicationState(application, coder) return true end
+function AppDelegate.shouldRestoreApplicationState(application, coder) return true end
+
+controller "ArticleList" {
+  restorationIdentifier = "list",
+  viewDidAppear = function(vc, animated)
+    if reopen then
+      nextArticle = reopen.id
+      push("Article")
+      reopen = nil
+    end
+  end,
+}
+
+controller "Article" {
+  restorationIdentifier = "article",
+  viewDidLoad = function(vc)
+    vc.article = nextArticle
+    vc.offset = reopen and reopen.offset or 0
+    nextArticle = nextArticle + 1
+  end,
+  -- Reading scrolls the article: 100 points per article number, as a stand-in for the user.
+  viewDidAppear = function(vc, animated)
+    if vc.offset == 0 then vc.offset = 100 * vc.article end
+    open = { id = vc.article, offset = vc.offset }
+  end,
+  viewDidDisappear = function(vc, animated) open = nil end,
+  encodeRestorableState = function(vc, coder) coder.article = vc.article end,
+  decodeRestorableState = function(vc, coder)
+    vc.article = coder.article
+    open = { id = coder.article, offset = 0 }
+    store("restoredArticle", coder.article)
+  end,
+}
