@@ -4,7 +4,34 @@
 -- screen, and iOS 15's restoreInteractionStateWith puts the scroll position back. On iOS 12
 -- (sceneless) the same app uses view-controller restoration: both controllers have a
 -- restorationIdentifier and encode what they show.
-app { name = "Reader", root = "ArticleList", container = "navigation" }
+-- From iOS 13 it also refreshes its articles in the background with BGTaskScheduler (docs/model.md
+-- §16): the launch handler is registered before didFinishLaunching returns, a refresh is submitted
+-- each time the app goes to the background, and the handler completes its task (or, when the
+-- system expires it first, says so).
+app { name = "Reader", root = "ArticleList", container = "navigation", bgTaskIdentifiers = { "com.example.reader.refresh" } }
+
+local refreshID = "com.example.reader.refresh"
+
+-- At most one refresh waits at a time: a new submit replaces the pending one. Not before iOS 13.
+local function scheduleRefresh()
+  if BGTaskScheduler then BGTaskScheduler:submit { id = refreshID, kind = "refresh", earliestBegin = 15 * 60 } end
+end
+
+function AppDelegate.didFinishLaunchingWithOptions(application, options)
+  if BGTaskScheduler then
+    BGTaskScheduler:register(refreshID, function(task)
+      task.expirationHandler = function() task:setTaskCompleted(false) end
+      work(2)                                              -- download the new articles
+      store("refreshes", (stored("refreshes") or 0) + 1)
+      scheduleRefresh()                                    -- and ask for the next refresh
+      task:setTaskCompleted(true)
+    end)
+  end
+  return true
+end
+
+function SceneDelegate.sceneDidEnterBackground(scene) scheduleRefresh() end
+function AppDelegate.applicationDidEnterBackground(application) scheduleRefresh() end
 
 local articleType = "com.example.reader.article"
 local open          -- the article on screen: { id =, offset = }, or nil on the list

@@ -148,16 +148,16 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       logs.append(files)
     }
     #expect(outputs[0] == outputs[1])
-    #expect(logs[0].count == 481)
+    #expect(logs[0].count == 486)
     #expect(logs[0] == logs[1])
-    #expect(outputs[0][0].hasSuffix("864 cases: 481 passed, 0 failed, 383 skipped, 0 errors (virtual time 72587.00 s).\n"))
-    #expect(try jsonLines(outputs[0][1]).count == 865)
+    #expect(outputs[0][0].hasSuffix("880 cases: 486 passed, 0 failed, 394 skipped, 0 errors (virtual time 81657.00 s).\n"))
+    #expect(try jsonLines(outputs[0][1]).count == 881)
   }
 
   @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
     let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
     #expect(r.status == 0, "\(r.out)")
-    #expect(r.out == "432 cases: 375 passed, 0 failed, 57 skipped, 0 errors (virtual time 62755.50 s).\n")
+    #expect(r.out == "440 cases: 380 passed, 0 failed, 60 skipped, 0 errors (virtual time 71825.50 s).\n")
   }
 
   @Test func junitIsReadByARealConsumer() throws {
@@ -270,14 +270,14 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let whole = temporaryPath("lifesim-suite", "whole.xml")
     _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
     let expected = try junitCaseNames(whole)
-    #expect(expected.count == 432)
+    #expect(expected.count == 440)
     var union: [String] = []
     for k in 1...3 {
       let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
       let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
       #expect(r.status == 0)
       let names = try junitCaseNames(part)
-      #expect(names.count == [144, 144, 144][k - 1])
+      #expect(names.count == [147, 147, 146][k - 1])
       union += names
     }
     #expect(union.sorted() == expected.sorted())
@@ -342,7 +342,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 432)
+      #expect(try junitCaseNames(report).count == 440)
     }
   }
 
@@ -371,7 +371,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
-    #expect(suite.out == "432 cases: 375 passed, 0 failed, 57 skipped, 0 errors (virtual time 62755.50 s).\n")
-    #expect(try junitCaseNames(outside + "/report.xml").count == 432)
+    #expect(suite.out == "440 cases: 380 passed, 0 failed, 60 skipped, 0 errors (virtual time 71825.50 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 440)
   }
 }
