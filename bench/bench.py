@@ -168,6 +168,31 @@ def recorded_log(cycles):
     return out
 
 
+def explore_rows():
+    """Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200."""
+    e = [bench_json("explore", "bench/explore_small.lua", "10000", "2") for _ in range(RUNS)]
+    row("explore, 10,000 30-verb runs, 2 threads", fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "2,000",
+        f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings)")
+    k = [bench_json("explore-shrink", "bench/explore_shrink.lua") for _ in range(RUNS)]
+    row("explore: shrink a failure at verb 150 of 200", f"{statistics.median(x['seconds'] for x in k):.3f}", "s", "target", "< 10 s",
+        f"(to {k[0]['verbs']} verbs in {k[0]['attempts']} runs)")
+
+
+def fold_rows():
+    """Folding a log without re-running it: `replay --state` against `replay --verify` (which
+    re-runs the scripts), and the chrome-trace export, at three sizes."""
+    for cycles in (340, 3400, 34000):
+        log = recorded_log(cycles)
+        n = events_in(log)
+        (t_state, _, cpu_state), (t_verify, _, cpu_verify) = alternating(lambda: timed([LIFESIM, "replay", log, "--state"]),
+                                                                        lambda: timed([LIFESIM, "replay", log, "--verify"]))
+        row(f"replay --state, {n:,} events", f"{t_state:.3f}", "s", "replay --verify of the same log", f"{t_verify:.3f} s",
+            f"({t_state / t_verify:.2f}× --verify; CPU {cpu_state:.3f} s vs {cpu_verify:.3f} s; target ≤ 0.5×)")
+        out = os.path.join(TMP, "trace.json")
+        t_trace, _ = median_of(lambda: timed([LIFESIM, "export", log, "--format", "chrome-trace", "-o", out, "--force"]))
+        row(f"export chrome-trace, {n:,} events", fmt(n / t_trace), "events/s", "target", "2,000,000", f"({t_trace:.3f} s)")
+
+
 def verify_rows():
     """`lifesim verify` against openssl's SHA-256 of the same file, at three sizes."""
     for cycles in (340, 3400, 34000):
@@ -249,13 +274,8 @@ def main():
     patterns()
     former_hangs()
 
-    # 8. Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200.
-    e = [bench_json("explore", "bench/explore_small.lua", "10000", "2") for _ in range(RUNS)]
-    row("explore, 10,000 30-verb runs, 2 threads", fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "2,000",
-        f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings)")
-    k = [bench_json("explore-shrink", "bench/explore_shrink.lua") for _ in range(RUNS)]
-    row("explore: shrink a failure at verb 150 of 200", f"{statistics.median(x['seconds'] for x in k):.3f}", "s", "target", "< 10 s",
-        f"(to {k[0]['verbs']} verbs in {k[0]['attempts']} runs)")
+    explore_rows()
+    fold_rows()
 
     write_markdown()
 
@@ -298,7 +318,7 @@ def startup_rows():
 
 
 # The parts `bench/run --only a,b` runs alone; their rows replace the same rows of BENCHMARKS.md.
-PARTS = {"verify": verify_rows, "diff": diff_rows, "startup": startup_rows}
+PARTS = {"verify": verify_rows, "diff": diff_rows, "startup": startup_rows, "explore": explore_rows, "fold": fold_rows}
 ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
 
 
