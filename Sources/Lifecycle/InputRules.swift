@@ -52,7 +52,6 @@ public struct InputRules: Sendable {
       if s.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
       if s.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
       if case .launch = input, s.appState == .active { throw fail("the app is already active") }
-      if case .handoff = input, s.appState == .active { throw fail("the app is already active") }
       if case .quickAction = input, s.appState == .active {
         throw fail("quick actions come from the Home Screen and the app is active; home() first")
       }

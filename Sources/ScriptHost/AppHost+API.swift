@@ -41,9 +41,9 @@ extension AppHost {
 
     vm.push { [weak self] vm in
       guard let self else { return 0 }
-      guard vm.type(1) == .table else { throw LuaRaise(at: vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
+      guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
       if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
-        throw LuaRaise(at: vm, "app: \(problem)")
+        throw self.stopRun(vm, "app: \(problem)")
       }
       var layout = AppLayout()
       vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
@@ -57,7 +57,7 @@ extension AppHost {
           if let s = vm.string(-1) { tabs.append(s) }
           vm.pop()
         }
-        guard !tabs.isEmpty, tabs.count <= 5 else { throw LuaRaise(at: vm, "app: tabs must list 1 to 5 controller names") }
+        guard !tabs.isEmpty, tabs.count <= 5 else { throw self.stopRun(vm, "app: tabs must list 1 to 5 controller names") }
         layout.roots = tabs
         layout.container = .tabs
         layout.tabsHaveNavigation = container == "navigation"
@@ -66,11 +66,13 @@ extension AppHost {
         switch container {
         case nil, "none": layout.container = .none
         case "navigation": layout.container = .navigation
-        case let other?: throw LuaRaise(at: vm, "app: container must be \"navigation\" or \"none\", not \"\(other)\"")
+        case let other?: throw self.stopRun(vm, "app: container must be \"navigation\" or \"none\", not \"\(other)\"")
         }
       }
       vm.pop()
-      layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1)
+      do { layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1) } catch let raise as LuaRaise {
+        throw self.stopRun(vm, raise.message, located: true)
+      }
       self.layout = layout
       return 0
     }

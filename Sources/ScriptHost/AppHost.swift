@@ -40,10 +40,10 @@ final class AppHost: AppDriver {
     self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
   }
 
-  /// Stops the whole run as a script error at the app line that made the call: the problem is
-  /// the script's, not a fault of the simulated app (an output budget, the clock's end).
-  private func stopRun(_ vm: LuaVM, _ message: String) -> LuaRaise {
-    let error = ScriptError(vm.callerLocation().map { "\($0): \(message)" } ?? message)
+  /// Stops the run as a script error at the app line that made the call (`located`: the message
+  /// names it): a mistake in `app { … }`, an output budget, the clock's end — not an app fault.
+  func stopRun(_ vm: LuaVM, _ message: String, located: Bool = false) -> LuaRaise {
+    let error = ScriptError(located ? message : vm.callerLocation().map { "\($0): \(message)" } ?? message)
     fatal = fatal ?? error
     vm.abort()
     return LuaRaise(error.message)

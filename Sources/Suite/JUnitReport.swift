@@ -43,7 +43,8 @@ public enum JUnitReport {
     case .passed: break
     case .skipped: out += "      <skipped message=\"\(escape(r.message ?? ""))\"/>\n"
     case .failed:
-      out += "      <failure message=\"\(escape(r.message ?? "an expectation failed"))\" type=\"expectation\">\(escape(body, inAttribute: false))</failure>\n"
+      let kind = r.message?.hasPrefix("unexpected termination") == true ? "termination" : "expectation"
+      out += "      <failure message=\"\(escape(r.message ?? "the run failed"))\" type=\"\(kind)\">\(escape(body, inAttribute: false))</failure>\n"
     case .error:
       out += "      <error message=\"\(escape(r.message ?? "script error"))\" type=\"script error\">\(escape(body, inAttribute: false))</error>\n"
     }

@@ -74,6 +74,9 @@ struct Test: ParsableCommand {
   @Flag(help: "Leave wall-clock times out of the reports, so two runs give identical bytes.")
   var noWallTime = false
 
+  @Flag(help: "Replace an existing --junit file or --html report.")
+  var force = false
+
   enum ScenesMode: String, ExpressibleByArgument, CaseIterable { case declared, both }
   enum KeptLogs: String, ExpressibleByArgument, CaseIterable { case failed, all }
 
@@ -92,6 +95,11 @@ struct Test: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    // Refused before any case runs: a report written earlier is never replaced by accident.
+    for existing in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) where !force && access(existing, F_OK) == 0 {
+      Terminal.error("\(existing): already exists; refusing to overwrite it (pass --force to replace it)")
+      throw ExitCode(Status.trouble)
+    }
     do {
       throw ExitCode(try runSuite())
     } catch let error as SuiteError {

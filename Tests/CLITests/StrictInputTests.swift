@@ -126,13 +126,23 @@ import Testing
     }
   }
 
-  @Test func anUnknownAppKeyCrashesTheAppNamingTheKey() throws {
+  /// A mistake in `app { … }` is the script's, not a crash of the simulated app: an
+  /// `expect_terminated("crash")` must not turn it green.
+  @Test func anUnknownAppKeyStopsTheRunNamingTheKey() throws {
     let dir = try scriptFolder("app-key", [
       "app.lua": "app { nmae = \"Notes\" }\ncontroller \"ViewController\" {}\n",
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",
     ])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
-    #expect(r.out.contains("crash (app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, name, root, tabs)"), "\(r.out)")
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, name, root, tabs\n", "\(r.err)")
+    let container = try scriptFolder("app-container", [
+      "app.lua": "app { root = \"Home\", container = \"nav\" }\ncontroller \"Home\" {}\n",
+      "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",
+    ])
+    let c = try lifesim(["run", "s.lua", "-q"], cwd: container)
+    #expect(c.status == 2)
+    #expect(c.err == "lifesim: app.lua:1: app: container must be \"navigation\" or \"none\", not \"nav\"\n", "\(c.err)")
   }
 }
 

@@ -218,6 +218,36 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(line["status"] as? String == "failed")
     #expect((line["message"] as? String)?.hasPrefix("unexpected termination (watchdog 0x8badf00d): ") == true, "\(line)")
     #expect((line["trace"] as? [String])?.last?.contains("✖ terminated: watchdog 0x8badf00d") == true)
+    // A crash in app code is a termination too: the case says which, with its trace, and JUnit calls it one.
+    try "app { root = \"Home\" }\ncontroller \"Home\" { viewDidLoad = function(vc) error(\"kaboom\") end }\n"
+      .write(toFile: dir + "/apps/crashing.lua", atomically: true, encoding: .utf8)
+    try "scenario { app = \"../apps/crashing.lua\" }\nlaunch()\n".write(toFile: dir + "/a/crashing.lua", atomically: true, encoding: .utf8)
+    let junit = temporaryPath("lifesim-suite", "crashing.xml")
+    let c = try run(["test", dir + "/a/crashing.lua", "--json", "--no-wall-time", "--junit", junit])
+    #expect(c.status == 1, "\(c.out)\(c.err)")
+    let crash = try #require(try jsonLines(c.out).first)
+    #expect(crash["message"] as? String == "unexpected termination (crash): \(dir)/apps/crashing.lua:2: kaboom; name it with expect_terminated if the scenario means it", "\(crash)")
+    #expect((crash["trace"] as? [String])?.isEmpty == false)
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains("<failure message=\"unexpected termination (crash): "), "\(xml)")
+    #expect(xml.contains("type=\"termination\""), "\(xml)")
+  }
+
+  @Test func anExistingReportIsReplacedOnlyWithForce() throws {
+    let junit = temporaryPath("lifesim-suite", "precious.xml")
+    try "precious\n".write(toFile: junit, atomically: true, encoding: .utf8)
+    let refused = try run(["test", "Scripts/scenarios/home_and_return.lua", "-q", "--junit", junit])
+    #expect(refused.status == 2)
+    #expect(refused.err == "lifesim: \(junit): already exists; refusing to overwrite it (pass --force to replace it)\n", "\(refused.err)")
+    #expect(try String(contentsOfFile: junit, encoding: .utf8) == "precious\n")
+    let html = temporaryPath("lifesim-suite", "precious-html")
+    try FileManager.default.createDirectory(atPath: html, withIntermediateDirectories: true)
+    try "precious\n".write(toFile: html + "/index.html", atomically: true, encoding: .utf8)
+    #expect(try run(["test", "Scripts/scenarios/home_and_return.lua", "-q", "--html", html]).status == 2)
+    #expect(try String(contentsOfFile: html + "/index.html", encoding: .utf8) == "precious\n")
+    let forced = try run(["test", "Scripts/scenarios/home_and_return.lua", "-q", "--junit", junit, "--force"])
+    #expect(forced.status == 0, "\(forced.out)\(forced.err)")
+    #expect(try String(contentsOfFile: junit, encoding: .utf8).hasPrefix("<?xml"))
   }
 
   @Test func aTerminalGetsALiveProgressLine() throws {

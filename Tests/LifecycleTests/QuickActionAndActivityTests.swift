@@ -149,6 +149,18 @@ private func openingApp() -> ScriptedApp {
     }
   }
 
+  @Test("§15 universal link or Handoff, active app: willContinue and continue alone, no transition (T7, S-swc, S-sc)",
+        arguments: [PlatformUnderTest(ios: 17, scenes: false), PlatformUnderTest(ios: 17, scenes: true)])
+  func active(_ p: PlatformUnderTest) throws {
+    for input in [Input.universalLink(url: link), .handoff(type: "com.example.notes.editing")] {
+      let h = try p.launched(app: openingApp())
+      try h.perform(input)
+      h.expectCalls(p.scenes ? [sceneWillContinue, sceneContinue] : [appWillContinue, appContinue])
+      h.expectNotifications([])
+      h.expectSystem([])
+    }
+  }
+
   @Test("§15 universal link, scene app, cold: only options.userActivities, no scene(_:continue:) (S-coua, S36)", arguments: [13, 26])
   func sceneColdLink(_ ios: Int) throws {
     let h = Harness(ios: ios, scenes: true, app: openingApp())

@@ -71,7 +71,7 @@ private func rerun(_ dir: String, _ name: String) -> RunResult {
   @Test("a background task leaked after a lock is found once time passes, shrunk to launch, lock, advance")
   func leakedTaskNeedsLockAndTime() throws {
     let (result, _, dir) = try explore("leaked_task.lua", runs: 800)
-    #expect(result.findings.map(\.signature.text) == ["background_task_expired in during advance"])
+    #expect(result.findings.map(\.signature.text) == ["background_task_expired during advance"])
     #expect(verbLines(read(dir + "/finding-1.lua")) == ["launch()", "lock()", "advance(30.1)"])
     #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
   }
@@ -231,5 +231,18 @@ extension ExploreTests {
     ])
     #expect(Shrinker.simpler(.act("type", arguments: [.string("hello")]), controllers: [], actions: catalog) == [])
     #expect(Shrinker.simpler(.act("save", arguments: []), controllers: [], actions: catalog) == [])
+  }
+}
+
+extension ExploreTests {
+  @Test("explore draws bg_task from the pending requests: a crashing refresh handler is found and shrunk")
+  func backgroundRefreshCrash() throws {
+    let (result, _, dir) = try explore("bg_refresh_crash.lua", runs: 300)
+    #expect(result.findings.map(\.signature.text) == ["crash in BGTaskScheduler.launchHandler(_:)"])
+    let text = read(dir + "/finding-1.lua")
+    #expect(verbLines(text).filter { !$0.hasPrefix(" ") && !$0.hasPrefix("local") && $0 != "end" } == [
+      "launch()", "home()", "bg_task(\"com.example.refresh\")",
+    ])
+    #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
   }
 }

@@ -12,8 +12,11 @@ public struct FailureSignature: Hashable, Comparable, Sendable {
 
   public init(reason: String, place: String) { self.reason = reason; self.place = place }
 
-  /// `watchdog in SceneDelegate.sceneDidEnterBackground(_:)`.
-  public var text: String { reason == "invariant" ? "invariant \"\(place)\" violated" : "\(reason) in \(place)" }
+  /// `watchdog in SceneDelegate.sceneDidEnterBackground(_:)`, `jetsam during advance`.
+  public var text: String {
+    if reason == "invariant" { return "invariant \"\(place)\" violated" }
+    return place.hasPrefix("during ") ? "\(reason) \(place)" : "\(reason) in \(place)"
+  }
 
   public static func < (a: Self, b: Self) -> Bool { (a.reason, a.place) < (b.reason, b.place) }
 }

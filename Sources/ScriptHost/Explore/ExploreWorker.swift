@@ -9,7 +9,7 @@ final class ExploreWorker {
   private let invariants: InvariantHost?
   private let rules: InputRules
   private let declared: Set<String>
-  private var candidatesByTabs: [Int: [(inputs: [Input], isAdvance: Bool)]] = [:]
+  private var candidatesByDomain: [DomainKey: [(inputs: [Input], isAdvance: Bool)]] = [:]
 
   init(_ setup: ExploreSetup) throws(ScriptError) {
     self.setup = setup
@@ -98,7 +98,11 @@ final class ExploreWorker {
   private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
-    let verbs = candidates(tabs: sim.state.window?.tabs.count ?? 0)
+    let work = sim.state.backgroundWork
+    let verbs = candidates(DomainKey(tabs: sim.state.window?.tabs.count ?? 0,
+                                     scene: sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1,
+                                     bgTaskRequests: work.pending.map(\.request.identifier),
+                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock)))
     var order = Array(verbs.indices)
     for k in order.indices {
       order.swapAt(k, k + random.below(order.count - k))
@@ -110,13 +114,21 @@ final class ExploreWorker {
     return nil
   }
 
-  /// Every verb's inputs for a window with `tabs` tabs (`advance`'s are drawn per step).
-  private func candidates(tabs: Int) -> [(inputs: [Input], isAdvance: Bool)] {
-    if let known = candidatesByTabs[tabs] { return known }
-    let domain = ArgumentDomain(controllers: setup.controllers, tabs: tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
-                                actions: setup.actions)
+  /// What the verbs' arguments are drawn from besides the app's declarations: the window's
+  /// tabs, the connected scene, the pending BGTask requests and the sessions with a finished transfer.
+  private struct DomainKey: Hashable {
+    var tabs: Int, scene: Int
+    var bgTaskRequests: [String], transferSessions: [String]
+  }
+
+  /// Every verb's inputs for the domain `key` (`advance`'s are drawn per step).
+  private func candidates(_ key: DomainKey) -> [(inputs: [Input], isAdvance: Bool)] {
+    if let known = candidatesByDomain[key] { return known }
+    let domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
+                                scenes: [key.scene], actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
+                                transferSessions: key.transferSessions)
     let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
-    candidatesByTabs[tabs] = verbs
+    candidatesByDomain[key] = verbs
     return verbs
   }
 
