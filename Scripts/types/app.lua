@@ -37,7 +37,8 @@ function UISceneInstance:completeStateRestoration() end
 
 ---An NSUserActivity as a table: `activityType` is required, the rest is the app's.
 ---@class UserActivity
----@field activityType string
+---@field activityType string   # "NSUserActivityTypeBrowsingWeb" for a universal link
+---@field webpageURL? string
 ---@field userInfo? table
 
 ---@class UISceneSession
@@ -52,10 +53,6 @@ function UISceneInstance:completeStateRestoration() end
 
 ---@class ShortcutItem
 ---@field type string
-
----@class UserActivity
----@field activityType string   # "NSUserActivityTypeBrowsingWeb" for a universal link
----@field webpageURL? string
 
 ---@class LaunchOptions
 ---@field url? string
