@@ -10,23 +10,23 @@ extension ScenarioHost {
       let idx = Int32(position + 1)
       switch argument {
       case let .string(key, expected, _):
-        guard vm.type(idx) == .string, let s = vm.string(idx) else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        guard vm.type(idx) == .string, let s = vm.string(idx) else { throw refusal(vm, idx, spec.name, expected) }
         arguments.values[key] = .text(s)
       case let .choice(key, words, expected):
         arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
       case let .tab(key, expected):
-        guard let i = vm.integer(idx) else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        guard let i = vm.integer(idx) else { throw refusal(vm, idx, spec.name, expected) }
         arguments.values[key] = .number(i)
       case let .seconds(key):
         arguments.values[key] = .number(try seconds(vm, idx, spec.name))
       case let .scene(key, expected):
-        guard let n = vm.integer(idx), n >= 1 else { throw scriptError(vm, "\(spec.name): expected \(expected)") }
+        guard let n = vm.integer(idx), n >= 1 else { throw refusal(vm, idx, spec.name, expected) }
         arguments.values[key] = .number(n)
       case let .optionalChoice(key, words, expected):
         guard vm.type(idx) != .nil, vm.type(idx) != .none else { continue }
         arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
       case let .boolean(key):
-        guard vm.type(idx) == .boolean else { throw scriptError(vm, "\(spec.name): expected true or false") }
+        guard vm.type(idx) == .boolean else { throw refusal(vm, idx, spec.name, "true or false") }
         arguments.values[key] = .flag(vm.bool(idx))
       case let .options(options):
         let required = options.filter(\.required).map { "\($0.key) = …" }
@@ -101,10 +101,15 @@ extension ScenarioHost {
     return VirtualTime.microseconds(seconds: s)
   }
 
-  /// The string at `idx` if it is one of `words`, else `verb: expected <expected>`.
+  /// The string at `idx` if it is one of `words`, else `verb: expected <expected>, not <what was given>`.
   private func word(_ vm: LuaVM, _ idx: Int32, _ verb: String, words: [String], expected: String) throws -> String {
-    guard let s = vm.string(idx), words.contains(s) else { throw scriptError(vm, "\(verb): expected \(expected)") }
+    guard vm.type(idx) == .string, let s = vm.string(idx), words.contains(s) else { throw refusal(vm, idx, verb, expected) }
     return s
+  }
+
+  /// `verb: expected <expected>, not <the value at idx>` at the scenario line.
+  private func refusal(_ vm: LuaVM, _ idx: Int32, _ verb: String, _ expected: String) -> Error {
+    scriptError(vm, "\(verb): expected \(expected), not \(vm.describeValue(idx))")
   }
 
   /// The string at `idx` as one of `E`'s cases, else `verb: expected one of …`.

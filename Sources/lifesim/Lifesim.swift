@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lifecycle
 import ScriptHost
 
 #if canImport(Glibc)
@@ -34,6 +35,11 @@ struct Lifesim: ParsableCommand {
       Terminal.error("argument \(bad) is not valid UTF-8; lifesim takes UTF-8 file names only (rename the file)")
       exit(withError: ExitCode(Status.trouble))
     }
+    if let typo = misspelledCommand() {
+      Terminal.error(typo)
+      Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")
+      exit(withError: ExitCode(Status.trouble))
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -60,6 +66,16 @@ struct Lifesim: ParsableCommand {
     Terminal.error(message)
     exit(withError: ExitCode(Status.trouble))
   }
+}
+
+/// `lifesim rn s.lua`: a first argument that is no command but is near one (ArgumentParser would
+/// only say "2 unexpected arguments").
+private func misspelledCommand() -> String? {
+  let args = CommandLine.arguments.dropFirst()
+  guard let first = args.first, !first.hasPrefix("-") else { return nil }
+  let names = Lifesim.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+  guard !names.contains(first), let near = nearest(first, in: names) else { return nil }
+  return "unknown command '\(first)' (did you mean '\(near)'?)"
 }
 
 /// The position (1 = the first after the command name) of an argument that is not valid UTF-8.

@@ -96,6 +96,13 @@ import TestSupport
       #expect(h.out.contains("Example"), "\(cmd)")
     }
   }
+
+  @Test func aMisspelledCommandGetsASuggestion() throws {
+    let r = try lifesim(["rn", "s.lua"])
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: unknown command 'rn' (did you mean 'run'?)\nUsage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.\n", "\(r.err)")
+    #expect(try lifesim(["exprt", "a.lifelog"]).err.hasPrefix("lifesim: unknown command 'exprt' (did you mean 'export'?)\n"))
+  }
 }
 
 @Suite(.serialized) struct DiffAndExportTests {
