@@ -415,7 +415,7 @@ final class AppHost: AppDriver {
     defer { vm.setTop(top) }
     var problems: [(Int, String)] = []
     func check(_ table: Int32, owner: String, receiver: Callback.Receiver) {
-      let keys = Callback.keys(for: receiver)
+      let keys = Callback.keys(for: receiver) + (receiver == .viewController ? ["restorationIdentifier"] : [])
       vm.pushNil()
       while vm.next(table) {
         let line = vm.type(-1) == .function ? vm.definitionLine(-1) ?? 0 : 0

@@ -79,6 +79,13 @@ import Testing
     #expect(result.error?.hasSuffix("app.lua: controller \"List\".restorationIdentifier must be a string") == true, "\(result.error ?? "")")
   }
 
+  @Test func aMisspelledRestorationIdentifierGetsASuggestion() throws {
+    let (result, _) = try run(app: "controller \"List\" { restorationIdentifer = \"list\" }", scenario: "launch()")
+    #expect(result.exitStatus == 2)
+    #expect(result.error?.hasSuffix("app.lua: controller \"List\" has no handler \"restorationIdentifer\" (did you mean restorationIdentifier?)") == true,
+            "\(result.error ?? "")")
+  }
+
   @Test func aSceneMethodCalledWithADotIsRefused() throws {
     let (_, events) = try run(app: """
       controller "List" {}
