@@ -121,9 +121,13 @@ final class ExploreWorker {
     var bgTaskRequests: [String], transferSessions: [String]
   }
 
+  /// Domains whose candidates are kept (an app's requests and sessions make only a few).
+  static let cachedDomainsMax = 1_024
+
   /// Every verb's inputs for the domain `key` (`advance`'s are drawn per step).
   private func candidates(_ key: DomainKey) -> [(inputs: [Input], isAdvance: Bool)] {
     if let known = candidatesByDomain[key] { return known }
+    if candidatesByDomain.count >= Self.cachedDomainsMax { candidatesByDomain.removeAll() }
     let domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
                                 scenes: [key.scene], actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
                                 transferSessions: key.transferSessions)
