@@ -9,14 +9,8 @@ import Testing
 @Suite struct BGTaskAPITests {
   /// Runs `scenario` (after its `scenario { … }` line) against `app`; returns the run and its events.
   private func run(app: String, scenario: String, ios: Int = 17) throws -> (RunResult, [Event]) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-bgtasks-\(getpid())-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let appPath = dir.appendingPathComponent("app.lua").path, scenarioPath = dir.appendingPathComponent("s.lua").path
-    try app.write(toFile: appPath, atomically: true, encoding: .utf8)
-    try "scenario { app = \"app.lua\", ios = \(ios) }\n\(scenario)\n".write(toFile: scenarioPath, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: scenarioPath)) { _, e in events.append(e) }.run()
-    return (result, events)
+    let run = try runScripts(app: app, scenario: "scenario { app = \"app.lua\", ios = \(ios) }\n\(scenario)\n")
+    return (run.result, run.events)
   }
 
   private static let declaring = """

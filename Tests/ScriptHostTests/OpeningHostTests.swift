@@ -11,14 +11,8 @@ import Testing
   /// Runs `scenario` (verbs, after `scenario { … }`) against an app with a `Home` root and
   /// `handlers`; returns the result, the events and the app's `log` messages.
   private func run(scenes: Bool = true, handlers: String, scenario: String) throws -> (RunResult, [Event], [String]) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-opening-\(getpid())-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let app = dir.appendingPathComponent("app.lua").path
-    let path = dir.appendingPathComponent("s.lua").path
-    try "app { root = \"Home\" }\n\(handlers)\n".write(toFile: app, atomically: true, encoding: .utf8)
-    try "scenario { app = \"app.lua\", scenes = \(scenes) }\n\(scenario)\n".write(toFile: path, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: path)) { _, e in events.append(e) }.run()
+    let (result, events, _) = try runScripts(app: "app { root = \"Home\" }\n\(handlers)\n",
+                                             scenario: "scenario { app = \"app.lua\", scenes = \(scenes) }\n\(scenario)\n")
     let logs = events.compactMap { e -> String? in
       if case let .call(.log(message), _) = e.body { return message }
       return nil

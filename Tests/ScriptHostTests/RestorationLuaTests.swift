@@ -10,15 +10,9 @@ import Testing
 @Suite struct RestorationLuaTests {
   /// Runs `scenario` (its verbs) against an app made of `source`; returns the result and events.
   private func run(app source: String, scenario: String, ios: Int = 17, scenes: Bool = true) throws -> (RunResult, [Event]) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-restoration-\(getpid())-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let app = dir.appendingPathComponent("app.lua").path
-    let path = dir.appendingPathComponent("s.lua").path
-    try "app { root = \"List\", container = \"navigation\" }\n\(source)\n".write(toFile: app, atomically: true, encoding: .utf8)
-    try "scenario { app = \"app.lua\", ios = \(ios), scenes = \(scenes) }\n\(scenario)\n".write(toFile: path, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: path)) { _, e in events.append(e) }.run()
-    return (result, events)
+    let run = try runScripts(app: "app { root = \"List\", container = \"navigation\" }\n\(source)\n",
+                             scenario: "scenario { app = \"app.lua\", ios = \(ios), scenes = \(scenes) }\n\(scenario)\n")
+    return (run.result, run.events)
   }
 
   private func stored(_ events: [Event]) -> [String] {

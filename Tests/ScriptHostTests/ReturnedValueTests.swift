@@ -9,15 +9,9 @@ import Testing
 @Suite struct ReturnedValueTests {
   /// Launches an app whose `AppDelegate` is `delegate` (Lua source); returns the run's events.
   private func launch(delegate: String) throws -> (RunResult, [Event]) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-returned-\(getpid())-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let app = dir.appendingPathComponent("app.lua").path
-    let scenario = dir.appendingPathComponent("s.lua").path
-    try "app { root = \"Home\" }\ncontroller \"Home\" {}\n\(delegate)\n".write(toFile: app, atomically: true, encoding: .utf8)
-    try "scenario { app = \"app.lua\" }\nlaunch()\n".write(toFile: scenario, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: scenario)) { _, e in events.append(e) }.run()
-    return (result, events)
+    let run = try runScripts(app: "app { root = \"Home\" }\ncontroller \"Home\" {}\n\(delegate)\n",
+                             scenario: "scenario { app = \"app.lua\" }\nlaunch()\n")
+    return (run.result, run.events)
   }
 
   private func returns(_ events: [Event]) -> [String] {

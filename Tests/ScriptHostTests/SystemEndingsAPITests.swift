@@ -9,15 +9,9 @@ import Testing
 @Suite struct SystemEndingsAPITests {
   /// Runs `scenario` (its verbs) against an app whose handlers are `delegate` (Lua source).
   private func run(delegate: String, scenario: String) throws -> (RunResult, [Event]) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-endings-\(getpid())-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    try "app { root = \"Home\" }\ncontroller \"Home\" {}\n\(delegate)\n"
-      .write(toFile: dir.appendingPathComponent("app.lua").path, atomically: true, encoding: .utf8)
-    let path = dir.appendingPathComponent("s.lua").path
-    try "scenario { app = \"app.lua\", ios = 17, scenes = false }\n\(scenario)\n".write(toFile: path, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: path)) { _, e in events.append(e) }.run()
-    return (result, events)
+    let run = try runScripts(app: "app { root = \"Home\" }\ncontroller \"Home\" {}\n\(delegate)\n",
+                             scenario: "scenario { app = \"app.lua\", ios = 17, scenes = false }\n\(scenario)\n")
+    return (run.result, run.events)
   }
 
   private func logs(_ events: [Event]) -> [String] {

@@ -21,14 +21,7 @@ import Lifecycle
   /// Runs `scenario` (its first line is given: `scenario { app = "app.lua" }`) against `app`;
   /// the run, its events and the scenario's path.
   private static func run(_ verbs: String, app: String = editor) throws -> (RunResult, [Event], String) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("act-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let scenario = dir.appendingPathComponent("s.lua").path
-    try app.write(toFile: dir.appendingPathComponent("app.lua").path, atomically: true, encoding: .utf8)
-    try ("scenario { app = \"app.lua\" }\n" + verbs).write(toFile: scenario, atomically: true, encoding: .utf8)
-    var events: [Event] = []
-    let result = ScenarioRunner(RunConfiguration(scenarioPath: scenario)) { _, e in events.append(e) }.run()
-    return (result, events, scenario)
+    try runScripts(app: app, scenario: "scenario { app = \"app.lua\" }\n" + verbs)
   }
 
   @Test func theValuesAfterTheNameReachTheActionAfterTheController() throws {
