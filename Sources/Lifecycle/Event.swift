@@ -163,6 +163,11 @@ public struct Termination: Equatable, Sendable {
     self.reason = reason; self.code = code; self.description = description
   }
 
+  /// A crash in app code, described by its error (how the fold records a `crash` event).
+  public static func crash(_ message: String) -> Termination {
+    Termination(reason: .crash, code: nil, description: message)
+  }
+
   /// The jetsam description prefix of a kill for going over the app's own memory limit
   /// (iOS's JetsamEvent reason), as opposed to the system reclaiming a suspended app.
   public static let memoryLimitJetsamPrefix = "per-process-limit"
@@ -231,6 +236,15 @@ public enum EventBody: Equatable, Sendable {
     case .expect: return .expect
     case .note: return .note
     }
+  }
+}
+
+extension EventBody {
+  /// The termination this event records: a system kill, or a crash in app code; nil for any other event.
+  public var termination: Termination? {
+    if case let .terminated(t) = self { return t }
+    if case let .crash(_, _, message, _) = self { return .crash(message) }
+    return nil
   }
 }
 

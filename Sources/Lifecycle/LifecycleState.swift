@@ -282,7 +282,7 @@ extension LifecycleState {
       openings.evolve(call: call)
       backgroundWork.evolve(call: call, at: event.t)
     case let .crash(_, _, message, _):
-      recordTermination(Termination(reason: .crash, code: nil, description: message))
+      recordTermination(.crash(message))
       resetProcess()
     case let .expect(name, passed, _, _):
       if passed { expectationsPassed += 1 } else { expectationsFailed += 1 }

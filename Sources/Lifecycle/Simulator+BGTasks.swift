@@ -69,7 +69,7 @@ extension Simulator {
   /// An NSInternalInconsistencyException inside an app call: the app crashes there, whatever
   /// Lua code around the call would do (an Objective-C exception is not a Lua error).
   private func crashInCall(_ reason: String) throws(ProcessEnded) -> Never {
-    terminate(Termination(reason: .crash, code: nil, description: "NSInternalInconsistencyException: \(reason)"))
+    terminate(.crash("NSInternalInconsistencyException: \(reason)"))
     throw ProcessEnded()
   }
 
@@ -85,22 +85,11 @@ extension Simulator {
       note("bgTaskHeld", "the user force quit the app: the \(kind.rawValue) task \"\(identifier)\" waits until the user opens it again")
       return
     }
-    try wakeForBackgroundWork()
+    try wakeInBackground(repeatingDidEnterBackground: false)
     let target = BGTaskLabel.launchHandler(identifier)
     let handled = driver.implements(.launchHandler, target: target)
     try deliver(.launchHandler, target, payload: .object([("kind", .string(kind.rawValue))]))
     if !handled { try crashInCall("No launch handler registered for task with identifier \(identifier)") }
-  }
-
-  /// A BGTask or a background session's events reach the app in the background: a process is
-  /// started (or a prewarmed one continues), a suspended one resumed — with no second
-  /// didEnterBackground, unlike a fetch or push; one running gets them as it is.
-  func wakeForBackgroundWork() throws(ProcessEnded) {
-    switch state.process {
-    case .notRunning, .prewarmed: try launchInBackground()
-    case .suspended: try resumeInBackground()
-    case .running: break
-    }
   }
 
   /// The task's expiration: its `expirationHandler` runs (`BGTask#<id>`); with none set the

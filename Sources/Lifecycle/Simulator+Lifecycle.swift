@@ -240,14 +240,18 @@ extension Simulator {
   }
 
   /// Launches (no scene), continues or resumes the process in the background for an event; an
-  /// app already running is left as it is.
-  func wakeInBackground() throws(ProcessEnded) {
+  /// app already running is left as it is. A resumed sceneless app hears didEnterBackground again
+  /// (knob `resumeBackgroundEventCallsDidEnterBackground`) unless `repeatingDidEnterBackground` is
+  /// false: BGTasks and background sessions wake it without one.
+  func wakeInBackground(repeatingDidEnterBackground: Bool = true) throws(ProcessEnded) {
     switch state.process {
     case .notRunning, .prewarmed:
       try launchInBackground()
     case .suspended:
       try resumeInBackground()
-      if !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground { try didEnterBackground() }
+      if repeatingDidEnterBackground, !profile.scenes, profile.resumeBackgroundEventCallsDidEnterBackground {
+        try didEnterBackground()
+      }
     case .running:
       break
     }

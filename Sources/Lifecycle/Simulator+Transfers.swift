@@ -23,7 +23,7 @@ extension Simulator {
       for transfer in done { try deliverTransferCompletion(transfer, errorCode: nil) }
       return
     }
-    try wakeForBackgroundWork()
+    try wakeInBackground(repeatingDidEnterBackground: false)
     try deliver(.handleEventsForBackgroundURLSession, "AppDelegate", completion: state.completionsIssued + 1,
                 payload: .object([("identifier", .string(session))]))
     for transfer in done { try deliverTransferCompletion(transfer, errorCode: nil) }

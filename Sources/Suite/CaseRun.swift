@@ -91,13 +91,13 @@ enum CaseRun {
       status = .failed
       // The first failed expectation, else the termination nobody expected.
       let failure = events.firstIndex { if case .expect(_, false, _, _) = $0.event.body { true } else { false } }
-        ?? events.firstIndex { e in Self.termination(e.event.body).map(result.state.unexpectedFaults.contains) ?? false }
+        ?? events.firstIndex { e in e.event.body.termination.map(result.state.unexpectedFaults.contains) ?? false }
       if let failure {
         let body = events[failure].event.body
         if case let .expect(name, _, text, line) = body {
           message = "\(name): \(text)"
           at = line
-        } else if let t = Self.termination(body) {
+        } else if let t = body.termination {
           message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
         }
         let end = min(failure + linesAfter, events.count - 1)
@@ -159,14 +159,6 @@ enum CaseRun {
       (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "/._-+,:@".utf8.contains(b)
     }
     return safe && !s.isEmpty ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-  }
-
-  /// The termination an event records: a system kill, or a crash in app code (which the fold
-  /// records as a `crash` termination with the error as its description).
-  static func termination(_ body: EventBody) -> Termination? {
-    if case let .terminated(t) = body { return t }
-    if case let .crash(_, _, message, _) = body { return Termination(reason: .crash, code: nil, description: message) }
-    return nil
   }
 }
 
