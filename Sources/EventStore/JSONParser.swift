@@ -35,21 +35,17 @@ public struct JSONParser {
   /// Checks that `bytes` is exactly one valid JSON value (the same rules as `parse`), building
   /// nothing. `scratch` is storage the caller keeps, so validation allocates nothing per line.
   public static func validate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout [Range<Int>]) throws(Failure) {
-    var p = JSONParser(bytes, building: false)
-    swap(&p.keyStack, &scratch)
-    p.keyStack.removeAll(keepingCapacity: true)
-    defer { swap(&p.keyStack, &scratch) }
-    _ = try p.value(depth: 0)
-    guard p.i == bytes.count else { throw p.fail("unexpected bytes after the value") }
+    var none: [JSONMember] = []
+    try validate(bytes, scratch: &scratch, members: &none, recording: false)
   }
 
-  /// Like `validate`, and also returns where each member of the outermost value (an object)
-  /// lies in `bytes`, so that a reader can parse only the members it needs. `members` is
-  /// storage the caller keeps.
+  /// Like `validate`; with `recording`, also returns where each member of the outermost value
+  /// (an object) lies in `bytes`, so that a reader can parse only the members it needs.
+  /// `members` is storage the caller keeps (left empty without `recording`).
   public static func validate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout [Range<Int>],
-                              members: inout [JSONMember]) throws(Failure) {
+                              members: inout [JSONMember], recording: Bool = true) throws(Failure) {
     var p = JSONParser(bytes, building: false)
-    p.recordingMembers = true
+    p.recordingMembers = recording
     swap(&p.keyStack, &scratch)
     swap(&p.topMembers, &members)
     p.keyStack.removeAll(keepingCapacity: true)

@@ -183,12 +183,8 @@ public final class LogReader {
     scratch.append(contentsOf: line[0..<bodyCount])
     scratch.append(UInt8(ascii: "}"))
     do {
-      if mode == .inPlace {
-        try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in
-          try JSONParser.validate(buf, scratch: &keyScratch, members: &members)
-        }
-      } else {
-        try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in try JSONParser.validate(buf, scratch: &keyScratch) }
+      try scratch.withUnsafeBufferPointer { buf throws(JSONParser.Failure) in
+        try JSONParser.validate(buf, scratch: &keyScratch, members: &members, recording: mode == .inPlace)
       }
     } catch {
       throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
