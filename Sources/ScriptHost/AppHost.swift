@@ -216,10 +216,8 @@ final class AppHost: AppDriver {
                                traceback: ""))
       }
       return .success(value == .null ? nil : value)
-    } catch let raise as LuaRaise {
-      return .failure(.error(message: raise.message, traceback: ""))
     } catch {
-      return .failure(.error(message: "\(error)", traceback: ""))
+      return .failure(.error(message: error.message, traceback: ""))
     }
   }
 

@@ -5,7 +5,7 @@ extension LuaVM {
   /// The value at `idx` as JSON: nil, booleans, integers, floats, strings, and
   /// tables of them (arrays 1…n, or string-keyed maps stored with sorted keys). `what`
   /// begins an error's message: the API that is given the value.
-  func json(at idx: Int32, depth: Int = 0, what: String = "store") throws -> JSONValue {
+  func json(at idx: Int32, depth: Int = 0, what: String = "store") throws(LuaRaise) -> JSONValue {
     guard depth < Self.storedDepthMax else {
       throw LuaRaise(at: self, "\(what): value nested deeper than \(Self.storedDepthMax) tables (or a cycle)")
     }
