@@ -9,38 +9,18 @@ extension EventBody {
   public func encodeFields(into w: inout CanonicalJSONWriter) {
     switch self {
     case let .input(input, at):
-      w.field("name", input.verb)
-      switch input {
-      case let .launch(url): if let url { w.field("url", url) }
-      case let .interrupt(i): w.field("type", i.rawValue)
-      case let .endInterrupt(e): w.field("how", e.rawValue)
-      case let .switchTo(other): w.field("to", other ? "other" : "self")
-      case let .backgroundLaunch(e): w.field("event", e.rawValue)
-      case let .openURL(url): w.field("url", url)
-      case let .rotate(o): w.field("orientation", o.rawValue)
-      case let .push(c): w.field("class", c)
-      case let .present(c, style, nav):
-        w.field("class", c)
-        if let style { w.field("style", style.rawValue) }
-        if nav { w.field("navigation", true) }
-      case let .selectTab(i): w.field("index", i)
-      case let .swipeBack(cancel), let .swipeDown(cancel): w.field("cancel", cancel)
-      case let .advance(us): w.field("duration_us", us)
-      case let .disconnectScene(n): w.field("scene", n)
-      case .criticalMemoryPressure: w.field("level", "critical")
-      case let .act(name, arguments): w.field("action", name); w.field("arguments", .array(arguments))
-      case let .bgTask(id): w.field("id", id)
-      case let .power(on): w.field("on", on)
-      case let .transferDone(session): w.field("session", session)
-      case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
-           .timeChange, .reboot:
-        break
-      case let .notify(id): w.field("id", id)
-      case let .tapNotification(id, action, foreground):
-        w.field("id", id); w.field("action", action)
-        if foreground { w.field("foreground", true) }
-      case let .quickAction(type), let .handoff(type): w.field("type", type)
-      case let .universalLink(url): w.field("url", url)
+      // As the verb table declares the verb: each argument under its key, in the row's order.
+      let spec = input.spec, arguments = input.arguments
+      w.field("name", spec.name)
+      for key in spec.recordedKeys(arguments) {
+        guard let value = arguments.values[key] else { continue }
+        w.key(dynamic: key)
+        switch value {
+        case let .text(s): w.string(s)
+        case let .number(n): w.int(n)
+        case let .flag(b): w.bool(b)
+        case let .list(l): w.value(.array(l))
+        }
       }
       if let at { w.field("at", at) }
     case let .applicationState(from, to):

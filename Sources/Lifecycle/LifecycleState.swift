@@ -300,43 +300,9 @@ extension LifecycleState {
     if termination.isFault { unexpectedFaults.append(termination) }
   }
 
+  /// What the input changes on the device, as its row of the verb table declares it.
   private mutating func evolve(input: Input) {
-    switch input {
-    case .lock:
-      locked = true; lockedAt = now; frontmostAtLock = isForeground
-      switcherOpen = false
-      interruption = nil  // the app leaves the screen: whatever interrupted it is over for the app
-    case .unlock:
-      locked = false; lockedAt = nil
-      if firstUnlockPending, process == .suspended { protectedDataAvailablePending = true }
-      firstUnlockPending = false
-    case .timeChange:
-      if process == .suspended { timeChangePending = true }
-    case .reboot:
-      locked = true; lockedAt = nil; frontmostAtLock = false
-      switcherOpen = false; interruption = nil
-      firstUnlockPending = true
-    case let .interrupt(i): interruption = i
-    case .endInterrupt: interruption = nil
-    case .appSwitcher: switcherOpen = true
-    case .switchTo: switcherOpen = false
-    case .home: switcherOpen = false
-    case .launch, .openURL: forceQuit = false; switcherOpen = false
-    case .forceQuit: forceQuit = true; switcherOpen = false
-    case let .rotate(o):
-      orientation = o
-      rotationPending = !isForeground && process != .notRunning
-      let visible = Set(visibleControllers)
-      for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
-    case let .tapNotification(_, action, foreground):
-      if action == Opening.defaultAction || foreground { forceQuit = false }
-    case .quickAction, .universalLink, .handoff: forceQuit = false
-    case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure, .notify, .bgTask, .power, .transferDone:
-      break  // what these change is recorded by the events their sequences make
-    case .act:
-      break  // what the action does is recorded by its callback and app calls
-    }
+    input.spec.deviceChange(input, &self)
   }
 
   private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {

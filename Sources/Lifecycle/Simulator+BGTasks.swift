@@ -152,21 +152,6 @@ extension Simulator {
   }
 }
 
-extension Input {
-  /// The user takes the device and opens the app (or unlocks it).
-  var userTakesDevice: Bool {
-    switch self {
-    case .launch, .openURL, .unlock, .quickAction, .universalLink, .handoff: return true
-    case let .tapNotification(_, action, foreground): return action == Opening.defaultAction || foreground
-    case .prewarm, .home, .lock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit, .memoryWarning,
-         .memoryPressure, .backgroundLaunch, .rotate, .push, .pop, .present, .dismiss, .selectTab, .swipeBack, .swipeDown,
-         .advance, .bgTask, .power, .transferDone, .disconnectScene, .criticalMemoryPressure, .timeChange, .reboot, .act,
-         .notify:
-      return false
-    }
-  }
-}
-
 extension InputRules {
   /// Why `bg_task`, `power` or `transfer_done` cannot be performed now (nil: it can). The
   /// device being locked never matters: the system runs them before the first unlock too.

@@ -16,7 +16,7 @@ struct TraceFormatter {
     switch event.body {
     case let .input(input, at):
       depth = 0
-      text = Terminal.paint("▶ \(describe(input))", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+      text = Terminal.paint("▶ \(input.traceText)", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
     case let .applicationState(from, to):
       text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
     case let .sceneActivation(scene, from, to):
@@ -81,39 +81,6 @@ struct TraceFormatter {
 
   private func pad(_ s: String, _ width: Int) -> String {
     s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
-  }
-
-  private func describe(_ input: Input) -> String {
-    switch input {
-    case let .launch(url): return "launch" + (url.map { " url=\($0)" } ?? "")
-    case let .interrupt(i): return "interrupt \(i.rawValue)"
-    case let .endInterrupt(e): return "end_interrupt \(e.rawValue)"
-    case let .switchTo(other): return "switch_to \(other ? "other" : "self")"
-    case let .backgroundLaunch(e): return "background_launch \(e.rawValue)"
-    case let .openURL(url): return "open_url \(url)"
-    case let .rotate(o): return "rotate \(o.rawValue)"
-    case let .push(c): return "push \(c)"
-    case let .present(c, style, _): return "present \(c)" + (style.map { " (\($0.rawValue))" } ?? "")
-    case let .selectTab(i): return "select_tab \(i)"
-    case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
-    case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
-    case let .advance(us): return "advance \(VirtualTime.format(us)) s"
-    case let .disconnectScene(n): return "disconnect_scene Scene#\(n)"
-    case .criticalMemoryPressure: return "memory_pressure critical"
-    case let .bgTask(id): return "bg_task \(id)"
-    case let .power(on): return "power \(on ? "on" : "off")"
-    case let .transferDone(session): return "transfer_done \(session)"
-    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
-         .timeChange, .reboot:
-      return input.verb
-    case let .act(name, arguments): return (["act \(name)"] + arguments.map(\.canonicalText)).joined(separator: " ")
-    case let .notify(id): return "notify \(id)"
-    case let .tapNotification(id, action, foreground):
-      return "tap_notification \(id)" + (action == "default" ? "" : " action=\(action)") + (foreground ? " (foreground)" : "")
-    case let .quickAction(type): return "quick_action \(type)"
-    case let .universalLink(url): return "universal_link \(url)"
-    case let .handoff(type): return "handoff \(type)"
-    }
   }
 
   /// An app call in words (`work 0.200000 s`, `beginBackgroundTask "upload" → 1`).
