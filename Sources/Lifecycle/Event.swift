@@ -95,22 +95,22 @@ public struct Termination: Equatable, Sendable {
 
 /// One fact of a run. `evolve` folds these into `LifecycleState`; the log stores them.
 public enum EventBody: Equatable, Sendable {
-  case input(Input, at: String?)
+  case inputPerformed(Input, at: String?)
   // transitions
-  case applicationState(from: ApplicationState, to: ApplicationState)
-  case sceneActivation(scene: String, from: SceneActivation, to: SceneActivation)
+  case applicationStateChanged(from: ApplicationState, to: ApplicationState)
+  case sceneActivationChanged(scene: String, from: SceneActivation, to: SceneActivation)
   case sceneConnected(scene: String)
   case sceneDisconnected(scene: String)
-  case sceneSession(created: Bool)
+  case sceneSessionChanged(created: Bool)
   case rootBuilt(container: Container, navigation: Bool, controllers: [String])
   case pushed(String)
   case popped(String)
   case presented(String, style: PresentationStyle, navigation: Bool)
   case dismissed(String)
   case tabSelected(index: Int, controller: String)
-  case protectedData(available: Bool)
+  case protectedDataChanged(available: Bool)
   /// What survives for state restoration changed (docs/model.md §17).
-  case restoration(RestorationChange)
+  case restorationChanged(RestorationChange)
   // system decisions
   case processStarted(mode: LaunchMode, state: ApplicationState)
   case launchContinued(state: ApplicationState)
@@ -119,31 +119,31 @@ public enum EventBody: Equatable, Sendable {
   case terminated(Termination)
   // the app
   /// `arguments`: what UIKit passes besides the receiver (a URL, a completion, `animated`, options…).
-  case callback(Callback, target: String, handled: Bool, depth: Int, arguments: CallbackArguments)
+  case callbackDelivered(Callback, target: String, handled: Bool, depth: Int, arguments: CallbackArguments)
   /// `value`: what the handler returned, for a callback whose return UIKit reads (`Callback.returnsValue`).
   case returned(name: String, target: String, usedUs: Int64, depth: Int, value: JSONValue?)
-  case call(AppCall, at: String?)
-  case notification(name: String, handled: Bool, depth: Int)
-  case crash(name: String, target: String, message: String, traceback: String)
+  case appCalled(AppCall, at: String?)
+  case notificationPosted(name: String, handled: Bool, depth: Int)
+  case crashed(name: String, target: String, message: String, traceback: String)
   // the scenario
-  case expect(name: String, passed: Bool, message: String, at: String?)
-  case note(name: String, message: String)
+  case expectationChecked(name: String, passed: Bool, message: String, at: String?)
+  case noted(name: String, message: String)
 
   /// The log kind this event is written as.
   public var kind: EventKind {
     switch self {
-    case .input: return .input
-    case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration:
+    case .inputPerformed: return .input
+    case .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged:
       return .transition
     case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
-    case .callback: return .callback
+    case .callbackDelivered: return .callback
     case .returned: return .return
-    case .call: return .call
-    case .notification: return .notification
-    case .crash: return .crash
-    case .expect: return .expect
-    case .note: return .note
+    case .appCalled: return .call
+    case .notificationPosted: return .notification
+    case .crashed: return .crash
+    case .expectationChecked: return .expect
+    case .noted: return .note
     }
   }
 }
@@ -152,7 +152,7 @@ extension EventBody {
   /// The termination this event records: a system kill, or a crash in app code; nil for any other event.
   public var termination: Termination? {
     if case let .terminated(t) = self { return t }
-    if case let .crash(_, _, message, _) = self { return .crash(message) }
+    if case let .crashed(_, _, message, _) = self { return .crash(message) }
     return nil
   }
 }

@@ -101,7 +101,7 @@ extension Simulator {
     if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
     if !state.sceneSession {
       try deliver(.configurationForConnecting, "AppDelegate")
-      emit(.sceneSession(created: true))
+      emit(.sceneSessionChanged(created: true))
     }
     emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
     try buildRoot()
@@ -193,12 +193,12 @@ extension Simulator {
   // MARK: - App-level transitions
 
   func setApplicationState(_ to: ApplicationState) {
-    if state.applicationState != to { emit(.applicationState(from: state.applicationState, to: to)) }
+    if state.applicationState != to { emit(.applicationStateChanged(from: state.applicationState, to: to)) }
   }
 
   func setScene(_ to: SceneActivation) {
     if let scene = state.sceneLabel, state.sceneActivation != to {
-      emit(.sceneActivation(scene: scene, from: state.sceneActivation, to: to))
+      emit(.sceneActivationChanged(scene: scene, from: state.sceneActivation, to: to))
     }
   }
 
@@ -280,7 +280,7 @@ extension Simulator {
 
   func protectedData(available: Bool) throws(ProcessEnded) {
     if available {
-      emit(.protectedData(available: true))
+      emit(.protectedDataChanged(available: true))
       if state.process == .running {
         try deliver(.applicationProtectedDataDidBecomeAvailable, "AppDelegate")
         try post("UIApplication.protectedDataDidBecomeAvailableNotification")
@@ -290,7 +290,7 @@ extension Simulator {
         try deliver(.applicationProtectedDataWillBecomeUnavailable, "AppDelegate")
         try post("UIApplication.protectedDataWillBecomeUnavailableNotification")
       }
-      emit(.protectedData(available: false))
+      emit(.protectedDataChanged(available: false))
     }
   }
 
@@ -323,6 +323,6 @@ extension Simulator {
   /// A force quit ends the scene's session, whatever the app delegate does.
   private func discardSceneSession() {
     forgetRestorationAtForceQuit()
-    if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+    if profile.scenes, state.sceneSession { emit(.sceneSessionChanged(created: false)) }
   }
 }

@@ -135,7 +135,7 @@ extension Simulator {
     for label in labels where state.controller(label) == nil {
       throw .invalid("restorationHandler: no view controller \(label) is alive")
     }
-    emit(.call(.restorationHandler(controllers: labels), at: at))
+    emit(.appCalled(.restorationHandler(controllers: labels), at: at))
     do {
       for label in labels { try deliver(.restoreUserActivityState, label, payload: .object([("activity", activity)])) }
     } catch {

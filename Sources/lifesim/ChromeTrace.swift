@@ -172,9 +172,9 @@ struct ChromeTraceExporter {
   private mutating func record(_ body: EventBody, seq: Int64, t: Int64, ts: Int64) {
     var args: [(String, JSONValue)] = [("seq", .int(seq)), ("t_us", .int(t))]
     switch body {
-    case let .input(input, at):
+    case let .inputPerformed(input, at):
       instant("System", input.verb, ts, args: args + [("at", at.map(JSONValue.string) ?? .null)])
-    case let .sceneActivation(scene, from, to):
+    case let .sceneActivationChanged(scene, from, to):
       instant("SceneDelegate", "\(scene) → \(to.rawValue)", ts, args: args + [("from", .string(from.rawValue))])
     case let .processStarted(mode, _):
       instant("System", "process started (\(mode.rawValue))", ts, args: args)
@@ -185,10 +185,10 @@ struct ChromeTraceExporter {
       closeAll(at: ts)
       instant("System", "terminated: \(term.reason.rawValue)", ts,
               args: args + [("code", .string(term.code ?? "")), ("description", .string(term.description))])
-    case let .crash(name, target, message, _):
+    case let .crashed(name, target, message, _):
       closeAll(at: ts)
       instant("System", "crash in \(target).\(name)", ts, args: args + [("message", .string(message))])
-    case let .callback(cb, target, handled, depth, arguments):
+    case let .callbackDelivered(cb, target, handled, depth, arguments):
       args += [("target", .string(target)), ("depth", .int(Int64(depth))), ("handled", .bool(handled))]
       if let url = arguments.url { args.append(("url", .string(url))) }
       if let animated = arguments.animated { args.append(("animated", .bool(animated))) }
@@ -206,22 +206,22 @@ struct ChromeTraceExporter {
         let returned: [(String, JSONValue)] = value.map { [("value", $0)] } ?? []
         span(o.track, name, from: o.ts, to: ts, args: o.args + [("return_seq", .int(seq)), ("used_us", .int(used))] + returned)
       }
-    case let .call(call, at):
+    case let .appCalled(call, at):
       args += [("call", .string(TraceFormatter.describe(call))), ("at", at.map(JSONValue.string) ?? .null)]
       instant(callerTrack, call.name, ts, args: args)
       task(call, seq: seq, args: args, ts: ts)
-    case let .notification(name, handled, depth):
+    case let .notificationPosted(name, handled, depth):
       instant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts,
               args: args + [("handled", .bool(handled)), ("depth", .int(Int64(depth)))])
-    case let .expect(name, passed, message, at):
+    case let .expectationChecked(name, passed, message, at):
       instant("System", "\(passed ? "✔" : "✘") \(name)", ts,
               args: args + [("message", .string(message)), ("at", at.map(JSONValue.string) ?? .null)])
-    case let .note(name, message):
+    case let .noted(name, message):
       instant("System", name, ts, args: args + [("message", .string(message))])
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
-    case .applicationState, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .popped, .dismissed,
-         .tabSelected, .protectedData, .restoration:
+    case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
+         .tabSelected, .protectedDataChanged, .restorationChanged:
       break
     }
   }
@@ -288,10 +288,10 @@ extension EventBody {
   /// The process stops running with this event (the background-time counter holds from here).
   var endsProcessRun: Bool {
     switch self {
-    case .suspended, .terminated, .crash: return true
-    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
-         .resumed, .callback, .returned, .call, .notification, .expect, .note:
+    case .suspended, .terminated, .crashed: return true
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,
+         .resumed, .callbackDelivered, .returned, .appCalled, .notificationPosted, .expectationChecked, .noted:
       return false
     }
   }

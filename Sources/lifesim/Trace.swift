@@ -14,16 +14,16 @@ struct TraceFormatter {
     let time = (numbered ? Terminal.paint(pad("#\(seq)", 7), "2") + " " : "") + Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
     switch event.body {
-    case let .input(input, at):
+    case let .inputPerformed(input, at):
       depth = 0
       text = Terminal.paint("▶ \(input.traceText)", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .applicationState(from, to):
+    case let .applicationStateChanged(from, to):
       text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
-    case let .sceneActivation(scene, from, to):
+    case let .sceneActivationChanged(scene, from, to):
       text = "  ◆ \(scene) \(from.rawValue) → \(to.rawValue)"
     case let .sceneConnected(scene): text = "  ◆ \(scene) connected"
     case let .sceneDisconnected(scene): text = "  ◆ \(scene) disconnected"
-    case let .sceneSession(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
+    case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
     case let .rootBuilt(container, _, controllers):
       text = "  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
     case let .pushed(c): text = "  ◆ push \(c)"
@@ -31,8 +31,8 @@ struct TraceFormatter {
     case let .presented(c, style, _): text = "  ◆ present \(c) (\(style.rawValue))"
     case let .dismissed(c): text = "  ◆ dismiss \(c)"
     case let .tabSelected(i, c): text = "  ◆ tab \(i) selected: \(c)"
-    case let .protectedData(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
-    case let .restoration(change): text = "  ◆ " + Self.describe(change)
+    case let .protectedDataChanged(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
+    case let .restorationChanged(change): text = "  ◆ " + Self.describe(change)
     case let .processStarted(mode, state):
       text = Terminal.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
     case let .launchContinued(state): text = Terminal.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
@@ -40,7 +40,7 @@ struct TraceFormatter {
     case .resumed: text = Terminal.paint("  ● resumed", "33")
     case let .terminated(t):
       text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
-    case let .callback(cb, target, handled, depth, arguments):
+    case let .callbackDelivered(cb, target, handled, depth, arguments):
       self.depth = depth
       let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
         + (arguments.payload.map { " \($0.canonicalText)" } ?? "")
@@ -48,16 +48,16 @@ struct TraceFormatter {
     case let .returned(name, target, used, depth, value):
       text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s"
                                               + (value.map { " → \($0.canonicalText)" } ?? ""), "2")
-    case let .call(call, _):
+    case let .appCalled(call, _):
       text = indent(depth + 1) + "· \(Self.describe(call))"
-    case let .notification(name, handled, depth):
+    case let .notificationPosted(name, handled, depth):
       text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
-    case let .crash(name, target, message, traceback):
+    case let .crashed(name, target, message, traceback):
       text = Terminal.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
-    case let .expect(name, passed, message, at):
+    case let .expectationChecked(name, passed, message, at):
       text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .note(name, message):
+    case let .noted(name, message):
       text = Terminal.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"

@@ -37,7 +37,7 @@ import Testing
     #expect(result.state.store["answers"] == .string("true, false, false notPermitted, true"))
     #expect(result.state.backgroundWork.pending.map(\.dueAt) == [60_000_000])
     let submits = events.compactMap { e -> String? in
-      guard case let .call(.submitBGTask(request, result), _) = e.body else { return nil }
+      guard case let .appCalled(.submitBGTask(request, result), _) = e.body else { return nil }
       return "\(request.identifier) \(result.rawValue)"
     }
     #expect(submits == ["undeclared notPermitted", "r pending"])
@@ -132,6 +132,6 @@ import Testing
     let (result, events) = try run(app: app, scenario: "background_launch(\"fetch\") expect_state(\"not_running\")")
     #expect(result.exitStatus == 0, "\(result.error ?? "")")
     #expect(!events.contains { if case .processStarted = $0.body { return true } else { return false } })
-    #expect(events.contains { if case .note("fetchNotDelivered", _) = $0.body { return true } else { return false } })
+    #expect(events.contains { if case .noted("fetchNotDelivered", _) = $0.body { return true } else { return false } })
   }
 }
