@@ -91,6 +91,14 @@ import Testing
     }
   }
 
+  @Test func anIdentifierDeclaredTwiceIsAScriptErrorAtTheAppLine() throws {
+    let app = "app { root = \"Home\", bgTaskIdentifiers = { \"r\", \"p\", \"r\" } }\ncontroller \"Home\" {}\n"
+    let (result, _) = try run(app: app, scenario: "launch()")
+    #expect(result.exitStatus == 2)
+    #expect(result.error?.hasSuffix("app.lua:1: app: bgTaskIdentifiers[3] repeats bgTaskIdentifiers[1], \"r\"") == true,
+            "\(result.error ?? "")")
+  }
+
   @Test("registering in the script's top level (a static initialiser) is legal, in the first process too")
   func registrationAtTheTopLevel() throws {
     let app = Self.declaring + "\nstore(\"top\", BGTaskScheduler:register(\"r\", function(task) task:setTaskCompleted(true) end))\n"
