@@ -27,7 +27,10 @@ public struct CallPattern: Equatable, Sendable {
     }
     guard let dot, let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
       let name = text.split(separator: ".").last.map(String.init) ?? text
-      let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
+      let receiver = text.split(separator: ".").dropLast().joined(separator: ".")
+      // A name that is no callback, after a receiver, is most likely one of its user actions.
+      let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" }
+        ?? (receiver.isEmpty ? "" : "; user actions, whatever their names, are the callback action(_:): \"\(receiver).actions\"")
       throw ScenarioError("unknown callback \"\(text)\"\(near)")
     }
     receiver = String(text[..<dot])
