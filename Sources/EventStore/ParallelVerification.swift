@@ -217,29 +217,46 @@ private final class LineValidator: @unchecked Sendable {
 /// Links each validated line onto the hash chain and compares it with the line's `h`.
 private final class ChainChecker: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
-  private var chain: HashChain
+  /// The last digest checked (hex): the link before the next chunk's first line.
+  private let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: HashChain.hexBytes)
   /// A line's `h` is not the chain's.
   private(set) var failed = false
 
-  init(chain: HashChain) { self.chain = chain }
+  init(chain: HashChain) {
+    if chain.previous.count == HashChain.hexBytes {
+      previous.initialize(from: chain.previous, count: HashChain.hexBytes)
+    } else {
+      previous.initialize(repeating: 0, count: HashChain.hexBytes)
+      failed = true
+    }
+  }
+
+  deinit { previous.deallocate() }
 
   func check(_ chunk: Chunk) {
+    guard !failed else { return }
+    // Each line's own `h`, once it matches, is the digest the next line links to: no copy.
+    var last = UnsafePointer(previous)
     var start = 0
     for (bodyEnd, lineEnd) in chunk.lines {
-      let computed = chain.link(UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start))
-      let same = computed.withUnsafeBytes { memcmp($0.baseAddress!, chunk.bytes + bodyEnd + 6, HashChain.hexBytes) == 0 }
-      guard same else {
+      let recorded = UnsafePointer(chunk.bytes + bodyEnd + 6)
+      let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
+      guard HashChain.linkMatches(previous: last, body: body, recorded: recorded) else {
         failed = true
         return
       }
+      last = recorded
       start = lineEnd + 1
     }
+    previous.update(from: last, count: HashChain.hexBytes)
   }
 }
 
-/// Checks a share of a chunk's lines as JSON, as `LogReader` does (the bodies with their `}`).
+/// Checks a share of a chunk's lines as JSON, as `LogReader` does (the bodies with their `}`):
+/// `QuickJSONCheck` first, and `JSONParser` for the lines it is not sure of.
 private final class JSONChecker: @unchecked Sendable {
   // @unchecked: each part has its own checker, used by one thread at a time.
+  private let quick = QuickJSONCheck()
   private var keyScratch: [Range<Int>] = []
   /// A line is not valid JSON.
   private(set) var failed = false
@@ -249,9 +266,11 @@ private final class JSONChecker: @unchecked Sendable {
     let first = lines.count * part / parts, end = lines.count * (part + 1) / parts
     for index in first..<end {
       let start = index == 0 ? 0 : lines[index - 1].lineEnd + 1
-      let body = UnsafeBufferPointer(start: chunk.bytes + start, count: lines[index].bodyEnd + 1 - start)
+      let count = lines[index].bodyEnd + 1 - start
+      // The line's `"h":"…"}` follows the body: more than `QuickJSONCheck.readsPastEnd` bytes.
+      if quick.accepts(chunk.bytes + start, count: count) { continue }
       do {
-        try JSONParser.validate(body, scratch: &keyScratch)
+        try JSONParser.validate(UnsafeBufferPointer(start: chunk.bytes + start, count: count), scratch: &keyScratch)
       } catch {
         failed = true
         return
