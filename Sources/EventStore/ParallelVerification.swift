@@ -98,10 +98,9 @@ private final class Chunk: @unchecked Sendable {
 private final class LineValidator: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
   private let fd: Int32
-  private var order = EventOrder()
-  private var lineNumber = 1
+  private var rules = LineRules()
   private var eof = false
-  private var trailer: LogTrailer?
+  private let kinds = KindTable()
   /// How the log ends, once the last chunk is read.
   private(set) var ending: LogEnding?
   /// Something needs `LogReader`'s exact reading.
@@ -144,37 +143,52 @@ private final class LineValidator: @unchecked Sendable {
     guard !failed, eof else { return }
     if chunk.count > chunk.cut {
       // A partial last line: what a killed writer leaves, unless it follows the trailer.
-      guard trailer == nil, chunk.count - chunk.cut <= LogLimits.lineBytesMax else {
+      guard rules.trailer == nil, chunk.count - chunk.cut <= LogLimits.lineBytesMax else {
         failed = true
         return
       }
-      ending = .cutOff(afterEvent: order.lastSeq)
-    } else if let trailer {
+      ending = .cutOff(afterEvent: rules.order.lastSeq)
+    } else if let trailer = rules.trailer {
       ending = .complete(trailer)
     } else {
-      ending = .cutOff(afterEvent: order.lastSeq)
+      ending = .cutOff(afterEvent: rules.order.lastSeq)
     }
   }
 
   private func validateLines(_ chunk: Chunk) {
+    // Locals, written back once: a property of a class costs an exclusivity check each access.
+    var lines = chunk.lines
+    chunk.lines = []
+    var rules = self.rules
+    defer {
+      chunk.lines = lines
+      self.rules = rules
+    }
     var start = 0
     while start < chunk.cut {
       let line = chunk.bytes + start
       guard let newline = memchr(line, 0x0A, chunk.cut - start) else { break }
       let length = line.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-      lineNumber += 1
-      guard trailer == nil, length <= LogLimits.lineBytesMax, let bodyEnd = accept(line, length: length) else {
+      rules.lineNumber += 1
+      guard rules.trailer == nil, length <= LogLimits.lineBytesMax, let bodyEnd = rules.accept(line, length: length, kinds: kinds) else {
         failed = true
         return
       }
-      chunk.lines.append((start + bodyEnd, start + length))
+      lines.append((start + bodyEnd, start + length))
       start += length + 1
     }
   }
+}
+
+/// What `LineValidator` knows of the lines so far, as one value.
+private struct LineRules {
+  var order = EventOrder()
+  var lineNumber = 1
+  var trailer: LogTrailer?
 
   /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); returns where its
   /// body ends (it writes the body's `}` there), or nil when `LogReader` must read it.
-  private func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int) -> Int? {
+  mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> Int? {
     // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
     guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
       return nil
@@ -185,9 +199,10 @@ private final class LineValidator: @unchecked Sendable {
     guard let (seq, t, kindStart) = LogScanner.eventPrefix(UnsafeRawBufferPointer(body)) else {
       return acceptTrailer(body) ? bodyEnd : nil
     }
-    let kindEnd = memchr(line + kindStart, Int32(UInt8(ascii: "\"")), bodyEnd - kindStart)
-      .map { line.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bodyEnd
-    guard Self.isKnownKind(UnsafeBufferPointer(rebasing: body[kindStart..<kindEnd])) else { return nil }
+    var kindEnd = kindStart
+    while kindEnd < bodyEnd, line[kindEnd] != UInt8(ascii: "\"") { kindEnd += 1 }
+    // The suffix (72 bytes) follows the body: `KindTable` may read 16 bytes from the kind's start.
+    guard kinds.contains(line + kindStart, count: kindEnd - kindStart) else { return nil }
     do {
       try order.accept(seq: seq, t: t, line: lineNumber)
     } catch {
@@ -197,20 +212,45 @@ private final class LineValidator: @unchecked Sendable {
   }
 
   /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
-  private func acceptTrailer(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+  private mutating func acceptTrailer(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
           let read = try? LogReader.decodeTrailer(parsed, number: lineNumber),
           (try? order.checkTrailer(read, line: lineNumber)) != nil else { return false }
     trailer = read
     return true
   }
+}
 
-  private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.rawValue.utf8) }
+/// The kinds `EventKind` knows, as words that a kind's raw text (compared as `LogReader` does,
+/// unescaped) is matched against without a call per kind.
+private struct KindTable {
+  /// Names longer than this are not kinds.
+  private static let bytesMax = 16
+  private let kinds: [(count: Int, head: UInt64, tail: UInt64)]
 
-  /// The raw text of an event kind `EventKind` knows (compared as `LogReader` does, unescaped).
-  private static func isKnownKind(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let start = text.baseAddress else { return false }
-    return kindNames.contains { name in name.count == text.count && memcmp(name, start, text.count) == 0 }
+  init() {
+    kinds = EventKind.allCases.map { kind in
+      var name = Array(kind.rawValue.utf8)
+      let count = name.count
+      precondition(count <= Self.bytesMax, "an event kind longer than KindTable takes")
+      name += [UInt8](repeating: 0, count: Self.bytesMax - count)
+      let words = name.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+      return (count, UInt64(littleEndian: words.0), UInt64(littleEndian: words.1))
+    }
+  }
+
+  /// Whether the `count` bytes at `text` name a kind; 16 bytes from `text` must be readable.
+  func contains(_ text: UnsafePointer<UInt8>, count: Int) -> Bool {
+    guard count <= Self.bytesMax else { return false }
+    let raw = UnsafeRawPointer(text)
+    let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & Self.mask(keeping: count)
+    let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(keeping: count - 8)
+    return kinds.contains { $0.count == count && $0.head == head && $0.tail == tail }
+  }
+
+  /// The low `bytes` bytes of a word (none below 0, all from 8).
+  private static func mask(keeping bytes: Int) -> UInt64 {
+    bytes <= 0 ? 0 : bytes >= 8 ? ~0 : (1 << (8 * UInt64(bytes))) - 1
   }
 }
 

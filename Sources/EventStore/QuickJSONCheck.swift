@@ -23,12 +23,15 @@ final class QuickJSONCheck {
   /// Where each kept key starts and how long it is.
   private let keyStarts = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: keysMax)
   private let keyLengths = UnsafeMutablePointer<Int>.allocate(capacity: keysMax)
+  /// The first 8 bytes of each kept key (fewer for a shorter one, the rest zero).
+  private let keyHeads = UnsafeMutablePointer<UInt64>.allocate(capacity: keysMax)
   /// For each open object, the number of keys kept before its own.
   private let firstKeys = UnsafeMutablePointer<Int>.allocate(capacity: depthMax)
 
   deinit {
     keyStarts.deallocate()
     keyLengths.deallocate()
+    keyHeads.deallocate()
     firstKeys.deallocate()
   }
 
@@ -103,11 +106,17 @@ final class QuickJSONCheck {
     let start = p + 1
     guard Self.string(&p, end: end, keyOnly: true) else { return false }
     let length = start.distance(to: p) - 1
-    for k in objectKeys..<keys where keyLengths[k] == length && memcmp(keyStarts[k], start, length) == 0 {
+    // Its first 8 bytes as a word (the key's quote, `:` and value follow, so 8 are readable).
+    let headBytes = min(length, 8)
+    let head = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
+      & (headBytes == 8 ? ~0 : (1 << (8 * UInt64(headBytes))) - 1)
+    for k in objectKeys..<keys where keyLengths[k] == length && keyHeads[k] == head
+      && (length <= 8 || memcmp(keyStarts[k] + 8, start + 8, length - 8) == 0) {
       return false
     }
     keyStarts[keys] = start
     keyLengths[keys] = length
+    keyHeads[keys] = head
     keys += 1
     guard p < end, p.pointee == UInt8(ascii: ":") else { return false }
     p += 1
