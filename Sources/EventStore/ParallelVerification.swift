@@ -15,14 +15,20 @@ import Dispatch
 /// event), it gives up and `LogReader` reads the log again, so that every message, and the
 /// count of valid events before damage, are exactly the reader's.
 enum ParallelVerification {
-  /// Bytes read at a time; two chunks are in use at once.
-  static let chunkBytes = 4 << 20
+  /// Bytes read at a time at most; two chunks are in use at once. (1 MiB measured a little
+  /// faster than 4 MiB on a 185 MB log: both threads find more of a chunk in their caches.)
+  static let chunkBytes = 1 << 20
+  /// Bytes read at a time at least, for a small log.
+  static let chunkBytesMin = 64 << 10
+  /// A small log is still read in this many chunks, so that reading overlaps checking.
+  static let chunksMin = 8
   /// Parts a chunk's JSON is checked in, so that both threads can share that work.
   static let jsonParts = 4
 
   /// The verdict for a log that is intact or cut off; nil when it needs `LogReader`.
-  /// `chunkBytes` is for the tests, which cut lines across chunks.
-  static func check(path: String, chunkBytes: Int = chunkBytes) -> LogVerification? {
+  /// `chunkBytes` is for the tests, which cut lines across chunks (by default, it depends on
+  /// the log's size).
+  static func check(path: String, chunkBytes: Int? = nil) -> LogVerification? {
     var chain = HashChain()
     let headerBytes: Int
     do {
@@ -34,7 +40,9 @@ enum ParallelVerification {
     }
     guard case let .success(fd) = POSIXFile.openForReading(path) else { return nil }
     defer { POSIXFile.close(fd) }
-    guard POSIXFile.seek(fd, to: headerBytes) == nil else { return nil }
+    let fileBytes = Int(lseek(fd, 0, SEEK_END))
+    guard fileBytes >= 0, POSIXFile.seek(fd, to: headerBytes) == nil else { return nil }
+    let chunkBytes = chunkBytes ?? min(Self.chunkBytes, max(chunkBytesMin, (fileBytes - headerBytes) / chunksMin))
 
     let validator = LineValidator(fd: fd)
     let checker = ChainChecker(chain: chain)
