@@ -83,9 +83,9 @@ private final class Chunk: @unchecked Sendable {
   var count = 0
   /// The complete lines end here (just after the last newline).
   var cut = 0
-  /// For each validated line: where its body ends (the `}` written over the `,` before `h`)
-  /// and where its newline is.
-  var lines: [(bodyEnd: Int, lineEnd: Int)] = []
+  /// For each validated line: where its body ends (the `}` written over the `,` before `h`),
+  /// where its newline is, and for an event, what the JSON check may skip.
+  var lines: [(bodyEnd: Int, lineEnd: Int, prefix: EventPrefix?)] = []
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -178,11 +178,12 @@ private final class LineValidator: @unchecked Sendable {
       guard let newline = memchr(line, 0x0A, chunk.cut - start) else { break }
       let length = line.distance(to: newline.assumingMemoryBound(to: UInt8.self))
       rules.lineNumber += 1
-      guard rules.trailer == nil, length <= LogLimits.lineBytesMax, let bodyEnd = rules.accept(line, length: length, kinds: kinds) else {
+      guard rules.trailer == nil, length <= LogLimits.lineBytesMax,
+            let (bodyEnd, prefix) = rules.accept(line, length: length, kinds: kinds) else {
         failed = true
         return
       }
-      lines.append((start + bodyEnd, start + length))
+      lines.append((start + bodyEnd, start + length, prefix))
       start += length + 1
     }
   }
@@ -195,8 +196,9 @@ private struct LineRules {
   var trailer: LogTrailer?
 
   /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); returns where its
-  /// body ends (it writes the body's `}` there), or nil when `LogReader` must read it.
-  mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> Int? {
+  /// body ends (it writes the body's `}` there) and, for an event, what the JSON check may
+  /// skip; nil when `LogReader` must read the line.
+  mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> (Int, EventPrefix?)? {
     // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
     guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
       return nil
@@ -205,18 +207,32 @@ private struct LineRules {
     line[bodyEnd] = UInt8(ascii: "}")
     let body = UnsafeBufferPointer(start: line, count: bodyEnd + 1)
     guard let (seq, t, kindStart) = LogScanner.eventPrefix(UnsafeRawBufferPointer(body)) else {
-      return acceptTrailer(body) ? bodyEnd : nil
+      return acceptTrailer(body) ? (bodyEnd, nil) : nil
     }
     var kindEnd = kindStart
     while kindEnd < bodyEnd, line[kindEnd] != UInt8(ascii: "\"") { kindEnd += 1 }
     // The suffix (72 bytes) follows the body: `KindTable` may read 16 bytes from the kind's start.
-    guard kinds.contains(line + kindStart, count: kindEnd - kindStart) else { return nil }
+    guard kindEnd < bodyEnd, kinds.contains(line + kindStart, count: kindEnd - kindStart) else { return nil }
     do {
       try order.accept(seq: seq, t: t, line: lineNumber)
     } catch {
       return nil
     }
-    return bodyEnd
+    return (bodyEnd, Self.prefix(line, kindStart: kindStart, kindEnd: kindEnd))
+  }
+
+  /// What the JSON check may skip of an event line that `LogScanner.eventPrefix` read and whose
+  /// kind is known: all of `{"seq":N,"t":T,"kind":"K"`, unless a number has a leading zero
+  /// (which JSON refuses): then nothing.
+  private static func prefix(_ line: UnsafeMutablePointer<UInt8>, kindStart: Int, kindEnd: Int) -> EventPrefix? {
+    let seqStart = 7  // after `{"seq":`
+    var seqEnd = seqStart
+    while line[seqEnd] &- UInt8(ascii: "0") < 10 { seqEnd += 1 }
+    let tStart = seqEnd + 5  // after `,"t":`
+    let tEnd = kindStart - 9  // before `,"kind":"`
+    guard line[seqStart] != UInt8(ascii: "0") || seqEnd - seqStart == 1,
+          line[tStart] != UInt8(ascii: "0") || tEnd - tStart == 1 else { return nil }
+    return EventPrefix(tKey: Int32(seqEnd + 2), kindKey: Int32(tEnd + 2), rest: Int32(kindEnd + 1))
   }
 
   /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
@@ -286,7 +302,7 @@ private final class ChainChecker: @unchecked Sendable {
     // Each line's own `h`, once it matches, is the digest the next line links to: no copy.
     var last = UnsafePointer(previous)
     var start = 0
-    for (bodyEnd, lineEnd) in chunk.lines {
+    for (bodyEnd, lineEnd, _) in chunk.lines {
       let recorded = UnsafePointer(chunk.bytes + bodyEnd + 6)
       let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
       guard HashChain.linkMatches(previous: last, body: body, recorded: recorded) else {
@@ -316,7 +332,11 @@ private final class JSONChecker: @unchecked Sendable {
       let start = index == 0 ? 0 : lines[index - 1].lineEnd + 1
       let count = lines[index].bodyEnd + 1 - start
       // The line's `"h":"…"}` follows the body: more than `QuickJSONCheck.readsPastEnd` bytes.
-      if quick.accepts(chunk.bytes + start, count: count) { continue }
+      if let prefix = lines[index].prefix {
+        if quick.acceptsEvent(chunk.bytes + start, count: count, prefix: prefix) { continue }
+      } else if quick.accepts(chunk.bytes + start, count: count) {
+        continue
+      }
       do {
         try JSONParser.validate(UnsafeBufferPointer(start: chunk.bytes + start, count: count), scratch: &keyScratch)
       } catch {

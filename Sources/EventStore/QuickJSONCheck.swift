@@ -38,50 +38,70 @@ final class QuickJSONCheck {
   /// True when `count` bytes at `start` are exactly one JSON value that `JSONParser` accepts;
   /// false when not, or not sure. `readsPastEnd` bytes after them must be readable.
   func accepts(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
-    var p = start
-    let end = start + count
-    var depth = 0
-    /// Bit d: the container at depth d is an object (else an array).
-    var objects: UInt64 = 0
+    check(from: start, end: start + count, depth: 0, objects: 0, keys: 0, valueFirst: true)
+  }
+
+  /// Like `accepts`, for an event line whose start, `{"seq":N,"t":T,"kind":"K"`, is known to be
+  /// valid JSON: it goes on from `prefix.rest`, with the keys `seq`, `t` and `kind` kept.
+  func acceptsEvent(_ start: UnsafePointer<UInt8>, count: Int, prefix: EventPrefix) -> Bool {
+    firstKeys[0] = 0
     var keys = 0
+    keep(start + EventPrefix.seqKey, length: 3, keys: &keys)
+    keep(start + Int(prefix.tKey), length: 1, keys: &keys)
+    keep(start + Int(prefix.kindKey), length: 4, keys: &keys)
+    return check(from: start + Int(prefix.rest), end: start + count, depth: 1, objects: 1, keys: keys, valueFirst: false)
+  }
+
+  /// The pass itself, from `start` inside `depth` open containers (bit d of `objects`: the one
+  /// at depth d is an object), with a value next or, without `valueFirst`, what follows one.
+  private func check(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, depth startDepth: Int,
+                     objects startObjects: UInt64, keys startKeys: Int, valueFirst: Bool) -> Bool {
+    var p = start
+    var depth = startDepth
+    var objects = startObjects
+    var keys = startKeys
+    var valueNext = valueFirst
     nextValue: while true {
-      guard p < end else { return false }
-      switch p.pointee {
-      case UInt8(ascii: "{"):
-        guard depth < Self.depthMax else { return false }
-        p += 1
-        if p < end, p.pointee == UInt8(ascii: "}") {
+      if valueNext {
+        guard p < end else { return false }
+        switch p.pointee {
+        case UInt8(ascii: "{"):
+          guard depth < Self.depthMax else { return false }
           p += 1
-        } else {
-          firstKeys[depth] = keys
-          objects |= 1 << depth
-          depth += 1
-          guard key(&p, end: end, keys: &keys, objectKeys: firstKeys[depth - 1]) else { return false }
-          continue nextValue
-        }
-      case UInt8(ascii: "["):
-        guard depth < Self.depthMax else { return false }
-        p += 1
-        if p < end, p.pointee == UInt8(ascii: "]") {
+          if p < end, p.pointee == UInt8(ascii: "}") {
+            p += 1
+          } else {
+            firstKeys[depth] = keys
+            objects |= 1 << depth
+            depth += 1
+            guard key(&p, end: end, keys: &keys, objectKeys: firstKeys[depth - 1]) else { return false }
+            continue nextValue
+          }
+        case UInt8(ascii: "["):
+          guard depth < Self.depthMax else { return false }
           p += 1
-        } else {
-          objects &= ~(1 << depth)
-          depth += 1
-          continue nextValue
+          if p < end, p.pointee == UInt8(ascii: "]") {
+            p += 1
+          } else {
+            objects &= ~(1 << depth)
+            depth += 1
+            continue nextValue
+          }
+        case UInt8(ascii: "\""):
+          guard Self.string(&p, end: end, keyOnly: false) else { return false }
+        case UInt8(ascii: "t"):
+          guard Self.literal(&p, end: end, "true") else { return false }
+        case UInt8(ascii: "f"):
+          guard Self.literal(&p, end: end, "false") else { return false }
+        case UInt8(ascii: "n"):
+          guard Self.literal(&p, end: end, "null") else { return false }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          guard Self.integer(&p, end: end) else { return false }
+        default:
+          return false
         }
-      case UInt8(ascii: "\""):
-        guard Self.string(&p, end: end, keyOnly: false) else { return false }
-      case UInt8(ascii: "t"):
-        guard Self.literal(&p, end: end, "true") else { return false }
-      case UInt8(ascii: "f"):
-        guard Self.literal(&p, end: end, "false") else { return false }
-      case UInt8(ascii: "n"):
-        guard Self.literal(&p, end: end, "null") else { return false }
-      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        guard Self.integer(&p, end: end) else { return false }
-      default:
-        return false
       }
+      valueNext = true
       // After a value: close what ends here, then expect the next member or item.
       while depth > 0 {
         guard p < end else { return false }
@@ -106,21 +126,32 @@ final class QuickJSONCheck {
     let start = p + 1
     guard Self.string(&p, end: end, keyOnly: true) else { return false }
     let length = start.distance(to: p) - 1
-    // Its first 8 bytes as a word (the key's quote, `:` and value follow, so 8 are readable).
-    let headBytes = min(length, 8)
-    let head = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
-      & (headBytes == 8 ? ~0 : (1 << (8 * UInt64(headBytes))) - 1)
+    let head = Self.head(start, length: length)
     for k in objectKeys..<keys where keyLengths[k] == length && keyHeads[k] == head
       && (length <= 8 || memcmp(keyStarts[k] + 8, start + 8, length - 8) == 0) {
       return false
     }
-    keyStarts[keys] = start
-    keyLengths[keys] = length
-    keyHeads[keys] = head
-    keys += 1
+    keep(start, length: length, keys: &keys)
     guard p < end, p.pointee == UInt8(ascii: ":") else { return false }
     p += 1
     return true
+  }
+
+  /// Keeps the key of `length` bytes at `start` (there must be room).
+  private func keep(_ start: UnsafePointer<UInt8>, length: Int, keys: inout Int) {
+    keyStarts[keys] = start
+    keyLengths[keys] = length
+    keyHeads[keys] = Self.head(start, length: length)
+    keys += 1
+  }
+
+  /// A key's first 8 bytes as a word, the rest zero (its quote, `:` and a value follow, so 8
+  /// bytes are readable).
+  @inline(__always)
+  private static func head(_ start: UnsafePointer<UInt8>, length: Int) -> UInt64 {
+    let bytes = min(length, 8)
+    return UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
+      & (bytes == 8 ? ~0 : (1 << (8 * UInt64(bytes))) - 1)
   }
 
   /// The lanes of `word` that hold `"`, `\`, a control character or a byte of 0x80 or more
@@ -246,4 +277,17 @@ final class QuickJSONCheck {
 
   @inline(__always)
   private static func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+}
+
+/// Where the JSON check of an event line goes on after `{"seq":N,"t":T,"kind":"K"`, which
+/// `LineRules` has checked: offsets from the line's start.
+struct EventPrefix {
+  /// The key `seq`, always here.
+  static let seqKey = 2
+  /// The key `t`.
+  var tKey: Int32
+  /// The key `kind`.
+  var kindKey: Int32
+  /// Just after the kind's closing quote.
+  var rest: Int32
 }
