@@ -217,34 +217,16 @@ final class QuickJSONCheck {
     guard end - p >= 4 else { return nil }
     var value: UInt32 = 0
     for k in 0..<4 {
-      let c = p[k]
-      let digit: UInt8
-      switch c {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
+      guard let digit = JSONParser.hexValue(p[k]) else { return nil }
+      value = value << 4 | digit
     }
     return value
   }
 
   /// One multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates), as `JSONParser`.
   private static func utf8Scalar(_ p: inout UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> Bool {
-    let continuations: Int
-    var low: UInt8 = 0x80, high: UInt8 = 0xBF
-    switch p.pointee {
-    case 0xC2...0xDF: continuations = 1
-    case 0xE0: continuations = 2; low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: continuations = 2
-    case 0xED: continuations = 2; high = 0x9F
-    case 0xF0: continuations = 3; low = 0x90
-    case 0xF1...0xF3: continuations = 3
-    case 0xF4: continuations = 3; high = 0x8F
-    default: return false
-    }
-    guard end - p > continuations, p[1] >= low, p[1] <= high else { return false }
+    guard let (continuations, low, high) = JSONParser.utf8Lead(p.pointee),
+          end - p > continuations, p[1] >= low, p[1] <= high else { return false }
     for k in 2..<(continuations + 1) where k <= continuations {
       guard p[k] & 0xC0 == 0x80 else { return false }
     }
