@@ -58,4 +58,28 @@ public struct HashChain: Sendable {
   }
 
   private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// Whether `recorded` (64 hex digits) is the link of `body` after the digest `previous` (64
+  /// hex digits): one line's check, in place, with nothing copied or allocated (`verify`).
+  static func linkMatches(previous: UnsafeRawPointer, body: UnsafeRawBufferPointer, recorded: UnsafePointer<UInt8>) -> Bool {
+    var digest = SIMD32<UInt8>()
+    return withUnsafeMutablePointer(to: &digest) { storage in
+      let bytes = UnsafeMutableRawPointer(storage).bindMemory(to: UInt8.self, capacity: LibCrypto.sha256Bytes)
+      LibCrypto.sha256(UnsafeRawBufferPointer(start: previous, count: hexBytes), body, into: bytes)
+      // Without a branch per digit: a mispredicted one costs more than the comparison.
+      var difference: UInt8 = 0
+      for i in 0..<LibCrypto.sha256Bytes {
+        difference |= (recorded[2 * i] ^ hexDigit(bytes[i] >> 4)) | (recorded[2 * i + 1] ^ hexDigit(bytes[i] & 0x0F))
+      }
+      return difference == 0
+    }
+  }
+
+  /// The lowercase hex digit of `nibble` (0–15), computed without a branch.
+  @inline(__always)
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    // 9 - nibble wraps past 0x7F exactly when nibble is 10 or more: then skip to `a`.
+    let letter = (9 &- nibble) >> 7
+    return nibble &+ UInt8(ascii: "0") &+ letter &* (UInt8(ascii: "a") - UInt8(ascii: "0") - 10)
+  }
 }

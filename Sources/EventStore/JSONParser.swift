@@ -221,19 +221,7 @@ public struct JSONParser {
 
   /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
   private mutating func skipUTF8Scalar() throws(Failure) {
-    let c = bytes[i]
-    let n: Int
-    var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
-    switch c {
-    case 0xC2...0xDF: n = 1
-    case 0xE0: n = 2; lo = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: n = 2
-    case 0xED: n = 2; hi = 0x9F
-    case 0xF0: n = 3; lo = 0x90
-    case 0xF1...0xF3: n = 3
-    case 0xF4: n = 3; hi = 0x8F
-    default: throw fail("invalid UTF-8")
-    }
+    guard let (n, lo, hi) = Self.utf8Lead(bytes[i]) else { throw fail("invalid UTF-8") }
     guard i + n < bytes.count else { throw fail("invalid UTF-8") }
     let b1 = bytes[i + 1]
     guard b1 >= lo, b1 <= hi else { throw fail("invalid UTF-8") }
@@ -277,18 +265,39 @@ public struct JSONParser {
     }
   }
 
+  /// For the first byte of a multi-byte UTF-8 sequence: how many continuation bytes follow,
+  /// and the range the first of them must be in (RFC 3629: no overlongs, no surrogates); nil
+  /// for a byte no such sequence starts with.
+  @inline(__always)
+  static func utf8Lead(_ c: UInt8) -> (continuations: Int, low: UInt8, high: UInt8)? {
+    switch c {
+    case 0xC2...0xDF: return (1, 0x80, 0xBF)
+    case 0xE0: return (2, 0xA0, 0xBF)
+    case 0xE1...0xEC, 0xEE...0xEF: return (2, 0x80, 0xBF)
+    case 0xED: return (2, 0x80, 0x9F)
+    case 0xF0: return (3, 0x90, 0xBF)
+    case 0xF1...0xF3: return (3, 0x80, 0xBF)
+    case 0xF4: return (3, 0x80, 0x8F)
+    default: return nil
+    }
+  }
+
+  /// The value of one hex digit (either case); nil for another byte.
+  @inline(__always)
+  static func hexValue(_ c: UInt8) -> UInt32? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
+    default: return nil
+    }
+  }
+
   private mutating func hex4() throws(Failure) -> UInt32 {
     guard i + 4 <= bytes.count else { throw fail("invalid \\u escape") }
     var v: UInt32 = 0
     for _ in 0..<4 {
-      let c = bytes[i]
-      let d: UInt32
-      switch c {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-      default: throw fail("invalid \\u escape")
-      }
+      guard let d = Self.hexValue(bytes[i]) else { throw fail("invalid \\u escape") }
       v = v << 4 | d
       i += 1
     }

@@ -128,26 +128,37 @@ public final class LogScanner {
   /// `seq` and `t` from `{"seq":N,"t":T,"kind":"`, and where the kind's text starts; nil if
   /// the line does not start so.
   static func eventPrefix(_ body: UnsafeRawBufferPointer) -> (seq: Int64, t: Int64, kindStart: Int)? {
+    guard let base = body.baseAddress else { return nil }
     var i = 0
-    func expect(_ text: StaticString) -> Bool {
-      let n = text.utf8CodeUnitCount
-      guard i + n <= body.count else { return false }
-      let p = text.utf8Start
-      for k in 0..<n where body[i + k] != p[k] { return false }
-      i += n
-      return true
-    }
-    func integer() -> Int64? {
-      var v: Int64 = 0, digits = 0
-      while i < body.count, body[i] >= 0x30, body[i] <= 0x39, digits < LogLimits.integerDigitsMax {
-        v = v * 10 + Int64(body[i] - 0x30); i += 1; digits += 1
-      }
-      return digits > 0 ? v : nil
-    }
-    guard expect("{\"seq\":"), let seq = integer(), expect(",\"t\":"), let t = integer(), expect(",\"kind\":\"") else {
+    guard skip("{\"seq\":", in: base, count: body.count, at: &i), let seq = integer(in: base, count: body.count, at: &i),
+          skip(",\"t\":", in: base, count: body.count, at: &i), let t = integer(in: base, count: body.count, at: &i),
+          skip(",\"kind\":\"", in: base, count: body.count, at: &i) else {
       return nil
     }
     return (seq, t, i)
+  }
+
+  /// Steps over `text` at `i` if the bytes there are exactly it.
+  @inline(__always)
+  private static func skip(_ text: StaticString, in base: UnsafeRawPointer, count: Int, at i: inout Int) -> Bool {
+    let n = text.utf8CodeUnitCount
+    guard i + n <= count, memcmp(base + i, text.utf8Start, n) == 0 else { return false }
+    i += n
+    return true
+  }
+
+  /// The decimal digits at `i` (at most `LogLimits.integerDigitsMax` of them); nil if none.
+  @inline(__always)
+  private static func integer(in base: UnsafeRawPointer, count: Int, at i: inout Int) -> Int64? {
+    var value: Int64 = 0, digits = 0
+    while i < count, digits < LogLimits.integerDigitsMax {
+      let digit = base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      value = value * 10 + Int64(digit)
+      i += 1
+      digits += 1
+    }
+    return digits > 0 ? value : nil
   }
 }
 

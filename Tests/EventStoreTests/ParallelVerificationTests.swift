@@ -73,6 +73,39 @@ private let chunkSizes = [64, 97, 1_000, 4_096, ParallelVerification.chunkBytes]
     #expect(fellBack > 0)
   }
 
+  /// Lines whose hash chain holds but whose start is not JSON, or whose later members repeat
+  /// `seq`, `t` or `kind` (the quick JSON check skips the start it trusts): never intact, and
+  /// `check` gives the reader's exact verdict.
+  @Test func aValidChainOverBadJSONGetsTheReadersVerdict() throws {
+    let clean = try writeLog("parallel-json-source.lifelog", count: 40)
+    // Each line without its `,"h":"…"}` (72 bytes).
+    let bodies = try String(contentsOfFile: clean, encoding: .utf8).split(separator: "\n").map { String($0.dropLast(72)) }
+    let event20 = #"{"seq":20,"t":190,"kind":"#
+    let edits: [(String) -> String] = [
+      { $0.replacingOccurrences(of: #"{"seq":20,"#, with: #"{"seq":020,"#) },
+      { $0.replacingOccurrences(of: #","t":190,"#, with: #","t":0190,"#) },
+      { $0 + #","t":190"# },
+      { $0 + #","seq":20"# },
+      { $0 + #","kind":"note""# },
+      { $0 + #","x":{"t":1},"t":190"# },
+    ]
+    let path = temporaryPath("lifesim-tests", "parallel-json.lifelog")
+    for (index, edit) in edits.enumerated() {
+      let edited = bodies.map { $0.hasPrefix(event20) ? edit($0) : $0 }
+      #expect(edited != bodies, "case \(index) changes nothing")
+      try Data(rechained(edited).utf8).write(to: URL(fileURLWithPath: path))
+      let byReading = LogVerification.checkByReading(path: path)
+      #expect(byReading.description.hasPrefix("line 21: not JSON"), "case \(index): \(byReading)")
+      for size in [97, 4_096, nil] {
+        #expect(ParallelVerification.check(path: path, chunkBytes: size) == nil, "case \(index), chunk \(String(describing: size))")
+      }
+      #expect(LogVerification.check(path: path) == byReading, "case \(index)")
+    }
+    // Unedited, the same lines are intact: the edits alone make the difference.
+    try Data(rechained(bodies).utf8).write(to: URL(fileURLWithPath: path))
+    #expect(ParallelVerification.check(path: path) == .intact(events: 40))
+  }
+
   @Test func dataAfterTheTrailerAndALongLineAreLeftToTheReader() throws {
     let path = try writeLog("parallel-after.lifelog", count: 10)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -82,4 +115,14 @@ private let chunkSizes = [64, 97, 1_000, 4_096, ParallelVerification.chunkBytes]
     #expect(ParallelVerification.check(path: path) == nil)
     #expect(LogVerification.check(path: path).description == "line 13: data after the trailer")
   }
+}
+
+/// Lines of a log from their bodies without `}` (`bodies`), each `h` computed again: only the
+/// bodies can be wrong.
+private func rechained(_ bodies: [String]) -> String {
+  var chain = HashChain()
+  return bodies.map { body in
+    let digest = String(decoding: chain.link(Array((body + "}").utf8)), as: UTF8.self)
+    return body + #","h":""# + digest + #""}"#
+  }.joined(separator: "\n") + "\n"
 }
