@@ -21,9 +21,14 @@ public final class BackgroundLogScanner {
   private var cursor = (batch: Batch.empty(), index: 0)
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
-  public init(_ scanner: LogScanner) {
+  public convenience init(_ scanner: LogScanner) { self.init(scanner, locatingMembers: false) }
+
+  /// With `locatingMembers`, the reading thread also checks each event as `LogReader` does in
+  /// `.inPlace` mode (its JSON, its kind) and locates its members, for `nextInPlace()`
+  /// (`LogEventStream`, which names every problem as the reader does).
+  init(_ scanner: LogScanner, locatingMembers: Bool) {
     header = scanner.header
-    channel = Channel(scanner)
+    channel = Channel(scanner, locatingMembers: locatingMembers)
     let channel = self.channel
     channel.queue.async { channel.produce() }
   }
@@ -43,23 +48,51 @@ public final class BackgroundLogScanner {
     defer { cursor.index += 1 }
     return cursor.batch.line(cursor.index)
   }
+
+  /// The next event read in place (a scanner made with `locatingMembers`), valid until the
+  /// next call; nil at the end. `strings`: where its strings are kept.
+  func nextInPlace(strings: UnsafeMutablePointer<StringTable>) throws(LogProblem) -> InPlaceEvent? {
+    while cursor.index >= cursor.batch.count {
+      if let problem = cursor.batch.problem { throw problem }
+      if let end = cursor.batch.ending {
+        ending = end
+        return nil
+      }
+      cursor = (channel.take(), 0)
+    }
+    defer { cursor.index += 1 }
+    return cursor.batch.event(cursor.index, strings: strings)
+  }
 }
 
-/// Events copied out of the scanner's buffer, in one allocation that lives as long as the
-/// batch. Immutable once built, so reading it needs no exclusivity checks.
+/// Where one event lies in a batch: its body ends at `end` (its closing brace follows), its
+/// members (when located) end at `membersEnd` in the batch's members.
+private struct BatchEntry {
+  var end: Int
+  var seq: Int64
+  var t: Int64
+  var kind: EventKind
+  var membersEnd: Int
+}
+
+/// Events copied out of the scanner's buffer, each body followed by its closing brace, in one
+/// allocation that lives as long as the batch. Immutable once built, so reading it needs no
+/// exclusivity checks.
 private final class Batch: @unchecked Sendable {
   // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
   private let bytes: UnsafeMutableRawPointer
-  /// `(end of body, seq, t)` for each event, in order.
-  private let entries: [(end: Int, seq: Int64, t: Int64)]
+  private let entries: [BatchEntry]
+  /// Every event's members, in order, each range from the start of its event's body.
+  private let members: [JSONMember]
   /// How the log ends, when this is its last batch.
   let ending: LogEnding?
   /// What is wrong with the log after this batch's events.
   let problem: LogProblem?
 
-  init(bytes: UnsafeMutableRawPointer, entries: [(end: Int, seq: Int64, t: Int64)], ending: LogEnding?, problem: LogProblem?) {
+  init(bytes: UnsafeMutableRawPointer, entries: [BatchEntry], members: [JSONMember], ending: LogEnding?, problem: LogProblem?) {
     self.bytes = bytes
     self.entries = entries
+    self.members = members
     self.ending = ending
     self.problem = problem
   }
@@ -68,15 +101,28 @@ private final class Batch: @unchecked Sendable {
 
   /// A batch with no events, before the first one arrives.
   static func empty() -> Batch {
-    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], ending: nil, problem: nil)
+    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], members: [], ending: nil, problem: nil)
   }
 
   var count: Int { entries.count }
 
+  private func start(_ i: Int) -> Int { i == 0 ? 0 : entries[i - 1].end + 1 }
+
   func line(_ i: Int) -> LogScanner.EventLine {
-    let start = i == 0 ? 0 : entries[i - 1].end
+    let start = start(i)
     let e = entries[i]
     return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start))
+  }
+
+  func event(_ i: Int, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+    let start = start(i)
+    let e = entries[i]
+    let first = i == 0 ? 0 : entries[i - 1].membersEnd
+    return members.withUnsafeBufferPointer { m in
+      InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind,
+                   body: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start + 1),
+                   members: UnsafeBufferPointer(rebasing: m[first..<e.membersEnd]), strings: strings)
+    }
   }
 }
 
@@ -85,9 +131,10 @@ private struct BatchBuilder: ~Copyable {
   /// nil once `frozen()` handed the bytes to the batch.
   private var bytes: UnsafeMutableRawPointer?
   private var capacity: Int
-  /// Bytes of bodies so far.
+  /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
-  private var entries: [(end: Int, seq: Int64, t: Int64)] = []
+  private var entries: [BatchEntry] = []
+  private var members: [JSONMember] = []
   var ending: LogEnding?
   var problem: LogProblem?
 
@@ -98,11 +145,12 @@ private struct BatchBuilder: ~Copyable {
 
   deinit { bytes?.deallocate() }
 
+  /// Copies the event's body in, closed with its brace.
   mutating func append(_ e: LogScanner.EventLine) {
     let n = e.bodyWithoutBrace.count
-    if byteCount + n > capacity {
+    if byteCount + n + 1 > capacity {
       var bigger = capacity * 2
-      while bigger < byteCount + n { bigger *= 2 }
+      while bigger < byteCount + n + 1 { bigger *= 2 }
       let moved = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 1)
       moved.copyMemory(from: bytes!, byteCount: byteCount)
       bytes!.deallocate()
@@ -110,13 +158,43 @@ private struct BatchBuilder: ~Copyable {
       capacity = bigger
     }
     if n > 0 { (bytes! + byteCount).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
-    byteCount += n
-    entries.append((byteCount, e.seq, e.t))
+    bytes!.storeBytes(of: UInt8(ascii: "}"), toByteOffset: byteCount + n, as: UInt8.self)
+    entries.append(BatchEntry(end: byteCount + n, seq: e.seq, t: e.t, kind: .note, membersEnd: members.count))
+    byteCount += n + 1
+  }
+
+  /// Checks the event `append` added last as `LogReader` does in `.inPlace` mode (JSON, kind)
+  /// and records its members. `line` numbers it in the problem.
+  mutating func locateMembers(line: Int, scratch: inout [Range<Int>], found: inout [JSONMember]) throws(LogProblem) {
+    guard let last = entries.indices.last, let base = bytes else { return }
+    let start = last == 0 ? 0 : entries[last - 1].end + 1
+    let body = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: entries[last].end + 1 - start)
+    do {
+      try JSONParser.validate(body, scratch: &scratch, members: &found)
+    } catch {
+      throw .damaged(line: line, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+    }
+    // {"seq":N,"t":T,"kind":"K", … as the scanner checked: the kind runs to the next quote.
+    guard found.count >= 3 else { throw .damaged(line: line, reason: "an event must start with \"seq\", \"t\" and \"kind\"") }
+    let kindStart = found[2].value.lowerBound + 1
+    var kindEnd = kindStart
+    while kindEnd < body.count, body[kindEnd] != UInt8(ascii: "\"") { kindEnd += 1 }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: body[kindStart..<kindEnd]), as: UTF8.self)
+    guard let kind = EventKind(rawValue: text) else { throw .damaged(line: line, reason: "unknown event kind \"\(text)\"") }
+    members.append(contentsOf: found)
+    entries[last].kind = kind
+    entries[last].membersEnd = members.count
+  }
+
+  /// Takes back the event `append` added last (it did not pass `locateMembers`).
+  mutating func dropLast() {
+    _ = entries.popLast()
+    byteCount = entries.last.map { $0.end + 1 } ?? 0
   }
 
   /// The finished batch; it takes over the bytes.
   mutating func frozen() -> Batch {
-    let batch = Batch(bytes: bytes!, entries: entries, ending: ending, problem: problem)
+    let batch = Batch(bytes: bytes!, entries: entries, members: members, ending: ending, problem: problem)
     bytes = nil
     return batch
   }
@@ -128,6 +206,8 @@ private final class Channel: @unchecked Sendable {
   // `cancelled` only inside `lock.sync`.
   let queue = DispatchQueue(label: "lifesim.log.read")
   private let scanner: LogScanner
+  /// Check each event's JSON and kind, and locate its members (`nextInPlace`).
+  private let locatingMembers: Bool
   private let lock = DispatchQueue(label: "lifesim.log.read.lock")
   /// Free places for batches. Made at 0 and signalled up to the limit: libdispatch traps when
   /// a semaphore is freed below its initial value, as this one is when the caller stops early.
@@ -136,13 +216,17 @@ private final class Channel: @unchecked Sendable {
   private var ready: [Batch] = []
   private var cancelled = false
 
-  init(_ scanner: LogScanner) {
+  init(_ scanner: LogScanner, locatingMembers: Bool) {
     self.scanner = scanner
+    self.locatingMembers = locatingMembers
     for _ in 0..<BackgroundLogScanner.batchesAhead { slots.signal() }
   }
 
   /// The reading thread: fills batches until the log ends, goes wrong, or the reader is gone.
   func produce() {
+    var scratch: [Range<Int>] = [], found: [JSONMember] = []
+    /// The line of the next event (the header is line 1).
+    var line = 2
     while true {
       var builder = BatchBuilder(capacity: BackgroundLogScanner.batchBytes + 4096)
       do throws(LogProblem) {
@@ -152,6 +236,13 @@ private final class Channel: @unchecked Sendable {
             break
           }
           builder.append(e)
+          if locatingMembers {
+            do { try builder.locateMembers(line: line, scratch: &scratch, found: &found) } catch {
+              builder.dropLast()
+              throw error
+            }
+          }
+          line += 1
         }
       } catch {
         builder.problem = error

@@ -162,20 +162,28 @@ extension Event {
     public var description: String { "event \(seq): \(reason)" }
   }
 
+  /// Reads a lifesim event back from a log read by a `LogEventStream` (folding a log).
+  public init(_ e: InPlaceEvent) throws(DecodingError) {
+    // Calls the generic initialiser from within this module, which specialises it.
+    try self.init(fields: e)
+  }
+
   /// Reads a lifesim event back from a log record (parsed, or read in place).
-  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) {
+  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) { try self.init(fields: e) }
+
+  private init<Fields: EventFields>(fields e: Fields) throws(DecodingError) {
     func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
     func str(_ k: String) throws(DecodingError) -> String {
-      guard let v = e[k]?.stringValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.string(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
-    func optStr(_ k: String) -> String? { e[k]?.stringValue }
+    func optStr(_ k: String) -> String? { e.string(k) }
     func int(_ k: String) throws(DecodingError) -> Int64 {
-      guard let v = e[k]?.intValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.int(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
     func bool(_ k: String) throws(DecodingError) -> Bool {
-      guard let v = e[k]?.boolValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.bool(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
     func raw<E: RawRepresentable>(_ k: String) throws(DecodingError) -> E where E.RawValue == String {
@@ -235,7 +243,7 @@ extension Event {
       case "push": body = .pushed(try str("target"))
       case "pop": body = .popped(try str("target"))
       case "present":
-        body = .presented(try str("target"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+        body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
       case "dismiss": body = .dismissed(try str("target"))
       case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
       case "protectedDataAvailable": body = .protectedData(available: try bool("to"))
@@ -256,8 +264,8 @@ extension Event {
       }
     case .callback:
       guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
-      let arguments = CallbackArguments(url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) },
-                                        animated: e["animated"]?.boolValue, payload: e["payload"])
+      let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
+                                        animated: e.bool("animated"), payload: e["payload"])
       body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
                        arguments: arguments)
     case .return:
@@ -282,7 +290,7 @@ extension Event {
       case "push": call = .push(try str("class"))
       case "pop": call = .pop
       case "present":
-        call = .present(try str("class"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+        call = .present(try str("class"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
       case "dismiss": call = .dismiss
       case "UNUserNotificationCenter.setDelegate": call = .setNotificationDelegate
       case "restorationHandler":
@@ -293,8 +301,8 @@ extension Event {
       case "BGTaskScheduler.submit":
         let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
                                     earliestBeginUs: try int("earliest_begin_us"),
-                                    requiresExternalPower: e["requires_external_power"]?.boolValue ?? false,
-                                    requiresNetwork: e["requires_network"]?.boolValue ?? false)
+                                    requiresExternalPower: e.bool("requires_external_power") ?? false,
+                                    requiresNetwork: e.bool("requires_network") ?? false)
         call = .submitBGTask(request, result: try raw("result"))
       case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
       case "background_transfer":
