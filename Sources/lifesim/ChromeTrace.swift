@@ -15,12 +15,15 @@ enum TraceClock: String, CaseIterable {
 /// as complete events; inputs, app calls, notifications, kills and expectations as instants on
 /// their target's track. Every event carries `seq` and `t_us` in its args. The app state is
 /// folded with `LifecycleState.evolve`, as a run folds it.
-struct ChromeTraceExporter {
+struct ChromeTraceExporter: ~Copyable {
   let sink: OutputSink
   let clock: TraceClock
   private let profile: Profile?
   private let pid: Int64
   private var first = true
+  /// The trace events not yet handed to the sink, a line each, written in place (no JSON value
+  /// is built for them). A line after the first starts with a comma.
+  private var out = CanonicalJSONWriter(capacity: ChromeTraceExporter.flushBytes + 4096)
   private var tracks: [String: Int] = [:]
   private var queue = TraceTrackQueue()
   private var state = LifecycleState()
@@ -46,6 +49,10 @@ struct ChromeTraceExporter {
   /// The value of the last counter sample (sequence clock).
   private var lastCounterValue: Int64?
 
+  /// Bytes of trace lines gathered before they go to the sink.
+  private static let flushBytes = 1 << 20
+  private static let comma: [UInt8] = [UInt8(ascii: ",")]
+
   init(header: LogHeader, clock: TraceClock, sink: OutputSink) {
     let profile = try? Profile(json: header.profile)
     let run = RunIdentity(header: header)
@@ -55,10 +62,8 @@ struct ChromeTraceExporter {
     pid = run.pid
     sink.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[")
     let name = run.scenario + (profile.map { " (iOS \($0.ios), seed \(header.seed))" } ?? " (seed \(header.seed))")
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("name", .string("process_name")),
-                  ("args", .object([("name", .string(name))]))]))
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("name", .string("process_labels")),
-                  ("args", .object([("labels", .string("run \(run.id), \(clock.rawValue) clock"))]))]))
+    metadata("process_name", tid: nil, "name", .string(name))
+    metadata("process_labels", tid: nil, "labels", .string("run \(run.id), \(clock.rawValue) clock"))
     for name in ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"] { _ = track(name) }
   }
 
@@ -66,29 +71,90 @@ struct ChromeTraceExporter {
     if let t = tracks[name] { return t }
     let id = tracks.count + 1
     tracks[name] = id
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(Int64(id))), ("name", .string("thread_name")),
-                  ("args", .object([("name", .string(name))]))]))
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(Int64(id))), ("name", .string("thread_sort_index")),
-                  ("args", .object([("sort_index", .int(Int64(id)))]))]))
+    metadata("thread_name", tid: id, "name", .string(name))
+    metadata("thread_sort_index", tid: id, "sort_index", .int(Int64(id)))
     return id
   }
 
-  private mutating func emit(_ value: JSONValue) { write(value.canonicalText) }
+  /// A metadata event (`ph` M), written at once: `{"ph":"M","pid":…,"tid":…,"name":…,"args":{key: value}}`.
+  private mutating func metadata(_ name: StaticString, tid: Int?, _ key: StaticString, _ value: JSONValue) {
+    startLine()
+    out.beginObject()
+    out.field("ph", "M")
+    out.field("pid", pid)
+    if let tid { out.field("tid", tid) }
+    out.field("name", name.description)
+    out.key("args")
+    out.beginObject()
+    out.field(key, value)
+    out.endObject()
+    out.endObject()
+    endLine()
+  }
 
-  private mutating func write(_ text: String) {
-    sink.write((first ? "" : ",") + text)
+  /// Starts a line of the trace in `out`: a comma before every event but the first.
+  private mutating func startLine() {
+    if !first { out.raw(Self.comma) }
     first = false
   }
 
-  private mutating func put(_ track: String, ts: Int64, dur: Int64, _ value: JSONValue) {
-    let tid = self.track(track)
-    for text in queue.put(tid, ts: ts, dur: dur, value.canonicalText) { write(text) }
+  /// Ends the line `startLine` began; hands the lines to the sink once there are enough.
+  private mutating func endLine() {
+    out.endLine()
+    if out.count >= Self.flushBytes { flush() }
+  }
+
+  /// Writes the gathered lines to the sink (which ends the last one).
+  private mutating func flush() {
+    guard out.count > 0 else { return }
+    sink.write(out.withBytes { String(decoding: $0[0..<($0.count - 1)], as: UTF8.self) })
+    out.removeAll()
+  }
+
+  /// A whole trace event `text`, queued until now, as a line.
+  private mutating func write(_ text: [UInt8]) {
+    startLine()
+    out.raw(text)
+    endLine()
+  }
+
+  /// Begins a trace event of track `tid` at `ts`: straight into the trace (nil), or, when
+  /// something on its track must come first, into `out` only to be queued (where it starts).
+  private mutating func beginEvent(_ tid: Int, ts: Int64) -> Int? {
+    if queue.holds(tid, at: ts) { return out.count }
+    startLine()
+    return nil
+  }
+
+  /// Ends the trace event `beginEvent` began: a line of the trace, or queued (with whatever
+  /// of its track may be written now).
+  private mutating func endEvent(_ tid: Int, ts: Int64, dur: Int64, queuedFrom start: Int?) {
+    guard let start else { return endLine() }
+    let text = out.withBytes { Array($0[start...]) }
+    out.truncate(to: start)
+    for ready in queue.put(tid, ts: ts, dur: dur, text) { write(ready) }
+  }
+
+  private mutating func writeArgs(_ args: [(String, JSONValue)]) {
+    out.key("args")
+    out.beginObject()
+    for (k, v) in args { out.member(k, v) }
+    out.endObject()
   }
 
   private mutating func instant(_ track: String, _ name: String, _ ts: Int64, args: [(String, JSONValue)]) {
-    let tid = Int64(self.track(track))
-    put(track, ts: ts, dur: 0, .object([("ph", .string("i")), ("s", .string("t")), ("pid", .int(pid)), ("tid", .int(tid)),
-                                        ("ts", .int(ts)), ("name", .string(name)), ("args", .object(args))]))
+    let tid = self.track(track)
+    let queued = beginEvent(tid, ts: ts)
+    out.beginObject()
+    out.field("ph", "i")
+    out.field("s", "t")
+    out.field("pid", pid)
+    out.field("tid", tid)
+    out.field("ts", ts)
+    out.field("name", name)
+    writeArgs(args)
+    out.endObject()
+    endEvent(tid, ts: ts, dur: 0, queuedFrom: queued)
   }
 
   /// Marks the start of a slice on `track`, so nothing after it there is written before it.
@@ -99,8 +165,17 @@ struct ChromeTraceExporter {
     let tid = self.track(track)
     if begun { queue.close(tid, startedAt: from) }
     let dur = max(0, to - from)
-    put(track, ts: from, dur: dur, .object([("ph", .string("X")), ("pid", .int(pid)), ("tid", .int(Int64(tid))), ("ts", .int(from)),
-                                            ("dur", .int(dur)), ("name", .string(name)), ("args", .object(args))]))
+    let queued = beginEvent(tid, ts: from)
+    out.beginObject()
+    out.field("ph", "X")
+    out.field("pid", pid)
+    out.field("tid", tid)
+    out.field("ts", from)
+    out.field("dur", dur)
+    out.field("name", name)
+    writeArgs(args)
+    out.endObject()
+    endEvent(tid, ts: from, dur: dur, queuedFrom: queued)
   }
 
   private func trackName(for target: String) -> String {
@@ -122,8 +197,19 @@ struct ChromeTraceExporter {
   }
 
   private mutating func counter(_ value: Int64, ts: Int64) {
-    emit(.object([("ph", .string("C")), ("pid", .int(pid)), ("ts", .int(ts)), ("name", .string("backgroundTimeRemaining (s)")),
-                  ("args", .object([("seconds", .double(Double(value) / 1e6))]))]))
+    startLine()
+    out.beginObject()
+    out.field("ph", "C")
+    out.field("pid", pid)
+    out.field("ts", ts)
+    out.field("name", "backgroundTimeRemaining (s)")
+    out.key("args")
+    out.beginObject()
+    out.key("seconds")
+    out.double(Double(value) / 1e6)
+    out.endObject()
+    out.endObject()
+    endLine()
     lastCounterValue = value
   }
 
@@ -280,6 +366,7 @@ struct ChromeTraceExporter {
     closeAll(at: end)
     closeAppState(at: end)
     for text in queue.drain() { write(text) }
+    flush()
     sink.write("]}")
   }
 }
