@@ -21,14 +21,9 @@ public final class BackgroundLogScanner {
   private var cursor = (batch: Batch.empty(), index: 0)
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
-  public convenience init(_ scanner: LogScanner) { self.init(scanner, locatingMembers: false) }
-
-  /// With `locatingMembers`, the reading thread also checks each event as `LogReader` does in
-  /// `.inPlace` mode (its JSON, its kind) and locates its members, for `nextInPlace()`
-  /// (`LogEventStream`, which names every problem as the reader does).
-  init(_ scanner: LogScanner, locatingMembers: Bool) {
+  public init(_ scanner: LogScanner) {
     header = scanner.header
-    channel = Channel(scanner, locatingMembers: locatingMembers)
+    channel = Channel(scanner)
     let channel = self.channel
     channel.queue.async { channel.produce() }
   }
@@ -49,30 +44,12 @@ public final class BackgroundLogScanner {
     return cursor.batch.line(cursor.index)
   }
 
-  /// The next event read in place (a scanner made with `locatingMembers`), valid until the
-  /// next call; nil at the end. `strings`: where its strings are kept.
-  func nextInPlace(strings: UnsafeMutablePointer<StringTable>) throws(LogProblem) -> InPlaceEvent? {
-    while cursor.index >= cursor.batch.count {
-      if let problem = cursor.batch.problem { throw problem }
-      if let end = cursor.batch.ending {
-        ending = end
-        return nil
-      }
-      cursor = (channel.take(), 0)
-    }
-    defer { cursor.index += 1 }
-    return cursor.batch.event(cursor.index, strings: strings)
+  /// As `next()`, with the event's whole canonical body: its closing brace follows
+  /// `bodyWithoutBrace` in memory.
+  func nextWithBrace() throws(LogProblem) -> (seq: Int64, t: Int64, body: UnsafeRawBufferPointer)? {
+    guard let line = try next() else { return nil }
+    return (line.seq, line.t, UnsafeRawBufferPointer(start: line.bodyWithoutBrace.baseAddress, count: line.bodyWithoutBrace.count + 1))
   }
-}
-
-/// Where one event lies in a batch: its body ends at `end` (its closing brace follows), its
-/// members (when located) end at `membersEnd` in the batch's members.
-private struct BatchEntry {
-  var end: Int
-  var seq: Int64
-  var t: Int64
-  var kind: EventKind
-  var membersEnd: Int
 }
 
 /// Events copied out of the scanner's buffer, each body followed by its closing brace, in one
@@ -81,18 +58,16 @@ private struct BatchEntry {
 private final class Batch: @unchecked Sendable {
   // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
   private let bytes: UnsafeMutableRawPointer
-  private let entries: [BatchEntry]
-  /// Every event's members, in order, each range from the start of its event's body.
-  private let members: [JSONMember]
+  /// `(end of body, seq, t)` for each event, in order (the body's brace is at its end).
+  private let entries: [(end: Int, seq: Int64, t: Int64)]
   /// How the log ends, when this is its last batch.
   let ending: LogEnding?
   /// What is wrong with the log after this batch's events.
   let problem: LogProblem?
 
-  init(bytes: UnsafeMutableRawPointer, entries: [BatchEntry], members: [JSONMember], ending: LogEnding?, problem: LogProblem?) {
+  init(bytes: UnsafeMutableRawPointer, entries: [(end: Int, seq: Int64, t: Int64)], ending: LogEnding?, problem: LogProblem?) {
     self.bytes = bytes
     self.entries = entries
-    self.members = members
     self.ending = ending
     self.problem = problem
   }
@@ -101,28 +76,15 @@ private final class Batch: @unchecked Sendable {
 
   /// A batch with no events, before the first one arrives.
   static func empty() -> Batch {
-    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], members: [], ending: nil, problem: nil)
+    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], ending: nil, problem: nil)
   }
 
   var count: Int { entries.count }
 
-  private func start(_ i: Int) -> Int { i == 0 ? 0 : entries[i - 1].end + 1 }
-
   func line(_ i: Int) -> LogScanner.EventLine {
-    let start = start(i)
+    let start = i == 0 ? 0 : entries[i - 1].end + 1
     let e = entries[i]
     return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start))
-  }
-
-  func event(_ i: Int, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
-    let start = start(i)
-    let e = entries[i]
-    let first = i == 0 ? 0 : entries[i - 1].membersEnd
-    return members.withUnsafeBufferPointer { m in
-      InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind,
-                   body: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start + 1),
-                   members: UnsafeBufferPointer(rebasing: m[first..<e.membersEnd]), strings: strings)
-    }
   }
 }
 
@@ -133,8 +95,7 @@ private struct BatchBuilder: ~Copyable {
   private var capacity: Int
   /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
-  private var entries: [BatchEntry] = []
-  private var members: [JSONMember] = []
+  private var entries: [(end: Int, seq: Int64, t: Int64)] = []
   var ending: LogEnding?
   var problem: LogProblem?
 
@@ -159,42 +120,13 @@ private struct BatchBuilder: ~Copyable {
     }
     if n > 0 { (bytes! + byteCount).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
     bytes!.storeBytes(of: UInt8(ascii: "}"), toByteOffset: byteCount + n, as: UInt8.self)
-    entries.append(BatchEntry(end: byteCount + n, seq: e.seq, t: e.t, kind: .note, membersEnd: members.count))
+    entries.append((byteCount + n, e.seq, e.t))
     byteCount += n + 1
-  }
-
-  /// Checks the event `append` added last as `LogReader` does in `.inPlace` mode (JSON, kind)
-  /// and records its members. `line` numbers it in the problem.
-  mutating func locateMembers(line: Int, scratch: inout [Range<Int>], found: inout [JSONMember]) throws(LogProblem) {
-    guard let last = entries.indices.last, let base = bytes else { return }
-    let start = last == 0 ? 0 : entries[last - 1].end + 1
-    let body = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: entries[last].end + 1 - start)
-    do {
-      try JSONParser.validate(body, scratch: &scratch, members: &found)
-    } catch {
-      throw .damaged(line: line, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
-    }
-    // {"seq":N,"t":T,"kind":"K", … as the scanner checked: the kind runs to the next quote.
-    guard found.count >= 3 else { throw .damaged(line: line, reason: "an event must start with \"seq\", \"t\" and \"kind\"") }
-    let kindStart = found[2].value.lowerBound + 1
-    var kindEnd = kindStart
-    while kindEnd < body.count, body[kindEnd] != UInt8(ascii: "\"") { kindEnd += 1 }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: body[kindStart..<kindEnd]), as: UTF8.self)
-    guard let kind = EventKind(rawValue: text) else { throw .damaged(line: line, reason: "unknown event kind \"\(text)\"") }
-    members.append(contentsOf: found)
-    entries[last].kind = kind
-    entries[last].membersEnd = members.count
-  }
-
-  /// Takes back the event `append` added last (it did not pass `locateMembers`).
-  mutating func dropLast() {
-    _ = entries.popLast()
-    byteCount = entries.last.map { $0.end + 1 } ?? 0
   }
 
   /// The finished batch; it takes over the bytes.
   mutating func frozen() -> Batch {
-    let batch = Batch(bytes: bytes!, entries: entries, members: members, ending: ending, problem: problem)
+    let batch = Batch(bytes: bytes!, entries: entries, ending: ending, problem: problem)
     bytes = nil
     return batch
   }
@@ -206,8 +138,6 @@ private final class Channel: @unchecked Sendable {
   // `cancelled` only inside `lock.sync`.
   let queue = DispatchQueue(label: "lifesim.log.read")
   private let scanner: LogScanner
-  /// Check each event's JSON and kind, and locate its members (`nextInPlace`).
-  private let locatingMembers: Bool
   private let lock = DispatchQueue(label: "lifesim.log.read.lock")
   /// Free places for batches. Made at 0 and signalled up to the limit: libdispatch traps when
   /// a semaphore is freed below its initial value, as this one is when the caller stops early.
@@ -216,17 +146,13 @@ private final class Channel: @unchecked Sendable {
   private var ready: [Batch] = []
   private var cancelled = false
 
-  init(_ scanner: LogScanner, locatingMembers: Bool) {
+  init(_ scanner: LogScanner) {
     self.scanner = scanner
-    self.locatingMembers = locatingMembers
     for _ in 0..<BackgroundLogScanner.batchesAhead { slots.signal() }
   }
 
   /// The reading thread: fills batches until the log ends, goes wrong, or the reader is gone.
   func produce() {
-    var scratch: [Range<Int>] = [], found: [JSONMember] = []
-    /// The line of the next event (the header is line 1).
-    var line = 2
     while true {
       var builder = BatchBuilder(capacity: BackgroundLogScanner.batchBytes + 4096)
       do throws(LogProblem) {
@@ -236,13 +162,6 @@ private final class Channel: @unchecked Sendable {
             break
           }
           builder.append(e)
-          if locatingMembers {
-            do { try builder.locateMembers(line: line, scratch: &scratch, found: &found) } catch {
-              builder.dropLast()
-              throw error
-            }
-          }
-          line += 1
         }
       } catch {
         builder.problem = error

@@ -1,9 +1,10 @@
 /// A log's events read in place for folding (`replay --state`, the exports): the same events,
 /// ending and problems, word for word, as `LogReader` in `.inPlace` mode, at a fraction of the
-/// cost on the caller's thread. A second thread reads the log, checks the hash chain and each
-/// line's JSON and kind, and locates every event's members; the caller only decodes.
+/// cost. A second thread reads the log and checks each line's form, the hash chain, sequence
+/// and time (`BackgroundLogScanner`); this one checks each event's JSON and kind as the reader
+/// does, and locates its members for the caller to decode.
 ///
-/// At the first thing that thread does not accept, the stream reads the log again with
+/// At the first thing either does not accept, the stream reads the log again with
 /// `LogReader`, from the start, and carries on with it after the events already handed out:
 /// every message, and the events before it, are the reader's.
 ///
@@ -23,8 +24,11 @@ public final class LogEventStream {
   private var reader: LogReader?
   /// Events handed out so far.
   private var count = 0
-  /// The reader's last event, copied where an `InPlaceEvent` can point to it.
-  private var copy = InPlaceCopy()
+  /// The members of the event handed out last, and `JSONParser`'s storage.
+  private var members: [JSONMember] = []
+  private var keys: [Range<Int>] = []
+  /// The event handed out last, where an `InPlaceEvent` can point to it.
+  private var held = EventCopy()
   private let strings = UnsafeMutablePointer<StringTable>.allocate(capacity: 1)
 
   /// Opens the log and reads and checks its header, with exactly `LogReader`'s messages.
@@ -32,7 +36,7 @@ public final class LogEventStream {
     self.path = path
     let scanner = try LogScanner(path: path, checksChain: true)
     header = scanner.header
-    fast = BackgroundLogScanner(scanner, locatingMembers: true)
+    fast = BackgroundLogScanner(scanner)
     strings.initialize(to: StringTable())
   }
 
@@ -46,26 +50,49 @@ public final class LogEventStream {
   public func next() throws(LogProblem) -> InPlaceEvent? {
     if let fast {
       do {
-        guard let event = try fast.nextInPlace(strings: strings) else {
+        guard let line = try fast.nextWithBrace() else {
           ending = fast.ending
           self.fast = nil
           return nil
         }
-        count += 1
-        return event
-      } catch {
-        self.fast = nil
-        reader = try Self.reader(path: path, skipping: count)
-      }
+        if let kind = checkedKind(line.body) {
+          count += 1
+          return held.hold(seq: line.seq, t: line.t, kind: kind, body: line.body, members: members, strings: strings)
+        }
+      } catch {}
+      // Something the fast path does not accept: the reader names it, or reads on.
+      self.fast = nil
+      reader = try Self.reader(path: path, skipping: count)
     }
     guard let reader else { return nil }
     while let line = try reader.next() {
       guard case .event = line else { continue }
       count += 1
-      return copy.hold(reader.lastView, strings: strings)
+      let view = reader.lastView
+      let body = view.withParts { body, members in
+        self.members = Array(members)
+        return held.copy(UnsafeRawBufferPointer(body))
+      }
+      return held.hold(seq: view.seq, t: view.t, kind: view.kind, body: body, members: members, strings: strings)
     }
     ending = reader.ending
     return nil
+  }
+
+  /// The event's kind, with its members located, when its JSON and kind are as `LogReader`
+  /// accepts them; nil otherwise.
+  private func checkedKind(_ body: UnsafeRawBufferPointer) -> EventKind? {
+    if !PlainObjectScan.members(body, into: &members) {
+      do {
+        try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &members)
+      } catch {
+        return nil
+      }
+    }
+    // The scanner checked that the line starts {"seq":…,"t":…,"kind":"; the kind runs to the next quote.
+    guard members.count >= 3 else { return nil }
+    let value = members[2].value
+    return EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)]))
   }
 
   /// A reader past the first `events` events of the log at `path`.
@@ -79,32 +106,56 @@ public final class LogEventStream {
   }
 }
 
-/// Storage an `InPlaceEvent` can point to, holding a copy of a `LogEventView`.
-private struct InPlaceCopy: ~Copyable {
-  private var body = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 1)
-  private var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 0)
+extension EventKind {
+  private static let utf8 = allCases.map { ($0, Array($0.rawValue.utf8)) }
+
+  /// The kind spelled `text`; nil if there is none.
+  init?(utf8 text: UnsafeRawBufferPointer) {
+    for (kind, name) in Self.utf8 where name.count == text.count
+      && name.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) }) == 0 {
+      self = kind
+      return
+    }
+    return nil
+  }
+}
+
+/// Storage an `InPlaceEvent` points to: a copy of the members (and, from a `LogReader`, the
+/// body) of the event handed out last.
+private struct EventCopy: ~Copyable {
+  private var body = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
+  private var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 16)
 
   deinit {
     body.deallocate()
     members.deallocate()
   }
 
-  mutating func hold(_ view: LogEventView, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
-    let (bodyCount, memberCount) = view.withParts { b, m -> (Int, Int) in
-      if body.count < b.count {
-        body.deallocate()
-        body = .allocate(byteCount: b.count, alignment: 1)
-      }
-      if members.count < m.count {
-        members.deallocate()
-        members = .allocate(capacity: m.count)
-      }
-      body.copyMemory(from: UnsafeRawBufferPointer(b))
-      _ = members.initialize(fromContentsOf: m)
-      return (b.count, m.count)
+  /// A copy of `bytes`, valid until the next copy.
+  mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    if body.count < bytes.count {
+      body.deallocate()
+      body = .allocate(byteCount: bytes.count, alignment: 1)
     }
-    return InPlaceEvent(seq: view.seq, t: view.t, kind: view.kind,
-                        body: UnsafeRawBufferPointer(rebasing: body[0..<bodyCount]),
-                        members: UnsafeBufferPointer(rebasing: members[0..<memberCount]), strings: strings)
+    body.copyMemory(from: bytes)
+    return UnsafeRawBufferPointer(rebasing: body[0..<bytes.count])
+  }
+
+  /// An event of `body` (kept where it is) with `members`.
+  mutating func hold(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members found: [JSONMember],
+                     strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+    if members.count < found.count {
+      members.deallocate()
+      members = .allocate(capacity: found.count)
+    }
+    _ = members.initialize(fromContentsOf: found)
+    return InPlaceEvent(seq: seq, t: t, kind: kind, body: body,
+                        members: UnsafeBufferPointer(rebasing: members[0..<found.count]), strings: strings)
   }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -104,8 +104,10 @@ struct ChromeTraceExporter: ~Copyable {
     if out.count >= Self.flushBytes { flush() }
   }
 
-  /// Writes the gathered lines to the sink (which ends the last one).
-  private mutating func flush() {
+  /// Writes the gathered lines to the sink (which ends the last one). An export that fails
+  /// calls it too: standard output gets the events before the failure, line by line, as it
+  /// did when each event went out on its own.
+  mutating func flush() {
     guard out.count > 0 else { return }
     sink.write(out.withBytes { String(decoding: $0[0..<($0.count - 1)], as: UTF8.self) })
     out.removeAll()

@@ -147,7 +147,12 @@ struct Export: ParsableCommand {
     case .chromeTrace:
       writer = .inPlace { [clock] stream, sink in
         var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
-        while let e = try stream.next() { exporter.add(seq: e.seq, try Event(e)) }
+        do {
+          while let e = try stream.next() { exporter.add(seq: e.seq, try Event(e)) }
+        } catch {
+          exporter.flush()
+          throw error
+        }
         exporter.finish()
       }
     case .html:

@@ -1,0 +1,78 @@
+/// A quick check of the lines a log writer produces, for `LogEventStream`: a JSON object with
+/// no whitespace whose keys and string values are printable ASCII without escapes, whose
+/// numbers are non-negative integers of at most 18 digits, and whose other values are `true`,
+/// `false` or `null`. Such a line is valid JSON exactly when `JSONParser.validate` says so, with
+/// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
+/// fraction, damage) the scan gives up and the caller asks `JSONParser`.
+enum PlainObjectScan {
+  /// True, with the members of `bytes` (key without quotes, value as written) in `members`,
+  /// when it is such an object with no key twice; false when the scan cannot tell.
+  static func members(_ bytes: UnsafeRawBufferPointer, into members: inout [JSONMember]) -> Bool {
+    members.removeAll(keepingCapacity: true)
+    let n = bytes.count
+    guard n >= 2, bytes[0] == UInt8(ascii: "{"), bytes[n - 1] == UInt8(ascii: "}") else { return false }
+    if n == 2 { return true }
+    var i = 1
+    while true {
+      // "key":
+      guard bytes[i] == UInt8(ascii: "\"") else { return false }
+      let keyStart = i + 1
+      guard let keyEnd = plainStringEnd(bytes, from: keyStart) else { return false }
+      i = keyEnd + 1
+      guard i < n, bytes[i] == UInt8(ascii: ":") else { return false }
+      i += 1
+      let valueStart = i
+      guard i < n else { return false }
+      switch bytes[i] {
+      case UInt8(ascii: "\""):
+        guard let end = plainStringEnd(bytes, from: i + 1) else { return false }
+        i = end + 1
+      case UInt8(ascii: "0"):
+        i += 1
+      case UInt8(ascii: "1")...UInt8(ascii: "9"):
+        i += 1
+        while i < n, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+        guard i - valueStart <= 18 else { return false }
+      case UInt8(ascii: "t"): guard word(bytes, at: i, "true") else { return false }; i += 4
+      case UInt8(ascii: "f"): guard word(bytes, at: i, "false") else { return false }; i += 5
+      case UInt8(ascii: "n"): guard word(bytes, at: i, "null") else { return false }; i += 4
+      default: return false
+      }
+      guard i < n else { return false }
+      let key = keyStart..<keyEnd
+      for m in members where m.key.count == key.count
+        && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
+        return false
+      }
+      members.append(JSONMember(key: key, value: valueStart..<i))
+      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 }
+      guard bytes[i] == UInt8(ascii: ",") else { return false }
+      i += 1
+      guard i < n else { return false }
+    }
+  }
+
+  /// Where the string whose text starts at `start` ends (its closing quote), if every byte of
+  /// it is printable ASCII other than `"` and `\`.
+  private static func plainStringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var i = start
+    while i < bytes.count {
+      let c = bytes[i]
+      if c == UInt8(ascii: "\"") { return i }
+      guard c >= 0x20, c < 0x7F, c != UInt8(ascii: "\\") else { return nil }
+      i += 1
+    }
+    return nil
+  }
+
+  private static func word(_ bytes: UnsafeRawBufferPointer, at i: Int, _ word: StaticString) -> Bool {
+    let n = word.utf8CodeUnitCount
+    return i + n <= bytes.count && memcmp(bytes.baseAddress! + i, word.utf8Start, n) == 0
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
