@@ -29,7 +29,8 @@ public struct InPlaceEvent: EventFields {
   private func value(_ key: String) -> Range<Int>? {
     var key = key
     return key.withUTF8 { k in
-      for m in members.dropFirst(3) where m.key.count == k.count
+      guard let first = k.first else { return members.dropFirst(3).first { $0.key.isEmpty }?.value }
+      for m in members.dropFirst(3) where m.key.count == k.count && body[m.key.lowerBound] == first
         && memcmp(body.baseAddress! + m.key.lowerBound, k.baseAddress!, k.count) == 0 {
         return m.value
       }
@@ -68,9 +69,11 @@ struct StringTable: ~Copyable {
   mutating func string(_ utf8: UnsafeRawBufferPointer) -> String {
     // Up to 15 bytes a String holds its bytes inline: building it is cheaper than finding it.
     if utf8.count <= 15 { return String(decoding: utf8, as: UTF8.self) }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-    let slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (Self.slots - 1)
+    // The length and the first and last eight bytes tell apart the strings of a log well enough
+    // (a clash only costs building the string again).
+    let head = utf8.loadUnaligned(as: UInt64.self), tail = utf8.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)
+    let hash = (head &* 0x9E37_79B9_7F4A_7C15 ^ tail &+ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
+    let slot = Int(truncatingIfNeeded: hash >> 40) & (Self.slots - 1)
     if var known = table[slot] {
       let same = known.withUTF8 { k in k.count == utf8.count && memcmp(k.baseAddress!, utf8.baseAddress!, k.count) == 0 }
       if same { return known }

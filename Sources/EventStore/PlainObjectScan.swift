@@ -1,5 +1,5 @@
 /// A quick check of the lines a log writer produces, for `LogEventStream`: a JSON object with
-/// no whitespace whose keys and string values are printable ASCII without escapes, whose
+/// no whitespace whose keys and string values are ASCII without escapes or control characters, whose
 /// numbers are non-negative integers of at most 18 digits, and whose other values are `true`,
 /// `false` or `null`. Such a line is valid JSON exactly when `JSONParser.validate` says so, with
 /// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
@@ -40,7 +40,7 @@ enum PlainObjectScan {
       }
       guard i < n else { return false }
       let key = keyStart..<keyEnd
-      for m in members where m.key.count == key.count
+      for m in members where m.key.count == key.count && (key.isEmpty || bytes[m.key.lowerBound] == bytes[key.lowerBound])
         && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
         return false
       }
@@ -53,13 +53,24 @@ enum PlainObjectScan {
   }
 
   /// Where the string whose text starts at `start` ends (its closing quote), if every byte of
-  /// it is printable ASCII other than `"` and `\`.
+  /// it is ASCII, not a control character (below 0x20), `"` or `\`.
   private static func plainStringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
     var i = start
+    // Eight bytes at a time while none of them is special (a quote, a backslash, a control
+    // character or a byte of 0x80 and up): the word tests are exact for "any byte in the word".
+    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    while i + 8 <= bytes.count {
+      let x = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let quote = x ^ (ones &* UInt64(UInt8(ascii: "\"")))
+      let backslash = x ^ (ones &* UInt64(UInt8(ascii: "\\")))
+      let special = ((x &- ones &* 0x20) & ~x) | x | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      if special & highs != 0 { break }
+      i += 8
+    }
     while i < bytes.count {
       let c = bytes[i]
       if c == UInt8(ascii: "\"") { return i }
-      guard c >= 0x20, c < 0x7F, c != UInt8(ascii: "\\") else { return nil }
+      guard c >= 0x20, c < 0x80, c != UInt8(ascii: "\\") else { return nil }
       i += 1
     }
     return nil

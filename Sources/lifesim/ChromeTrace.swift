@@ -33,15 +33,16 @@ struct ChromeTraceExporter: ~Copyable {
     let target: String
     let track: String
     let ts: Int64
-    let args: [(String, JSONValue)]
+    /// Its args, as canonical members (`Args`).
+    let args: [UInt8]
   }
   /// Callbacks waiting for their `return`, innermost last.
   private var open: [OpenCallback] = []
   /// Background tasks begun and not ended: name, start and the args of their `beginBackgroundTask`.
-  private var tasks: [Int: (name: String, ts: Int64, args: [(String, JSONValue)])] = [:]
-  /// The state shown on the "App state" track, and the event that started it (none: the
-  /// process has not started yet, which the track leaves blank).
-  private var appState: (label: String, ts: Int64, args: [(String, JSONValue)]) = ("not_running", 0, [])
+  private var tasks: [Int: (name: String, ts: Int64, args: [UInt8])] = [:]
+  /// The state shown on the "App state" track, and the `seq` and `t` of the event that started
+  /// it (none: the process has not started yet, which the track leaves blank).
+  private var appState: (label: String, ts: Int64, started: (seq: Int64, t: Int64)?) = ("not_running", 0, nil)
   private var lastTs: Int64 = 0
   private var lastT: Int64 = 0
   /// The virtual time of the last counter sample (virtual clock).
@@ -109,7 +110,7 @@ struct ChromeTraceExporter: ~Copyable {
   /// did when each event went out on its own.
   mutating func flush() {
     guard out.count > 0 else { return }
-    sink.write(out.withBytes { String(decoding: $0[0..<($0.count - 1)], as: UTF8.self) })
+    out.withBytes { sink.write(lines: $0) }
     out.removeAll()
   }
 
@@ -137,14 +138,18 @@ struct ChromeTraceExporter: ~Copyable {
     for ready in queue.put(tid, ts: ts, dur: dur, text) { write(ready) }
   }
 
-  private mutating func writeArgs(_ args: [(String, JSONValue)]) {
-    out.key("args")
-    out.beginObject()
-    for (k, v) in args { out.member(k, v) }
-    out.endObject()
+  /// A trace event being written: its track, time and length, and where it starts in `out`
+  /// when it is to be queued.
+  private struct Writing {
+    let tid: Int
+    let ts: Int64
+    let dur: Int64
+    let queuedFrom: Int?
   }
 
-  private mutating func instant(_ track: String, _ name: String, _ ts: Int64, args: [(String, JSONValue)]) {
+  /// Begins an instant on `track`, up to the opening of its args: the caller writes their
+  /// members into `out` and calls `end`.
+  private mutating func beginInstant(_ track: String, _ name: String, _ ts: Int64) -> Writing {
     let tid = self.track(track)
     let queued = beginEvent(tid, ts: ts)
     out.beginObject()
@@ -154,16 +159,17 @@ struct ChromeTraceExporter: ~Copyable {
     out.field("tid", tid)
     out.field("ts", ts)
     out.field("name", name)
-    writeArgs(args)
-    out.endObject()
-    endEvent(tid, ts: ts, dur: 0, queuedFrom: queued)
+    out.key("args")
+    out.beginObject()
+    return Writing(tid: tid, ts: ts, dur: 0, queuedFrom: queued)
   }
 
   /// Marks the start of a slice on `track`, so nothing after it there is written before it.
   private mutating func begin(_ track: String, at ts: Int64) { queue.open(self.track(track), at: ts) }
 
-  /// A complete slice begun with `begin` (or lasting one tick or none, without it).
-  private mutating func span(_ track: String, _ name: String, from: Int64, to: Int64, args: [(String, JSONValue)], begun: Bool = true) {
+  /// Begins a complete slice begun with `begin` (or lasting one tick or none, without it), up
+  /// to the opening of its args, as `beginInstant`.
+  private mutating func beginSpan(_ track: String, _ name: String, from: Int64, to: Int64, begun: Bool = true) -> Writing {
     let tid = self.track(track)
     if begun { queue.close(tid, startedAt: from) }
     let dur = max(0, to - from)
@@ -175,9 +181,43 @@ struct ChromeTraceExporter: ~Copyable {
     out.field("ts", from)
     out.field("dur", dur)
     out.field("name", name)
-    writeArgs(args)
+    out.key("args")
+    out.beginObject()
+    return Writing(tid: tid, ts: from, dur: dur, queuedFrom: queued)
+  }
+
+  /// Ends the trace event `beginInstant` or `beginSpan` began, after its args.
+  private mutating func end(_ w: Writing) {
     out.endObject()
-    endEvent(tid, ts: from, dur: dur, queuedFrom: queued)
+    out.endObject()
+    endEvent(w.tid, ts: w.ts, dur: w.dur, queuedFrom: w.queuedFrom)
+  }
+
+  /// Args kept for a trace event written later (a callback until its return, a task until its
+  /// end): written with `beginArgs`, `out.field` and `endArgs`, as canonical members.
+  private mutating func beginArgs() -> Int {
+    let start = out.count
+    out.beginObject()
+    return start
+  }
+
+  private mutating func endArgs(_ start: Int) -> [UInt8] {
+    out.endObject()
+    let members = out.withBytes { Array($0[(start + 1)..<($0.count - 1)]) }
+    out.truncate(to: start)
+    return members
+  }
+
+  /// The args every trace event of a log event starts with.
+  private mutating func time(_ seq: Int64, _ t: Int64) {
+    out.field("seq", seq)
+    out.field("t_us", t)
+  }
+
+  /// `"at": "script.lua:3"`, or `null` when the event has no place.
+  private mutating func place(_ at: String?) {
+    out.key("at")
+    if let at { out.string(at) } else { out.null() }
   }
 
   private func trackName(for target: String) -> String {
@@ -244,7 +284,7 @@ struct ChromeTraceExporter: ~Copyable {
     }
     state.evolve(event)
     record(event.body, seq: seq, t: t, ts: ts)
-    showAppState(at: ts, args: [("seq", .int(seq)), ("t_us", .int(t))])
+    showAppState(at: ts, seq: seq, t: t)
     let after = (state.process, state.applicationState, state.backgroundSince)
     if let value = remaining(at: t) {
       let changed = before.0 != after.0 || before.1 != after.1 || before.2 != after.2
@@ -258,54 +298,84 @@ struct ChromeTraceExporter: ~Copyable {
   }
 
   private mutating func record(_ body: EventBody, seq: Int64, t: Int64, ts: Int64) {
-    var args: [(String, JSONValue)] = [("seq", .int(seq)), ("t_us", .int(t))]
     switch body {
     case let .input(input, at):
-      instant("System", input.verb, ts, args: args + [("at", at.map(JSONValue.string) ?? .null)])
+      let w = beginInstant("System", input.verb, ts)
+      time(seq, t)
+      place(at)
+      end(w)
     case let .sceneActivation(scene, from, to):
-      instant("SceneDelegate", "\(scene) → \(to.rawValue)", ts, args: args + [("from", .string(from.rawValue))])
-    case let .processStarted(mode, _):
-      instant("System", "process started (\(mode.rawValue))", ts, args: args)
-    case .launchContinued: instant("System", "launch continued", ts, args: args)
-    case .suspended: instant("System", "suspended", ts, args: args)
-    case .resumed: instant("System", "resumed", ts, args: args)
+      let w = beginInstant("SceneDelegate", "\(scene) → \(to.rawValue)", ts)
+      time(seq, t)
+      out.field("from", from.rawValue)
+      end(w)
+    case let .processStarted(mode, _): systemInstant("process started (\(mode.rawValue))", seq: seq, t: t, ts: ts)
+    case .launchContinued: systemInstant("launch continued", seq: seq, t: t, ts: ts)
+    case .suspended: systemInstant("suspended", seq: seq, t: t, ts: ts)
+    case .resumed: systemInstant("resumed", seq: seq, t: t, ts: ts)
     case let .terminated(term):
       closeAll(at: ts)
-      instant("System", "terminated: \(term.reason.rawValue)", ts,
-              args: args + [("code", .string(term.code ?? "")), ("description", .string(term.description))])
+      let w = beginInstant("System", "terminated: \(term.reason.rawValue)", ts)
+      time(seq, t)
+      out.field("code", term.code ?? "")
+      out.field("description", term.description)
+      end(w)
     case let .crash(name, target, message, _):
       closeAll(at: ts)
-      instant("System", "crash in \(target).\(name)", ts, args: args + [("message", .string(message))])
+      let w = beginInstant("System", "crash in \(target).\(name)", ts)
+      time(seq, t)
+      out.field("message", message)
+      end(w)
     case let .callback(cb, target, handled, depth, arguments):
-      args += [("target", .string(target)), ("depth", .int(Int64(depth))), ("handled", .bool(handled))]
-      if let url = arguments.url { args.append(("url", .string(url))) }
-      if let animated = arguments.animated { args.append(("animated", .bool(animated))) }
-      if let payload = arguments.payload { args.append(("payload", payload)) }
       let track = trackName(for: target)
       if handled {
+        let start = beginArgs()
+        callbackArgs(seq: seq, t: t, target: target, depth: depth, handled: handled, arguments)
+        let args = endArgs(start)
         begin(track, at: ts)
         open.append(OpenCallback(name: cb.signature, target: target, track: track, ts: ts, args: args))
       } else {
-        span(track, cb.signature, from: ts, to: ts + (clock == .sequence ? 1 : 0), args: args, begun: false)
+        let w = beginSpan(track, cb.signature, from: ts, to: ts + (clock == .sequence ? 1 : 0), begun: false)
+        callbackArgs(seq: seq, t: t, target: target, depth: depth, handled: handled, arguments)
+        end(w)
       }
     case let .returned(name, target, used, _, value):
       if let i = open.lastIndex(where: { $0.name == name && $0.target == target }) {
         let o = open.remove(at: i)
-        let returned: [(String, JSONValue)] = value.map { [("value", $0)] } ?? []
-        span(o.track, name, from: o.ts, to: ts, args: o.args + [("return_seq", .int(seq)), ("used_us", .int(used))] + returned)
+        let w = beginSpan(o.track, name, from: o.ts, to: ts)
+        out.raw(o.args)
+        out.field("return_seq", seq)
+        out.field("used_us", used)
+        if let value { out.field("value", value) }
+        end(w)
       }
     case let .call(call, at):
-      args += [("call", .string(TraceFormatter.describe(call))), ("at", at.map(JSONValue.string) ?? .null)]
-      instant(callerTrack, call.name, ts, args: args)
+      let start = beginArgs()
+      time(seq, t)
+      out.field("call", TraceFormatter.describe(call))
+      place(at)
+      let args = endArgs(start)
+      let w = beginInstant(callerTrack, call.name, ts)
+      out.raw(args)
+      end(w)
       task(call, seq: seq, args: args, ts: ts)
     case let .notification(name, handled, depth):
-      instant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts,
-              args: args + [("handled", .bool(handled)), ("depth", .int(Int64(depth)))])
+      let w = beginInstant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts)
+      time(seq, t)
+      out.field("handled", handled)
+      out.field("depth", depth)
+      end(w)
     case let .expect(name, passed, message, at):
-      instant("System", "\(passed ? "✔" : "✘") \(name)", ts,
-              args: args + [("message", .string(message)), ("at", at.map(JSONValue.string) ?? .null)])
+      let w = beginInstant("System", "\(passed ? "✔" : "✘") \(name)", ts)
+      time(seq, t)
+      out.field("message", message)
+      place(at)
+      end(w)
     case let .note(name, message):
-      instant("System", name, ts, args: args + [("message", .string(message))])
+      let w = beginInstant("System", name, ts)
+      time(seq, t)
+      out.field("message", message)
+      end(w)
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
     case .applicationState, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .popped, .dismissed,
@@ -314,15 +384,35 @@ struct ChromeTraceExporter: ~Copyable {
     }
   }
 
+  /// An instant on the System track whose args are `seq` and `t_us` alone.
+  private mutating func systemInstant(_ name: String, seq: Int64, t: Int64, ts: Int64) {
+    let w = beginInstant("System", name, ts)
+    time(seq, t)
+    end(w)
+  }
+
+  private mutating func callbackArgs(seq: Int64, t: Int64, target: String, depth: Int, handled: Bool, _ arguments: CallbackArguments) {
+    time(seq, t)
+    out.field("target", target)
+    out.field("depth", depth)
+    out.field("handled", handled)
+    if let url = arguments.url { out.field("url", url) }
+    if let animated = arguments.animated { out.field("animated", animated) }
+    if let payload = arguments.payload { out.field("payload", payload) }
+  }
+
   /// A background task's bar, on a track of its own: from its begin to its end (or the kill).
-  private mutating func task(_ call: AppCall, seq: Int64, args: [(String, JSONValue)], ts: Int64) {
+  private mutating func task(_ call: AppCall, seq: Int64, args: [UInt8], ts: Int64) {
     switch call {
     case let .beginBackgroundTask(name, task):
       begin("Background task \(task)", at: ts)
       tasks[task] = (name, ts, args)
     case let .endBackgroundTask(task):
       if let b = tasks.removeValue(forKey: task) {
-        span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
+        let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts)
+        out.raw(b.args)
+        out.field("end_seq", seq)
+        end(w)
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
          .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer,
@@ -333,7 +423,7 @@ struct ChromeTraceExporter: ~Copyable {
 
   /// The "App state" track: process state while not running, prewarmed or suspended, the
   /// application state while running.
-  private mutating func showAppState(at ts: Int64, args: [(String, JSONValue)]) {
+  private mutating func showAppState(at ts: Int64, seq: Int64, t: Int64) {
     let label: String
     switch state.process {
     case .notRunning: label = "not_running"
@@ -343,21 +433,31 @@ struct ChromeTraceExporter: ~Copyable {
     }
     guard label != appState.label else { return }
     closeAppState(at: ts)
-    appState = (label, ts, args)
+    appState = (label, ts, (seq, t))
     begin("App state", at: ts)
   }
 
   private mutating func closeAppState(at ts: Int64) {
-    guard !appState.args.isEmpty else { return }
-    span("App state", appState.label, from: appState.ts, to: ts, args: appState.args)
+    guard let started = appState.started else { return }
+    let w = beginSpan("App state", appState.label, from: appState.ts, to: ts)
+    time(started.seq, started.t)
+    end(w)
   }
 
   /// A kill ends every open callback and task at the kill: each keeps its args, plus `killed`.
   private mutating func closeAll(at ts: Int64) {
-    for o in open.reversed() { span(o.track, o.name, from: o.ts, to: ts, args: o.args + [("killed", .bool(true))]) }
+    for o in open.reversed() {
+      let w = beginSpan(o.track, o.name, from: o.ts, to: ts)
+      out.raw(o.args)
+      out.field("killed", true)
+      end(w)
+    }
     open.removeAll()
     for (task, b) in tasks.sorted(by: { $0.key < $1.key }) {
-      span("Background task \(task)", "task \(task) \"\(b.name)\" (killed)", from: b.ts, to: ts, args: b.args + [("killed", .bool(true))])
+      let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\" (killed)", from: b.ts, to: ts)
+      out.raw(b.args)
+      out.field("killed", true)
+      end(w)
     }
     tasks.removeAll()
   }
