@@ -24,7 +24,7 @@ public final class LogEventStream {
   private var reader: LogReader?
   /// Events handed out so far.
   private var count = 0
-  /// The members of the event handed out last, and `JSONParser`'s storage.
+  /// `JSONParser`'s storage, for events the quick scan leaves to it.
   private var members: [JSONMember] = []
   private var keys: [Range<Int>] = []
   /// The event handed out last, where an `InPlaceEvent` can point to it.
@@ -55,9 +55,9 @@ public final class LogEventStream {
           self.fast = nil
           return nil
         }
-        if let kind = checkedKind(line.body) {
+        if let (kind, members) = checkedKind(line.body) {
           count += 1
-          return held.hold(seq: line.seq, t: line.t, kind: kind, body: line.body, members: members, strings: strings)
+          return held.event(seq: line.seq, t: line.t, kind: kind, body: line.body, members: members, strings: strings)
         }
       } catch {}
       // Something the fast path does not accept: the reader names it, or reads on.
@@ -69,30 +69,29 @@ public final class LogEventStream {
       guard case .event = line else { continue }
       count += 1
       let view = reader.lastView
-      let body = view.withParts { body, members in
-        self.members = Array(members)
-        return held.copy(UnsafeRawBufferPointer(body))
-      }
-      return held.hold(seq: view.seq, t: view.t, kind: view.kind, body: body, members: members, strings: strings)
+      let (body, members) = view.withParts { body, members in (held.copy(UnsafeRawBufferPointer(body)), held.keep(members)) }
+      return held.event(seq: view.seq, t: view.t, kind: view.kind, body: body, members: members, strings: strings)
     }
     ending = reader.ending
     return nil
   }
 
-  /// The event's kind, with its members located, when its JSON and kind are as `LogReader`
-  /// accepts them; nil otherwise.
-  private func checkedKind(_ body: UnsafeRawBufferPointer) -> EventKind? {
-    if !PlainObjectScan.members(body, into: &members) {
+  /// The event's kind, and how many members it has (located in `held`), when its JSON and
+  /// kind are as `LogReader` accepts them; nil otherwise.
+  private func checkedKind(_ body: UnsafeRawBufferPointer) -> (EventKind, Int)? {
+    var found = PlainObjectScan.members(body, into: held.members)
+    if found == nil {
       do {
         try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &members)
       } catch {
         return nil
       }
+      found = members.withUnsafeBufferPointer { held.keep($0) }
     }
     // The scanner checked that the line starts {"seq":…,"t":…,"kind":"; the kind runs to the next quote.
-    guard members.count >= 3 else { return nil }
-    let value = members[2].value
-    return EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)]))
+    guard let found, found >= 3 else { return nil }
+    let value = held.members[2].value
+    return EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)])).map { ($0, found) }
   }
 
   /// A reader past the first `events` events of the log at `path`.
@@ -120,11 +119,12 @@ extension EventKind {
   }
 }
 
-/// Storage an `InPlaceEvent` points to: a copy of the members (and, from a `LogReader`, the
-/// body) of the event handed out last.
+/// Storage an `InPlaceEvent` points to: the members of the event handed out last (and, from
+/// a `LogReader`, its body).
 private struct EventCopy: ~Copyable {
   private var body = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
-  private var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 16)
+  /// Where the quick scan writes an event's members (more than fit go through `keep`).
+  private(set) var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
 
   deinit {
     body.deallocate()
@@ -141,16 +141,20 @@ private struct EventCopy: ~Copyable {
     return UnsafeRawBufferPointer(rebasing: body[0..<bytes.count])
   }
 
-  /// An event of `body` (kept where it is) with `members`.
-  mutating func hold(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members found: [JSONMember],
-                     strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+  /// Keeps `found` as the members; their number.
+  mutating func keep(_ found: UnsafeBufferPointer<JSONMember>) -> Int {
     if members.count < found.count {
       members.deallocate()
       members = .allocate(capacity: found.count)
     }
     _ = members.initialize(fromContentsOf: found)
-    return InPlaceEvent(seq: seq, t: t, kind: kind, body: body,
-                        members: UnsafeBufferPointer(rebasing: members[0..<found.count]), strings: strings)
+    return found.count
+  }
+
+  /// The event of `body` (kept where it is) whose first `count` members are held here.
+  func event(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members count: Int,
+             strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+    InPlaceEvent(seq: seq, t: t, kind: kind, body: body, members: UnsafeBufferPointer(rebasing: members[0..<count]), strings: strings)
   }
 }
 

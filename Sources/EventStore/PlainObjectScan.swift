@@ -5,50 +5,58 @@
 /// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
 /// fraction, damage) the scan gives up and the caller asks `JSONParser`.
 enum PlainObjectScan {
-  /// True, with the members of `bytes` (key without quotes, value as written) in `members`,
-  /// when it is such an object with no key twice; false when the scan cannot tell.
-  static func members(_ bytes: UnsafeRawBufferPointer, into members: inout [JSONMember]) -> Bool {
-    members.removeAll(keepingCapacity: true)
+  /// The number of members of `bytes` when it is such an object with no key twice, and at
+  /// most `members.count` of them, written to `members` (key without quotes, value as
+  /// written); nil when the scan cannot tell.
+  static func members(_ bytes: UnsafeRawBufferPointer, into members: UnsafeMutableBufferPointer<JSONMember>) -> Int? {
     let n = bytes.count
-    guard n >= 2, bytes[0] == UInt8(ascii: "{"), bytes[n - 1] == UInt8(ascii: "}") else { return false }
-    if n == 2 { return true }
+    guard n >= 2, bytes[0] == UInt8(ascii: "{"), bytes[n - 1] == UInt8(ascii: "}") else { return nil }
+    if n == 2 { return 0 }
+    var count = 0
+    /// One bit per key seen, by its length and first byte: only a key whose bit is set already
+    /// needs comparing with the others.
+    var seen: UInt64 = 0
     var i = 1
     while true {
       // "key":
-      guard bytes[i] == UInt8(ascii: "\"") else { return false }
+      guard count < members.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
       let keyStart = i + 1
-      guard let keyEnd = plainStringEnd(bytes, from: keyStart) else { return false }
+      guard let keyEnd = plainStringEnd(bytes, from: keyStart) else { return nil }
       i = keyEnd + 1
-      guard i < n, bytes[i] == UInt8(ascii: ":") else { return false }
+      guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
       i += 1
       let valueStart = i
-      guard i < n else { return false }
+      guard i < n else { return nil }
       switch bytes[i] {
       case UInt8(ascii: "\""):
-        guard let end = plainStringEnd(bytes, from: i + 1) else { return false }
+        guard let end = plainStringEnd(bytes, from: i + 1) else { return nil }
         i = end + 1
       case UInt8(ascii: "0"):
         i += 1
       case UInt8(ascii: "1")...UInt8(ascii: "9"):
         i += 1
         while i < n, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
-        guard i - valueStart <= 18 else { return false }
-      case UInt8(ascii: "t"): guard word(bytes, at: i, "true") else { return false }; i += 4
-      case UInt8(ascii: "f"): guard word(bytes, at: i, "false") else { return false }; i += 5
-      case UInt8(ascii: "n"): guard word(bytes, at: i, "null") else { return false }; i += 4
-      default: return false
+        guard i - valueStart <= 18 else { return nil }
+      case UInt8(ascii: "t"): guard word(bytes, at: i, "true") else { return nil }; i += 4
+      case UInt8(ascii: "f"): guard word(bytes, at: i, "false") else { return nil }; i += 5
+      case UInt8(ascii: "n"): guard word(bytes, at: i, "null") else { return nil }; i += 4
+      default: return nil
       }
-      guard i < n else { return false }
+      guard i < n else { return nil }
       let key = keyStart..<keyEnd
-      for m in members where m.key.count == key.count && (key.isEmpty || bytes[m.key.lowerBound] == bytes[key.lowerBound])
-        && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
-        return false
+      let bit: UInt64 = 1 << ((UInt64(key.count) &* 7 &+ UInt64(bytes[keyStart])) & 63)
+      if seen & bit != 0 {
+        for m in members[..<count] where m.key.count == key.count
+          && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
+          return nil
+        }
       }
-      members.append(JSONMember(key: key, value: valueStart..<i))
-      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 }
-      guard bytes[i] == UInt8(ascii: ",") else { return false }
+      seen |= bit
+      members[count] = JSONMember(key: key, value: valueStart..<i)
+      count += 1
+      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 ? count : nil }
+      guard bytes[i] == UInt8(ascii: ","), i + 1 < n else { return nil }
       i += 1
-      guard i < n else { return false }
     }
   }
 
