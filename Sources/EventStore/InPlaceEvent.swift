@@ -69,11 +69,8 @@ struct StringTable: ~Copyable {
   mutating func string(_ utf8: UnsafeRawBufferPointer) -> String {
     // Up to 15 bytes a String holds its bytes inline: building it is cheaper than finding it.
     if utf8.count <= 15 { return String(decoding: utf8, as: UTF8.self) }
-    // The length and the first and last eight bytes tell apart the strings of a log well enough
-    // (a clash only costs building the string again).
-    let head = utf8.loadUnaligned(as: UInt64.self), tail = utf8.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)
-    let hash = (head &* 0x9E37_79B9_7F4A_7C15 ^ tail &+ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
-    let slot = Int(truncatingIfNeeded: hash >> 40) & (Self.slots - 1)
+    // A clash only costs building the string again.
+    let slot = Int(truncatingIfNeeded: QuickHash.of(utf8) >> 40) & (Self.slots - 1)
     if var known = table[slot] {
       let same = known.withUTF8 { k in k.count == utf8.count && memcmp(k.baseAddress!, utf8.baseAddress!, k.count) == 0 }
       if same { return known }
@@ -81,6 +78,22 @@ struct StringTable: ~Copyable {
     let made = String(decoding: utf8, as: UTF8.self)
     table[slot] = made
     return made
+  }
+}
+
+/// A cheap hash of a text's UTF-8 bytes, from its length and its first and last eight bytes:
+/// for tables of names where a clash only costs a comparison (not for anything an attacker
+/// could fill). Much cheaper than `Hasher` on the long names a log repeats.
+public enum QuickHash {
+  public static func of(_ utf8: UnsafeRawBufferPointer) -> UInt64 {
+    var head: UInt64 = 0, tail: UInt64 = 0
+    if utf8.count >= 8 {
+      head = utf8.loadUnaligned(as: UInt64.self)
+      tail = utf8.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)
+    } else {
+      for b in utf8 { head = head << 8 | UInt64(b) }
+    }
+    return ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
   }
 }
 

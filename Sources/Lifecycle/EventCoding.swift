@@ -263,7 +263,7 @@ extension Event {
       default: throw fail("unknown system event \"\(name)\"")
       }
     case .callback:
-      guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
+      guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
       let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
                                         animated: e.bool("animated"), payload: e["payload"])
       body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
@@ -323,5 +323,36 @@ extension Event {
       body = .note(name: name, message: try str("message"))
     }
     self.init(t: e.t, body)
+  }
+}
+
+extension Callback {
+  /// The callbacks by signature, in a table found by `QuickHash` (open addressing): decoding
+  /// reads a signature for every callback event, and hashing one with `Hasher` costs more than
+  /// the rest of its decoding.
+  private static let bySignatureHash: [Callback?] = {
+    var slots = [Callback?](repeating: nil, count: signatureSlots)
+    for c in Callback.allCases {
+      var i = slot(c.signature)
+      while slots[i] != nil { i = (i + 1) & (signatureSlots - 1) }
+      slots[i] = c
+    }
+    return slots
+  }()
+  private static let signatureSlots = 512
+
+  private static func slot(_ signature: String) -> Int {
+    var signature = signature
+    return signature.withUTF8 { Int(truncatingIfNeeded: QuickHash.of(UnsafeRawBufferPointer($0)) >> 32) & (signatureSlots - 1) }
+  }
+
+  /// The callback whose full signature is `signature` (as `init(signature:)`).
+  static func decoded(_ signature: String) -> Callback? {
+    var i = slot(signature)
+    while let c = bySignatureHash[i] {
+      if c.signature == signature { return c }
+      i = (i + 1) & (signatureSlots - 1)
+    }
+    return nil
   }
 }

@@ -25,6 +25,8 @@ struct ChromeTraceExporter: ~Copyable {
   /// is built for them). A line after the first starts with a comma.
   private var out = CanonicalJSONWriter(capacity: ChromeTraceExporter.flushBytes + 4096)
   private var tracks: [String: Int] = [:]
+  /// The track `track` found last.
+  private var lastTrack = (name: "", id: 0)
   private var queue = TraceTrackQueue()
   private var state = LifecycleState()
   /// A callback waiting for its `return`.
@@ -65,11 +67,20 @@ struct ChromeTraceExporter: ~Copyable {
     let name = run.scenario + (profile.map { " (iOS \($0.ios), seed \(header.seed))" } ?? " (seed \(header.seed))")
     metadata("process_name", tid: nil, "name", .string(name))
     metadata("process_labels", tid: nil, "labels", .string("run \(run.id), \(clock.rawValue) clock"))
-    for name in ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"] { _ = track(name) }
+    for name in Self.fixedTracks { _ = track(name) }
   }
 
+  /// The tracks every trace has, first: track `i` of these has tid `i + 1`.
+  private static let fixedTracks = ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"]
+
   private mutating func track(_ name: String) -> Int {
-    if let t = tracks[name] { return t }
+    // Comparing short strings costs less than hashing one, and a controller's events come in runs.
+    if tracks.count >= Self.fixedTracks.count, let i = Self.fixedTracks.firstIndex(of: name) { return i + 1 }
+    if name == lastTrack.name { return lastTrack.id }
+    if let t = tracks[name] {
+      lastTrack = (name, t)
+      return t
+    }
     let id = tracks.count + 1
     tracks[name] = id
     metadata("thread_name", tid: id, "name", .string(name))
