@@ -3,7 +3,7 @@
 Run with bench/run (it builds release first). Medians of 5 runs; scale points of 10 k,
 100 k and 1 M events. Writes BENCHMARKS.md.
 """
-import json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+import itertools, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIFESIM = os.path.join(ROOT, ".build/release/lifesim")
@@ -371,7 +371,8 @@ def write_markdown(merge=False):
         table = kept + list(measured.values())
     lines += table
     lines.append("")
-    lines += patterns_markdown()
+    # A partial run keeps the sections after the main table (patterns, lifesim test) as they were.
+    lines += list(itertools.dropwhile(lambda l: l == "", previous[end:])) if merge else patterns_markdown()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\nwrote BENCHMARKS.md")

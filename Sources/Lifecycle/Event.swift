@@ -1,96 +1,5 @@
 import EventStore
 
-/// What the user or the system did (a scenario verb), as recorded.
-public enum Input: Equatable, Sendable {
-  case launch(url: String?)
-  case prewarm, home, lock, unlock
-  case interrupt(Interruption)
-  case endInterrupt(InterruptionEnd)
-  case appSwitcher
-  case switchTo(other: Bool)
-  case forceQuit, memoryWarning, memoryPressure
-  case backgroundLaunch(BackgroundEvent)
-  case openURL(String)
-  case rotate(Orientation)
-  case push(String)
-  case pop
-  case present(String, style: PresentationStyle?, navigation: Bool)
-  case dismiss
-  case selectTab(Int)
-  case swipeBack(cancel: Bool)
-  case swipeDown(cancel: Bool)
-  case advance(us: Int64)
-  /// `disconnect_scene(n)`: UIKit reclaims the background scene `Scene#n`; the process lives.
-  case disconnectScene(Int)
-  /// `memory_pressure("critical")`: also reclaims an app running in the background.
-  case criticalMemoryPressure
-  /// `time_change()`: a significant time change (midnight, carrier time update, daylight saving).
-  case timeChange
-  /// `reboot()`: the device restarts; the next `unlock()` is the first unlock.
-  case reboot
-  /// `act(name, …)`: a user action of the controller on screen, with its arguments (strings,
-  /// numbers, booleans).
-  case act(String, arguments: [JSONValue])
-  /// A notification arrives while the app is in the foreground (`notify{id=}`).
-  case notify(id: String)
-  /// The user taps a notification or one of its actions (`"default"`: the notification itself).
-  case tapNotification(id: String, action: String, foreground: Bool)
-  /// A Home Screen quick action (`quick_action(type)`).
-  case quickAction(type: String)
-  /// A universal link opens the app (`universal_link(url)`).
-  case universalLink(url: String)
-  /// An activity handed off from another device (`handoff(type)`).
-  case handoff(type: String)
-  /// The system runs the pending BGTaskScheduler request with this identifier.
-  case bgTask(String)
-  /// The device goes on (true) or off (false) external power.
-  case power(Bool)
-  /// The transfers of this background URL session that have run their time finish.
-  case transferDone(String)
-
-  /// The scenario verb's name.
-  public var verb: String {
-    switch self {
-    case .launch: return "launch"
-    case .prewarm: return "prewarm"
-    case .home: return "home"
-    case .lock: return "lock"
-    case .unlock: return "unlock"
-    case .interrupt: return "interrupt"
-    case .endInterrupt: return "end_interrupt"
-    case .appSwitcher: return "app_switcher"
-    case .switchTo: return "switch_to"
-    case .forceQuit: return "force_quit"
-    case .memoryWarning: return "memory_warning"
-    case .memoryPressure: return "memory_pressure"
-    case .backgroundLaunch: return "background_launch"
-    case .openURL: return "open_url"
-    case .rotate: return "rotate"
-    case .push: return "push"
-    case .pop: return "pop"
-    case .present: return "present"
-    case .dismiss: return "dismiss"
-    case .selectTab: return "select_tab"
-    case .swipeBack: return "swipe_back"
-    case .swipeDown: return "swipe_down"
-    case .advance: return "advance"
-    case .disconnectScene: return "disconnect_scene"
-    case .criticalMemoryPressure: return "memory_pressure"
-    case .timeChange: return "time_change"
-    case .reboot: return "reboot"
-    case .act: return "act"
-    case .notify: return "notify"
-    case .tapNotification: return "tap_notification"
-    case .quickAction: return "quick_action"
-    case .universalLink: return "universal_link"
-    case .handoff: return "handoff"
-    case .bgTask: return "bg_task"
-    case .power: return "power"
-    case .transferDone: return "transfer_done"
-    }
-  }
-}
-
 /// What the app's code asked of UIKit (an app call), as recorded.
 public enum AppCall: Equatable, Sendable {
   case work(us: Int64)
@@ -186,22 +95,22 @@ public struct Termination: Equatable, Sendable {
 
 /// One fact of a run. `evolve` folds these into `LifecycleState`; the log stores them.
 public enum EventBody: Equatable, Sendable {
-  case input(Input, at: String?)
+  case inputPerformed(Input, at: String?)
   // transitions
-  case applicationState(from: ApplicationState, to: ApplicationState)
-  case sceneActivation(scene: String, from: SceneActivation, to: SceneActivation)
+  case applicationStateChanged(from: ApplicationState, to: ApplicationState)
+  case sceneActivationChanged(scene: String, from: SceneActivation, to: SceneActivation)
   case sceneConnected(scene: String)
   case sceneDisconnected(scene: String)
-  case sceneSession(created: Bool)
+  case sceneSessionChanged(created: Bool)
   case rootBuilt(container: Container, navigation: Bool, controllers: [String])
   case pushed(String)
   case popped(String)
   case presented(String, style: PresentationStyle, navigation: Bool)
   case dismissed(String)
   case tabSelected(index: Int, controller: String)
-  case protectedData(available: Bool)
+  case protectedDataChanged(available: Bool)
   /// What survives for state restoration changed (docs/model.md §17).
-  case restoration(RestorationChange)
+  case restorationChanged(RestorationChange)
   // system decisions
   case processStarted(mode: LaunchMode, state: ApplicationState)
   case launchContinued(state: ApplicationState)
@@ -210,31 +119,31 @@ public enum EventBody: Equatable, Sendable {
   case terminated(Termination)
   // the app
   /// `arguments`: what UIKit passes besides the receiver (a URL, a completion, `animated`, options…).
-  case callback(Callback, target: String, handled: Bool, depth: Int, arguments: CallbackArguments)
+  case callbackDelivered(Callback, target: String, handled: Bool, depth: Int, arguments: CallbackArguments)
   /// `value`: what the handler returned, for a callback whose return UIKit reads (`Callback.returnsValue`).
   case returned(name: String, target: String, usedUs: Int64, depth: Int, value: JSONValue?)
-  case call(AppCall, at: String?)
-  case notification(name: String, handled: Bool, depth: Int)
-  case crash(name: String, target: String, message: String, traceback: String)
+  case appCalled(AppCall, at: String?)
+  case notificationPosted(name: String, handled: Bool, depth: Int)
+  case crashed(name: String, target: String, message: String, traceback: String)
   // the scenario
-  case expect(name: String, passed: Bool, message: String, at: String?)
-  case note(name: String, message: String)
+  case expectationChecked(name: String, passed: Bool, message: String, at: String?)
+  case noted(name: String, message: String)
 
   /// The log kind this event is written as.
   public var kind: EventKind {
     switch self {
-    case .input: return .input
-    case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration:
+    case .inputPerformed: return .input
+    case .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged:
       return .transition
     case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
-    case .callback: return .callback
+    case .callbackDelivered: return .callback
     case .returned: return .return
-    case .call: return .call
-    case .notification: return .notification
-    case .crash: return .crash
-    case .expect: return .expect
-    case .note: return .note
+    case .appCalled: return .call
+    case .notificationPosted: return .notification
+    case .crashed: return .crash
+    case .expectationChecked: return .expect
+    case .noted: return .note
     }
   }
 }
@@ -243,7 +152,7 @@ extension EventBody {
   /// The termination this event records: a system kill, or a crash in app code; nil for any other event.
   public var termination: Termination? {
     if case let .terminated(t) = self { return t }
-    if case let .crash(_, _, message, _) = self { return .crash(message) }
+    if case let .crashed(_, _, message, _) = self { return .crash(message) }
     return nil
   }
 }

@@ -8,49 +8,29 @@ extension EventBody {
   /// Writes this event's members after `seq`, `t` and `kind`.
   public func encodeFields(into w: inout CanonicalJSONWriter) {
     switch self {
-    case let .input(input, at):
-      w.field("name", input.verb)
-      switch input {
-      case let .launch(url): if let url { w.field("url", url) }
-      case let .interrupt(i): w.field("type", i.rawValue)
-      case let .endInterrupt(e): w.field("how", e.rawValue)
-      case let .switchTo(other): w.field("to", other ? "other" : "self")
-      case let .backgroundLaunch(e): w.field("event", e.rawValue)
-      case let .openURL(url): w.field("url", url)
-      case let .rotate(o): w.field("orientation", o.rawValue)
-      case let .push(c): w.field("class", c)
-      case let .present(c, style, nav):
-        w.field("class", c)
-        if let style { w.field("style", style.rawValue) }
-        if nav { w.field("navigation", true) }
-      case let .selectTab(i): w.field("index", i)
-      case let .swipeBack(cancel), let .swipeDown(cancel): w.field("cancel", cancel)
-      case let .advance(us): w.field("duration_us", us)
-      case let .disconnectScene(n): w.field("scene", n)
-      case .criticalMemoryPressure: w.field("level", "critical")
-      case let .act(name, arguments): w.field("action", name); w.field("arguments", .array(arguments))
-      case let .bgTask(id): w.field("id", id)
-      case let .power(on): w.field("on", on)
-      case let .transferDone(session): w.field("session", session)
-      case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
-           .timeChange, .reboot:
-        break
-      case let .notify(id): w.field("id", id)
-      case let .tapNotification(id, action, foreground):
-        w.field("id", id); w.field("action", action)
-        if foreground { w.field("foreground", true) }
-      case let .quickAction(type), let .handoff(type): w.field("type", type)
-      case let .universalLink(url): w.field("url", url)
+    case let .inputPerformed(input, at):
+      // As the verb table declares the verb: each argument under its key, in the row's order.
+      let spec = input.spec, arguments = input.arguments
+      w.field("name", spec.name)
+      for key in spec.recordedKeys(arguments) {
+        guard let value = arguments.values[key] else { continue }
+        w.key(dynamic: key)
+        switch value {
+        case let .text(s): w.string(s)
+        case let .number(n): w.int(n)
+        case let .flag(b): w.bool(b)
+        case let .list(l): w.value(.array(l))
+        }
       }
       if let at { w.field("at", at) }
-    case let .applicationState(from, to):
+    case let .applicationStateChanged(from, to):
       w.field("name", "applicationState"); w.field("from", from.rawValue); w.field("to", to.rawValue)
-    case let .sceneActivation(scene, from, to):
+    case let .sceneActivationChanged(scene, from, to):
       w.field("name", "activationState"); w.field("target", scene)
       w.field("from", from.rawValue); w.field("to", to.rawValue)
     case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
     case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
-    case let .sceneSession(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
+    case let .sceneSessionChanged(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
     case let .rootBuilt(container, navigation, controllers):
       w.field("name", "rootViewController"); w.field("container", container.rawValue)
       w.field("navigation", navigation)
@@ -62,8 +42,8 @@ extension EventBody {
       if nav { w.field("navigation", true) }
     case let .dismissed(c): w.field("name", "dismiss"); w.field("target", c)
     case let .tabSelected(index, c): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
-    case let .protectedData(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
-    case let .restoration(change): change.encodeFields(into: &w)
+    case let .protectedDataChanged(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
+    case let .restorationChanged(change): change.encodeFields(into: &w)
     case let .processStarted(mode, state):
       w.field("name", "launchProcess"); w.field("mode", mode.rawValue); w.field("state", state.rawValue)
     case let .launchContinued(state): w.field("name", "continueLaunch"); w.field("state", state.rawValue)
@@ -73,7 +53,7 @@ extension EventBody {
       w.field("name", "terminate"); w.field("reason", term.reason.rawValue)
       if let code = term.code { w.field("code", code) }
       w.field("description", term.description)
-    case let .callback(cb, target, handled, depth, arguments):
+    case let .callbackDelivered(cb, target, handled, depth, arguments):
       w.field("name", cb.signature); w.field("target", target); w.field("handled", handled)
       w.field("depth", depth)
       if let url = arguments.url { w.field("url", url) }
@@ -83,7 +63,7 @@ extension EventBody {
     case let .returned(name, target, used, depth, value):
       w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
       if let value { w.field("value", value) }
-    case let .call(call, at):
+    case let .appCalled(call, at):
       w.field("name", call.name)
       switch call {
       case let .work(us): w.field("duration_us", us)
@@ -118,15 +98,15 @@ extension EventBody {
         w.field("session", session); w.field("task", task); w.field("duration_us", us)
       }
       if let at { w.field("at", at) }
-    case let .notification(name, handled, depth):
+    case let .notificationPosted(name, handled, depth):
       w.field("name", name); w.field("handled", handled); w.field("depth", depth)
-    case let .crash(name, target, message, traceback):
+    case let .crashed(name, target, message, traceback):
       w.field("name", name); w.field("target", target); w.field("reason", TerminationReason.crash.rawValue)
       w.field("description", message); w.field("traceback", traceback)
-    case let .expect(name, passed, message, at):
+    case let .expectationChecked(name, passed, message, at):
       w.field("name", name); w.field("passed", passed); w.field("message", message)
       if let at { w.field("at", at) }
-    case let .note(name, message): w.field("name", name); w.field("message", message)
+    case let .noted(name, message): w.field("name", name); w.field("message", message)
     }
   }
 }
@@ -228,15 +208,15 @@ extension Event {
         }
       }
       guard let input = spec.make(arguments) else { throw fail("bad input \"\(name)\"") }
-      body = .input(input, at: optStr("at"))
+      body = .inputPerformed(input, at: optStr("at"))
     case .transition:
       switch name {
-      case "applicationState": body = .applicationState(from: try raw("from"), to: try raw("to"))
+      case "applicationState": body = .applicationStateChanged(from: try raw("from"), to: try raw("to"))
       case "activationState":
-        body = .sceneActivation(scene: try str("target"), from: try raw("from"), to: try raw("to"))
+        body = .sceneActivationChanged(scene: try str("target"), from: try raw("from"), to: try raw("to"))
       case "sceneConnected": body = .sceneConnected(scene: try str("target"))
       case "sceneDisconnected": body = .sceneDisconnected(scene: try str("target"))
-      case "sceneSession": body = .sceneSession(created: try str("to") == "created")
+      case "sceneSession": body = .sceneSessionChanged(created: try str("to") == "created")
       case "rootViewController":
         guard let targets = e["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"targets\"") }
         body = .rootBuilt(container: try raw("container"), navigation: try bool("navigation"), controllers: targets)
@@ -246,10 +226,10 @@ extension Event {
         body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
       case "dismiss": body = .dismissed(try str("target"))
       case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
-      case "protectedDataAvailable": body = .protectedData(available: try bool("to"))
+      case "protectedDataAvailable": body = .protectedDataChanged(available: try bool("to"))
       case _ where RestorationChange.names.contains(name):
         guard let change = RestorationChange(name: name, fields: e) else { throw fail("bad \"\(name)\"") }
-        body = .restoration(change)
+        body = .restorationChanged(change)
       default: throw fail("unknown transition \"\(name)\"")
       }
     case .system:
@@ -266,7 +246,7 @@ extension Event {
       guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
       let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
                                         animated: e.bool("animated"), payload: e["payload"])
-      body = .callback(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
+      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
                        arguments: arguments)
     case .return:
       body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")),
@@ -311,16 +291,16 @@ extension Event {
       case "completeStateRestoration": call = .completeStateRestoration
       default: throw fail("unknown app call \"\(name)\"")
       }
-      body = .call(call, at: optStr("at"))
+      body = .appCalled(call, at: optStr("at"))
     case .notification:
-      body = .notification(name: name, handled: try bool("handled"), depth: Int(try int("depth")))
+      body = .notificationPosted(name: name, handled: try bool("handled"), depth: Int(try int("depth")))
     case .crash:
-      body = .crash(name: name, target: try str("target"), message: try str("description"),
+      body = .crashed(name: name, target: try str("target"), message: try str("description"),
                     traceback: try str("traceback"))
     case .expect:
-      body = .expect(name: name, passed: try bool("passed"), message: try str("message"), at: optStr("at"))
+      body = .expectationChecked(name: name, passed: try bool("passed"), message: try str("message"), at: optStr("at"))
     case .note:
-      body = .note(name: name, message: try str("message"))
+      body = .noted(name: name, message: try str("message"))
     }
     self.init(t: e.t, body)
   }

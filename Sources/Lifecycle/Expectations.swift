@@ -27,7 +27,10 @@ public struct CallPattern: Equatable, Sendable {
     }
     guard let dot, let cb = Self.callback(named: String(text[text.index(after: dot)...])) else {
       let name = text.split(separator: ".").last.map(String.init) ?? text
-      let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
+      let receiver = text.split(separator: ".").dropLast().joined(separator: ".")
+      // A name that is no callback, after a receiver, is most likely one of its user actions.
+      let near = nearest(name, in: Callback.allCases.map(\.key)).map { " (did you mean \($0)?)" }
+        ?? (receiver.isEmpty ? "" : "; user actions, whatever their names, are the callback action(_:): \"\(receiver).actions\"")
       throw ScenarioError("unknown callback \"\(text)\"\(near)")
     }
     receiver = String(text[..<dot])
@@ -62,7 +65,7 @@ extension Simulator {
   public func expectState(_ expected: AppState, at: String? = nil) {
     let actual = state.appState
     let passed = actual == expected
-    emit(.expect(name: ExpectationName.state, passed: passed,
+    emit(.expectationChecked(name: ExpectationName.state, passed: passed,
                  message: passed ? "state is \(actual.rawValue)" : "expected state \(expected.rawValue), but the app is \(actual.rawValue)",
                  at: at))
   }
@@ -76,7 +79,7 @@ extension Simulator {
     let relevant = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
     let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
     let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
-    emit(.expect(name: ExpectationName.calls, passed: passed,
+    emit(.expectationChecked(name: ExpectationName.calls, passed: passed,
                  message: passed ? "calls \(expected)" : "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
                  at: at))
   }
@@ -87,14 +90,14 @@ extension Simulator {
     let offending = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
     let passed = offending.isEmpty
     let names = patterns.map(\.text).joined(separator: ", ")
-    emit(.expect(name: ExpectationName.noCalls, passed: passed,
+    emit(.expectationChecked(name: ExpectationName.noCalls, passed: passed,
                  message: passed ? "no calls of \(names)" : "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
                  at: at))
   }
 
   /// A call expectation over a window that dropped callbacks cannot be checked: it fails, never passes by accident.
   private func failOverflowed(_ name: String, at: String?) {
-    emit(.expect(name: name, passed: false,
+    emit(.expectationChecked(name: name, passed: false,
                  message: "more than \(LifecycleState.callWindowMax) callbacks since the window opened; "
                    + "check them in smaller steps (an expectation after each verb)",
                  at: at))
@@ -108,13 +111,13 @@ extension Simulator {
     let actual = state.process == .notRunning
       ? (last.map { "terminated (\($0.reason.rawValue))" } ?? "never launched")
       : state.appState.rawValue
-    emit(.expect(name: ExpectationName.terminated, passed: passed,
+    emit(.expectationChecked(name: ExpectationName.terminated, passed: passed,
                  message: passed ? "app \(actual)" : "expected the app \(wanted), but it is \(actual)", at: at))
   }
 
   /// `expect(cond, message)`.
   public func expect(_ condition: Bool, _ message: String, at: String? = nil) {
-    emit(.expect(name: ExpectationName.condition, passed: condition, message: message, at: at))
+    emit(.expectationChecked(name: ExpectationName.condition, passed: condition, message: message, at: at))
   }
 
   /// The trailer's outcome: final state, terminations, expectations, stored data, and the

@@ -212,14 +212,14 @@ extension LifecycleState {
   public mutating func evolve(_ event: Event) {
     now = event.t
     switch event.body {
-    case let .input(input, _):
+    case let .inputPerformed(input, _):
       if windowChecked { callsInWindow.removeAll(); callWindowOverflowed = false; windowChecked = false }
       evolve(input: input)
       backgroundWork.evolve(input: input)
-    case let .applicationState(_, to):
+    case let .applicationStateChanged(_, to):
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
-    case let .sceneActivation(_, _, to): sceneActivation = to
+    case let .sceneActivationChanged(_, _, to): sceneActivation = to
     case let .sceneConnected(label):
       sceneLabel = label; sceneActivation = .unattached; scenesConnected += 1
       disconnectedScene = nil
@@ -229,7 +229,7 @@ extension LifecycleState {
       window = nil; controllers = [:]; controllerIDs = [:]
       disconnectedScene = label
       openings.pendingHandoff = nil
-    case let .sceneSession(created):
+    case let .sceneSessionChanged(created):
       sceneSession = created
       if !created { sessionDiscardPending = true }
     case let .rootBuilt(container, navigation, labels):
@@ -251,8 +251,8 @@ extension LifecycleState {
     case .dismissed:
       if let level = window?.presented.popLast() { level.stack.forEach { dropController($0) } }
     case let .tabSelected(index, _): window?.selectedTab = index - 1
-    case let .protectedData(available): protectedDataAvailable = available
-    case let .restoration(change): evolve(restoration: change)
+    case let .protectedDataChanged(available): protectedDataAvailable = available
+    case let .restorationChanged(change): evolve(restoration: change)
     case let .processStarted(mode, state):
       resetProcess()
       process = mode == .prewarm ? .prewarmed : .running
@@ -270,21 +270,21 @@ extension LifecycleState {
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
-    case let .callback(cb, target, handled, _, arguments):
+    case let .callbackDelivered(cb, target, handled, _, arguments):
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
       openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
       backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
     case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
-    case let .notification(name, _, _): backgroundWork.evolve(notification: name)
-    case .note: break
-    case let .call(call, _):
+    case let .notificationPosted(name, _, _): backgroundWork.evolve(notification: name)
+    case .noted: break
+    case let .appCalled(call, _):
       evolve(call: call, at: event.t)
       openings.evolve(call: call)
       backgroundWork.evolve(call: call, at: event.t)
-    case let .crash(_, _, message, _):
+    case let .crashed(_, _, message, _):
       recordTermination(.crash(message))
       resetProcess()
-    case let .expect(name, passed, _, _):
+    case let .expectationChecked(name, passed, _, _):
       if passed { expectationsPassed += 1 } else { expectationsFailed += 1 }
       windowChecked = true
       if passed, name == ExpectationName.terminated, latestFaultUnnamed {
@@ -300,43 +300,9 @@ extension LifecycleState {
     if termination.isFault { unexpectedFaults.append(termination) }
   }
 
+  /// What the input changes on the device, as its row of the verb table declares it.
   private mutating func evolve(input: Input) {
-    switch input {
-    case .lock:
-      locked = true; lockedAt = now; frontmostAtLock = isForeground
-      switcherOpen = false
-      interruption = nil  // the app leaves the screen: whatever interrupted it is over for the app
-    case .unlock:
-      locked = false; lockedAt = nil
-      if firstUnlockPending, process == .suspended { protectedDataAvailablePending = true }
-      firstUnlockPending = false
-    case .timeChange:
-      if process == .suspended { timeChangePending = true }
-    case .reboot:
-      locked = true; lockedAt = nil; frontmostAtLock = false
-      switcherOpen = false; interruption = nil
-      firstUnlockPending = true
-    case let .interrupt(i): interruption = i
-    case .endInterrupt: interruption = nil
-    case .appSwitcher: switcherOpen = true
-    case .switchTo: switcherOpen = false
-    case .home: switcherOpen = false
-    case .launch, .openURL: forceQuit = false; switcherOpen = false
-    case .forceQuit: forceQuit = true; switcherOpen = false
-    case let .rotate(o):
-      orientation = o
-      rotationPending = !isForeground && process != .notRunning
-      let visible = Set(visibleControllers)
-      for id in loadedControllers where !visible.contains(id) { controllers[id]?.traitsStale = true }
-    case let .tapNotification(_, action, foreground):
-      if action == Opening.defaultAction || foreground { forceQuit = false }
-    case .quickAction, .universalLink, .handoff: forceQuit = false
-    case .prewarm, .memoryWarning, .memoryPressure, .backgroundLaunch, .push, .pop, .present, .dismiss, .selectTab,
-         .swipeBack, .swipeDown, .advance, .disconnectScene, .criticalMemoryPressure, .notify, .bgTask, .power, .transferDone:
-      break  // what these change is recorded by the events their sequences make
-    case .act:
-      break  // what the action does is recorded by its callback and app calls
-    }
+    input.spec.deviceChange(input, &self)
   }
 
   private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {

@@ -21,17 +21,17 @@ public struct LogCoverage: Sendable {
       guard case let .event(logEvent) = line else { continue }
       let event = try Event(logEvent)
       switch event.body {
-      case let .input(input, _):
+      case let .inputPerformed(input, _):
         covered.insert(Transition(state, scenes: profile.scenes, verb: input.verb))
         if case .act = input { actions = true }
-      case let .callback(cb, target, _, _, _):
+      case let .callbackDelivered(cb, target, _, _, _):
         let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
         callbacks.insert("\(name).\(cb.signature)")
       case let .rootBuilt(container, _, controllers):
         if container == .tabs { tabs = max(tabs, controllers.count) }
-      case .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .pushed,
-           .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
-           .suspended, .resumed, .terminated, .returned, .call, .notification, .crash, .expect, .note:
+      case .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .pushed,
+           .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,
+           .suspended, .resumed, .terminated, .returned, .appCalled, .notificationPosted, .crashed, .expectationChecked, .noted:
         break
       }
       state.evolve(event)

@@ -9,7 +9,7 @@ extension Simulator {
     guard let top = state.topController else { return }
     let target = state.label(top)
     let callArguments = CallbackArguments(payload: UserAction.payload(name, arguments))
-    emit(.callback(.userAction, target: target, handled: true, depth: depth, arguments: callArguments))
+    emit(.callbackDelivered(.userAction, target: target, handled: true, depth: depth, arguments: callArguments))
     try runApp(.callback(.userAction, target: target, arguments: callArguments), name: Callback.userAction.signature,
                target: target)
   }

@@ -62,55 +62,55 @@ extension Simulator {
         try work(us: us, at: at)
       case let .beginBackgroundTask(name):
         let id = state.tasksBegun + 1
-        emit(.call(.beginBackgroundTask(name: name, task: id), at: at))
+        emit(.appCalled(.beginBackgroundTask(name: name, task: id), at: at))
         return id
       case let .endBackgroundTask(id):
         guard state.tasks.contains(where: { $0.id == id }) else {
           note("endBackgroundTaskIgnored", "no background task \(id) is running: the call does nothing")
           return nil
         }
-        emit(.call(.endBackgroundTask(task: id), at: at))
+        emit(.appCalled(.endBackgroundTask(task: id), at: at))
       case let .store(key, value, protection):
         return storeIfAvailable(key: key, value: value, protection: protection, at: at)
       case let .holdLock(name, shared):
-        emit(.call(.holdLock(name: name, shared: shared), at: at))
+        emit(.appCalled(.holdLock(name: name, shared: shared), at: at))
       case let .releaseLock(name):
         releaseLock(name, at: at)
       case let .log(message):
-        emit(.call(.log(message), at: at))
+        emit(.appCalled(.log(message), at: at))
       case let .observe(notification):
-        emit(.call(.observe(notification), at: at))
+        emit(.appCalled(.observe(notification), at: at))
       case let .after(us):
         let id = state.aftersScheduled + 1
-        emit(.call(.after(us: max(us, 0), id: id), at: at))
+        emit(.appCalled(.after(us: max(us, 0), id: id), at: at))
         scheduler.scheduled(after: id, at: at)
         return id
       case let .complete(id):
         guard state.completions.contains(where: { $0.id == id }) || state.openings.softCompletions.contains(id) else { return nil }
-        emit(.call(.completion(id: id), at: at))
+        emit(.appCalled(.completion(id: id), at: at))
       case let .push(cls):
         guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
         guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
-        emit(.call(.push(cls), at: at))
+        emit(.appCalled(.push(cls), at: at))
         try push(cls)
       case .pop:
         guard let stack = state.navigationStack, stack.count >= 2 else {
           throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
         }
-        emit(.call(.pop, at: at))
+        emit(.appCalled(.pop, at: at))
         try pop(cancelled: false)
       case let .present(cls, style, navigation):
         guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
         guard state.window != nil else { throw AppCallError.invalid("present: the app has no window yet") }
         let resolved = style ?? profile.defaultPresentationStyle
-        emit(.call(.present(cls, style: resolved, navigation: navigation), at: at))
+        emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
         try present(cls, style: resolved, navigation: navigation)
       case .dismiss:
         guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
-        emit(.call(.dismiss, at: at))
+        emit(.appCalled(.dismiss, at: at))
         try dismiss(cancelled: false)
       case .setNotificationDelegate:
-        emit(.call(.setNotificationDelegate, at: at))
+        emit(.appCalled(.setNotificationDelegate, at: at))
       case let .restorationHandler(controllers, activity):
         try restoreUserActivityState(controllers, activity: activity, at: at)
       case let .registerBGTask(identifier):
@@ -124,9 +124,9 @@ extension Simulator {
       case let .backgroundTransfer(session, us):
         return startTransfer(session: session, us: max(us, 0), at: at)
       case .extendStateRestoration:
-        emit(.call(.extendStateRestoration, at: at))
+        emit(.appCalled(.extendStateRestoration, at: at))
       case .completeStateRestoration:
-        emit(.call(.completeStateRestoration, at: at))
+        emit(.appCalled(.completeStateRestoration, at: at))
       }
     } catch let error as AppCallError {
       throw error
@@ -144,7 +144,7 @@ extension Simulator {
 
   /// Blocks the main thread for `us`; a deadline that falls inside ends the process there.
   private func work(us: Int64, at: String?) throws(ProcessEnded) {
-    emit(.call(.work(us: us), at: at))
+    emit(.appCalled(.work(us: us), at: at))
     let end = clock + max(us, 0)
     if let kill = scheduler.earliestKill(in: state), kill.deadline < end {
       scheduler.advance(to: kill.deadline)

@@ -21,7 +21,7 @@ extension Simulator {
     if work.launchFinished { result = .late }
     else if work.registered.contains(identifier) { result = .duplicate }
     else { result = driver.declaredLayout().bgTaskIdentifiers.contains(identifier) ? .registered : .undeclared }
-    emit(.call(.registerBGTask(identifier: identifier, result: result), at: at))
+    emit(.appCalled(.registerBGTask(identifier: identifier, result: result), at: at))
     switch result {
     case .registered, .undeclared: return result
     case .late: try crashInCall("All launch handlers must be registered before application finishes launching")
@@ -44,7 +44,7 @@ extension Simulator {
       let others = work.pending.filter { $0.request.kind == request.kind && $0.request.identifier != id }
       result = others.count >= Self.pendingRequestsMax(request.kind) ? .tooManyPendingTaskRequests : .pending
     }
-    emit(.call(.submitBGTask(request, result: result), at: at))
+    emit(.appCalled(.submitBGTask(request, result: result), at: at))
     if result == .noLaunchHandler { try crashInCall("No launch handler registered for task with identifier \(id)") }
     return result
   }
@@ -63,7 +63,7 @@ extension Simulator {
       note("setTaskCompletedIgnored", "no BGTask \"\(identifier)\" is running: the call does nothing")
       return
     }
-    emit(.call(.setTaskCompleted(identifier: identifier, success: success), at: at))
+    emit(.appCalled(.setTaskCompleted(identifier: identifier, success: success), at: at))
   }
 
   /// An NSInternalInconsistencyException inside an app call: the app crashes there, whatever
@@ -149,21 +149,6 @@ extension Simulator {
     guard event == .fetch, profile.bgTaskScheduler, driver.implements(.performFetchWithCompletionHandler, target: "AppDelegate")
     else { return }
     note("fetchDeprecated", "application(_:performFetchWithCompletionHandler:) is deprecated from iOS 13: use a BGAppRefreshTask")
-  }
-}
-
-extension Input {
-  /// The user takes the device and opens the app (or unlocks it).
-  var userTakesDevice: Bool {
-    switch self {
-    case .launch, .openURL, .unlock, .quickAction, .universalLink, .handoff: return true
-    case let .tapNotification(_, action, foreground): return action == Opening.defaultAction || foreground
-    case .prewarm, .home, .lock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit, .memoryWarning,
-         .memoryPressure, .backgroundLaunch, .rotate, .push, .pop, .present, .dismiss, .selectTab, .swipeBack, .swipeDown,
-         .advance, .bgTask, .power, .transferDone, .disconnectScene, .criticalMemoryPressure, .timeChange, .reboot, .act,
-         .notify:
-      return false
-    }
   }
 }
 

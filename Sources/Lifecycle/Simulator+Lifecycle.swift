@@ -2,98 +2,9 @@
 // the application and scene transitions, protected data and force quit.
 
 extension Simulator {
+  /// UIKit's sequence for a recorded input, as its row of the verb table declares it.
   func run(_ input: Input) throws(ProcessEnded) {
-    let s = state
-    switch input {
-    case let .launch(url):
-      try userLaunch(url: url)
-    case let .openURL(url):
-      try userLaunch(url: url)
-    case .prewarm:
-      try startProcess(mode: .prewarm, state: .background)
-      if profile.prewarmRunsDidFinish == .always || (profile.prewarmRunsDidFinish == .sceneAppsOnly && profile.scenes) {
-        try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
-        try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
-        try post("UIApplication.didFinishLaunchingNotification")
-      }
-    case .home:
-      if s.applicationState == .active { try resignActive() }
-      try enterBackground()
-    case .lock:
-      if s.isForeground {
-        if s.applicationState == .active { try resignActive() }
-        try enterBackground()
-      }
-    case .unlock:
-      if !s.protectedDataAvailable { try protectedData(available: true) }
-      if s.frontmostAtLock { try userLaunch(url: nil) }
-    case let .interrupt(kind):
-      try resignActive()
-      if kind == .notificationCenter, profile.notificationCenterDoubleActivation {
-        // Fully extended, the center lets the app become active and resign again.
-        try becomeActive()
-        try resignActive()
-      }
-    case let .endInterrupt(how):
-      guard s.isForeground else { return }
-      if how == .answered { try enterBackground() } else { try becomeActive() }
-    case .appSwitcher:
-      if s.applicationState == .active, s.process == .running { try resignActive() }
-    case let .switchTo(other):
-      if other {
-        if s.isForeground { try enterBackground() }
-      } else if s.isForeground {
-        try becomeActive()
-      } else {
-        try userLaunch(url: nil)
-      }
-    case .forceQuit:
-      try forceQuit()
-    case .memoryWarning:
-      guard s.process == .running else {
-        note("memoryWarningNotDelivered", "a \(s.appState.rawValue) app receives no memory warning")
-        return
-      }
-      try deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
-      // Every instance, loaded or not; no view is loaded to deliver it.
-      for id in state.windowControllers where state.controllers[id] != nil {
-        try deliver(.didReceiveMemoryWarning, state.label(id))
-      }
-      try post("UIApplication.didReceiveMemoryWarningNotification")
-    case .memoryPressure:
-      guard s.process == .suspended || s.process == .prewarmed else {
-        note("notReclaimed", "memory pressure reclaims suspended apps; this one is \(s.appState.rawValue)")
-        return
-      }
-      terminate(Termination(reason: .jetsam, code: nil,
-                            description: "vm-pageshortage: the system reclaimed the suspended app's memory"))
-    case let .backgroundLaunch(event):
-      try backgroundLaunch(event)
-    case .rotate:
-      if s.isForeground { try deliverRotation() }
-    case let .push(name): try push(name)
-    case .pop: try pop(cancelled: false)
-    case let .present(name, style, navigation):
-      try present(name, style: style ?? profile.defaultPresentationStyle, navigation: navigation)
-    case .dismiss: try dismiss(cancelled: false)
-    case let .selectTab(i): try selectTab(i)
-    case let .swipeBack(cancel): try pop(cancelled: cancel)
-    case let .swipeDown(cancel): try dismiss(cancelled: cancel)
-    case let .advance(us): advance(us)
-    case .disconnectScene: try disconnectScene()
-    case .criticalMemoryPressure: try criticalMemoryPressure()
-    case .timeChange: try timeChange()
-    case .reboot: reboot()
-    case let .act(name, arguments): try performAction(name, arguments: arguments)
-    case let .notify(id): try presentNotification(id: id)
-    case let .tapNotification(id, action, foreground): try tapNotification(id: id, action: action, foreground: foreground)
-    case let .quickAction(type): try open(.shortcutItem(type: type))
-    case let .universalLink(url): try open(.userActivity(type: Opening.browsingWeb, webpageURL: url))
-    case let .handoff(type): try open(.userActivity(type: type, webpageURL: nil))
-    case let .bgTask(identifier): try runBGTask(identifier)
-    case .power: break  // the fold records it; a request that needs power may now run
-    case let .transferDone(session): try finishTransfers(session: session)
-    }
+    try input.spec.sequence(input, self)
   }
 
   // MARK: - Launch
@@ -190,7 +101,7 @@ extension Simulator {
     if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
     if !state.sceneSession {
       try deliver(.configurationForConnecting, "AppDelegate")
-      emit(.sceneSession(created: true))
+      emit(.sceneSessionChanged(created: true))
     }
     emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
     try buildRoot()
@@ -282,12 +193,12 @@ extension Simulator {
   // MARK: - App-level transitions
 
   func setApplicationState(_ to: ApplicationState) {
-    if state.applicationState != to { emit(.applicationState(from: state.applicationState, to: to)) }
+    if state.applicationState != to { emit(.applicationStateChanged(from: state.applicationState, to: to)) }
   }
 
   func setScene(_ to: SceneActivation) {
     if let scene = state.sceneLabel, state.sceneActivation != to {
-      emit(.sceneActivation(scene: scene, from: state.sceneActivation, to: to))
+      emit(.sceneActivationChanged(scene: scene, from: state.sceneActivation, to: to))
     }
   }
 
@@ -369,7 +280,7 @@ extension Simulator {
 
   func protectedData(available: Bool) throws(ProcessEnded) {
     if available {
-      emit(.protectedData(available: true))
+      emit(.protectedDataChanged(available: true))
       if state.process == .running {
         try deliver(.applicationProtectedDataDidBecomeAvailable, "AppDelegate")
         try post("UIApplication.protectedDataDidBecomeAvailableNotification")
@@ -379,7 +290,7 @@ extension Simulator {
         try deliver(.applicationProtectedDataWillBecomeUnavailable, "AppDelegate")
         try post("UIApplication.protectedDataWillBecomeUnavailableNotification")
       }
-      emit(.protectedData(available: false))
+      emit(.protectedDataChanged(available: false))
     }
   }
 
@@ -412,6 +323,6 @@ extension Simulator {
   /// A force quit ends the scene's session, whatever the app delegate does.
   private func discardSceneSession() {
     forgetRestorationAtForceQuit()
-    if profile.scenes, state.sceneSession { emit(.sceneSession(created: false)) }
+    if profile.scenes, state.sceneSession { emit(.sceneSessionChanged(created: false)) }
   }
 }

@@ -100,7 +100,8 @@ extension Simulator {
   /// `notify{id=}`: `willPresent` if the app has a notification delegate.
   func presentNotification(id: String) throws(ProcessEnded) {
     guard state.openings.notificationDelegateSet else {
-      return note("notificationNotPresented", "no UNUserNotificationCenter delegate: a notification that arrives while the app is in the foreground is not shown")
+      return note("notificationNotPresented", "no UNUserNotificationCenter delegate: a notification that arrives while the app is in the foreground is not shown"
+        + unsetDelegateHint(.willPresent))
     }
     try deliverWithCompletion(.willPresent, "NotificationDelegate",
                               payload: .object([("notification", .object([("id", .string(id))]))]))
@@ -113,10 +114,16 @@ extension Simulator {
     guard coldLaunch ? o.notificationDelegateSetDuringLaunch : o.notificationDelegateSet else {
       return note("notificationResponseDropped", coldLaunch
         ? "UNUserNotificationCenter:setDelegate() was not called before didFinishLaunchingWithOptions returned: the response that launched the app is dropped"
-        : "no UNUserNotificationCenter delegate: the response is dropped")
+        : "no UNUserNotificationCenter delegate: the response is dropped" + unsetDelegateHint(.didReceive))
     }
     let response = JSONValue.object([("action", .string(action)), ("id", .string(id))])
     try deliverWithCompletion(.didReceive, "NotificationDelegate", payload: .object([("response", response)]))
+  }
+
+  /// For an app that defines the handler but never set the delegate: what it forgot.
+  private func unsetDelegateHint(_ cb: Callback) -> String {
+    guard !state.openings.notificationDelegateSet, driver.implements(cb, target: "NotificationDelegate") else { return "" }
+    return " (the app defines NotificationDelegate.\(cb.key) but never called UNUserNotificationCenter:setDelegate())"
   }
 
   /// A callback with a completion handler. One UIKit does not wait for and that is still
@@ -135,7 +142,7 @@ extension Simulator {
     for label in labels where state.controller(label) == nil {
       throw .invalid("restorationHandler: no view controller \(label) is alive")
     }
-    emit(.call(.restorationHandler(controllers: labels), at: at))
+    emit(.appCalled(.restorationHandler(controllers: labels), at: at))
     do {
       for label in labels { try deliver(.restoreUserActivityState, label, payload: .object([("activity", activity)])) }
     } catch {

@@ -36,7 +36,7 @@ extension Simulator {
     defer { scheduler.disarmInnermost() }
     guard let activity = try deliver(.stateRestorationActivity, "SceneDelegate") else {
       if state.restorationActivity != nil {
-        emit(.restoration(.activityDeleted(why: "stateRestorationActivity(for:) returned nil")))
+        emit(.restorationChanged(.activityDeleted(why: "stateRestorationActivity(for:) returned nil")))
       }
       return
     }
@@ -45,7 +45,7 @@ extension Simulator {
                       traceback: ""),
                in: Callback.stateRestorationActivity.signature, target: "SceneDelegate")
     }
-    emit(.restoration(.activitySaved(activity)))
+    emit(.restorationChanged(.activitySaved(activity)))
   }
 
   /// iOS ≥ `restoreInteractionMinIOS`: once per connection, right after the scene's first move
@@ -61,10 +61,10 @@ extension Simulator {
   /// and the archive too (knob `legacyArchiveSurvivesForceQuit`).
   func forgetRestorationAtForceQuit() {
     if state.restorationActivity != nil, !profile.forceQuitKeepsRestoration {
-      emit(.restoration(.activityDeleted(why: "force quit: the scene session was discarded")))
+      emit(.restorationChanged(.activityDeleted(why: "force quit: the scene session was discarded")))
     }
     if state.restorationArchive != nil, !profile.legacyArchiveSurvivesForceQuit {
-      emit(.restoration(.archiveDeleted(why: "force quit")))
+      emit(.restorationChanged(.archiveDeleted(why: "force quit")))
     }
   }
 
@@ -72,7 +72,7 @@ extension Simulator {
   /// crashes is not tried again.
   func forgetArchiveIfLaunchUnfinished() {
     if launching, state.restorationArchive != nil {
-      emit(.restoration(.archiveDeleted(why: "the process ended before its launch finished")))
+      emit(.restorationChanged(.archiveDeleted(why: "the process ended before its launch finished")))
     }
   }
 
@@ -122,7 +122,7 @@ extension Simulator {
                                            place: entry.place, coder: coder))
     }
     let archive = RestorationArchive(appCoder: appCoder, selectedTab: state.window?.selectedTab ?? 0, controllers: preserved)
-    emit(.restoration(.archiveWritten(archive)))
+    emit(.restorationChanged(.archiveWritten(archive)))
   }
 
   /// Between willFinishLaunching and didFinishLaunching of a foreground launch with an archive:

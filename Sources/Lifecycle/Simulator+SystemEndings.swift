@@ -69,7 +69,7 @@ extension Simulator {
     if state.process != .notRunning {
       terminate(Termination(reason: .reboot, code: nil, description: "the device restarted"))
     }
-    if state.protectedDataAvailable { emit(.protectedData(available: false)) }
+    if state.protectedDataAvailable { emit(.protectedDataChanged(available: false)) }
   }
 
   // MARK: - Hooks into the sequences
@@ -118,7 +118,7 @@ extension Simulator {
       note("storeUnavailable", "store(\"\(key)\") refused: \(protection.rawValue) data is unavailable \(when)")
       return nil
     }
-    emit(.call(.store(key: key, value: value, protection: protection), at: at))
+    emit(.appCalled(.store(key: key, value: value, protection: protection), at: at))
     return 1
   }
 
@@ -128,6 +128,6 @@ extension Simulator {
       note("releaseLockIgnored", "no lock \"\(name)\" is held: the call does nothing")
       return
     }
-    emit(.call(.releaseLock(name: name), at: at))
+    emit(.appCalled(.releaseLock(name: name), at: at))
   }
 }

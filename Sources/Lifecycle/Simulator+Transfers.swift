@@ -7,7 +7,7 @@ extension Simulator {
   /// `background_transfer{session=, seconds=}`: the transfer's id.
   func startTransfer(session: String, us: Int64, at: String?) -> Int {
     let id = state.backgroundWork.transfersStarted + 1
-    emit(.call(.backgroundTransfer(session: session, task: id, us: us), at: at))
+    emit(.appCalled(.backgroundTransfer(session: session, task: id, us: us), at: at))
     return id
   }
 

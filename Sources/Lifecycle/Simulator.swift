@@ -53,7 +53,7 @@ public final class Simulator: AppServices {
   }
 
   /// Records a note (a script error, a `log` from the scenario side).
-  public func note(_ name: String, _ message: String) { emit(.note(name: name, message: message)) }
+  public func note(_ name: String, _ message: String) { emit(.noted(name: name, message: message)) }
 
   // MARK: - Inputs (scenario verbs)
 
@@ -65,7 +65,7 @@ public final class Simulator: AppServices {
       throw refused
     }
     scheduler.beginVerb()
-    emit(.input(input, at: at))
+    emit(.inputPerformed(input, at: at))
     backgroundWorkBefore(input)
     do {
       try run(input)
@@ -86,7 +86,7 @@ public final class Simulator: AppServices {
                animated: Bool? = nil, payload: JSONValue? = nil) throws(ProcessEnded) -> JSONValue? {
     let handled = driver.implements(cb, target: target)
     let arguments = CallbackArguments(url: url, completion: handled ? completion : nil, animated: animated, payload: payload)
-    emit(.callback(cb, target: target, handled: handled, depth: depth, arguments: arguments))
+    emit(.callbackDelivered(cb, target: target, handled: handled, depth: depth, arguments: arguments))
     guard handled else { return nil }
     return try runApp(.callback(cb, target: target, arguments: arguments), name: cb.signature, target: target)
   }
@@ -95,7 +95,7 @@ public final class Simulator: AppServices {
   func post(_ name: String) throws(ProcessEnded) {
     assert(NotificationName.all.contains(name), "\(name) is posted but observe does not accept it")
     let handled = state.observers.contains(name)
-    emit(.notification(name: name, handled: handled, depth: depth))
+    emit(.notificationPosted(name: name, handled: handled, depth: depth))
     guard handled else { return }
     try runApp(.notification(name), name: name, target: "NotificationCenter")
   }
@@ -128,7 +128,7 @@ public final class Simulator: AppServices {
   func fail(_ fault: AppFault, in name: String, target: String) throws(ProcessEnded) -> Never {
     switch fault {
     case let .error(message, traceback):
-      emit(.crash(name: name, target: target, message: message, traceback: traceback))
+      emit(.crashed(name: name, target: target, message: message, traceback: traceback))
       endProcess()
     case .instructionLimit:
       terminate(scheduler.instructionLimitTermination(in: name, target: target))
@@ -161,13 +161,13 @@ public final class Simulator: AppServices {
       for task in state.tasks where !task.expirationCalled {
         let target = "BackgroundTask#\(task.id)"
         let handled = driver.implements(.expirationHandler, target: target)
-        emit(.callback(.expirationHandler, target: target, handled: handled, depth: depth, arguments: CallbackArguments()))
+        emit(.callbackDelivered(.expirationHandler, target: target, handled: handled, depth: depth, arguments: CallbackArguments()))
         if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
       }
     case let .after(id):
       guard scheduler.startAfterBlock(id) else { return }
       let target = "after#\(id)"
-      emit(.callback(.asyncAfter, target: target, handled: true, depth: depth, arguments: CallbackArguments()))
+      emit(.callbackDelivered(.asyncAfter, target: target, handled: true, depth: depth, arguments: CallbackArguments()))
       try runApp(.after(id: id), name: Callback.asyncAfter.signature, target: target)
     case let .completionKill(c):
       terminate(scheduler.completionTermination(c))

@@ -1,10 +1,22 @@
 import EventStore
 
 /// Every scenario verb, declared once: its Lua name, its arguments and their checks, the
-/// `Input` it makes and its one-line doc. ScriptHost installs the verbs from this table,
-/// `InputRules.legalInputs` and the invariant tests draw inputs from it, and a test checks
-/// that the LuaLS types and docs/lua-api.md list exactly these verbs.
+/// `Input` it makes, its one-line doc, when it is refused, what UIKit runs for it, what it
+/// changes on the device, how the trace shows it and how a shrinker simplifies it.
+///
+/// ScriptHost installs the verbs from this table, `InputRules` refuses and `Simulator` runs
+/// through it, the log records an input's arguments under the keys it declares, explore draws
+/// from it, and a test checks that the LuaLS types and docs/lua-api.md list exactly these verbs.
+/// The rows are in the `Verbs+…` files; `Input.spec` names each input's row.
 public struct VerbSpec: Sendable {
+  /// Why a verb is refused now: throws `rule.fail(…)`; returns when the verb may be performed.
+  typealias Refusal = @Sendable (VerbRule) throws(ScenarioError) -> Void
+  /// UIKit's sequence for the input (after it is recorded).
+  typealias Sequence = @Sendable (Input, Simulator) throws(ProcessEnded) -> Void
+  /// What the input changes on the device, in the fold (what its sequence does is recorded by
+  /// the sequence's own events).
+  typealias DeviceChange = @Sendable (Input, inout LifecycleState) -> Void
+
   /// The Lua name (`end_interrupt`).
   public let name: String
   /// The arguments, in call order; `.options` only last.
@@ -14,15 +26,28 @@ public struct VerbSpec: Sendable {
   /// The input made from read arguments; nil only if an argument is missing or outside its
   /// domain, which the reader has already refused.
   public let make: @Sendable (VerbArguments) -> Input?
+  let refusal: Refusal
+  let sequence: Sequence
+  let deviceChange: DeviceChange
+  /// The user takes the device and opens the app (or unlocks it): a running processing task
+  /// expires first, and the app hears of transfers a force quit cancelled.
+  let userTakesDevice: @Sendable (Input) -> Bool
+  /// The trace's words for the input; nil: the name and the recorded values (`push Detail`).
+  let traceText: (@Sendable (Input) -> String)?
+  /// Simpler inputs, simplest first, for the shrinker.
+  let simpler: @Sendable (Input, ShrinkDomain) -> [Input]
 
-  public init(_ name: String, _ arguments: [VerbArgument] = [], doc: String,
-              make: @escaping @Sendable (VerbArguments) -> Input?) {
+  init(_ name: String, _ arguments: [VerbArgument] = [], doc: String,
+       make: @escaping @Sendable (VerbArguments) -> Input?,
+       refusal: @escaping Refusal = { _ throws(ScenarioError) in },
+       sequence: @escaping Sequence,
+       deviceChange: @escaping DeviceChange = { _, _ in },
+       userTakesDevice: @escaping @Sendable (Input) -> Bool = { _ in false },
+       traceText: (@Sendable (Input) -> String)? = nil,
+       simpler: @escaping @Sendable (Input, ShrinkDomain) -> [Input] = { _, _ in [] }) {
     self.name = name; self.arguments = arguments; self.doc = doc; self.make = make
-  }
-
-  /// A verb with no arguments.
-  static func plain(_ name: String, _ input: Input, doc: String) -> VerbSpec {
-    VerbSpec(name, doc: doc) { _ in input }
+    self.refusal = refusal; self.sequence = sequence; self.deviceChange = deviceChange
+    self.userTakesDevice = userTakesDevice; self.traceText = traceText; self.simpler = simpler
   }
 
   /// Every input this verb can make from `domain` (arguments in every combination).
@@ -33,187 +58,92 @@ public struct VerbSpec: Sendable {
     }
     return combinations.compactMap(make)
   }
-}
 
-/// One argument of a verb, as the reader checks it and `candidates` enumerates it. Its key is
-/// the field the log records it under.
-public enum VerbArgument: Sendable {
-  /// A string argument `key`; `expected` names it in the error (`"a controller name"`).
-  case string(key: String, expected: String, domain: StringDomain)
-  /// One of `words`; the error says `expected <expected>`.
-  case choice(key: String, words: [String], expected: String)
-  /// A whole number (`select_tab`); the error says `expected <expected>`. Candidates: the tabs.
-  case tab(key: String, expected: String)
-  /// Seconds from 0 to a year, read as µs.
-  case seconds(key: String)
-  /// `true` or `false` (`power(on)`).
-  case boolean(key: String)
-  /// An optional table of named options, read in this order (an error lists them sorted).
-  case options([VerbOption])
-  /// A scene's number (`disconnect_scene(1)` names `Scene#1`); the error says `expected <expected>`.
-  /// Candidates: the domain's scenes.
-  case scene(key: String, expected: String)
-  /// One of `words`, or absent (`memory_pressure()` / `memory_pressure("critical")`).
-  case optionalChoice(key: String, words: [String], expected: String)
-  /// `act`'s action name (`key`) and every value after it (`argumentsKey`, a list of strings,
-  /// numbers and booleans). Candidates: the app's actions with their argument lists.
-  case action(key: String, argumentsKey: String)
-
-  /// The values `candidates` tries for this argument (an option may also be absent).
-  func values(_ domain: ArgumentDomain) -> [VerbArguments] {
-    switch self {
-    case let .string(key, _, kind): return domain.strings(kind).map { VerbArguments([key: .text($0)]) }
-    case let .choice(key, words, _): return words.map { VerbArguments([key: .text($0)]) }
-    case let .tab(key, _): return domain.tabs > 0 ? (1...domain.tabs).map { VerbArguments([key: .number(Int64($0))]) } : []
-    case let .seconds(key): return domain.durationsUs.map { VerbArguments([key: .number($0)]) }
-    case let .scene(key, _): return domain.scenes.map { VerbArguments([key: .number(Int64($0))]) }
-    case let .optionalChoice(key, words, _): return [VerbArguments()] + words.map { VerbArguments([key: .text($0)]) }
-    case let .boolean(key): return [true, false].map { VerbArguments([key: .flag($0)]) }
-    case let .options(options):
-      var combinations = [VerbArguments()]
-      for option in options {
-        let values = (option.required ? [] : [nil]) + option.values(domain).map { Optional($0) }
-        combinations = combinations.flatMap { partial in
-          values.map { value in value.map { partial.merging(VerbArguments([option.key: $0])) } ?? partial }
-        }
+  /// The recorded keys of `values`, in the order the arguments declare them.
+  public func recordedKeys(_ values: VerbArguments) -> [String] {
+    arguments.flatMap { argument -> [String] in
+      switch argument {
+      case let .string(key, _, _), let .choice(key, _, _), let .tab(key, _), let .seconds(key), let .boolean(key),
+           let .scene(key, _), let .optionalChoice(key, _, _):
+        return [key]
+      case let .options(options): return options.map(\.key)
+      case let .action(key, argumentsKey): return [key, argumentsKey]
       }
-      return combinations
-    case let .action(key, argumentsKey):
-      return domain.actions.calls.compactMap { input in
-        guard case let .act(name, arguments) = input else { return nil }
-        return VerbArguments([key: .text(name), argumentsKey: .list(arguments)])
-      }
-    }
+    }.filter { values.values[$0] != nil }
   }
 }
 
-/// One key of a verb's options table.
-public struct VerbOption: Sendable {
-  public enum Kind: Sendable {
-    case string(StringDomain)
-    case choice([String])
-    /// true or false; absent is false.
-    case flag
-  }
-  public let key: String
-  public let kind: Kind
-  /// The verb cannot be called without it (`tap_notification{id=}`).
-  public let required: Bool
-
-  public init(_ key: String, _ kind: Kind, required: Bool = false) { self.key = key; self.kind = kind; self.required = required }
-
-  func values(_ domain: ArgumentDomain) -> [VerbValue] {
-    switch kind {
-    case let .string(kind): return domain.strings(kind).map(VerbValue.text)
-    case let .choice(words): return words.map(VerbValue.text)
-    case .flag: return [.flag(true)]
-    }
-  }
-}
-
-/// Where a free string argument's candidates come from.
-public enum StringDomain: Sendable {
-  case controllers, urls
-  /// Notification identifiers, notification actions, quick-action types, activity types: any
-  /// string the app chooses; candidates are `ArgumentDomain.sampleWords`.
-  case notificationIDs, notificationActions, shortcutTypes, activityTypes
-  /// The pending BGTaskScheduler requests' identifiers; the sessions with a transfer that can finish.
-  case bgTaskRequests, transferSessions
-}
-
-/// A read argument's value.
-public enum VerbValue: Equatable, Sendable {
-  case text(String)
-  case number(Int64)
-  case flag(Bool)
-  /// `act`'s arguments.
-  case list([JSONValue])
-}
-
-/// The arguments of one call, by key (absent options are missing).
-public struct VerbArguments: Equatable, Sendable {
-  public var values: [String: VerbValue]
-
-  public init(_ values: [String: VerbValue] = [:]) { self.values = values }
-
-  public func text(_ key: String) -> String? {
-    if case let .text(s) = values[key] { return s }
-    return nil
-  }
-
-  public func number(_ key: String) -> Int64? {
-    if case let .number(n) = values[key] { return n }
-    return nil
-  }
-
-  /// A list of values (`act`'s arguments).
-  public func list(_ key: String) -> [JSONValue]? {
-    if case let .list(l) = values[key] { return l }
-    return nil
-  }
-
-  /// A flag option: absent is false.
-  public func flag(_ key: String) -> Bool {
-    if case let .flag(b) = values[key] { return b }
-    return false
-  }
-
-  /// The word at `key` as one of `E`'s cases.
-  public func choice<E: RawRepresentable>(_ key: String, _: E.Type) -> E? where E.RawValue == String {
-    text(key).flatMap(E.init(rawValue:))
-  }
-
-  func merging(_ other: VerbArguments) -> VerbArguments {
-    VerbArguments(values.merging(other.values) { _, new in new })
-  }
-}
-
-/// The values to try for arguments whose domain is not fixed.
-public struct ArgumentDomain: Sendable {
-  /// The view-controller classes the app declares.
+/// What the shrinker knows when it simplifies an input: the app's controllers and actions, and
+/// the durations at which something falls due.
+public struct ShrinkDomain: Sendable {
   public var controllers: [String]
-  /// The tabs of the window (0: no tab bar).
-  public var tabs: Int
-  public var urls: [String]
-  public var durationsUs: [Int64]
-  /// The scene numbers to name (`disconnect_scene`).
-  public var scenes: [Int]
-  /// The app's user actions, for `act`.
   public var actions: ActionCatalog
-  /// The identifiers of the pending BGTaskScheduler requests (`bg_task`).
-  public var bgTaskRequests: [String]
-  /// The background sessions with a transfer that can finish (`transfer_done`).
-  public var transferSessions: [String]
+  public var deadlinesUs: [Int64]
 
-  public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1],
-              actions: ActionCatalog = ActionCatalog(), bgTaskRequests: [String] = [], transferSessions: [String] = []) {
-    self.controllers = controllers; self.tabs = tabs; self.urls = urls; self.durationsUs = durationsUs
-    self.scenes = scenes
-    self.actions = actions
-    self.bgTaskRequests = bgTaskRequests; self.transferSessions = transferSessions
+  public init(controllers: [String], actions: ActionCatalog = ActionCatalog(), deadlinesUs: [Int64] = []) {
+    self.controllers = controllers; self.actions = actions; self.deadlinesUs = deadlinesUs
+  }
+}
+
+/// What a verb's refusal rule reads (the input, the state, the profile, the clock, what the app
+/// declares) and the words it refuses with.
+struct VerbRule {
+  let input: Input
+  let state: LifecycleState
+  let profile: Profile
+  let clockUs: Int64
+  let declares: (String) -> Bool
+  let actions: (String) -> [String]
+
+  /// The refusal: `<verb>(): <why> (state: …)`. The state's words are made only here.
+  func fail(_ why: String) -> ScenarioError {
+    let s = state
+    let where_ = "(state: \(s.appState.rawValue)\(s.locked ? ", device locked" : "")\(s.switcherOpen ? ", app switcher open" : "")\(s.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
+    return ScenarioError("\(input.verb)(): \(why) \(where_)")
   }
 
-  func strings(_ kind: StringDomain) -> [String] {
-    switch kind {
-    case .controllers: return controllers
-    case .urls: return urls
-    case .notificationIDs, .notificationActions, .shortcutTypes, .activityTypes: return Self.sampleWords[kind] ?? []
-    case .bgTaskRequests: return bgTaskRequests
-    case .transferSessions: return transferSessions
+  func needActive() throws(ScenarioError) {
+    guard state.appState == .active, state.interruption == nil, !state.switcherOpen else {
+      throw fail("the app must be active and frontmost")
     }
   }
+
+  func needDeclared(_ name: String) throws(ScenarioError) {
+    guard declares(name) else { throw fail("the app declares no controller \"\(name)\"") }
+  }
+
+  /// The user can reach the app's icon, a link or a banner: unlocked, no switcher, no interruption.
+  func needReachable() throws(ScenarioError) {
+    if state.locked { throw fail("the device is locked; unlock() first") }
+    if state.switcherOpen { throw fail("the app switcher is open; use switch_to(\"self\")") }
+    if state.interruption != nil { throw fail("an interruption is in progress; end_interrupt() first") }
+  }
 }
 
-extension CaseIterable where Self: RawRepresentable, Self.RawValue == String {
-  /// Every case's raw value, in declaration order.
-  static var words: [String] { allCases.map(\.rawValue) }
-  /// `one of "a", "b"`, as a choice's error names them.
-  static var oneOf: String { VerbSpec.oneOf(words) }
+extension Input {
+  /// The name and the recorded values, as the trace shows an input (`push Detail`).
+  public var traceText: String {
+    let spec = self.spec
+    if let text = spec.traceText { return text(self) }
+    let values = arguments
+    return ([spec.name] + spec.recordedKeys(values).compactMap { values.values[$0]?.text }).joined(separator: " ")
+  }
+
+  /// Simpler inputs than this one, simplest first.
+  public func simpler(_ domain: ShrinkDomain) -> [Input] { spec.simpler(self, domain) }
+
+  /// The user takes the device and opens the app (or unlocks it).
+  var userTakesDevice: Bool { spec.userTakesDevice(self) }
 }
 
-extension VerbSpec {
-  /// `one of "a", "b"`: the words of a choice as an error names them.
-  public static func oneOf(_ words: [String]) -> String {
-    "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+extension VerbValue {
+  /// The value in a trace line.
+  var text: String {
+    switch self {
+    case let .text(s): return s
+    case let .number(n): return String(n)
+    case let .flag(b): return b ? "true" : "false"
+    case let .list(l): return l.map(\.canonicalText).joined(separator: " ")
+    }
   }
 }

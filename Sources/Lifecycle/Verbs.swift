@@ -1,114 +1,165 @@
+import EventStore
+
+/// What the user or the system did (a scenario verb), as recorded. Each case has one row in the
+/// verb table (`VerbSpec`, in the `Verbs+…` files): a new case makes the compiler point at
+/// `spec` and `arguments` below, and its row says everything else about it.
+public enum Input: Equatable, Sendable {
+  case launch(url: String?)
+  case prewarm, home, lock, unlock
+  case interrupt(Interruption)
+  case endInterrupt(InterruptionEnd)
+  case appSwitcher
+  case switchTo(other: Bool)
+  case forceQuit, memoryWarning, memoryPressure
+  case backgroundLaunch(BackgroundEvent)
+  case openURL(String)
+  case rotate(Orientation)
+  case push(String)
+  case pop
+  case present(String, style: PresentationStyle?, navigation: Bool)
+  case dismiss
+  case selectTab(Int)
+  case swipeBack(cancel: Bool)
+  case swipeDown(cancel: Bool)
+  case advance(us: Int64)
+  /// `disconnect_scene(n)`: UIKit reclaims the background scene `Scene#n`; the process lives.
+  case disconnectScene(Int)
+  /// `memory_pressure("critical")`: also reclaims an app running in the background.
+  case criticalMemoryPressure
+  /// `time_change()`: a significant time change (midnight, carrier time update, daylight saving).
+  case timeChange
+  /// `reboot()`: the device restarts; the next `unlock()` is the first unlock.
+  case reboot
+  /// `act(name, …)`: a user action of the controller on screen, with its arguments (strings,
+  /// numbers, booleans).
+  case act(String, arguments: [JSONValue])
+  /// A notification arrives while the app is in the foreground (`notify{id=}`).
+  case notify(id: String)
+  /// The user taps a notification or one of its actions (`"default"`: the notification itself).
+  case tapNotification(id: String, action: String, foreground: Bool)
+  /// A Home Screen quick action (`quick_action(type)`).
+  case quickAction(type: String)
+  /// A universal link opens the app (`universal_link(url)`).
+  case universalLink(url: String)
+  /// An activity handed off from another device (`handoff(type)`).
+  case handoff(type: String)
+  /// The system runs the pending BGTaskScheduler request with this identifier.
+  case bgTask(String)
+  /// The device goes on (true) or off (false) external power.
+  case power(Bool)
+  /// The transfers of this background URL session that have run their time finish.
+  case transferDone(String)
+}
+
+extension Input {
+  /// The row of the verb table that makes this input.
+  public var spec: VerbSpec {
+    switch self {
+    case .launch: return .launch
+    case .prewarm: return .prewarm
+    case .home: return .home
+    case .lock: return .lock
+    case .unlock: return .unlock
+    case .interrupt: return .interrupt
+    case .endInterrupt: return .endInterrupt
+    case .appSwitcher: return .appSwitcher
+    case .switchTo: return .switchTo
+    case .forceQuit: return .forceQuit
+    case .memoryWarning: return .memoryWarning
+    case .memoryPressure, .criticalMemoryPressure: return .memoryPressure
+    case .backgroundLaunch: return .backgroundLaunch
+    case .openURL: return .openURL
+    case .rotate: return .rotate
+    case .push: return .push
+    case .pop: return .pop
+    case .present: return .present
+    case .dismiss: return .dismiss
+    case .selectTab: return .selectTab
+    case .swipeBack: return .swipeBack
+    case .swipeDown: return .swipeDown
+    case .advance: return .advance
+    case .disconnectScene: return .disconnectScene
+    case .timeChange: return .timeChange
+    case .reboot: return .reboot
+    case .act: return .act
+    case .notify: return .notify
+    case .tapNotification: return .tapNotification
+    case .quickAction: return .quickAction
+    case .universalLink: return .universalLink
+    case .handoff: return .handoff
+    case .bgTask: return .bgTask
+    case .power: return .power
+    case .transferDone: return .transferDone
+    }
+  }
+
+  /// The arguments as the log records them, under the keys the row declares (`spec.make`
+  /// reads them back): the inverse of `make`.
+  public var arguments: VerbArguments {
+    switch self {
+    case let .launch(url): return VerbArguments(url.map { ["url": .text($0)] } ?? [:])
+    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
+         .timeChange, .reboot:
+      return VerbArguments()
+    case let .interrupt(i): return VerbArguments(["type": .text(i.rawValue)])
+    case let .endInterrupt(e): return VerbArguments(["how": .text(e.rawValue)])
+    case let .switchTo(other): return VerbArguments(["to": .text(other ? "other" : "self")])
+    case let .backgroundLaunch(e): return VerbArguments(["event": .text(e.rawValue)])
+    case let .openURL(url), let .universalLink(url): return VerbArguments(["url": .text(url)])
+    case let .rotate(o): return VerbArguments(["orientation": .text(o.rawValue)])
+    case let .push(c): return VerbArguments(["class": .text(c)])
+    case let .present(c, style, navigation):
+      var values: [String: VerbValue] = ["class": .text(c)]
+      if let style { values["style"] = .text(style.rawValue) }
+      if navigation { values["navigation"] = .flag(true) }
+      return VerbArguments(values)
+    case let .selectTab(i): return VerbArguments(["index": .number(Int64(i))])
+    case let .swipeBack(cancel), let .swipeDown(cancel): return VerbArguments(["cancel": .flag(cancel)])
+    case let .advance(us): return VerbArguments(["duration_us": .number(us)])
+    case let .disconnectScene(n): return VerbArguments(["scene": .number(Int64(n))])
+    case .criticalMemoryPressure: return VerbArguments(["level": .text("critical")])
+    case let .act(name, arguments): return VerbArguments(["action": .text(name), "arguments": .list(arguments)])
+    case let .notify(id), let .bgTask(id): return VerbArguments(["id": .text(id)])
+    case let .tapNotification(id, action, foreground):
+      var values: [String: VerbValue] = ["id": .text(id), "action": .text(action)]
+      if foreground { values["foreground"] = .flag(true) }
+      return VerbArguments(values)
+    case let .quickAction(type), let .handoff(type): return VerbArguments(["type": .text(type)])
+    case let .power(on): return VerbArguments(["on": .flag(on)])
+    case let .transferDone(session): return VerbArguments(["session": .text(session)])
+    }
+  }
+
+  /// The scenario verb's name.
+  public var verb: String { spec.name }
+}
+
 extension VerbSpec {
   /// The scenario verbs, in the order the docs list them.
   public static let all: [VerbSpec] = [
-    VerbSpec("launch", [.options([VerbOption("url", .string(.urls))])],
-             doc: "tap the icon: cold launch, or back to the foreground; with url, a deep link") { a in
-      .launch(url: a.text("url"))
-    },
-    plain("prewarm", .prewarm, doc: "iOS 15 or later: the process is created and suspended, no app code runs"),
-    plain("home", .home, doc: "resign active, enter background, suspend when nothing keeps it running"),
-    plain("lock", .lock, doc: "like home; protected data goes after a delay"),
-    plain("unlock", .unlock, doc: "protected data returns; a frontmost app comes back"),
-    choosing("interrupt", key: "type", Interruption.self, doc: "a call, alert or pulled-down center: resign active", Input.interrupt),
-    choosing("end_interrupt", key: "how", InterruptionEnd.self,
-             doc: "a call is declined (active again) or answered (background); others are dismissed", Input.endInterrupt),
-    plain("app_switcher", .appSwitcher, doc: "resign active, the switcher is open"),
-    VerbSpec("switch_to", [.choice(key: "to", words: ["self", "other"], expected: "\"self\" or \"other\"")],
-             doc: "from the switcher: self (active again) or another app (background)") { a in
-      a.text("to").map { .switchTo(other: $0 == "other") }
-    },
-    plain("force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended"),
-    plain("memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification"),
-    VerbSpec("memory_pressure", [.optionalChoice(key: "level", words: ["critical"], expected: "nothing or \"critical\"")],
-             doc: "the system reclaims a suspended app (jetsam); \"critical\": one running in the background too") { a in
-      a.text("level") == "critical" ? .criticalMemoryPressure : .memoryPressure
-    },
-    choosing("background_launch", key: "event", BackgroundEvent.self,
-             doc: "fetch or push: launched or woken in the background", Input.backgroundLaunch),
-    VerbSpec("open_url", [.string(key: "url", expected: "a URL string", domain: .urls)],
-             doc: "a link into the app, cold or warm") { a in
-      a.text("url").map(Input.openURL)
-    },
-    choosing("rotate", key: "orientation", Orientation.self, doc: "trait and size transitions, then layout", Input.rotate),
-    VerbSpec("push", [.string(key: "class", expected: "a controller name", domain: .controllers)],
-             doc: "push a declared controller on the navigation controller on screen") { a in
-      a.text("class").map(Input.push)
-    },
-    plain("pop", .pop, doc: "pop the top of the navigation stack"),
-    VerbSpec("present", [.string(key: "class", expected: "a controller name", domain: .controllers),
-                         .options([VerbOption("style", .choice(PresentationStyle.words)), VerbOption("navigation", .flag)])],
-             doc: "present a declared controller modally, optionally in a navigation controller") { a in
-      a.text("class").map { .present($0, style: a.choice("style", PresentationStyle.self), navigation: a.flag("navigation")) }
-    },
-    plain("dismiss", .dismiss, doc: "dismiss the topmost presentation"),
-    VerbSpec("select_tab", [.tab(key: "index", expected: "a tab number (1 is the first)")],
-             doc: "select a tab of the tab bar (1 is the first)") { a in
-      a.number("index").map { .selectTab(Int($0)) }
-    },
-    VerbSpec("swipe_back", [.options([VerbOption("cancel", .flag)])],
-             doc: "interactive pop, completed or cancelled") { a in
-      .swipeBack(cancel: a.flag("cancel"))
-    },
-    VerbSpec("swipe_down", [.options([VerbOption("cancel", .flag)])],
-             doc: "interactive sheet dismissal, completed or cancelled") { a in
-      .swipeDown(cancel: a.flag("cancel"))
-    },
-    VerbSpec("advance", [.seconds(key: "duration_us")],
-             doc: "virtual time passes; what falls due fires in order") { a in
-      a.number("duration_us").map { .advance(us: $0) }
-    },
-    VerbSpec("disconnect_scene", [.scene(key: "scene", expected: "a scene number (1 names Scene#1)")],
-             doc: "UIKit reclaims a background scene: sceneDidDisconnect, the scene is released, its session kept") { a in
-      a.number("scene").map { .disconnectScene(Int($0)) }
-    },
-    plain("time_change", .timeChange, doc: "a significant time change: delivered now, queued while suspended, lost when not running"),
-    plain("reboot", .reboot, doc: "the device restarts: the process ends without callbacks, the next unlock is the first"),
-    VerbSpec("act", [.action(key: "action", argumentsKey: "arguments")],
-             doc: "a user action of the controller on screen, with the values after the name as its arguments") { a in
-      a.text("action").map { .act($0, arguments: a.list("arguments") ?? []) }
-    },
-    VerbSpec("notify", [.options([VerbOption("id", .string(.notificationIDs), required: true)])],
-             doc: "a notification arrives while the app is in the foreground: willPresent") { a in
-      a.text("id").map(Input.notify)
-    },
-    VerbSpec("tap_notification", [.options([VerbOption("id", .string(.notificationIDs), required: true),
-                                            VerbOption("action", .string(.notificationActions)),
-                                            VerbOption("foreground", .flag)])],
-             doc: "tap a notification (cold, warm or while active) or one of its actions (in the background unless foreground)") { a in
-      a.text("id").map { .tapNotification(id: $0, action: a.text("action") ?? Opening.defaultAction, foreground: a.flag("foreground")) }
-    },
-    VerbSpec("quick_action", [.string(key: "type", expected: "a shortcut item type", domain: .shortcutTypes)],
-             doc: "a Home Screen quick action opens the app, cold or warm") { a in
-      a.text("type").map(Input.quickAction)
-    },
-    VerbSpec("universal_link", [.string(key: "url", expected: "a URL string", domain: .urls)],
-             doc: "a universal link opens the app as a browsing-web user activity, cold or warm") { a in
-      a.text("url").map(Input.universalLink)
-    },
-    VerbSpec("handoff", [.string(key: "type", expected: "an activity type", domain: .activityTypes)],
-             doc: "an activity handed off from another device opens the app, cold or warm") { a in
-      a.text("type").map(Input.handoff)
-    },
-    VerbSpec("bg_task", [.string(key: "id", expected: "a task identifier", domain: .bgTaskRequests)],
-             doc: "iOS 13 or later: the system runs the pending, due BGTaskScheduler request in the background") { a in
-      a.text("id").map(Input.bgTask)
-    },
-    VerbSpec("power", [.boolean(key: "on")], doc: "the device goes on (true) or off (false) external power") { a in
-      .power(a.flag("on"))
-    },
-    VerbSpec("transfer_done", [.string(key: "session", expected: "a background session identifier", domain: .transferSessions)],
-             doc: "every transfer of the background URL session that has run its time finishes") { a in
-      a.text("session").map(Input.transferDone)
-    },
+    .launch, .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
+    .memoryWarning, .memoryPressure, .backgroundLaunch, .openURL, .rotate, .push, .pop, .present, .dismiss, .selectTab,
+    .swipeBack, .swipeDown, .advance, .disconnectScene, .timeChange, .reboot, .act, .notify, .tapNotification,
+    .quickAction, .universalLink, .handoff, .bgTask, .power, .transferDone,
   ]
-
-  /// A verb whose one argument is a case of `E`, recorded under `key`.
-  static func choosing<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, key: String, _: E.Type, doc: String,
-                                                           _ input: @escaping @Sendable (E) -> Input) -> VerbSpec
-  where E.RawValue == String {
-    VerbSpec(name, [.choice(key: key, words: E.words, expected: E.oneOf)], doc: doc) { $0.text(key).flatMap(E.init(rawValue:)).map(input) }
-  }
 
   /// The spec whose Lua name is `name`.
   public static func named(_ name: String) -> VerbSpec? { all.first { $0.name == name } }
+
+  /// A verb with no arguments that makes `input`.
+  static func plain(_ name: String, _ input: Input, doc: String, refusal: @escaping Refusal = { _ throws(ScenarioError) in },
+                    sequence: @escaping Sequence, deviceChange: @escaping DeviceChange = { _, _ in }) -> VerbSpec {
+    VerbSpec(name, doc: doc, make: { _ in input }, refusal: refusal, sequence: sequence, deviceChange: deviceChange)
+  }
+
+  /// A verb whose one argument is a case of `E`, recorded under `key`.
+  static func choosing<E: RawRepresentable & CaseIterable & Sendable>(
+    _ name: String, key: String, _: E.Type, doc: String, _ input: @escaping @Sendable (E) -> Input,
+    refusal: @escaping Refusal = { _ throws(ScenarioError) in }, sequence: @escaping Sequence,
+    deviceChange: @escaping DeviceChange = { _, _ in }
+  ) -> VerbSpec where E.RawValue == String {
+    VerbSpec(name, [.choice(key: key, words: E.words, expected: E.oneOf)], doc: doc,
+             make: { $0.text(key).flatMap(E.init(rawValue:)).map(input) },
+             refusal: refusal, sequence: sequence, deviceChange: deviceChange)
+  }
 }

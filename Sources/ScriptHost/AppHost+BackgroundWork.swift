@@ -218,7 +218,7 @@ extension AppHost {
     return declared
   }
 
-  /// `app { bgTaskIdentifiers = { "com.example.refresh", … } }`: a list of non-empty strings (absent: none).
+  /// `app { bgTaskIdentifiers = { "com.example.refresh", … } }`: a list of distinct non-empty strings (absent: none).
   static func bgTaskIdentifiers(_ vm: LuaVM, inTableAt idx: Int32) throws -> [String] {
     vm.rawGet(idx, "bgTaskIdentifiers")
     defer { vm.pop() }
@@ -234,6 +234,9 @@ extension AppHost {
         throw LuaRaise(at: vm, "app: bgTaskIdentifiers[\(i)] must be a non-empty string, not \(vm.describeValue(-1))")
       }
       vm.pop()
+      if let first = identifiers.firstIndex(of: s) {
+        throw LuaRaise(at: vm, "app: bgTaskIdentifiers[\(i)] repeats bgTaskIdentifiers[\(first + 1)], \"\(s)\"")
+      }
       identifiers.append(s)
     }
     return identifiers

@@ -11,6 +11,7 @@ extension ScenarioHost {
       switch argument {
       case let .string(key, expected, _):
         guard vm.type(idx) == .string, let s = vm.string(idx) else { throw refusal(vm, idx, spec.name, expected) }
+        if s.isEmpty { throw scriptError(vm, "\(spec.name): expected \(expected), not an empty string") }
         arguments.values[key] = .text(s)
       case let .choice(key, words, expected):
         arguments.values[key] = .text(try word(vm, idx, spec.name, words: words, expected: expected))
@@ -45,6 +46,12 @@ extension ScenarioHost {
         arguments.values[key] = .text(s)
         arguments.values[argumentsKey] = .list(try actionArguments(vm, from: idx + 1, spec.name))
       }
+    }
+    let accepted = Int32(spec.arguments.count)
+    let takesTheRest = spec.arguments.contains { if case .action = $0 { return true } else { return false } }
+    if !takesTheRest, vm.top > accepted {
+      let count = accepted == 0 ? "no arguments" : accepted == 1 ? "1 argument" : "\(accepted) arguments"
+      throw scriptError(vm, "\(spec.name): takes \(count), not \(vm.top) (the extra one is \(vm.describeValue(accepted + 1)))")
     }
     guard let input = spec.make(arguments) else { throw scriptError(vm, "\(spec.name): unexpected arguments") }
     return input

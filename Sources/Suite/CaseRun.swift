@@ -90,11 +90,11 @@ enum CaseRun {
     } else if result.exitStatus != 0 {
       status = .failed
       // The first failed expectation, else the termination nobody expected.
-      let failure = events.firstIndex { if case .expect(_, false, _, _) = $0.event.body { true } else { false } }
+      let failure = events.firstIndex { if case .expectationChecked(_, false, _, _) = $0.event.body { true } else { false } }
         ?? events.firstIndex { e in e.event.body.termination.map(result.state.unexpectedFaults.contains) ?? false }
       if let failure {
         let body = events[failure].event.body
-        if case let .expect(name, _, text, line) = body {
+        if case let .expectationChecked(name, _, text, line) = body {
           message = "\(name): \(text)"
           at = line
         } else if let t = body.termination {

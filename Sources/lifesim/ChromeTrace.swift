@@ -310,12 +310,12 @@ struct ChromeTraceExporter: ~Copyable {
 
   private mutating func record(_ body: EventBody, seq: Int64, t: Int64, ts: Int64) {
     switch body {
-    case let .input(input, at):
+    case let .inputPerformed(input, at):
       let w = beginInstant("System", input.verb, ts)
       time(seq, t)
       place(at)
       end(w)
-    case let .sceneActivation(scene, from, to):
+    case let .sceneActivationChanged(scene, from, to):
       let w = beginInstant("SceneDelegate", "\(scene) → \(to.rawValue)", ts)
       time(seq, t)
       out.field("from", from.rawValue)
@@ -331,13 +331,13 @@ struct ChromeTraceExporter: ~Copyable {
       out.field("code", term.code ?? "")
       out.field("description", term.description)
       end(w)
-    case let .crash(name, target, message, _):
+    case let .crashed(name, target, message, _):
       closeAll(at: ts)
       let w = beginInstant("System", "crash in \(target).\(name)", ts)
       time(seq, t)
       out.field("message", message)
       end(w)
-    case let .callback(cb, target, handled, depth, arguments):
+    case let .callbackDelivered(cb, target, handled, depth, arguments):
       let track = trackName(for: target)
       if handled {
         let start = beginArgs()
@@ -360,7 +360,7 @@ struct ChromeTraceExporter: ~Copyable {
         if let value { out.field("value", value) }
         end(w)
       }
-    case let .call(call, at):
+    case let .appCalled(call, at):
       let start = beginArgs()
       time(seq, t)
       out.field("call", TraceFormatter.describe(call))
@@ -370,27 +370,27 @@ struct ChromeTraceExporter: ~Copyable {
       out.raw(args)
       end(w)
       task(call, seq: seq, args: args, ts: ts)
-    case let .notification(name, handled, depth):
+    case let .notificationPosted(name, handled, depth):
       let w = beginInstant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts)
       time(seq, t)
       out.field("handled", handled)
       out.field("depth", depth)
       end(w)
-    case let .expect(name, passed, message, at):
+    case let .expectationChecked(name, passed, message, at):
       let w = beginInstant("System", "\(passed ? "✔" : "✘") \(name)", ts)
       time(seq, t)
       out.field("message", message)
       place(at)
       end(w)
-    case let .note(name, message):
+    case let .noted(name, message):
       let w = beginInstant("System", name, ts)
       time(seq, t)
       out.field("message", message)
       end(w)
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
-    case .applicationState, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .popped, .dismissed,
-         .tabSelected, .protectedData, .restoration:
+    case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
+         .tabSelected, .protectedDataChanged, .restorationChanged:
       break
     }
   }
@@ -488,10 +488,10 @@ extension EventBody {
   /// The process stops running with this event (the background-time counter holds from here).
   var endsProcessRun: Bool {
     switch self {
-    case .suspended, .terminated, .crash: return true
-    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
-         .resumed, .callback, .returned, .call, .notification, .expect, .note:
+    case .suspended, .terminated, .crashed: return true
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,
+         .resumed, .callbackDelivered, .returned, .appCalled, .notificationPosted, .expectationChecked, .noted:
       return false
     }
   }

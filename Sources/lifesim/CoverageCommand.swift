@@ -6,13 +6,13 @@ struct Coverage: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "coverage",
     abstract: "Report the transitions and callbacks a set of logs covers, and what they never reach.",
-    discussion: """
+    discussion: helpText("""
       A transition is an (app state, scene state, verb) triple the log's profile allows; a
       callback is covered once delivered. Exit status: 0, or 2 for a log that cannot be read.
 
       Example:
         lifesim coverage logs/*.lifelog
-      """
+      """)
   )
 
   @Argument(help: "Logs (.lifelog).")

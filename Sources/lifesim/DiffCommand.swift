@@ -7,7 +7,7 @@ struct Diff: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",
     abstract: "Compare two runs event by event: first divergence, hunks, and both outcomes.",
-    discussion: """
+    discussion: helpText("""
       Events are compared by kind, name, target and fields, ignoring seq, h and the script
       line (at); with --ignore-time, also ignoring virtual time. The alignment streams with a
       bounded look-ahead window, so memory stays flat on million-event logs. Each log's form,
@@ -21,7 +21,7 @@ struct Diff: ParsableCommand {
 
       Example:
         lifesim diff notes.lifelog overrun.lifelog --context 5
-      """
+      """)
   )
 
   @Argument(help: "The first log (-).")

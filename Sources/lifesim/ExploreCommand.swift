@@ -9,14 +9,14 @@ struct Explore: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "explore",
     abstract: "Search for sequences of verbs that break an app, shrink them, write them as scenarios.",
-    discussion: """
+    discussion: helpText("""
       Exit status: 0 no findings, 1 findings, 2 a usage or script error. See docs/explore.md.
 
       Examples:
         lifesim explore Scripts/apps/notes.lua --runs 10000 -o findings
         lifesim explore spec.lua --seed 7 --shard 2/4 -o shard-2
         lifesim explore merge shard-1 shard-2 shard-3 shard-4 -o all
-      """,
+      """),
     subcommands: [ExploreRun.self, ExploreMerge.self],
     defaultSubcommand: ExploreRun.self
   )

@@ -9,7 +9,7 @@ struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
     abstract: "Write a run's timeline as Perfetto JSON, an HTML page, a Mermaid diagram, plain events, or tables for DuckDB.",
-    discussion: """
+    discussion: helpText("""
       chrome-trace: the Chrome Trace Event format; open it at ui.perfetto.dev. One process per
       run, named after the scenario, with a pid derived from the run (two traces open side by
       side); a track each for the system, the app state, the app and scene delegates, every view
@@ -38,7 +38,7 @@ struct Export: ParsableCommand {
         lifesim export run.lifelog --format html -o run.html
         lifesim export runs/*.lifelog --format tables -o tables
         lifesim export run.lifelog --format mermaid
-      """
+      """)
   )
 
   enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -9,7 +9,7 @@ struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "init",
     abstract: "Write a starter scenario, app and .luarc.json into a folder.",
-    discussion: """
+    discussion: helpText("""
       The starter runs green (lifesim run DIR/home_and_return.lua) and is a place to begin:
       change the app to do what yours does, and add scenarios beside it. .luarc.json points
       the Lua Language Server at lifesim's annotations, for completion and checking.
@@ -17,7 +17,7 @@ struct Init: ParsableCommand {
 
       Example:
         lifesim init lifecycle && lifesim run lifecycle/home_and_return.lua
-      """
+      """)
   )
 
   @Argument(help: "The folder to write into (created if missing; default: the current folder).")

@@ -11,7 +11,7 @@ struct Lifesim: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "lifesim",
     abstract: "A deterministic, event-sourced simulator of the iOS app lifecycle.",
-    discussion: """
+    discussion: helpText("""
       A scenario script (Lua) plays the user and the system; an app script plays your
       delegate and view-controller code. lifesim runs both against a model of UIKit's
       rules and writes every event to a hash-chained log you can replay and verify.
@@ -20,7 +20,7 @@ struct Lifesim: ParsableCommand {
         lifesim run Scripts/scenarios/home_and_return.lua -o home.lifelog
         lifesim replay home.lifelog --state
         lifesim verify home.lifelog
-      """,
+      """),
     version: lifesimVersion,
     subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self, ProfileCommand.self,
                   Explore.self, Coverage.self]

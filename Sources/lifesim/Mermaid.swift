@@ -71,33 +71,33 @@ struct MermaidExporter {
   mutating func add(_ event: Event) {
     let time = VirtualTime.format(event.t)
     switch event.body {
-    case let .input(input, _):
+    case let .inputPerformed(input, _):
       line("  User->>UIKit: \(Self.text(input.verb)) @\(time)s")
-    case let .callback(cb, target, handled, _, _):
+    case let .callbackDelivered(cb, target, handled, _, _):
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : target)
       line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature))")
     case let .returned(name, target, used, _, _):
       guard used > 0 else { return }
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : target)
       line("  \(p)-->>UIKit: \(Self.text(name)) returned after \(VirtualTime.format(used))s")
-    case let .call(.log(message), _):
+    case let .appCalled(.log(message), _):
       let shown = message.count > Self.longestLogCharacters ? message.prefix(Self.longestLogCharacters) + "…" : Substring(message)
       line("  Note right of UIKit: log: \(Self.text(String(shown)))")
-    case let .call(call, _):
+    case let .appCalled(call, _):
       line("  Note right of UIKit: app calls \(Self.text(call.name))")
-    case let .applicationState(from, to):
+    case let .applicationStateChanged(from, to):
       line("  Note over UIKit: applicationState \(from.rawValue) → \(to.rawValue)")
     case let .terminated(t):
       line("  Note over UIKit: terminated \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "") @\(time)s")
     case .suspended:
       line("  Note over UIKit: suspended @\(time)s")
-    case let .crash(name, target, message, _):
+    case let .crashed(name, target, message, _):
       line("  Note over UIKit: crash in \(Self.text(target)).\(Self.text(name)): \(Self.text(String(message.prefix(120))))")
-    case let .expect(name, passed, _, _):
+    case let .expectationChecked(name, passed, _, _):
       line("  Note over User: \(passed ? "passed" : "FAILED") \(Self.text(name))")
-    case .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt, .pushed, .popped,
-         .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued, .resumed,
-         .notification, .note:
+    case .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .pushed, .popped,
+         .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued, .resumed,
+         .notificationPosted, .noted:
       break
     }
   }

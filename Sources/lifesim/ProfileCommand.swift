@@ -6,14 +6,14 @@ struct ProfileCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "profile",
     abstract: "Print the profile a run would use: every knob with its Lua name, unit and value, and what changed from the previous release.",
-    discussion: """
+    discussion: helpText("""
       The values are the defaults for the iOS version; a scenario's knobs = { … } overrides
       them by the same names. The previous release is compared with the same choice of scenes.
 
       Examples:
         lifesim profile --ios 13
         lifesim profile --ios 26 --no-scenes --json
-      """
+      """)
   )
 
   @Option(help: "The iOS release: 12 to 18, or 26 (default 17).")

@@ -113,9 +113,9 @@ struct ProfileComparison {
   private func label(_ line: EventDiffer.Line) -> String {
     guard let decoded = try? line.decoded() else { return "?" }
     let body = decoded.event.body
-    if case let .callback(callback, _, _, _, _) = body { return callback.key }
+    if case let .callbackDelivered(callback, _, _, _, _) = body { return callback.key }
     if case let .returned(name, _, _, _, _) = body { return String(name.prefix { $0 != "(" }) }
-    if case let .input(input, _) = body { return input.verb }
+    if case let .inputPerformed(input, _) = body { return input.verb }
     var trace = TraceFormatter()
     let text = trace.line(seq: decoded.seq, decoded.event).withoutColourCodes.dropFirst(13)
     return String(text.drop { !($0.isASCII && ($0.isLetter || $0.isNumber)) })

@@ -12,7 +12,7 @@ struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",
     abstract: "Print a recorded run from its log alone, rebuild its state, or re-run it.",
-    discussion: """
+    discussion: helpText("""
       Without options: prints the trace `run` printed, from the log alone (no script runs).
       --state prints the state rebuilt by folding the events (at the end, or at --until).
       --verify re-executes the scripts embedded in the log with the recorded seed and profile
@@ -28,7 +28,7 @@ struct Replay: ParsableCommand {
         lifesim replay run.lifelog --numbers --until 12.5s
         lifesim replay run.lifelog --verify
         lifesim replay run.lifelog --app Scripts/apps/notes_fixed.lua -o fixed.lifelog
-      """
+      """)
   )
 
   @Argument(help: "The log to replay.")

@@ -11,14 +11,14 @@ struct Run: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract: "Run a scenario against an app, print the trace, write the log.",
-    discussion: """
+    discussion: helpText("""
       Exit status: 0 every expectation held, 1 an expectation failed, 2 a script or usage error.
 
       Examples:
         lifesim run Scripts/scenarios/cold_launch.lua
         lifesim run Scripts/scenarios/home_and_return.lua --app Scripts/apps/overrun.lua -o overrun.lifelog
         lifesim run Scripts/scenarios/cold_launch.lua --ios 12 --seed 7 --json
-      """
+      """)
   )
 
   @Argument(help: "The scenario script (Lua).")

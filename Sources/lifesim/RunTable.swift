@@ -95,11 +95,11 @@ struct RunTable {
     var isFlag = false
     var kill = false
     switch event.body {
-    case let .expect(_, passed, _, _): isFlag = !passed
-    case .terminated, .crash: isFlag = true; kill = true
-    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted, .launchContinued,
-         .suspended, .resumed, .callback, .returned, .call, .notification, .note:
+    case let .expectationChecked(_, passed, _, _): isFlag = !passed
+    case .terminated, .crashed: isFlag = true; kill = true
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,
+         .suspended, .resumed, .callbackDelivered, .returned, .appCalled, .notificationPosted, .noted:
       break
     }
     func text(_ key: String) -> String? { if case let .string(s)? = e[key] { return s } else { return nil } }
@@ -109,7 +109,7 @@ struct RunTable {
     var row = EventRow(seq: e.seq, t: e.t, kind: e.kind, name: text("name") ?? e.kind.rawValue, target: text("target"),
                        depth: number("depth"), at: text("at"), from: stateText("from"), to: stateText("to"),
                        details: .object(e.fields.filter { !Self.columns.contains($0.0) }), isFlag: isFlag)
-    if case let .callback(_, _, handled, _, _) = event.body {
+    if case let .callbackDelivered(_, _, handled, _, _) = event.body {
       if handled { waiting.append(rows.count) } else { row.durationUs = 0 }
     }
     if case let .returned(name, target, _, _, _) = event.body,

@@ -11,7 +11,7 @@ struct Test: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "test",
     abstract: "Run a suite of scenarios: folders, an iOS matrix, parallel cases, JUnit and JSON reports.",
-    discussion: """
+    discussion: helpText("""
       A scenario is a .lua file that calls scenario { … }; apps and required modules are not
       cases. A case is a scenario on one profile, named `name [iOS 15]` (`name [iOS 15, no scenes]`
       for the sceneless variant). A scenario may say where it applies with
@@ -25,7 +25,7 @@ struct Test: ParsableCommand {
         lifesim test Scripts/scenarios --ios 12,15-17,26 --scenes both -j 2 --junit report.xml
         lifesim test Scripts --ios all --compare-profiles --filter prewarm
         lifesim test Scripts --ios 12,17 --html report     # open report/index.html
-      """
+      """)
   )
 
   @Argument(help: "Scenario files and folders (searched recursively).")

@@ -14,16 +14,16 @@ struct TraceFormatter {
     let time = (numbered ? Terminal.paint(pad("#\(seq)", 7), "2") + " " : "") + Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
     switch event.body {
-    case let .input(input, at):
+    case let .inputPerformed(input, at):
       depth = 0
-      text = Terminal.paint("▶ \(describe(input))", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .applicationState(from, to):
+      text = Terminal.paint("▶ \(input.traceText)", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+    case let .applicationStateChanged(from, to):
       text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
-    case let .sceneActivation(scene, from, to):
+    case let .sceneActivationChanged(scene, from, to):
       text = "  ◆ \(scene) \(from.rawValue) → \(to.rawValue)"
     case let .sceneConnected(scene): text = "  ◆ \(scene) connected"
     case let .sceneDisconnected(scene): text = "  ◆ \(scene) disconnected"
-    case let .sceneSession(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
+    case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
     case let .rootBuilt(container, _, controllers):
       text = "  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
     case let .pushed(c): text = "  ◆ push \(c)"
@@ -31,8 +31,8 @@ struct TraceFormatter {
     case let .presented(c, style, _): text = "  ◆ present \(c) (\(style.rawValue))"
     case let .dismissed(c): text = "  ◆ dismiss \(c)"
     case let .tabSelected(i, c): text = "  ◆ tab \(i) selected: \(c)"
-    case let .protectedData(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
-    case let .restoration(change): text = "  ◆ " + Self.describe(change)
+    case let .protectedDataChanged(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
+    case let .restorationChanged(change): text = "  ◆ " + Self.describe(change)
     case let .processStarted(mode, state):
       text = Terminal.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
     case let .launchContinued(state): text = Terminal.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
@@ -40,7 +40,7 @@ struct TraceFormatter {
     case .resumed: text = Terminal.paint("  ● resumed", "33")
     case let .terminated(t):
       text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
-    case let .callback(cb, target, handled, depth, arguments):
+    case let .callbackDelivered(cb, target, handled, depth, arguments):
       self.depth = depth
       let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
         + (arguments.payload.map { " \($0.canonicalText)" } ?? "")
@@ -48,16 +48,16 @@ struct TraceFormatter {
     case let .returned(name, target, used, depth, value):
       text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s"
                                               + (value.map { " → \($0.canonicalText)" } ?? ""), "2")
-    case let .call(call, _):
+    case let .appCalled(call, _):
       text = indent(depth + 1) + "· \(Self.describe(call))"
-    case let .notification(name, handled, depth):
+    case let .notificationPosted(name, handled, depth):
       text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
-    case let .crash(name, target, message, traceback):
+    case let .crashed(name, target, message, traceback):
       text = Terminal.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
-    case let .expect(name, passed, message, at):
+    case let .expectationChecked(name, passed, message, at):
       text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .note(name, message):
+    case let .noted(name, message):
       text = Terminal.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
@@ -81,39 +81,6 @@ struct TraceFormatter {
 
   private func pad(_ s: String, _ width: Int) -> String {
     s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
-  }
-
-  private func describe(_ input: Input) -> String {
-    switch input {
-    case let .launch(url): return "launch" + (url.map { " url=\($0)" } ?? "")
-    case let .interrupt(i): return "interrupt \(i.rawValue)"
-    case let .endInterrupt(e): return "end_interrupt \(e.rawValue)"
-    case let .switchTo(other): return "switch_to \(other ? "other" : "self")"
-    case let .backgroundLaunch(e): return "background_launch \(e.rawValue)"
-    case let .openURL(url): return "open_url \(url)"
-    case let .rotate(o): return "rotate \(o.rawValue)"
-    case let .push(c): return "push \(c)"
-    case let .present(c, style, _): return "present \(c)" + (style.map { " (\($0.rawValue))" } ?? "")
-    case let .selectTab(i): return "select_tab \(i)"
-    case let .swipeBack(cancel): return "swipe_back\(cancel ? " (cancelled)" : "")"
-    case let .swipeDown(cancel): return "swipe_down\(cancel ? " (cancelled)" : "")"
-    case let .advance(us): return "advance \(VirtualTime.format(us)) s"
-    case let .disconnectScene(n): return "disconnect_scene Scene#\(n)"
-    case .criticalMemoryPressure: return "memory_pressure critical"
-    case let .bgTask(id): return "bg_task \(id)"
-    case let .power(on): return "power \(on ? "on" : "off")"
-    case let .transferDone(session): return "transfer_done \(session)"
-    case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
-         .timeChange, .reboot:
-      return input.verb
-    case let .act(name, arguments): return (["act \(name)"] + arguments.map(\.canonicalText)).joined(separator: " ")
-    case let .notify(id): return "notify \(id)"
-    case let .tapNotification(id, action, foreground):
-      return "tap_notification \(id)" + (action == "default" ? "" : " action=\(action)") + (foreground ? " (foreground)" : "")
-    case let .quickAction(type): return "quick_action \(type)"
-    case let .universalLink(url): return "universal_link \(url)"
-    case let .handoff(type): return "handoff \(type)"
-    }
   }
 
   /// An app call in words (`work 0.200000 s`, `beginBackgroundTask "upload" → 1`).

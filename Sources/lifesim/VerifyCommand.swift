@@ -5,14 +5,14 @@ struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "verify",
     abstract: "Check a log's integrity: format, sequence, hash chain, trailer.",
-    discussion: """
+    discussion: helpText("""
       Reads the log in constant memory. Exit status: 0 intact and complete; 1 damaged, or
       cut off (then it says after which event); 2 not a readable log.
 
       Examples:
         lifesim verify run.lifelog
         lifesim verify run.lifelog --json
-      """
+      """)
   )
 
   @Argument(help: "The log to check.")

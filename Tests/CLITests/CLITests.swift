@@ -97,6 +97,20 @@ import TestSupport
     }
   }
 
+  /// The discussions wrap at the terminal's width, not at the source's: a line of prose that
+  /// the next line of the same paragraph continues is a full line, whatever the command.
+  @Test func helpProseWrapsAtTheTerminalWidth() throws {
+    for cmd in ["run", "test", "replay", "verify", "diff", "export", "explore", "coverage", "profile", "init"] {
+      let help = try lifesim(["help", cmd]).out
+      let discussion = help.components(separatedBy: "USAGE:")[0].split(separator: "\n", omittingEmptySubsequences: false)
+      for (line, next) in zip(discussion, discussion.dropFirst()) {
+        let prose = { (l: Substring) in !l.isEmpty && !l.hasPrefix(" ") && l.range(of: #"^[a-z-]+: "#, options: .regularExpression) == nil }
+        guard !line.isEmpty, !line.hasPrefix(" "), prose(next) else { continue }
+        #expect(line.count >= 50, "lifesim help \(cmd): a short line in a paragraph: \"\(line)\"")
+      }
+    }
+  }
+
   @Test func aMisspelledCommandGetsASuggestion() throws {
     let r = try lifesim(["rn", "s.lua"])
     #expect(r.status == 2)

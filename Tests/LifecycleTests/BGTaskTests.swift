@@ -187,7 +187,7 @@ private func launchedAndHome(_ p: PlatformUnderTest, _ app: ScriptedApp, request
     try h.perform(.advance(us: 60_000_000))
     h.expectCalls([BG.expiration(BG.refresh)])
     h.expectSystem(["suspended"])
-    #expect(h.allEvents.last { if case .callback = $0.body { return true } else { return false } }?.t == startedAt + 25_000_000)
+    #expect(h.allEvents.last { if case .callbackDelivered = $0.body { return true } else { return false } }?.t == startedAt + 25_000_000)
   }
 
   @Test("expiry with no expirationHandler set: the task is marked complete, unsuccessful, with a note; no kill (S115)",

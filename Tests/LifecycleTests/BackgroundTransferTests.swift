@@ -94,8 +94,8 @@ private func transferApp(_ p: PlatformUnderTest, completes: Bool = true) -> Scri
                             : StandardLaunch.scenelessCalls(ios: 17, roots: ["NoteList#2"])) + [didComplete])
     h.expectNotifications(p.scenes ? StandardLaunch.sceneNotifications : StandardLaunch.scenelessNotifications)
     h.expectSystem(StandardLaunch.system(h.sim.profile))
-    let error = h.allEvents.last { if case .callback(.didCompleteWithError, _, _, _, _) = $0.body { return true } else { return false } }
-    if case let .callback(_, _, _, _, arguments)? = error?.body {
+    let error = h.allEvents.last { if case .callbackDelivered(.didCompleteWithError, _, _, _, _) = $0.body { return true } else { return false } }
+    if case let .callbackDelivered(_, _, _, _, arguments)? = error?.body {
       #expect(arguments.payload?["error"]?["code"]?.intValue == -999)
     } else {
       Issue.record("no didCompleteWithError")

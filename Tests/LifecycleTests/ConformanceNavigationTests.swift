@@ -136,7 +136,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectNotifications(StandardLaunch.sceneNotifications)
     h.expectSystem(["started foreground, background"])
     let nested = h.allEvents.compactMap { e -> Int? in
-      if case let .callback(.viewDidLoad, "Detail#1", _, depth, _) = e.body { return depth }; return nil
+      if case let .callbackDelivered(.viewDidLoad, "Detail#1", _, depth, _) = e.body { return depth }; return nil
     }
     #expect(nested == [1])
   }
@@ -159,7 +159,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 17)
     try h.perform(.openURL("notes://1"))
     h.expectStandardLaunch()
-    #expect(h.allEvents.contains { if case let .callback(.willConnectTo, _, _, _, arguments) = $0.body, arguments.url == "notes://1" { return true }; return false })
+    #expect(h.allEvents.contains { if case let .callbackDelivered(.willConnectTo, _, _, _, arguments) = $0.body, arguments.url == "notes://1" { return true }; return false })
     try h.perform(.home, .openURL("notes://2"))
     h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot
                   + [SD + "sceneWillEnterForeground(_:)", SD + "scene(_:openURLContexts:)", SD + "sceneDidBecomeActive(_:)"])

@@ -122,7 +122,7 @@ private let NL = "NoteList#1."
     }
     let h = Harness(ios: 17, app: app)
     try h.perform(.launch(url: nil))
-    #expect(h.allEvents.contains { $0.body == .call(.present("Sheet", style: .overFullScreen, navigation: false), at: nil) })
+    #expect(h.allEvents.contains { $0.body == .appCalled(.present("Sheet", style: .overFullScreen, navigation: false), at: nil) })
     // Inside NoteList#1.viewDidAppear; NoteList#1 gets no viewWillDisappear.
     h.expectCalls(StandardLaunch.sceneCalls(ios: 17) + overFullScreen(ios: 17))
     h.expectNotifications(StandardLaunch.sceneNotifications)

@@ -30,7 +30,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
                    "Detail#1.didReceiveMemoryWarning()", "Cart#1.didReceiveMemoryWarning()"])
     h.expectNotifications(memoryWarningPosted)
     // The unloaded tab root ran its handler and still has no view.
-    #expect(h.allEvents.contains { $0.body == .callback(.didReceiveMemoryWarning, target: "Cart#1", handled: true, depth: 0, arguments: CallbackArguments()) })
+    #expect(h.allEvents.contains { $0.body == .callbackDelivered(.didReceiveMemoryWarning, target: "Cart#1", handled: true, depth: 0, arguments: CallbackArguments()) })
     #expect(h.sim.state.controller("Cart#1")?.viewLoaded == false)
     try h.perform(.selectTab(2))
     // Its view loads at its first appearance, as it would have without the warning.
@@ -146,7 +146,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
   @Test func payloadAndValueRoundTrip() throws {
     let payload = JSONValue.object([("shortcutItem", .object([("type", .string("compose"))]))])
     let bodies: [EventBody] = [
-      .callback(.willFinishLaunchingWithOptions, target: "AppDelegate", handled: true, depth: 0,
+      .callbackDelivered(.willFinishLaunchingWithOptions, target: "AppDelegate", handled: true, depth: 0,
                 arguments: CallbackArguments(url: "notes://1", payload: payload)),
       .returned(name: Callback.willFinishLaunchingWithOptions.signature, target: "AppDelegate", usedUs: 0, depth: 0,
                 value: .bool(false)),

@@ -90,12 +90,12 @@ final class Harness {
   // MARK: - How each kind is written
 
   static func call(_ body: EventBody) -> String? {
-    if case let .callback(cb, target, _, _, _) = body { return "\(target).\(cb.signature)" }
+    if case let .callbackDelivered(cb, target, _, _, _) = body { return "\(target).\(cb.signature)" }
     return nil
   }
 
   static func notification(_ body: EventBody) -> String? {
-    if case let .notification(name, _, _) = body { return name }
+    if case let .notificationPosted(name, _, _) = body { return name }
     return nil
   }
 
@@ -106,12 +106,12 @@ final class Harness {
     case .suspended: return "suspended"
     case .resumed: return "resumed"
     case let .terminated(t): return "terminated \(t.reason.rawValue)\(t.code.map { " " + $0 } ?? ""): \(t.description)"
-    case let .crash(name, target, message, _): return "crash in \(name) on \(target): \(message)"
-    case let .note(name, message): return "note \(name): \(message)"
-    case let .expect(name, passed, message, _): return "\(name) \(passed ? "passed" : "failed"): \(message)"
-    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .callback, .returned, .call,
-         .notification:
+    case let .crashed(name, target, message, _): return "crash in \(name) on \(target): \(message)"
+    case let .noted(name, message): return "note \(name): \(message)"
+    case let .expectationChecked(name, passed, message, _): return "\(name) \(passed ? "passed" : "failed"): \(message)"
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
+         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .callbackDelivered, .returned, .appCalled,
+         .notificationPosted:
       return nil
     }
   }

@@ -19,13 +19,13 @@ import TestSupport
     let t = sim.clock
     let payload = JSONValue.object([("text", .string("tab\there \\ \u{1F600} \u{07}")), ("n", .int(-12)), ("empty", .object([]))])
     recorded += [
-      Event(t: t, .callback(.willConnectTo, target: "SceneDelegate", handled: true, depth: 2,
+      Event(t: t, .callbackDelivered(.willConnectTo, target: "SceneDelegate", handled: true, depth: 2,
                              arguments: CallbackArguments(url: "u", completion: 4, animated: false, payload: payload))),
-      Event(t: t, .call(.store(key: "k\"ey", value: .object([("a", .double(-0.5))])), at: "app.lua:3")),
-      Event(t: t, .call(.log("line\nbreak"), at: nil)),
-      Event(t: t, .note(name: "print", message: "ünïcödé")),
-      Event(t: t, .input(.act("type", arguments: [.string("a\"b é"), .int(-2), .double(0.25), .bool(false)]), at: "s.lua:2")),
-      Event(t: t, .callback(.userAction, target: "Editor#1", handled: true, depth: 0,
+      Event(t: t, .appCalled(.store(key: "k\"ey", value: .object([("a", .double(-0.5))])), at: "app.lua:3")),
+      Event(t: t, .appCalled(.log("line\nbreak"), at: nil)),
+      Event(t: t, .noted(name: "print", message: "ünïcödé")),
+      Event(t: t, .inputPerformed(.act("type", arguments: [.string("a\"b é"), .int(-2), .double(0.25), .bool(false)]), at: "s.lua:2")),
+      Event(t: t, .callbackDelivered(.userAction, target: "Editor#1", handled: true, depth: 0,
                              arguments: CallbackArguments(payload: UserAction.payload("type", [.string("\u{1F600}")])))),
     ]
     return recorded

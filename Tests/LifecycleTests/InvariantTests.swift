@@ -126,7 +126,7 @@ extension SplitMix64 {
       if e.t < lastT { return "\(at): time went backwards" }
       lastT = e.t
       switch e.body {
-      case let .input(input, _):
+      case let .inputPerformed(input, _):
         switch input.verb {
         case "bg_task", "transfer_done", "power", "advance": systemVerb = input.verb
         default: systemVerb = nil
@@ -134,7 +134,7 @@ extension SplitMix64 {
         if case .forceQuit = input { forceQuitBeforeUserLaunch = true }
         if case .launch = input { forceQuitBeforeUserLaunch = false }
         if case .openURL = input { forceQuitBeforeUserLaunch = false }
-      case let .notification(name, _, _):
+      case let .notificationPosted(name, _, _):
         if name == "UIApplication.didFinishLaunchingNotification" { didFinishReturned = true }
       case let .sceneConnected(scene):
         if let systemVerb { return "\(at): \(scene) connected during \(systemVerb), before the user's launch" }
@@ -143,9 +143,9 @@ extension SplitMix64 {
         lastForeground = nil
         if pendingWillEnterForeground { return "\(at): willEnterForeground was never followed by didBecomeActive" }
         sinceLaunch = mode == .foreground ? [] : nil
-      case .terminated, .crash:
+      case .terminated, .crashed:
         pendingWillEnterForeground = false
-      case let .callback(cb, target, _, _, arguments):
+      case let .callbackDelivered(cb, target, _, _, arguments):
         if s.process != .running { return "\(at): \(cb.key) delivered to a \(s.process.rawValue) app" }
         let appearance: [Callback] = [.viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear]
         if appearance.contains(cb) != (arguments.animated != nil) {
@@ -230,12 +230,12 @@ extension SplitMix64 {
         switch e.body {
         case .pushed: sawPush = true
         case .presented: sawSheet = true
-        case .callback(.expirationHandler, _, _, _, _): sawExpiration = true
-        case .callback(.sceneDidDisconnect, _, _, _, _), .callback(.applicationSignificantTimeChange, _, _, _, _),
-             .callback(.applicationProtectedDataDidBecomeAvailable, _, _, _, _):
-          if case let .callback(cb, _, _, _, _) = e.body { sawEndings.insert(cb) }
-        case .callback(.launchHandler, _, _, _, _): sawLaunchHandler = true
-        case .callback(.handleEventsForBackgroundURLSession, _, _, _, _): sawTransfer = true
+        case .callbackDelivered(.expirationHandler, _, _, _, _): sawExpiration = true
+        case .callbackDelivered(.sceneDidDisconnect, _, _, _, _), .callbackDelivered(.applicationSignificantTimeChange, _, _, _, _),
+             .callbackDelivered(.applicationProtectedDataDidBecomeAvailable, _, _, _, _):
+          if case let .callbackDelivered(cb, _, _, _, _) = e.body { sawEndings.insert(cb) }
+        case .callbackDelivered(.launchHandler, _, _, _, _): sawLaunchHandler = true
+        case .callbackDelivered(.handleEventsForBackgroundURLSession, _, _, _, _): sawTransfer = true
         default: break
         }
       }
@@ -251,39 +251,39 @@ extension SplitMix64 {
   func checkerIsNotVacuous() {
     let bad: [Event] = [
       Event(t: 0, .processStarted(mode: .foreground, state: .inactive)),
-      Event(t: 0, .callback(.applicationWillEnterForeground, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
+      Event(t: 0, .callbackDelivered(.applicationWillEnterForeground, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
     ]
     #expect(Self.check(bad, scenes: false) == "event 2: applicationWillEnterForeground during a cold launch")
     let suspended: [Event] = [
       Event(t: 0, .processStarted(mode: .background, state: .background)),
       Event(t: 0, .suspended),
-      Event(t: 1, .callback(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
+      Event(t: 1, .callbackDelivered(.applicationWillTerminate, target: "AppDelegate", handled: false, depth: 0, arguments: CallbackArguments())),
     ]
     #expect(Self.check(suspended, scenes: false) == "event 3: applicationWillTerminate delivered to a suspended app")
     let refresh = CallbackArguments(payload: .object([("kind", .string("refresh"))]))
     let early: [Event] = [
       Event(t: 0, .processStarted(mode: .background, state: .background)),
-      Event(t: 0, .callback(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
+      Event(t: 0, .callbackDelivered(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
     ]
     #expect(Self.check(early, scenes: true) == "event 2: BGTaskScheduler#r launch handler before didFinishLaunching returned")
     let afterForceQuit: [Event] = [
-      Event(t: 0, .input(.forceQuit, at: nil)),
+      Event(t: 0, .inputPerformed(.forceQuit, at: nil)),
       Event(t: 0, .processStarted(mode: .background, state: .background)),
-      Event(t: 0, .notification(name: "UIApplication.didFinishLaunchingNotification", handled: false, depth: 0)),
-      Event(t: 0, .callback(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
+      Event(t: 0, .notificationPosted(name: "UIApplication.didFinishLaunchingNotification", handled: false, depth: 0)),
+      Event(t: 0, .callbackDelivered(.launchHandler, target: "BGTaskScheduler#r", handled: true, depth: 0, arguments: refresh)),
     ]
     #expect(Self.check(afterForceQuit, scenes: true)
       == "event 4: BGTaskScheduler#r refresh launch handler after a force quit, before the user opened the app")
     let sceneForTask: [Event] = [
-      Event(t: 0, .input(.bgTask("r"), at: nil)),
+      Event(t: 0, .inputPerformed(.bgTask("r"), at: nil)),
       Event(t: 0, .processStarted(mode: .background, state: .background)),
       Event(t: 0, .sceneConnected(scene: "Scene#1")),
     ]
     #expect(Self.check(sceneForTask, scenes: true) == "event 3: Scene#1 connected during bg_task, before the user's launch")
-    let backwards = [Event(t: 5, .note(name: "a", message: "")), Event(t: 4, .note(name: "b", message: ""))]
+    let backwards = [Event(t: 5, .noted(name: "a", message: "")), Event(t: 4, .noted(name: "b", message: ""))]
     #expect(Self.check(backwards, scenes: false) == "event 2: time went backwards")
     func callback(_ cb: Callback, _ target: String) -> EventBody {
-      .callback(cb, target: target, handled: false, depth: 0, arguments: CallbackArguments())
+      .callbackDelivered(cb, target: target, handled: false, depth: 0, arguments: CallbackArguments())
     }
     let sceneAfterDisconnect: [Event] = [
       Event(t: 0, .processStarted(mode: .foreground, state: .background)), Event(t: 0, .sceneConnected(scene: "Scene#1")),
@@ -291,13 +291,13 @@ extension SplitMix64 {
     ]
     #expect(Self.check(sceneAfterDisconnect, scenes: true) == "event 4: sceneWillEnterForeground to Scene#1 after its sceneDidDisconnect")
     let readBeforeFirstUnlock: [Event] = [
-      Event(t: 0, .input(.reboot, at: nil)), Event(t: 0, .processStarted(mode: .background, state: .background)),
-      Event(t: 0, .call(.log(SystemEndingsRules.readPrefix + "\"s\""), at: nil)),
+      Event(t: 0, .inputPerformed(.reboot, at: nil)), Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .appCalled(.log(SystemEndingsRules.readPrefix + "\"s\""), at: nil)),
     ]
     #expect(Self.check(readBeforeFirstUnlock, scenes: true) == "event 3: secret (untilFirstUnlock) read before the first unlock")
     let lockedSuspension: [Event] = [
       Event(t: 0, .processStarted(mode: .background, state: .background)),
-      Event(t: 0, .call(.holdLock(name: "db", shared: true), at: nil)), Event(t: 0, .suspended),
+      Event(t: 0, .appCalled(.holdLock(name: "db", shared: true), at: nil)), Event(t: 0, .suspended),
     ]
     #expect(Self.check(lockedSuspension, scenes: false) == "event 3: suspended while holding the shared lock db")
   }

@@ -36,8 +36,8 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
     // each notification follows its delegate call
     let order = h.allEvents.compactMap { e -> String? in
       switch e.body {
-      case let .callback(cb, _, _, _, _): return cb.key
-      case let .notification(name, _, _): return name
+      case let .callbackDelivered(cb, _, _, _, _): return cb.key
+      case let .notificationPosted(name, _, _): return name
       default: return nil
       }
     }
@@ -148,7 +148,7 @@ private func launched(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = Scr
     h.expectSystem(["terminated background_task_expired 0x2182bad2: background task \"t\" (1) was not ended: exhausted background time allowance of 40.00 seconds"])
     let times = h.allEvents.compactMap { e -> Int64? in
       switch e.body {
-      case .callback(.expirationHandler, _, _, _, _), .terminated: return e.t
+      case .callbackDelivered(.expirationHandler, _, _, _, _), .terminated: return e.t
       default: return nil
       }
     }

@@ -111,6 +111,22 @@ private let willPresent = ND + "userNotificationCenter(_:willPresent:withComplet
     h.expectSystem(["note notificationNotPresented: no UNUserNotificationCenter delegate: a notification that arrives while the app is in the foreground is not shown"])
   }
 
+  @Test("§15 handlers defined but no setDelegate(): the notes name what the app forgot")
+  func handlersWithoutSetDelegate() throws {
+    let app = ScriptedApp()
+    app.handlers["didReceive"] = { _ in }
+    app.handlers["willPresent"] = { _ in }
+    let h = Harness(ios: 17, scenes: true, app: app)
+    try h.perform(.launch(url: nil))
+    h.skipRemainingEvents()
+    try h.perform(.notify(id: "m1"))
+    h.expectCalls([])
+    h.expectSystem(["note notificationNotPresented: no UNUserNotificationCenter delegate: a notification that arrives while the app is in the foreground is not shown (the app defines NotificationDelegate.willPresent but never called UNUserNotificationCenter:setDelegate())"])
+    try h.perform(.tapNotification(id: "m1", action: "default", foreground: false))
+    h.expectCalls([])
+    h.expectSystem(["note notificationResponseDropped: no UNUserNotificationCenter delegate: the response is dropped (the app defines NotificationDelegate.didReceive but never called UNUserNotificationCenter:setDelegate())"])
+  }
+
   @Test("§15 an action without the foreground option launches the app in the background, no scene; its completion is due within 30 s, 0x2182bad2 (S-unr, S27)",
         arguments: [PlatformUnderTest(ios: 17, scenes: true), PlatformUnderTest(ios: 17, scenes: false)])
   func backgroundAction(_ p: PlatformUnderTest) throws {

@@ -36,9 +36,9 @@ enum OpeningInvariants {
     var handoffLaunch = false
     for e in events {
       switch e.body {
-      case let .input(i, _): input = i
+      case let .inputPerformed(i, _): input = i
       case let .returned(_, _, _, _, value) where value == .bool(false): out.insert("a launch method's false")
-      case let .callback(cb, _, handled, _, arguments):
+      case let .callbackDelivered(cb, _, handled, _, arguments):
         if cb == .willConnectTo, arguments.payload?["options"]?["handoffUserActivityType"] != nil { handoffLaunch = true }
         guard handled else { break }
         if cb == .didReceive {
@@ -78,7 +78,7 @@ enum OpeningInvariants {
     for (i, e) in events.enumerated() {
       let at = "event \(i + 1)"
       switch e.body {
-      case let .input(input, _):
+      case let .inputPerformed(input, _):
         declinedThisLaunch = false  // a launch, and what its options carry, happens within one verb
         if case let .tapNotification(_, action, foreground) = input {
           openingTap = (action == Opening.defaultAction || foreground) && s.appState != .active
@@ -94,7 +94,7 @@ enum OpeningInvariants {
       case let .returned(name, _, _, _, value):
         let launchMethods = [Callback.willFinishLaunchingWithOptions.signature, Callback.didFinishLaunchingWithOptions.signature]
         if launchMethods.contains(name), value == .bool(false) { declinedThisLaunch = true }
-      case let .callback(cb, target, _, _, _):
+      case let .callbackDelivered(cb, target, _, _, _):
         if !scenes, declinedThisLaunch, cb == .performActionForShortcutItem || cb == .continueUserActivity {
           return "\(at): \(target).\(cb.key) after a false from the launch methods"
         }
@@ -116,7 +116,7 @@ enum OpeningInvariants {
   @Test("the §15 checker catches a performActionFor after a false, and a didReceive after didBecomeActive")
   func checkerIsNotVacuous() {
     func callback(_ cb: Callback, _ target: String) -> EventBody {
-      .callback(cb, target: target, handled: true, depth: 0, arguments: CallbackArguments())
+      .callbackDelivered(cb, target: target, handled: true, depth: 0, arguments: CallbackArguments())
     }
     let declined: [Event] = [
       Event(t: 0, .processStarted(mode: .foreground, state: .inactive)),
@@ -128,7 +128,7 @@ enum OpeningInvariants {
     #expect(OpeningInvariants.check(declined, scenes: false) == "event 4: AppDelegate.performActionForShortcutItem after a false from the launch methods")
     let late: [Event] = [
       Event(t: 0, .processStarted(mode: .background, state: .background)),
-      Event(t: 0, .input(.tapNotification(id: "m", action: "default", foreground: false), at: nil)),
+      Event(t: 0, .inputPerformed(.tapNotification(id: "m", action: "default", foreground: false), at: nil)),
       Event(t: 0, callback(.sceneWillEnterForeground, "SceneDelegate")),
       Event(t: 0, callback(.sceneDidBecomeActive, "SceneDelegate")),
       Event(t: 0, callback(.didReceive, "NotificationDelegate")),

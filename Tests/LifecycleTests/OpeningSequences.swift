@@ -28,7 +28,7 @@ enum Opened {
   /// The payload of the latest callback `cb` (nil: none was delivered).
   static func payload(of cb: Callback, in h: Harness) -> JSONValue? {
     for e in h.allEvents.reversed() {
-      if case let .callback(c, _, _, _, arguments) = e.body, c == cb { return arguments.payload }
+      if case let .callbackDelivered(c, _, _, _, arguments) = e.body, c == cb { return arguments.payload }
     }
     return nil
   }

@@ -181,7 +181,7 @@ private func openingApp() -> ScriptedApp {
     h.expectCalls([])
     try h.perform(.advance(us: 200_000))
     h.expectCalls([sceneContinue])
-    #expect(h.allEvents.last { if case .callback(.sceneContinueUserActivity, _, _, _, _) = $0.body { true } else { false } }?.t == 500_000)
+    #expect(h.allEvents.last { if case .callbackDelivered(.sceneContinueUserActivity, _, _, _, _) = $0.body { true } else { false } }?.t == 500_000)
     #expect(h.sim.state.openings.pendingHandoff == nil)
   }
 

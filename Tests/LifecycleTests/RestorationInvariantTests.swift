@@ -47,7 +47,7 @@ import TestSupport
     for (i, e) in events.enumerated() {
       let at = "event \(i + 1)"
       switch e.body {
-      case let .input(input, _):
+      case let .inputPerformed(input, _):
         if case .disconnectScene = input { systemEndedScene = true }
         if input == .forceQuit, s.process != .notRunning {
           if !profile.forceQuitKeepsRestoration { saved = nil }
@@ -65,7 +65,7 @@ import TestSupport
         systemEndedScene = t.reason != .user || profile.forceQuitKeepsRestoration
         launchUnfinished = false
         pendingRequest = false
-      case .crash:
+      case .crashed:
         if launchUnfinished { archive = false }
         lastTermination = .crash
         systemEndedScene = true
@@ -77,7 +77,7 @@ import TestSupport
         if name == Callback.stateRestorationActivity.signature { saved = value }
         if name == Callback.shouldSaveSecureApplicationState.signature || name == Callback.shouldSaveApplicationState.signature,
            value == .bool(true) { archive = true }
-      case let .callback(cb, _, _, depth, arguments) where depth == 0:
+      case let .callbackDelivered(cb, _, _, depth, arguments) where depth == 0:
         if pendingRequest, cb != .sceneDidEnterBackground {
           return "\(at): \(cb.key) between stateRestorationActivity(for:) and sceneDidEnterBackground"
         }
@@ -149,9 +149,9 @@ import TestSupport
       h.skipRemainingEvents()  // the rules above examined every event; no sequence is pinned here
       for e in h.allEvents {
         switch e.body {
-        case let .callback(.willConnectTo, _, _, _, arguments) where arguments.payload != nil: restoredScene += 1
-        case .callback(.decodeRestorableState, _, _, _, _): restoredControllers += 1
-        case .callback(.restoreInteractionStateWith, _, _, _, _): interactions += 1
+        case let .callbackDelivered(.willConnectTo, _, _, _, arguments) where arguments.payload != nil: restoredScene += 1
+        case .callbackDelivered(.decodeRestorableState, _, _, _, _): restoredControllers += 1
+        case .callbackDelivered(.restoreInteractionStateWith, _, _, _, _): interactions += 1
         default: break
         }
       }
@@ -163,7 +163,7 @@ import TestSupport
   @Test("the restoration checker catches a broken rule")
   func checkerIsNotVacuous() {
     func callback(_ cb: Callback, payload: JSONValue? = nil) -> EventBody {
-      .callback(cb, target: cb.receiver == .appDelegate ? "AppDelegate" : "SceneDelegate", handled: true, depth: 0,
+      .callbackDelivered(cb, target: cb.receiver == .appDelegate ? "AppDelegate" : "SceneDelegate", handled: true, depth: 0,
                 arguments: CallbackArguments(payload: payload))
     }
     let profile = Profile(ios: 17)

@@ -33,14 +33,14 @@ extension Harness {
   /// The payload of the latest `cb` callback (nil: none, or it had no payload).
   func payload(of cb: Callback) -> JSONValue? {
     for e in allEvents.reversed() {
-      if case let .callback(c, _, _, _, arguments) = e.body, c == cb { return arguments.payload }
+      if case let .callbackDelivered(c, _, _, _, arguments) = e.body, c == cb { return arguments.payload }
     }
     return nil
   }
 
   /// The restoration changes recorded so far, in order.
   var restorationChanges: [RestorationChange] {
-    allEvents.compactMap { if case let .restoration(change) = $0.body { return change }; return nil }
+    allEvents.compactMap { if case let .restorationChanged(change) = $0.body { return change }; return nil }
   }
 }
 

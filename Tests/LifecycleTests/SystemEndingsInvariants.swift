@@ -51,12 +51,12 @@ struct SystemEndingsRules {
   /// The first rule `e` breaks, given the state before it.
   mutating func check(_ e: Event, before s: LifecycleState) -> String? {
     switch e.body {
-    case let .input(input, _):
+    case let .inputPerformed(input, _):
       if input == .reboot { firstUnlockPending = true }
       if input == .unlock { firstUnlockPending = false }
-    case let .protectedData(available): protectedDataAvailable = available
-    case .processStarted, .terminated, .crash: sharedLocks = []
-    case let .call(call, _):
+    case let .protectedDataChanged(available): protectedDataAvailable = available
+    case .processStarted, .terminated, .crashed: sharedLocks = []
+    case let .appCalled(call, _):
       switch call {
       case let .holdLock(name, shared): if shared { sharedLocks.insert(name) } else { sharedLocks.remove(name) }
       case let .releaseLock(name): sharedLocks.remove(name)
@@ -69,7 +69,7 @@ struct SystemEndingsRules {
       }
     case .suspended:
       if let lock = sharedLocks.sorted().first { return "suspended while holding the shared lock \(lock)" }
-    case let .callback(cb, _, _, _, _):
+    case let .callbackDelivered(cb, _, _, _, _):
       defer { previous = cb.key }
       if cb.receiver == .sceneDelegate {
         guard let scene = s.sceneLabel else { return "\(cb.key) with no scene connected" }
@@ -79,7 +79,7 @@ struct SystemEndingsRules {
       if cb == .applicationSignificantTimeChange, previous != "UIApplication.significantTimeChangeNotification" {
         return "applicationSignificantTimeChange not right after its notification"
       }
-    case let .notification(name, _, _):
+    case let .notificationPosted(name, _, _):
       defer { previous = name }
       if name.hasPrefix("UIScene."), name != "UIScene.didDisconnectNotification",
          s.sceneLabel.map(disconnected.contains) ?? true {

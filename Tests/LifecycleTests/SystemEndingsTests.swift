@@ -326,7 +326,7 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     try h.perform(.backgroundLaunch(.push))
     h.skipRemainingEvents()  // a background launch, pinned in WrongTodayTests; this test is about what it reads
     #expect(seen == ["nil", "\"dark\"", "false", "false", "true"])
-    #expect(h.allEvents.contains { $0.body == .note(name: "storeUnavailable", message: "store(\"token\") refused: untilFirstUnlock data is unavailable before the first unlock") })
+    #expect(h.allEvents.contains { $0.body == .noted(name: "storeUnavailable", message: "store(\"token\") refused: untilFirstUnlock data is unavailable before the first unlock") })
     #expect(h.sim.state.store["token"] == .string("t"))  // kept, unreadable
   }
 

@@ -115,4 +115,14 @@ import Testing
     h.skipRemainingEvents()
     #expect(acts() == [])
   }
+
+  @Test("expect_calls names user actions by the callback action(_:); an action's own name gets that hint")
+  func anActionIsExpectedAsTheActionCallback() throws {
+    let call = CallRecord(callback: .userAction, target: "Editor#1")
+    #expect(try CallPattern("Editor.actions").matches(call))
+    #expect(try CallPattern("Editor#1.action(_:)").matches(call))
+    #expect(throws: ScenarioError("unknown callback \"Editor.type\"; user actions, whatever their names, are the callback action(_:): \"Editor.actions\"")) {
+      try CallPattern("Editor.type")
+    }
+  }
 }

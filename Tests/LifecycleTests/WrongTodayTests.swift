@@ -152,7 +152,7 @@ private let fetchHandler = "application(_:performFetchWithCompletionHandler:)"
 /// Every appearance callback so far with the `animated` it received.
 private func appearances(_ h: Harness) -> [String] {
   h.allEvents.compactMap { e in
-    guard case let .callback(cb, target, _, _, arguments) = e.body else { return nil }
+    guard case let .callbackDelivered(cb, target, _, _, arguments) = e.body else { return nil }
     switch cb {
     case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
       return "\(target).\(cb.signature) \(arguments.animated.map(String.init) ?? "nil")"

@@ -37,7 +37,7 @@ import Testing
     #expect(result.state.store["answers"] == .string("true, false, false notPermitted, true"))
     #expect(result.state.backgroundWork.pending.map(\.dueAt) == [60_000_000])
     let submits = events.compactMap { e -> String? in
-      guard case let .call(.submitBGTask(request, result), _) = e.body else { return nil }
+      guard case let .appCalled(.submitBGTask(request, result), _) = e.body else { return nil }
       return "\(request.identifier) \(result.rawValue)"
     }
     #expect(submits == ["undeclared notPermitted", "r pending"])
@@ -91,6 +91,14 @@ import Testing
     }
   }
 
+  @Test func anIdentifierDeclaredTwiceIsAScriptErrorAtTheAppLine() throws {
+    let app = "app { root = \"Home\", bgTaskIdentifiers = { \"r\", \"p\", \"r\" } }\ncontroller \"Home\" {}\n"
+    let (result, _) = try run(app: app, scenario: "launch()")
+    #expect(result.exitStatus == 2)
+    #expect(result.error?.hasSuffix("app.lua:1: app: bgTaskIdentifiers[3] repeats bgTaskIdentifiers[1], \"r\"") == true,
+            "\(result.error ?? "")")
+  }
+
   @Test("registering in the script's top level (a static initialiser) is legal, in the first process too")
   func registrationAtTheTopLevel() throws {
     let app = Self.declaring + "\nstore(\"top\", BGTaskScheduler:register(\"r\", function(task) task:setTaskCompleted(true) end))\n"
@@ -132,6 +140,6 @@ import Testing
     let (result, events) = try run(app: app, scenario: "background_launch(\"fetch\") expect_state(\"not_running\")")
     #expect(result.exitStatus == 0, "\(result.error ?? "")")
     #expect(!events.contains { if case .processStarted = $0.body { return true } else { return false } })
-    #expect(events.contains { if case .note("fetchNotDelivered", _) = $0.body { return true } else { return false } })
+    #expect(events.contains { if case .noted("fetchNotDelivered", _) = $0.body { return true } else { return false } })
   }
 }

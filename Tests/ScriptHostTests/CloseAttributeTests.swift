@@ -54,7 +54,7 @@ import Lifecycle
     """#
     let (result, events) = try runApp(body)
     #expect(result.state.terminations.isEmpty)
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     let refusal = "nil to-be-closed variables (<close>) are not available in lifesim scripts"
     #expect(logged == [refusal, refusal, refusal])
   }
@@ -65,7 +65,7 @@ import Lifecycle
     #expect(result.exitStatus == 2)
     #expect(result.error?.hasSuffix("app.lua:4: to-be-closed variables (<close>) are not available in lifesim scripts") == true,
             "\(result.error ?? "no error")")
-    #expect(!events.contains { if case .call(.log, _) = $0.body { return true }; return false })
+    #expect(!events.contains { if case .appCalled(.log, _) = $0.body { return true }; return false })
   }
 
   @Test func closeInTheMetatableIsStillRefused() throws {

@@ -88,7 +88,7 @@ import Lifecycle
 
   @Test func gsubErrorsKeepTheirValue() throws {
     let (_, events) = try runApp(#"local ok, e = pcall(string.gsub, "ab", "%w", function(c) error({ code = c }) end) log(type(e) .. " " .. e.code)"#)
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     #expect(logged == ["table a"])
   }
 
@@ -106,7 +106,7 @@ import Lifecycle
     """#
     let (result, events) = try runApp(body)
     #expect(result.state.terminations.isEmpty)
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     #expect(logged == ["zero,two,three x-x-x 3   3.1|s heLLo 42"])
   }
 
@@ -117,7 +117,7 @@ import Lifecycle
     local c = select(2, pcall(function() local r = ("x"):rep() return r end))
     log(a) log(b) log(c)
     """)
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     // The script's path is shortened in `file:line:`; the line and the text are stock Lua's.
     let expected = ["invalid value (table) at index 1 in table for 'concat'",
                     "/app.lua:4: invalid value (table) at index 1 in table for 'concat'",

@@ -14,7 +14,7 @@ import Testing
     let (result, events, _) = try runScripts(app: "app { root = \"Home\" }\n\(handlers)\n",
                                              scenario: "scenario { app = \"app.lua\", scenes = \(scenes) }\n\(scenario)\n")
     let logs = events.compactMap { e -> String? in
-      if case let .call(.log(message), _) = e.body { return message }
+      if case let .appCalled(.log(message), _) = e.body { return message }
       return nil
     }
     return (result, events, logs)
@@ -82,10 +82,10 @@ import Testing
   @Test func misusesAreErrorsNamingTheCall() throws {
     let (_, dot, _) = try run(handlers: "controller \"Home\" {}\nfunction AppDelegate.didFinishLaunchingWithOptions(a, o) UNUserNotificationCenter.setDelegate() end",
                               scenario: "launch()")
-    #expect(dot.contains { if case let .crash(_, _, message, _) = $0.body { message.hasSuffix("setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(…), not UNUserNotificationCenter.setDelegate(…)") } else { false } })
+    #expect(dot.contains { if case let .crashed(_, _, message, _) = $0.body { message.hasSuffix("setDelegate: call it with ':' — UNUserNotificationCenter:setDelegate(…), not UNUserNotificationCenter.setDelegate(…)") } else { false } })
     let (_, handler, _) = try run(scenes: false, handlers: "controller \"Home\" {}\nfunction AppDelegate.continueUserActivity(a, activity, restore) restore({ 1 }) end",
                                   scenario: "universal_link(\"https://a.example/1\")")
-    #expect(handler.contains { if case let .crash(_, _, message, _) = $0.body { message.hasSuffix("restorationHandler: item 1 is not a view controller (a controller handler's vc)") } else { false } })
+    #expect(handler.contains { if case let .crashed(_, _, message, _) = $0.body { message.hasSuffix("restorationHandler: item 1 is not a view controller (a controller handler's vc)") } else { false } })
     let (typo, _, _) = try run(handlers: "controller \"Home\" {}\nfunction NotificationDelegate.didRecieve(c, r, done) end", scenario: "launch()")
     #expect(typo.error?.hasSuffix("NotificationDelegate has no handler \"didRecieve\" (did you mean didReceive?)") == true, "\(typo.error ?? "")")
     let (noID, _, _) = try run(handlers: "controller \"Home\" {}", scenario: "tap_notification { action = \"archive\" }")

@@ -17,7 +17,7 @@ import Testing
 
   private func stored(_ events: [Event]) -> [String] {
     events.compactMap {
-      guard case let .call(.store(key, value, _), _) = $0.body else { return nil }
+      guard case let .appCalled(.store(key, value, _), _) = $0.body else { return nil }
       return "\(key)=\(value?.canonicalText ?? "nil")"
     }
   }
@@ -61,7 +61,7 @@ import Testing
     #expect(result.exitStatus == 0)
     #expect(stored(events) == [#"connected="none""#, #"connected={"activityType":"com.example.list","userInfo":{"row":3}}"#, "row=3"])
     let calls = events.compactMap { e -> String? in
-      if case let .call(call, _) = e.body, call == .extendStateRestoration || call == .completeStateRestoration { return call.name }
+      if case let .appCalled(call, _) = e.body, call == .extendStateRestoration || call == .completeStateRestoration { return call.name }
       return nil
     }
     #expect(calls == ["extendStateRestoration", "completeStateRestoration"])
@@ -86,7 +86,7 @@ import Testing
       function SceneDelegate.sceneDidBecomeActive(scene) scene.completeStateRestoration() end
       """, scenario: "launch()")
     let crash = events.compactMap { e -> String? in
-      if case let .crash(_, _, message, _) = e.body { return message }
+      if case let .crashed(_, _, message, _) = e.body { return message }
       return nil
     }
     #expect(crash.count == 1 && crash[0].hasSuffix("completeStateRestoration: call it with ':' — scene:completeStateRestoration(), not scene.completeStateRestoration()"), "\(crash)")

@@ -42,7 +42,7 @@ import Testing
   @Test func aValueThatCannotBeKeptCrashesTheApp() throws {
     let (result, events) = try launch(delegate: "function AppDelegate.didFinishLaunchingWithOptions(app, options) return print end")
     let crash = events.compactMap { e -> String? in
-      if case let .crash(name, _, message, _) = e.body { return "\(name): \(message)" }
+      if case let .crashed(name, _, message, _) = e.body { return "\(name): \(message)" }
       return nil
     }
     #expect(crash == ["application(_:didFinishLaunchingWithOptions:): AppDelegate.application(_:didFinishLaunchingWithOptions:) returned a value lifesim cannot keep: a function cannot be stored (strings, numbers, booleans and tables only)"])
@@ -52,7 +52,7 @@ import Testing
   @Test func aValueOverTheLimitCrashesTheApp() throws {
     let (_, events) = try launch(delegate: "function AppDelegate.didFinishLaunchingWithOptions(app, options) return string.rep('x', 1100000) end")
     let crash = events.compactMap { e -> String? in
-      if case let .crash(_, _, message, _) = e.body { return message }
+      if case let .crashed(_, _, message, _) = e.body { return message }
       return nil
     }
     #expect(crash == ["AppDelegate.application(_:didFinishLaunchingWithOptions:) returned 1100002 bytes, over the 1024 KiB a return value may have"])

@@ -17,7 +17,7 @@ import Lifecycle
   @Test func bytecodeIsRefused() throws {
     let (result, events) = try runApp("local f, err = load('\\27Lua...') ; log(tostring(f) .. ' ' .. err)")
     #expect(result.state.terminations.isEmpty)
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     #expect(logged.first?.hasPrefix("nil ") == true)
     #expect(logged.first?.contains("binary chunk") == true)
   }
@@ -48,7 +48,7 @@ import Lifecycle
   @Test func luaErrorIsACrashWithMessageAndTraceback() throws {
     let (result, events) = try runApp("local x = nil\nreturn x.field")
     #expect(result.state.terminations.last?.reason == .crash)
-    let crash = events.compactMap { if case let .crash(_, _, m, tb) = $0.body { return (m, tb) }; return nil }.first
+    let crash = events.compactMap { if case let .crashed(_, _, m, tb) = $0.body { return (m, tb) }; return nil }.first
     #expect(crash?.0.contains("attempt to index a nil value") == true)
     #expect(crash?.1.contains("stack traceback") == true)
   }
@@ -62,7 +62,7 @@ import Lifecycle
 
   @Test func pairsOrderIsDefined() throws {
     let (_, events) = try runApp("local t = {b=1, a=2, [3]=3, [true]=4, c=5} local s = '' for k in pairs(t) do s = s .. tostring(k) .. ',' end log(s)")
-    let logged = events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    let logged = events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
     #expect(logged == ["true,3,a,b,c,"])
   }
 
@@ -75,7 +75,7 @@ import Lifecycle
   @Test func printIsALogCallAtTheUsersLine() throws {
     let (_, events) = try runApp("print('hello', 42, {})")
     let calls = events.compactMap { e -> (String, String?)? in
-      if case let .call(.log(m), at) = e.body { return (m, at) }; return nil
+      if case let .appCalled(.log(m), at) = e.body { return (m, at) }; return nil
     }
     #expect(calls.count == 1)
     #expect(calls.first?.0 == "hello\t42\ttable#1")

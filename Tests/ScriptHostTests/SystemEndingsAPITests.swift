@@ -15,7 +15,7 @@ import Testing
   }
 
   private func logs(_ events: [Event]) -> [String] {
-    events.compactMap { if case let .call(.log(m), _) = $0.body { return m } else { return nil } }
+    events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m } else { return nil } }
   }
 
   @Test func storeAnswersWhetherItWroteAndStoredHidesUnavailableClasses() throws {
@@ -33,7 +33,7 @@ import Testing
     #expect(logs(events) == ["false true false", "nil 2 false", "true 1 true"])
     #expect(result.exitStatus == 0)
     let stores = events.compactMap { e -> String? in
-      guard case let .call(.store(key, _, protection), _) = e.body else { return nil }
+      guard case let .appCalled(.store(key, _, protection), _) = e.body else { return nil }
       return "\(key) \(protection.rawValue)"
     }
     #expect(stores == ["b none", "a untilFirstUnlock"])
@@ -52,7 +52,7 @@ import Testing
   func badArguments(_ call: String, _ message: String) throws {
     let (_, events) = try run(delegate: "function AppDelegate.didFinishLaunchingWithOptions(app, options)\n  \(call)\nend",
                               scenario: "launch() expect_terminated(\"crash\")")
-    let crashes = events.compactMap { e -> String? in if case let .crash(_, _, m, _) = e.body { return m } else { return nil } }
+    let crashes = events.compactMap { e -> String? in if case let .crashed(_, _, m, _) = e.body { return m } else { return nil } }
     #expect(crashes.count == 1 && crashes[0].hasSuffix("/" + message), "\(crashes)")
   }
 
@@ -67,9 +67,9 @@ import Testing
       """, scenario: "launch() home() expect_terminated(\"suspended_with_locked_file\")")
     let calls = events.compactMap { e -> String? in
       switch e.body {
-      case let .call(.holdLock(name, shared), _): return "hold \(name) \(shared)"
-      case let .call(.releaseLock(name), _): return "release \(name)"
-      case let .note(name, message) where name == "releaseLockIgnored": return message
+      case let .appCalled(.holdLock(name, shared), _): return "hold \(name) \(shared)"
+      case let .appCalled(.releaseLock(name), _): return "release \(name)"
+      case let .noted(name, message) where name == "releaseLockIgnored": return message
       case let .terminated(t): return "\(t.reason.rawValue) \(t.code ?? "")"
       default: return nil
       }

@@ -35,7 +35,7 @@ import Lifecycle
     #expect(result.state.store["got"] == .array([.string("Editor#1"), .string("hello"), .int(2), .double(0.5), .bool(false)]))
     #expect(result.state.store["count"] == .int(4))
     #expect(result.state.store["saved"] == .bool(true))
-    let inputs = events.compactMap { e -> Input? in if case let .input(i, _) = e.body, i.verb == "act" { return i }; return nil }
+    let inputs = events.compactMap { e -> Input? in if case let .inputPerformed(i, _) = e.body, i.verb == "act" { return i }; return nil }
     #expect(inputs == [.act("type", arguments: [.string("hello"), .int(2), .double(0.5), .bool(false)]), .act("save", arguments: [])])
   }
 

@@ -48,7 +48,7 @@ final class RunTracker {
   func record(_ event: Event) {
     events += 1
     switch event.body {
-    case let .callback(cb, target, handled, _, arguments):
+    case let .callbackDelivered(cb, target, handled, _, arguments):
       let name = "\(Self.className(target)).\(cb.signature)"
       callbacks.insert(name)
       // A user action is named by its action (`Editor.action(save)`), so two that fail are two findings.
@@ -56,7 +56,7 @@ final class RunTracker {
       if handled { running.append(action ?? name) }
     case .returned:
       _ = running.popLast()
-    case let .crash(name, target, message, _):
+    case let .crashed(name, target, message, _):
       if faultPlace == nil {
         let action = name == Callback.userAction.signature ? running.last : nil
         faultPlace = action ?? "\(Self.className(target)).\(name)"; faultDetail = message
@@ -65,9 +65,9 @@ final class RunTracker {
     case let .terminated(t):
       if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }
       running.removeAll()
-    case .input, .applicationState, .sceneActivation, .sceneConnected, .sceneDisconnected, .sceneSession,
-         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedData, .restoration, .processStarted,
-         .launchContinued, .suspended, .resumed, .call, .notification, .expect, .note:
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged,
+         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted,
+         .launchContinued, .suspended, .resumed, .appCalled, .notificationPosted, .expectationChecked, .noted:
       break
     }
   }

@@ -26,50 +26,40 @@ public enum FindingScenario {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The verb call that performs `input`, as a scenario writes it.
+  /// The verb call that performs `input`, as a scenario writes it: its row's arguments in
+  /// order, then a table of the options it sets, sorted by key (`present("A", { navigation = true })`,
+  /// `swipe_back { cancel = true }`).
   public static func call(_ input: Input) -> String {
-    switch input {
-    case let .launch(url): return url.map { "launch { url = \(luaString($0)) }" } ?? "launch()"
-    case .prewarm: return "prewarm()"
-    case .home: return "home()"
-    case .lock: return "lock()"
-    case .unlock: return "unlock()"
-    case let .interrupt(kind): return "interrupt(\(luaString(kind.rawValue)))"
-    case let .endInterrupt(how): return "end_interrupt(\(luaString(how.rawValue)))"
-    case .appSwitcher: return "app_switcher()"
-    case let .switchTo(other): return "switch_to(\(other ? "\"other\"" : "\"self\""))"
-    case .forceQuit: return "force_quit()"
-    case .memoryWarning: return "memory_warning()"
-    case .memoryPressure: return "memory_pressure()"
-    case let .backgroundLaunch(event): return "background_launch(\(luaString(event.rawValue)))"
-    case let .openURL(url): return "open_url(\(luaString(url)))"
-    case let .rotate(o): return "rotate(\(luaString(o.rawValue)))"
-    case let .push(name): return "push(\(luaString(name)))"
-    case .pop: return "pop()"
-    case let .present(name, style, navigation):
-      var options: [String] = []
-      if navigation { options.append("navigation = true") }
-      if let style { options.append("style = \(luaString(style.rawValue))") }
-      return options.isEmpty ? "present(\(luaString(name)))" : "present(\(luaString(name)), { \(options.joined(separator: ", ")) })"
-    case .dismiss: return "dismiss()"
-    case let .selectTab(i): return "select_tab(\(i))"
-    case let .swipeBack(cancel): return cancel ? "swipe_back { cancel = true }" : "swipe_back()"
-    case let .swipeDown(cancel): return cancel ? "swipe_down { cancel = true }" : "swipe_down()"
-    case let .advance(us): return "advance(\(seconds(us)))"
-    case let .disconnectScene(n): return "disconnect_scene(\(n))"
-    case .criticalMemoryPressure: return "memory_pressure(\"critical\")"
-    case .timeChange: return "time_change()"
-    case .reboot: return "reboot()"
-    case let .act(name, arguments): return "act(" + ([luaString(name)] + arguments.map(luaLiteral)).joined(separator: ", ") + ")"
-    case let .notify(id): return "notify { id = \(luaString(id)) }"
-    case let .tapNotification(id, action, foreground):
-      return "tap_notification { id = \(luaString(id)), action = \(luaString(action))\(foreground ? ", foreground = true" : "") }"
-    case let .quickAction(type): return "quick_action(\(luaString(type)))"
-    case let .universalLink(url): return "universal_link(\(luaString(url)))"
-    case let .handoff(type): return "handoff(\(luaString(type)))"
-    case let .bgTask(id): return "bg_task(\(luaString(id)))"
-    case let .power(on): return "power(\(on))"
-    case let .transferDone(session): return "transfer_done(\(luaString(session)))"
+    let spec = input.spec, values = input.arguments.values
+    var positional: [String] = [], options: [String] = []
+    for argument in spec.arguments {
+      switch argument {
+      case let .options(declared):
+        for option in declared.sorted(by: { $0.key < $1.key }) {
+          guard let value = values[option.key], value != .flag(false) else { continue }
+          options.append("\(option.key) = \(literal(value))")
+        }
+      case let .seconds(key):
+        if case let .number(us)? = values[key] { positional.append(seconds(us)) }
+      case let .action(key, argumentsKey):
+        positional += [values[key], values[argumentsKey]].compactMap { $0.map(literal) }
+      case let .string(key, _, _), let .choice(key, _, _), let .tab(key, _), let .scene(key, _),
+           let .optionalChoice(key, _, _), let .boolean(key):
+        if let value = values[key] { positional.append(literal(value)) }
+      }
+    }
+    if options.isEmpty { return "\(spec.name)(\(positional.joined(separator: ", ")))" }
+    let table = "{ \(options.joined(separator: ", ")) }"
+    return positional.isEmpty ? "\(spec.name) \(table)" : "\(spec.name)(\(positional.joined(separator: ", ")), \(table))"
+  }
+
+  /// A recorded argument as Lua source (a list: its values, comma-separated).
+  private static func literal(_ value: VerbValue) -> String {
+    switch value {
+    case let .text(s): return luaString(s)
+    case let .number(n): return String(n)
+    case let .flag(b): return b ? "true" : "false"
+    case let .list(l): return l.map(luaLiteral).joined(separator: ", ")
     }
   }
 

@@ -73,37 +73,10 @@ struct Shrinker {
     return record
   }
 
-  /// Simpler versions of an input, simplest first (for `act`: the action's earlier argument lists).
+  /// Simpler versions of an input, simplest first, as its row of the verb table says (for
+  /// `act`: the action's earlier argument lists).
   static func simpler(_ input: Input, controllers: [String], actions: ActionCatalog = ActionCatalog()) -> [Input] {
-    switch input {
-    case let .advance(us):
-      let deadlines = ExploreSetup.deadlineDurationsUs.filter { $0 < us }
-      return ([0, us / 2] + deadlines).filter { $0 < us }.map { .advance(us: $0) }
-    case let .selectTab(i):
-      return i > 1 ? (1..<i).map(Input.selectTab) : []
-    case let .push(name):
-      return controllers.prefix { $0 != name }.map(Input.push)
-    case let .present(name, style, navigation):
-      var out: [Input] = controllers.prefix { $0 != name }.map { .present($0, style: style, navigation: navigation) }
-      if style != nil || navigation { out.insert(.present(name, style: nil, navigation: false), at: 0) }
-      return out
-    case let .swipeBack(cancel):
-      return cancel ? [.swipeBack(cancel: false)] : []
-    case let .swipeDown(cancel):
-      return cancel ? [.swipeDown(cancel: false)] : []
-    case let .launch(url):
-      return url != nil ? [.launch(url: nil)] : []
-    case .openURL, .quickAction, .universalLink, .handoff, .tapNotification:
-      return [.launch(url: nil)]
-    case .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
-         .memoryWarning, .memoryPressure, .backgroundLaunch, .rotate, .pop, .dismiss, .disconnectScene, .timeChange, .reboot,
-         .notify, .bgTask, .power, .transferDone:
-      return []
-    case .criticalMemoryPressure:
-      return [.memoryPressure]
-    case let .act(name, arguments):
-      return actions.arguments(of: name).prefix { $0 != arguments }.map { .act(name, arguments: $0) }
-    }
+    input.simpler(ShrinkDomain(controllers: controllers, actions: actions, deadlinesUs: ExploreSetup.deadlineDurationsUs))
   }
 }
 

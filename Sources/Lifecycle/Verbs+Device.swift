@@ -1,0 +1,166 @@
+// The verb table's rows for what the user does with the device and the app's icon: launch,
+// prewarm, home, lock and unlock, interruptions, the app switcher and force quit.
+
+extension VerbSpec {
+  static let launch = VerbSpec(
+    "launch", [.options([VerbOption("url", .string(.urls))])],
+    doc: "tap the icon: cold launch, or back to the foreground; with url, a deep link",
+    make: { a in .launch(url: a.text("url")) },
+    refusal: { r throws(ScenarioError) in
+      try r.needReachable()
+      if r.state.appState == .active { throw r.fail("the app is already active") }
+    },
+    sequence: { input, sim throws(ProcessEnded) in
+      guard case let .launch(url) = input else { return }
+      try sim.userLaunch(url: url)
+    },
+    deviceChange: { _, s in s.forceQuit = false; s.switcherOpen = false },
+    userTakesDevice: { _ in true },
+    traceText: { input in
+      guard case let .launch(url) = input else { return "launch" }
+      return "launch" + (url.map { " url=\($0)" } ?? "")
+    },
+    simpler: { input, _ in
+      guard case let .launch(url) = input, url != nil else { return [] }
+      return [.launch(url: nil)]
+    })
+
+  static let prewarm = plain(
+    "prewarm", .prewarm, doc: "iOS 15 or later: the process is created and suspended, no app code runs",
+    refusal: { r throws(ScenarioError) in
+      if !r.profile.prewarming { throw r.fail("prewarming needs iOS 15 or later (profile: iOS \(r.profile.ios))") }
+      if r.state.process != .notRunning { throw r.fail("only a process that is not running can be prewarmed") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in
+      try sim.startProcess(mode: .prewarm, state: .background)
+      let profile = sim.profile
+      if profile.prewarmRunsDidFinish == .always || (profile.prewarmRunsDidFinish == .sceneAppsOnly && profile.scenes) {
+        try sim.deliver(.willFinishLaunchingWithOptions, "AppDelegate")
+        try sim.deliver(.didFinishLaunchingWithOptions, "AppDelegate")
+        try sim.post("UIApplication.didFinishLaunchingNotification")
+      }
+    })
+
+  static let home = plain(
+    "home", .home, doc: "resign active, enter background, suspend when nothing keeps it running",
+    refusal: { r throws(ScenarioError) in
+      guard r.state.isForeground, r.state.interruption == nil, !r.state.locked else { throw r.fail("the app is not frontmost") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in
+      if sim.state.applicationState == .active { try sim.resignActive() }
+      try sim.enterBackground()
+    },
+    deviceChange: { _, s in s.switcherOpen = false })
+
+  static let lock = plain(
+    "lock", .lock, doc: "like home; protected data goes after a delay",
+    refusal: { r throws(ScenarioError) in
+      if r.state.locked { throw r.fail("the device is already locked") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in
+      let s = sim.state
+      if s.isForeground {
+        if s.applicationState == .active { try sim.resignActive() }
+        try sim.enterBackground()
+      }
+    },
+    deviceChange: { _, s in
+      s.locked = true; s.lockedAt = s.now; s.frontmostAtLock = s.isForeground
+      s.switcherOpen = false
+      s.interruption = nil  // the app leaves the screen: whatever interrupted it is over for the app
+    })
+
+  static let unlock = VerbSpec(
+    "unlock", doc: "protected data returns; a frontmost app comes back",
+    make: { _ in .unlock },
+    refusal: { r throws(ScenarioError) in
+      if !r.state.locked { throw r.fail("the device is not locked") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in
+      let s = sim.state
+      if !s.protectedDataAvailable { try sim.protectedData(available: true) }
+      if s.frontmostAtLock { try sim.userLaunch(url: nil) }
+    },
+    deviceChange: { _, s in
+      s.locked = false; s.lockedAt = nil
+      if s.firstUnlockPending, s.process == .suspended { s.protectedDataAvailablePending = true }
+      s.firstUnlockPending = false
+    },
+    userTakesDevice: { _ in true })
+
+  static let interrupt = choosing(
+    "interrupt", key: "type", Interruption.self, doc: "a call, alert or pulled-down center: resign active", Input.interrupt,
+    refusal: { r throws(ScenarioError) in try r.needActive() },
+    sequence: { input, sim throws(ProcessEnded) in
+      guard case let .interrupt(kind) = input else { return }
+      try sim.resignActive()
+      if kind == .notificationCenter, sim.profile.notificationCenterDoubleActivation {
+        // Fully extended, the center lets the app become active and resign again.
+        try sim.becomeActive()
+        try sim.resignActive()
+      }
+    },
+    deviceChange: { input, s in
+      if case let .interrupt(i) = input { s.interruption = i }
+    })
+
+  static let endInterrupt = choosing(
+    "end_interrupt", key: "how", InterruptionEnd.self,
+    doc: "a call is declined (active again) or answered (background); others are dismissed", Input.endInterrupt,
+    refusal: { r throws(ScenarioError) in
+      guard case let .endInterrupt(how) = r.input else { return }
+      guard let i = r.state.interruption else { throw r.fail("no interruption is in progress") }
+      let allowed: [InterruptionEnd] = i == .call ? [.declined, .answered] : [.dismissed]
+      guard allowed.contains(how) else {
+        throw r.fail("a \(i.rawValue) ends \(allowed.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), not \"\(how.rawValue)\"")
+      }
+    },
+    sequence: { input, sim throws(ProcessEnded) in
+      guard case let .endInterrupt(how) = input, sim.state.isForeground else { return }
+      if how == .answered { try sim.enterBackground() } else { try sim.becomeActive() }
+    },
+    deviceChange: { _, s in s.interruption = nil })
+
+  static let appSwitcher = plain(
+    "app_switcher", .appSwitcher, doc: "resign active, the switcher is open",
+    refusal: { r throws(ScenarioError) in
+      if r.state.switcherOpen { throw r.fail("the app switcher is already open") }
+      if r.state.locked { throw r.fail("the device is locked") }
+      if r.state.interruption != nil { throw r.fail("an interruption is in progress") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in
+      if sim.state.applicationState == .active, sim.state.process == .running { try sim.resignActive() }
+    },
+    deviceChange: { _, s in s.switcherOpen = true })
+
+  static let switchTo = VerbSpec(
+    "switch_to", [.choice(key: "to", words: ["self", "other"], expected: "\"self\" or \"other\"")],
+    doc: "from the switcher: self (active again) or another app (background)",
+    make: { a in a.text("to").map { .switchTo(other: $0 == "other") } },
+    refusal: { r throws(ScenarioError) in
+      if !r.state.switcherOpen { throw r.fail("the app switcher is not open; app_switcher() first") }
+    },
+    sequence: { input, sim throws(ProcessEnded) in
+      guard case let .switchTo(other) = input else { return }
+      let s = sim.state
+      if other {
+        if s.isForeground { try sim.enterBackground() }
+      } else if s.isForeground {
+        try sim.becomeActive()
+      } else {
+        try sim.userLaunch(url: nil)
+      }
+    },
+    deviceChange: { _, s in s.switcherOpen = false })
+
+  static let forceQuit = plain(
+    "force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended",
+    refusal: { r throws(ScenarioError) in
+      let s = r.state
+      guard s.process == .running || s.process == .suspended else { throw r.fail("there is no process to force quit") }
+      if s.appState == .active, !s.switcherOpen { throw r.fail("the app is active; open the app switcher with app_switcher() first") }
+      if s.interruption != nil { throw r.fail("an interruption is in progress") }
+    },
+    sequence: { _, sim throws(ProcessEnded) in try sim.forceQuit() },
+    deviceChange: { _, s in s.forceQuit = true; s.switcherOpen = false })
+}
