@@ -43,14 +43,22 @@ public final class BackgroundLogScanner {
     defer { cursor.index += 1 }
     return cursor.batch.line(cursor.index)
   }
+
+  /// As `next()`, with the event's whole canonical body: its closing brace follows
+  /// `bodyWithoutBrace` in memory.
+  func nextWithBrace() throws(LogProblem) -> (seq: Int64, t: Int64, body: UnsafeRawBufferPointer)? {
+    guard let line = try next() else { return nil }
+    return (line.seq, line.t, UnsafeRawBufferPointer(start: line.bodyWithoutBrace.baseAddress, count: line.bodyWithoutBrace.count + 1))
+  }
 }
 
-/// Events copied out of the scanner's buffer, in one allocation that lives as long as the
-/// batch. Immutable once built, so reading it needs no exclusivity checks.
+/// Events copied out of the scanner's buffer, each body followed by its closing brace, in one
+/// allocation that lives as long as the batch. Immutable once built, so reading it needs no
+/// exclusivity checks.
 private final class Batch: @unchecked Sendable {
   // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
   private let bytes: UnsafeMutableRawPointer
-  /// `(end of body, seq, t)` for each event, in order.
+  /// `(end of body, seq, t)` for each event, in order (the body's brace is at its end).
   private let entries: [(end: Int, seq: Int64, t: Int64)]
   /// How the log ends, when this is its last batch.
   let ending: LogEnding?
@@ -74,7 +82,7 @@ private final class Batch: @unchecked Sendable {
   var count: Int { entries.count }
 
   func line(_ i: Int) -> LogScanner.EventLine {
-    let start = i == 0 ? 0 : entries[i - 1].end
+    let start = i == 0 ? 0 : entries[i - 1].end + 1
     let e = entries[i]
     return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start))
   }
@@ -85,7 +93,7 @@ private struct BatchBuilder: ~Copyable {
   /// nil once `frozen()` handed the bytes to the batch.
   private var bytes: UnsafeMutableRawPointer?
   private var capacity: Int
-  /// Bytes of bodies so far.
+  /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
   private var entries: [(end: Int, seq: Int64, t: Int64)] = []
   var ending: LogEnding?
@@ -98,11 +106,12 @@ private struct BatchBuilder: ~Copyable {
 
   deinit { bytes?.deallocate() }
 
+  /// Copies the event's body in, closed with its brace.
   mutating func append(_ e: LogScanner.EventLine) {
     let n = e.bodyWithoutBrace.count
-    if byteCount + n > capacity {
+    if byteCount + n + 1 > capacity {
       var bigger = capacity * 2
-      while bigger < byteCount + n { bigger *= 2 }
+      while bigger < byteCount + n + 1 { bigger *= 2 }
       let moved = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 1)
       moved.copyMemory(from: bytes!, byteCount: byteCount)
       bytes!.deallocate()
@@ -110,8 +119,9 @@ private struct BatchBuilder: ~Copyable {
       capacity = bigger
     }
     if n > 0 { (bytes! + byteCount).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
-    byteCount += n
-    entries.append((byteCount, e.seq, e.t))
+    bytes!.storeBytes(of: UInt8(ascii: "}"), toByteOffset: byteCount + n, as: UInt8.self)
+    entries.append((byteCount + n, e.seq, e.t))
+    byteCount += n + 1
   }
 
   /// The finished batch; it takes over the bytes.

@@ -7,6 +7,18 @@ public protocol EventFields {
   var kind: EventKind { get }
   /// The member after `kind` named `key`, parsed; nil if there is none.
   subscript(key: String) -> JSONValue? { get }
+  /// The string member `key`; nil if there is none or it is not a string.
+  func string(_ key: String) -> String?
+  /// The integer member `key`; nil if there is none or it is not an integer.
+  func int(_ key: String) -> Int64?
+  /// The boolean member `key`; nil if there is none or it is not `true` or `false`.
+  func bool(_ key: String) -> Bool?
+}
+
+extension EventFields {
+  public func string(_ key: String) -> String? { self[key]?.stringValue }
+  public func int(_ key: String) -> Int64? { self[key]?.intValue }
+  public func bool(_ key: String) -> Bool? { self[key]?.boolValue }
 }
 
 extension LogEvent: EventFields {}
@@ -56,7 +68,12 @@ public struct LogEventView: EventFields {
     }
   }
 
-  private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: String) -> Bool {
+  /// The body and members, for a reader that hands the event on in place.
+  func withParts<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<JSONMember>) -> R) -> R {
+    self.body.withUnsafeBufferPointer { b in members.withUnsafeBufferPointer { m in body(b, m) } }
+  }
+
+  static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: String) -> Bool {
     var key = key
     return key.withUTF8 { k in
       k.count == range.count && k.elementsEqual(UnsafeBufferPointer(rebasing: bytes[range]))
@@ -65,7 +82,7 @@ public struct LogEventView: EventFields {
 
   /// The JSON text at `range` (already validated by the reader) as a value. Strings without
   /// escapes and integers are read directly; anything else goes through the parser.
-  private static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue? {
+  static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue? {
     let first = bytes[range.lowerBound]
     if first == UInt8(ascii: "\""), range.count >= 2 {
       let inner = (range.lowerBound + 1)..<(range.upperBound - 1)

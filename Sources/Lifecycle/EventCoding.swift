@@ -142,20 +142,28 @@ extension Event {
     public var description: String { "event \(seq): \(reason)" }
   }
 
+  /// Reads a lifesim event back from a log read by a `LogEventStream` (folding a log).
+  public init(_ e: InPlaceEvent) throws(DecodingError) {
+    // Calls the generic initialiser from within this module, which specialises it.
+    try self.init(fields: e)
+  }
+
   /// Reads a lifesim event back from a log record (parsed, or read in place).
-  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) {
+  public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) { try self.init(fields: e) }
+
+  private init<Fields: EventFields>(fields e: Fields) throws(DecodingError) {
     func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
     func str(_ k: String) throws(DecodingError) -> String {
-      guard let v = e[k]?.stringValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.string(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
-    func optStr(_ k: String) -> String? { e[k]?.stringValue }
+    func optStr(_ k: String) -> String? { e.string(k) }
     func int(_ k: String) throws(DecodingError) -> Int64 {
-      guard let v = e[k]?.intValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.int(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
     func bool(_ k: String) throws(DecodingError) -> Bool {
-      guard let v = e[k]?.boolValue else { throw fail("missing \"\(k)\"") }
+      guard let v = e.bool(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
     func raw<E: RawRepresentable>(_ k: String) throws(DecodingError) -> E where E.RawValue == String {
@@ -215,7 +223,7 @@ extension Event {
       case "push": body = .pushed(try str("target"))
       case "pop": body = .popped(try str("target"))
       case "present":
-        body = .presented(try str("target"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+        body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
       case "dismiss": body = .dismissed(try str("target"))
       case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
       case "protectedDataAvailable": body = .protectedDataChanged(available: try bool("to"))
@@ -235,9 +243,9 @@ extension Event {
       default: throw fail("unknown system event \"\(name)\"")
       }
     case .callback:
-      guard let cb = Callback(signature: name) else { throw fail("unknown callback \"\(name)\"") }
-      let arguments = CallbackArguments(url: optStr("url"), completion: e["completion"]?.intValue.map { Int($0) },
-                                        animated: e["animated"]?.boolValue, payload: e["payload"])
+      guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
+      let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
+                                        animated: e.bool("animated"), payload: e["payload"])
       body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
                        arguments: arguments)
     case .return:
@@ -262,7 +270,7 @@ extension Event {
       case "push": call = .push(try str("class"))
       case "pop": call = .pop
       case "present":
-        call = .present(try str("class"), style: try raw("style"), navigation: e["navigation"]?.boolValue ?? false)
+        call = .present(try str("class"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
       case "dismiss": call = .dismiss
       case "UNUserNotificationCenter.setDelegate": call = .setNotificationDelegate
       case "restorationHandler":
@@ -273,8 +281,8 @@ extension Event {
       case "BGTaskScheduler.submit":
         let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
                                     earliestBeginUs: try int("earliest_begin_us"),
-                                    requiresExternalPower: e["requires_external_power"]?.boolValue ?? false,
-                                    requiresNetwork: e["requires_network"]?.boolValue ?? false)
+                                    requiresExternalPower: e.bool("requires_external_power") ?? false,
+                                    requiresNetwork: e.bool("requires_network") ?? false)
         call = .submitBGTask(request, result: try raw("result"))
       case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
       case "background_transfer":
@@ -295,5 +303,36 @@ extension Event {
       body = .noted(name: name, message: try str("message"))
     }
     self.init(t: e.t, body)
+  }
+}
+
+extension Callback {
+  /// The callbacks by signature, in a table found by `QuickHash` (open addressing): decoding
+  /// reads a signature for every callback event, and hashing one with `Hasher` costs more than
+  /// the rest of its decoding.
+  private static let bySignatureHash: [Callback?] = {
+    var slots = [Callback?](repeating: nil, count: signatureSlots)
+    for c in Callback.allCases {
+      var i = slot(c.signature)
+      while slots[i] != nil { i = (i + 1) & (signatureSlots - 1) }
+      slots[i] = c
+    }
+    return slots
+  }()
+  private static let signatureSlots = 512
+
+  private static func slot(_ signature: String) -> Int {
+    var signature = signature
+    return signature.withUTF8 { Int(truncatingIfNeeded: QuickHash.of(UnsafeRawBufferPointer($0)) >> 32) & (signatureSlots - 1) }
+  }
+
+  /// The callback whose full signature is `signature` (as `init(signature:)`).
+  static func decoded(_ signature: String) -> Callback? {
+    var i = slot(signature)
+    while let c = bySignatureHash[i] {
+      if c.signature == signature { return c }
+      i = (i + 1) & (signatureSlots - 1)
+    }
+    return nil
   }
 }

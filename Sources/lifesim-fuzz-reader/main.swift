@@ -25,6 +25,10 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fatalError("verify in parallel says \(parallel), LogReader says \(byReading)")
   }
   guard LogVerification.check(path: path) == byReading else { fatalError("verify disagrees with LogReader") }
+  // Folding's stream must hand out what LogReader does in place, and end, or fail, in its words.
+  guard readInPlace(path, streamed: true) == readInPlace(path, streamed: false) else {
+    fatalError("LogEventStream disagrees with LogReader")
+  }
   guard let accepted = readWhole(path) else {
     // Damage the reader names: the scanners must still end without crashing.
     if let scanner = try? LogScanner(path: path) { while (try? scanner.next()) ?? nil != nil {} }
@@ -76,4 +80,26 @@ private func readWhole(_ path: String) -> (events: [(Int64, Int64, [UInt8])], en
     return nil
   }
   return reader.ending.map { (events, $0) }
+}
+
+/// Each event (place, kind, body) a reader in place hands out, then how it ends or what it
+/// says is wrong: through `LogEventStream`, or through `LogReader` in `.inPlace` mode.
+private func readInPlace(_ path: String, streamed: Bool) -> [String] {
+  var out: [String] = []
+  do {
+    if streamed {
+      let stream = try LogEventStream(path: path)
+      while let e = try stream.next() { out.append("\(e.seq) \(e.t) \(e.kind) \(Array(e.body))") }
+      out.append("\(String(describing: stream.ending))")
+    } else {
+      let reader = try LogReader(path: path, mode: .inPlace)
+      while let line = try reader.next() {
+        if case .event = line { out.append("\(reader.lastView.seq) \(reader.lastView.t) \(reader.lastView.kind) \(reader.lastBody)") }
+      }
+      out.append("\(String(describing: reader.ending))")
+    }
+  } catch {
+    out.append(error.description)
+  }
+  return out
 }

@@ -15,13 +15,18 @@ enum TraceClock: String, CaseIterable {
 /// as complete events; inputs, app calls, notifications, kills and expectations as instants on
 /// their target's track. Every event carries `seq` and `t_us` in its args. The app state is
 /// folded with `LifecycleState.evolve`, as a run folds it.
-struct ChromeTraceExporter {
+struct ChromeTraceExporter: ~Copyable {
   let sink: OutputSink
   let clock: TraceClock
   private let profile: Profile?
   private let pid: Int64
   private var first = true
+  /// The trace events not yet handed to the sink, a line each, written in place (no JSON value
+  /// is built for them). A line after the first starts with a comma.
+  private var out = CanonicalJSONWriter(capacity: ChromeTraceExporter.flushBytes + 4096)
   private var tracks: [String: Int] = [:]
+  /// The track `track` found last.
+  private var lastTrack = (name: "", id: 0)
   private var queue = TraceTrackQueue()
   private var state = LifecycleState()
   /// A callback waiting for its `return`.
@@ -30,21 +35,26 @@ struct ChromeTraceExporter {
     let target: String
     let track: String
     let ts: Int64
-    let args: [(String, JSONValue)]
+    /// Its args, as canonical members (`Args`).
+    let args: [UInt8]
   }
   /// Callbacks waiting for their `return`, innermost last.
   private var open: [OpenCallback] = []
   /// Background tasks begun and not ended: name, start and the args of their `beginBackgroundTask`.
-  private var tasks: [Int: (name: String, ts: Int64, args: [(String, JSONValue)])] = [:]
-  /// The state shown on the "App state" track, and the event that started it (none: the
-  /// process has not started yet, which the track leaves blank).
-  private var appState: (label: String, ts: Int64, args: [(String, JSONValue)]) = ("not_running", 0, [])
+  private var tasks: [Int: (name: String, ts: Int64, args: [UInt8])] = [:]
+  /// The state shown on the "App state" track, and the `seq` and `t` of the event that started
+  /// it (none: the process has not started yet, which the track leaves blank).
+  private var appState: (label: String, ts: Int64, started: (seq: Int64, t: Int64)?) = ("not_running", 0, nil)
   private var lastTs: Int64 = 0
   private var lastT: Int64 = 0
   /// The virtual time of the last counter sample (virtual clock).
   private var lastCounterT: Int64 = -1
   /// The value of the last counter sample (sequence clock).
   private var lastCounterValue: Int64?
+
+  /// Bytes of trace lines gathered before they go to the sink.
+  private static let flushBytes = 1 << 20
+  private static let comma: [UInt8] = [UInt8(ascii: ",")]
 
   init(header: LogHeader, clock: TraceClock, sink: OutputSink) {
     let profile = try? Profile(json: header.profile)
@@ -55,52 +65,170 @@ struct ChromeTraceExporter {
     pid = run.pid
     sink.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[")
     let name = run.scenario + (profile.map { " (iOS \($0.ios), seed \(header.seed))" } ?? " (seed \(header.seed))")
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("name", .string("process_name")),
-                  ("args", .object([("name", .string(name))]))]))
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("name", .string("process_labels")),
-                  ("args", .object([("labels", .string("run \(run.id), \(clock.rawValue) clock"))]))]))
-    for name in ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"] { _ = track(name) }
+    metadata("process_name", tid: nil, "name", .string(name))
+    metadata("process_labels", tid: nil, "labels", .string("run \(run.id), \(clock.rawValue) clock"))
+    for name in Self.fixedTracks { _ = track(name) }
   }
 
+  /// The tracks every trace has, first: track `i` of these has tid `i + 1`.
+  private static let fixedTracks = ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"]
+
   private mutating func track(_ name: String) -> Int {
-    if let t = tracks[name] { return t }
+    // Comparing short strings costs less than hashing one, and a controller's events come in runs.
+    if tracks.count >= Self.fixedTracks.count, let i = Self.fixedTracks.firstIndex(of: name) { return i + 1 }
+    if name == lastTrack.name { return lastTrack.id }
+    if let t = tracks[name] {
+      lastTrack = (name, t)
+      return t
+    }
     let id = tracks.count + 1
     tracks[name] = id
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(Int64(id))), ("name", .string("thread_name")),
-                  ("args", .object([("name", .string(name))]))]))
-    emit(.object([("ph", .string("M")), ("pid", .int(pid)), ("tid", .int(Int64(id))), ("name", .string("thread_sort_index")),
-                  ("args", .object([("sort_index", .int(Int64(id)))]))]))
+    metadata("thread_name", tid: id, "name", .string(name))
+    metadata("thread_sort_index", tid: id, "sort_index", .int(Int64(id)))
     return id
   }
 
-  private mutating func emit(_ value: JSONValue) { write(value.canonicalText) }
+  /// A metadata event (`ph` M), written at once: `{"ph":"M","pid":…,"tid":…,"name":…,"args":{key: value}}`.
+  private mutating func metadata(_ name: StaticString, tid: Int?, _ key: StaticString, _ value: JSONValue) {
+    startLine()
+    out.beginObject()
+    out.field("ph", "M")
+    out.field("pid", pid)
+    if let tid { out.field("tid", tid) }
+    out.field("name", name.description)
+    out.key("args")
+    out.beginObject()
+    out.field(key, value)
+    out.endObject()
+    out.endObject()
+    endLine()
+  }
 
-  private mutating func write(_ text: String) {
-    sink.write((first ? "" : ",") + text)
+  /// Starts a line of the trace in `out`: a comma before every event but the first.
+  private mutating func startLine() {
+    if !first { out.raw(Self.comma) }
     first = false
   }
 
-  private mutating func put(_ track: String, ts: Int64, dur: Int64, _ value: JSONValue) {
-    let tid = self.track(track)
-    for text in queue.put(tid, ts: ts, dur: dur, value.canonicalText) { write(text) }
+  /// Ends the line `startLine` began; hands the lines to the sink once there are enough.
+  private mutating func endLine() {
+    out.endLine()
+    if out.count >= Self.flushBytes { flush() }
   }
 
-  private mutating func instant(_ track: String, _ name: String, _ ts: Int64, args: [(String, JSONValue)]) {
-    let tid = Int64(self.track(track))
-    put(track, ts: ts, dur: 0, .object([("ph", .string("i")), ("s", .string("t")), ("pid", .int(pid)), ("tid", .int(tid)),
-                                        ("ts", .int(ts)), ("name", .string(name)), ("args", .object(args))]))
+  /// Writes the gathered lines to the sink (which ends the last one). An export that fails
+  /// calls it too: standard output gets the events before the failure, line by line, as it
+  /// did when each event went out on its own.
+  mutating func flush() {
+    guard out.count > 0 else { return }
+    out.withBytes { sink.write(lines: $0) }
+    out.removeAll()
+  }
+
+  /// A whole trace event `text`, queued until now, as a line.
+  private mutating func write(_ text: [UInt8]) {
+    startLine()
+    out.raw(text)
+    endLine()
+  }
+
+  /// Begins a trace event of track `tid` at `ts`: straight into the trace (nil), or, when
+  /// something on its track must come first, into `out` only to be queued (where it starts).
+  private mutating func beginEvent(_ tid: Int, ts: Int64) -> Int? {
+    if queue.holds(tid, at: ts) { return out.count }
+    startLine()
+    return nil
+  }
+
+  /// Ends the trace event `beginEvent` began: a line of the trace, or queued (with whatever
+  /// of its track may be written now).
+  private mutating func endEvent(_ tid: Int, ts: Int64, dur: Int64, queuedFrom start: Int?) {
+    guard let start else { return endLine() }
+    let text = out.withBytes { Array($0[start...]) }
+    out.truncate(to: start)
+    for ready in queue.put(tid, ts: ts, dur: dur, text) { write(ready) }
+  }
+
+  /// A trace event being written: its track, time and length, and where it starts in `out`
+  /// when it is to be queued.
+  private struct Writing {
+    let tid: Int
+    let ts: Int64
+    let dur: Int64
+    let queuedFrom: Int?
+  }
+
+  /// Begins an instant on `track`, up to the opening of its args: the caller writes their
+  /// members into `out` and calls `end`.
+  private mutating func beginInstant(_ track: String, _ name: String, _ ts: Int64) -> Writing {
+    let tid = self.track(track)
+    let queued = beginEvent(tid, ts: ts)
+    out.beginObject()
+    out.field("ph", "i")
+    out.field("s", "t")
+    out.field("pid", pid)
+    out.field("tid", tid)
+    out.field("ts", ts)
+    out.field("name", name)
+    out.key("args")
+    out.beginObject()
+    return Writing(tid: tid, ts: ts, dur: 0, queuedFrom: queued)
   }
 
   /// Marks the start of a slice on `track`, so nothing after it there is written before it.
   private mutating func begin(_ track: String, at ts: Int64) { queue.open(self.track(track), at: ts) }
 
-  /// A complete slice begun with `begin` (or lasting one tick or none, without it).
-  private mutating func span(_ track: String, _ name: String, from: Int64, to: Int64, args: [(String, JSONValue)], begun: Bool = true) {
+  /// Begins a complete slice begun with `begin` (or lasting one tick or none, without it), up
+  /// to the opening of its args, as `beginInstant`.
+  private mutating func beginSpan(_ track: String, _ name: String, from: Int64, to: Int64, begun: Bool = true) -> Writing {
     let tid = self.track(track)
     if begun { queue.close(tid, startedAt: from) }
     let dur = max(0, to - from)
-    put(track, ts: from, dur: dur, .object([("ph", .string("X")), ("pid", .int(pid)), ("tid", .int(Int64(tid))), ("ts", .int(from)),
-                                            ("dur", .int(dur)), ("name", .string(name)), ("args", .object(args))]))
+    let queued = beginEvent(tid, ts: from)
+    out.beginObject()
+    out.field("ph", "X")
+    out.field("pid", pid)
+    out.field("tid", tid)
+    out.field("ts", from)
+    out.field("dur", dur)
+    out.field("name", name)
+    out.key("args")
+    out.beginObject()
+    return Writing(tid: tid, ts: from, dur: dur, queuedFrom: queued)
+  }
+
+  /// Ends the trace event `beginInstant` or `beginSpan` began, after its args.
+  private mutating func end(_ w: Writing) {
+    out.endObject()
+    out.endObject()
+    endEvent(w.tid, ts: w.ts, dur: w.dur, queuedFrom: w.queuedFrom)
+  }
+
+  /// Args kept for a trace event written later (a callback until its return, a task until its
+  /// end): written with `beginArgs`, `out.field` and `endArgs`, as canonical members.
+  private mutating func beginArgs() -> Int {
+    let start = out.count
+    out.beginObject()
+    return start
+  }
+
+  private mutating func endArgs(_ start: Int) -> [UInt8] {
+    out.endObject()
+    let members = out.withBytes { Array($0[(start + 1)..<($0.count - 1)]) }
+    out.truncate(to: start)
+    return members
+  }
+
+  /// The args every trace event of a log event starts with.
+  private mutating func time(_ seq: Int64, _ t: Int64) {
+    out.field("seq", seq)
+    out.field("t_us", t)
+  }
+
+  /// `"at": "script.lua:3"`, or `null` when the event has no place.
+  private mutating func place(_ at: String?) {
+    out.key("at")
+    if let at { out.string(at) } else { out.null() }
   }
 
   private func trackName(for target: String) -> String {
@@ -122,8 +250,19 @@ struct ChromeTraceExporter {
   }
 
   private mutating func counter(_ value: Int64, ts: Int64) {
-    emit(.object([("ph", .string("C")), ("pid", .int(pid)), ("ts", .int(ts)), ("name", .string("backgroundTimeRemaining (s)")),
-                  ("args", .object([("seconds", .double(Double(value) / 1e6))]))]))
+    startLine()
+    out.beginObject()
+    out.field("ph", "C")
+    out.field("pid", pid)
+    out.field("ts", ts)
+    out.field("name", "backgroundTimeRemaining (s)")
+    out.key("args")
+    out.beginObject()
+    out.key("seconds")
+    out.double(Double(value) / 1e6)
+    out.endObject()
+    out.endObject()
+    endLine()
     lastCounterValue = value
   }
 
@@ -156,7 +295,7 @@ struct ChromeTraceExporter {
     }
     state.evolve(event)
     record(event.body, seq: seq, t: t, ts: ts)
-    showAppState(at: ts, args: [("seq", .int(seq)), ("t_us", .int(t))])
+    showAppState(at: ts, seq: seq, t: t)
     let after = (state.process, state.applicationState, state.backgroundSince)
     if let value = remaining(at: t) {
       let changed = before.0 != after.0 || before.1 != after.1 || before.2 != after.2
@@ -170,54 +309,84 @@ struct ChromeTraceExporter {
   }
 
   private mutating func record(_ body: EventBody, seq: Int64, t: Int64, ts: Int64) {
-    var args: [(String, JSONValue)] = [("seq", .int(seq)), ("t_us", .int(t))]
     switch body {
     case let .inputPerformed(input, at):
-      instant("System", input.verb, ts, args: args + [("at", at.map(JSONValue.string) ?? .null)])
+      let w = beginInstant("System", input.verb, ts)
+      time(seq, t)
+      place(at)
+      end(w)
     case let .sceneActivationChanged(scene, from, to):
-      instant("SceneDelegate", "\(scene) → \(to.rawValue)", ts, args: args + [("from", .string(from.rawValue))])
-    case let .processStarted(mode, _):
-      instant("System", "process started (\(mode.rawValue))", ts, args: args)
-    case .launchContinued: instant("System", "launch continued", ts, args: args)
-    case .suspended: instant("System", "suspended", ts, args: args)
-    case .resumed: instant("System", "resumed", ts, args: args)
+      let w = beginInstant("SceneDelegate", "\(scene) → \(to.rawValue)", ts)
+      time(seq, t)
+      out.field("from", from.rawValue)
+      end(w)
+    case let .processStarted(mode, _): systemInstant("process started (\(mode.rawValue))", seq: seq, t: t, ts: ts)
+    case .launchContinued: systemInstant("launch continued", seq: seq, t: t, ts: ts)
+    case .suspended: systemInstant("suspended", seq: seq, t: t, ts: ts)
+    case .resumed: systemInstant("resumed", seq: seq, t: t, ts: ts)
     case let .terminated(term):
       closeAll(at: ts)
-      instant("System", "terminated: \(term.reason.rawValue)", ts,
-              args: args + [("code", .string(term.code ?? "")), ("description", .string(term.description))])
+      let w = beginInstant("System", "terminated: \(term.reason.rawValue)", ts)
+      time(seq, t)
+      out.field("code", term.code ?? "")
+      out.field("description", term.description)
+      end(w)
     case let .crashed(name, target, message, _):
       closeAll(at: ts)
-      instant("System", "crash in \(target).\(name)", ts, args: args + [("message", .string(message))])
+      let w = beginInstant("System", "crash in \(target).\(name)", ts)
+      time(seq, t)
+      out.field("message", message)
+      end(w)
     case let .callbackDelivered(cb, target, handled, depth, arguments):
-      args += [("target", .string(target)), ("depth", .int(Int64(depth))), ("handled", .bool(handled))]
-      if let url = arguments.url { args.append(("url", .string(url))) }
-      if let animated = arguments.animated { args.append(("animated", .bool(animated))) }
-      if let payload = arguments.payload { args.append(("payload", payload)) }
       let track = trackName(for: target)
       if handled {
+        let start = beginArgs()
+        callbackArgs(seq: seq, t: t, target: target, depth: depth, handled: handled, arguments)
+        let args = endArgs(start)
         begin(track, at: ts)
         open.append(OpenCallback(name: cb.signature, target: target, track: track, ts: ts, args: args))
       } else {
-        span(track, cb.signature, from: ts, to: ts + (clock == .sequence ? 1 : 0), args: args, begun: false)
+        let w = beginSpan(track, cb.signature, from: ts, to: ts + (clock == .sequence ? 1 : 0), begun: false)
+        callbackArgs(seq: seq, t: t, target: target, depth: depth, handled: handled, arguments)
+        end(w)
       }
     case let .returned(name, target, used, _, value):
       if let i = open.lastIndex(where: { $0.name == name && $0.target == target }) {
         let o = open.remove(at: i)
-        let returned: [(String, JSONValue)] = value.map { [("value", $0)] } ?? []
-        span(o.track, name, from: o.ts, to: ts, args: o.args + [("return_seq", .int(seq)), ("used_us", .int(used))] + returned)
+        let w = beginSpan(o.track, name, from: o.ts, to: ts)
+        out.raw(o.args)
+        out.field("return_seq", seq)
+        out.field("used_us", used)
+        if let value { out.field("value", value) }
+        end(w)
       }
     case let .appCalled(call, at):
-      args += [("call", .string(TraceFormatter.describe(call))), ("at", at.map(JSONValue.string) ?? .null)]
-      instant(callerTrack, call.name, ts, args: args)
+      let start = beginArgs()
+      time(seq, t)
+      out.field("call", TraceFormatter.describe(call))
+      place(at)
+      let args = endArgs(start)
+      let w = beginInstant(callerTrack, call.name, ts)
+      out.raw(args)
+      end(w)
       task(call, seq: seq, args: args, ts: ts)
     case let .notificationPosted(name, handled, depth):
-      instant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts,
-              args: args + [("handled", .bool(handled)), ("depth", .int(Int64(depth)))])
+      let w = beginInstant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts)
+      time(seq, t)
+      out.field("handled", handled)
+      out.field("depth", depth)
+      end(w)
     case let .expectationChecked(name, passed, message, at):
-      instant("System", "\(passed ? "✔" : "✘") \(name)", ts,
-              args: args + [("message", .string(message)), ("at", at.map(JSONValue.string) ?? .null)])
+      let w = beginInstant("System", "\(passed ? "✔" : "✘") \(name)", ts)
+      time(seq, t)
+      out.field("message", message)
+      place(at)
+      end(w)
     case let .noted(name, message):
-      instant("System", name, ts, args: args + [("message", .string(message))])
+      let w = beginInstant("System", name, ts)
+      time(seq, t)
+      out.field("message", message)
+      end(w)
     case let .pushed(c), let .presented(c, _, _):
       _ = track(c)
     case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
@@ -226,15 +395,35 @@ struct ChromeTraceExporter {
     }
   }
 
+  /// An instant on the System track whose args are `seq` and `t_us` alone.
+  private mutating func systemInstant(_ name: String, seq: Int64, t: Int64, ts: Int64) {
+    let w = beginInstant("System", name, ts)
+    time(seq, t)
+    end(w)
+  }
+
+  private mutating func callbackArgs(seq: Int64, t: Int64, target: String, depth: Int, handled: Bool, _ arguments: CallbackArguments) {
+    time(seq, t)
+    out.field("target", target)
+    out.field("depth", depth)
+    out.field("handled", handled)
+    if let url = arguments.url { out.field("url", url) }
+    if let animated = arguments.animated { out.field("animated", animated) }
+    if let payload = arguments.payload { out.field("payload", payload) }
+  }
+
   /// A background task's bar, on a track of its own: from its begin to its end (or the kill).
-  private mutating func task(_ call: AppCall, seq: Int64, args: [(String, JSONValue)], ts: Int64) {
+  private mutating func task(_ call: AppCall, seq: Int64, args: [UInt8], ts: Int64) {
     switch call {
     case let .beginBackgroundTask(name, task):
       begin("Background task \(task)", at: ts)
       tasks[task] = (name, ts, args)
     case let .endBackgroundTask(task):
       if let b = tasks.removeValue(forKey: task) {
-        span("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts, args: b.args + [("end_seq", .int(seq))])
+        let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts)
+        out.raw(b.args)
+        out.field("end_seq", seq)
+        end(w)
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
          .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer,
@@ -245,7 +434,7 @@ struct ChromeTraceExporter {
 
   /// The "App state" track: process state while not running, prewarmed or suspended, the
   /// application state while running.
-  private mutating func showAppState(at ts: Int64, args: [(String, JSONValue)]) {
+  private mutating func showAppState(at ts: Int64, seq: Int64, t: Int64) {
     let label: String
     switch state.process {
     case .notRunning: label = "not_running"
@@ -255,21 +444,31 @@ struct ChromeTraceExporter {
     }
     guard label != appState.label else { return }
     closeAppState(at: ts)
-    appState = (label, ts, args)
+    appState = (label, ts, (seq, t))
     begin("App state", at: ts)
   }
 
   private mutating func closeAppState(at ts: Int64) {
-    guard !appState.args.isEmpty else { return }
-    span("App state", appState.label, from: appState.ts, to: ts, args: appState.args)
+    guard let started = appState.started else { return }
+    let w = beginSpan("App state", appState.label, from: appState.ts, to: ts)
+    time(started.seq, started.t)
+    end(w)
   }
 
   /// A kill ends every open callback and task at the kill: each keeps its args, plus `killed`.
   private mutating func closeAll(at ts: Int64) {
-    for o in open.reversed() { span(o.track, o.name, from: o.ts, to: ts, args: o.args + [("killed", .bool(true))]) }
+    for o in open.reversed() {
+      let w = beginSpan(o.track, o.name, from: o.ts, to: ts)
+      out.raw(o.args)
+      out.field("killed", true)
+      end(w)
+    }
     open.removeAll()
     for (task, b) in tasks.sorted(by: { $0.key < $1.key }) {
-      span("Background task \(task)", "task \(task) \"\(b.name)\" (killed)", from: b.ts, to: ts, args: b.args + [("killed", .bool(true))])
+      let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\" (killed)", from: b.ts, to: ts)
+      out.raw(b.args)
+      out.field("killed", true)
+      end(w)
     }
     tasks.removeAll()
   }
@@ -280,6 +479,7 @@ struct ChromeTraceExporter {
     closeAll(at: end)
     closeAppState(at: end)
     for text in queue.drain() { write(text) }
+    flush()
     sink.write("]}")
   }
 }

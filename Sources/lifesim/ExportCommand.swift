@@ -67,9 +67,18 @@ struct Export: ParsableCommand {
       Terminal.error("export --format \(format.rawValue) takes one log, not \(logs.count) (only --format tables takes several)")
       throw ExitCode(Status.trouble)
     }
-    let reader: LogReader
     // The timeline's table shows every member of each event; the other formats read events in place.
-    do { reader = try LogReader(path: log, mode: format == .html ? .full : .inPlace) } catch {
+    let write: (OutputSink) throws -> Void
+    do {
+      switch writer {
+      case let .inPlace(body):
+        let stream = try LogEventStream(path: log)
+        write = { try body(stream, $0) }
+      case let .parsed(body):
+        let reader = try LogReader(path: log)
+        write = { try body(reader, log, $0) }
+      }
+    } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
@@ -79,7 +88,7 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     do {
-      try writer(reader, log, sink)
+      try write(sink)
     } catch {
       sink.discard()
       Terminal.error("\(log): \(error)")
@@ -120,35 +129,38 @@ struct Export: ParsableCommand {
     }
   }
 
-  /// Writes the one log in `reader` (read from `log`) in a single-log format.
-  private typealias Writer = (_ reader: LogReader, _ log: String, _ sink: OutputSink) throws -> Void
+  /// Writes one log in a single-log format to `sink`: read in place, or (html) parsed whole
+  /// from the log at the path given.
+  private enum Writer {
+    case inPlace((_ stream: LogEventStream, _ sink: OutputSink) throws -> Void)
+    case parsed((_ reader: LogReader, _ log: String, _ sink: OutputSink) throws -> Void)
+  }
 
   private func exportOne() throws {
     let writer: Writer
     switch format {
     case .tables: return try exportTables()
     case .jsonl:
-      writer = { reader, _, sink in
-        while let line = try reader.next() {
-          if case .event = line { sink.write(String(decoding: reader.lastBody, as: UTF8.self)) }
-        }
+      writer = .inPlace { stream, sink in
+        while let e = try stream.next() { sink.write(String(decoding: e.body, as: UTF8.self)) }
       }
     case .chromeTrace:
-      writer = { [clock] reader, _, sink in
-        var exporter = ChromeTraceExporter(header: reader.header, clock: clock, sink: sink)
-        while let line = try reader.next() {
-          if case let .event(e) = line { exporter.add(seq: e.seq, try Event(reader.lastView)) }
+      writer = .inPlace { [clock] stream, sink in
+        var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
+        do {
+          while let e = try stream.next() { exporter.add(seq: e.seq, try Event(e)) }
+        } catch {
+          exporter.flush()
+          throw error
         }
         exporter.finish()
       }
     case .html:
-      writer = { reader, log, sink in TimelineExport.write(try RunTable(reading: reader), log: log, to: sink) }
+      writer = .parsed { reader, log, sink in TimelineExport.write(try RunTable(reading: reader), log: log, to: sink) }
     case .mermaid:
-      writer = { reader, _, sink in
+      writer = .inPlace { stream, sink in
         var exporter = MermaidExporter(sink: sink)
-        while let line = try reader.next() {
-          if case .event = line { exporter.add(try Event(reader.lastView)) }
-        }
+        while let e = try stream.next() { exporter.add(try Event(e)) }
         exporter.finish()
       }
     }

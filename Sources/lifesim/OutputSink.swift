@@ -36,6 +36,17 @@ final class OutputSink {
     }
   }
 
+  /// Writes `text`, whole lines each ended by a newline: as many `write` calls would.
+  func write(lines text: UnsafeRawBufferPointer) {
+    guard !text.isEmpty else { return }
+    guard target != nil else {
+      Terminal.write(String(decoding: UnsafeRawBufferPointer(rebasing: text[..<(text.count - 1)]), as: UTF8.self))
+      return
+    }
+    guard let file, failure == nil else { return }
+    if fwrite(text.baseAddress, 1, text.count, file) < text.count { failure = errno }
+  }
+
   /// Writes out what is buffered and puts the file in place; a write error removes it.
   func commit() throws {
     guard let target, let file else { return }

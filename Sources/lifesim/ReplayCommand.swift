@@ -83,7 +83,7 @@ struct Replay: ParsableCommand {
         // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
         throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
       }
-      throw ExitCode(printTrace(try LogReader(path: log, mode: .inPlace)))
+      throw ExitCode(printTrace(try LogEventStream(path: log)))
     } catch let problem as LogProblem {
       Terminal.error(problem.description)
       throw ExitCode(Status.trouble)
@@ -91,23 +91,24 @@ struct Replay: ParsableCommand {
   }
 
   /// The recorded trace (and state) from the log alone.
-  private func printTrace(_ reader: LogReader) -> Int32 {
+  private func printTrace(_ reader: LogEventStream) -> Int32 {
     let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
     var trace = TraceFormatter(numbered: numbers)
     var folded = LifecycleState()
     var events: Int64 = 0
     var progress = Progress("replay")
     defer { progress.finish() }
+    // Read once: an option's value costs a lookup each time it is read.
+    let (state, json) = (self.state, self.json)
     do {
-      while let line = try reader.next() {
-        guard case let .event(logEvent) = line else { continue }
+      while let logEvent = try reader.next() {
         if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
-        let event = try Event(reader.lastView)
+        let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
         progress.tick()
         if state { continue }
-        if json { JSONLines.write(event: reader.lastBody) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
+        if json { JSONLines.write(event: Array(logEvent.body)) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
     } catch {
       Terminal.flush()

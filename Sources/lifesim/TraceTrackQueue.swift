@@ -6,7 +6,7 @@ struct TraceTrackQueue {
     let ts: Int64
     let dur: Int64
     let order: Int
-    let text: String
+    let text: [UInt8]
   }
 
   private var pending: [Int: [Entry]] = [:]
@@ -22,9 +22,17 @@ struct TraceTrackQueue {
     if let i = openStarts[tid]?.lastIndex(of: ts) { openStarts[tid]?.remove(at: i) }
   }
 
+  /// Whether an event of `tid` at `ts` must go through `put`: written at once, it would come
+  /// before something of its track that must come first. When not, `put` would hand it straight back.
+  func holds(_ tid: Int, at ts: Int64) -> Bool {
+    if let waiting = pending[tid], !waiting.isEmpty { return true }
+    guard let limit = openStarts[tid]?.min() else { return false }
+    return ts >= limit
+  }
+
   /// Queues `text`, an event of `tid` at `ts` lasting `dur` (0 for an instant), and returns the
   /// texts of `tid` that are now safe to write, in order.
-  mutating func put(_ tid: Int, ts: Int64, dur: Int64, _ text: String) -> [String] {
+  mutating func put(_ tid: Int, ts: Int64, dur: Int64, _ text: [UInt8]) -> [[UInt8]] {
     arrivals += 1
     pending[tid, default: []].append(Entry(ts: ts, dur: dur, order: arrivals, text: text))
     if let limit = openStarts[tid]?.min(), ts >= limit { return [] }
@@ -32,12 +40,12 @@ struct TraceTrackQueue {
   }
 
   /// Everything still queued, track by track: the trace ends.
-  mutating func drain() -> [String] {
+  mutating func drain() -> [[UInt8]] {
     openStarts.removeAll()
     return pending.keys.sorted().flatMap { ready($0) }
   }
 
-  private mutating func ready(_ tid: Int) -> [String] {
+  private mutating func ready(_ tid: Int) -> [[UInt8]] {
     guard var entries = pending[tid] else { return [] }
     let limit = openStarts[tid]?.min()
     entries.sort { ($0.ts, -$0.dur, $0.order) < ($1.ts, -$1.dur, $1.order) }

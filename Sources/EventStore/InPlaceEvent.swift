@@ -1,0 +1,104 @@
+/// An event line read in place by `LogEventStream`: its canonical body and where each of its
+/// members lies, valid until the stream moves on. Each member is parsed only when asked for;
+/// `string`, `int` and `bool` build no JSON value, and a string the stream has met before
+/// (a callback's signature, a target) comes back without being built again.
+public struct InPlaceEvent: EventFields {
+  public let seq: Int64
+  public let t: Int64
+  public let kind: EventKind
+  /// The line's canonical body with its closing brace (without `h`).
+  public let body: UnsafeRawBufferPointer
+  /// The body's members in order; the first three are `seq`, `t` and `kind`.
+  let members: UnsafeBufferPointer<JSONMember>
+  /// The stream's strings met so far (it outlives the event).
+  let strings: UnsafeMutablePointer<StringTable>
+
+  init(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members: UnsafeBufferPointer<JSONMember>,
+       strings: UnsafeMutablePointer<StringTable>) {
+    self.seq = seq; self.t = t; self.kind = kind; self.body = body; self.members = members; self.strings = strings
+  }
+
+  private var utf8: UnsafeBufferPointer<UInt8> { body.assumingMemoryBound(to: UInt8.self) }
+
+  public subscript(key: String) -> JSONValue? {
+    guard let range = value(key) else { return nil }
+    return LogEventView.value(utf8, range)
+  }
+
+  /// Where the value of the member `key` lies in `body`; nil if there is none.
+  private func value(_ key: String) -> Range<Int>? {
+    var key = key
+    return key.withUTF8 { k in
+      guard let first = k.first else { return members.dropFirst(3).first { $0.key.isEmpty }?.value }
+      for m in members.dropFirst(3) where m.key.count == k.count && body[m.key.lowerBound] == first
+        && memcmp(body.baseAddress! + m.key.lowerBound, k.baseAddress!, k.count) == 0 {
+        return m.value
+      }
+      return nil
+    }
+  }
+
+  public func string(_ key: String) -> String? {
+    guard let range = value(key), range.count >= 2, body[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+    let inner = UnsafeRawBufferPointer(rebasing: body[(range.lowerBound + 1)..<(range.upperBound - 1)])
+    if inner.isEmpty || memchr(inner.baseAddress!, 0x5C, inner.count) == nil { return strings.pointee.string(inner) }
+    return LogEventView.value(utf8, range)?.stringValue
+  }
+
+  public func int(_ key: String) -> Int64? { value(key).flatMap { LogEventView.value(utf8, $0)?.intValue } }
+
+  public func bool(_ key: String) -> Bool? {
+    guard let range = value(key) else { return nil }
+    switch body[range.lowerBound] {
+    case UInt8(ascii: "t"): return true
+    case UInt8(ascii: "f"): return false
+    default: return nil
+    }
+  }
+}
+
+/// The strings a stream has met, so that one met again is not built again: a string longer
+/// than fits in a `String` inline costs an allocation, and a log repeats the same few
+/// signatures and targets. Fixed size; a new string takes the place of an old one with the
+/// same slot.
+struct StringTable: ~Copyable {
+  private static let slots = 1024
+  private var table = [String?](repeating: nil, count: StringTable.slots)
+
+  /// The string of the UTF-8 bytes `utf8` (valid, without escapes).
+  mutating func string(_ utf8: UnsafeRawBufferPointer) -> String {
+    // Up to 15 bytes a String holds its bytes inline: building it is cheaper than finding it.
+    if utf8.count <= 15 { return String(decoding: utf8, as: UTF8.self) }
+    // A clash only costs building the string again.
+    let slot = Int(truncatingIfNeeded: QuickHash.of(utf8) >> 40) & (Self.slots - 1)
+    if var known = table[slot] {
+      let same = known.withUTF8 { k in k.count == utf8.count && memcmp(k.baseAddress!, utf8.baseAddress!, k.count) == 0 }
+      if same { return known }
+    }
+    let made = String(decoding: utf8, as: UTF8.self)
+    table[slot] = made
+    return made
+  }
+}
+
+/// A cheap hash of a text's UTF-8 bytes, from its length and its first and last eight bytes:
+/// for tables of names where a clash only costs a comparison (not for anything an attacker
+/// could fill). Much cheaper than `Hasher` on the long names a log repeats.
+public enum QuickHash {
+  public static func of(_ utf8: UnsafeRawBufferPointer) -> UInt64 {
+    var head: UInt64 = 0, tail: UInt64 = 0
+    if utf8.count >= 8 {
+      head = utf8.loadUnaligned(as: UInt64.self)
+      tail = utf8.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self)
+    } else {
+      for b in utf8 { head = head << 8 | UInt64(b) }
+    }
+    return ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

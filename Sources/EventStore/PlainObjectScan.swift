@@ -1,0 +1,97 @@
+/// A quick check of the lines a log writer produces, for `LogEventStream`: a JSON object with
+/// no whitespace whose keys and string values are ASCII without escapes or control characters, whose
+/// numbers are non-negative integers of at most 18 digits, and whose other values are `true`,
+/// `false` or `null`. Such a line is valid JSON exactly when `JSONParser.validate` says so, with
+/// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
+/// fraction, damage) the scan gives up and the caller asks `JSONParser`.
+enum PlainObjectScan {
+  /// The number of members of `bytes` when it is such an object with no key twice, and at
+  /// most `members.count` of them, written to `members` (key without quotes, value as
+  /// written); nil when the scan cannot tell.
+  static func members(_ bytes: UnsafeRawBufferPointer, into members: UnsafeMutableBufferPointer<JSONMember>) -> Int? {
+    let n = bytes.count
+    guard n >= 2, bytes[0] == UInt8(ascii: "{"), bytes[n - 1] == UInt8(ascii: "}") else { return nil }
+    if n == 2 { return 0 }
+    var count = 0
+    /// One bit per key seen, by its length and first byte: only a key whose bit is set already
+    /// needs comparing with the others.
+    var seen: UInt64 = 0
+    var i = 1
+    while true {
+      // "key":
+      guard count < members.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+      let keyStart = i + 1
+      guard let keyEnd = plainStringEnd(bytes, from: keyStart) else { return nil }
+      i = keyEnd + 1
+      guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
+      i += 1
+      let valueStart = i
+      guard i < n else { return nil }
+      switch bytes[i] {
+      case UInt8(ascii: "\""):
+        guard let end = plainStringEnd(bytes, from: i + 1) else { return nil }
+        i = end + 1
+      case UInt8(ascii: "0"):
+        i += 1
+      case UInt8(ascii: "1")...UInt8(ascii: "9"):
+        i += 1
+        while i < n, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+        guard i - valueStart <= 18 else { return nil }
+      case UInt8(ascii: "t"): guard word(bytes, at: i, "true") else { return nil }; i += 4
+      case UInt8(ascii: "f"): guard word(bytes, at: i, "false") else { return nil }; i += 5
+      case UInt8(ascii: "n"): guard word(bytes, at: i, "null") else { return nil }; i += 4
+      default: return nil
+      }
+      guard i < n else { return nil }
+      let key = keyStart..<keyEnd
+      let bit: UInt64 = 1 << ((UInt64(key.count) &* 7 &+ UInt64(bytes[keyStart])) & 63)
+      if seen & bit != 0 {
+        for m in members[..<count] where m.key.count == key.count
+          && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
+          return nil
+        }
+      }
+      seen |= bit
+      members[count] = JSONMember(key: key, value: valueStart..<i)
+      count += 1
+      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 ? count : nil }
+      guard bytes[i] == UInt8(ascii: ","), i + 1 < n else { return nil }
+      i += 1
+    }
+  }
+
+  /// Where the string whose text starts at `start` ends (its closing quote), if every byte of
+  /// it is ASCII, not a control character (below 0x20), `"` or `\`.
+  private static func plainStringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var i = start
+    // Eight bytes at a time while none of them is special (a quote, a backslash, a control
+    // character or a byte of 0x80 and up): the word tests are exact for "any byte in the word".
+    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    while i + 8 <= bytes.count {
+      let x = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      let quote = x ^ (ones &* UInt64(UInt8(ascii: "\"")))
+      let backslash = x ^ (ones &* UInt64(UInt8(ascii: "\\")))
+      let special = ((x &- ones &* 0x20) & ~x) | x | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      if special & highs != 0 { break }
+      i += 8
+    }
+    while i < bytes.count {
+      let c = bytes[i]
+      if c == UInt8(ascii: "\"") { return i }
+      guard c >= 0x20, c < 0x80, c != UInt8(ascii: "\\") else { return nil }
+      i += 1
+    }
+    return nil
+  }
+
+  private static func word(_ bytes: UnsafeRawBufferPointer, at i: Int, _ word: StaticString) -> Bool {
+    let n = word.utf8CodeUnitCount
+    return i + n <= bytes.count && memcmp(bytes.baseAddress! + i, word.utf8Start, n) == 0
+  }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import EventStore
+
+private let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
+                               scenes: true, seed: 1, scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])
+
+/// `events` events: most plain (what a run writes), some with escapes, non-ASCII text, nested
+/// values, arrays and numbers the quick scan leaves to the parser; event 301 is longer than a
+/// whole batch of the reading thread.
+private func writeLog(_ name: String, events: Int) throws -> String {
+  let path = temporaryPath("lifesim-tests", name)
+  var rng = SplitMix64(seed: 11)
+  let w = try LogWriter(path: path, header: header)
+  for i in 0..<events {
+    try w.append(t: Int64(i) * 1_000, kind: i % 7 == 0 ? .callback : .note) { f in
+      f.field("name", "viewDidLoad()")
+      f.field("target", "ViewController#\(i % 13)")
+      f.field("handled", i % 2 == 0)
+      f.field("depth", Int64(i % 3))
+      switch i % 11 {
+      case 1: f.field("message", "tab\there \"quoted\" é \u{1F600}")
+      case 2: f.field("payload", .object([("a", .array([.int(-3), .double(2.5), .null, .string("x")]))]))
+      case 3: f.field("count", Int64.max)
+      case 4: f.field("message", String(repeating: "x", count: i == 301 ? (1 << 20) + 1_024 : rng.below(4_096)))
+      default: f.field("message", "plain")
+      }
+    }
+  }
+  try w.finish(outcome: .object([("state", .string("active"))]))
+  return path
+}
+
+/// The log's lines with `mutate` applied, and each `h` computed again (so that the damage is
+/// in the JSON or the order, not in the chain), unless `rehash` is false.
+private func changed(_ path: String, rehash: Bool = true, _ mutate: (inout [[UInt8]]) -> Void) throws -> String {
+  let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+  if lines.last == [] { lines.removeLast() }
+  mutate(&lines)
+  if rehash {
+    var chain = HashChain()
+    for i in lines.indices where lines[i].count > 72 && lines[i].last == UInt8(ascii: "}") {
+      let body = Array(lines[i][..<(lines[i].count - 72)]) + [UInt8(ascii: "}")]
+      lines[i] = Array(lines[i][..<(lines[i].count - 72)]) + Array(",\"h\":\"".utf8) + chain.link(body) + Array("\"}".utf8)
+    }
+  }
+  let copy = temporaryPath("lifesim-tests", "stream-\(UUID().uuidString).lifelog")
+  try Data(lines.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: copy))
+  return copy
+}
+
+/// What a reader hands out: each event (its place, kind, body and some members) and how the
+/// reading ends (its ending, or the problem's words).
+private struct Reading: Equatable {
+  var events: [String] = []
+  var end = ""
+}
+
+private func describe(_ e: some EventFields, body: [UInt8]) -> String {
+  let members = ["name", "target", "handled", "depth", "payload", "count", "missing"].map { key in
+    "\(key)=\(e[key].map { $0.canonicalText } ?? "-")|\(e.string(key) ?? "-")|\(e.int(key).map(String.init) ?? "-")|\(e.bool(key).map(String.init) ?? "-")"
+  }
+  // The message may be long: its length and ends tell it apart well enough.
+  let message = e.string("message").map { "\($0.utf8.count) \($0.prefix(12)) \($0.suffix(12))" } ?? "-"
+  return "\(e.seq) \(e.t) \(e.kind) \(body.count) \(body.prefix(64)) \(body.suffix(80)) \(message) \(members.joined(separator: " "))"
+}
+
+private func byStream(_ path: String) -> Reading {
+  var r = Reading()
+  do {
+    let stream = try LogEventStream(path: path)
+    while let e = try stream.next() { r.events.append(describe(e, body: Array(e.body))) }
+    r.end = "\(String(describing: stream.ending))"
+  } catch {
+    r.end = error.description
+  }
+  return r
+}
+
+private func byReader(_ path: String) -> Reading {
+  var r = Reading()
+  do {
+    let reader = try LogReader(path: path, mode: .inPlace)
+    while let line = try reader.next() {
+      if case .event = line { r.events.append(describe(reader.lastView, body: reader.lastBody)) }
+    }
+    r.end = "\(String(describing: reader.ending))"
+  } catch {
+    r.end = error.description
+  }
+  return r
+}
+
+/// The quick scan's members of `bytes`, nil when it leaves them to the parser.
+private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
+  let members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
+  defer { members.deallocate() }
+  return bytes.withUnsafeBytes { b in PlainObjectScan.members(b, into: members).map { Array(members[..<$0]) } }
+}
+
+@Suite struct LogEventStreamTests {
+  @Test func readsAnIntactLogAsTheReaderDoes() throws {
+    let path = try writeLog("stream.lifelog", events: 3_000)
+    let expected = byReader(path)
+    #expect(expected.events.count == 3_000)
+    #expect(byStream(path) == expected)
+  }
+
+  /// Damage of every kind, in the first batch of the reading thread and after a later one: the
+  /// same events before it, and the reader's own words for it.
+  @Test func namesEveryProblemAsTheReaderDoes() throws {
+    let path = try writeLog("stream-damage.lifelog", events: 500)
+    func replace(_ line: Int, _ a: String, _ b: String) -> (inout [[UInt8]]) -> Void {
+      { lines in
+        let text = String(decoding: lines[line], as: UTF8.self)
+        precondition(text.contains(a), "line \(line) has no \(a)")
+        lines[line] = Array(text.replacingOccurrences(of: a, with: b).utf8)
+      }
+    }
+    var cases: [String] = []
+    for line in [2, 450] {
+      cases += [
+        try changed(path, replace(line, "\"name\"", "\"name\" ")),            // not JSON
+        try changed(path, replace(line, "\"depth\"", "\"target\"")),          // a key twice
+        try changed(path, replace(line, "\"depth\":", "\"depth\":0")),        // a leading zero
+        try changed(path, replace(line, "\"kind\":\"", "\"kind\":\"x")),      // unknown kind
+        try changed(path, replace(line, "\"kind\":\"note", "\"kind\":\"not\\u0065")),  // an escaped kind
+        try changed(path, replace(line, "\"t\":", "\"t\":9")),                // time goes back after it
+        try changed(path, replace(line, "\"target\":\"", "\"target\":\"\u{07}")), // a control character
+        try changed(path, replace(line, "\"target\":\"V", "\"target\":\"\\u0056")), // an escape (valid)
+        try changed(path, rehash: false, replace(line, "\"handled\"", "\"handlet\"")), // hash chain broken
+        try changed(path) { $0.remove(at: line) },                              // a missing event
+        try changed(path) { $0.removeSubrange((line + 1)...) },                  // cut, no trailer
+        try changed(path) { $0[line] = Array($0[line].prefix(30)); $0.removeSubrange((line + 1)...) }, // a partial line
+      ]
+    }
+    cases.append(try changed(path) { $0.append($0[$0.count - 1]) })            // data after the trailer
+    cases.append(try changed(path) { $0[$0.count - 1] = Array(String(decoding: $0[$0.count - 1], as: UTF8.self)
+      .replacingOccurrences(of: "\"events\":", with: "\"events\":1").utf8) })   // a wrong count
+    for damaged in cases {
+      let expected = byReader(damaged)
+      #expect(byStream(damaged) == expected, "\(damaged): \(expected.end)")
+    }
+  }
+
+  @Test func theQuickScanAgreesWithTheParser() {
+    let lines = [
+      #"{"seq":1,"t":0,"kind":"note","name":"a","ok":true,"no":false,"nil":null,"n":1234567890}"#,
+      #"{}"#, #"{"a":1}"#, #"{"a":01}"#, #"{"a":1,}"#, #"{"a":1 }"#, #"{"a":"b","a":"c"}"#, #"{"":0}"#,
+      #"{"a":-1}"#, #"{"a":1.5}"#, #"{"a":"\n"}"#, #"{"a":"é"}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":tru}"#,
+      #"{"a":nul,"b":1}"#, #"{"a":1234567890123456789}"#, #"{"a":"b"}x"#, #"{"a":"b""#, #"{"a""#, #"{"#,
+    ]
+    for line in lines {
+      let bytes = Array(line.utf8)
+      var parsed: [JSONMember] = [], keys: [Range<Int>] = []
+      let quick = scan(bytes)
+      let valid = (try? bytes.withUnsafeBufferPointer { b throws(JSONParser.Failure) in
+        try JSONParser.validate(b, scratch: &keys, members: &parsed)
+      }) != nil
+      // The scan may leave a line to the parser; what it accepts, the parser accepts alike.
+      if let quick { #expect(valid && quick == parsed, "\(line)") }
+    }
+    #expect(scan(Array(lines[0].utf8))?.count == 8)
+    #expect(scan(Array(#"{"a":"b","c":"d","a":"e"}"#.utf8)) == nil)
+    #expect(scan(Array(#"{"a":1}"#.utf8)) != nil)
+  }
+}
