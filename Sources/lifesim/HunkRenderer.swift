@@ -8,6 +8,8 @@ import RunComparison
 /// on the other side at other times is noted as a time shift.
 struct HunkRenderer {
   private var trace = (a: TraceFormatter(), b: TraceFormatter())
+  private var cache = TraceLineCache()
+  private var pairNotes = PairNoteCache()
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
@@ -17,15 +19,20 @@ struct HunkRenderer {
 
   mutating func lines(_ hunk: EventDiffer.Hunk) throws -> [String] {
     var texts: [String] = []
-    // Every member, for the events that differ only: the notes compare them.
-    var members: [Int: [(String, JSONValue)]] = [:]
-    for (i, line) in hunk.lines.enumerated() {
-      let event = try line.decoded()
+    texts.reserveCapacity(hunk.lines.count)
+    for line in hunk.lines {
       switch line.side {
-      case .same, .removed: texts.append(trace.a.line(seq: event.seq, event.event))
-      case .added: texts.append(trace.b.line(seq: event.seq, event.event))
+      case .same, .removed: texts.append(try cache.text(of: line, formatter: &trace.a))
+      case .added: texts.append(try cache.text(of: line, formatter: &trace.b))
       }
-      if line.side != .same { members[i] = (try? JSONParser.parse(line.body))?.objectValue ?? [] }
+    }
+    // Every member, for the events that differ only, parsed when a note needs them.
+    var members: [Int: [(String, JSONValue)]] = [:]
+    func membersOf(_ i: Int) -> [(String, JSONValue)] {
+      if let known = members[i] { return known }
+      let parsed = (try? JSONParser.parse(hunk.lines[i].body))?.objectValue ?? []
+      members[i] = parsed
+      return parsed
     }
     let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
     let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
@@ -34,11 +41,13 @@ struct HunkRenderer {
     for r in removed {
       guard let k = unpaired.firstIndex(where: { texts[$0] == texts[r] }) else { continue }
       let a = unpaired.remove(at: k)
-      let (noteR, noteA) = Self.differingFields(members[r] ?? [], members[a] ?? [])
+      let (noteR, noteA) = pairNotes.notes(hunk.lines[r].body, hunk.lines[a].body) { Self.differingFields(membersOf(r), membersOf(a)) }
       notes[r] = noteR
       notes[a] = noteA
     }
-    noteTimeShift(hunk, removed: removed.map { members[$0] ?? [] }, added: added.map { members[$0] ?? [] })
+    if removed.count >= Self.smallestShift {
+      noteTimeShift(hunk, removed: removed.map(membersOf), added: added.map(membersOf))
+    }
     return hunk.lines.indices.map { i in
       let text = texts[i] + (notes[i].map { "  [\($0)]" } ?? "")
       switch hunk.lines[i].side {
@@ -71,7 +80,6 @@ struct HunkRenderer {
 
   /// Counts the removed events that reappear among the added ones once time is set aside.
   private mutating func noteTimeShift(_ hunk: EventDiffer.Hunk, removed: [[(String, JSONValue)]], added: [[(String, JSONValue)]]) {
-    guard removed.count >= Self.smallestShift else { return }
     func timeless(_ m: [(String, JSONValue)]) -> String {
       JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "t" && $0.0 != "at" }).canonicalText
     }
