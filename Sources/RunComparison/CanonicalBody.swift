@@ -26,6 +26,26 @@ public enum CanonicalBody {
     return nil
   }
 
+  /// A hash of `bytes` (after `seed`), eight bytes at a time, the same on every run: for
+  /// indexing events by their bytes (equal hashes are then compared byte by byte, so a
+  /// collision only costs a comparison).
+  public static func hash(_ bytes: UnsafeRawBufferPointer, seed: Int = 0) -> Int {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count) ^ UInt64(bitPattern: Int64(seed))
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+      h ^= h >> 29
+      i += 8
+    }
+    var tail: UInt64 = 0
+    while i < bytes.count {
+      tail = tail << 8 | UInt64(bytes[i])
+      i += 1
+    }
+    h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    return Int(bitPattern: UInt(truncatingIfNeeded: h ^ h >> 32))
+  }
+
   private static let atMarker = Array(",\"at\":\"".utf8)
 
   /// Whether the first `count` bytes of `a` and `b` are equal (false if either is shorter).

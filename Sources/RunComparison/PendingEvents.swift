@@ -42,25 +42,6 @@ struct EventKey {
     return kx.count == ky.count
       && CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[kx]), UnsafeRawBufferPointer(rebasing: y[ky]), count: kx.count)
   }
-
-  /// A hash of `bytes`, eight at a time: realignment indexes events by it (equal hashes are
-  /// then compared byte by byte, so a collision only costs a comparison).
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-    var i = 0
-    while i + 8 <= bytes.count {
-      h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-      h ^= h >> 29
-      i += 8
-    }
-    var tail: UInt64 = 0
-    while i < bytes.count {
-      tail = tail << 8 | UInt64(bytes[i])
-      i += 1
-    }
-    h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-    return Int(bitPattern: UInt(truncatingIfNeeded: h ^ h >> 32))
-  }
 }
 
 /// The events of one run read ahead while the runs differ, oldest first: their bodies (each with
@@ -93,7 +74,7 @@ struct PendingEvents {
       let body = UnsafeRawBufferPointer(rebasing: all[start...])
       let range = key.range(body, hasBrace: true)
       return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound),
-                   keyHash: EventKey.hash(UnsafeRawBufferPointer(rebasing: body[range])), seq: line.seq, t: line.t)
+                   keyHash: CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[range])), seq: line.seq, t: line.t)
     }
     entries.append(entry)
   }

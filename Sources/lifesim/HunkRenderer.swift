@@ -17,7 +17,8 @@ struct HunkRenderer {
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
 
-  mutating func lines(_ hunk: EventDiffer.Hunk) throws -> [String] {
+  /// The hunk's lines, one a line (no newline after the last).
+  mutating func text(_ hunk: EventDiffer.Hunk) throws -> String {
     var texts: [String] = []
     texts.reserveCapacity(hunk.lines.count)
     for line in hunk.lines {
@@ -48,14 +49,18 @@ struct HunkRenderer {
     if removed.count >= Self.smallestShift {
       noteTimeShift(hunk, removed: removed.map(membersOf), added: added.map(membersOf))
     }
-    return hunk.lines.indices.map { i in
-      let text = texts[i] + (notes[i].map { "  [\($0)]" } ?? "")
+    var out = ""
+    out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count + 3 })
+    for i in hunk.lines.indices {
+      if i > 0 { out += "\n" }
+      let note = notes[i].map { "  [\($0)]" } ?? ""
       switch hunk.lines[i].side {
-      case .same: return "  " + text
-      case .removed: return Terminal.paint("- " + text, "31")
-      case .added: return Terminal.paint("+ " + text, "32")
+      case .same: out += "  "; out += texts[i]; out += note
+      case .removed: out += Terminal.paint("- " + texts[i] + note, "31")
+      case .added: out += Terminal.paint("+ " + texts[i] + note, "32")
       }
     }
+    return out
   }
 
   /// The note `diff` prints after the hunks, if a time shift made one.

@@ -12,11 +12,15 @@ import RunComparison
 /// Without a plain-data formatter (its bytes are then its state), nothing is cached.
 struct TraceLineCache {
   private struct Entry {
+    var before: TraceFormatter
+    var rest: [UInt8]
     var text: String
     var after: TraceFormatter
   }
 
-  private var entries: [BytesKey: Entry] = [:]
+  /// Entries by a hash of the formatter's state and the event's bytes after `t`.
+  private var entries: [Int: [Entry]] = [:]
+  private var count = 0
   /// The time last formatted, as the trace prints it: lines of a hunk mostly share it.
   private var lastTime: (t: Int64, text: String)?
   /// Entries at most: a diff of runs that differ everywhere does not keep every event.
@@ -28,9 +32,11 @@ struct TraceLineCache {
   /// formatted it).
   mutating func text(of line: EventDiffer.Line, formatter: inout TraceFormatter) throws -> String {
     guard Self.usable, let (t, afterTime) = Self.timeAndRest(line.body) else { return try format(line, &formatter) }
-    var key = withUnsafeBytes(of: formatter) { Array($0) }
-    key.append(contentsOf: line.body[afterTime...])
-    if let entry = entries[BytesKey(key)] {
+    let key = line.body.withUnsafeBytes { body in
+      withUnsafeBytes(of: formatter) { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[afterTime...]), seed: CanonicalBody.hash($0)) }
+    }
+    let state = formatter
+    if let entry = entries[key]?.first(where: { Self.sameState($0.before, state) && Self.same($0.rest, line.body, from: afterTime) }) {
       formatter = entry.after
       return time(t) + " " + entry.text
     }
@@ -38,14 +44,15 @@ struct TraceLineCache {
     let decoded = try line.decoded()
     let full = formatter.line(seq: decoded.seq, decoded.event)
     let prefix = time(t) + " "
-    guard decoded.event.t == t, full.hasPrefix(prefix), entries.count < Self.entriesMax else { return full }
+    guard decoded.event.t == t, full.hasPrefix(prefix), count < Self.entriesMax else { return full }
     let text = String(full.dropFirst(prefix.count))
     // The same event a microsecond later must read the same after its time.
     var probe = before, later = decoded.event
     later.t = t == Int64.max ? t - 1 : t + 1
     let shifted = probe.line(seq: decoded.seq, later)
     guard shifted == time(later.t) + " " + text, Self.sameState(probe, formatter) else { return full }
-    entries[BytesKey(key)] = Entry(text: text, after: formatter)
+    entries[key, default: []].append(Entry(before: before, rest: Array(line.body[afterTime...]), text: text, after: formatter))
+    count += 1
     return full
   }
 
@@ -63,6 +70,12 @@ struct TraceLineCache {
     return text
   }
 
+  /// Whether `rest` is `body` from `start` on.
+  static func same(_ rest: [UInt8], _ body: [UInt8], from start: Int) -> Bool {
+    rest.count == body.count - start
+      && rest.withUnsafeBytes { x in body.withUnsafeBytes { y in CanonicalBody.samePrefix(x, UnsafeRawBufferPointer(rebasing: y[start...]), count: x.count) } }
+  }
+
   private static func sameState(_ x: TraceFormatter, _ y: TraceFormatter) -> Bool {
     withUnsafeBytes(of: x) { a in withUnsafeBytes(of: y) { b in a.elementsEqual(b) } }
   }
@@ -70,21 +83,23 @@ struct TraceLineCache {
   /// `t` and where the members after it start, from `{"seq":N,"t":T,…`; nil if the body does
   /// not start so (then the line is formatted as is).
   static func timeAndRest(_ body: [UInt8]) -> (t: Int64, rest: Int)? {
-    guard let comma = body.firstIndex(of: UInt8(ascii: ",")) else { return nil }
-    let label = Array("\"t\":".utf8)
-    var i = comma + 1
-    guard body.count > i + label.count, body[i..<(i + label.count)].elementsEqual(label) else { return nil }
-    i += label.count
-    let negative = body[i] == UInt8(ascii: "-")
-    if negative { i += 1 }
-    var magnitude: Int64 = 0
-    let digitsStart = i
-    while i < body.count, body[i] >= UInt8(ascii: "0"), body[i] <= UInt8(ascii: "9"), i - digitsStart < 18 {
-      magnitude = magnitude * 10 + Int64(body[i] - UInt8(ascii: "0"))
-      i += 1
+    body.withUnsafeBytes { bytes -> (t: Int64, rest: Int)? in
+      guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")) else { return nil }
+      var i = comma + 1
+      guard bytes.count > i + 4, bytes[i] == UInt8(ascii: "\""), bytes[i + 1] == UInt8(ascii: "t"),
+            bytes[i + 2] == UInt8(ascii: "\""), bytes[i + 3] == UInt8(ascii: ":") else { return nil }
+      i += 4
+      let negative = bytes[i] == UInt8(ascii: "-")
+      if negative { i += 1 }
+      var magnitude: Int64 = 0
+      let digitsStart = i
+      while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9"), i - digitsStart < 18 {
+        magnitude = magnitude * 10 + Int64(bytes[i] - UInt8(ascii: "0"))
+        i += 1
+      }
+      guard i > digitsStart, i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return nil }
+      return (negative ? -magnitude : magnitude, i + 1)
     }
-    guard i > digitsStart, i < body.count, body[i] == UInt8(ascii: ",") else { return nil }
-    return (negative ? -magnitude : magnitude, i + 1)
   }
 }
 
@@ -92,30 +107,32 @@ struct TraceLineCache {
 /// that differ), remembered by both events' bytes after `seq` and `t` when both are at the same
 /// time (then no note can name `t`, and nothing else in them changes from cycle to cycle).
 struct PairNoteCache {
-  private var entries: [BytesKey: (String, String)] = [:]
+  private struct Entry {
+    var removed: [UInt8], added: [UInt8]
+    var notes: (String, String)
+  }
+
+  private var entries: [Int: [Entry]] = [:]
+  private var count = 0
 
   /// The notes of `removed` and `added`, from `compute` the first time.
   mutating func notes(_ removed: [UInt8], _ added: [UInt8], compute: () -> (String, String)) -> (String, String) {
     guard let r = TraceLineCache.timeAndRest(removed), let a = TraceLineCache.timeAndRest(added), r.t == a.t else {
       return compute()
     }
-    var key = Array(removed[r.rest...])
-    key.append(0x0A)  // never inside a log line: the two bodies cannot run together
-    key.append(contentsOf: added[a.rest...])
-    if let known = entries[BytesKey(key)] { return known }
+    let key = removed.withUnsafeBytes { x in
+      added.withUnsafeBytes { y in
+        CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: y[a.rest...]), seed: CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: x[r.rest...])))
+      }
+    }
+    if let known = entries[key]?.first(where: { TraceLineCache.same($0.removed, removed, from: r.rest) && TraceLineCache.same($0.added, added, from: a.rest) }) {
+      return known.notes
+    }
     let notes = compute()
-    if entries.count < TraceLineCache.entriesMax { entries[BytesKey(key)] = notes }
+    if count < TraceLineCache.entriesMax {
+      entries[key, default: []].append(Entry(removed: Array(removed[r.rest...]), added: Array(added[a.rest...]), notes: notes))
+      count += 1
+    }
     return notes
-  }
-}
-
-/// Bytes as a dictionary key, hashed in one call rather than one byte at a time.
-private struct BytesKey: Hashable {
-  let bytes: [UInt8]
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  func hash(into hasher: inout Hasher) {
-    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 }
