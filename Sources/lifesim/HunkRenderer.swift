@@ -10,6 +10,7 @@ struct HunkRenderer {
   private var trace = (a: TraceFormatter(), b: TraceFormatter())
   private var cache = TraceLineCache()
   private var pairNotes = PairNoteCache()
+  private var templates = HunkTemplates()
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
@@ -19,13 +20,24 @@ struct HunkRenderer {
 
   /// The hunk's lines, one a line (no newline after the last).
   mutating func text(_ hunk: EventDiffer.Hunk) throws -> String {
+    let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
+    let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
+    // A hunk that may note a time shift is rendered in full; another may match a template.
+    let shape = removed.count < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
+    let times = shape.map { $0.times.map { cache.time($0) } }
+    if let shape, let times, let text = templates.text(hunk, shape, times: times, trace: &trace) { return text }
+    let before = trace
     var texts: [String] = []
     texts.reserveCapacity(hunk.lines.count)
+    var timed = true
     for line in hunk.lines {
+      let (text, lineTimed): (String, Bool)
       switch line.side {
-      case .same, .removed: texts.append(try cache.text(of: line, formatter: &trace.a))
-      case .added: texts.append(try cache.text(of: line, formatter: &trace.b))
+      case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
+      case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
       }
+      texts.append(text)
+      timed = timed && lineTimed
     }
     // Every member, for the events that differ only, parsed when a note needs them.
     var members: [Int: [(String, JSONValue)]] = [:]
@@ -35,8 +47,6 @@ struct HunkRenderer {
       members[i] = parsed
       return parsed
     }
-    let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
-    let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
     var notes: [Int: String] = [:]
     var unpaired = added
     for r in removed {
@@ -51,16 +61,38 @@ struct HunkRenderer {
     }
     var out = ""
     out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count + 3 })
+    var cuts: [(at: Int, timeBytes: Int)] = []  // where each line's time starts, while every line's can be cut out
     for i in hunk.lines.indices {
       if i > 0 { out += "\n" }
       let note = notes[i].map { "  [\($0)]" } ?? ""
-      switch hunk.lines[i].side {
-      case .same: out += "  "; out += texts[i]; out += note
-      case .removed: out += Terminal.paint("- " + texts[i] + note, "31")
-      case .added: out += Terminal.paint("+ " + texts[i] + note, "32")
+      let start: Int? = switch hunk.lines[i].side {
+      case .same: Self.append("  ", texts[i], note, code: nil, to: &out)
+      case .removed: Self.append("- ", texts[i], note, code: "31", to: &out)
+      case .added: Self.append("+ ", texts[i], note, code: "32", to: &out)
       }
+      if let start, let times { cuts.append((start, times[i].utf8.count)) } else { timed = false }
     }
+    if let shape, timed { templates.remember(hunk, shape, before: before, after: trace, text: out, cuts: cuts) }
     return out
+  }
+
+  /// Appends `marker`, `text` and `note` to `out`, painted when `code` is given; where `text`
+  /// starts in `out` (UTF-8 bytes), unless painting does not wrap the line whole.
+  private static func append(_ marker: String, _ text: String, _ note: String, code: String?, to out: inout String) -> Int? {
+    guard let code else {
+      out += marker
+      let start = out.utf8.count
+      out += text
+      out += note
+      return start
+    }
+    let line = marker + text + note
+    let painted = Terminal.paint(line, code)
+    let start = out.utf8.count
+    out += painted
+    let wrap = Terminal.paint("\u{0}", code).split(separator: "\u{0}", omittingEmptySubsequences: false)
+    guard wrap.count == 2, painted == wrap[0] + line + wrap[1] else { return nil }
+    return start + wrap[0].utf8.count + marker.utf8.count
   }
 
   /// The note `diff` prints after the hunks, if a time shift made one.

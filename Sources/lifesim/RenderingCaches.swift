@@ -29,31 +29,34 @@ struct TraceLineCache {
   private static let usable = _isPOD(TraceFormatter.self)
 
   /// The trace line of `line`, formatted by `formatter` (whose state moves on as if it had
-  /// formatted it).
-  mutating func text(of line: EventDiffer.Line, formatter: inout TraceFormatter) throws -> String {
-    guard Self.usable, let (t, afterTime) = Self.timeAndRest(line.body) else { return try format(line, &formatter) }
+  /// formatted it); `timed`: the line is `time(t)`, a space, and a text that does not depend
+  /// on `t`.
+  mutating func text(of line: EventDiffer.Line, formatter: inout TraceFormatter) throws -> (text: String, timed: Bool) {
+    guard Self.usable, let (t, afterTime) = Self.timeAndRest(line.body) else { return (try format(line, &formatter), false) }
     let key = line.body.withUnsafeBytes { body in
       withUnsafeBytes(of: formatter) { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[afterTime...]), seed: CanonicalBody.hash($0)) }
     }
     let state = formatter
     if let entry = entries[key]?.first(where: { Self.sameState($0.before, state) && Self.same($0.rest, line.body, from: afterTime) }) {
       formatter = entry.after
-      return time(t) + " " + entry.text
+      return (time(t) + " " + entry.text, true)
     }
     let before = formatter
     let decoded = try line.decoded()
     let full = formatter.line(seq: decoded.seq, decoded.event)
     let prefix = time(t) + " "
-    guard decoded.event.t == t, full.hasPrefix(prefix), count < Self.entriesMax else { return full }
+    guard decoded.event.t == t, full.hasPrefix(prefix) else { return (full, false) }
     let text = String(full.dropFirst(prefix.count))
     // The same event a microsecond later must read the same after its time.
     var probe = before, later = decoded.event
     later.t = t == Int64.max ? t - 1 : t + 1
     let shifted = probe.line(seq: decoded.seq, later)
-    guard shifted == time(later.t) + " " + text, Self.sameState(probe, formatter) else { return full }
-    entries[key, default: []].append(Entry(before: before, rest: Array(line.body[afterTime...]), text: text, after: formatter))
-    count += 1
-    return full
+    guard shifted == time(later.t) + " " + text, Self.sameState(probe, formatter) else { return (full, false) }
+    if count < Self.entriesMax {
+      entries[key, default: []].append(Entry(before: before, rest: Array(line.body[afterTime...]), text: text, after: formatter))
+      count += 1
+    }
+    return (full, true)
   }
 
   private func format(_ line: EventDiffer.Line, _ formatter: inout TraceFormatter) throws -> String {
@@ -62,7 +65,7 @@ struct TraceLineCache {
   }
 
   /// `t` as the trace prints it (right-aligned in 12 columns, dimmed).
-  private mutating func time(_ t: Int64) -> String {
+  mutating func time(_ t: Int64) -> String {
     if let last = lastTime, last.t == t { return last.text }
     let digits = VirtualTime.format(t)
     let text = Terminal.paint(String(repeating: " ", count: max(0, 12 - digits.count)) + digits, "2")
@@ -76,7 +79,8 @@ struct TraceLineCache {
       && rest.withUnsafeBytes { x in body.withUnsafeBytes { y in CanonicalBody.samePrefix(x, UnsafeRawBufferPointer(rebasing: y[start...]), count: x.count) } }
   }
 
-  private static func sameState(_ x: TraceFormatter, _ y: TraceFormatter) -> Bool {
+  /// Whether two formatters are in the same state (plain data: the same bytes).
+  static func sameState(_ x: TraceFormatter, _ y: TraceFormatter) -> Bool {
     withUnsafeBytes(of: x) { a in withUnsafeBytes(of: y) { b in a.elementsEqual(b) } }
   }
 
