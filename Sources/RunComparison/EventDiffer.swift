@@ -4,8 +4,12 @@ import Lifecycle
 /// Aligns two event streams with a bounded look-ahead (a streaming, linear-space diff).
 /// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)
 /// and without the script line `at`. While the two runs agree, lines are compared in place
-/// as the scanners hand them out; only differing events are copied, and only the events a
-/// hunk prints are decoded.
+/// as the scanners hand them out. At a difference, events are read ahead into one byte buffer
+/// a side (`PendingEvents`, keys hashed once) until `Realignment` finds the nearest point where
+/// the runs agree again; only the events a hunk prints are decoded (by its renderer).
+///
+/// Memory: at most `windowEvents` events read ahead a side, the `context` events before a
+/// hunk, and the hunk being built.
 public struct EventDiffer {
   /// What went wrong reading or decoding a log (the message names the file where it can).
   public struct Failure: Error, CustomStringConvertible {

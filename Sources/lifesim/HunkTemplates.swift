@@ -40,7 +40,7 @@ struct HunkTemplates {
   private var count = 0
   /// Templates at most, and lines in a template at most: memory stays bounded.
   static let templatesMax = 1024
-  static let linesMax = 64
+  static let linesMax = 32
 
   /// The text of `hunk` from a template, moving the formatters on as rendering it would; nil
   /// if no template matches.

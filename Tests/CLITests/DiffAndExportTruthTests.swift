@@ -43,6 +43,46 @@ import TestSupport
       """))
   }
 
+  @Test func aHunkThatRecursAtOtherTimesIsPrintedWithItsOwnTimes() throws {
+    // The second and third hunks repeat the first at other times (diff renders them from the
+    // first with the times put back): each shows its own times, event numbers and notes.
+    let scenario = try write("launch()\nfor i = 1, 3 do\n  home()\n  advance(60)\n  launch()\nend\n", "recurring.lua")
+    let plain = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\n", "recurring-plain.lua")
+    let resign = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction SceneDelegate.sceneWillResignActive(scene) end\n", "recurring-resign.lua")
+    let a = try run(scenario, app: plain, "recurring-a.lifelog"), b = try run(scenario, app: resign, "recurring-b.lifelog")
+    let r = try lifesim(["diff", a, b, "--context", "1"], env: ["NO_COLOR": "1"])
+    #expect(r.status == 1)
+    let hunks = r.out.components(separatedBy: "@@ -").dropFirst().map { "@@ -" + $0 }
+    #expect(hunks.count == 3)
+    #expect(hunks.first == """
+      @@ -30,3 +30,4 @@
+            0.000000 ▶ home  \(scenario):3
+      -     0.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: false]
+      +     0.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: true]
+      +     0.000000     ← SceneDelegate.sceneWillResignActive(_:) after 0.000000 s
+            0.000000     ✉ UIScene.willDeactivateNotification
+
+      """)
+    #expect(hunks.dropFirst().first == """
+      @@ -58,3 +59,4 @@
+           60.000000 ▶ home  \(scenario):3
+      -    60.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: false]
+      +    60.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: true]
+      +    60.000000     ← SceneDelegate.sceneWillResignActive(_:) after 0.000000 s
+           60.000000     ✉ UIScene.willDeactivateNotification
+
+      """)
+    #expect(hunks.last?.hasPrefix("""
+      @@ -86,3 +88,4 @@
+          120.000000 ▶ home  \(scenario):3
+      -   120.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: false]
+      +   120.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: true]
+      +   120.000000     ← SceneDelegate.sceneWillResignActive(_:) after 0.000000 s
+          120.000000     ✉ UIScene.willDeactivateNotification
+      First divergence: event 31 of A
+      """) == true)
+  }
+
   @Test func headerDifferencesComeFirst() throws {
     let a = try recordedRun("header-a.lifelog", scenario: "Scripts/scenarios/cold_launch.lua")
     let b = try recordedRun("header-b.lifelog", scenario: "Scripts/scenarios/cold_launch.lua", extra: ["--ios", "15", "--seed", "3"])
