@@ -36,12 +36,11 @@ struct TraceLineCache {
     let key = line.body.withUnsafeBytes { body in
       withUnsafeBytes(of: formatter) { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[afterTime...]), seed: CanonicalBody.hash($0)) }
     }
-    let state = formatter
-    if let entry = entries[key]?.first(where: { Self.sameState($0.before, state) && Self.same($0.rest, line.body, from: afterTime) }) {
+    let before = formatter
+    if let entry = entries[key]?.first(where: { Self.sameState($0.before, before) && Self.same($0.rest, line.body, from: afterTime) }) {
       formatter = entry.after
       return (time(t) + " " + entry.text, true)
     }
-    let before = formatter
     let decoded = try line.decoded()
     let full = formatter.line(seq: decoded.seq, decoded.event)
     let prefix = time(t) + " "
