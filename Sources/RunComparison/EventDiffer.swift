@@ -66,32 +66,20 @@ public struct EventDiffer {
 
   private var key: EventKey { EventKey(ignoreTime: ignoreTime) }
 
-  /// The next event of `source`; a damaged line is a failure naming the file.
-  private func next(_ source: some EventLineSource, path: String) throws(Failure) -> LogScanner.EventLine? {
-    do { return try source.next() } catch { throw Failure(description: "\(path): \(error)") }
+  /// The next event of `scanner`; a damaged line is a failure naming the file.
+  private func next(_ scanner: LogScanner) throws(Failure) -> LogScanner.EventLine? {
+    do { return try scanner.next() } catch { throw Failure(description: "\(scanner.path): \(error)") }
   }
 
   /// Streams both logs; `emit` gets each hunk as soon as it is complete, `onEvent` is called
   /// once for each event read (for progress).
   public mutating func run(a: LogScanner, b: LogScanner, onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
-    try align(a, a.path, b, b.path, onEvent: onEvent, emit: emit)
-  }
-
-  /// `run` with each log read ahead on a thread of its own (a failure names `aPath` or `bPath`):
-  /// the comparison then costs little more than the slower of the two reads.
-  public mutating func run(a: BackgroundLogScanner, aPath: String, b: BackgroundLogScanner, bPath: String,
-                           onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
-    try align(a, aPath, b, bPath, onEvent: onEvent, emit: emit)
-  }
-
-  private mutating func align<Source: EventLineSource>(_ a: Source, _ aPath: String, _ b: Source, _ bPath: String,
-                                                       onEvent: () -> Void, emit: (Hunk) throws -> Void) throws {
     let key = self.key
     var pendingA = PendingEvents(), pendingB = PendingEvents()
     var doneA = false, doneB = false
-    func fill(_ pending: inout PendingEvents, _ source: Source, _ path: String, _ done: inout Bool, upTo n: Int) throws {
+    func fill(_ pending: inout PendingEvents, _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
       while pending.count < n, !done {
-        guard let e = try next(source, path: path) else { done = true; break }
+        guard let e = try next(scanner) else { done = true; break }
         onEvent()
         pending.append(e, key: key)
       }
@@ -120,9 +108,9 @@ public struct EventDiffer {
     while true {
       // While nothing is pending the runs agree so far: compare the next lines in place.
       if pendingA.isEmpty, pendingB.isEmpty {
-        let x = doneA ? nil : try next(a, path: aPath)
+        let x = doneA ? nil : try next(a)
         if x == nil { doneA = true } else { onEvent() }
-        let y = doneB ? nil : try next(b, path: bPath)
+        let y = doneB ? nil : try next(b)
         if y == nil { doneB = true } else { onEvent() }
         if let x, let y, key.same(x.bodyWithoutBrace, y.bodyWithoutBrace) {
           try same(x.bodyWithoutBrace, hasBrace: false)
@@ -133,8 +121,8 @@ public struct EventDiffer {
         if let y { pendingB.append(y, key: key) }
         if pendingA.isEmpty && pendingB.isEmpty { break }
       }
-      try fill(&pendingA, a, aPath, &doneA, upTo: 1)
-      try fill(&pendingB, b, bPath, &doneB, upTo: 1)
+      try fill(&pendingA, a, &doneA, upTo: 1)
+      try fill(&pendingB, b, &doneB, upTo: 1)
       if pendingA.isEmpty && pendingB.isEmpty { break }
       if !pendingA.isEmpty, !pendingB.isEmpty, pendingA.sameKey(0, pendingB, 0) {
         try pendingA.withBody(0) { try same($0, hasBrace: true) }
@@ -146,8 +134,8 @@ public struct EventDiffer {
       var window = 8
       let i: Int, j: Int
       while true {
-        try fill(&pendingA, a, aPath, &doneA, upTo: window)
-        try fill(&pendingB, b, bPath, &doneB, upTo: window)
+        try fill(&pendingA, a, &doneA, upTo: window)
+        try fill(&pendingB, b, &doneB, upTo: window)
         let realignment = Realignment(a: pendingA, b: pendingB, aDone: doneA, bDone: doneB)
         if let found = realignment.pair(final: window >= Self.windowEvents) {
           (i, j) = found
@@ -182,12 +170,3 @@ public struct EventDiffer {
   /// Events that must agree after a difference for the runs to count as realigned.
   public static let agreeingRun = 3
 }
-
-/// A log read event by event, each line valid until the next call.
-public protocol EventLineSource {
-  /// The next event; nil at the end of the log.
-  func next() throws(LogProblem) -> LogScanner.EventLine?
-}
-
-extension LogScanner: EventLineSource {}
-extension BackgroundLogScanner: EventLineSource {}

@@ -53,8 +53,6 @@ struct Diff: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    // Each log is read and checked on a thread of its own while this one compares.
-    let aheadA = BackgroundLogScanner(ra), aheadB = BackgroundLogScanner(rb)
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
     var renderer = HunkRenderer()
     // Header differences first: they explain the event differences that follow.
@@ -78,14 +76,14 @@ struct Diff: ParsableCommand {
     var progress = Progress("diff")
     defer { progress.finish() }
     do {
-      try differ.run(a: aheadA, aPath: a, b: aheadB, bPath: b, onEvent: { progress.tick() }, emit: output)
+      try differ.run(a: ra, b: rb, onEvent: { progress.tick() }, emit: output)
     } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
-    let outcome = OutcomeComparison(a: aheadA.ending, b: aheadB.ending)
+    let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
     // A log of a run that stopped on a script error is trouble, as replaying it is.
-    let recordedErrors = [(a, aheadA.ending?.scriptError), (b, aheadB.ending?.scriptError)].compactMap { path, error in
+    let recordedErrors = [(a, ra.ending?.scriptError), (b, rb.ending?.scriptError)].compactMap { path, error in
       error.map { "\(path): the recorded run stopped on a script error: \($0)" }
     }
     let status = !recordedErrors.isEmpty ? Status.trouble
