@@ -26,6 +26,26 @@ public enum CanonicalBody {
     return nil
   }
 
+  /// A hash of `bytes` (after `seed`), eight bytes at a time, the same on every run: for
+  /// indexing events by their bytes (equal hashes are then compared byte by byte, so a
+  /// collision only costs a comparison).
+  public static func hash(_ bytes: UnsafeRawBufferPointer, seed: Int = 0) -> Int {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count) ^ UInt64(bitPattern: Int64(seed))
+    var i = 0
+    while i + 8 <= bytes.count {
+      h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+      h ^= h >> 29
+      i += 8
+    }
+    var tail: UInt64 = 0
+    while i < bytes.count {
+      tail = tail << 8 | UInt64(bytes[i])
+      i += 1
+    }
+    h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    return Int(bitPattern: UInt(truncatingIfNeeded: h ^ h >> 32))
+  }
+
   private static let atMarker = Array(",\"at\":\"".utf8)
 
   /// Whether the first `count` bytes of `a` and `b` are equal (false if either is shorter).
@@ -36,28 +56,50 @@ public enum CanonicalBody {
   }
 }
 
-/// The last `size` bodies seen, in reused buffers: while runs agree nothing is allocated per event.
+/// The last `size` bodies seen, in one reused buffer: while runs agree nothing is allocated per event.
 public struct RecentBodies {
-  private var slots: [[UInt8]]
+  /// Slot k holds `lengths[k]` bytes from `k * slotBytes`.
+  private var bytes: [UInt8] = []
+  private var lengths: [Int]
+  private var slotBytes = 0
   private var next = 0
   private var filled = 0
 
-  public init(size: Int) { slots = Array(repeating: [], count: size) }
+  public init(size: Int) { lengths = Array(repeating: 0, count: size) }
 
   /// Keeps a copy of `body` (adding its closing brace when asked), dropping the oldest.
   public mutating func push(_ body: UnsafeRawBufferPointer, closingBrace: Bool) {
-    guard !slots.isEmpty else { return }
-    slots[next].removeAll(keepingCapacity: true)
-    slots[next].append(contentsOf: body)
-    if closingBrace { slots[next].append(UInt8(ascii: "}")) }
-    next = (next + 1) % slots.count
-    filled = min(filled + 1, slots.count)
+    guard !lengths.isEmpty else { return }
+    let count = body.count + (closingBrace ? 1 : 0)
+    if count > slotBytes { widen(to: count) }
+    let start = next * slotBytes
+    bytes.withUnsafeMutableBytes { slots in
+      if let from = body.baseAddress, let to = slots.baseAddress, !body.isEmpty { (to + start).copyMemory(from: from, byteCount: body.count) }
+      if closingBrace { slots[start + body.count] = UInt8(ascii: "}") }
+    }
+    lengths[next] = count
+    next = (next + 1) % lengths.count
+    filled = min(filled + 1, lengths.count)
+  }
+
+  /// Makes every slot hold at least `count` bytes, keeping what they hold.
+  private mutating func widen(to count: Int) {
+    let wider = max(count, slotBytes * 2, 256)
+    var grown = [UInt8](repeating: 0, count: wider * lengths.count)
+    for k in lengths.indices where lengths[k] > 0 {
+      grown[(k * wider)..<(k * wider + lengths[k])] = bytes[(k * slotBytes)..<(k * slotBytes + lengths[k])]
+    }
+    bytes = grown
+    slotBytes = wider
   }
 
   /// The bodies kept, oldest first; empties the ring.
   public mutating func drain() -> [[UInt8]] {
-    let first = (next - filled + slots.count) % max(slots.count, 1)
-    let bodies = (0..<filled).map { slots[(first + $0) % slots.count] }
+    let first = (next - filled + lengths.count) % max(lengths.count, 1)
+    let bodies = (0..<filled).map { i in
+      let k = (first + i) % lengths.count
+      return Array(bytes[(k * slotBytes)..<(k * slotBytes + lengths[k])])
+    }
     filled = 0
     return bodies
   }

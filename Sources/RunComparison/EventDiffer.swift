@@ -4,8 +4,12 @@ import Lifecycle
 /// Aligns two event streams with a bounded look-ahead (a streaming, linear-space diff).
 /// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)
 /// and without the script line `at`. While the two runs agree, lines are compared in place
-/// as the scanners hand them out; only differing events are copied, and only the events a
-/// hunk prints are decoded.
+/// as the scanners hand them out. At a difference, events are read ahead into one byte buffer
+/// a side (`PendingEvents`, keys hashed once) until `Realignment` finds the nearest point where
+/// the runs agree again; only the events a hunk prints are decoded (by its renderer).
+///
+/// Memory: at most `windowEvents` events read ahead a side, the `context` events before a
+/// hunk, and the hunk being built.
 public struct EventDiffer {
   /// What went wrong reading or decoding a log (the message names the file where it can).
   public struct Failure: Error, CustomStringConvertible {
@@ -60,41 +64,7 @@ public struct EventDiffer {
     self.ignoreTime = ignoreTime
   }
 
-  private struct Item {
-    var body: [UInt8]
-    var seq: Int64
-    var t: Int64
-    var key: Range<Int>
-    /// A hash of the key's bytes, taken once: resynchronising indexes items by it (equal
-    /// hashes are then compared byte by byte).
-    var keyHash: Int
-    func sameKey(_ other: Item) -> Bool { body[key].elementsEqual(other.body[other.key]) }
-  }
-
-  /// The comparison key of a body (with or without its closing brace): from after `seq`
-  /// (or after `t`) to the end, without a trailing `,"at":"file:line"`.
-  private func keyRange(_ body: UnsafeRawBufferPointer, hasBrace: Bool) -> Range<Int> {
-    var start = 0
-    var commas = ignoreTime ? 2 : 1
-    while start < body.count, commas > 0 {
-      if body[start] == UInt8(ascii: ",") { commas -= 1 }
-      start += 1
-    }
-    let end = body.count - (hasBrace ? 1 : 0)
-    return start..<max(start, CanonicalBody.sourceStart(body, end: end) ?? end)
-  }
-
-  private func item(_ e: LogScanner.EventLine) -> Item {
-    var body = [UInt8](e.bodyWithoutBrace)
-    body.append(UInt8(ascii: "}"))
-    let (key, keyHash) = body.withUnsafeBytes { raw in
-      let key = keyRange(raw, hasBrace: true)
-      var hasher = Hasher()
-      hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[key]))
-      return (key, hasher.finalize())
-    }
-    return Item(body: body, seq: e.seq, t: e.t, key: key, keyHash: keyHash)
-  }
+  private var key: EventKey { EventKey(ignoreTime: ignoreTime) }
 
   /// The next event of `scanner`; a damaged line is a failure naming the file.
   private func next(_ scanner: LogScanner) throws(Failure) -> LogScanner.EventLine? {
@@ -104,13 +74,14 @@ public struct EventDiffer {
   /// Streams both logs; `emit` gets each hunk as soon as it is complete, `onEvent` is called
   /// once for each event read (for progress).
   public mutating func run(a: LogScanner, b: LogScanner, onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
-    var bufA: [Item] = [], bufB: [Item] = []
+    let key = self.key
+    var pendingA = PendingEvents(), pendingB = PendingEvents()
     var doneA = false, doneB = false
-    func fill(_ buf: inout [Item], _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
-      while buf.count < n, !done {
+    func fill(_ pending: inout PendingEvents, _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
+      while pending.count < n, !done {
         guard let e = try next(scanner) else { done = true; break }
         onEvent()
-        buf.append(item(e))
+        pending.append(e, key: key)
       }
     }
     var recent = RecentBodies(size: context)  // unchanged lines before the next hunk
@@ -135,52 +106,48 @@ public struct EventDiffer {
       }
     }
     while true {
-      // While both windows are empty the runs agree so far: compare the next lines in place.
-      if bufA.isEmpty, bufB.isEmpty {
+      // While nothing is pending the runs agree so far: compare the next lines in place.
+      if pendingA.isEmpty, pendingB.isEmpty {
         let x = doneA ? nil : try next(a)
         if x == nil { doneA = true } else { onEvent() }
         let y = doneB ? nil : try next(b)
         if y == nil { doneB = true } else { onEvent() }
-        if let x, let y {
-          let kx = keyRange(x.bodyWithoutBrace, hasBrace: false), ky = keyRange(y.bodyWithoutBrace, hasBrace: false)
-          if kx.count == ky.count,
-             CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x.bodyWithoutBrace[kx]),
-                                      UnsafeRawBufferPointer(rebasing: y.bodyWithoutBrace[ky]), count: kx.count) {
-            try same(x.bodyWithoutBrace, hasBrace: false)
-            recentSeq = (x.seq, y.seq)
-            continue
-          }
+        if let x, let y, key.same(x.bodyWithoutBrace, y.bodyWithoutBrace) {
+          try same(x.bodyWithoutBrace, hasBrace: false)
+          recentSeq = (x.seq, y.seq)
+          continue
         }
-        if let x { bufA.append(item(x)) }
-        if let y { bufB.append(item(y)) }
-        if bufA.isEmpty && bufB.isEmpty { break }
+        if let x { pendingA.append(x, key: key) }
+        if let y { pendingB.append(y, key: key) }
+        if pendingA.isEmpty && pendingB.isEmpty { break }
       }
-      try fill(&bufA, a, &doneA, upTo: 1)
-      try fill(&bufB, b, &doneB, upTo: 1)
-      if bufA.isEmpty && bufB.isEmpty { break }
-      if let x = bufA.first, let y = bufB.first, x.sameKey(y) {
-        try x.body.withUnsafeBytes { try same($0, hasBrace: true) }
-        recentSeq = (x.seq, y.seq)
-        bufA.removeFirst(); bufB.removeFirst()
+      try fill(&pendingA, a, &doneA, upTo: 1)
+      try fill(&pendingB, b, &doneB, upTo: 1)
+      if pendingA.isEmpty && pendingB.isEmpty { break }
+      if !pendingA.isEmpty, !pendingB.isEmpty, pendingA.sameKey(0, pendingB, 0) {
+        try pendingA.withBody(0) { try same($0, hasBrace: true) }
+        recentSeq = (pendingA[0].seq, pendingB[0].seq)
+        pendingA.removeFirst(1); pendingB.removeFirst(1)
         continue
       }
       // A difference: look ahead, further and further, for the nearest point where both agree again.
       var window = 8
       let i: Int, j: Int
       while true {
-        try fill(&bufA, a, &doneA, upTo: window)
-        try fill(&bufB, b, &doneB, upTo: window)
-        if let found = resync(bufA, bufB, aDone: doneA, bDone: doneB, final: window >= Self.windowEvents) {
+        try fill(&pendingA, a, &doneA, upTo: window)
+        try fill(&pendingB, b, &doneB, upTo: window)
+        let realignment = Realignment(a: pendingA, b: pendingB, aDone: doneA, bDone: doneB)
+        if let found = realignment.pair(final: window >= Self.windowEvents) {
           (i, j) = found
           break
         }
         window = min(window * 4, Self.windowEvents)
       }
       if firstDivergence == nil {
-        let t = min(bufA.first?.t ?? Int64.max, bufB.first?.t ?? Int64.max)
+        let x = pendingA.isEmpty ? nil : pendingA[0], y = pendingB.isEmpty ? nil : pendingB[0]
         firstDivergence = Divergence(
-          a: bufA.first.map { Line(side: .removed, body: $0.body) }, b: bufB.first.map { Line(side: .added, body: $0.body) },
-          aSeq: bufA.first?.seq ?? recentSeq.a + 1, bSeq: bufB.first?.seq ?? recentSeq.b + 1, t: t)
+          a: x.map { _ in Line(side: .removed, body: pendingA.body(0)) }, b: y.map { _ in Line(side: .added, body: pendingB.body(0)) },
+          aSeq: x?.seq ?? recentSeq.a + 1, bSeq: y?.seq ?? recentSeq.b + 1, t: min(x?.t ?? Int64.max, y?.t ?? Int64.max))
       }
       if !open {
         let lines = recent.drain().map { Line(side: .same, body: $0) }
@@ -188,12 +155,12 @@ public struct EventDiffer {
         hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
         open = true
       }
-      for item in bufA.prefix(i) { hunk.lines.append(Line(side: .removed, body: item.body)); hunk.aCount += 1 }
-      for item in bufB.prefix(j) { hunk.lines.append(Line(side: .added, body: item.body)); hunk.bCount += 1 }
-      if let last = bufA.prefix(i).last { recentSeq.a = last.seq }
-      if let last = bufB.prefix(j).last { recentSeq.b = last.seq }
-      bufA.removeFirst(i)
-      bufB.removeFirst(j)
+      for k in 0..<i { hunk.lines.append(Line(side: .removed, body: pendingA.body(k))); hunk.aCount += 1 }
+      for k in 0..<j { hunk.lines.append(Line(side: .added, body: pendingB.body(k))); hunk.bCount += 1 }
+      if i > 0 { recentSeq.a = pendingA[i - 1].seq }
+      if j > 0 { recentSeq.b = pendingB[j - 1].seq }
+      pendingA.removeFirst(i)
+      pendingB.removeFirst(j)
       trailing = context
       if context == 0 { try close() }
     }
@@ -202,46 +169,4 @@ public struct EventDiffer {
 
   /// Events that must agree after a difference for the runs to count as realigned.
   public static let agreeingRun = 3
-
-  /// The smallest i + j with A[i...] and B[j...] agreeing on the next `agreeingRun` events
-  /// (or both ending), if the windows are long enough to be sure no smaller one exists;
-  /// nil: look further ahead. `final`: the windows cannot grow, take the best there is.
-  private func resync(_ a: [Item], _ b: [Item], aDone: Bool, bDone: Bool, final: Bool) -> (Int, Int)? {
-    let run = Self.agreeingRun
-    /// true: agree; false: differ; nil: the window ends before it can tell.
-    func agrees(_ i: Int, _ j: Int) -> Bool? {
-      var k = 0
-      while k < run {
-        let ai = i + k, bj = j + k
-        if ai >= a.count || bj >= b.count {
-          let aEnds = ai >= a.count && aDone, bEnds = bj >= b.count && bDone
-          if aEnds && bEnds { return true }
-          if (ai >= a.count && !aDone) || (bj >= b.count && !bDone) { return nil }
-          return false  // one log ends, the other goes on
-        }
-        if !a[ai].sameKey(b[bj]) { return false }
-        k += 1
-      }
-      return true
-    }
-    // Index B's keys once so the search is linear in the window, not quadratic. Keys are
-    // indexed by hash; `agrees` compares the bytes, so a collision only costs a comparison.
-    var positions: [Int: [Int]] = [:]
-    for (j, item) in b.enumerated() { positions[item.keyHash, default: []].append(j) }
-    var best: (Int, Int)?
-    if aDone && bDone { best = (a.count, b.count) }  // everything left differs
-    for i in 0..<a.count {
-      if let b0 = best, i >= b0.0 + b0.1 { break }
-      for j in positions[a[i].keyHash] ?? [] {
-        if let b0 = best, i + j >= b0.0 + b0.1 { break }
-        if agrees(i, j) == true { best = (i, j); break }
-      }
-    }
-    if final { return best ?? (a.count, b.count) }
-    guard let (i, j) = best else { return nil }
-    // Sure only if every smaller i' + j' could be judged inside the windows.
-    let reach = i + j + run - 1
-    return (aDone || reach <= a.count) && (bDone || reach <= b.count) ? (i, j) : nil
-  }
 }
-

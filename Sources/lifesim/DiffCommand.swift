@@ -70,8 +70,8 @@ struct Diff: ParsableCommand {
         JSONLines.write(hunk.json)
         return
       }
-      Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36"))
-      for line in try renderer.lines(hunk) { Terminal.write(line) }
+      let text = try renderer.text(hunk)
+      Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36") + (text.isEmpty ? "" : "\n" + text))
     }
     var progress = Progress("diff")
     defer { progress.finish() }

@@ -8,6 +8,9 @@ import RunComparison
 /// on the other side at other times is noted as a time shift.
 struct HunkRenderer {
   private var trace = (a: TraceFormatter(), b: TraceFormatter())
+  private var cache = TraceLineCache()
+  private var pairNotes = PairNoteCache()
+  private var templates = HunkTemplates()
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
@@ -15,38 +18,81 @@ struct HunkRenderer {
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
 
-  mutating func lines(_ hunk: EventDiffer.Hunk) throws -> [String] {
-    var texts: [String] = []
-    // Every member, for the events that differ only: the notes compare them.
-    var members: [Int: [(String, JSONValue)]] = [:]
-    for (i, line) in hunk.lines.enumerated() {
-      let event = try line.decoded()
-      switch line.side {
-      case .same, .removed: texts.append(trace.a.line(seq: event.seq, event.event))
-      case .added: texts.append(trace.b.line(seq: event.seq, event.event))
-      }
-      if line.side != .same { members[i] = (try? JSONParser.parse(line.body))?.objectValue ?? [] }
-    }
+  /// The hunk's lines, one a line (no newline after the last).
+  mutating func text(_ hunk: EventDiffer.Hunk) throws -> String {
     let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
     let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
+    // A hunk that may note a time shift is rendered in full; another may match a template.
+    let shape = removed.count < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
+    let times = shape.map { $0.times.map { cache.time($0) } }
+    if let shape, let times, let text = templates.text(hunk, shape, times: times, trace: &trace) { return text }
+    let before = trace
+    var texts: [String] = []
+    texts.reserveCapacity(hunk.lines.count)
+    var timed = true
+    for line in hunk.lines {
+      let (text, lineTimed): (String, Bool)
+      switch line.side {
+      case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
+      case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
+      }
+      texts.append(text)
+      timed = timed && lineTimed
+    }
+    // Every member, for the events that differ only, parsed when a note needs them.
+    var members: [Int: [(String, JSONValue)]] = [:]
+    func membersOf(_ i: Int) -> [(String, JSONValue)] {
+      if let known = members[i] { return known }
+      let parsed = (try? JSONParser.parse(hunk.lines[i].body))?.objectValue ?? []
+      members[i] = parsed
+      return parsed
+    }
     var notes: [Int: String] = [:]
     var unpaired = added
     for r in removed {
       guard let k = unpaired.firstIndex(where: { texts[$0] == texts[r] }) else { continue }
       let a = unpaired.remove(at: k)
-      let (noteR, noteA) = Self.differingFields(members[r] ?? [], members[a] ?? [])
+      let (noteR, noteA) = pairNotes.notes(hunk.lines[r].body, hunk.lines[a].body) { Self.differingFields(membersOf(r), membersOf(a)) }
       notes[r] = noteR
       notes[a] = noteA
     }
-    noteTimeShift(hunk, removed: removed.map { members[$0] ?? [] }, added: added.map { members[$0] ?? [] })
-    return hunk.lines.indices.map { i in
-      let text = texts[i] + (notes[i].map { "  [\($0)]" } ?? "")
-      switch hunk.lines[i].side {
-      case .same: return "  " + text
-      case .removed: return Terminal.paint("- " + text, "31")
-      case .added: return Terminal.paint("+ " + text, "32")
-      }
+    if removed.count >= Self.smallestShift {
+      noteTimeShift(hunk, removed: removed.map(membersOf), added: added.map(membersOf))
     }
+    var out = ""
+    out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count + 3 })
+    var cuts: [(at: Int, timeBytes: Int)] = []  // where each line's time starts, while every line's can be cut out
+    for i in hunk.lines.indices {
+      if i > 0 { out += "\n" }
+      let note = notes[i].map { "  [\($0)]" } ?? ""
+      let start: Int? = switch hunk.lines[i].side {
+      case .same: Self.append("  ", texts[i], note, code: nil, to: &out)
+      case .removed: Self.append("- ", texts[i], note, code: "31", to: &out)
+      case .added: Self.append("+ ", texts[i], note, code: "32", to: &out)
+      }
+      if let start, let times { cuts.append((start, times[i].utf8.count)) } else { timed = false }
+    }
+    if let shape, timed { templates.remember(hunk, shape, before: before, after: trace, text: out, cuts: cuts) }
+    return out
+  }
+
+  /// Appends `marker`, `text` and `note` to `out`, painted when `code` is given; where `text`
+  /// starts in `out` (UTF-8 bytes), unless painting does not wrap the line whole.
+  private static func append(_ marker: String, _ text: String, _ note: String, code: String?, to out: inout String) -> Int? {
+    guard let code else {
+      out += marker
+      let start = out.utf8.count
+      out += text
+      out += note
+      return start
+    }
+    let line = marker + text + note
+    let painted = Terminal.paint(line, code)
+    let start = out.utf8.count
+    out += painted
+    let wrap = Terminal.paint("\u{0}", code).split(separator: "\u{0}", omittingEmptySubsequences: false)
+    guard wrap.count == 2, painted == wrap[0] + line + wrap[1] else { return nil }
+    return start + wrap[0].utf8.count + marker.utf8.count
   }
 
   /// The note `diff` prints after the hunks, if a time shift made one.
@@ -71,7 +117,6 @@ struct HunkRenderer {
 
   /// Counts the removed events that reappear among the added ones once time is set aside.
   private mutating func noteTimeShift(_ hunk: EventDiffer.Hunk, removed: [[(String, JSONValue)]], added: [[(String, JSONValue)]]) {
-    guard removed.count >= Self.smallestShift else { return }
     func timeless(_ m: [(String, JSONValue)]) -> String {
       JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "t" && $0.0 != "at" }).canonicalText
     }

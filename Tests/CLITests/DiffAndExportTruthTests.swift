@@ -18,11 +18,16 @@ import TestSupport
     return log
   }
 
+  /// Two runs of a scenario (its text): app A leaves sceneWillResignActive unhandled, app B handles it.
+  private func runsWithAndWithoutResign(_ text: String, _ name: String) throws -> (scenario: String, plain: String, resign: String, a: String, b: String) {
+    let scenario = try write(text, "\(name).lua")
+    let plain = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\n", "\(name)-plain-app.lua")
+    let resign = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction SceneDelegate.sceneWillResignActive(scene) end\n", "\(name)-resign-app.lua")
+    return (scenario, plain, resign, try run(scenario, app: plain, "\(name)-a.lifelog"), try run(scenario, app: resign, "\(name)-b.lifelog"))
+  }
+
   @Test func eventsThatReadTheSameShowTheFieldThatDiffers() throws {
-    let scenario = try write("launch()\nhome()\n", "hidden.lua")
-    let plain = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\n", "plain-app.lua")
-    let resign = try write("app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction SceneDelegate.sceneWillResignActive(scene) end\n", "resign-app.lua")
-    let a = try run(scenario, app: plain, "hidden-a.lifelog"), b = try run(scenario, app: resign, "hidden-b.lifelog")
+    let (scenario, plain, resign, a, b) = try runsWithAndWithoutResign("launch()\nhome()\n", "hidden")
     let r = try lifesim(["diff", a, b, "--context", "1"], env: ["NO_COLOR": "1"])
     #expect(r.status == 1)
     #expect(r.out.hasPrefix("""
@@ -41,6 +46,31 @@ import TestSupport
         B: 0.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: true]
 
       """))
+  }
+
+  @Test func aHunkThatRecursAtOtherTimesIsPrintedWithItsOwnTimes() throws {
+    // The second and third hunks repeat the first at other times (diff renders them from the
+    // first with the times put back): each shows its own times, event numbers and notes.
+    let (scenario, _, _, a, b) = try runsWithAndWithoutResign("launch()\nfor i = 1, 3 do\n  home()\n  advance(60)\n  launch()\nend\n", "recurring")
+    let r = try lifesim(["diff", a, b, "--context", "1"], env: ["NO_COLOR": "1"])
+    #expect(r.status == 1)
+    let hunks = r.out.components(separatedBy: "@@ -").dropFirst().map { "@@ -" + $0 }
+    #expect(hunks.count == 3)
+    #expect(hunks.first == """
+      @@ -30,3 +30,4 @@
+            0.000000 ▶ home  \(scenario):3
+      -     0.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: false]
+      +     0.000000     → SceneDelegate.sceneWillResignActive(_:)  [handled: true]
+      +     0.000000     ← SceneDelegate.sceneWillResignActive(_:) after 0.000000 s
+            0.000000     ✉ UIScene.willDeactivateNotification
+
+      """)
+    // The others: the same lines at their own times and places.
+    func recurring(at time: String, _ header: String) -> String {
+      (hunks.first ?? "").replacingOccurrences(of: "    0.000000", with: time).replacingOccurrences(of: "@@ -30,3 +30,4 @@", with: header)
+    }
+    #expect(hunks.dropFirst().first == recurring(at: "   60.000000", "@@ -58,3 +59,4 @@"))
+    #expect(hunks.last?.hasPrefix(recurring(at: "  120.000000", "@@ -86,3 +88,4 @@") + "First divergence: event 31 of A") == true)
   }
 
   @Test func headerDifferencesComeFirst() throws {

@@ -50,6 +50,31 @@ import Testing
     #expect((hunks.first?.bStart, hunks.first?.bCount, hunks.first?.aCount) == (3, 1, 0))
   }
 
+  @Test func aLongInsertionIsFoundBeyondTheFirstWindow() throws {
+    // 300 events only in B: past the first look-ahead windows, found through the index of B's keys.
+    let common: [Recorded] = [.launch(at: 1)] + (0..<20).map { .note("a\($0)") }
+    let tail: [Recorded] = (0..<20).map { .note("z\($0)") }
+    let inserted: [Recorded] = (0..<300).map { .note("new\($0)") }
+    let (differ, hunks, read) = try diff(common + tail, common + inserted + tail, context: 0, name: "long-insert")
+    #expect(hunks.count == 1 && read == 41 + 341)
+    let h = try #require(hunks.first)
+    #expect((h.aStart, h.aCount, h.bStart, h.bCount) == (22, 0, 22, 300))
+    #expect(h.lines.allSatisfy { $0.side == .added })
+    #expect(text(h.lines[0]) == #"{"seq":22,"t":0,"kind":"note","name":"print","message":"new0"}"#)
+    #expect(text(h.lines[299]) == #"{"seq":321,"t":0,"kind":"note","name":"print","message":"new299"}"#)
+    #expect(differ.firstDivergence?.aSeq == 22 && differ.firstDivergence?.bSeq == 22)
+  }
+
+  @Test func ofTwoEquallyNearRealignmentsTheOneSkippingFewerEventsOfAWins() throws {
+    // a b a b a b against b a b a b a: skipping B's first event or A's first both realign;
+    // the one that skips none of A is taken, and A's last event is left over.
+    let a: [Recorded] = [.launch(at: 1)] + (0..<6).map { .note($0 % 2 == 0 ? "a" : "b") }
+    let b: [Recorded] = [.launch(at: 1)] + (0..<6).map { .note($0 % 2 == 0 ? "b" : "a") }
+    let (_, hunks, _) = try diff(a, b, context: 0, name: "tie")
+    #expect(hunks.map { $0.lines.map(\.side) } == [[.added], [.removed]])
+    #expect(hunks.map { [$0.aStart, $0.aCount, $0.bStart, $0.bCount] } == [[2, 0, 2, 1], [7, 1, 8, 0]])
+  }
+
   @Test func aDamagedLogIsAFailureNamingTheFileAndLine() throws {
     let pa = try writeLog("damaged-a.lifelog", [.launch(at: 1), .note("a"), .note("b")])
     var lines = try String(contentsOfFile: pa, encoding: .utf8).components(separatedBy: "\n")

@@ -1,0 +1,125 @@
+import EventStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The comparison key of an event body: from after `seq` (or after `t`, ignoring time) to the
+/// end, without a trailing `,"at":"file:line"` (the script line, which differs between two
+/// versions of a script) and without the closing brace.
+struct EventKey {
+  let ignoreTime: Bool
+
+  /// Where the key starts: after the first comma (after `seq`), or the second (after `t`).
+  func start(_ body: UnsafeRawBufferPointer) -> Int {
+    guard let base = body.baseAddress else { return 0 }
+    var start = 0
+    for _ in 0..<(ignoreTime ? 2 : 1) {
+      guard start < body.count, let comma = memchr(base + start, Int32(UInt8(ascii: ",")), body.count - start) else {
+        return body.count
+      }
+      start = base.distance(to: UnsafeRawPointer(comma)) + 1
+    }
+    return start
+  }
+
+  /// The key's range in `body` (with or without its closing brace).
+  func range(_ body: UnsafeRawBufferPointer, hasBrace: Bool) -> Range<Int> {
+    let start = start(body)
+    let end = body.count - (hasBrace ? 1 : 0)
+    return start..<max(start, CanonicalBody.sourceStart(body, end: end) ?? end)
+  }
+
+  /// Whether two bodies without their closing braces have the same key. Bodies that agree
+  /// from the key's start to the end (the common case while runs agree) need no search for `at`.
+  func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+    let sx = start(x), sy = start(y)
+    if x.count - sx == y.count - sy,
+       CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[sx...]), UnsafeRawBufferPointer(rebasing: y[sy...]), count: x.count - sx) {
+      return true
+    }
+    let kx = range(x, hasBrace: false), ky = range(y, hasBrace: false)
+    return kx.count == ky.count
+      && CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[kx]), UnsafeRawBufferPointer(rebasing: y[ky]), count: kx.count)
+  }
+}
+
+/// The events of one run read ahead while the runs differ, oldest first: their bodies (each with
+/// its closing brace) in one byte buffer, so reading ahead allocates nothing an event. At most
+/// `EventDiffer.windowEvents` are held, plus what a realignment has not yet consumed.
+struct PendingEvents {
+  struct Entry {
+    var start: Int, end: Int
+    var key: Range<Int>
+    var keyHash: Int
+    var seq: Int64, t: Int64
+  }
+
+  private var bytes: [UInt8] = []
+  private var entries: [Entry] = []
+  /// Entries before `head` are consumed.
+  private var head = 0
+
+  var count: Int { entries.count - head }
+  var isEmpty: Bool { head == entries.count }
+
+  subscript(_ i: Int) -> Entry { entries[head + i] }
+
+  /// Copies an event line in, with its closing brace, and indexes its key.
+  mutating func append(_ line: LogScanner.EventLine, key: EventKey) {
+    let start = bytes.count
+    bytes.append(contentsOf: line.bodyWithoutBrace)
+    bytes.append(UInt8(ascii: "}"))
+    let entry = bytes.withUnsafeBytes { all in
+      let body = UnsafeRawBufferPointer(rebasing: all[start...])
+      let range = key.range(body, hasBrace: true)
+      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound),
+                   keyHash: CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[range])), seq: line.seq, t: line.t)
+    }
+    entries.append(entry)
+  }
+
+  /// Drops the `n` oldest events.
+  mutating func removeFirst(_ n: Int) {
+    head += n
+    if head == entries.count {
+      entries.removeAll(keepingCapacity: true)
+      bytes.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 1024, head * 2 >= entries.count {
+      // Keep the buffers from growing with the number of events passed through.
+      let shift = entries[head].start
+      bytes.removeFirst(shift)
+      entries.removeFirst(head)
+      head = 0
+      for i in entries.indices {
+        entries[i].start -= shift
+        entries[i].end -= shift
+        entries[i].key = (entries[i].key.lowerBound - shift)..<(entries[i].key.upperBound - shift)
+      }
+    }
+  }
+
+  /// Calls `body` with the `i`th event's bytes (closing brace included).
+  func withBody<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let e = entries[head + i]
+    return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[e.start..<e.end])) }
+  }
+
+  /// A copy of the `i`th event's body.
+  func body(_ i: Int) -> [UInt8] {
+    let e = entries[head + i]
+    return Array(bytes[e.start..<e.end])
+  }
+
+  /// Whether this side's `i`th event and `other`'s `j`th have the same key.
+  func sameKey(_ i: Int, _ other: PendingEvents, _ j: Int) -> Bool {
+    let x = entries[head + i], y = other.entries[other.head + j]
+    guard x.keyHash == y.keyHash, x.key.count == y.key.count else { return false }
+    return bytes.withUnsafeBytes { xs in
+      other.bytes.withUnsafeBytes { ys in
+        CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: xs[x.key]), UnsafeRawBufferPointer(rebasing: ys[y.key]), count: x.key.count)
+      }
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import RunComparison
+
+/// Hunks rendered from templates. A diff of two runs that differ once a cycle prints the same
+/// hunk over and over, only at other times; once a hunk's text is known with each line's time
+/// cut out, the same hunk at other times is that text with its times put back.
+///
+/// A hunk is kept only when every line of it reads as its time then a text that does not
+/// depend on the time (as `TraceLineCache` checks), and under the formatters' states before it,
+/// each line's side, its time relative to the first line's, and its bytes after `t`: the
+/// relative times keep which lines read the same (so which get notes) as they were.
+struct HunkTemplates {
+  /// One line of a hunk as a template matches it.
+  struct Shape {
+    var times: [Int64]
+    /// Where each line's members after `t` start.
+    var rests: [Int]
+
+    /// nil when a line's time cannot be read from its bytes.
+    init?(_ hunk: EventDiffer.Hunk) {
+      guard hunk.lines.count <= HunkTemplates.linesMax else { return nil }
+      times = []
+      rests = []
+      for line in hunk.lines {
+        guard let (t, rest) = TraceLineCache.timeAndRest(line.body) else { return nil }
+        times.append(t)
+        rests.append(rest)
+      }
+    }
+  }
+
+  private struct Template {
+    var before: (a: TraceFormatter, b: TraceFormatter)
+    var lines: [(side: EventDiffer.Side, dt: Int64, rest: [UInt8])]
+    /// The text around the times: pieces[0], the first line's time, pieces[1], …
+    var pieces: [String]
+    var after: (a: TraceFormatter, b: TraceFormatter)
+  }
+
+  private var templates: [Int: [Template]] = [:]
+  private var count = 0
+  /// Templates at most, and lines in a template at most: memory stays bounded.
+  static let templatesMax = 1024
+  static let linesMax = 32
+
+  /// The text of `hunk` from a template, moving the formatters on as rendering it would; nil
+  /// if no template matches.
+  /// `times`: each line's time as the trace prints it.
+  func text(_ hunk: EventDiffer.Hunk, _ shape: Shape, times: [String], trace: inout (a: TraceFormatter, b: TraceFormatter)) -> String? {
+    let key = Self.key(hunk, shape, trace)
+    guard let template = templates[key]?.first(where: { Self.matches($0, hunk, shape, trace) }) else { return nil }
+    trace = template.after
+    var out = template.pieces[0]
+    for (i, time) in times.enumerated() {
+      out += time
+      out += template.pieces[i + 1]
+    }
+    return out
+  }
+
+  /// Keeps `text` (rendered from `before`) as a template; `cuts` are where each line's time
+  /// (`timeBytes` long) starts in it, in UTF-8 bytes.
+  mutating func remember(_ hunk: EventDiffer.Hunk, _ shape: Shape, before: (a: TraceFormatter, b: TraceFormatter),
+                         after: (a: TraceFormatter, b: TraceFormatter), text: String, cuts: [(at: Int, timeBytes: Int)]) {
+    guard count < Self.templatesMax, cuts.count == hunk.lines.count else { return }
+    let bytes = Array(text.utf8)
+    var pieces: [String] = []
+    var from = 0
+    for cut in cuts {
+      guard cut.at >= from, cut.at + cut.timeBytes <= bytes.count else { return }
+      pieces.append(String(decoding: bytes[from..<cut.at], as: UTF8.self))
+      from = cut.at + cut.timeBytes
+    }
+    pieces.append(String(decoding: bytes[from...], as: UTF8.self))
+    let lines = hunk.lines.indices.map { i in
+      (side: hunk.lines[i].side, dt: shape.times[i] &- shape.times[0], rest: Array(hunk.lines[i].body[shape.rests[i]...]))
+    }
+    templates[Self.key(hunk, shape, before), default: []].append(Template(before: before, lines: lines, pieces: pieces, after: after))
+    count += 1
+  }
+
+  private static func key(_ hunk: EventDiffer.Hunk, _ shape: Shape, _ trace: (a: TraceFormatter, b: TraceFormatter)) -> Int {
+    var h = withUnsafeBytes(of: trace.a) { a in withUnsafeBytes(of: trace.b) { b in CanonicalBody.hash(b, seed: CanonicalBody.hash(a)) } }
+    for (i, line) in hunk.lines.enumerated() {
+      let dt = shape.times[i] &- shape.times[0]
+      h = line.body.withUnsafeBytes { body in
+        CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[shape.rests[i]...]), seed: h ^ Int(truncatingIfNeeded: dt) &* 31 ^ sideNumber(line.side))
+      }
+    }
+    return h
+  }
+
+  private static func sideNumber(_ side: EventDiffer.Side) -> Int {
+    switch side {
+    case .same: 0
+    case .removed: 1
+    case .added: 2
+    }
+  }
+
+  private static func matches(_ template: Template, _ hunk: EventDiffer.Hunk, _ shape: Shape,
+                              _ trace: (a: TraceFormatter, b: TraceFormatter)) -> Bool {
+    guard template.lines.count == hunk.lines.count, TraceLineCache.sameState(template.before.a, trace.a),
+          TraceLineCache.sameState(template.before.b, trace.b) else { return false }
+    for (i, line) in hunk.lines.enumerated() {
+      let kept = template.lines[i]
+      guard kept.side == line.side, kept.dt == shape.times[i] &- shape.times[0],
+            TraceLineCache.same(kept.rest, line.body, from: shape.rests[i]) else { return false }
+    }
+    return true
+  }
+}
