@@ -52,6 +52,21 @@ public protocol AppServices: AnyObject {
   /// Makes an app call; returns the id UIKit gave it (`beginBackgroundTask`, `after`), else nil.
   @discardableResult
   func handle(_ request: AppRequest, at: String?) throws(AppCallError) -> Int?
+
+  // The fields of `state` app code reads at its calls and callbacks, read in place: `state`
+  // hands over a copy of the whole struct, which costs many times the call that reads one field.
+  /// `state.sceneLabel`.
+  var sceneLabel: String? { get }
+  /// `state.orientation`.
+  var orientation: Orientation { get }
+  /// `state.applicationState`.
+  var applicationState: ApplicationState { get }
+  /// `state.protectedDataAvailable`.
+  var protectedDataAvailable: Bool { get }
+  /// `state.isAvailable(protection)`.
+  func isAvailable(_ protection: DataProtection) -> Bool
+  /// `state.readableStoredValue(key)`.
+  func readableStoredValue(_ key: String) -> JSONValue?
 }
 
 /// App code the system runs.

@@ -107,7 +107,7 @@ extension AppHost {
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
       let protection = try self.protection(vm, 3)
-      if self.services?.state.isAvailable(protection) == true { try self.chargeStore(vm, key: key, value: value) }
+      if self.services?.isAvailable(protection) == true { try self.chargeStore(vm, key: key, value: value) }
       let written = try self.call(.store(key: key, value: value == .null ? nil : value, protection: protection), from: vm)
       vm.push(written != nil)
       return 1
@@ -116,7 +116,7 @@ extension AppHost {
 
     vm.push { [weak self] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.services?.state.readableStoredValue(key) ?? .null)
+      try vm.push(json: self?.services?.readableStoredValue(key) ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
@@ -252,9 +252,9 @@ extension AppHost {
       case "backgroundTimeRemaining":
         if let us = services.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
       case "applicationState":
-        vm.push(services.state.applicationState.rawValue)
+        vm.push(services.applicationState.rawValue)
       case "isProtectedDataAvailable":
-        vm.push(services.state.protectedDataAvailable)
+        vm.push(services.protectedDataAvailable)
       default:
         vm.pushNil()
       }

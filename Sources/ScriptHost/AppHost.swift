@@ -16,6 +16,8 @@ final class AppHost: AppDriver {
   private(set) var fatal: ScriptError?
 
   private(set) var vm: LuaVM?
+  /// The running process's registry references (`AppReferences`).
+  private(set) var references: AppReferences?
   /// Set when the process ended while its Lua code was still on the stack.
   private var closePending = false
   var layout = AppLayout()
@@ -85,6 +87,7 @@ final class AppHost: AppDriver {
       },
       require: { [weak self] vm in try self?.require(vm) ?? 0 }))
     installAPI(vm)
+    references = AppReferences(vm)
     output.startCallback()
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
       fatal = ScriptError(error)
@@ -108,14 +111,8 @@ final class AppHost: AppDriver {
 
   private func closeNow() {
     vm = nil
+    references = nil
     closePending = false
-  }
-
-  func implements(_ callback: Callback, target: String) -> Bool {
-    guard let vm, !vm.aborted else { return false }
-    let top = vm.top
-    defer { vm.setTop(top) }
-    return pushHandler(vm, callback, target: target)
   }
 
   /// The view-controller classes the running process declares, in name order (explore's push
@@ -139,7 +136,7 @@ final class AppHost: AppDriver {
 
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
     self.services = services
-    guard let vm, !vm.aborted else { return .failure(.processEnded) }
+    guard let vm, let references, !vm.aborted else { return .failure(.processEnded) }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
     var nargs: Int32 = 0
@@ -147,10 +144,10 @@ final class AppHost: AppDriver {
     switch job {
     case let .callback(.userAction, target, arguments):
       guard pushActionFunction(vm, target: target, payload: arguments.payload) else { vm.setTop(top); return .success(nil) }
-      nargs = pushArguments(vm, .userAction, target: target, arguments)
+      nargs = pushArguments(vm, references, .userAction, target: target, arguments)
     case let .callback(cb, target, arguments):
-      guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return .success(nil) }
-      nargs = pushArguments(vm, cb, target: target, arguments)
+      guard pushHandler(vm, references, cb, target: target) else { vm.setTop(top); return .success(nil) }
+      nargs = pushArguments(vm, references, cb, target: target, arguments)
       wantsValue = cb.returnsValue
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
@@ -225,7 +222,7 @@ final class AppHost: AppDriver {
   static let returnedBytesMax = 1 << 20
 
   /// What a protected call into the app (running `what`) means for the simulated process.
-  private func fault(_ result: LuaVM.CallResult, in what: String) -> AppFault? {
+  private func fault(_ result: LuaVM.CallResult, in what: @autoclosure () -> String) -> AppFault? {
     switch result {
     case .ok: return nil
     case let .error(message, traceback):
@@ -235,7 +232,7 @@ final class AppHost: AppDriver {
     case .aborted: return .processEnded
     case let .wallClockLimit(at):
       // Not a fault of the simulated app: the host's guard stops the whole run.
-      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what, seconds: vm?.wallLimitSeconds ?? 0))
+      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what(), seconds: vm?.wallLimitSeconds ?? 0))
       vm?.abort()
       return .processEnded
     }
@@ -258,46 +255,9 @@ final class AppHost: AppDriver {
 
   // MARK: Handlers
 
-  func pushRegistryTable(_ vm: LuaVM, _ name: String) {
-    vm.pushRegistry()
-    vm.rawGet(-1, "lifesim.app")
-    vm.rawGet(-1, name)
-    vm.insert(-3)
-    vm.pop(2)
-  }
-
-  /// Pushes the Lua function for `callback` on `target`; false (nothing pushed) if there is none.
-  private func pushHandler(_ vm: LuaVM, _ callback: Callback, target: String) -> Bool {
-    let top = vm.top
-    switch callback.receiver {
-    case .appDelegate, .sceneDelegate, .notificationDelegate, .urlSessionDelegate:
-      Sandbox.pushEnvironment(vm)
-      vm.rawGet(-1, Self.handlerTable(callback.receiver) ?? "AppDelegate")
-      guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, callback.key)
-    case .viewController:
-      pushRegistryTable(vm, "controllers")
-      vm.rawGet(-1, InstanceLabel.className(target))
-      guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, callback.key)
-    case .closure:
-      if callback == .asyncAfter { return false }
-      if let identifier = BGTaskLabel.identifier(of: target) {
-        pushBackgroundTaskClosure(vm, callback, identifier: identifier)
-      } else {
-        pushRegistryTable(vm, "expirations")
-        vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
-      }
-    }
-    guard vm.type(-1) == .function else { vm.setTop(top); return false }
-    vm.insert(top + 1)
-    vm.setTop(top + 1)
-    return true
-  }
-
-
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
-  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, _ arguments: CallbackArguments) -> Int32 {
+  private func pushArguments(_ vm: LuaVM, _ references: AppReferences, _ cb: Callback, target: String,
+                             _ arguments: CallbackArguments) -> Int32 {
     let url = arguments.url, completion = arguments.completion, animated = arguments.animated
     // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
@@ -306,9 +266,9 @@ final class AppHost: AppDriver {
       vm.rawGet(-1, "UIApplication")
       if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
     case .sceneDelegate:
-      pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
+      pushInstance(vm, references, label: services?.sceneLabel ?? "Scene#0", className: "UIWindowScene")
     case .viewController:
-      pushInstance(vm, label: target, className: InstanceLabel.className(target))
+      pushInstance(vm, references, label: target, className: InstanceLabel.className(target))
     case .notificationDelegate:
       Sandbox.pushEnvironment(vm)
       vm.rawGet(-1, "UNUserNotificationCenter")
@@ -349,7 +309,7 @@ final class AppHost: AppDriver {
       // The simulator gives every appearance callback its `animated` (an invariant test holds it).
       vm.push(animated == true); return 2
     case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-      vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
+      vm.push(services?.orientation.rawValue ?? "portrait"); return 2
     case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
          .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
          .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
@@ -381,23 +341,6 @@ final class AppHost: AppDriver {
       pushCoder(vm, arguments.payload, kept: false)
       return 3
     }
-  }
-
-  /// The table standing for one instance (`vc.id == "NoteList#1"`): the same table for its whole life.
-  private func pushInstance(_ vm: LuaVM, label: String, className: String) {
-    pushRegistryTable(vm, "instances")
-    vm.rawGet(-1, label)
-    if vm.type(-1) != .table {
-      vm.pop()
-      vm.newTable()
-      vm.push(label); vm.rawSet(-2, "id")
-      vm.push(className); vm.rawSet(-2, "class")
-      if className == "UIWindowScene" { installSceneMethods(vm) }
-      vm.pushValue(-1)
-      vm.rawSet(-3, label)
-    }
-    vm.insert(-2)
-    vm.pop()
   }
 
   func pushCompletion(_ vm: LuaVM, _ id: Int?) {
