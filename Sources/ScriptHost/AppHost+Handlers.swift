@@ -13,8 +13,9 @@ final class AppReferences {
   let expirations: Int32
   /// The handler tables' global names as Lua strings.
   private let appDelegate: Int32, sceneDelegate: Int32, notificationDelegate: Int32, urlSessionDelegate: Int32
-  /// The handler keys as Lua strings, each made the first time a callback is looked up.
-  private var handlerKeys: [Callback: Int32] = [:]
+  /// The handler keys as Lua strings by `Callback.ordinal`, each made the first time a
+  /// callback is looked up (0: not yet).
+  private var handlerKeys = [Int32](repeating: 0, count: Callback.allCases.count)
   /// The instance table pushed last, by label: an instance keeps its table for its whole life.
   private var lastInstance: (label: String, table: Int32)?
 
@@ -54,11 +55,11 @@ final class AppReferences {
 
   /// `callback.key` as a Lua string.
   func handlerKey(_ vm: LuaVM, _ callback: Callback) -> Int32 {
-    if let key = handlerKeys[callback] { return key }
+    let ordinal = callback.ordinal
+    if handlerKeys[ordinal] != 0 { return handlerKeys[ordinal] }
     vm.push(callback.key)
-    let key = vm.makeReference()
-    handlerKeys[callback] = key
-    return key
+    handlerKeys[ordinal] = vm.makeReference()
+    return handlerKeys[ordinal]
   }
 
   /// Pushes the instance table kept for `label`, if it was the last one pushed; else false.
@@ -140,4 +141,11 @@ extension AppHost {
     vm.pop()
     references.keepLastInstance(vm, label: label)
   }
+}
+
+extension Callback {
+  /// The callback's place in `allCases`, found without hashing (a `Callback` hashes its raw
+  /// string): a case without a payload is stored as its number in declaration order, which is
+  /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
+  var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
