@@ -28,6 +28,15 @@ public protocol AppDriver: AnyObject {
   /// The `restorationIdentifier` the app gives the view-controller class `name` (nil: none, so
   /// it takes no part in view-controller restoration; docs/model.md §17).
   func restorationIdentifier(ofController name: String) -> String?
+  /// `services` is being released (the simulator calls this from its `deinit`): a driver that
+  /// keeps it between jobs forgets it now, as a weak reference would have (a weak reference
+  /// would make every retain of the simulator take the runtime's slow path).
+  func servicesEnded(_ services: AppServices)
+}
+
+extension AppDriver {
+  /// A driver that keeps no services between jobs.
+  public func servicesEnded(_ services: AppServices) {}
 }
 
 extension AppDriver {

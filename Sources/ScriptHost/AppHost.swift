@@ -10,8 +10,12 @@ final class AppHost: AppDriver {
   let modules: [EmbeddedScript]
   let profile: Profile
   let seed: Int64
-  /// The system's services for the job that is running (handed over with every job).
-  private(set) weak var services: AppServices?
+  /// The system's services for the job that is running (handed over with every job), kept
+  /// until they are released (`servicesEnded`). Not `weak`: every retain of an object with a
+  /// weak reference to it takes the slow path, and app calls retain it at every call.
+  private(set) unowned var services: AppServices?
+  /// Which object `services` is, known without reading it (it cannot be read once released).
+  private var servicesIdentity: ObjectIdentifier?
   /// A script problem that must stop the run (an unknown handler name).
   private(set) var fatal: ScriptError?
 
@@ -70,7 +74,7 @@ final class AppHost: AppDriver {
   // MARK: AppDriver
 
   func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
-    self.services = services
+    keep(services)
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
     vm.wallLimitSeconds = wallLimitSeconds
@@ -101,6 +105,18 @@ final class AppHost: AppDriver {
     }
     declaredLayoutCache = layout
     return .success(layout)
+  }
+
+  func servicesEnded(_ ended: AppServices) {
+    guard servicesIdentity == ObjectIdentifier(ended) else { return }
+    services = nil
+    servicesIdentity = nil
+  }
+
+  /// Keeps the services a job was handed.
+  private func keep(_ services: AppServices) {
+    self.services = services
+    servicesIdentity = ObjectIdentifier(services)
   }
 
   func endProcess() {
@@ -135,7 +151,7 @@ final class AppHost: AppDriver {
   }
 
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
-    self.services = services
+    keep(services)
     guard let vm, let references, !vm.aborted else { return .failure(.processEnded) }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
