@@ -1,8 +1,8 @@
 import Lifecycle
 
 /// Registry references into one process's Lua state, made once after its API is installed, so
-/// that a callback reaches its handler and its receiver by array reads instead of interning
-/// strings and walking the registry by name at every call. Each refers to exactly what its
+/// that a callback reaches its handler and its receiver by reading the registry by number
+/// instead of interning strings and walking the registry by name at every call. Each refers to exactly what its
 /// name leads to: the registry's tables are out of a script's reach and are never replaced.
 /// The handler tables (`SceneDelegate`, a controller's table) are globals and tables a script
 /// may replace or change at any time, so they are still looked up, raw, at every call.
@@ -11,6 +11,9 @@ final class AppReferences {
   let controllers: Int32
   let instances: Int32
   let expirations: Int32
+  let afters: Int32
+  /// `AppHost.runObservers`, made once instead of a closure for every notification.
+  let runObservers: Int32
   /// The handler tables' global names as Lua strings.
   private let appDelegate: Int32, sceneDelegate: Int32, notificationDelegate: Int32, urlSessionDelegate: Int32
   /// The handler keys as Lua strings by `Callback.ordinal`, each made the first time a
@@ -33,6 +36,9 @@ final class AppReferences {
     controllers = table("controllers")
     instances = table("instances")
     expirations = table("expirations")
+    afters = table("afters")
+    vm.push(function: AppHost.runObservers)
+    runObservers = vm.makeReference()
     func name(_ text: String) -> Int32 {
       vm.push(text)
       return vm.makeReference()
@@ -79,6 +85,33 @@ final class AppReferences {
 
 // Finding the app's handlers and the instances they receive.
 extension AppHost {
+  /// Calls, with the notification's name, every observer of it in the observer list, in the
+  /// order they were added: a Lua function whose arguments are the list and the name.
+  static func runObservers(_ vm: LuaVM) throws -> Int32 {
+    let list: Int32 = 1
+    let name = vm.string(2)
+    var i = 1
+    while true {
+      vm.rawGet(list, i)
+      if vm.type(-1) != .table { vm.pop(); break }
+      vm.rawGet(-1, 1)
+      let matches = vm.string(-1) == name
+      vm.pop()
+      if matches {
+        vm.rawGet(-1, 2)
+        vm.pushValue(2)
+        switch vm.protectedCall(nargs: 1, nresults: 0, freshBudget: false) {
+        case .ok: break
+        case let .error(message, _): throw LuaRaise(message)
+        default: throw LuaRaise("lifesim: limit exceeded")
+        }
+      }
+      vm.pop()
+      i += 1
+    }
+    return 0
+  }
+
   func implements(_ callback: Callback, target: String) -> Bool {
     guard let vm, let references, !vm.aborted else { return false }
     let top = vm.top

@@ -167,39 +167,17 @@ final class AppHost: AppDriver {
       wantsValue = cb.returnsValue
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
-      // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
-      vm.push { vm in
-        let list: Int32 = 1
-        var i = 1
-        while true {
-          vm.rawGet(list, i)
-          if vm.type(-1) != .table { vm.pop(); break }
-          vm.rawGet(-1, 1)
-          let matches = vm.string(-1) == name
-          vm.pop()
-          if matches {
-            vm.rawGet(-1, 2)
-            vm.push(name)
-            switch vm.protectedCall(nargs: 1, nresults: 0, freshBudget: false) {
-            case .ok: break
-            case let .error(message, _): throw LuaRaise(message)
-            default: throw LuaRaise("lifesim: limit exceeded")
-            }
-          }
-          vm.pop()
-          i += 1
-        }
-        return 0
-      }
+      vm.pushReference(references.runObservers)
       pushRegistryTable(vm, "observers")
-      nargs = 1
+      vm.push(name)
+      nargs = 2
     case let .expiration(task):
-      pushRegistryTable(vm, "expirations")
+      vm.pushReference(references.expirations)
       vm.rawGet(-1, task)
       vm.insert(-2)
       vm.pop()
     case let .after(id):
-      pushRegistryTable(vm, "afters")
+      vm.pushReference(references.afters)
       vm.rawGet(-1, id)
       vm.pushNil()
       vm.rawSet(-3, id)
