@@ -40,6 +40,16 @@ final class AppHost: AppDriver {
   /// The wall-clock guard's limit for one call into the app (`WallClock`).
   let wallLimitSeconds: Int
 
+  /// How the app's Lua closures reach this host (`HostLink`).
+  private(set) lazy var link = HostLink(self)
+
+  /// The Lua state goes with the host: its finalizers find no host, and the process is marked
+  /// ended, so any Lua code they run unwinds at the hook's next count.
+  deinit {
+    link.clear()
+    vm?.abort()
+  }
+
   init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
        output: OutputBudget, wallLimitSeconds: Int) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
@@ -84,12 +94,12 @@ final class AppHost: AppDriver {
     let generation = Int64(services.state.generation)
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
-      virtualSeconds: { [weak self] in Double(self?.services?.clock ?? 0) / 1e6 },
-      print: { [weak self] text in
-        guard let self, let vm = self.vm else { return }
+      virtualSeconds: { [link] in Double(link.host?.services?.clock ?? 0) / 1e6 },
+      print: { [link] text in
+        guard let self = link.host, let vm = self.vm else { return }
         try self.writeLog(vm, text, by: "print")
       },
-      require: { [weak self] vm in try self?.require(vm) ?? 0 }))
+      require: { [link] vm in try link.host?.require(vm) ?? 0 }))
     installAPI(vm)
     references = AppReferences(vm)
     output.startCallback()
@@ -338,8 +348,8 @@ final class AppHost: AppDriver {
   }
 
   func pushCompletion(_ vm: LuaVM, _ id: Int?) {
-    vm.push { [weak self] vm in
-      if let id { try self?.call(.complete(id), from: vm) }
+    vm.push { [link] vm in
+      if let id { try link.host?.call(.complete(id), from: vm) }
       return 0
     }
   }
@@ -432,4 +442,15 @@ final class AppHost: AppDriver {
     vm.rawSet(loaded, name)
     return 1
   }
+}
+
+/// The reference from the app API's Lua closures back to their host, cleared when the host is
+/// released, so that a closure run after (by the finalizers `lua_close` runs as the host's Lua
+/// state goes) finds no host, as a weak reference would. Not `weak`: a weak reference puts the
+/// host's reference count in a side table, and every retain of it, at every app call, then takes
+/// the runtime's slow path.
+final class HostLink {
+  private(set) unowned(unsafe) var host: AppHost?
+  init(_ host: AppHost) { self.host = host }
+  func clear() { host = nil }
 }
