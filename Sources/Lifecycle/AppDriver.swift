@@ -28,6 +28,15 @@ public protocol AppDriver: AnyObject {
   /// The `restorationIdentifier` the app gives the view-controller class `name` (nil: none, so
   /// it takes no part in view-controller restoration; docs/model.md §17).
   func restorationIdentifier(ofController name: String) -> String?
+  /// `services` is being released (the simulator calls this from its `deinit`): a driver that
+  /// keeps it between jobs forgets it now, as a weak reference would have (a weak reference
+  /// would make every retain of the simulator take the runtime's slow path).
+  func servicesEnded(_ services: AppServices)
+}
+
+extension AppDriver {
+  /// A driver that keeps no services between jobs.
+  public func servicesEnded(_ services: AppServices) {}
 }
 
 extension AppDriver {
@@ -52,6 +61,21 @@ public protocol AppServices: AnyObject {
   /// Makes an app call; returns the id UIKit gave it (`beginBackgroundTask`, `after`), else nil.
   @discardableResult
   func handle(_ request: AppRequest, at: String?) throws(AppCallError) -> Int?
+
+  // The fields of `state` app code reads at its calls and callbacks, read in place: `state`
+  // hands over a copy of the whole struct, which costs many times the call that reads one field.
+  /// `state.sceneLabel`.
+  var sceneLabel: String? { get }
+  /// `state.orientation`.
+  var orientation: Orientation { get }
+  /// `state.applicationState`.
+  var applicationState: ApplicationState { get }
+  /// `state.protectedDataAvailable`.
+  var protectedDataAvailable: Bool { get }
+  /// `state.isAvailable(protection)`.
+  func isAvailable(_ protection: DataProtection) -> Bool
+  /// `state.readableStoredValue(key)`.
+  func readableStoredValue(_ key: String) -> JSONValue?
 }
 
 /// App code the system runs.

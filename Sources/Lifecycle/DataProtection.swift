@@ -11,14 +11,21 @@ public enum DataProtection: String, Sendable, CaseIterable {
   case complete
 }
 
-extension LifecycleState {
-  /// Whether data of class `protection` can be read and written now.
-  public func isAvailable(_ protection: DataProtection) -> Bool {
-    switch protection {
+extension DataProtection {
+  /// Whether data of this class can be read and written, the device's protected data being as given.
+  public func isAvailable(firstUnlockPending: Bool, protectedDataAvailable: Bool) -> Bool {
+    switch self {
     case .none: return true
     case .untilFirstUnlock: return !firstUnlockPending
     case .complete: return protectedDataAvailable && !firstUnlockPending
     }
+  }
+}
+
+extension LifecycleState {
+  /// Whether data of class `protection` can be read and written now.
+  public func isAvailable(_ protection: DataProtection) -> Bool {
+    protection.isAvailable(firstUnlockPending: firstUnlockPending, protectedDataAvailable: protectedDataAvailable)
   }
 
   /// The class `key` was last stored under (absent: the default, untilFirstUnlock).

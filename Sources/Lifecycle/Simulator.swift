@@ -44,6 +44,8 @@ public final class Simulator: AppServices {
     scheduler = Scheduler(profile: profile)
   }
 
+  deinit { driver.servicesEnded(self) }
+
   // MARK: - Recording
 
   func emit(_ body: EventBody) {

@@ -39,8 +39,8 @@ extension AppHost {
     vm.newTable(); vm.rawSet(env, "SceneDelegate")
     vm.newTable(); vm.rawSet(env, "NotificationDelegate")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
       if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
@@ -78,13 +78,13 @@ extension AppHost {
     }
     vm.rawSet(env, "app")
 
-    vm.push { vm in
+    vm.push { [link] vm in
       guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
         throw LuaRaise(at: vm, "controller: expected a class name: controller \"NoteList\" { … }")
       }
-      vm.push { [weak self] vm in
+      vm.push { [link] vm in
         guard vm.type(1) == .table else { throw LuaRaise(at: vm, "controller \"\(name)\": expected a table of handlers") }
-        self?.pushRegistryTable(vm, "controllers")
+        link.host?.pushRegistryTable(vm, "controllers")
         vm.pushValue(1)
         vm.rawSet(-2, name)
         return 0
@@ -93,8 +93,8 @@ extension AppHost {
     }
     vm.rawSet(env, "controller")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       let us = try self.seconds(vm, 1, "work")
       try self.checkClock(vm, adding: us, by: "work")
       try self.call(.work(us: us), from: vm)
@@ -102,34 +102,34 @@ extension AppHost {
     }
     vm.rawSet(env, "work")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
       let protection = try self.protection(vm, 3)
-      if self.services?.state.isAvailable(protection) == true { try self.chargeStore(vm, key: key, value: value) }
+      if self.services?.isAvailable(protection) == true { try self.chargeStore(vm, key: key, value: value) }
       let written = try self.call(.store(key: key, value: value == .null ? nil : value, protection: protection), from: vm)
       vm.push(written != nil)
       return 1
     }
     vm.rawSet(env, "store")
 
-    vm.push { [weak self] vm in
+    vm.push { [link] vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
-      try vm.push(json: self?.services?.state.readableStoredValue(key) ?? .null)
+      try vm.push(json: link.host?.services?.readableStoredValue(key) ?? .null)
       return 1
     }
     vm.rawSet(env, "stored")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       try self.writeLog(vm, vm.string(1) ?? "", by: "log")
       return 0
     }
     vm.rawSet(env, "log")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard let name = vm.type(1) == .string ? vm.string(1) : nil, vm.type(2) == .function else {
         throw LuaRaise(at: vm, "observe: expected a notification name and a function")
       }
@@ -147,8 +147,8 @@ extension AppHost {
     }
     vm.rawSet(env, "observe")
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       let us = try self.seconds(vm, 1, "after")
       guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
       try self.checkClock(vm, adding: us, by: "after")
@@ -171,8 +171,8 @@ extension AppHost {
   func installNavigation(_ vm: LuaVM, env: Int32) {
     /// A navigation call: the process must be alive before its arguments are read.
     func navigate(_ request: @escaping (LuaVM) throws -> AppRequest) -> HostFunction.Body {
-      return { [weak self] vm in
-        guard let self, self.services != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
+      return { [link] vm in
+        guard let self = link.host, self.services != nil, let own = self.vm, !own.aborted else { throw LuaRaise("lifesim: process ended") }
         try self.call(try request(vm), from: vm)
         return 0
       }
@@ -212,8 +212,8 @@ extension AppHost {
     vm.newTable()  // UIApplication
     vm.newTable()  // shared
     vm.push("UIApplication"); vm.rawSet(-2, "class")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       // beginBackgroundTask(self, [name], [expiration])
       try Self.requireMethodCall(vm, "beginBackgroundTask")
       var nameIdx: Int32 = 2, handlerIdx: Int32 = 3
@@ -236,8 +236,8 @@ extension AppHost {
       return 1
     }
     vm.rawSet(-2, "beginBackgroundTask")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       try Self.requireMethodCall(vm, "endBackgroundTask")
       guard let id = vm.wholeNumber(2) else { throw LuaRaise(at: vm, "endBackgroundTask: expected a task id, not \(vm.describeValue(2))") }
       try self.call(.endBackgroundTask(Int(id)), from: vm)
@@ -246,15 +246,15 @@ extension AppHost {
     vm.rawSet(-2, "endBackgroundTask")
     // Dynamic properties through __index.
     vm.newTable()
-    vm.push { [weak self] vm in
-      guard let services = self?.services else { vm.pushNil(); return 1 }
+    vm.push { [link] vm in
+      guard let services = link.host?.services else { vm.pushNil(); return 1 }
       switch vm.string(2) {
       case "backgroundTimeRemaining":
         if let us = services.backgroundTimeRemaining_us { vm.push(Double(us) / 1e6) } else { vm.push(Double.greatestFiniteMagnitude) }
       case "applicationState":
-        vm.push(services.state.applicationState.rawValue)
+        vm.push(services.applicationState.rawValue)
       case "isProtectedDataAvailable":
-        vm.push(services.state.protectedDataAvailable)
+        vm.push(services.protectedDataAvailable)
       default:
         vm.pushNil()
       }

@@ -17,8 +17,8 @@ extension AppHost {
     vm.pop(2)
     vm.newTable(); vm.rawSet(env, URLSessionLabel.delegate)
 
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else {
         throw LuaRaise(at: vm, "background_transfer: expected a table: background_transfer { session = \"uploads\", seconds = 20 }")
       }
@@ -40,8 +40,8 @@ extension AppHost {
     guard profile.bgTaskScheduler else { return }
     vm.newTable()
     vm.push("BGTaskScheduler"); vm.rawSet(-2, "class")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       try Self.requireSchedulerCall(vm, "register")
       guard vm.type(2) == .string, let identifier = vm.string(2), vm.type(3) == .function else {
         throw LuaRaise(at: vm, "register: expected a task identifier and a launch handler: BGTaskScheduler:register(\"com.example.refresh\", function(task) … end)")
@@ -58,8 +58,8 @@ extension AppHost {
       return 1
     }
     vm.rawSet(-2, "register")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       try Self.requireSchedulerCall(vm, "submit")
       let request = try Self.readRequest(vm, at: 2)
       let reply = try self.call(.submitBGTask(request), from: vm)
@@ -144,8 +144,8 @@ extension AppHost {
     vm.newTable()
     vm.push(identifier); vm.rawSet(-2, "identifier")
     vm.push(arguments.payload?["kind"]?.stringValue ?? BGTaskKind.refresh.rawValue); vm.rawSet(-2, "kind")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else {
         throw LuaRaise(at: vm, "setTaskCompleted: call it with ':' — task:setTaskCompleted(true), not task.setTaskCompleted(true)")
       }

@@ -9,8 +9,8 @@ extension AppHost {
   func installNotificationCenter(_ vm: LuaVM, env: Int32) {
     vm.newTable()
     vm.push("UNUserNotificationCenter"); vm.rawSet(-2, "class")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       try Self.requireMethodCall(vm, "setDelegate", on: "UNUserNotificationCenter", spelled: "UNUserNotificationCenter")
       try self.call(.setNotificationDelegate, from: vm)
       return 0
@@ -66,8 +66,8 @@ extension AppHost {
   /// `restorationHandler({vc, …})`: each controller (an instance table with its `id`) gets
   /// `restoreUserActivityState(vc, activity)` inside the call.
   private func pushRestorationHandler(_ vm: LuaVM, activity: JSONValue) {
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else {
         throw LuaRaise(at: vm, "restorationHandler: expected a list of view controllers, not \(vm.describeValue(1))")
       }

@@ -56,8 +56,8 @@ extension AppHost {
   func installSceneMethods(_ vm: LuaVM) {
     for (name, request) in [("extendStateRestoration", AppRequest.extendStateRestoration),
                             ("completeStateRestoration", AppRequest.completeStateRestoration)] {
-      vm.push { [weak self] vm in
-        guard let self else { return 0 }
+      vm.push { [link] vm in
+        guard let self = link.host else { return 0 }
         guard vm.type(1) == .table else {
           throw LuaRaise(at: vm, "\(name): call it with ':' — scene:\(name)(), not scene.\(name)()")
         }

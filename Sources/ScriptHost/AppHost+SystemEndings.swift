@@ -5,8 +5,8 @@ import Lifecycle
 extension AppHost {
   /// `hold_lock(name, {shared = true})` and `release_lock(name)`.
   func installLocks(_ vm: LuaVM, env: Int32) {
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
         throw LuaRaise(at: vm, "hold_lock: expected a lock name, not \(vm.describeValue(1))")
       }
@@ -29,8 +29,8 @@ extension AppHost {
       return 0
     }
     vm.rawSet(env, "hold_lock")
-    vm.push { [weak self] vm in
-      guard let self else { return 0 }
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
       guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
         throw LuaRaise(at: vm, "release_lock: expected a lock name, not \(vm.describeValue(1))")
       }

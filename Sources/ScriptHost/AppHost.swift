@@ -10,12 +10,18 @@ final class AppHost: AppDriver {
   let modules: [EmbeddedScript]
   let profile: Profile
   let seed: Int64
-  /// The system's services for the job that is running (handed over with every job).
-  private(set) weak var services: AppServices?
+  /// The system's services for the job that is running (handed over with every job), kept
+  /// until they are released (`servicesEnded`). Not `weak`: every retain of an object with a
+  /// weak reference to it takes the slow path, and app calls retain it at every call.
+  private(set) unowned var services: AppServices?
+  /// Which object `services` is, known without reading it (it cannot be read once released).
+  private var servicesIdentity: ObjectIdentifier?
   /// A script problem that must stop the run (an unknown handler name).
   private(set) var fatal: ScriptError?
 
   private(set) var vm: LuaVM?
+  /// The running process's registry references (`AppReferences`).
+  private(set) var references: AppReferences?
   /// Set when the process ended while its Lua code was still on the stack.
   private var closePending = false
   var layout = AppLayout()
@@ -33,6 +39,16 @@ final class AppHost: AppDriver {
 
   /// The wall-clock guard's limit for one call into the app (`WallClock`).
   let wallLimitSeconds: Int
+
+  /// How the app's Lua closures reach this host (`HostLink`).
+  private(set) lazy var link = HostLink(self)
+
+  /// The Lua state goes with the host: its finalizers find no host, and the process is marked
+  /// ended, so any Lua code they run unwinds at the hook's next count.
+  deinit {
+    link.clear()
+    vm?.abort()
+  }
 
   init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
        output: OutputBudget, wallLimitSeconds: Int) {
@@ -68,7 +84,7 @@ final class AppHost: AppDriver {
   // MARK: AppDriver
 
   func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
-    self.services = services
+    keep(services)
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
     vm.wallLimitSeconds = wallLimitSeconds
@@ -78,13 +94,14 @@ final class AppHost: AppDriver {
     let generation = Int64(services.state.generation)
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(
       seed: seed &+ generation &* 1_000_003,
-      virtualSeconds: { [weak self] in Double(self?.services?.clock ?? 0) / 1e6 },
-      print: { [weak self] text in
-        guard let self, let vm = self.vm else { return }
+      virtualSeconds: { [link] in Double(link.host?.services?.clock ?? 0) / 1e6 },
+      print: { [link] text in
+        guard let self = link.host, let vm = self.vm else { return }
         try self.writeLog(vm, text, by: "print")
       },
-      require: { [weak self] vm in try self?.require(vm) ?? 0 }))
+      require: { [link] vm in try link.host?.require(vm) ?? 0 }))
     installAPI(vm)
+    references = AppReferences(vm)
     output.startCallback()
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
       fatal = ScriptError(error)
@@ -100,6 +117,18 @@ final class AppHost: AppDriver {
     return .success(layout)
   }
 
+  func servicesEnded(_ ended: AppServices) {
+    guard servicesIdentity == ObjectIdentifier(ended) else { return }
+    services = nil
+    servicesIdentity = nil
+  }
+
+  /// Keeps the services a job was handed.
+  private func keep(_ services: AppServices) {
+    self.services = services
+    servicesIdentity = ObjectIdentifier(services)
+  }
+
   func endProcess() {
     guard let vm else { return }
     vm.abort()
@@ -108,14 +137,8 @@ final class AppHost: AppDriver {
 
   private func closeNow() {
     vm = nil
+    references = nil
     closePending = false
-  }
-
-  func implements(_ callback: Callback, target: String) -> Bool {
-    guard let vm, !vm.aborted else { return false }
-    let top = vm.top
-    defer { vm.setTop(top) }
-    return pushHandler(vm, callback, target: target)
   }
 
   /// The view-controller classes the running process declares, in name order (explore's push
@@ -138,8 +161,8 @@ final class AppHost: AppDriver {
   }
 
   func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
-    self.services = services
-    guard let vm, !vm.aborted else { return .failure(.processEnded) }
+    keep(services)
+    guard let vm, let references, !vm.aborted else { return .failure(.processEnded) }
     if vm.guestDepth == 0 { output.startCallback() }
     let top = vm.top
     var nargs: Int32 = 0
@@ -147,46 +170,24 @@ final class AppHost: AppDriver {
     switch job {
     case let .callback(.userAction, target, arguments):
       guard pushActionFunction(vm, target: target, payload: arguments.payload) else { vm.setTop(top); return .success(nil) }
-      nargs = pushArguments(vm, .userAction, target: target, arguments)
+      nargs = pushArguments(vm, references, .userAction, target: target, arguments)
     case let .callback(cb, target, arguments):
-      guard pushHandler(vm, cb, target: target) else { vm.setTop(top); return .success(nil) }
-      nargs = pushArguments(vm, cb, target: target, arguments)
+      guard pushHandler(vm, references, cb, target: target) else { vm.setTop(top); return .success(nil) }
+      nargs = pushArguments(vm, references, cb, target: target, arguments)
       wantsValue = cb.returnsValue
     case let .notification(name):
       // Every observer of `name`, in the order they were added, inside one protected call.
-      // Runs as a Lua function with the observer list as its argument (index 1 of its own frame).
-      vm.push { vm in
-        let list: Int32 = 1
-        var i = 1
-        while true {
-          vm.rawGet(list, i)
-          if vm.type(-1) != .table { vm.pop(); break }
-          vm.rawGet(-1, 1)
-          let matches = vm.string(-1) == name
-          vm.pop()
-          if matches {
-            vm.rawGet(-1, 2)
-            vm.push(name)
-            switch vm.protectedCall(nargs: 1, nresults: 0, freshBudget: false) {
-            case .ok: break
-            case let .error(message, _): throw LuaRaise(message)
-            default: throw LuaRaise("lifesim: limit exceeded")
-            }
-          }
-          vm.pop()
-          i += 1
-        }
-        return 0
-      }
+      vm.pushReference(references.runObservers)
       pushRegistryTable(vm, "observers")
-      nargs = 1
+      vm.push(name)
+      nargs = 2
     case let .expiration(task):
-      pushRegistryTable(vm, "expirations")
+      vm.pushReference(references.expirations)
       vm.rawGet(-1, task)
       vm.insert(-2)
       vm.pop()
     case let .after(id):
-      pushRegistryTable(vm, "afters")
+      vm.pushReference(references.afters)
       vm.rawGet(-1, id)
       vm.pushNil()
       vm.rawSet(-3, id)
@@ -225,7 +226,7 @@ final class AppHost: AppDriver {
   static let returnedBytesMax = 1 << 20
 
   /// What a protected call into the app (running `what`) means for the simulated process.
-  private func fault(_ result: LuaVM.CallResult, in what: String) -> AppFault? {
+  private func fault(_ result: LuaVM.CallResult, in what: @autoclosure () -> String) -> AppFault? {
     switch result {
     case .ok: return nil
     case let .error(message, traceback):
@@ -235,7 +236,7 @@ final class AppHost: AppDriver {
     case .aborted: return .processEnded
     case let .wallClockLimit(at):
       // Not a fault of the simulated app: the host's guard stops the whole run.
-      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what, seconds: vm?.wallLimitSeconds ?? 0))
+      fatal = fatal ?? ScriptError(WallClock.message(at: at, in: what(), seconds: vm?.wallLimitSeconds ?? 0))
       vm?.abort()
       return .processEnded
     }
@@ -258,46 +259,9 @@ final class AppHost: AppDriver {
 
   // MARK: Handlers
 
-  func pushRegistryTable(_ vm: LuaVM, _ name: String) {
-    vm.pushRegistry()
-    vm.rawGet(-1, "lifesim.app")
-    vm.rawGet(-1, name)
-    vm.insert(-3)
-    vm.pop(2)
-  }
-
-  /// Pushes the Lua function for `callback` on `target`; false (nothing pushed) if there is none.
-  private func pushHandler(_ vm: LuaVM, _ callback: Callback, target: String) -> Bool {
-    let top = vm.top
-    switch callback.receiver {
-    case .appDelegate, .sceneDelegate, .notificationDelegate, .urlSessionDelegate:
-      Sandbox.pushEnvironment(vm)
-      vm.rawGet(-1, Self.handlerTable(callback.receiver) ?? "AppDelegate")
-      guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, callback.key)
-    case .viewController:
-      pushRegistryTable(vm, "controllers")
-      vm.rawGet(-1, InstanceLabel.className(target))
-      guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, callback.key)
-    case .closure:
-      if callback == .asyncAfter { return false }
-      if let identifier = BGTaskLabel.identifier(of: target) {
-        pushBackgroundTaskClosure(vm, callback, identifier: identifier)
-      } else {
-        pushRegistryTable(vm, "expirations")
-        vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
-      }
-    }
-    guard vm.type(-1) == .function else { vm.setTop(top); return false }
-    vm.insert(top + 1)
-    vm.setTop(top + 1)
-    return true
-  }
-
-
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
-  private func pushArguments(_ vm: LuaVM, _ cb: Callback, target: String, _ arguments: CallbackArguments) -> Int32 {
+  private func pushArguments(_ vm: LuaVM, _ references: AppReferences, _ cb: Callback, target: String,
+                             _ arguments: CallbackArguments) -> Int32 {
     let url = arguments.url, completion = arguments.completion, animated = arguments.animated
     // First the receiver: UIApplication.shared, the scene, or the controller instance.
     switch cb.receiver {
@@ -306,9 +270,9 @@ final class AppHost: AppDriver {
       vm.rawGet(-1, "UIApplication")
       if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
     case .sceneDelegate:
-      pushInstance(vm, label: services?.state.sceneLabel ?? "Scene#0", className: "UIWindowScene")
+      pushInstance(vm, references, label: services?.sceneLabel ?? "Scene#0", className: "UIWindowScene")
     case .viewController:
-      pushInstance(vm, label: target, className: InstanceLabel.className(target))
+      pushInstance(vm, references, label: target, className: InstanceLabel.className(target))
     case .notificationDelegate:
       Sandbox.pushEnvironment(vm)
       vm.rawGet(-1, "UNUserNotificationCenter")
@@ -349,7 +313,7 @@ final class AppHost: AppDriver {
       // The simulator gives every appearance callback its `animated` (an invariant test holds it).
       vm.push(animated == true); return 2
     case .viewWillTransitionToSize, .willTransitionToTraitCollection:
-      vm.push(services?.state.orientation.rawValue ?? "portrait"); return 2
+      vm.push(services?.orientation.rawValue ?? "portrait"); return 2
     case .configurationForConnecting, .didDiscardSceneSessions, .applicationWillResignActive,
          .applicationDidEnterBackground, .applicationWillEnterForeground, .applicationDidBecomeActive,
          .applicationWillTerminate, .applicationDidReceiveMemoryWarning, .applicationProtectedDataWillBecomeUnavailable,
@@ -383,26 +347,9 @@ final class AppHost: AppDriver {
     }
   }
 
-  /// The table standing for one instance (`vc.id == "NoteList#1"`): the same table for its whole life.
-  private func pushInstance(_ vm: LuaVM, label: String, className: String) {
-    pushRegistryTable(vm, "instances")
-    vm.rawGet(-1, label)
-    if vm.type(-1) != .table {
-      vm.pop()
-      vm.newTable()
-      vm.push(label); vm.rawSet(-2, "id")
-      vm.push(className); vm.rawSet(-2, "class")
-      if className == "UIWindowScene" { installSceneMethods(vm) }
-      vm.pushValue(-1)
-      vm.rawSet(-3, label)
-    }
-    vm.insert(-2)
-    vm.pop()
-  }
-
   func pushCompletion(_ vm: LuaVM, _ id: Int?) {
-    vm.push { [weak self] vm in
-      if let id { try self?.call(.complete(id), from: vm) }
+    vm.push { [link] vm in
+      if let id { try link.host?.call(.complete(id), from: vm) }
       return 0
     }
   }
@@ -495,4 +442,15 @@ final class AppHost: AppDriver {
     vm.rawSet(loaded, name)
     return 1
   }
+}
+
+/// The reference from the app API's Lua closures back to their host, cleared when the host is
+/// released, so that a closure run after (by the finalizers `lua_close` runs as the host's Lua
+/// state goes) finds no host, as a weak reference would. Not `weak`: a weak reference puts the
+/// host's reference count in a side table, and every retain of it, at every app call, then takes
+/// the runtime's slow path.
+final class HostLink {
+  private(set) unowned(unsafe) var host: AppHost?
+  init(_ host: AppHost) { self.host = host }
+  func clear() { host = nil }
 }

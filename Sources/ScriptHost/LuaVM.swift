@@ -163,6 +163,23 @@ final class LuaVM {
   /// The corresponding C function is `lua_pushglobaltable`: the globals table, read raw from the registry.
   func pushGlobals() { lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
 
+  // MARK: References (values kept in the registry, pushed by number)
+
+  /// Keeps the value on top of the stack in the registry and pops it; `pushReference` pushes it
+  /// back with one array read, where reaching it by name hashes and interns strings. The
+  /// corresponding C function is `luaL_ref`.
+  func makeReference() -> Int32 { luaL_ref(L, clua_registryindex()) }
+  /// Pushes the value kept as `reference`.
+  func pushReference(_ reference: Int32) { lua_rawgeti(L, clua_registryindex(), lua_Integer(reference)) }
+  /// Lets the value kept as `reference` go (`luaL_unref`).
+  func releaseReference(_ reference: Int32) { luaL_unref(L, clua_registryindex(), reference) }
+  /// `t[key]` with `lua_rawget`, the key the value kept as `key` (a string made once); pushes the value.
+  func rawGet(_ table: Int32, keyReference key: Int32) {
+    let t = absIndex(table)
+    pushReference(key)
+    lua_rawget(L, t)
+  }
+
   // MARK: Functions
 
   /// Registers a Swift function as a Lua closure (through `clua_trampoline`) and pushes it.

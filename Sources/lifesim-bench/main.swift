@@ -177,8 +177,9 @@ case "read": emit(read(path: args[2]))
 case "write-forever": writeForever(path: args[2])
 case "calls":
   let n = Int(args[2]) ?? 10_000_000
-  emit([("calls", .int(Int64(n))), ("swiftToLuaNs", .double(HostBenchmark.swiftToLuaNanoseconds(calls: n))),
-        ("luaToSwiftNs", .double(HostBenchmark.luaToSwiftNanoseconds(calls: n)))])
+  guard let ns = HostBenchmark.callNanoseconds(calls: n) else { print("the benchmark app did not launch"); exit(1) }
+  emit([("calls", .int(Int64(n))), ("swiftToLuaNs", .double(ns.swiftToLua)), ("luaToSwiftNs", .double(ns.luaToSwift)),
+        ("luaToLuaInAppNs", .double(ns.luaToLuaInApp))])
 case "patterns":
   // bench/patterns.lua in the sandbox: seconds per case (best of 5); --as-app: with an app's hook and collector.
   let fd = open(args[2], O_RDONLY)
