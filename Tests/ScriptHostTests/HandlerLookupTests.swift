@@ -8,12 +8,12 @@ import Testing
 /// add, replace or remove handlers, or replace a whole handler table, at any time.
 @Suite struct HandlerLookupTests {
   private func logged(_ events: [Event]) -> [String] {
-    events.compactMap { if case let .call(.log(m), _) = $0.body { return m }; return nil }
+    events.compactMap { if case let .appCalled(.log(m), _) = $0.body { return m }; return nil }
   }
 
   private func handled(_ events: [Event], _ callback: Callback) -> [Bool] {
     events.compactMap {
-      guard case let .callback(cb, _, handled, _, _) = $0.body, cb == callback else { return nil }
+      guard case let .callbackDelivered(cb, _, handled, _, _) = $0.body, cb == callback else { return nil }
       return handled
     }
   }
