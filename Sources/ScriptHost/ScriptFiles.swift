@@ -102,14 +102,7 @@ struct ScriptLoader {
       if p == "..", absolute { continue }
       parts.append(p)
     }
-    // Appended one by one: `joined` on substrings runs unspecialised (250,000 instructions of
-    // runtime type lookups, paid at every start for the bundled library's path).
-    var normalized = absolute ? "/" : ""
-    for (i, part) in parts.enumerated() {
-      if i > 0 { normalized += "/" }
-      normalized += part
-    }
-    return normalized
+    return (absolute ? "/" : "") + parts.joined(separator: "/")
   }
 
   static func isModuleName(_ name: String) -> Bool {
