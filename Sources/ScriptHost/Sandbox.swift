@@ -1,3 +1,5 @@
+internal import CLua
+
 /// Builds the sandboxed environment every script runs in (docs/lua-api.md, "The sandbox").
 ///
 /// Scripts get their own `_ENV` with the safe libraries and deterministic
@@ -55,14 +57,33 @@ enum Sandbox {
 
   /// The prelude compiled once per process: compiling its text cost about 150 µs at every
   /// process start of the simulated app, most of a short explore run. The same functions load
-  /// from it, with their line information.
-  static let preludeBytecode: [UInt8] = {
+  /// from it, with their line information. A one-verb `run` would still spend a quarter of its
+  /// instructions compiling it, so the build carries it compiled (`PreludeBytecode`), used only
+  /// when it was made from this very text by this very Lua release.
+  static let preludeBytecode: [UInt8] = embeddedBytecodeFits(prelude) ? PreludeBytecode.bytes : compile(prelude)
+
+  /// Whether `PreludeBytecode` was compiled from `source` by this build's Lua release.
+  static func embeddedBytecodeFits(_ source: String) -> Bool {
+    PreludeBytecode.release == luaRelease && PreludeBytecode.sourceHash == sourceHash(source)
+  }
+
+  /// FNV-1a (64 bits) of `source`'s UTF-8: which text the embedded bytecode was compiled from.
+  static func sourceHash(_ source: String) -> UInt64 {
+    source.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+  }
+
+  /// The bytecode of `source` as the prelude's chunk, debug information kept.
+  static func compile(_ source: String) -> [UInt8] {
     let vm = LuaVM(memoryLimitBytes: 64 << 20, instructionLimit: 1_000_000)
-    guard vm.load(prelude, chunkName: "=" + preludeName) == nil, let bytes = vm.dumpTop() else {
+    guard vm.load(source, chunkName: "=" + preludeName) == nil, let bytes = vm.dumpTop() else {
       fatalError("the sandbox prelude does not compile")
     }
     return bytes
-  }()
+  }
+
+  /// The Lua release whose headers this build was compiled against ("5.4.4"): bytecode is
+  /// not portable between releases. (The release builds link that release's archive.)
+  static let luaRelease = LUA_VERSION_MAJOR + "." + LUA_VERSION_MINOR + "." + LUA_VERSION_RELEASE
   static let hooksKey = "lifesim.hooks"
 
   /// Reseeds `math.random` (a scenario's `seed` is read after the sandbox is built).

@@ -4,6 +4,8 @@ import ScriptHost
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 @main
@@ -35,6 +37,10 @@ struct Lifesim: ParsableCommand {
       Terminal.error("argument \(bad) is not valid UTF-8; lifesim takes UTF-8 file names only (rename the file)")
       exit(withError: ExitCode(Status.trouble))
     }
+    // The common `run FILE [-q] [-o FILE]` without ArgumentParser's start-up work (see QuickRun).
+    if let request = QuickRun.request(CommandLine.arguments.dropFirst()) {
+      do throws(ExitCode) { try request.execute() } catch { end(error) }
+    }
     if let typo = misspelledCommand() {
       Terminal.error(typo)
       Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")
@@ -45,6 +51,9 @@ struct Lifesim: ParsableCommand {
       try command.run()
       exitIfStdoutFailed()
     } catch {
+      // A command's own exit status: it has printed its messages, and ArgumentParser would only
+      // build a usage text to print nothing (exitCode(for:) and exit(withError:) both do).
+      if let status = error as? ExitCode, status != .validationFailure { end(status) }
       if exitCode(for: error) == .validationFailure {
         Terminal.flush()
         Terminal.error(message(for: error))
@@ -59,6 +68,14 @@ struct Lifesim: ParsableCommand {
     }
   }
 
+  /// The end of a command that threw its exit status, as `exit(withError:)` ends it.
+  private static func end(_ status: ExitCode) -> Never {
+    JSONLines.endIfNeeded(status: status.rawValue)
+    Terminal.flush()
+    exitIfStdoutFailed()
+    exitProcess(status.rawValue)
+  }
+
   /// Whatever the command decided, output that did not reach standard output is trouble.
   private static func exitIfStdoutFailed() {
     Terminal.flush()
@@ -67,6 +84,9 @@ struct Lifesim: ParsableCommand {
     exit(withError: ExitCode(Status.trouble))
   }
 }
+
+/// The C library's `exit` (inside `Lifesim`, `exit` names ArgumentParser's `exit(withError:)`).
+private func exitProcess(_ status: Int32) -> Never { exit(status) }
 
 /// `lifesim rn s.lua`: a first argument that is no command but is near one (ArgumentParser would
 /// only say "2 unexpected arguments").

@@ -1,0 +1,94 @@
+import ArgumentParser
+import EventStore
+import Lifecycle
+import ScriptHost
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `lifesim run` was asked to do, as plain values: built by ArgumentParser's `Run`, or by
+/// `QuickRun` for the common short forms without ArgumentParser's start-up work. Both run here.
+struct RunRequest {
+  var scenario: String
+  var app: String? = nil
+  /// `--lib` folders, in the order given.
+  var lib: [String] = []
+  var ios: Int? = nil
+  var noScenes = false
+  var seed: Int64? = nil
+  var output: String? = nil
+  var force = false
+  var wallLimitSeconds = WallClock.defaultLimitSeconds
+  var maxEvents = RunConfiguration.defaultMaxEvents
+  var quiet = false
+  var numbers = false
+  var json = false
+
+  /// Runs the scenario, prints the trace and the outcome, and throws the exit status.
+  func execute() throws(ExitCode) {
+    defer { Terminal.flush() }
+    if json { JSONLines.begin("run") }
+    if let output {
+      // The log itself is written in place (append-only, crash-safe); this only refuses an input as -o.
+      do { _ = try OutputTarget.check(output, overwrite: force, inputs: [scenario] + (app.map { [$0] } ?? [])) } catch {
+        Terminal.error("\(error)")
+        throw ExitCode(Status.trouble)
+      }
+    }
+    var config = RunConfiguration(
+      scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
+      outputPath: output, overwrite: force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+    config.wallLimitSeconds = wallLimitSeconds
+    config.maxEvents = maxEvents
+    var trace = TraceFormatter(numbered: numbers)
+    let json = self.json, quiet = self.quiet
+    // The header is written once the log is open and the app read: only then has the run started.
+    var started = false
+    // A long run (say a year of advance with a timer) shows its event count on a terminal.
+    var progress = Progress("run", besideTrace: !quiet && !json)
+    let result = ScenarioRunner(config, onHeader: { _ in started = true }) { seq, event in
+      progress.tick()
+      if json {
+        var encoder = CanonicalJSONWriter(capacity: 512)
+        event.canonicalBody(seq: seq, into: &encoder)
+        Terminal.write(encoder.text)
+      }
+      else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
+    }.run()
+    progress.finish()
+    if started { report(result) }
+    Terminal.flush()
+    if let error = result.error { Terminal.error(error) }
+    throw ExitCode(result.exitStatus)
+  }
+
+  /// The outcome of a run that started (a refusal to start has only its message).
+  private func report(_ result: RunResult) {
+    if json {
+      JSONLines.end(status: result.exitStatus, [("events", .int(result.events)), ("t", .int(result.endTime)),
+                                                ("seed", result.header.map { .int($0.seed) } ?? .null), ("outcome", result.outcome)])
+    } else {
+      let seedValue = result.header?.seed
+      Terminal.write("")
+      Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
+                                           rerun: seedValue.map(reproduceLine)))
+    }
+  }
+
+  /// The command that runs this run again, byte for byte: every option that shaped it (knobs
+  /// come only from the scenario script, which it names; `--lib` and `LIFESIM_PATH` decide which
+  /// modules `require` finds), shell-quoted. A negative seed is written `--seed=-1`, which the
+  /// parser cannot mistake for an option.
+  private func reproduceLine(seed: Int64) -> String {
+    var words = ["lifesim", "run", scenario]
+    if let app { words += ["--app", app] }
+    if let ios { words += ["--ios", String(ios)] }
+    if noScenes { words.append("--no-scenes") }
+    for folder in lib { words += ["--lib", folder] }
+    if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
+    words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+    let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
+    return library + ShellCommand.line(words)
+  }
+}
