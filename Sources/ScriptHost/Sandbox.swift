@@ -1,4 +1,5 @@
 internal import CLua
+import EventStore
 
 /// Builds the sandboxed environment every script runs in (docs/lua-api.md, "The sandbox").
 ///
@@ -68,9 +69,7 @@ enum Sandbox {
   }
 
   /// FNV-1a (64 bits) of `source`'s UTF-8: which text the embedded bytecode was compiled from.
-  static func sourceHash(_ source: String) -> UInt64 {
-    source.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-  }
+  static func sourceHash(_ source: String) -> UInt64 { FNV1a.hash(source.utf8) }
 
   /// The bytecode of `source` as the prelude's chunk, debug information kept.
   static func compile(_ source: String) -> [UInt8] {

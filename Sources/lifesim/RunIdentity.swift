@@ -20,11 +20,8 @@ struct RunIdentity {
     appPath = header.scripts.first { $0.role == "app" }?.path ?? ""
     let file = scenarioPath.split(separator: "/").last.map(String.init) ?? ""
     scenario = file.isEmpty ? "run" : (file.hasSuffix(".lua") ? String(file.dropLast(4)) : file)
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     let parts = [header.profile.canonicalText, String(header.scenes), String(header.seed)] + header.scripts.map { $0.role + ":" + $0.sha256 }
-    for byte in parts.joined(separator: "\n").utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
+    let hash = FNV1a.hash(parts.joined(separator: "\n").utf8)
     let hex = String(hash, radix: 16)
     id = String(repeating: "0", count: 16 - hex.count) + hex
     pid = Int64(hash % 2_000_000_000) + 1
