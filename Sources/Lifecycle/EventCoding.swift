@@ -12,8 +12,7 @@ extension EventBody {
       // As the verb table declares the verb: each argument under its key, in the row's order.
       let spec = input.spec, arguments = input.arguments
       w.field("name", spec.name)
-      for key in spec.recordedKeys(arguments) {
-        guard let value = arguments.values[key] else { continue }
+      for (key, value) in spec.recorded(arguments) {
         w.key(dynamic: key)
         switch value {
         case let .text(s): w.string(s)

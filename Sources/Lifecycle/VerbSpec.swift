@@ -59,8 +59,8 @@ public struct VerbSpec: Sendable {
     return combinations.compactMap(make)
   }
 
-  /// The recorded keys of `values`, in the order the arguments declare them.
-  public func recordedKeys(_ values: VerbArguments) -> [String] {
+  /// The values present in `values`, with their keys, in the order the arguments declare them.
+  public func recorded(_ values: VerbArguments) -> [(key: String, value: VerbValue)] {
     arguments.flatMap { argument -> [String] in
       switch argument {
       case let .string(key, _, _), let .choice(key, _, _), let .tab(key, _), let .seconds(key), let .boolean(key),
@@ -69,7 +69,7 @@ public struct VerbSpec: Sendable {
       case let .options(options): return options.map(\.key)
       case let .action(key, argumentsKey): return [key, argumentsKey]
       }
-    }.filter { values.values[$0] != nil }
+    }.compactMap { key in values.values[key].map { (key, $0) } }
   }
 }
 
@@ -126,7 +126,7 @@ extension Input {
     let spec = self.spec
     if let text = spec.traceText { return text(self) }
     let values = arguments
-    return ([spec.name] + spec.recordedKeys(values).compactMap { values.values[$0]?.text }).joined(separator: " ")
+    return ([spec.name] + spec.recorded(values).map(\.value.text)).joined(separator: " ")
   }
 
   /// Simpler inputs than this one, simplest first.
