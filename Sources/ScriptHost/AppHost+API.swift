@@ -38,6 +38,8 @@ extension AppHost {
     vm.newTable(); vm.rawSet(env, "AppDelegate")
     vm.newTable(); vm.rawSet(env, "SceneDelegate")
     vm.newTable(); vm.rawSet(env, "NotificationDelegate")
+    controllerSites = [:]
+    appSite = nil
 
     vm.push { [link] vm in
       guard let self = link.host else { return 0 }
@@ -45,6 +47,7 @@ extension AppHost {
       if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
       }
+      self.appSite = vm.callerSite()
       var layout = AppLayout()
       vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
       vm.rawGet(1, "container")
@@ -87,6 +90,7 @@ extension AppHost {
         link.host?.pushRegistryTable(vm, "controllers")
         vm.pushValue(1)
         vm.rawSet(-2, name)
+        link.host?.controllerSites[name] = vm.callerSite()
         return 0
       }
       return 1

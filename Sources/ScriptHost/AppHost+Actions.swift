@@ -66,15 +66,15 @@ extension AppHost {
 
   /// What is wrong with the `actions` value on top of the stack in `owner`'s declaration: it
   /// must be a table of functions keyed by the actions' names.
-  func actionTableProblems(_ vm: LuaVM, owner: String, line: Int) -> [(Int, String)] {
+  func actionTableProblems(_ vm: LuaVM, owner: String, line: SourceSite?) -> [(SourceSite?, String)] {
     guard vm.type(-1) == .table else {
       return [(line, "\(owner): actions must be a table of functions: actions = { save = function(vc) … end }")]
     }
-    var problems: [(Int, String)] = []
+    var problems: [(SourceSite?, String)] = []
     let table = vm.absIndex(-1)
     vm.pushNil()
     while vm.next(table) {
-      let at = vm.type(-1) == .function ? vm.definitionLine(-1) ?? line : line
+      let at = vm.type(-1) == .function ? vm.definitionSite(-1) ?? line : line
       if vm.type(-2) != .string {
         problems.append((at, "\(owner): action names must be strings"))
       } else if vm.type(-1) != .function {

@@ -25,6 +25,10 @@ final class AppHost: AppDriver {
   /// Set when the process ended while its Lua code was still on the stack.
   private var closePending = false
   var layout = AppLayout()
+  /// Where this process's script declared each controller (`controller "Name" { … }`) and
+  /// called `app { … }`: the lines a problem in a declaration is reported at.
+  var controllerSites: [String: SourceSite] = [:]
+  var appSite: SourceSite?
   /// What the app declares (`declaredLayout()`): the latest process's layout, or a trial load's.
   var declaredLayoutCache: AppLayout?
 
@@ -358,12 +362,12 @@ final class AppHost: AppDriver {
   private func validateHandlers(_ vm: LuaVM) -> ScriptError? {
     let top = vm.top
     defer { vm.setTop(top) }
-    var problems: [(Int, String)] = []
-    func check(_ table: Int32, owner: String, receiver: Callback.Receiver) {
+    var problems: [(SourceSite?, String)] = []
+    func check(_ table: Int32, owner: String, receiver: Callback.Receiver, declaredAt: SourceSite?) {
       let keys = Callback.keys(for: receiver) + (receiver == .viewController ? ["restorationIdentifier"] : [])
       vm.pushNil()
       while vm.next(table) {
-        let line = vm.type(-1) == .function ? vm.definitionLine(-1) ?? 0 : 0
+        let line = vm.type(-1) == .function ? vm.definitionSite(-1) ?? declaredAt : declaredAt
         if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
           if receiver == .viewController, key == "restorationIdentifier" {
             if vm.type(-1) != .string { problems.append((line, "\(owner).restorationIdentifier must be a string")) }
@@ -385,7 +389,7 @@ final class AppHost: AppDriver {
     for (name, receiver) in [("AppDelegate", Callback.Receiver.appDelegate), ("SceneDelegate", .sceneDelegate),
                              ("NotificationDelegate", .notificationDelegate), (URLSessionLabel.delegate, .urlSessionDelegate)] {
       vm.rawGet(-1, name)
-      if vm.type(-1) == .table { check(vm.absIndex(-1), owner: name, receiver: receiver) }
+      if vm.type(-1) == .table { check(vm.absIndex(-1), owner: name, receiver: receiver, declaredAt: nil) }
       vm.pop()
     }
     pushRegistryTable(vm, "controllers")
@@ -393,18 +397,28 @@ final class AppHost: AppDriver {
     vm.pushNil()
     while vm.next(controllers) {
       let name = vm.string(-2) ?? "?"
-      check(vm.absIndex(-1), owner: "controller \"\(name)\"", receiver: .viewController)
+      check(vm.absIndex(-1), owner: "controller \"\(name)\"", receiver: .viewController, declaredAt: controllerSites[name])
       vm.pop()
     }
     for root in layout.roots {
       vm.rawGet(controllers, root)
       if vm.type(-1) != .table {
-        problems.append((0, "the root controller \"\(root)\" is not declared: add controller \"\(root)\" { }"))
+        let near = nearest(root, in: controllerSites.keys.sorted()).map { " (did you mean \"\($0)\"?)" } ?? ""
+        problems.append((appSite, "the root controller \"\(root)\" is not declared\(near): add controller \"\(root)\" { }"))
       }
       vm.pop()
     }
-    guard let first = problems.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }).first else { return nil }
-    return ScriptError(file: path, line: first.0 > 0 ? first.0 : nil, first.1)
+    // Problems with a line first, in file and line order; then those with none.
+    let first = problems.min { a, b in
+      switch (a.0, b.0) {
+      case let (x?, y?): (x, a.1) < (y, b.1)
+      case (.some, .none): true
+      case (.none, .some): false
+      case (.none, .none): a.1 < b.1
+      }
+    }
+    guard let (site, message) = first else { return nil }
+    return site.map { ScriptError("\($0): \(message)") } ?? ScriptError(file: path, message)
   }
 
   // MARK: require

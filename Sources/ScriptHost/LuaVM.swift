@@ -288,10 +288,16 @@ final class LuaVM {
   }
 
   /// The script line calling the current host function, as `file:line` (nil when unknown).
-  func callerLocation(level: Int32 = 1) -> String? { Self.callerLocation(of: L, level: level) }
+  func callerLocation(level: Int32 = 1) -> String? { Self.callerSite(of: L, level: level)?.description }
+
+  /// The script line calling the current host function (nil when unknown).
+  func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level) }
+
+  /// The script line calling at `level` or above on thread `L`, as `file:line`, skipping the prelude's frames.
+  static func callerLocation(of L: OpaquePointer, level: Int32) -> String? { callerSite(of: L, level: level)?.description }
 
   /// The script line calling at `level` or above on thread `L`, skipping the prelude's frames.
-  static func callerLocation(of L: OpaquePointer, level: Int32) -> String? {
+  static func callerSite(of L: OpaquePointer, level: Int32) -> SourceSite? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
@@ -300,18 +306,21 @@ final class LuaVM {
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       // The sandbox's own wrappers (print, pcall, …) are not where the user's code is.
-      if ar.currentline > 0, src != Sandbox.preludeName { return "\(src):\(ar.currentline)" }
+      if ar.currentline > 0, src != Sandbox.preludeName { return SourceSite(file: src, line: Int(ar.currentline)) }
       lvl += 1
     }
     return nil
   }
 
-  /// The line a Lua function at `idx` was defined on (`lua_getinfo` with ">S").
-  func definitionLine(_ idx: Int32) -> Int? {
+  /// Where a Lua function at `idx` was defined: its chunk's name and first line (`lua_getinfo`
+  /// with ">S"); nil for a C function.
+  func definitionSite(_ idx: Int32) -> SourceSite? {
     var ar = lua_Debug()
     pushValue(idx)
     lua_getinfo(L, ">S", &ar)
-    return ar.linedefined > 0 ? Int(ar.linedefined) : nil
+    guard ar.linedefined > 0 else { return nil }
+    let file = withUnsafeBytes(of: ar.short_src) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    return SourceSite(file: file, line: Int(ar.linedefined))
   }
 
   /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").

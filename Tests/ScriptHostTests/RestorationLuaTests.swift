@@ -70,13 +70,13 @@ import Testing
   @Test func aRestorationIdentifierMustBeAString() throws {
     let (result, _) = try run(app: "controller \"List\" { restorationIdentifier = 3 }", scenario: "launch()")
     #expect(result.exitStatus == 2)
-    #expect(result.error?.hasSuffix("app.lua: controller \"List\".restorationIdentifier must be a string") == true, "\(result.error ?? "")")
+    #expect(result.error?.hasSuffix("app.lua:2: controller \"List\".restorationIdentifier must be a string") == true, "\(result.error ?? "")")
   }
 
   @Test func aMisspelledRestorationIdentifierGetsASuggestion() throws {
     let (result, _) = try run(app: "controller \"List\" { restorationIdentifer = \"list\" }", scenario: "launch()")
     #expect(result.exitStatus == 2)
-    #expect(result.error?.hasSuffix("app.lua: controller \"List\" has no handler \"restorationIdentifer\" (did you mean restorationIdentifier?)") == true,
+    #expect(result.error?.hasSuffix("app.lua:2: controller \"List\" has no handler \"restorationIdentifer\" (did you mean restorationIdentifier?)") == true,
             "\(result.error ?? "")")
   }
 

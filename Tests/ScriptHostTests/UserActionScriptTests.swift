@@ -74,9 +74,9 @@ import Lifecycle
 
   @Test func theActionsTableMustMapNamesToFunctions() throws {
     let notATable = try Self.run("launch()\n", app: "app { root = \"Editor\" }\ncontroller \"Editor\" { actions = 5 }\n")
-    #expect(notATable.0.error == "\(notATable.2.replacingOccurrences(of: "s.lua", with: "app.lua")): controller \"Editor\": actions must be a table of functions: actions = { save = function(vc) … end }")
+    #expect(notATable.0.error == "\(notATable.2.replacingOccurrences(of: "s.lua", with: "app.lua")):2: controller \"Editor\": actions must be a table of functions: actions = { save = function(vc) … end }")
     let notAFunction = try Self.run("launch()\n", app: "app { root = \"Editor\" }\ncontroller \"Editor\" { actions = { save = true } }\n")
-    #expect(notAFunction.0.error == "\(notAFunction.2.replacingOccurrences(of: "s.lua", with: "app.lua")): controller \"Editor\": action \"save\" must be a function")
+    #expect(notAFunction.0.error == "\(notAFunction.2.replacingOccurrences(of: "s.lua", with: "app.lua")):2: controller \"Editor\": action \"save\" must be a function")
     #expect(notAFunction.0.exitStatus == 2)
   }
 }

@@ -1,0 +1,39 @@
+import Testing
+@testable import ScriptHost
+
+/// A problem in an app's declarations names the line it is on: a handler's function line, or
+/// else the `controller "Name" { … }` or `app { … }` line that declared it.
+@Suite struct DeclarationProblemTests {
+  private static func error(app: String) throws -> (String?, String) {
+    let run = try runScripts(app: app, scenario: "scenario { app = \"app.lua\" }\nlaunch()\n")
+    #expect(run.result.exitStatus == 2)
+    return (run.result.error, run.scenarioPath.replacingOccurrences(of: "s.lua", with: "app.lua"))
+  }
+
+  @Test func aHandlerThatIsNotAFunctionNamesItsControllersLine() throws {
+    let (error, app) = try Self.error(app: "app { root = \"Editor\" }\n\ncontroller \"Editor\" {\n  viewDidLoad = 42,\n}\n")
+    #expect(error == "\(app):3: controller \"Editor\".viewDidLoad must be a function")
+  }
+
+  @Test func ofSeveralProblemsTheFirstLineIsReported() throws {
+    let (error, app) = try Self.error(app: """
+      app { root = "Editor" }
+      controller "Editor" { viewDidLoad = function(vc) end }
+      controller "List" {
+        viewWillAppear = true,
+      }
+      controller "Detail" { viewDidLoad = "no" }
+      """)
+    #expect(error == "\(app):3: controller \"List\".viewWillAppear must be a function")
+  }
+
+  @Test func anUndeclaredRootNamesTheAppLineAndTheNearestController() throws {
+    let (error, app) = try Self.error(app: "\napp { root = \"Editr\" }\ncontroller \"Editor\" { }\n")
+    #expect(error == "\(app):2: the root controller \"Editr\" is not declared (did you mean \"Editor\"?): add controller \"Editr\" { }")
+  }
+
+  @Test func aDelegateValueWithNoLineNamesTheFileOnly() throws {
+    let (error, app) = try Self.error(app: "app { root = \"Editor\" }\ncontroller \"Editor\" { }\nAppDelegate.applicationDidBecomeActive = 1\n")
+    #expect(error == "\(app): AppDelegate.applicationDidBecomeActive must be a function")
+  }
+}
