@@ -38,7 +38,7 @@ struct RunRequest {
     }
     var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: output, overwrite: force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+      outputPath: output, overwrite: force, source: .commandLine(libs: lib))
     config.wallLimitSeconds = wallLimitSeconds
     config.maxEvents = maxEvents
     var trace = TraceFormatter(numbered: numbers)
@@ -55,7 +55,7 @@ struct RunRequest {
         Terminal.write(encoder.text)
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
-    }.run()
+    }.runLeavingCleanupToExit()
     progress.finish()
     if started { report(result) }
     Terminal.flush()
