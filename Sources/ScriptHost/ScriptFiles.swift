@@ -53,7 +53,10 @@ struct ScriptLoader {
       throw ScriptError(file: path, "is a directory; give a script file (to run every scenario in a folder, use `lifesim test`)")
     }
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    // A chunk the file's size fits in (one read for most scripts), 64 KiB at most: a fixed
+    // 64 KiB buffer, zeroed, cost sixteen fresh pages in a run whose scripts are a few lines.
+    let sizeGuess = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
+    var chunk = [UInt8](repeating: 0, count: min(sizeGuess, 65536))
     while true {
       let n = fread(&chunk, 1, chunk.count, f)
       if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
