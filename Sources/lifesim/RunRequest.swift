@@ -25,7 +25,8 @@ struct RunRequest {
   var numbers = false
   var json = false
 
-  /// Runs the scenario, prints the trace and the outcome, and throws the exit status.
+  /// Runs the scenario, prints the trace and the outcome, and throws the exit status. The last
+  /// work of the process: the run's Lua states are left for the exit to free.
   func execute() throws(ExitCode) {
     defer { Terminal.flush() }
     if json { JSONLines.begin("run") }
