@@ -39,10 +39,11 @@ test: deps
 ## liblua5.4.a) and libstdc++. A folder holding only archives, searched before the system's:
 ## -llua5.4 and -lstdc++ find the .a files there. Its lua5.4.pc replaces the system one, whose -L
 ## names the .so's folder. With the Swift runtime linked in too (--static-swift-stdlib) and the
-## executable position-dependent (Package.swift), start-up loads only the C library family and
-## applies no relocations to the Swift metadata. The code calls each generic type's metadata
-## accessor instead of having the runtime decode its mangled name and check its conformances by
-## scanning every conformance record in the binary (a quarter of a one-verb run's instructions).
+## release executable fully static and position-dependent (Package.swift), start-up loads no
+## shared library and applies no relocations to the Swift metadata. The code calls each generic
+## type's metadata accessor instead of having the runtime decode its mangled name and check its
+## conformances by scanning every conformance record in the binary (a quarter of a one-verb
+## run's instructions).
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 LUA_LIBDIR = $(shell pkg-config --variable=libdir lua5.4)
 LUA_CFLAGS = $(shell pkg-config --cflags lua5.4)
@@ -64,9 +65,9 @@ release-build: static-libs
 	$(RELEASE_BUILD) --product $(PRODUCT)
 
 ## Installs the release build under PREFIX: bin/lifesim, share/lifesim/lib (the modules
-## `require` finds without --lib) and share/lifesim/types (the LuaLS annotations). Nothing but
-## the C library is loaded at start-up (see static-libs), and the binary runs without the
-## toolchain or Lua.
+## `require` finds without --lib) and share/lifesim/types (the LuaLS annotations). No shared
+## library is loaded at start-up (see static-libs), and the binary runs without the toolchain,
+## Lua or even the C library's shared objects.
 install: release-build
 	install -D -m 755 .build/release/lifesim $(PREFIX)/bin/lifesim
 	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types

@@ -38,50 +38,59 @@ public struct KnobSpec: Sendable {
   /// The row of docs/lua-api.md's knob table.
   public var docRow: String { "| `\(name)` | \(defaultText) | \(doc) |" }
 
-  static func flag(_ name: String, _ field: WritableKeyPath<Profile, Bool> & Sendable, _ value: @escaping @Sendable (Int) -> Bool,
+  /// How the table reads and writes a knob's profile field. Closures, not key paths: each key
+  /// path is built at run time, with its class's metadata, when the table is first used:
+  /// building the table that way cost 640,000 instructions at every start, a seventh of a one-verb run.
+  typealias Read<T> = @Sendable (Profile) -> T
+  typealias Write<T> = @Sendable (inout Profile, T) -> Void
+
+  static func flag(_ name: String, get: @escaping Read<Bool>, set: @escaping Write<Bool>, _ value: @escaping @Sendable (Int) -> Bool,
                    missing: Bool? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .flag, field, value, missing: missing.map(JSONValue.bool), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
+    typed(name, .flag, get, set, value, missing: missing.map(JSONValue.bool), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
   }
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-    _ name: String, _ field: WritableKeyPath<Profile, E> & Sendable, _ value: @escaping @Sendable (Int) -> E,
+    _ name: String, get: @escaping Read<E>, set: @escaping Write<E>, _ value: @escaping @Sendable (Int) -> E,
     missing: E? = nil, default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    typed(name, .choice(E.allCases.map(\.rawValue)), field, value, missing: missing.map { .string($0.rawValue) }, defaultText, doc,
-          record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
+    typed(name, .choice(E.allCases.map { $0.rawValue }), get, set, value, missing: missing.map { .string($0.rawValue) },
+          defaultText, doc, record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 
   /// A duration: `seconds` gives the default in whole seconds.
-  static func seconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ seconds: @escaping @Sendable (Int) -> Int64,
+  static func seconds(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ seconds: @escaping @Sendable (Int) -> Int64,
                       missingSeconds: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, field, { seconds($0) * VirtualTime.microsecondsPerSecond },
+    typed(name, .seconds, get, set, { seconds($0) * VirtualTime.microsecondsPerSecond },
           missing: missingSeconds.map { .int($0 * VirtualTime.microsecondsPerSecond) }, defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
 
   /// A duration whose default is not a whole number of seconds: `us` gives it in µs.
-  static func microseconds(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ us: @escaping @Sendable (Int) -> Int64,
+  static func microseconds(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ us: @escaping @Sendable (Int) -> Int64,
                            missing: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, field, us, missing: missing.map(JSONValue.int), defaultText, doc, record: JSONValue.int) { $0.intValue }
+    typed(name, .seconds, get, set, us, missing: missing.map(JSONValue.int), defaultText, doc,
+          record: JSONValue.int) { $0.intValue }
   }
 
-  static func count(_ name: String, _ field: WritableKeyPath<Profile, Int64> & Sendable, _ range: ClosedRange<Int64>,
+  static func count(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ range: ClosedRange<Int64>,
                     _ value: @escaping @Sendable (Int) -> Int64, missing: Int64? = nil, default defaultText: String,
                     _ doc: String) -> KnobSpec {
-    typed(name, .count(range), field, value, missing: missing.map(JSONValue.int), defaultText, doc, record: JSONValue.int) { $0.intValue }
+    typed(name, .count(range), get, set, value, missing: missing.map(JSONValue.int), defaultText, doc,
+          record: JSONValue.int) { $0.intValue }
   }
 
-  /// A knob stored in `field`: `record` writes its value as the header does, `parse` reads it back.
+  /// A knob stored in the field `get` reads and `set` writes: `record` writes its value as the
+  /// header does, `parse` reads it back.
   private static func typed<T>(
-    _ name: String, _ unit: Unit, _ field: WritableKeyPath<Profile, T> & Sendable, _ value: @escaping @Sendable (Int) -> T,
+    _ name: String, _ unit: Unit, _ get: @escaping Read<T>, _ set: @escaping Write<T>, _ value: @escaping @Sendable (Int) -> T,
     missing: JSONValue?, _ defaultText: String, _ doc: String,
     record: @escaping @Sendable (T) -> JSONValue, parse: @escaping @Sendable (JSONValue) -> T?
   ) -> KnobSpec {
     KnobSpec(name: name, unit: unit, defaultText: defaultText, doc: doc, valueWhenMissing: missing,
-             read: { record($0[keyPath: field]) },
+             read: { record(get($0)) },
              write: { profile, json in
                guard let v = parse(json) else { return false }
-               profile[keyPath: field] = v
+               set(&profile, v)
                return true
              },
              defaultValue: { record(value($0)) })

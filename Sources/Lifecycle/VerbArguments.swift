@@ -179,6 +179,6 @@ extension CaseIterable where Self: RawRepresentable, Self.RawValue == String {
 extension VerbSpec {
   /// `one of "a", "b"`: the words of a choice as an error names them.
   public static func oneOf(_ words: [String]) -> String {
-    "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+    "one of " + words.map { "\"\($0)\"" }.joinedText(separator: ", ")
   }
 }

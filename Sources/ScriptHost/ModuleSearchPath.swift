@@ -23,7 +23,10 @@ public enum ModuleSearchPath {
   static let ancestorsMax = 6
 
   /// The bundled helpers (`require` modules), found from the executable's real path.
-  public static func bundledLibrary() -> String? { bundledFolder("lib") }
+  public static func bundledLibrary() -> String? { bundledLibraryFolder }
+
+  /// Looked for once per process: a run resolves the search path at each module it reads.
+  private static let bundledLibraryFolder = bundledFolder("lib")
 
   /// The bundled LuaLS annotations (what `lifesim init` points `.luarc.json` at).
   public static func bundledTypes() -> String? { bundledFolder("types") }

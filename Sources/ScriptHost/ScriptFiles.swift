@@ -30,6 +30,10 @@ public func requiredModules(of source: String, path: String, searchPath: [String
 public enum ScriptSource: Sendable {
   /// Files; `require` looks in the requiring script's folder, then in each of `searchPath`.
   case files(searchPath: [String])
+  /// Files, with the command line's search path (`ModuleSearchPath.folders(libs:)`), worked out
+  /// only when a module is looked for: finding the bundled library from the executable's path
+  /// was a tenth of a one-verb run that requires nothing.
+  case commandLine(libs: [String])
   case embedded([EmbeddedScript])
 }
 
@@ -49,7 +53,10 @@ struct ScriptLoader {
       throw ScriptError(file: path, "is a directory; give a script file (to run every scenario in a folder, use `lifesim test`)")
     }
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    // A chunk the file's size fits in (one read for most scripts), 64 KiB at most: a fixed
+    // 64 KiB buffer, zeroed, cost sixteen fresh pages in a run whose scripts are a few lines.
+    let sizeGuess = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
+    var chunk = [UInt8](repeating: 0, count: min(sizeGuess, 65536))
     while true {
       let n = fread(&chunk, 1, chunk.count, f)
       if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
@@ -73,7 +80,7 @@ struct ScriptLoader {
 
   func read(_ path: String, role: String) throws(ScriptError) -> String {
     switch source {
-    case .files: return try Self.readFile(path)
+    case .files, .commandLine: return try Self.readFile(path)
     case let .embedded(scripts):
       guard let s = scripts.first(where: { $0.path == path && $0.role == role }) else {
         throw ScriptError(file: path, "not embedded in the log")
@@ -137,17 +144,24 @@ struct ScriptLoader {
       }
       return s
     case let .files(searchPath):
-      let own = Self.directory(of: path)
-      let folders = [own] + searchPath
-      for folder in folders {
-        let candidate = Self.join(folder, relative)
-        if access(candidate, R_OK) == 0 {
-          return EmbeddedScript(role: "require:" + name, path: candidate, source: try Self.readFile(candidate))
-        }
-      }
-      let looked = folders.map { $0.isEmpty ? "." : $0 }.joined(separator: ", ")
-      throw ScriptError(file: path, line: line, "require \"\(name)\": no \(relative) in \(looked) (add a folder with --lib DIR or LIFESIM_PATH)")
+      return try Self.resolve(relative, named: name, in: [Self.directory(of: path)] + searchPath, from: path, line: line)
+    case let .commandLine(libs):
+      return try Self.resolve(relative, named: name, in: [Self.directory(of: path)] + ModuleSearchPath.folders(libs: libs),
+                              from: path, line: line)
     }
+  }
+
+  /// The first of `folders` holding the module file `relative`, read.
+  private static func resolve(_ relative: String, named name: String, in folders: [String], from path: String,
+                              line: Int?) throws(ScriptError) -> EmbeddedScript {
+    for folder in folders {
+      let candidate = join(folder, relative)
+      if access(candidate, R_OK) == 0 {
+        return EmbeddedScript(role: "require:" + name, path: candidate, source: try readFile(candidate))
+      }
+    }
+    let looked = folders.map { $0.isEmpty ? "." : $0 }.joined(separator: ", ")
+    throw ScriptError(file: path, line: line, "require \"\(name)\": no \(relative) in \(looked) (add a folder with --lib DIR or LIFESIM_PATH)")
   }
 
   /// `require "x"` / `require("x")` / `require 'x'` with a literal name, and its line.

@@ -19,9 +19,9 @@ enum OutcomeText {
                    + "); name it with expect_terminated if the scenario means it.")
     }
     let stored = state.store.sorted { $0.key < $1.key }.map { "\($0.key) = \(abbreviated($0.value))" }
-    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joined(separator: ", ") + ".")
+    parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joinedText(separator: ", ") + ".")
     if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
-    return parts.joined(separator: " ")
+    return parts.joinedText(separator: " ")
   }
 
   /// Longer stored values are cut to their first `abbreviatedCharacters` in an outcome (the log

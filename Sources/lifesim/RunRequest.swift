@@ -25,7 +25,8 @@ struct RunRequest {
   var numbers = false
   var json = false
 
-  /// Runs the scenario, prints the trace and the outcome, and throws the exit status.
+  /// Runs the scenario, prints the trace and the outcome, and throws the exit status. The last
+  /// work of the process: the run's Lua states are left for the exit to free.
   func execute() throws(ExitCode) {
     defer { Terminal.flush() }
     if json { JSONLines.begin("run") }
@@ -38,7 +39,7 @@ struct RunRequest {
     }
     var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
-      outputPath: output, overwrite: force, source: .files(searchPath: ModuleSearchPath.folders(libs: lib)))
+      outputPath: output, overwrite: force, source: .commandLine(libs: lib))
     config.wallLimitSeconds = wallLimitSeconds
     config.maxEvents = maxEvents
     var trace = TraceFormatter(numbered: numbers)
@@ -55,7 +56,7 @@ struct RunRequest {
         Terminal.write(encoder.text)
       }
       else if !quiet { Terminal.write(trace.line(seq: seq, event)) }
-    }.run()
+    }.runLeavingCleanupToExit()
     progress.finish()
     if started { report(result) }
     Terminal.flush()

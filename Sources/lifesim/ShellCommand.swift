@@ -1,3 +1,5 @@
+import EventStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,7 +7,7 @@ import Glibc
 /// A command line a POSIX shell (`sh -c`) runs as the same argument vector it was built from.
 enum ShellCommand {
   /// The words, each quoted as it needs, joined by spaces.
-  static func line(_ words: [String]) -> String { words.map(quote).joined(separator: " ") }
+  static func line(_ words: [String]) -> String { words.map(quote).joinedText(separator: " ") }
 
   /// `word` as it is when it holds only characters no shell treats specially; otherwise in
   /// single quotes, with each `'` written `'\''` and each control character (other than a

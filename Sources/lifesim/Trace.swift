@@ -126,5 +126,5 @@ struct TraceFormatter {
 }
 
 extension String {
-  var replacingUnderscores: String { split(separator: "_").joined(separator: " ") }
+  var replacingUnderscores: String { split(separator: "_").map(String.init).joinedText(separator: " ") }
 }
