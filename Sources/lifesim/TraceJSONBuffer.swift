@@ -1,0 +1,251 @@
+import EventStore
+
+/// The bytes of a chrome trace on their way out: trace events written from their constant
+/// parts (each a static string copied whole: `{"ph":"i","s":"t","pid":` and the like), numbers
+/// by a two-digits-at-a-time routine and strings copied as they are unless a scan finds a byte
+/// to escape. The output is exactly `CanonicalJSONWriter`'s for the same members (the tests
+/// compare the two); the writer's per-byte bookkeeping (depth, a comma flag per level) is left
+/// out, since a trace event is always one object with one `args` object inside.
+///
+/// Holds two buffers: while one is being written out by `TraceChunkWriter` on another thread,
+/// events go into the other (`swapBuffers`).
+struct TraceJSONBuffer: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var spare: UnsafeMutablePointer<UInt8>
+  private var spareCapacity: Int
+  /// The number of bytes written.
+  private(set) var count = 0
+  /// The next member of the open `args` object is its first (no comma before it).
+  private var firstMember = true
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    spareCapacity = capacity
+    base = .allocate(capacity: capacity)
+    spare = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    base.deallocate()
+    spare.deallocate()
+  }
+
+  /// What was written, in place (valid until the next write or swap).
+  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+  /// Hands out what was written and continues, empty, in the other buffer: the bytes handed
+  /// out stay valid until the next `swapBuffers`.
+  mutating func swapBuffers() -> UnsafeRawBufferPointer {
+    let written = UnsafeRawBufferPointer(start: base, count: count)
+    swap(&base, &spare)
+    swap(&capacity, &spareCapacity)
+    count = 0
+    return written
+  }
+
+  /// Takes back everything written after the first `count` bytes.
+  mutating func truncate(to count: Int) {
+    precondition(count <= self.count, "truncate past the end")
+    self.count = count
+  }
+
+  /// A copy of the bytes from `start` to the end.
+  func copy(from start: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: base + start, count: count - start)) }
+
+  // MARK: Constant parts
+
+  /// Reserves room for `n` more bytes.
+  @inline(__always)
+  private mutating func reserve(_ n: Int) {
+    if count + n > capacity { grow(to: count + n) }
+  }
+
+  @inline(never)
+  private mutating func grow(to needed: Int) {
+    var bigger = capacity * 2
+    while bigger < needed { bigger *= 2 }
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+    moved.update(from: base, count: count)
+    base.deallocate()
+    base = moved
+    capacity = bigger
+  }
+
+  /// Appends bytes that are already canonical JSON (a template, or members kept for later).
+  @inline(__always)
+  mutating func raw(_ text: UnsafeRawBufferPointer) {
+    guard let source = text.baseAddress else { return }
+    reserve(text.count)
+    (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: text.count)
+    count += text.count
+  }
+
+  mutating func raw(_ text: [UInt8]) { text.withUnsafeBytes { raw($0) } }
+
+  /// Appends a constant part (ASCII, needing no escape).
+  @inline(__always)
+  mutating func raw(_ text: StaticString) {
+    raw(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  @inline(__always)
+  mutating func byte(_ b: UInt8) {
+    reserve(1)
+    base[count] = b
+    count += 1
+  }
+
+  // MARK: Members of args
+
+  /// Opens an `args` object: `{`, its first member next.
+  mutating func openArgs() {
+    byte(UInt8(ascii: "{"))
+    firstMember = true
+  }
+
+  /// Starts an `args` object whose members are written, and taken back (`copy`), to be put
+  /// in a trace event later with `members`.
+  mutating func beginMembers() { firstMember = true }
+
+  /// Members kept from `beginMembers` (never empty): the next member follows them with a comma.
+  mutating func members(_ kept: [UInt8]) {
+    if !firstMember { byte(UInt8(ascii: ",")) }
+    raw(kept)
+    firstMember = false
+  }
+
+  /// `"key":` of the next member of the open `args`, after a comma unless it is the first.
+  @inline(__always)
+  mutating func key(_ key: StaticString) {
+    let n = key.utf8CodeUnitCount
+    reserve(n + 4)
+    var p = base + count
+    if !firstMember { p[0] = UInt8(ascii: ","); p += 1 }
+    firstMember = false
+    p[0] = UInt8(ascii: "\"")
+    (p + 1).update(from: key.utf8Start, count: n)
+    p[n + 1] = UInt8(ascii: "\"")
+    p[n + 2] = UInt8(ascii: ":")
+    count = p + n + 3 - base
+  }
+
+  mutating func field(_ k: StaticString, _ value: Int64) { key(k); int(value) }
+  mutating func field(_ k: StaticString, _ value: Int) { key(k); int(Int64(value)) }
+  mutating func field(_ k: StaticString, _ value: String) { key(k); string(value) }
+  mutating func field(_ k: StaticString, _ value: Bool) { key(k); raw(value ? "true" : "false") }
+  mutating func field(_ k: StaticString, _ value: JSONValue) { key(k); json(value) }
+
+  // MARK: Values
+
+  /// Any JSON value (a callback's payload, a return value), as `CanonicalJSONWriter` writes it.
+  mutating func json(_ value: JSONValue) {
+    var w = CanonicalJSONWriter()
+    w.value(value)
+    w.withBytes { raw($0) }
+  }
+
+  /// A number of seconds as `CanonicalJSONWriter.double` writes it.
+  mutating func double(_ value: Double) {
+    var w = CanonicalJSONWriter()
+    w.double(value)
+    w.withBytes { raw($0) }
+  }
+
+  /// "00" to "99", for writing two digits at a time.
+  private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+
+  /// A decimal integer, as `CanonicalJSONWriter.int`.
+  @inline(__always)
+  mutating func int(_ value: Int64) {
+    reserve(20)
+    var v = value.magnitude
+    if value < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
+    if v < 10 {
+      base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+      count += 1
+      return
+    }
+    // An Int64's magnitude has at most 19 digits (10^19 still fits a UInt64).
+    var digits = 1
+    var bound: UInt64 = 10
+    while digits < 19, v >= bound {
+      digits += 1
+      bound &*= 10
+    }
+    let end = base + count + digits
+    var p = end
+    Self.digitPairs.withUnsafeBufferPointer { pairs in
+      while v >= 100 {
+        let pair = Int(v % 100) &* 2
+        v /= 100
+        p -= 2
+        p[0] = pairs[pair]
+        p[1] = pairs[pair &+ 1]
+      }
+      if v >= 10 {
+        let pair = Int(v) &* 2
+        p -= 2
+        p[0] = pairs[pair]
+        p[1] = pairs[pair &+ 1]
+      } else {
+        p -= 1
+        p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+      }
+    }
+    count = end - base
+  }
+
+  private static let hexDigits: StaticString = "0123456789abcdef"
+
+  /// A JSON string, escaped as `CanonicalJSONWriter.string` escapes it: `"`, `\` and the
+  /// control characters only. Checked once; most strings are copied whole.
+  mutating func string(_ s: String) {
+    var s = s
+    s.withUTF8 { utf8 in
+      var special = false
+      for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+        special = true
+        break
+      }
+      if !special {
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let source = utf8.baseAddress { (base + count + 1).update(from: source, count: utf8.count) }
+        base[count + utf8.count + 1] = UInt8(ascii: "\"")
+        count += utf8.count + 2
+        return
+      }
+      escaped(utf8)
+    }
+  }
+
+  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    reserve(utf8.count * 6 + 2)
+    var o = count
+    base[o] = UInt8(ascii: "\""); o += 1
+    for c in utf8 {
+      if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+        base[o] = c; o += 1
+        continue
+      }
+      base[o] = UInt8(ascii: "\\"); o += 1
+      switch c {
+      case UInt8(ascii: "\""): base[o] = UInt8(ascii: "\""); o += 1
+      case UInt8(ascii: "\\"): base[o] = UInt8(ascii: "\\"); o += 1
+      case 0x0A: base[o] = UInt8(ascii: "n"); o += 1
+      case 0x0D: base[o] = UInt8(ascii: "r"); o += 1
+      case 0x09: base[o] = UInt8(ascii: "t"); o += 1
+      case 0x08: base[o] = UInt8(ascii: "b"); o += 1
+      case 0x0C: base[o] = UInt8(ascii: "f"); o += 1
+      default:
+        let hex = Self.hexDigits.utf8Start
+        base[o] = UInt8(ascii: "u"); base[o + 1] = UInt8(ascii: "0"); base[o + 2] = UInt8(ascii: "0")
+        base[o + 3] = hex[Int(c >> 4)]; base[o + 4] = hex[Int(c & 0xF)]
+        o += 5
+      }
+    }
+    base[o] = UInt8(ascii: "\""); o += 1
+    count = o
+  }
+}
