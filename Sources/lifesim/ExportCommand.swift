@@ -147,8 +147,9 @@ struct Export: ParsableCommand {
     case .chromeTrace:
       writer = .inPlace { [clock] stream, sink in
         var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
+        let events = DecodedEventFeed(stream)
         do {
-          while let e = try stream.next() { exporter.add(seq: e.seq, try Event(e)) }
+          while let e = try events.next() { exporter.add(seq: e.seq, e.event) }
         } catch {
           exporter.flush()
           throw error

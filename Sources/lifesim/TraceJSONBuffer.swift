@@ -153,7 +153,11 @@ struct TraceJSONBuffer: ~Copyable {
   }
 
   /// "00" to "99", for writing two digits at a time.
-  private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+  private static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// A decimal integer, as `CanonicalJSONWriter.int`.
   @inline(__always)
@@ -175,23 +179,22 @@ struct TraceJSONBuffer: ~Copyable {
     }
     let end = base + count + digits
     var p = end
-    Self.digitPairs.withUnsafeBufferPointer { pairs in
-      while v >= 100 {
-        let pair = Int(v % 100) &* 2
-        v /= 100
-        p -= 2
-        p[0] = pairs[pair]
-        p[1] = pairs[pair &+ 1]
-      }
-      if v >= 10 {
-        let pair = Int(v) &* 2
-        p -= 2
-        p[0] = pairs[pair]
-        p[1] = pairs[pair &+ 1]
-      } else {
-        p -= 1
-        p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
-      }
+    let pairs = Self.digitPairs.utf8Start
+    while v >= 100 {
+      let pair = Int(truncatingIfNeeded: v % 100) &* 2
+      v /= 100
+      p -= 2
+      p[0] = pairs[pair]
+      p[1] = pairs[pair &+ 1]
+    }
+    if v >= 10 {
+      let pair = Int(truncatingIfNeeded: v) &* 2
+      p -= 2
+      p[0] = pairs[pair]
+      p[1] = pairs[pair &+ 1]
+    } else {
+      p -= 1
+      p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
     }
     count = end - base
   }
@@ -203,12 +206,7 @@ struct TraceJSONBuffer: ~Copyable {
   mutating func string(_ s: String) {
     var s = s
     s.withUTF8 { utf8 in
-      var special = false
-      for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-        special = true
-        break
-      }
-      if !special {
+      if !Self.needsEscape(utf8) {
         reserve(utf8.count + 2)
         base[count] = UInt8(ascii: "\"")
         if let source = utf8.baseAddress { (base + count + 1).update(from: source, count: utf8.count) }
@@ -218,6 +216,33 @@ struct TraceJSONBuffer: ~Copyable {
       }
       escaped(utf8)
     }
+  }
+
+  /// Whether `utf8` has a byte JSON escapes: `"`, `\` or a control character. Eight bytes at
+  /// a time, with the usual word tricks: `(x - 0x20…) & ~x & 0x80…` is not 0 when a byte of x
+  /// is below 0x20, and x xor-ed with `"` or `\` in every byte has a 0 byte where x has one.
+  /// (A false alarm would only take the escaping path, which writes the same bytes.)
+  @inline(__always)
+  private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = utf8.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var i = 0
+    while i + 8 <= utf8.count {
+      let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let control = (word &- ones &* 0x20) & ~word
+      let found = control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+      if found & highs != 0 { return true }
+      i += 8
+    }
+    while i < utf8.count {
+      let c = start[i]
+      if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+      i += 1
+    }
+    return false
   }
 
   private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
