@@ -14,8 +14,9 @@ final class DecodedEventFeed {
   static let batchesAhead = 4
 
   private let channel: Channel
-  private var batch = Batch()
-  private var index = 0
+  /// The batch being handed out and the next event in it, in one value: an event costs one
+  /// exclusivity check.
+  private var cursor = (batch: Batch(), index: 0)
 
   /// Takes over `stream`: nothing else may use it from now on.
   init(_ stream: LogEventStream) {
@@ -28,14 +29,13 @@ final class DecodedEventFeed {
 
   /// The next event and its `seq`; nil at the end. Throws what reading or decoding threw.
   func next() throws -> (seq: Int64, event: Event)? {
-    while index >= batch.events.count {
-      if let failure = batch.failure { throw failure }
-      if batch.ended { return nil }
-      batch = channel.take()
-      index = 0
+    while cursor.index >= cursor.batch.events.count {
+      if let failure = cursor.batch.failure { throw failure }
+      if cursor.batch.ended { return nil }
+      cursor = (channel.take(), 0)
     }
-    defer { index += 1 }
-    return batch.events[index]
+    defer { cursor.index += 1 }
+    return cursor.batch.events[cursor.index]
   }
 
   /// Events decoded together, and how the log went on after them: it ended, or `failure`.

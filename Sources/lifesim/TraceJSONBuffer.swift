@@ -86,7 +86,20 @@ struct TraceJSONBuffer: ~Copyable {
   /// Appends a constant part (ASCII, needing no escape).
   @inline(__always)
   mutating func raw(_ text: StaticString) {
-    raw(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    let n = text.utf8CodeUnitCount
+    reserve(n)
+    Self.copy(text.utf8Start, n, to: base + count)
+    count += n
+  }
+
+  /// Copies the few bytes of a constant part: a loop costs less than a call to memmove.
+  @inline(__always)
+  private static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to target: UnsafeMutablePointer<UInt8>) {
+    var i = 0
+    while i < n {
+      target[i] = source[i]
+      i &+= 1
+    }
   }
 
   @inline(__always)
@@ -124,7 +137,7 @@ struct TraceJSONBuffer: ~Copyable {
     if !firstMember { p[0] = UInt8(ascii: ","); p += 1 }
     firstMember = false
     p[0] = UInt8(ascii: "\"")
-    (p + 1).update(from: key.utf8Start, count: n)
+    Self.copy(key.utf8Start, n, to: p + 1)
     p[n + 1] = UInt8(ascii: "\"")
     p[n + 2] = UInt8(ascii: ":")
     count = p + n + 3 - base
