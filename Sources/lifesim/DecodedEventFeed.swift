@@ -7,6 +7,11 @@ import Lifecycle
 /// rendering these. The same events, in order, and the same error after the events before it,
 /// as the loop `while let e = try stream.next() { … try Event(e) … }`.
 ///
+/// ```swift
+/// let feed = DecodedEventFeed(stream)
+/// while let events = try feed.next() { for i in events.indices { … events[i].event … } }
+/// ```
+///
 /// Limits: batches of `batchEvents` events, at most `batchesAhead` of them waiting, so memory
 /// stays bounded however long the log.
 final class DecodedEventFeed {
@@ -14,9 +19,8 @@ final class DecodedEventFeed {
   static let batchesAhead = 4
 
   private let channel: Channel
-  /// The batch being handed out and the next event in it, in one value: an event costs one
-  /// exclusivity check.
-  private var cursor = (batch: Batch(), index: 0)
+  /// How the log went on after the batch handed out last: thrown, or nil, at the next call.
+  private var after: (failure: (any Error)?, ended: Bool) = (nil, false)
 
   /// Takes over `stream`: nothing else may use it from now on.
   init(_ stream: LogEventStream) {
@@ -27,15 +31,15 @@ final class DecodedEventFeed {
 
   deinit { channel.cancel() }
 
-  /// The next event and its `seq`; nil at the end. Throws what reading or decoding threw.
-  func next() throws -> (seq: Int64, event: Event)? {
-    while cursor.index >= cursor.batch.events.count {
-      if let failure = cursor.batch.failure { throw failure }
-      if cursor.batch.ended { return nil }
-      cursor = (channel.take(), 0)
-    }
-    defer { cursor.index += 1 }
-    return cursor.batch.events[cursor.index]
+  /// The next events (each with its `seq`; perhaps none); nil at the end. Throws what reading
+  /// or decoding threw, once the events before it are handed out. A batch at a time, so that
+  /// the caller reads each event in place rather than copying it out.
+  func next() throws -> [(seq: Int64, event: Event)]? {
+    if let failure = after.failure { throw failure }
+    if after.ended { return nil }
+    let batch = channel.take()
+    after = (batch.failure, batch.ended)
+    return batch.events
   }
 
   /// Events decoded together, and how the log went on after them: it ended, or `failure`.

@@ -149,7 +149,9 @@ struct Export: ParsableCommand {
         var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
         let events = DecodedEventFeed(stream)
         do {
-          while let e = try events.next() { exporter.add(seq: e.seq, e.event) }
+          while let batch = try events.next() {
+            for i in batch.indices { exporter.add(seq: batch[i].seq, batch[i].event) }
+          }
         } catch {
           exporter.flush()
           throw error
