@@ -3,9 +3,10 @@ import EventStore
 /// The bytes of a chrome trace on their way out: trace events written from their constant
 /// parts (each a static string copied whole: `{"ph":"i","s":"t","pid":` and the like), numbers
 /// by a two-digits-at-a-time routine and strings copied as they are unless a scan finds a byte
-/// to escape. The output is exactly `CanonicalJSONWriter`'s for the same members (the tests
-/// compare the two); the writer's per-byte bookkeeping (depth, a comma flag per level) is left
-/// out, since a trace event is always one object with one `args` object inside.
+/// to escape (those few go through `CanonicalJSONWriter`). The output is exactly
+/// `CanonicalJSONWriter`'s for the same members (ChromeTraceBytesTests compares the trace's
+/// strings and numbers with the log's); the writer's per-byte bookkeeping (depth, a comma flag
+/// per level) is left out, since a trace event is always one object with one `args` object inside.
 ///
 /// Holds two buffers: while one is being written out by `TraceChunkWriter` on another thread,
 /// events go into the other (`swapBuffers`).
@@ -212,23 +213,20 @@ struct TraceJSONBuffer: ~Copyable {
     count = end - base
   }
 
-  private static let hexDigits: StaticString = "0123456789abcdef"
-
   /// A JSON string, escaped as `CanonicalJSONWriter.string` escapes it: `"`, `\` and the
   /// control characters only. Checked once; most strings are copied whole.
   mutating func string(_ s: String) {
-    var s = s
-    s.withUTF8 { utf8 in
-      if !Self.needsEscape(utf8) {
-        reserve(utf8.count + 2)
-        base[count] = UInt8(ascii: "\"")
-        if let source = utf8.baseAddress { (base + count + 1).update(from: source, count: utf8.count) }
-        base[count + utf8.count + 1] = UInt8(ascii: "\"")
-        count += utf8.count + 2
-        return
-      }
-      escaped(utf8)
+    var text = s
+    let copied = text.withUTF8 { utf8 -> Bool in
+      guard !Self.needsEscape(utf8) else { return false }
+      reserve(utf8.count + 2)
+      base[count] = UInt8(ascii: "\"")
+      if let source = utf8.baseAddress { (base + count + 1).update(from: source, count: utf8.count) }
+      base[count + utf8.count + 1] = UInt8(ascii: "\"")
+      count += utf8.count + 2
+      return true
     }
+    if !copied { escaped(s) }
   }
 
   /// Whether `utf8` has a byte JSON escapes: `"`, `\` or a control character. Eight bytes at
@@ -258,32 +256,11 @@ struct TraceJSONBuffer: ~Copyable {
     return false
   }
 
-  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-    reserve(utf8.count * 6 + 2)
-    var o = count
-    base[o] = UInt8(ascii: "\""); o += 1
-    for c in utf8 {
-      if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
-        base[o] = c; o += 1
-        continue
-      }
-      base[o] = UInt8(ascii: "\\"); o += 1
-      switch c {
-      case UInt8(ascii: "\""): base[o] = UInt8(ascii: "\""); o += 1
-      case UInt8(ascii: "\\"): base[o] = UInt8(ascii: "\\"); o += 1
-      case 0x0A: base[o] = UInt8(ascii: "n"); o += 1
-      case 0x0D: base[o] = UInt8(ascii: "r"); o += 1
-      case 0x09: base[o] = UInt8(ascii: "t"); o += 1
-      case 0x08: base[o] = UInt8(ascii: "b"); o += 1
-      case 0x0C: base[o] = UInt8(ascii: "f"); o += 1
-      default:
-        let hex = Self.hexDigits.utf8Start
-        base[o] = UInt8(ascii: "u"); base[o + 1] = UInt8(ascii: "0"); base[o + 2] = UInt8(ascii: "0")
-        base[o + 3] = hex[Int(c >> 4)]; base[o + 4] = hex[Int(c & 0xF)]
-        o += 5
-      }
-    }
-    base[o] = UInt8(ascii: "\""); o += 1
-    count = o
+  /// A string with bytes to escape (rare): written by `CanonicalJSONWriter` itself.
+  private mutating func escaped(_ s: String) {
+    var w = CanonicalJSONWriter()
+    w.string(s)
+    w.withBytes { raw($0) }
   }
+
 }
