@@ -9,7 +9,7 @@ import Lifecycle
 ///
 /// ```swift
 /// let feed = DecodedEventFeed(stream)
-/// while let events = try feed.next() { for i in events.indices { … events[i].event … } }
+/// while let batch = try feed.next() { for i in batch.events.indices { … batch.seqs[i], batch.events[i] … } }
 /// ```
 ///
 /// Limits: batches of `batchEvents` events, at most `batchesAhead` of them waiting, so memory
@@ -31,21 +31,22 @@ final class DecodedEventFeed {
 
   deinit { channel.cancel() }
 
-  /// The next events (each with its `seq`; perhaps none); nil at the end. Throws what reading
-  /// or decoding threw, once the events before it are handed out. A batch at a time, so that
-  /// the caller reads each event in place rather than copying it out.
-  func next() throws -> [(seq: Int64, event: Event)]? {
+  /// The next events and their `seq`s (perhaps none); nil at the end. Throws what reading or
+  /// decoding threw, once the events before it are handed out. A batch at a time, so that the
+  /// caller reads each event in place rather than copying it out.
+  func next() throws -> (seqs: [Int64], events: [Event])? {
     if let failure = after.failure { throw failure }
     if after.ended { return nil }
     let batch = channel.take()
     after = (batch.failure, batch.ended)
-    return batch.events
+    return (batch.seqs, batch.events)
   }
 
   /// Events decoded together, and how the log went on after them: it ended, or `failure`.
   private struct Batch: @unchecked Sendable {
     // @unchecked: a batch is handed from one thread to the other whole, and never shared.
-    var events: [(seq: Int64, event: Event)] = []
+    var seqs: [Int64] = []
+    var events: [Event] = []
     var failure: (any Error)?
     var ended = false
   }
@@ -73,6 +74,7 @@ final class DecodedEventFeed {
     func produce() {
       while true {
         var batch = Batch()
+        batch.seqs.reserveCapacity(DecodedEventFeed.batchEvents)
         batch.events.reserveCapacity(DecodedEventFeed.batchEvents)
         do {
           while batch.events.count < DecodedEventFeed.batchEvents {
@@ -80,7 +82,8 @@ final class DecodedEventFeed {
               batch.ended = true
               break
             }
-            batch.events.append((e.seq, try Event(e)))
+            batch.events.append(try Event(e))
+            batch.seqs.append(e.seq)
           }
         } catch {
           batch.failure = error

@@ -150,7 +150,10 @@ struct Export: ParsableCommand {
         let events = DecodedEventFeed(stream)
         do {
           while let batch = try events.next() {
-            for i in batch.indices { exporter.add(seq: batch[i].seq, batch[i].event) }
+            // Through the buffer: each event is lent to `add`, not copied out of the batch.
+            batch.events.withUnsafeBufferPointer { decoded in
+              for i in decoded.indices { exporter.add(seq: batch.seqs[i], decoded[i]) }
+            }
           }
         } catch {
           exporter.flush()
