@@ -32,9 +32,6 @@ struct TraceJSONBuffer: ~Copyable {
     spare.deallocate()
   }
 
-  /// What was written, in place (valid until the next write or swap).
-  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
   /// Hands out what was written and continues, empty, in the other buffer: the bytes handed
   /// out stay valid until the next `swapBuffers`.
   mutating func swapBuffers() -> UnsafeRawBufferPointer {
