@@ -23,7 +23,14 @@ struct ChromeTraceExporter: ~Copyable {
   private var first = true
   /// The trace events not yet handed to the sink, a line each, written in place (no JSON value
   /// is built for them). A line after the first starts with a comma.
-  private var out = CanonicalJSONWriter(capacity: ChromeTraceExporter.flushBytes + 4096)
+  private var out = TraceJSONBuffer(capacity: ChromeTraceExporter.flushBytes + 4096)
+  /// Writes the lines to the sink on another thread.
+  private let writer: TraceChunkWriter
+  /// The constant start of every instant, complete slice and counter of this run (up to their
+  /// `tid`, or `ts` for a counter, which has no track).
+  private let instantHead: [UInt8]
+  private let spanHead: [UInt8]
+  private let counterHead: [UInt8]
   private var tracks: [String: Int] = [:]
   /// The track `track` found last.
   private var lastTrack = (name: "", id: 0)
@@ -54,7 +61,6 @@ struct ChromeTraceExporter: ~Copyable {
 
   /// Bytes of trace lines gathered before they go to the sink.
   private static let flushBytes = 1 << 20
-  private static let comma: [UInt8] = [UInt8(ascii: ",")]
 
   init(header: LogHeader, clock: TraceClock, sink: OutputSink) {
     let profile = try? Profile(json: header.profile)
@@ -63,12 +69,19 @@ struct ChromeTraceExporter: ~Copyable {
     self.sink = sink
     self.clock = clock
     pid = run.pid
+    writer = TraceChunkWriter(sink: sink)
+    instantHead = Array("{\"ph\":\"i\",\"s\":\"t\",\"pid\":\(run.pid),\"tid\":".utf8)
+    spanHead = Array("{\"ph\":\"X\",\"pid\":\(run.pid),\"tid\":".utf8)
+    counterHead = Array("{\"ph\":\"C\",\"pid\":\(run.pid),\"ts\":".utf8)
     sink.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[")
     let name = run.scenario + (profile.map { " (iOS \($0.ios), seed \(header.seed))" } ?? " (seed \(header.seed))")
     metadata("process_name", tid: nil, "name", .string(name))
     metadata("process_labels", tid: nil, "labels", .string("run \(run.id), \(clock.rawValue) clock"))
     for name in Self.fixedTracks { _ = track(name) }
   }
+
+  /// A chunk still being written points into `out`'s buffers.
+  deinit { writer.wait() }
 
   /// The tracks every trace has, first: track `i` of these has tid `i + 1`.
   private static let fixedTracks = ["System", "App state", "AppDelegate", "SceneDelegate", "Background tasks"]
@@ -90,39 +103,47 @@ struct ChromeTraceExporter: ~Copyable {
 
   /// A metadata event (`ph` M), written at once: `{"ph":"M","pid":…,"tid":…,"name":…,"args":{key: value}}`.
   private mutating func metadata(_ name: StaticString, tid: Int?, _ key: StaticString, _ value: JSONValue) {
+    var w = CanonicalJSONWriter()
+    w.beginObject()
+    w.field("ph", "M")
+    w.field("pid", pid)
+    if let tid { w.field("tid", tid) }
+    w.field("name", name.description)
+    w.key("args")
+    w.beginObject()
+    w.field(key, value)
+    w.endObject()
+    w.endObject()
     startLine()
-    out.beginObject()
-    out.field("ph", "M")
-    out.field("pid", pid)
-    if let tid { out.field("tid", tid) }
-    out.field("name", name.description)
-    out.key("args")
-    out.beginObject()
-    out.field(key, value)
-    out.endObject()
-    out.endObject()
+    w.withBytes { out.raw($0) }
     endLine()
   }
 
   /// Starts a line of the trace in `out`: a comma before every event but the first.
   private mutating func startLine() {
-    if !first { out.raw(Self.comma) }
+    if !first { out.byte(UInt8(ascii: ",")) }
     first = false
   }
 
   /// Ends the line `startLine` began; hands the lines to the sink once there are enough.
   private mutating func endLine() {
-    out.endLine()
-    if out.count >= Self.flushBytes { flush() }
+    out.byte(UInt8(ascii: "\n"))
+    if out.count >= Self.flushBytes { handOff() }
   }
 
-  /// Writes the gathered lines to the sink (which ends the last one). An export that fails
-  /// calls it too: standard output gets the events before the failure, line by line, as it
-  /// did when each event went out on its own.
-  mutating func flush() {
+  /// Hands the gathered lines to the writer's thread (the sink ends the last one) and goes on
+  /// in the other buffer.
+  private mutating func handOff() {
     guard out.count > 0 else { return }
-    out.withBytes { sink.write(lines: $0) }
-    out.removeAll()
+    writer.write(out.swapBuffers())
+  }
+
+  /// Writes the gathered lines to the sink and waits until they are written. An export that
+  /// fails calls it too: standard output gets the events before the failure, line by line, as
+  /// it did when each event went out on its own.
+  mutating func flush() {
+    handOff()
+    writer.wait()
   }
 
   /// A whole trace event `text`, queued until now, as a line.
@@ -144,7 +165,7 @@ struct ChromeTraceExporter: ~Copyable {
   /// of its track may be written now).
   private mutating func endEvent(_ tid: Int, ts: Int64, dur: Int64, queuedFrom start: Int?) {
     guard let start else { return endLine() }
-    let text = out.withBytes { Array($0[start...]) }
+    let text = out.copy(from: start)
     out.truncate(to: start)
     for ready in queue.put(tid, ts: ts, dur: dur, text) { write(ready) }
   }
@@ -163,15 +184,14 @@ struct ChromeTraceExporter: ~Copyable {
   private mutating func beginInstant(_ track: String, _ name: String, _ ts: Int64) -> Writing {
     let tid = self.track(track)
     let queued = beginEvent(tid, ts: ts)
-    out.beginObject()
-    out.field("ph", "i")
-    out.field("s", "t")
-    out.field("pid", pid)
-    out.field("tid", tid)
-    out.field("ts", ts)
-    out.field("name", name)
-    out.key("args")
-    out.beginObject()
+    out.raw(instantHead)
+    out.int(Int64(tid))
+    out.raw(",\"ts\":")
+    out.int(ts)
+    out.raw(",\"name\":")
+    out.string(name)
+    out.raw(",\"args\":")
+    out.openArgs()
     return Writing(tid: tid, ts: ts, dur: 0, queuedFrom: queued)
   }
 
@@ -185,36 +205,34 @@ struct ChromeTraceExporter: ~Copyable {
     if begun { queue.close(tid, startedAt: from) }
     let dur = max(0, to - from)
     let queued = beginEvent(tid, ts: from)
-    out.beginObject()
-    out.field("ph", "X")
-    out.field("pid", pid)
-    out.field("tid", tid)
-    out.field("ts", from)
-    out.field("dur", dur)
-    out.field("name", name)
-    out.key("args")
-    out.beginObject()
+    out.raw(spanHead)
+    out.int(Int64(tid))
+    out.raw(",\"ts\":")
+    out.int(from)
+    out.raw(",\"dur\":")
+    out.int(dur)
+    out.raw(",\"name\":")
+    out.string(name)
+    out.raw(",\"args\":")
+    out.openArgs()
     return Writing(tid: tid, ts: from, dur: dur, queuedFrom: queued)
   }
 
   /// Ends the trace event `beginInstant` or `beginSpan` began, after its args.
   private mutating func end(_ w: Writing) {
-    out.endObject()
-    out.endObject()
+    out.raw("}}")
     endEvent(w.tid, ts: w.ts, dur: w.dur, queuedFrom: w.queuedFrom)
   }
 
   /// Args kept for a trace event written later (a callback until its return, a task until its
   /// end): written with `beginArgs`, `out.field` and `endArgs`, as canonical members.
   private mutating func beginArgs() -> Int {
-    let start = out.count
-    out.beginObject()
-    return start
+    out.beginMembers()
+    return out.count
   }
 
   private mutating func endArgs(_ start: Int) -> [UInt8] {
-    out.endObject()
-    let members = out.withBytes { Array($0[(start + 1)..<($0.count - 1)]) }
+    let members = out.copy(from: start)
     out.truncate(to: start)
     return members
   }
@@ -228,7 +246,7 @@ struct ChromeTraceExporter: ~Copyable {
   /// `"at": "script.lua:3"`, or `null` when the event has no place.
   private mutating func place(_ at: String?) {
     out.key("at")
-    if let at { out.string(at) } else { out.null() }
+    if let at { out.string(at) } else { out.raw("null") }
   }
 
   private func trackName(for target: String) -> String {
@@ -251,17 +269,11 @@ struct ChromeTraceExporter: ~Copyable {
 
   private mutating func counter(_ value: Int64, ts: Int64) {
     startLine()
-    out.beginObject()
-    out.field("ph", "C")
-    out.field("pid", pid)
-    out.field("ts", ts)
-    out.field("name", "backgroundTimeRemaining (s)")
-    out.key("args")
-    out.beginObject()
-    out.key("seconds")
+    out.raw(counterHead)
+    out.int(ts)
+    out.raw(",\"name\":\"backgroundTimeRemaining (s)\",\"args\":{\"seconds\":")
     out.double(Double(value) / 1e6)
-    out.endObject()
-    out.endObject()
+    out.raw("}}")
     endLine()
     lastCounterValue = value
   }
@@ -354,7 +366,7 @@ struct ChromeTraceExporter: ~Copyable {
       if let i = open.lastIndex(where: { $0.name == name && $0.target == target }) {
         let o = open.remove(at: i)
         let w = beginSpan(o.track, name, from: o.ts, to: ts)
-        out.raw(o.args)
+        out.members(o.args)
         out.field("return_seq", seq)
         out.field("used_us", used)
         if let value { out.field("value", value) }
@@ -367,7 +379,7 @@ struct ChromeTraceExporter: ~Copyable {
       place(at)
       let args = endArgs(start)
       let w = beginInstant(callerTrack, call.name, ts)
-      out.raw(args)
+      out.members(args)
       end(w)
       task(call, seq: seq, args: args, ts: ts)
     case let .notificationPosted(name, handled, depth):
@@ -421,7 +433,7 @@ struct ChromeTraceExporter: ~Copyable {
     case let .endBackgroundTask(task):
       if let b = tasks.removeValue(forKey: task) {
         let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\"", from: b.ts, to: ts)
-        out.raw(b.args)
+        out.members(b.args)
         out.field("end_seq", seq)
         end(w)
       }
@@ -459,14 +471,14 @@ struct ChromeTraceExporter: ~Copyable {
   private mutating func closeAll(at ts: Int64) {
     for o in open.reversed() {
       let w = beginSpan(o.track, o.name, from: o.ts, to: ts)
-      out.raw(o.args)
+      out.members(o.args)
       out.field("killed", true)
       end(w)
     }
     open.removeAll()
     for (task, b) in tasks.sorted(by: { $0.key < $1.key }) {
       let w = beginSpan("Background task \(task)", "task \(task) \"\(b.name)\" (killed)", from: b.ts, to: ts)
-      out.raw(b.args)
+      out.members(b.args)
       out.field("killed", true)
       end(w)
     }
@@ -481,18 +493,5 @@ struct ChromeTraceExporter: ~Copyable {
     for text in queue.drain() { write(text) }
     flush()
     sink.write("]}")
-  }
-}
-
-extension EventBody {
-  /// The process stops running with this event (the background-time counter holds from here).
-  var endsProcessRun: Bool {
-    switch self {
-    case .suspended, .terminated, .crashed: return true
-    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,
-         .resumed, .callbackDelivered, .returned, .appCalled, .notificationPosted, .expectationChecked, .noted:
-      return false
-    }
   }
 }

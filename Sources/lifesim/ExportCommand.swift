@@ -147,8 +147,14 @@ struct Export: ParsableCommand {
     case .chromeTrace:
       writer = .inPlace { [clock] stream, sink in
         var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
+        let events = DecodedEventFeed(stream)
         do {
-          while let e = try stream.next() { exporter.add(seq: e.seq, try Event(e)) }
+          while let batch = try events.next() {
+            // Through the buffer: each event is lent to `add`, not copied out of the batch.
+            batch.events.withUnsafeBufferPointer { decoded in
+              for i in decoded.indices { exporter.add(seq: batch.seqs[i], decoded[i]) }
+            }
+          }
         } catch {
           exporter.flush()
           throw error

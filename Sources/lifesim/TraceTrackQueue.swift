@@ -9,24 +9,38 @@ struct TraceTrackQueue {
     let text: [UInt8]
   }
 
-  private var pending: [Int: [Entry]] = [:]
-  /// The starts of the slices still open on each track.
-  private var openStarts: [Int: [Int64]] = [:]
+  /// The entries waiting on each track, by tid (tids are small and dense: an array, not a dictionary).
+  private var pending: [[Entry]] = []
+  /// The starts of the slices still open on each track, by tid.
+  private var openStarts: [[Int64]] = []
   private var arrivals = 0
 
+  /// Makes room for track `tid` in both arrays.
+  private mutating func makeRoom(for tid: Int) {
+    while pending.count <= tid { pending.append([]) }
+    while openStarts.count <= tid { openStarts.append([]) }
+  }
+
   /// A slice starts on `tid` at `ts`: later entries there wait for it.
-  mutating func open(_ tid: Int, at ts: Int64) { openStarts[tid, default: []].append(ts) }
+  mutating func open(_ tid: Int, at ts: Int64) {
+    makeRoom(for: tid)
+    openStarts[tid].append(ts)
+  }
 
   /// The slice of `tid` that started at `ts` is no longer open (its entry comes with `put`).
   mutating func close(_ tid: Int, startedAt ts: Int64) {
-    if let i = openStarts[tid]?.lastIndex(of: ts) { openStarts[tid]?.remove(at: i) }
+    guard tid < openStarts.count, let i = openStarts[tid].lastIndex(of: ts) else { return }
+    openStarts[tid].remove(at: i)
   }
+
+  /// The start of the earliest slice still open on `tid`, if any.
+  private func earliestOpen(_ tid: Int) -> Int64? { tid < openStarts.count ? openStarts[tid].min() : nil }
 
   /// Whether an event of `tid` at `ts` must go through `put`: written at once, it would come
   /// before something of its track that must come first. When not, `put` would hand it straight back.
   func holds(_ tid: Int, at ts: Int64) -> Bool {
-    if let waiting = pending[tid], !waiting.isEmpty { return true }
-    guard let limit = openStarts[tid]?.min() else { return false }
+    if tid < pending.count, !pending[tid].isEmpty { return true }
+    guard let limit = earliestOpen(tid) else { return false }
     return ts >= limit
   }
 
@@ -34,20 +48,22 @@ struct TraceTrackQueue {
   /// texts of `tid` that are now safe to write, in order.
   mutating func put(_ tid: Int, ts: Int64, dur: Int64, _ text: [UInt8]) -> [[UInt8]] {
     arrivals += 1
-    pending[tid, default: []].append(Entry(ts: ts, dur: dur, order: arrivals, text: text))
-    if let limit = openStarts[tid]?.min(), ts >= limit { return [] }
+    makeRoom(for: tid)
+    pending[tid].append(Entry(ts: ts, dur: dur, order: arrivals, text: text))
+    if let limit = earliestOpen(tid), ts >= limit { return [] }
     return ready(tid)
   }
 
   /// Everything still queued, track by track: the trace ends.
   mutating func drain() -> [[UInt8]] {
     openStarts.removeAll()
-    return pending.keys.sorted().flatMap { ready($0) }
+    return pending.indices.flatMap { ready($0) }
   }
 
   private mutating func ready(_ tid: Int) -> [[UInt8]] {
-    guard var entries = pending[tid] else { return [] }
-    let limit = openStarts[tid]?.min()
+    guard tid < pending.count else { return [] }
+    var entries = pending[tid]
+    let limit = earliestOpen(tid)
     entries.sort { ($0.ts, -$0.dur, $0.order) < ($1.ts, -$1.dur, $1.order) }
     let cut = limit.map { l in entries.firstIndex { $0.ts >= l } ?? entries.count } ?? entries.count
     pending[tid] = Array(entries[cut...])
