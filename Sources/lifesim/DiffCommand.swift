@@ -70,8 +70,10 @@ struct Diff: ParsableCommand {
         JSONLines.write(hunk.json)
         return
       }
-      let text = try renderer.text(hunk)
-      Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36") + (text.isEmpty ? "" : "\n" + text))
+      let text = try renderer.utf8(hunk)
+      // The header and the text written in turn: joining them first copied every hunk once more.
+      Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36"))
+      if !text.isEmpty { Terminal.write(utf8: text) }
     }
     var progress = Progress("diff")
     defer { progress.finish() }

@@ -18,14 +18,21 @@ struct HunkRenderer {
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
 
-  /// The hunk's lines, one a line (no newline after the last).
-  mutating func text(_ hunk: EventDiffer.Hunk) throws -> String {
+  /// The hunk's lines, one a line (no newline after the last), in UTF-8: a hunk from a template
+  /// is assembled as bytes, and making a String of them would check them all once more.
+  mutating func utf8(_ hunk: EventDiffer.Hunk) throws -> [UInt8] {
+    let removedCount = hunk.lines.reduce(0) { $0 + ($1.side == .removed ? 1 : 0) }
+    // A hunk that may note a time shift is rendered in full; another may match a template.
+    let shape = removedCount < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
+    let times = shape.map { $0.times.map { cache.time($0) } }
+    if let shape, let times, let bytes = templates.utf8(hunk, shape, times: times, trace: &trace) { return bytes }
+    return Array(try text(hunk, shape: shape, times: times).utf8)
+  }
+
+  /// The hunk's lines rendered one by one (kept as a template when `shape` allows).
+  private mutating func text(_ hunk: EventDiffer.Hunk, shape: HunkTemplates.Shape?, times: [String]?) throws -> String {
     let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
     let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
-    // A hunk that may note a time shift is rendered in full; another may match a template.
-    let shape = removed.count < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
-    let times = shape.map { $0.times.map { cache.time($0) } }
-    if let shape, let times, let text = templates.text(hunk, shape, times: times, trace: &trace) { return text }
     let before = trace
     var texts: [String] = []
     texts.reserveCapacity(hunk.lines.count)
