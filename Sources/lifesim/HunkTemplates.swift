@@ -20,6 +20,8 @@ struct HunkTemplates {
       guard hunk.lines.count <= HunkTemplates.linesMax else { return nil }
       times = []
       rests = []
+      times.reserveCapacity(hunk.lines.count)
+      rests.reserveCapacity(hunk.lines.count)
       for line in hunk.lines {
         guard let (t, rest) = TraceLineCache.timeAndRest(line.body) else { return nil }
         times.append(t)
