@@ -143,7 +143,8 @@ public final class LogScanner {
     return (seq, t, i)
   }
 
-  /// A line's bytes read eight at a time (zeros past the end).
+  /// A line's bytes read eight at a time (zeros past the end). Offsets stay far below
+  /// `Int.max` (a line is at most `LogLimits.lineBytesMax`), so they are added unchecked.
   private struct Words {
     let base: UnsafeRawPointer
     let count: Int
@@ -151,7 +152,7 @@ public final class LogScanner {
     /// The eight bytes from `i`, the first in the lowest byte; zeros for those past the end.
     @inline(__always)
     func word(at i: Int) -> UInt64 {
-      if i + 8 <= count { return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
+      if i &+ 8 <= count { return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
       var word: UInt64 = 0
       var k = count - 1
       while k >= i {
@@ -165,8 +166,8 @@ public final class LogScanner {
     /// if the bytes there are exactly them.
     @inline(__always)
     func skip(_ text: UInt64, mask: UInt64, count n: Int, at i: inout Int) -> Bool {
-      guard i + n <= count, (word(at: i) ^ text) & mask == 0 else { return false }
-      i += n
+      guard i &+ n <= count, (word(at: i) ^ text) & mask == 0 else { return false }
+      i &+= n
       return true
     }
 
@@ -182,16 +183,16 @@ public final class LogScanner {
         let n = stops.trailingZeroBitCount >> 3
         if n > 0 {
           // The n digits moved to the top bytes (zeros before them), then summed in pairs, fours, eights.
-          var v = digits << UInt64((8 - n) * 8)
+          var v = digits &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
           v = ((v &* 10) &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
           v = ((v &* 100) &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
           v = ((v &* 10000) &+ (v >> 32)) & 0x0000_0000_FFFF_FFFF
           value = value &* Self.tenToThe(n) &+ Int64(v)
-          i += n
+          i &+= n
         }
-        if n < 8 || i - start > LogLimits.integerDigitsMax { break }
+        if n < 8 || i &- start > LogLimits.integerDigitsMax { break }
       }
-      let digitCount = i - start
+      let digitCount = i &- start
       return digitCount > 0 && digitCount <= LogLimits.integerDigitsMax ? value : nil
     }
 
