@@ -51,7 +51,6 @@ struct PendingEvents {
   struct Entry {
     var start: Int, end: Int
     var key: Range<Int>
-    var keyHash: Int
     var seq: Int64, t: Int64
   }
 
@@ -73,8 +72,7 @@ struct PendingEvents {
     let entry = bytes.withUnsafeBytes { all in
       let body = UnsafeRawBufferPointer(rebasing: all[start...])
       let range = key.range(body, hasBrace: true)
-      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound),
-                   keyHash: CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[range])), seq: line.seq, t: line.t)
+      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound), seq: line.seq, t: line.t)
     }
     entries.append(entry)
   }
@@ -112,10 +110,17 @@ struct PendingEvents {
     return Array(bytes[e.start..<e.end])
   }
 
+  /// A hash of the `i`th event's key, for indexing a long window (computed when asked: most
+  /// differences are realigned within a few events, by comparing keys directly).
+  func keyHash(_ i: Int) -> Int {
+    let e = entries[head + i]
+    return bytes.withUnsafeBytes { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: $0[e.key])) }
+  }
+
   /// Whether this side's `i`th event and `other`'s `j`th have the same key.
   func sameKey(_ i: Int, _ other: PendingEvents, _ j: Int) -> Bool {
     let x = entries[head + i], y = other.entries[other.head + j]
-    guard x.keyHash == y.keyHash, x.key.count == y.key.count else { return false }
+    guard x.key.count == y.key.count else { return false }
     return bytes.withUnsafeBytes { xs in
       other.bytes.withUnsafeBytes { ys in
         CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: xs[x.key]), UnsafeRawBufferPointer(rebasing: ys[y.key]), count: x.key.count)
