@@ -19,6 +19,9 @@ public final class LogScanner {
     public var t: Int64
     /// The line's canonical body without its closing brace: `{"seq":…,"t":…,"kind":…,…`.
     public var bodyWithoutBrace: UnsafeRawBufferPointer
+    /// Where the kind's text starts in the body (after `,"kind":"`), when the scanner read it;
+    /// so the members after `t` start 8 bytes before it.
+    public var kindStart: Int? = nil
   }
 
   public let path: String
@@ -84,12 +87,12 @@ public final class LogScanner {
           throw .damaged(line: lineNumber, reason: "hash chain broken")
         }
       }
-      guard let (seq, t, _) = LogScanner.eventPrefix(body) else {
+      guard let (seq, t, kindStart) = LogScanner.eventPrefix(body) else {
         if LogScanner.starts(body, with: LogScanner.trailerPrefix) { return try readTrailer(body) }
         throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
       }
       try order.accept(seq: seq, t: t, line: lineNumber)
-      return .event(EventLine(seq: seq, t: t, bodyWithoutBrace: body))
+      return .event(EventLine(seq: seq, t: t, bodyWithoutBrace: body, kindStart: kindStart))
     }
 
     private mutating func finish(_ how: LogEnding) -> Step {

@@ -112,7 +112,7 @@ public struct EventDiffer {
         if x == nil { doneA = true } else { onEvent() }
         let y = doneB ? nil : try next(b)
         if y == nil { doneB = true } else { onEvent() }
-        if let x, let y, key.same(x.bodyWithoutBrace, y.bodyWithoutBrace) {
+        if let x, let y, key.same(x, y) {
           try same(x.bodyWithoutBrace, hasBrace: false)
           recentSeq = (x.seq, y.seq)
           continue

@@ -23,22 +23,29 @@ struct EventKey {
     return start
   }
 
-  /// The key's range in `body` (with or without its closing brace).
-  func range(_ body: UnsafeRawBufferPointer, hasBrace: Bool) -> Range<Int> {
-    let start = start(body)
+  /// Where the key of a scanned line starts: ignoring time, 8 bytes before the kind's text
+  /// (after `,"t":T,`), which the scanner has found already.
+  func start(_ line: LogScanner.EventLine) -> Int {
+    if ignoreTime, let kindStart = line.kindStart { return kindStart - 8 }
+    return start(line.bodyWithoutBrace)
+  }
+
+  /// The key's range in `body` (with or without its closing brace), when it starts at `start`.
+  func range(_ body: UnsafeRawBufferPointer, hasBrace: Bool, start: Int) -> Range<Int> {
     let end = body.count - (hasBrace ? 1 : 0)
     return start..<max(start, CanonicalBody.sourceStart(body, end: end) ?? end)
   }
 
-  /// Whether two bodies without their closing braces have the same key. Bodies that agree
-  /// from the key's start to the end (the common case while runs agree) need no search for `at`.
-  func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
-    let sx = start(x), sy = start(y)
+  /// Whether two scanned lines have the same key. Bodies that agree from the key's start to
+  /// the end (the common case while runs agree) need no search for `at`.
+  func same(_ lineX: LogScanner.EventLine, _ lineY: LogScanner.EventLine) -> Bool {
+    let x = lineX.bodyWithoutBrace, y = lineY.bodyWithoutBrace
+    let sx = start(lineX), sy = start(lineY)
     if x.count - sx == y.count - sy,
        CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[sx...]), UnsafeRawBufferPointer(rebasing: y[sy...]), count: x.count - sx) {
       return true
     }
-    let kx = range(x, hasBrace: false), ky = range(y, hasBrace: false)
+    let kx = range(x, hasBrace: false, start: sx), ky = range(y, hasBrace: false, start: sy)
     return kx.count == ky.count
       && CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[kx]), UnsafeRawBufferPointer(rebasing: y[ky]), count: kx.count)
   }
@@ -71,7 +78,7 @@ struct PendingEvents {
     bytes.append(UInt8(ascii: "}"))
     let entry = bytes.withUnsafeBytes { all in
       let body = UnsafeRawBufferPointer(rebasing: all[start...])
-      let range = key.range(body, hasBrace: true)
+      let range = key.range(body, hasBrace: true, start: key.start(line))
       return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound), seq: line.seq, t: line.t)
     }
     entries.append(entry)
