@@ -70,3 +70,25 @@ private func prefixByteByByte(_ b: [UInt8]) -> (seq: Int64, t: Int64, kindStart:
     }
   }
 }
+
+@Suite struct ScannedKindStartTests {
+  @Test func eachScannedLineSaysWhereItsKindStarts() throws {
+    let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
+                           scenes: true, seed: 1, scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])
+    let path = temporaryPath("lifesim-tests", "kind-start.lifelog")
+    let w = try LogWriter(path: path, header: header)
+    for i in 0..<200 { try w.append(t: Int64(i) * 1_234_567, kind: .note) { $0.field("name", "n\(i)") } }
+    try w.finish(outcome: .object([("state", .string("active"))]))
+    let scanner = try LogScanner(path: path)
+    var events = 0
+    while let line = try scanner.next() {
+      let body = Array(line.bodyWithoutBrace)
+      let kindStart = try #require(line.kindStart)
+      #expect(Array(body[(kindStart - 9)..<kindStart]) == Array(",\"kind\":\"".utf8))
+      #expect(body[..<(kindStart - 9)].filter { $0 == UInt8(ascii: ",") }.count == 1)
+      events += 1
+    }
+    #expect(events == 200)
+    #expect(LogScanner.EventLine(seq: 1, t: 0, bodyWithoutBrace: UnsafeRawBufferPointer(start: nil, count: 0)).kindStart == nil)
+  }
+}
