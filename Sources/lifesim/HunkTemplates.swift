@@ -108,10 +108,10 @@ struct HunkTemplates {
                               _ trace: (a: TraceFormatter, b: TraceFormatter)) -> Bool {
     guard template.lines.count == hunk.lines.count, TraceLineCache.sameState(template.before.a, trace.a),
           TraceLineCache.sameState(template.before.b, trace.b) else { return false }
-    for (i, line) in hunk.lines.enumerated() {
-      let kept = template.lines[i]
-      guard kept.side == line.side, kept.dt == shape.times[i] &- shape.times[0],
-            TraceLineCache.same(kept.rest, line.body, from: shape.rests[i]) else { return false }
+    // By index, not by copies of the lines: copying each retained its bytes.
+    for i in hunk.lines.indices {
+      guard template.lines[i].side == hunk.lines[i].side, template.lines[i].dt == shape.times[i] &- shape.times[0],
+            TraceLineCache.same(template.lines[i].rest, hunk.lines[i].body, from: shape.rests[i]) else { return false }
     }
     return true
   }

@@ -91,7 +91,7 @@ struct TraceLineCache {
 
   /// Whether two formatters are in the same state (plain data: the same bytes).
   static func sameState(_ x: TraceFormatter, _ y: TraceFormatter) -> Bool {
-    withUnsafeBytes(of: x) { a in withUnsafeBytes(of: y) { b in a.elementsEqual(b) } }
+    withUnsafeBytes(of: x) { a in withUnsafeBytes(of: y) { b in CanonicalBody.samePrefix(a, b, count: a.count) && a.count == b.count } }
   }
 
   /// `t` and where the members after it start, from `{"seq":N,"t":T,…`; nil if the body does
