@@ -19,15 +19,19 @@ public final class LogScanner {
     public var t: Int64
     /// The line's canonical body without its closing brace: `{"seq":…,"t":…,"kind":…,…`.
     public var bodyWithoutBrace: UnsafeRawBufferPointer
+    /// Where the kind's text starts in the body (after `,"kind":"`), when the scanner read it;
+    /// so the members after `t` start 8 bytes before it.
+    public var kindStart: Int? = nil
   }
 
   public let path: String
   public let header: LogHeader
   /// Set once `next()` has returned nil.
-  public private(set) var ending: LogEnding?
+  @exclusivity(unchecked) public private(set) var ending: LogEnding?
 
-  /// Where the scan is, in one value: a line costs one exclusivity check, not one a property.
-  private var cursor: Cursor
+  /// Where the scan is, in one value. Unchecked: a scanner is used from one thread at a time and
+  /// `next()` is not reentrant, and the runtime's checks were a sixth of reading a line.
+  @exclusivity(unchecked) private var cursor: Cursor
 
   /// Opens the log and reads and checks its header (its script hashes too). With
   /// `checksChain`, every line's `h` is checked too (`hash chain broken`).
@@ -83,12 +87,12 @@ public final class LogScanner {
           throw .damaged(line: lineNumber, reason: "hash chain broken")
         }
       }
-      guard let (seq, t, _) = LogScanner.eventPrefix(body) else {
+      guard let (seq, t, kindStart) = LogScanner.eventPrefix(body) else {
         if LogScanner.starts(body, with: LogScanner.trailerPrefix) { return try readTrailer(body) }
         throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
       }
       try order.accept(seq: seq, t: t, line: lineNumber)
-      return .event(EventLine(seq: seq, t: t, bodyWithoutBrace: body))
+      return .event(EventLine(seq: seq, t: t, bodyWithoutBrace: body, kindStart: kindStart))
     }
 
     private mutating func finish(_ how: LogEnding) -> Step {
@@ -126,39 +130,89 @@ public final class LogScanner {
   }
 
   /// `seq` and `t` from `{"seq":N,"t":T,"kind":"`, and where the kind's text starts; nil if
-  /// the line does not start so.
+  /// the line does not start so (or a number has more than `LogLimits.integerDigitsMax` digits).
+  /// Eight bytes at a time: the keys are compared as words, the digits converted in parallel.
   static func eventPrefix(_ body: UnsafeRawBufferPointer) -> (seq: Int64, t: Int64, kindStart: Int)? {
     guard let base = body.baseAddress else { return nil }
+    let bytes = Words(base: base, count: body.count)
     var i = 0
-    guard skip("{\"seq\":", in: base, count: body.count, at: &i), let seq = integer(in: base, count: body.count, at: &i),
-          skip(",\"t\":", in: base, count: body.count, at: &i), let t = integer(in: base, count: body.count, at: &i),
-          skip(",\"kind\":\"", in: base, count: body.count, at: &i) else {
+    // `{"seq":`, `,"t":` and `,"kind":"` as little-endian words, each with the mask of its length.
+    guard bytes.skip(0x3A22_7165_7322_7B, mask: 0xFF_FFFF_FFFF_FFFF, count: 7, at: &i), let seq = bytes.integer(at: &i),
+          bytes.skip(0x3A_2274_222C, mask: 0xFF_FFFF_FFFF, count: 5, at: &i), let t = bytes.integer(at: &i),
+          bytes.skip(0x3A22_646E_696B_222C, mask: ~0, count: 8, at: &i),
+          bytes.skip(0x22, mask: 0xFF, count: 1, at: &i) else {
       return nil
     }
     return (seq, t, i)
   }
 
-  /// Steps over `text` at `i` if the bytes there are exactly it.
-  @inline(__always)
-  private static func skip(_ text: StaticString, in base: UnsafeRawPointer, count: Int, at i: inout Int) -> Bool {
-    let n = text.utf8CodeUnitCount
-    guard i + n <= count, memcmp(base + i, text.utf8Start, n) == 0 else { return false }
-    i += n
-    return true
-  }
+  /// A line's bytes read eight at a time (zeros past the end). Offsets stay far below
+  /// `Int.max` (a line is at most `LogLimits.lineBytesMax`), so they are added unchecked.
+  private struct Words {
+    let base: UnsafeRawPointer
+    let count: Int
 
-  /// The decimal digits at `i` (at most `LogLimits.integerDigitsMax` of them); nil if none.
-  @inline(__always)
-  private static func integer(in base: UnsafeRawPointer, count: Int, at i: inout Int) -> Int64? {
-    var value: Int64 = 0, digits = 0
-    while i < count, digits < LogLimits.integerDigitsMax {
-      let digit = base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0")
-      guard digit < 10 else { break }
-      value = value * 10 + Int64(digit)
-      i += 1
-      digits += 1
+    /// The eight bytes from `i`, the first in the lowest byte; zeros for those past the end.
+    @inline(__always)
+    func word(at i: Int) -> UInt64 {
+      if i &+ 8 <= count { return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
+      var word: UInt64 = 0
+      var k = count - 1
+      while k >= i {
+        word = word << 8 | UInt64(base.load(fromByteOffset: k, as: UInt8.self))
+        k -= 1
+      }
+      return word
     }
-    return digits > 0 ? value : nil
+
+    /// Steps over the `count` bytes of `text` (a little-endian word, `mask` covering them) at `i`
+    /// if the bytes there are exactly them.
+    @inline(__always)
+    func skip(_ text: UInt64, mask: UInt64, count n: Int, at i: inout Int) -> Bool {
+      guard i &+ n <= count, (word(at: i) ^ text) & mask == 0 else { return false }
+      i &+= n
+      return true
+    }
+
+    /// The decimal digits at `i`; nil if there are none or more than `LogLimits.integerDigitsMax`.
+    @inline(__always)
+    func integer(at i: inout Int) -> Int64? {
+      var value: Int64 = 0
+      let start = i
+      while true {
+        // Each byte's digit value; a byte that is not a digit gets its high bit set in `stops`.
+        let digits = word(at: i) ^ 0x3030_3030_3030_3030
+        let stops = ((digits & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676 | digits) & 0x8080_8080_8080_8080
+        let n = stops.trailingZeroBitCount >> 3
+        if n > 0 {
+          // The n digits moved to the top bytes (zeros before them), then summed in pairs, fours, eights.
+          var v = digits &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
+          v = ((v &* 10) &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
+          v = ((v &* 100) &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
+          v = ((v &* 10000) &+ (v >> 32)) & 0x0000_0000_FFFF_FFFF
+          value = value &* Self.tenToThe(n) &+ Int64(v)
+          i &+= n
+        }
+        if n < 8 || i &- start > LogLimits.integerDigitsMax { break }
+      }
+      let digitCount = i &- start
+      return digitCount > 0 && digitCount <= LogLimits.integerDigitsMax ? value : nil
+    }
+
+    /// 10^n for n in 1...8 (a switch, not an array: no lazy global to check on each number).
+    @inline(__always)
+    private static func tenToThe(_ n: Int) -> Int64 {
+      switch n {
+      case 1: 10
+      case 2: 100
+      case 3: 1000
+      case 4: 10000
+      case 5: 100_000
+      case 6: 1_000_000
+      case 7: 10_000_000
+      default: 100_000_000
+      }
+    }
   }
 }
 

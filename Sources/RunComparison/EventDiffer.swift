@@ -5,7 +5,7 @@ import Lifecycle
 /// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)
 /// and without the script line `at`. While the two runs agree, lines are compared in place
 /// as the scanners hand them out. At a difference, events are read ahead into one byte buffer
-/// a side (`PendingEvents`, keys hashed once) until `Realignment` finds the nearest point where
+/// a side (`PendingEvents`) until `Realignment` finds the nearest point where
 /// the runs agree again; only the events a hunk prints are decoded (by its renderer).
 ///
 /// Memory: at most `windowEvents` events read ahead a side, the `context` events before a
@@ -112,7 +112,7 @@ public struct EventDiffer {
         if x == nil { doneA = true } else { onEvent() }
         let y = doneB ? nil : try next(b)
         if y == nil { doneB = true } else { onEvent() }
-        if let x, let y, key.same(x.bodyWithoutBrace, y.bodyWithoutBrace) {
+        if let x, let y, key.same(x, y) {
           try same(x.bodyWithoutBrace, hasBrace: false)
           recentSeq = (x.seq, y.seq)
           continue

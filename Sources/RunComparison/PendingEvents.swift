@@ -23,22 +23,29 @@ struct EventKey {
     return start
   }
 
-  /// The key's range in `body` (with or without its closing brace).
-  func range(_ body: UnsafeRawBufferPointer, hasBrace: Bool) -> Range<Int> {
-    let start = start(body)
+  /// Where the key of a scanned line starts: ignoring time, 8 bytes before the kind's text
+  /// (after `,"t":T,`), which the scanner has found already.
+  func start(_ line: LogScanner.EventLine) -> Int {
+    if ignoreTime, let kindStart = line.kindStart { return kindStart - 8 }
+    return start(line.bodyWithoutBrace)
+  }
+
+  /// The key's range in `body` (with or without its closing brace), when it starts at `start`.
+  func range(_ body: UnsafeRawBufferPointer, hasBrace: Bool, start: Int) -> Range<Int> {
     let end = body.count - (hasBrace ? 1 : 0)
     return start..<max(start, CanonicalBody.sourceStart(body, end: end) ?? end)
   }
 
-  /// Whether two bodies without their closing braces have the same key. Bodies that agree
-  /// from the key's start to the end (the common case while runs agree) need no search for `at`.
-  func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
-    let sx = start(x), sy = start(y)
+  /// Whether two scanned lines have the same key. Bodies that agree from the key's start to
+  /// the end (the common case while runs agree) need no search for `at`.
+  func same(_ lineX: LogScanner.EventLine, _ lineY: LogScanner.EventLine) -> Bool {
+    let x = lineX.bodyWithoutBrace, y = lineY.bodyWithoutBrace
+    let sx = start(lineX), sy = start(lineY)
     if x.count - sx == y.count - sy,
        CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[sx...]), UnsafeRawBufferPointer(rebasing: y[sy...]), count: x.count - sx) {
       return true
     }
-    let kx = range(x, hasBrace: false), ky = range(y, hasBrace: false)
+    let kx = range(x, hasBrace: false, start: sx), ky = range(y, hasBrace: false, start: sy)
     return kx.count == ky.count
       && CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: x[kx]), UnsafeRawBufferPointer(rebasing: y[ky]), count: kx.count)
   }
@@ -51,7 +58,6 @@ struct PendingEvents {
   struct Entry {
     var start: Int, end: Int
     var key: Range<Int>
-    var keyHash: Int
     var seq: Int64, t: Int64
   }
 
@@ -72,9 +78,8 @@ struct PendingEvents {
     bytes.append(UInt8(ascii: "}"))
     let entry = bytes.withUnsafeBytes { all in
       let body = UnsafeRawBufferPointer(rebasing: all[start...])
-      let range = key.range(body, hasBrace: true)
-      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound),
-                   keyHash: CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[range])), seq: line.seq, t: line.t)
+      let range = key.range(body, hasBrace: true, start: key.start(line))
+      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound), seq: line.seq, t: line.t)
     }
     entries.append(entry)
   }
@@ -112,10 +117,17 @@ struct PendingEvents {
     return Array(bytes[e.start..<e.end])
   }
 
+  /// A hash of the `i`th event's key, for indexing a long window (computed when asked: most
+  /// differences are realigned within a few events, by comparing keys directly).
+  func keyHash(_ i: Int) -> Int {
+    let e = entries[head + i]
+    return bytes.withUnsafeBytes { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: $0[e.key])) }
+  }
+
   /// Whether this side's `i`th event and `other`'s `j`th have the same key.
   func sameKey(_ i: Int, _ other: PendingEvents, _ j: Int) -> Bool {
     let x = entries[head + i], y = other.entries[other.head + j]
-    guard x.keyHash == y.keyHash, x.key.count == y.key.count else { return false }
+    guard x.key.count == y.key.count else { return false }
     return bytes.withUnsafeBytes { xs in
       other.bytes.withUnsafeBytes { ys in
         CanonicalBody.samePrefix(UnsafeRawBufferPointer(rebasing: xs[x.key]), UnsafeRawBufferPointer(rebasing: ys[y.key]), count: x.key.count)

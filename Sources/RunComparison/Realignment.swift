@@ -57,11 +57,11 @@ struct Realignment {
   /// the search is linear in the windows, not quadratic.
   private func indexedBest() -> (Int, Int)? {
     var positions: [Int: [Int]] = [:]
-    for j in 0..<b.count { positions[b[j].keyHash, default: []].append(j) }
+    for j in 0..<b.count { positions[b.keyHash(j), default: []].append(j) }
     var best = bothEnd
     for i in 0..<a.count {
       if let b0 = best, i >= b0.0 + b0.1 { break }
-      for j in positions[a[i].keyHash] ?? [] {
+      for j in positions[a.keyHash(i)] ?? [] {
         if let b0 = best, i + j >= b0.0 + b0.1 { break }
         if agrees(i, j) == true { best = (i, j); break }
       }

@@ -70,8 +70,11 @@ struct Diff: ParsableCommand {
         JSONLines.write(hunk.json)
         return
       }
-      let text = try renderer.text(hunk)
-      Terminal.write(Terminal.paint("@@ -\(hunk.aStart),\(hunk.aCount) +\(hunk.bStart),\(hunk.bCount) @@", "36") + (text.isEmpty ? "" : "\n" + text))
+      let text = try renderer.utf8(hunk)
+      // The header and the text written in turn: joining them first copied every hunk once more.
+      let header = HunkRenderer.header(hunk)
+      Terminal.write(utf8: Terminal.colour ? Array(Terminal.paint(String(decoding: header, as: UTF8.self), "36").utf8) : header)
+      if !text.isEmpty { Terminal.write(utf8: text) }
     }
     var progress = Progress("diff")
     defer { progress.finish() }

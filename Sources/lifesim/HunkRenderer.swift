@@ -18,14 +18,21 @@ struct HunkRenderer {
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
 
-  /// The hunk's lines, one a line (no newline after the last).
-  mutating func text(_ hunk: EventDiffer.Hunk) throws -> String {
+  /// The hunk's lines, one a line (no newline after the last), in UTF-8: a hunk from a template
+  /// is assembled as bytes, and making a String of them would check them all once more.
+  mutating func utf8(_ hunk: EventDiffer.Hunk) throws -> [UInt8] {
+    let removedCount = hunk.lines.reduce(0) { $0 + ($1.side == .removed ? 1 : 0) }
+    // A hunk that may note a time shift is rendered in full; another may match a template.
+    let shape = removedCount < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
+    let times = shape.map { $0.times.map { cache.time($0) } }
+    if let shape, let times, let bytes = templates.utf8(hunk, shape, times: times, trace: &trace) { return bytes }
+    return Array(try text(hunk, shape: shape, times: times).utf8)
+  }
+
+  /// The hunk's lines rendered one by one (kept as a template when `shape` allows).
+  private mutating func text(_ hunk: EventDiffer.Hunk, shape: HunkTemplates.Shape?, times: [String]?) throws -> String {
     let removed = hunk.lines.indices.filter { hunk.lines[$0].side == .removed }
     let added = hunk.lines.indices.filter { hunk.lines[$0].side == .added }
-    // A hunk that may note a time shift is rendered in full; another may match a template.
-    let shape = removed.count < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
-    let times = shape.map { $0.times.map { cache.time($0) } }
-    if let shape, let times, let text = templates.text(hunk, shape, times: times, trace: &trace) { return text }
     let before = trace
     var texts: [String] = []
     texts.reserveCapacity(hunk.lines.count)
@@ -95,6 +102,22 @@ struct HunkRenderer {
     return start + wrap[0].utf8.count + marker.utf8.count
   }
 
+  /// `@@ -aStart,aCount +bStart,bCount @@`, as `diff -u` heads a hunk, in UTF-8 (formatted by
+  /// hand: interpolating four numbers cost as much as the rest of printing a hunk).
+  static func header(_ hunk: EventDiffer.Hunk) -> [UInt8] {
+    ASCIIWriter.bytes(capacity: 96) { out in
+      out.put("@@ -")
+      out.putDecimal(hunk.aStart)
+      out.put(",")
+      out.putDecimal(hunk.aCount)
+      out.put(" +")
+      out.putDecimal(hunk.bStart)
+      out.put(",")
+      out.putDecimal(hunk.bCount)
+      out.put(" @@")
+    }
+  }
+
   /// The note `diff` prints after the hunks, if a time shift made one.
   var timeShiftNote: String? {
     timeShift.map { s in
@@ -131,5 +154,64 @@ struct HunkRenderer {
     let first = hunk.lines.first { $0.side == .removed }
     let aStart = first.flatMap { try? $0.decoded().seq } ?? hunk.aStart
     timeShift = (aStart, shifted, removed.count)
+  }
+}
+
+/// Short ASCII texts written into a buffer of known size, without Array's checks a byte.
+struct ASCIIWriter {
+  private let base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+
+  /// The bytes `write` puts (at most `capacity` of them).
+  static func bytes(capacity: Int, _ write: (inout ASCIIWriter) -> Void) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      var writer = ASCIIWriter(base: base)
+      write(&writer)
+      precondition(writer.count <= capacity, "ASCIIWriter: more than \(capacity) bytes")
+      initialized = writer.count
+    }
+  }
+
+  private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+  mutating func put(_ text: StaticString) {
+    (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    count += text.utf8CodeUnitCount
+  }
+
+  /// `n` in decimal, as `"\(n)"` writes it.
+  mutating func putDecimal(_ n: Int64) {
+    if n < 0 { put("-") }
+    var m = n.magnitude
+    var digits = 1
+    var rest = m / 10
+    while rest > 0 { digits += 1; rest /= 10 }
+    var k = count + digits - 1
+    repeat {
+      base[k] = UInt8(ascii: "0") + UInt8(m % 10)
+      m /= 10
+      k -= 1
+    } while m > 0
+    count += digits
+  }
+
+  /// `n` in decimal with zeros before it to make `width` digits.
+  mutating func putDecimal(_ n: Int64, width: Int) {
+    var digits = 1
+    var rest = n.magnitude / 10
+    while rest > 0 { digits += 1; rest /= 10 }
+    for _ in digits..<max(width, digits) { put("0") }
+    putDecimal(n)
+  }
+
+  /// Spaces before what was written since `start`, to make it `width` bytes wide.
+  mutating func padLeft(from start: Int, width: Int) {
+    let written = count - start
+    let spaces = width - written
+    guard spaces > 0 else { return }
+    (base + start + spaces).update(from: base + start, count: written)
+    (base + start).update(repeating: UInt8(ascii: " "), count: spaces)
+    count += spaces
   }
 }

@@ -20,6 +20,8 @@ struct HunkTemplates {
       guard hunk.lines.count <= HunkTemplates.linesMax else { return nil }
       times = []
       rests = []
+      times.reserveCapacity(hunk.lines.count)
+      rests.reserveCapacity(hunk.lines.count)
       for line in hunk.lines {
         guard let (t, rest) = TraceLineCache.timeAndRest(line.body) else { return nil }
         times.append(t)
@@ -31,8 +33,10 @@ struct HunkTemplates {
   private struct Template {
     var before: (a: TraceFormatter, b: TraceFormatter)
     var lines: [(side: EventDiffer.Side, dt: Int64, rest: [UInt8])]
-    /// The text around the times: pieces[0], the first line's time, pieces[1], …
-    var pieces: [String]
+    /// The text around the times, in UTF-8: pieces[0], the first line's time, pieces[1], …
+    var pieces: [[UInt8]]
+    /// All the pieces' bytes together.
+    var piecesBytes: Int
     var after: (a: TraceFormatter, b: TraceFormatter)
   }
 
@@ -42,17 +46,20 @@ struct HunkTemplates {
   static let templatesMax = 1024
   static let linesMax = 32
 
-  /// The text of `hunk` from a template, moving the formatters on as rendering it would; nil
-  /// if no template matches.
+  /// The text of `hunk` from a template, in UTF-8, moving the formatters on as rendering it
+  /// would; nil if no template matches.
   /// `times`: each line's time as the trace prints it.
-  func text(_ hunk: EventDiffer.Hunk, _ shape: Shape, times: [String], trace: inout (a: TraceFormatter, b: TraceFormatter)) -> String? {
+  func utf8(_ hunk: EventDiffer.Hunk, _ shape: Shape, times: [String], trace: inout (a: TraceFormatter, b: TraceFormatter)) -> [UInt8]? {
     let key = Self.key(hunk, shape, trace)
     guard let template = templates[key]?.first(where: { Self.matches($0, hunk, shape, trace) }) else { return nil }
     trace = template.after
-    var out = template.pieces[0]
+    // Assembled as bytes: appending to a String cost more than the copying.
+    var out: [UInt8] = []
+    out.reserveCapacity(template.piecesBytes + times.reduce(0) { $0 + $1.utf8.count })
+    out.append(contentsOf: template.pieces[0])
     for (i, time) in times.enumerated() {
-      out += time
-      out += template.pieces[i + 1]
+      out.append(contentsOf: time.utf8)
+      out.append(contentsOf: template.pieces[i + 1])
     }
     return out
   }
@@ -63,18 +70,18 @@ struct HunkTemplates {
                          after: (a: TraceFormatter, b: TraceFormatter), text: String, cuts: [(at: Int, timeBytes: Int)]) {
     guard count < Self.templatesMax, cuts.count == hunk.lines.count else { return }
     let bytes = Array(text.utf8)
-    var pieces: [String] = []
+    var pieces: [[UInt8]] = []
     var from = 0
     for cut in cuts {
       guard cut.at >= from, cut.at + cut.timeBytes <= bytes.count else { return }
-      pieces.append(String(decoding: bytes[from..<cut.at], as: UTF8.self))
+      pieces.append(Array(bytes[from..<cut.at]))
       from = cut.at + cut.timeBytes
     }
-    pieces.append(String(decoding: bytes[from...], as: UTF8.self))
+    pieces.append(Array(bytes[from...]))
     let lines = hunk.lines.indices.map { i in
       (side: hunk.lines[i].side, dt: shape.times[i] &- shape.times[0], rest: Array(hunk.lines[i].body[shape.rests[i]...]))
     }
-    templates[Self.key(hunk, shape, before), default: []].append(Template(before: before, lines: lines, pieces: pieces, after: after))
+    templates[Self.key(hunk, shape, before), default: []].append(Template(before: before, lines: lines, pieces: pieces, piecesBytes: bytes.count - cuts.reduce(0) { $0 + $1.timeBytes }, after: after))
     count += 1
   }
 
@@ -101,10 +108,10 @@ struct HunkTemplates {
                               _ trace: (a: TraceFormatter, b: TraceFormatter)) -> Bool {
     guard template.lines.count == hunk.lines.count, TraceLineCache.sameState(template.before.a, trace.a),
           TraceLineCache.sameState(template.before.b, trace.b) else { return false }
-    for (i, line) in hunk.lines.enumerated() {
-      let kept = template.lines[i]
-      guard kept.side == line.side, kept.dt == shape.times[i] &- shape.times[0],
-            TraceLineCache.same(kept.rest, line.body, from: shape.rests[i]) else { return false }
+    // By index, not by copies of the lines: copying each retained its bytes.
+    for i in hunk.lines.indices {
+      guard template.lines[i].side == hunk.lines[i].side, template.lines[i].dt == shape.times[i] &- shape.times[0],
+            TraceLineCache.same(template.lines[i].rest, hunk.lines[i].body, from: shape.rests[i]) else { return false }
     }
     return true
   }

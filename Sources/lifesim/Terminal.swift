@@ -44,6 +44,13 @@ enum Terminal {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  /// A line given as UTF-8 bytes (text that was assembled as bytes).
+  static func write(utf8 line: [UInt8]) {
+    buffer.append(contentsOf: line)
+    buffer.append(0x0A)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   static func flush() {
     if stdoutFailure == nil, let error = writeAll(STDOUT_FILENO, buffer) { stdoutFailure = error }
     buffer.removeAll(keepingCapacity: true)
