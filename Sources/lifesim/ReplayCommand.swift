@@ -101,13 +101,13 @@ struct Replay: ParsableCommand {
     // Read once: an option's value costs a lookup each time it is read.
     let (state, json) = (self.state, self.json)
     do {
-      while let logEvent = try reader.next() {
+      if state { events = try StateFold.fold(reader, until: until, into: &folded, progress: &progress) }
+      while !state, let logEvent = try reader.next() {
         if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
         let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
         progress.tick()
-        if state { continue }
         if json { JSONLines.write(event: Array(logEvent.body)) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
       }
     } catch {

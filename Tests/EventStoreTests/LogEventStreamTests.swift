@@ -79,6 +79,26 @@ private func byStream(_ path: String) -> Reading {
   return r
 }
 
+/// As `byStream`, a batch at a time, each event read with strings of the batch reader's own.
+private func byBatches(_ path: String) -> Reading {
+  var r = Reading()
+  let strings = EventStrings()
+  do {
+    let stream = try LogEventStream(path: path)
+    while let batch = try stream.nextBatch() {
+      #expect(batch.count > 0)
+      for i in 0..<batch.count {
+        let e = batch.event(i, strings: strings)
+        r.events.append(describe(e, body: Array(e.body)))
+      }
+    }
+    r.end = "\(String(describing: stream.ending))"
+  } catch {
+    r.end = error.description
+  }
+  return r
+}
+
 private func byReader(_ path: String) -> Reading {
   var r = Reading()
   do {
@@ -106,6 +126,7 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
     let expected = byReader(path)
     #expect(expected.events.count == 3_000)
     #expect(byStream(path) == expected)
+    #expect(byBatches(path) == expected)
   }
 
   /// Damage of every kind, in the first batch of the reading thread and after a later one: the
@@ -142,6 +163,7 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
     for damaged in cases {
       let expected = byReader(damaged)
       #expect(byStream(damaged) == expected, "\(damaged): \(expected.end)")
+      #expect(byBatches(damaged) == expected, "\(damaged), in batches: \(expected.end)")
     }
   }
 
