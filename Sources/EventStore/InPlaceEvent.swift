@@ -30,8 +30,10 @@ public struct InPlaceEvent: EventFields {
     var key = key
     return key.withUTF8 { k in
       guard let first = k.first else { return members.dropFirst(3).first { $0.key.isEmpty }?.value }
-      for m in members.dropFirst(3) where m.key.count == k.count && body[m.key.lowerBound] == first
-        && memcmp(body.baseAddress! + m.key.lowerBound, k.baseAddress!, k.count) == 0 {
+      let base = body.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      search: for m in members.dropFirst(3) where m.key.count == k.count && base[m.key.lowerBound] == first {
+        // Keys are short: a loop costs less than a call to memcmp.
+        for i in 1..<k.count where base[m.key.lowerBound + i] != k[i] { continue search }
         return m.value
       }
       return nil

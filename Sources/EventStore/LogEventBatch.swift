@@ -23,6 +23,32 @@ public struct LogEventBatch: @unchecked Sendable {
     count = 1
   }
 
+  /// Calls `body` with each event of `range` (within `0..<count`) in order, its strings met
+  /// through `strings`; stops at the first that `body` returns false for.
+  public func forEach(in range: Range<Int>, strings: EventStrings, _ body: (InPlaceEvent) -> Bool) {
+    guard !range.isEmpty else { return }
+    switch source {
+    case let .chunk(chunk, part, index):
+      var (p, j) = (part, index + range.lowerBound)
+      var left = range.count
+      let parts = chunk.parts, lines = chunk.lines, table = strings.table
+      while left > 0 {
+        let events = parts[p].events.count
+        if j >= events {
+          j -= events
+          p += 1
+          continue
+        }
+        let end = min(events, j + left)
+        for i in j..<end where !body(parts[p].event(i, in: lines, strings: table)) { return }
+        left -= end - j
+        j = end
+      }
+    case .single:
+      for i in range where !body(event(i, strings: strings)) { return }
+    }
+  }
+
   /// Event `i` (`0..<count`), its strings met through `strings`.
   public func event(_ i: Int, strings: EventStrings) -> InPlaceEvent {
     switch source {
