@@ -189,26 +189,40 @@ final class FoldPart: @unchecked Sendable {
     failed = !ChainChecker.linked(chunk, lines: lines, after: previous)
     guard !failed else { return }
     var start = lines.lowerBound == 0 ? 0 : chunk.lines[lines.lowerBound - 1].lineEnd + 1
-    for (bodyEnd, lineEnd, _) in chunk.lines[lines] {
+    for (bodyEnd, lineEnd, prefix) in chunk.lines[lines] {
       defer { start = lineEnd + 1 }
       let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
-      // The validator accepted a line that is not an event only as the trailer.
-      guard let (seq, t, _) = LogScanner.eventPrefix(body) else { continue }
-      guard let (kind, count) = located(body) else {
+      // The validator leaves out the prefix of the trailer, and of an event with a leading
+      // zero, which is not JSON.
+      guard let prefix else {
+        if LogScanner.eventPrefix(body) == nil { continue }
         failed = true
         return
       }
+      guard let (kind, count) = located(body, prefix: prefix) else {
+        failed = true
+        return
+      }
+      let seq = Self.integer(body, members[memberCount - count].value)
+      let t = Self.integer(body, members[memberCount - count + 1].value)
       events.append(FoldEvent(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
                               firstMember: memberCount - count, memberCount: count))
     }
   }
 
+  /// The digits at `range` (the validator read them, at most 18), as a number.
+  private static func integer(_ body: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64 {
+    var value: Int64 = 0
+    for i in range { value = value &* 10 &+ Int64(body[i] &- UInt8(ascii: "0")) }
+    return value
+  }
+
   /// The event's kind and the number of its members, appended to `members`, when its JSON
   /// and kind are as `LogReader` accepts them; nil otherwise.
-  private func located(_ body: UnsafeRawBufferPointer) -> (EventKind, Int)? {
+  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int)? {
     if members.count - memberCount < 64 { grow(members.count * 2) }
     let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
-    var found = PlainObjectScan.members(body, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
+    var found = PlainObjectScan.eventMembers(body, prefix: prefix, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
     if found == nil {
       do {
         try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &parsed)
