@@ -185,6 +185,28 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
       if let quick { #expect(valid && quick == parsed, "\(line)") }
     }
     #expect(scan(Array(lines[0].utf8))?.count == 8)
+    // From an event's checked prefix on, the scan finds the members the parser finds, or leaves the line.
+    let events = [
+      #"{"seq":12,"t":0,"kind":"note","name":"a","ok":true}"#, #"{"seq":1,"t":5,"kind":"note"}"#,
+      #"{"seq":1,"t":5,"kind":"note","t":6}"#, #"{"seq":1,"t":5,"kind":"note","seq":1}"#,
+      #"{"seq":1,"t":5,"kind":"note","kind":"x"}"#, #"{"seq":1,"t":5,"kind":"note","kinds":"x","s":1}"#,
+      #"{"seq":1,"t":5,"kind":"note",}"#, #"{"seq":1,"t":5,"kind":"note"x}"#, #"{"seq":1,"t":5,"kind":"note","a":"\n"}"#,
+    ]
+    for line in events {
+      let bytes = Array(line.utf8)
+      func at(_ word: String) -> Int32 { Int32(line.range(of: word)!.lowerBound.utf16Offset(in: line)) }
+      let prefix = EventPrefix(tKey: at(#""t":"#) + 1, kindKey: at(#""kind":"#) + 1, rest: at(#""note""#) + 6)
+      var parsed: [JSONMember] = [], keys: [Range<Int>] = []
+      let valid = (try? bytes.withUnsafeBufferPointer { b throws(JSONParser.Failure) in
+        try JSONParser.validate(b, scratch: &keys, members: &parsed)
+      }) != nil
+      let members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
+      defer { members.deallocate() }
+      let quick = bytes.withUnsafeBytes { b in PlainObjectScan.eventMembers(b, prefix: prefix, into: members).map { Array(members[..<$0]) } }
+      if let quick { #expect(valid && quick == parsed, "\(line)") }
+      if line.hasSuffix(#""ok":true}"#) || line.hasSuffix(#""s":1}"#) || line.hasSuffix(#""note"}"#) { #expect(quick != nil, "\(line)") }
+      if line.contains(#""t":6"#) || line.contains(#""seq":1}"#) || line.contains(#""kind":"x""#) { #expect(quick == nil, "\(line)") }
+    }
     #expect(scan(Array(#"{"a":"b","c":"d","a":"e"}"#.utf8)) == nil)
     #expect(scan(Array(#"{"a":1}"#.utf8)) != nil)
   }
