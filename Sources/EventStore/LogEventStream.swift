@@ -32,13 +32,19 @@ public final class LogEventStream {
   private let strings = EventStrings()
 
   /// Opens the log and reads and checks its header, with exactly `LogReader`'s messages.
-  public init(path: String) throws(LogProblem) {
+  public convenience init(path: String) throws(LogProblem) {
+    try self.init(path: path, chunkBytes: nil)
+  }
+
+  /// As `init(path:)`, reading `chunkBytes` at a time (for the tests, which cut lines across
+  /// chunks; by default, it depends on the log's size).
+  init(path: String, chunkBytes: Int?) throws(LogProblem) {
     self.path = path
     var chain = HashChain()
     var source = try LineSource.open(path)
     header = try LogReader.readHeader(from: &source, path: path, chain: &chain)
     if case let .success(fd) = POSIXFile.openForReading(path) {
-      fast = FoldPipeline(fd: fd, headerBytes: source.consumedBytes, chain: chain)
+      fast = FoldPipeline(fd: fd, headerBytes: source.consumedBytes, chain: chain, chunkBytes: chunkBytes)
     } else {
       reader = try Self.reader(path: path, skipping: 0)
     }

@@ -67,10 +67,10 @@ private func describe(_ e: some EventFields, body: [UInt8]) -> String {
   return "\(e.seq) \(e.t) \(e.kind) \(body.count) \(body.prefix(64)) \(body.suffix(80)) \(message) \(members.joined(separator: " "))"
 }
 
-private func byStream(_ path: String) -> Reading {
+private func byStream(_ path: String, chunkBytes: Int? = nil) -> Reading {
   var r = Reading()
   do {
-    let stream = try LogEventStream(path: path)
+    let stream = try LogEventStream(path: path, chunkBytes: chunkBytes)
     while let e = try stream.next() { r.events.append(describe(e, body: Array(e.body))) }
     r.end = "\(String(describing: stream.ending))"
   } catch {
@@ -163,6 +163,10 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
     for damaged in cases {
       let expected = byReader(damaged)
       #expect(byStream(damaged) == expected, "\(damaged): \(expected.end)")
+      // Chunks smaller than a line, of a few lines, of many: lines cut across them.
+      for size in [97, 1_000, 16_384] {
+        #expect(byStream(damaged, chunkBytes: size) == expected, "\(damaged), chunks of \(size): \(expected.end)")
+      }
       #expect(byBatches(damaged) == expected, "\(damaged), in batches: \(expected.end)")
     }
   }
