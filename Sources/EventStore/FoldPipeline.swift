@@ -158,6 +158,8 @@ struct FoldEvent {
   /// Its members, in the part's `members`.
   var firstMember: Int
   var memberCount: Int
+  /// Its keys' bits (`PlainObjectScan.bit`).
+  var keys: UInt64
 }
 
 /// A share of a chunk's lines: hashed onto the chain, and each event's JSON checked and its
@@ -179,7 +181,8 @@ final class FoldPart: @unchecked Sendable {
   func event(_ i: Int, in chunk: Chunk, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
     let e = events[i]
     return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: UnsafeRawBufferPointer(start: chunk.bytes + e.bodyStart, count: e.bodyCount),
-                        members: UnsafeBufferPointer(rebasing: members[e.firstMember..<(e.firstMember + e.memberCount)]), strings: strings)
+                        members: UnsafeBufferPointer(rebasing: members[e.firstMember..<(e.firstMember + e.memberCount)]),
+                        keys: e.keys, strings: strings)
   }
 
   /// Checks `lines` of `chunk`, the first linking onto `previous`.
@@ -199,14 +202,14 @@ final class FoldPart: @unchecked Sendable {
         failed = true
         return
       }
-      guard let (kind, count) = located(body, prefix: prefix) else {
+      guard let (kind, count, keys) = located(body, prefix: prefix) else {
         failed = true
         return
       }
       let seq = Self.integer(body, members[memberCount - count].value)
       let t = Self.integer(body, members[memberCount - count + 1].value)
       events.append(FoldEvent(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
-                              firstMember: memberCount - count, memberCount: count))
+                              firstMember: memberCount - count, memberCount: count, keys: keys))
     }
   }
 
@@ -217,12 +220,14 @@ final class FoldPart: @unchecked Sendable {
     return value
   }
 
-  /// The event's kind and the number of its members, appended to `members`, when its JSON
-  /// and kind are as `LogReader` accepts them; nil otherwise.
-  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int)? {
+  /// The event's kind, the number of its members, appended to `members`, and their keys'
+  /// bits (`PlainObjectScan.bit`; all set when the parser located them), when its JSON and
+  /// kind are as `LogReader` accepts them; nil otherwise.
+  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int, UInt64)? {
     if members.count - memberCount < 64 { grow(members.count * 2) }
     let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
-    var found = PlainObjectScan.eventMembers(body, prefix: prefix, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
+    let scanned = PlainObjectScan.eventMembers(body, prefix: prefix, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
+    var found = scanned?.count
     if found == nil {
       do {
         try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &parsed)
@@ -240,7 +245,7 @@ final class FoldPart: @unchecked Sendable {
       return nil
     }
     memberCount += found
-    return (kind, found)
+    return (kind, found, scanned?.keys ?? ~0)
   }
 
   private func grow(_ needed: Int) {

@@ -39,8 +39,8 @@ public struct LogEventBatch: @unchecked Sendable {
           p += 1
           continue
         }
-        let end = min(events, j + left)
-        for i in j..<end where !body(parts[p].event(i, in: lines, strings: table)) { return }
+        let end = min(events, j + left), current = parts[p]
+        for i in j..<end where !body(current.event(i, in: lines, strings: table)) { return }
         left -= end - j
         j = end
       }
@@ -61,7 +61,7 @@ public struct LogEventBatch: @unchecked Sendable {
       }
       return parts[p].event(j, in: chunk.lines, strings: strings.table)
     case let .single(e):
-      return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: e.body, members: e.members, strings: strings.table)
+      return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: e.body, members: e.members, keys: e.keys, strings: strings.table)
     }
   }
 }
