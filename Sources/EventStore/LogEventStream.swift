@@ -41,7 +41,8 @@ public final class LogEventStream {
   init(path: String, chunkBytes: Int?) throws(LogProblem) {
     self.path = path
     var chain = HashChain()
-    var source = try LineSource.open(path)
+    // Only the header is read this way (the pipeline reads the rest).
+    var source = try LineSource.open(path, capacity: LineSource.headerBytes)
     header = try LogReader.readHeader(from: &source, path: path, chain: &chain)
     if case let .success(fd) = POSIXFile.openForReading(path) {
       fast = FoldPipeline(fd: fd, headerBytes: source.consumedBytes, chain: chain, chunkBytes: chunkBytes)

@@ -32,7 +32,7 @@ enum ParallelVerification {
     var chain = HashChain()
     let headerBytes: Int
     do {
-      var source = try LineSource.open(path)
+      var source = try LineSource.open(path, capacity: LineSource.headerBytes)
       _ = try LogReader.readHeader(from: &source, path: path, chain: &chain)
       headerBytes = source.consumedBytes
     } catch {
