@@ -43,13 +43,6 @@ public final class BackgroundLogScanner {
     defer { cursor.index += 1 }
     return cursor.batch.line(cursor.index)
   }
-
-  /// As `next()`, with the event's whole canonical body: its closing brace follows
-  /// `bodyWithoutBrace` in memory.
-  func nextWithBrace() throws(LogProblem) -> (seq: Int64, t: Int64, body: UnsafeRawBufferPointer)? {
-    guard let line = try next() else { return nil }
-    return (line.seq, line.t, UnsafeRawBufferPointer(start: line.bodyWithoutBrace.baseAddress, count: line.bodyWithoutBrace.count + 1))
-  }
 }
 
 /// Events copied out of the scanner's buffer, each body followed by its closing brace, in one

@@ -10,12 +10,16 @@ public struct InPlaceEvent: EventFields {
   public let body: UnsafeRawBufferPointer
   /// The body's members in order; the first three are `seq`, `t` and `kind`.
   let members: UnsafeBufferPointer<JSONMember>
+  /// The `PlainObjectScan.bit` of each member's key, or-ed (all bits when not known): a
+  /// lookup of a key whose bit is missing needs no search.
+  let keys: UInt64
   /// The stream's strings met so far (it outlives the event).
   let strings: UnsafeMutablePointer<StringTable>
 
   init(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members: UnsafeBufferPointer<JSONMember>,
-       strings: UnsafeMutablePointer<StringTable>) {
-    self.seq = seq; self.t = t; self.kind = kind; self.body = body; self.members = members; self.strings = strings
+       keys: UInt64 = ~0, strings: UnsafeMutablePointer<StringTable>) {
+    self.seq = seq; self.t = t; self.kind = kind; self.body = body; self.members = members; self.keys = keys
+    self.strings = strings
   }
 
   private var utf8: UnsafeBufferPointer<UInt8> { body.assumingMemoryBound(to: UInt8.self) }
@@ -30,8 +34,12 @@ public struct InPlaceEvent: EventFields {
     var key = key
     return key.withUTF8 { k in
       guard let first = k.first else { return members.dropFirst(3).first { $0.key.isEmpty }?.value }
-      for m in members.dropFirst(3) where m.key.count == k.count && body[m.key.lowerBound] == first
-        && memcmp(body.baseAddress! + m.key.lowerBound, k.baseAddress!, k.count) == 0 {
+      // Most lookups of a member an event lacks end here.
+      guard keys & PlainObjectScan.bit(keyCount: k.count, first: first) != 0 else { return nil }
+      let base = body.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      search: for m in members.dropFirst(3) where m.key.count == k.count && base[m.key.lowerBound] == first {
+        // Keys are short: a loop costs less than a call to memcmp.
+        for i in 1..<k.count where base[m.key.lowerBound + i] != k[i] { continue search }
         return m.value
       }
       return nil

@@ -6,6 +6,10 @@ struct LineSource: ~Copyable {
     var complete: Bool
   }
 
+  /// Bytes to read at first when only the header is wanted (it embeds the scripts: a few KiB
+  /// to tens of KiB).
+  static let headerBytes = 64 << 10
+
   private var fd: Int32
   private var buffer: UnsafeMutableRawPointer
   private var capacity = LogReader.chunkBytes
@@ -16,15 +20,18 @@ struct LineSource: ~Copyable {
   /// Bytes of the file handed out so far, newlines included: where the next line starts.
   private(set) var consumedBytes = 0
 
-  init(fd: Int32) {
+  /// `capacity`: the bytes read at first (it grows for longer lines); less than a chunk for a
+  /// reader of the header alone, which would otherwise copy a whole chunk it never reads.
+  init(fd: Int32, capacity: Int = LogReader.chunkBytes) {
     self.fd = fd
+    self.capacity = capacity
     buffer = .allocate(byteCount: capacity, alignment: 1)
   }
 
   /// Opens `path` for reading (`path: cannot open: …` when it cannot).
-  static func open(_ path: String) throws(LogProblem) -> LineSource {
+  static func open(_ path: String, capacity: Int = LogReader.chunkBytes) throws(LogProblem) -> LineSource {
     switch POSIXFile.openForReading(path) {
-    case let .success(fd): return LineSource(fd: fd)
+    case let .success(fd): return LineSource(fd: fd, capacity: capacity)
     case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
     }
   }

@@ -1,8 +1,8 @@
 /// A log's events read in place for folding (`replay --state`, the exports): the same events,
 /// ending and problems, word for word, as `LogReader` in `.inPlace` mode, at a fraction of the
-/// cost. A second thread reads the log and checks each line's form, the hash chain, sequence
-/// and time (`BackgroundLogScanner`); this one checks each event's JSON and kind as the reader
-/// does, and locates its members for the caller to decode.
+/// cost. A thread of its own reads the log in chunks and has each chunk's lines checked (form,
+/// hash chain, sequence, time, JSON and kind, as the reader does) and each event's members
+/// located on both cores (`FoldPipeline`); this one only hands the events out, in place.
 ///
 /// At the first thing either does not accept, the stream reads the log again with
 /// `LogReader`, from the start, and carries on with it after the events already handed out:
@@ -19,79 +19,116 @@ public final class LogEventStream {
   /// Set once `next()` has returned nil.
   public private(set) var ending: LogEnding?
 
-  private var fast: BackgroundLogScanner?
+  private var fast: FoldPipeline?
+  /// The chunk being handed out, its part and the next event in that part, in one value: an
+  /// event costs one exclusivity check.
+  private var cursor: (chunk: FoldChunk?, part: Int, index: Int) = (nil, 0, 0)
   /// The reader carrying on after the fast path gave up.
   private var reader: LogReader?
   /// Events handed out so far.
   private var count = 0
-  /// `JSONParser`'s storage, for events the quick scan leaves to it.
-  private var members: [JSONMember] = []
-  private var keys: [Range<Int>] = []
-  /// The event handed out last, where an `InPlaceEvent` can point to it.
+  /// The event handed out last by the reader, where an `InPlaceEvent` can point to it.
   private var held = EventCopy()
-  private let strings = UnsafeMutablePointer<StringTable>.allocate(capacity: 1)
+  private let strings = EventStrings()
 
   /// Opens the log and reads and checks its header, with exactly `LogReader`'s messages.
-  public init(path: String) throws(LogProblem) {
-    self.path = path
-    let scanner = try LogScanner(path: path, checksChain: true)
-    header = scanner.header
-    fast = BackgroundLogScanner(scanner)
-    strings.initialize(to: StringTable())
+  public convenience init(path: String) throws(LogProblem) {
+    try self.init(path: path, chunkBytes: nil)
   }
 
-  deinit {
-    fast = nil
-    strings.deinitialize(count: 1)
-    strings.deallocate()
+  /// As `init(path:)`, reading `chunkBytes` at a time (for the tests, which cut lines across
+  /// chunks; by default, it depends on the log's size).
+  init(path: String, chunkBytes: Int?) throws(LogProblem) {
+    self.path = path
+    var chain = HashChain()
+    // Only the header is read this way (the pipeline reads the rest).
+    var source = try LineSource.open(path, capacity: LineSource.headerBytes)
+    header = try LogReader.readHeader(from: &source, path: path, chain: &chain)
+    if case let .success(fd) = POSIXFile.openForReading(path) {
+      fast = FoldPipeline(fd: fd, headerBytes: source.consumedBytes, chain: chain, chunkBytes: chunkBytes)
+    } else {
+      reader = try Self.reader(path: path, skipping: 0)
+    }
   }
+
+  deinit { fast?.cancel() }
 
   /// The next event, valid until the next call; nil at the end (then `ending` says how it ends).
   public func next() throws(LogProblem) -> InPlaceEvent? {
-    if let fast {
-      do {
-        guard let line = try fast.nextWithBrace() else {
-          ending = fast.ending
-          self.fast = nil
-          return nil
+    if fast != nil {
+      while true {
+        if let chunk = cursor.chunk, cursor.part < chunk.parts.count {
+          let part = chunk.parts[cursor.part]
+          if cursor.index < part.events.count {
+            cursor.index += 1
+            count += 1
+            return part.event(cursor.index - 1, in: chunk.lines, strings: strings.table)
+          }
+          cursor = (chunk, cursor.part + 1, 0)
+          continue
         }
-        if let (kind, members) = checkedKind(line.body) {
-          count += 1
-          return held.event(seq: line.seq, t: line.t, kind: kind, body: line.body, members: members, strings: strings)
+        guard try nextChunk() else { break }
+      }
+    }
+    return try nextFromReader()
+  }
+
+  /// The events up to the end of the log's next chunk (at least one), valid until the next
+  /// call of `next()` or `nextBatch()`; nil at the end (then `ending` says how it ends).
+  public func nextBatch() throws(LogProblem) -> LogEventBatch? {
+    if fast != nil {
+      while true {
+        if let chunk = cursor.chunk, cursor.part < chunk.parts.count {
+          let batch = LogEventBatch(chunk, part: cursor.part, index: cursor.index)
+          cursor = (chunk, chunk.parts.count, 0)
+          if batch.count > 0 {
+            count += batch.count
+            return batch
+          }
+          continue
         }
-      } catch {}
+        guard try nextChunk() else { break }
+      }
+    }
+    return try nextFromReader().map { LogEventBatch(single: $0) }
+  }
+
+  /// Moves on to the fast path's next chunk; false once it has ended or given up (then
+  /// `ending` is set, or the reader has taken over).
+  private func nextChunk() throws(LogProblem) -> Bool {
+    guard let fast else { return false }
+    if let done = cursor.chunk {
+      cursor = (nil, 0, 0)
+      fast.recycle(done)
+    }
+    switch fast.take() {
+    case let .chunk(chunk):
+      cursor = (chunk, 0, 0)
+      return true
+    case let .end(how):
+      ending = how
+      self.fast = nil
+      return false
+    case .gaveUp:
       // Something the fast path does not accept: the reader names it, or reads on.
       self.fast = nil
       reader = try Self.reader(path: path, skipping: count)
+      return false
     }
+  }
+
+  /// The next event from the reader that took over from the fast path.
+  private func nextFromReader() throws(LogProblem) -> InPlaceEvent? {
     guard let reader else { return nil }
     while let line = try reader.next() {
       guard case .event = line else { continue }
       count += 1
       let view = reader.lastView
       let (body, members) = view.withParts { body, members in (held.copy(UnsafeRawBufferPointer(body)), held.keep(members)) }
-      return held.event(seq: view.seq, t: view.t, kind: view.kind, body: body, members: members, strings: strings)
+      return held.event(seq: view.seq, t: view.t, kind: view.kind, body: body, members: members, strings: strings.table)
     }
     ending = reader.ending
     return nil
-  }
-
-  /// The event's kind, and how many members it has (located in `held`), when its JSON and
-  /// kind are as `LogReader` accepts them; nil otherwise.
-  private func checkedKind(_ body: UnsafeRawBufferPointer) -> (EventKind, Int)? {
-    var found = PlainObjectScan.members(body, into: held.members)
-    if found == nil {
-      do {
-        try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &members)
-      } catch {
-        return nil
-      }
-      found = members.withUnsafeBufferPointer { held.keep($0) }
-    }
-    // The scanner checked that the line starts {"seq":…,"t":…,"kind":"; the kind runs to the next quote.
-    guard let found, found >= 3 else { return nil }
-    let value = held.members[2].value
-    return EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)])).map { ($0, found) }
   }
 
   /// A reader past the first `events` events of the log at `path`.
@@ -123,8 +160,8 @@ extension EventKind {
 /// a `LogReader`, its body).
 private struct EventCopy: ~Copyable {
   private var body = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
-  /// Where the quick scan writes an event's members (more than fit go through `keep`).
-  private(set) var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
+  /// The members of the event handed out last.
+  private var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
 
   deinit {
     body.deallocate()

@@ -32,7 +32,7 @@ enum ParallelVerification {
     var chain = HashChain()
     let headerBytes: Int
     do {
-      var source = try LineSource.open(path)
+      var source = try LineSource.open(path, capacity: LineSource.headerBytes)
       _ = try LogReader.readHeader(from: &source, path: path, chain: &chain)
       headerBytes = source.consumedBytes
     } catch {
@@ -73,8 +73,9 @@ enum ParallelVerification {
   }
 }
 
-/// Complete lines read from the log, and where each validated one ends.
-private final class Chunk: @unchecked Sendable {
+/// Complete lines read from the log, and where each validated one ends (verify's chunks, and
+/// folding's: `FoldPipeline`).
+final class Chunk: @unchecked Sendable {
   // @unchecked: a chunk is written by one thread (the validator) and only then read by the
   // other; `ParallelVerification.check` joins both before handing it back.
   private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -103,7 +104,7 @@ private final class Chunk: @unchecked Sendable {
 
 /// Reads chunks and checks every line's form, sequence and time, as `LogReader` does; stops
 /// at the first line it does not accept.
-private final class LineValidator: @unchecked Sendable {
+final class LineValidator: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
   private let fd: Int32
   private var rules = LineRules()
@@ -279,7 +280,7 @@ private struct KindTable {
 }
 
 /// Links each validated line onto the hash chain and compares it with the line's `h`.
-private final class ChainChecker: @unchecked Sendable {
+final class ChainChecker: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
   /// The last digest checked (hex): the link before the next chunk's first line.
   private let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: HashChain.hexBytes)
@@ -299,20 +300,40 @@ private final class ChainChecker: @unchecked Sendable {
 
   func check(_ chunk: Chunk) {
     guard !failed else { return }
-    // Each line's own `h`, once it matches, is the digest the next line links to: no copy.
-    var last = UnsafePointer(previous)
+    guard Self.linked(chunk, lines: chunk.lines.indices, after: previous) else {
+      failed = true
+      return
+    }
+    advance(past: chunk)
+  }
+
+  /// Whether each of `chunk`'s `lines` links onto the one before, the chunk's first onto
+  /// `previous` (64 hex digits). Each line's own `h`, once it matches, is the digest the next
+  /// line links to, so that parts of a chunk can be checked at once, each after the `h` before it.
+  static func linked(_ chunk: Chunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
+    var last = previous
     var start = 0
-    for (bodyEnd, lineEnd, _) in chunk.lines {
+    if lines.lowerBound > 0 {
+      let before = chunk.lines[lines.lowerBound - 1]
+      last = UnsafePointer(chunk.bytes + before.bodyEnd + 6)
+      start = before.lineEnd + 1
+    }
+    for (bodyEnd, lineEnd, _) in chunk.lines[lines] {
       let recorded = UnsafePointer(chunk.bytes + bodyEnd + 6)
       let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
-      guard HashChain.linkMatches(previous: last, body: body, recorded: recorded) else {
-        failed = true
-        return
-      }
+      guard HashChain.linkMatches(previous: last, body: body, recorded: recorded) else { return false }
       last = recorded
       start = lineEnd + 1
     }
-    previous.update(from: last, count: HashChain.hexBytes)
+    return true
+  }
+
+  /// The digest the next chunk's first line links to.
+  var last: UnsafePointer<UInt8> { UnsafePointer(previous) }
+
+  /// Takes `chunk`'s lines, already checked, as linked: the next chunk goes on from its last.
+  func advance(past chunk: Chunk) {
+    if let last = chunk.lines.last { previous.update(from: chunk.bytes + last.bodyEnd + 6, count: HashChain.hexBytes) }
   }
 }
 

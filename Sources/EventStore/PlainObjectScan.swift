@@ -12,11 +12,43 @@ enum PlainObjectScan {
     let n = bytes.count
     guard n >= 2, bytes[0] == UInt8(ascii: "{"), bytes[n - 1] == UInt8(ascii: "}") else { return nil }
     if n == 2 { return 0 }
-    var count = 0
-    /// One bit per key seen, by its length and first byte: only a key whose bit is set already
-    /// needs comparing with the others.
-    var seen: UInt64 = 0
-    var i = 1
+    return Self.members(bytes, into: members, from: 1, count: 0, seen: 0)?.count
+  }
+
+  /// As `members`, for an event line whose start, `{"seq":N,"t":T,"kind":"K"`, `LineRules`
+  /// has checked (`prefix`): its first three members are written without scanning them again.
+  /// With the count comes the `keyBit` of every key, or-ed: a key whose bit is not there is
+  /// not a member.
+  static func eventMembers(_ bytes: UnsafeRawBufferPointer, prefix: EventPrefix,
+                           into members: UnsafeMutableBufferPointer<JSONMember>) -> (count: Int, keys: UInt64)? {
+    let tKey = Int(prefix.tKey), kindKey = Int(prefix.kindKey), rest = Int(prefix.rest)
+    guard members.count >= 3, rest < bytes.count, bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
+    let seqKey = EventPrefix.seqKey
+    members[0] = JSONMember(key: seqKey..<(seqKey + 3), value: (seqKey + 5)..<(tKey - 2))
+    members[1] = JSONMember(key: tKey..<(tKey + 1), value: (tKey + 3)..<(kindKey - 2))
+    members[2] = JSONMember(key: kindKey..<(kindKey + 4), value: (kindKey + 6)..<rest)
+    let seen = bit(keyCount: 3, first: UInt8(ascii: "s")) | bit(keyCount: 1, first: UInt8(ascii: "t"))
+      | bit(keyCount: 4, first: UInt8(ascii: "k"))
+    if bytes[rest] == UInt8(ascii: "}") { return rest == bytes.count - 1 ? (3, seen) : nil }
+    guard bytes[rest] == UInt8(ascii: ","), rest + 1 < bytes.count else { return nil }
+    return Self.members(bytes, into: members, from: rest + 1, count: 3, seen: seen)
+  }
+
+  /// One bit per key, by its length and first byte: only a key whose bit is set already
+  /// needs comparing with the others.
+  @inline(__always)
+  static func bit(keyCount: Int, first: UInt8) -> UInt64 {
+    1 << ((UInt64(keyCount) &* 7 &+ UInt64(first)) & 63)
+  }
+
+  /// The scan from `i`, a key's opening quote, with `count` members found before and their
+  /// keys' bits in `seen`; the members found and all their keys' bits.
+  private static func members(_ bytes: UnsafeRawBufferPointer, into members: UnsafeMutableBufferPointer<JSONMember>,
+                              from start: Int, count found: Int, seen known: UInt64) -> (count: Int, keys: UInt64)? {
+    let n = bytes.count
+    var count = found
+    var seen = known
+    var i = start
     while true {
       // "key":
       guard count < members.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
@@ -44,7 +76,7 @@ enum PlainObjectScan {
       }
       guard i < n else { return nil }
       let key = keyStart..<keyEnd
-      let bit: UInt64 = 1 << ((UInt64(key.count) &* 7 &+ UInt64(bytes[keyStart])) & 63)
+      let bit = bit(keyCount: key.count, first: bytes[keyStart])
       if seen & bit != 0 {
         for m in members[..<count] where m.key.count == key.count
           && memcmp(bytes.baseAddress! + m.key.lowerBound, bytes.baseAddress! + key.lowerBound, key.count) == 0 {
@@ -54,7 +86,7 @@ enum PlainObjectScan {
       seen |= bit
       members[count] = JSONMember(key: key, value: valueStart..<i)
       count += 1
-      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 ? count : nil }
+      if bytes[i] == UInt8(ascii: "}") { return i == n - 1 ? (count, seen) : nil }
       guard bytes[i] == UInt8(ascii: ","), i + 1 < n else { return nil }
       i += 1
     }

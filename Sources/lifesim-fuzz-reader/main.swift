@@ -26,9 +26,11 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   guard LogVerification.check(path: path) == byReading else { fatalError("verify disagrees with LogReader") }
   // Folding's stream must hand out what LogReader does in place, and end, or fail, in its words.
-  guard readInPlace(path, streamed: true) == readInPlace(path, streamed: false) else {
+  let inPlace = readInPlace(path, streamed: false)
+  guard readInPlace(path, streamed: true) == inPlace else {
     fatalError("LogEventStream disagrees with LogReader")
   }
+  guard readInBatches(path) == inPlace else { fatalError("LogEventStream's batches disagree with LogReader") }
   guard let accepted = readWhole(path) else {
     // Damage the reader names: the scanners must still end without crashing.
     if let scanner = try? LogScanner(path: path) { while (try? scanner.next()) ?? nil != nil {} }
@@ -80,6 +82,25 @@ private func readWhole(_ path: String) -> (events: [(Int64, Int64, [UInt8])], en
     return nil
   }
   return reader.ending.map { (events, $0) }
+}
+
+/// As `readInPlace` through `LogEventStream`, a batch at a time.
+private func readInBatches(_ path: String) -> [String] {
+  var out: [String] = []
+  let strings = EventStrings()
+  do {
+    let stream = try LogEventStream(path: path)
+    while let batch = try stream.nextBatch() {
+      for i in 0..<batch.count {
+        let e = batch.event(i, strings: strings)
+        out.append("\(e.seq) \(e.t) \(e.kind) \(Array(e.body))")
+      }
+    }
+    out.append("\(String(describing: stream.ending))")
+  } catch {
+    out.append(error.description)
+  }
+  return out
 }
 
 /// Each event (place, kind, body) a reader in place hands out, then how it ends or what it

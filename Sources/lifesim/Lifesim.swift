@@ -41,6 +41,10 @@ struct Lifesim: ParsableCommand {
     if let request = QuickRun.request(CommandLine.arguments.dropFirst()) {
       do throws(ExitCode) { try request.execute() } catch { end(error) }
     }
+    // The common `replay LOG [--state] [--json]` likewise (see LogReplay.quick).
+    if let replay = LogReplay.quick(CommandLine.arguments.dropFirst()) {
+      do throws(ExitCode) { try replay.execute() } catch { end(error) }
+    }
     if let typo = misspelledCommand() {
       Terminal.error(typo)
       Terminal.errorLine("Usage: run 'lifesim --help' (or 'lifesim COMMAND --help') for the options and examples.")

@@ -76,72 +76,19 @@ struct Replay: ParsableCommand {
   }
 
   func run() throws {
+    guard verify || app != nil else {
+      let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
+      try LogReplay(log: log, until: until, numbers: numbers, state: state, json: json).execute()
+    }
     defer { Terminal.flush() }
     if json { JSONLines.begin("replay") }
     do {
-      if verify || app != nil {
-        // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
-        throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
-      }
-      throw ExitCode(printTrace(try LogEventStream(path: log)))
+      // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
+      throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
     } catch let problem as LogProblem {
       Terminal.error(problem.description)
       throw ExitCode(Status.trouble)
     }
-  }
-
-  /// The recorded trace (and state) from the log alone.
-  private func printTrace(_ reader: LogEventStream) -> Int32 {
-    let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
-    var trace = TraceFormatter(numbered: numbers)
-    var folded = LifecycleState()
-    var events: Int64 = 0
-    var progress = Progress("replay")
-    defer { progress.finish() }
-    // Read once: an option's value costs a lookup each time it is read.
-    let (state, json) = (self.state, self.json)
-    do {
-      while let logEvent = try reader.next() {
-        if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
-        let event = try Event(logEvent)
-        folded.evolve(event)
-        events += 1
-        progress.tick()
-        if state { continue }
-        if json { JSONLines.write(event: Array(logEvent.body)) } else { Terminal.write(trace.line(seq: logEvent.seq, event)) }
-      }
-    } catch {
-      Terminal.flush()
-      Terminal.error("\(log): \(error)")
-      return Status.trouble
-    }
-    let profile = try? Profile(json: reader.header.profile)
-    // A run that stopped on a script error is trouble when replayed to its end, as it was when it ran.
-    let recordedError = reader.ending?.scriptError
-    let status = recordedError == nil ? Status.ok : Status.trouble
-    if json {
-      var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
-      switch reader.ending {
-      case .complete: members.append(("complete", .bool(true)))
-      case let .cutOff(n): members += [("complete", .bool(false)), ("cutOffAfter", .int(n))]
-      case nil: if let until { members.append(until.json) }
-      }
-      members.append(state ? ("state", StateJSON.object(folded, profile: profile))
-                           : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
-      JSONLines.end(status: status, members)
-    } else {
-      if let ending = reader.ending, case .cutOff = ending {
-        Terminal.write("(\(ending.description))")
-      }
-      if state {
-        Terminal.write(StateText.describe(folded, profile: profile))
-      } else {
-        Terminal.write("")
-        Terminal.write(OutcomeText.paragraph(state: folded, seed: reader.header.seed, events: events, rerun: nil))
-      }
-    }
-    if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
-    return status
   }
 
   /// --verify and --app: re-run and compare event by event.

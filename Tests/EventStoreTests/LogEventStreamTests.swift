@@ -67,11 +67,31 @@ private func describe(_ e: some EventFields, body: [UInt8]) -> String {
   return "\(e.seq) \(e.t) \(e.kind) \(body.count) \(body.prefix(64)) \(body.suffix(80)) \(message) \(members.joined(separator: " "))"
 }
 
-private func byStream(_ path: String) -> Reading {
+private func byStream(_ path: String, chunkBytes: Int? = nil) -> Reading {
   var r = Reading()
   do {
-    let stream = try LogEventStream(path: path)
+    let stream = try LogEventStream(path: path, chunkBytes: chunkBytes)
     while let e = try stream.next() { r.events.append(describe(e, body: Array(e.body))) }
+    r.end = "\(String(describing: stream.ending))"
+  } catch {
+    r.end = error.description
+  }
+  return r
+}
+
+/// As `byStream`, a batch at a time, each event read with strings of the batch reader's own.
+private func byBatches(_ path: String) -> Reading {
+  var r = Reading()
+  let strings = EventStrings()
+  do {
+    let stream = try LogEventStream(path: path)
+    while let batch = try stream.nextBatch() {
+      #expect(batch.count > 0)
+      for i in 0..<batch.count {
+        let e = batch.event(i, strings: strings)
+        r.events.append(describe(e, body: Array(e.body)))
+      }
+    }
     r.end = "\(String(describing: stream.ending))"
   } catch {
     r.end = error.description
@@ -106,6 +126,7 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
     let expected = byReader(path)
     #expect(expected.events.count == 3_000)
     #expect(byStream(path) == expected)
+    #expect(byBatches(path) == expected)
   }
 
   /// Damage of every kind, in the first batch of the reading thread and after a later one: the
@@ -142,6 +163,11 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
     for damaged in cases {
       let expected = byReader(damaged)
       #expect(byStream(damaged) == expected, "\(damaged): \(expected.end)")
+      // Chunks smaller than a line, of a few lines, of many: lines cut across them.
+      for size in [97, 1_000, 16_384] {
+        #expect(byStream(damaged, chunkBytes: size) == expected, "\(damaged), chunks of \(size): \(expected.end)")
+      }
+      #expect(byBatches(damaged) == expected, "\(damaged), in batches: \(expected.end)")
     }
   }
 
@@ -163,6 +189,36 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
       if let quick { #expect(valid && quick == parsed, "\(line)") }
     }
     #expect(scan(Array(lines[0].utf8))?.count == 8)
+    // From an event's checked prefix on, the scan finds the members the parser finds, or leaves the line.
+    let events = [
+      #"{"seq":12,"t":0,"kind":"note","name":"a","ok":true}"#, #"{"seq":1,"t":5,"kind":"note"}"#,
+      #"{"seq":1,"t":5,"kind":"note","t":6}"#, #"{"seq":1,"t":5,"kind":"note","seq":1}"#,
+      #"{"seq":1,"t":5,"kind":"note","kind":"x"}"#, #"{"seq":1,"t":5,"kind":"note","kinds":"x","s":1}"#,
+      #"{"seq":1,"t":5,"kind":"note",}"#, #"{"seq":1,"t":5,"kind":"note"x}"#, #"{"seq":1,"t":5,"kind":"note","a":"\n"}"#,
+    ]
+    for line in events {
+      let bytes = Array(line.utf8)
+      func at(_ word: String) -> Int32 { Int32(line.range(of: word)!.lowerBound.utf16Offset(in: line)) }
+      let prefix = EventPrefix(tKey: at(#""t":"#) + 1, kindKey: at(#""kind":"#) + 1, rest: at(#""note""#) + 6)
+      var parsed: [JSONMember] = [], keys: [Range<Int>] = []
+      let valid = (try? bytes.withUnsafeBufferPointer { b throws(JSONParser.Failure) in
+        try JSONParser.validate(b, scratch: &keys, members: &parsed)
+      }) != nil
+      let members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 32)
+      defer { members.deallocate() }
+      let quick = bytes.withUnsafeBytes { b in PlainObjectScan.eventMembers(b, prefix: prefix, into: members) }
+      if let quick {
+        // Every key's bit is among the keys' bits.
+        for m in parsed {
+          let key = Array(bytes[m.key])
+          #expect(quick.keys & PlainObjectScan.bit(keyCount: key.count, first: key.first ?? 0) != 0, "\(line)")
+        }
+      }
+      let found = quick.map { Array(members[..<$0.count]) }
+      if let found { #expect(valid && found == parsed, "\(line)") }
+      if line.hasSuffix(#""ok":true}"#) || line.hasSuffix(#""s":1}"#) || line.hasSuffix(#""note"}"#) { #expect(found != nil, "\(line)") }
+      if line.contains(#""t":6"#) || line.contains(#""seq":1}"#) || line.contains(#""kind":"x""#) { #expect(found == nil, "\(line)") }
+    }
     #expect(scan(Array(#"{"a":"b","c":"d","a":"e"}"#.utf8)) == nil)
     #expect(scan(Array(#"{"a":1}"#.utf8)) != nil)
   }

@@ -1,0 +1,259 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
+/// (`LineValidator`: each line's form, sequence, time and kind), and has each chunk's lines
+/// hashed onto the chain and scanned as JSON in parts on both cores (`FoldPart`), while the
+/// next chunk is read. Only a chunk whose every line checks out is handed over, with each
+/// event's members located: the caller only reads them.
+///
+/// At the first thing it does not accept, it hands over `gaveUp` instead of that chunk, and
+/// `LogReader` must read the log from there: every message stays the reader's.
+///
+/// Limits: chunks of at most `chunkBytes` (grown for a longer line), at most `chunksInFlight`
+/// of them read ahead of the caller or held by it, so memory stays bounded however long the log.
+final class FoldPipeline: @unchecked Sendable {
+  // @unchecked: `validator`, `checker` and the chunks being filled are used only by the
+  // producing thread (and the tasks it joins); the hand-off state only inside `lock.sync`.
+  static let chunkBytes = 1 << 20
+  /// Bytes read at a time at least, for a small log.
+  static let chunkBytesMin = 64 << 10
+  /// A small log is still read in this many chunks, so that reading overlaps folding.
+  static let chunksMin = 8
+  static let chunksInFlight = 4
+  /// Parts a chunk is hashed and scanned in, so that both cores share the work.
+  static let parts = 4
+
+  /// What the reading thread hands over, in order.
+  enum Delivery {
+    /// The next chunk, every line checked (the trailer, if any, is its last line).
+    case chunk(FoldChunk)
+    /// The log ends so, after the chunks before.
+    case end(LogEnding)
+    /// Something after the chunks before needs `LogReader`.
+    case gaveUp
+  }
+
+  private let fd: Int32
+  private let chunkBytes: Int
+  private let validator: LineValidator
+  private let checker: ChainChecker
+
+  private let queue = DispatchQueue(label: "lifesim.log.fold")
+  private let lock = DispatchQueue(label: "lifesim.log.fold.lock")
+  /// Chunks that may still be made or reused. Made at 0 and signalled up to the limit:
+  /// libdispatch traps when a semaphore is freed below its initial value.
+  private let slots = DispatchSemaphore(value: 0)
+  private let available = DispatchSemaphore(value: 0)
+  private var ready: [Delivery] = []
+  private var recycled: [FoldChunk] = []
+  private var cancelled = false
+
+  /// Starts reading the log open at `fd`, after its header (`headerBytes`), whose chain is
+  /// `chain`; takes over `fd`.
+  init(fd: Int32, headerBytes: Int, chain: HashChain, chunkBytes: Int? = nil) {
+    self.fd = fd
+    let fileBytes = Int(lseek(fd, 0, SEEK_END))
+    let seekFailed = fileBytes < 0 || POSIXFile.seek(fd, to: headerBytes) != nil
+    self.chunkBytes = chunkBytes ?? min(Self.chunkBytes, max(Self.chunkBytesMin, (fileBytes - headerBytes) / Self.chunksMin))
+    validator = LineValidator(fd: fd)
+    checker = ChainChecker(chain: chain)
+    for _ in 0..<Self.chunksInFlight { slots.signal() }
+    if seekFailed || checker.failed {
+      ready = [.gaveUp]
+      available.signal()
+      return
+    }
+    queue.async { self.produce() }
+  }
+
+  deinit { POSIXFile.close(fd) }
+
+  /// The next delivery, waiting for the reading thread if it is behind.
+  func take() -> Delivery {
+    available.wait()
+    return lock.sync { ready.removeFirst() }
+  }
+
+  /// Gives back a chunk the caller is done with.
+  func recycle(_ chunk: FoldChunk) {
+    lock.sync { recycled.append(chunk) }
+    slots.signal()
+  }
+
+  /// Stops the reading thread at its next wait (the caller no longer wants events).
+  func cancel() {
+    lock.sync { cancelled = true }
+    slots.signal()
+  }
+
+  /// The reading thread: checks chunk after chunk until the log ends, something needs the
+  /// reader, or the caller is gone.
+  private func produce() {
+    guard var current = freeChunk() else { return }
+    validator.fill(current.lines, after: nil)
+    while true {
+      if validator.failed { return deliver(.gaveUp) }
+      let ending = validator.ending
+      let next: FoldChunk?
+      if ending == nil {
+        guard let free = freeChunk() else { return }
+        next = free
+      } else {
+        next = nil
+      }
+      let parts = current.parts, lines = current.lines.lines.count
+      let validator = self.validator, checker = self.checker, filled = current
+      DispatchQueue.concurrentPerform(iterations: parts.count + (next == nil ? 0 : 1)) { task in
+        if task < parts.count {
+          parts[task].check(filled.lines, lines: (lines * task / parts.count)..<(lines * (task + 1) / parts.count),
+                            after: checker.last)
+        } else if let next {
+          validator.fill(next.lines, after: filled.lines)
+        }
+      }
+      if parts.contains(where: { $0.failed }) { return deliver(.gaveUp) }
+      checker.advance(past: current.lines)
+      deliver(.chunk(current))
+      guard let next else { return deliver(ending.map { .end($0) } ?? .gaveUp) }
+      current = next
+    }
+  }
+
+  /// A chunk to fill, once fewer than `chunksInFlight` are in use; nil once cancelled.
+  private func freeChunk() -> FoldChunk? {
+    slots.wait()
+    let (stop, reused) = lock.sync { (cancelled, recycled.popLast()) }
+    if stop { return nil }
+    return reused ?? FoldChunk(capacity: chunkBytes)
+  }
+
+  private func deliver(_ delivery: Delivery) {
+    lock.sync { if !cancelled { ready.append(delivery) } }
+    available.signal()
+  }
+}
+
+/// A chunk of the log, its lines checked, and each event's place, kind and members.
+final class FoldChunk: @unchecked Sendable {
+  // @unchecked: filled by the reading thread's tasks, each part by one, before it is handed over.
+  let lines: Chunk
+  let parts = (0..<FoldPipeline.parts).map { _ in FoldPart() }
+
+  init(capacity: Int) { lines = Chunk(capacity: capacity) }
+}
+
+/// One event of a chunk, where `FoldPart` found it.
+struct FoldEvent {
+  var seq: Int64
+  var t: Int64
+  var kind: EventKind
+  /// The body with its closing brace, in the chunk's bytes.
+  var bodyStart: Int
+  var bodyCount: Int
+  /// Its members, in the part's `members`.
+  var firstMember: Int
+  var memberCount: Int
+  /// Its keys' bits (`PlainObjectScan.bit`).
+  var keys: UInt64
+}
+
+/// A share of a chunk's lines: hashed onto the chain, and each event's JSON checked and its
+/// members located, as `LogReader` reads them in place (`PlainObjectScan` first, `JSONParser`
+/// for the lines it leaves).
+final class FoldPart: @unchecked Sendable {
+  // @unchecked: used by one task at a time; read by the caller only once handed over.
+  private(set) var events: [FoldEvent] = []
+  private(set) var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 1024)
+  private var memberCount = 0
+  /// A line does not link, is not JSON, or its kind is unknown.
+  private(set) var failed = false
+  private var keys: [Range<Int>] = []
+  private var parsed: [JSONMember] = []
+
+  deinit { members.deallocate() }
+
+  /// Event `i` of this part, in `chunk`.
+  func event(_ i: Int, in chunk: Chunk, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+    let e = events[i]
+    return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: UnsafeRawBufferPointer(start: chunk.bytes + e.bodyStart, count: e.bodyCount),
+                        members: UnsafeBufferPointer(rebasing: members[e.firstMember..<(e.firstMember + e.memberCount)]),
+                        keys: e.keys, strings: strings)
+  }
+
+  /// Checks `lines` of `chunk`, the first linking onto `previous`.
+  func check(_ chunk: Chunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) {
+    events.removeAll(keepingCapacity: true)
+    memberCount = 0
+    failed = !ChainChecker.linked(chunk, lines: lines, after: previous)
+    guard !failed else { return }
+    var start = lines.lowerBound == 0 ? 0 : chunk.lines[lines.lowerBound - 1].lineEnd + 1
+    for (bodyEnd, lineEnd, prefix) in chunk.lines[lines] {
+      defer { start = lineEnd + 1 }
+      let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
+      // The validator leaves out the prefix of the trailer, and of an event with a leading
+      // zero, which is not JSON.
+      guard let prefix else {
+        if LogScanner.eventPrefix(body) == nil { continue }
+        failed = true
+        return
+      }
+      guard let (kind, count, keys) = located(body, prefix: prefix) else {
+        failed = true
+        return
+      }
+      let seq = Self.integer(body, members[memberCount - count].value)
+      let t = Self.integer(body, members[memberCount - count + 1].value)
+      events.append(FoldEvent(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
+                              firstMember: memberCount - count, memberCount: count, keys: keys))
+    }
+  }
+
+  /// The digits at `range` (the validator read them, at most 18), as a number.
+  private static func integer(_ body: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int64 {
+    var value: Int64 = 0
+    for i in range { value = value &* 10 &+ Int64(body[i] &- UInt8(ascii: "0")) }
+    return value
+  }
+
+  /// The event's kind, the number of its members, appended to `members`, and their keys'
+  /// bits (`PlainObjectScan.bit`; all set when the parser located them), when its JSON and
+  /// kind are as `LogReader` accepts them; nil otherwise.
+  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int, UInt64)? {
+    if members.count - memberCount < 64 { grow(members.count * 2) }
+    let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
+    let scanned = PlainObjectScan.eventMembers(body, prefix: prefix, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
+    var found = scanned?.count
+    if found == nil {
+      do {
+        try JSONParser.validate(body.assumingMemoryBound(to: UInt8.self), scratch: &keys, members: &parsed)
+      } catch {
+        return nil
+      }
+      if members.count - memberCount < parsed.count { grow(memberCount + parsed.count) }
+      _ = UnsafeMutableBufferPointer(rebasing: members[memberCount...]).initialize(fromContentsOf: parsed)
+      found = parsed.count
+    }
+    // The validator checked that the line starts {"seq":…,"t":…,"kind":"; the kind runs to the next quote.
+    guard let found, found >= 3 else { return nil }
+    let value = members[memberCount + 2].value
+    guard let kind = EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)])) else {
+      return nil
+    }
+    memberCount += found
+    return (kind, found, scanned?.keys ?? ~0)
+  }
+
+  private func grow(_ needed: Int) {
+    var bigger = members.count * 2
+    while bigger < needed { bigger *= 2 }
+    let moved = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: bigger)
+    _ = moved.initialize(fromContentsOf: members[..<memberCount])
+    members.deallocate()
+    members = moved
+  }
+}

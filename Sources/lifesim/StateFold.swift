@@ -1,0 +1,85 @@
+import Dispatch
+import EventStore
+import Lifecycle
+
+/// `replay --state`'s fold: the stream's events come in batches (a chunk of the log at a time);
+/// while this thread folds one batch's events in the log's order, the next batch is decoded on
+/// the other threads, in two halves. Decoding has no effects, so the outcome, and the first
+/// problem met (in the log, or decoding an event), are those of folding one event at a time.
+enum StateFold {
+  /// Batches smaller than this are decoded as one task: a second would cost more to start
+  /// than it saves.
+  static let batchInHalvesMin = 512
+
+  /// Folds the events of `stream` up to `until` into `state`; the number folded.
+  static func fold(_ stream: LogEventStream, until: ReplayLimit?, into state: inout LifecycleState,
+                   progress: inout Progress) throws -> Int64 {
+    // Two sets of halves: one being folded here while the other is decoded.
+    var decoding = [DecodedEvents(), DecodedEvents()], folding = [DecodedEvents(), DecodedEvents()]
+    let group = DispatchGroup()
+    // A batch stays valid until the stream moves on: its decoding must end first.
+    defer { group.wait() }
+    var events: Int64 = 0
+    var more = true
+    while more {
+      group.wait()
+      swap(&decoding, &folding)
+      // A problem after this batch comes after the batch decoded before it, folded first.
+      var problem: LogProblem?
+      var next: LogEventBatch?
+      do { next = try stream.nextBatch() } catch { problem = error }
+      if let batch = next {
+        let n = batch.count, parts = n < batchInHalvesMin ? 1 : 2
+        for (h, half) in decoding.enumerated() {
+          let range = (n * min(h, parts) / parts)..<(n * min(h + 1, parts) / parts)
+          if range.isEmpty { half.clear() } else { DispatchQueue.global().async(group: group) { half.decode(batch, range) } }
+        }
+      } else {
+        more = false
+      }
+      for half in folding {
+        for decoded in half.events {
+          if let until, until.excludes(seq: decoded.seq, t: decoded.t) { return events }
+          state.evolve(decoded.event)
+          events += 1
+          progress.tick()
+        }
+        if let failure = half.failure {
+          if let until, until.excludes(seq: failure.seq, t: failure.t) { return events }
+          throw failure.error
+        }
+      }
+      if let problem { throw problem }
+    }
+    return events
+  }
+}
+
+/// A share of a batch's events, decoded (on the thread that calls `decode`) up to the first
+/// that does not decode.
+private final class DecodedEvents: @unchecked Sendable {
+  // @unchecked: used by one thread at a time (`StateFold.fold` joins before reading it).
+  private let strings = EventStrings()
+  private(set) var events: [(seq: Int64, t: Int64, event: Event)] = []
+  /// The event after `events`, which does not decode, and why.
+  private(set) var failure: (seq: Int64, t: Int64, error: Event.DecodingError)?
+
+  /// No events, and no failure.
+  func clear() {
+    events.removeAll(keepingCapacity: true)
+    failure = nil
+  }
+
+  func decode(_ batch: LogEventBatch, _ range: Range<Int>) {
+    clear()
+    batch.forEach(in: range, strings: strings) { e in
+      do throws(Event.DecodingError) {
+        events.append((e.seq, e.t, try Event(e)))
+        return true
+      } catch {
+        failure = (e.seq, e.t, error)
+        return false
+      }
+    }
+  }
+}
