@@ -147,14 +147,8 @@ struct Export: ParsableCommand {
     case .chromeTrace:
       writer = .inPlace { [clock] stream, sink in
         var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
-        let events = DecodedEventFeed(stream)
         do {
-          while let batch = try events.next() {
-            // Through the buffer: each event is lent to `add`, not copied out of the batch.
-            batch.events.withUnsafeBufferPointer { decoded in
-              for i in decoded.indices { exporter.add(seq: batch.seqs[i], decoded[i]) }
-            }
-          }
+          _ = try DecodedBatches.forEach(stream) { seq, event in exporter.add(seq: seq, event) }
         } catch {
           exporter.flush()
           throw error

@@ -57,7 +57,12 @@ struct LogReplay {
     var progress = Progress("replay")
     defer { progress.finish() }
     do {
-      if state { events = try StateFold.fold(reader, until: until, into: &folded, progress: &progress) }
+      if state {
+        events = try DecodedBatches.forEach(reader, until: until) { _, event in
+          folded.evolve(event)
+          progress.tick()
+        }
+      }
       while !state, let logEvent = try reader.next() {
         if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
         let event = try Event(logEvent)

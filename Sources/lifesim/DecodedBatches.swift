@@ -2,18 +2,20 @@ import Dispatch
 import EventStore
 import Lifecycle
 
-/// `replay --state`'s fold: the stream's events come in batches (a chunk of the log at a time);
-/// while this thread folds one batch's events in the log's order, the next batch is decoded on
-/// the other threads, in two halves. Decoding has no effects, so the outcome, and the first
-/// problem met (in the log, or decoding an event), are those of folding one event at a time.
-enum StateFold {
+/// A log's events, decoded a batch ahead: the stream's events come in batches (a chunk of the
+/// log at a time); while this thread hands one batch's events to its caller in the log's
+/// order, the next batch is decoded on the other threads, in two halves. Decoding has no
+/// effects, so what the caller sees, and the first problem met (in the log, or decoding an
+/// event), are those of reading and decoding one event at a time. `replay --state` folds the
+/// events; the chrome-trace export folds and renders them.
+enum DecodedBatches {
   /// Batches smaller than this are decoded as one task: a second would cost more to start
   /// than it saves.
   static let batchInHalvesMin = 512
 
-  /// Folds the events of `stream` up to `until` into `state`; the number folded.
-  static func fold(_ stream: LogEventStream, until: ReplayLimit?, into state: inout LifecycleState,
-                   progress: inout Progress) throws -> Int64 {
+  /// Hands each event of `stream` up to `until` to `body`, in order; the number handed.
+  static func forEach(_ stream: LogEventStream, until: ReplayLimit? = nil,
+                      _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> Int64 {
     // Two sets of halves: one being folded here while the other is decoded.
     var decoding = [DecodedEvents(), DecodedEvents()], folding = [DecodedEvents(), DecodedEvents()]
     let group = DispatchGroup()
@@ -38,12 +40,16 @@ enum StateFold {
         more = false
       }
       for half in folding {
-        for decoded in half.events {
-          if let until, until.excludes(seq: decoded.seq, t: decoded.t) { return events }
-          state.evolve(decoded.event)
-          events += 1
-          progress.tick()
+        // Lent to `body` through the buffer: no event is copied out of the batch.
+        let stop: Bool = half.events.withUnsafeBufferPointer { decoded in
+          for i in decoded.indices {
+            if let until, until.excludes(seq: decoded[i].seq, t: decoded[i].t) { return true }
+            body(decoded[i].seq, decoded[i].event)
+            events += 1
+          }
+          return false
         }
+        if stop { return events }
         if let failure = half.failure {
           if let until, until.excludes(seq: failure.seq, t: failure.t) { return events }
           throw failure.error
@@ -58,7 +64,7 @@ enum StateFold {
 /// A share of a batch's events, decoded (on the thread that calls `decode`) up to the first
 /// that does not decode.
 private final class DecodedEvents: @unchecked Sendable {
-  // @unchecked: used by one thread at a time (`StateFold.fold` joins before reading it).
+  // @unchecked: used by one thread at a time (`DecodedBatches.forEach` joins before reading it).
   private let strings = EventStrings()
   private(set) var events: [(seq: Int64, t: Int64, event: Event)] = []
   /// The event after `events`, which does not decode, and why.
