@@ -13,9 +13,11 @@ enum DecodedBatches {
   /// than it saves.
   static let batchInHalvesMin = 512
 
-  /// Hands each event of `stream` up to `until` to `body`, in order; the number handed.
+  /// Hands each event of `stream` up to `until` to `body`, in order; the number handed, and
+  /// whether `until` stopped it. When it did, `stream.ending` is no answer: the stream may have
+  /// read to its end (the batch after the last is asked for before the last is handed out).
   static func forEach(_ stream: LogEventStream, until: ReplayLimit? = nil,
-                      _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> Int64 {
+                      _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> (events: Int64, stoppedByLimit: Bool) {
     // Two sets of halves: one being folded here while the other is decoded.
     var decoding = [DecodedEvents(), DecodedEvents()], folding = [DecodedEvents(), DecodedEvents()]
     let group = DispatchGroup()
@@ -49,15 +51,15 @@ enum DecodedBatches {
           }
           return false
         }
-        if stop { return events }
+        if stop { return (events, true) }
         if let failure = half.failure {
-          if let until, until.excludes(seq: failure.seq, t: failure.t) { return events }
+          if let until, until.excludes(seq: failure.seq, t: failure.t) { return (events, true) }
           throw failure.error
         }
       }
       if let problem { throw problem }
     }
-    return events
+    return (events, false)
   }
 }
 

@@ -54,17 +54,22 @@ struct LogReplay {
     var trace = TraceFormatter(numbered: numbers)
     var folded = LifecycleState()
     var events: Int64 = 0
+    // Stopped by --until: how the log ends is not this replay's ending, even if it was read.
+    var stoppedByLimit = false
     var progress = Progress("replay")
     defer { progress.finish() }
     do {
       if state {
-        events = try DecodedBatches.forEach(reader, until: until) { _, event in
+        (events, stoppedByLimit) = try DecodedBatches.forEach(reader, until: until) { _, event in
           folded.evolve(event)
           progress.tick()
         }
       }
       while !state, let logEvent = try reader.next() {
-        if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) { break }
+        if let until, until.excludes(seq: logEvent.seq, t: logEvent.t) {
+          stoppedByLimit = true
+          break
+        }
         let event = try Event(logEvent)
         folded.evolve(event)
         events += 1
@@ -77,12 +82,13 @@ struct LogReplay {
       return Status.trouble
     }
     let profile = try? Profile(json: reader.header.profile)
+    let ending = stoppedByLimit ? nil : reader.ending
     // A run that stopped on a script error is trouble when replayed to its end, as it was when it ran.
-    let recordedError = reader.ending?.scriptError
+    let recordedError = ending?.scriptError
     let status = recordedError == nil ? Status.ok : Status.trouble
     if json {
       var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
-      switch reader.ending {
+      switch ending {
       case .complete: members.append(("complete", .bool(true)))
       case let .cutOff(n): members += [("complete", .bool(false)), ("cutOffAfter", .int(n))]
       case nil: if let until { members.append(until.json) }
@@ -91,7 +97,7 @@ struct LogReplay {
                            : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
       JSONLines.end(status: status, members)
     } else {
-      if let ending = reader.ending, case .cutOff = ending {
+      if let ending, case .cutOff = ending {
         Terminal.write("(\(ending.description))")
       }
       if state {

@@ -28,8 +28,16 @@ import TestSupport
     let end = json.out.split(separator: "\n").last.map(String.init) ?? ""
     #expect(end.hasPrefix(#"{"kind":"end","command":"replay","status":2,"events":30,"#))
     #expect(end.hasSuffix(#","error":"\#(scenario):2: unlock(): the device is not locked (state: active)"}}"#))
-    // Replayed only up to an event before the end, the prefix is what it was: no error.
-    #expect(try lifesim(["replay", log, "--until", "5"]).status == 0)
+    // Replayed only up to an event before the end, the prefix is what it was: no error, and the
+    // end line says where it stopped, not how the log ends (--state reads the log in batches
+    // and may already have met its end).
+    for flags in [[], ["--state"]] {
+      let r = try lifesim(["replay", log, "--until", "5", "--json"] + flags)
+      #expect(r.status == 0 && r.err.isEmpty, "\(flags): \(r.err)")
+      let end = r.out.split(separator: "\n").last.map(String.init) ?? ""
+      #expect(end.hasPrefix(#"{"kind":"end","command":"replay","status":0,"events":5,"t":0,"seed":1,"until":5,"#), "\(flags): \(end)")
+      #expect(try lifesim(["replay", log, "--until", "5"] + flags).status == 0)
+    }
   }
 
   @Test func diffReportsARecordedScriptError() throws {
