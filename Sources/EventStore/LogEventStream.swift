@@ -40,6 +40,14 @@ public final class LogEventStream {
   /// chunks; by default, it depends on the log's size).
   init(path: String, chunkBytes: Int?) throws(LogProblem) {
     self.path = path
+    // A pipe is read once, from its start, by the reader alone: the pipeline opens the log
+    // again and seeks past the header.
+    guard POSIXFile.isRegularFile(path) else {
+      let reader = try LogReader(path: path, mode: .inPlace)
+      header = reader.header
+      self.reader = reader
+      return
+    }
     var chain = HashChain()
     // Only the header is read this way (the pipeline reads the rest).
     var source = try LineSource.open(path, capacity: LineSource.headerBytes)

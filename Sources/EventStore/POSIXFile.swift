@@ -63,6 +63,14 @@ enum POSIXFile {
   /// Moves the read position to `offset` from the start (the C function `lseek`).
   static func seek(_ fd: Int32, to offset: Int) -> Int32? { lseek(fd, off_t(offset), SEEK_SET) < 0 ? errno : nil }
 
+  /// Whether `path` names a regular file, which can be opened twice and read from any offset
+  /// (a pipe such as `<(zcat run.lifelog.gz)` cannot); false if it cannot be examined (the C
+  /// function `stat`).
+  static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
   /// Closes (the C function `close`).
   static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

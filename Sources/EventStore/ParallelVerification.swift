@@ -29,6 +29,8 @@ enum ParallelVerification {
   /// `chunkBytes` is for the tests, which cut lines across chunks (by default, it depends on
   /// the log's size).
   static func check(path: String, chunkBytes: Int? = nil) -> LogVerification? {
+    // A pipe is left to `LogReader`, unread: this path opens the log twice and seeks.
+    guard POSIXFile.isRegularFile(path) else { return nil }
     var chain = HashChain()
     let headerBytes: Int
     do {

@@ -21,8 +21,9 @@ public enum LogVerification: Equatable, Sendable {
 
   /// Reads the whole log at `path` in constant memory and says whether it is intact.
   ///
-  /// An intact or cut-off log is checked on two threads, in place (`ParallelVerification`);
-  /// anything else is read again line by line, so the message is `checkByReading`'s.
+  /// An intact or cut-off log in a regular file is checked on two threads, in place
+  /// (`ParallelVerification`); anything else (a damaged log, a pipe) is read line by line, so
+  /// the message is `checkByReading`'s.
   public static func check(path: String) -> LogVerification {
     ParallelVerification.check(path: path) ?? checkByReading(path: path)
   }
