@@ -290,21 +290,21 @@ final class LuaVM {
   /// The script line calling the current host function, as `file:line` (nil when unknown).
   func callerLocation(level: Int32 = 1) -> String? { Self.callerSite(of: L, level: level)?.description }
 
-  /// The script line calling the current host function (nil when unknown).
-  func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level) }
+  /// The script line calling the current host function, its file named whole (nil when unknown).
+  func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level, wholeName: true) }
 
   /// The script line calling at `level` or above on thread `L`, as `file:line`, skipping the prelude's frames.
   static func callerLocation(of L: OpaquePointer, level: Int32) -> String? { callerSite(of: L, level: level)?.description }
 
   /// The script line calling at `level` or above on thread `L`, skipping the prelude's frames.
-  static func callerSite(of L: OpaquePointer, level: Int32) -> SourceSite? {
+  /// Its file is named as Lua's own messages name it (`short_src`: a long path loses its
+  /// start), or whole with `wholeName`.
+  static func callerSite(of L: OpaquePointer, level: Int32, wholeName: Bool = false) -> SourceSite? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
       lua_getinfo(L, "Sl", &ar)
-      let src = withUnsafeBytes(of: ar.short_src) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let src = chunkName(ar, whole: wholeName)
       // The sandbox's own wrappers (print, pcall, …) are not where the user's code is.
       if ar.currentline > 0, src != Sandbox.preludeName { return SourceSite(file: src, line: Int(ar.currentline)) }
       lvl += 1
@@ -312,15 +312,24 @@ final class LuaVM {
     return nil
   }
 
-  /// Where a Lua function at `idx` was defined: its chunk's name and first line (`lua_getinfo`
-  /// with ">S"); nil for a C function.
+  /// Where a Lua function at `idx` was defined: its chunk's whole name and first line
+  /// (`lua_getinfo` with ">S"); nil for a C function.
   func definitionSite(_ idx: Int32) -> SourceSite? {
     var ar = lua_Debug()
     pushValue(idx)
     lua_getinfo(L, ">S", &ar)
     guard ar.linedefined > 0 else { return nil }
-    let file = withUnsafeBytes(of: ar.short_src) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-    return SourceSite(file: file, line: Int(ar.linedefined))
+    return SourceSite(file: Self.chunkName(ar, whole: true), line: Int(ar.linedefined))
+  }
+
+  /// The name of the chunk `ar` describes: `short_src`, or whole, the `source` a file's chunk
+  /// was loaded with (`@path` or `=name`) without its first character.
+  private static func chunkName(_ ar: lua_Debug, whole: Bool) -> String {
+    if whole, let source = ar.source, source.pointee == UInt8(ascii: "@") || source.pointee == UInt8(ascii: "=") {
+      return String(cString: source + 1)
+    }
+    var short = ar.short_src
+    return withUnsafeBytes(of: &short) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
   }
 
   /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ScriptHost
 
@@ -30,6 +31,20 @@ import Testing
   @Test func anUndeclaredRootNamesTheAppLineAndTheNearestController() throws {
     let (error, app) = try Self.error(app: "\napp { root = \"Editr\" }\ncontroller \"Editor\" { }\n")
     #expect(error == "\(app):2: the root controller \"Editr\" is not declared (did you mean \"Editor\"?): add controller \"Editr\" { }")
+  }
+
+  @Test func aLongPathIsNamedWhole() throws {
+    // Lua's own messages shorten a chunk name over 60 bytes to "...tail"; a declaration problem
+    // names the file whole, as the other script errors do.
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lifesim-a-folder-whose-name-is-longer-than-lua-keeps-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let app = dir.appendingPathComponent("app.lua").path, scenario = dir.appendingPathComponent("s.lua").path
+    try "app { root = \"Editor\" }\ncontroller \"Editor\" { viewDidLoad = 1 }\n".write(toFile: app, atomically: true, encoding: .utf8)
+    try "scenario { app = \"app.lua\" }\nlaunch()\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+    let result = ScenarioRunner(RunConfiguration(scenarioPath: scenario)) { _, _ in }.run()
+    #expect(app.utf8.count > 60)
+    #expect(result.error == "\(app):2: controller \"Editor\".viewDidLoad must be a function")
   }
 
   @Test func aDelegateValueWithNoLineNamesTheFileOnly() throws {
