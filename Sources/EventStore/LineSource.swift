@@ -82,7 +82,9 @@ struct LineSource: ~Copyable {
         start = 0
         end = kept
       }
-      if capacity - end < LogReader.chunkBytes / 2 {
+      // Less than half a read's room left: twice the room (a buffer made smaller than a chunk,
+      // for a header alone, is read whole first).
+      if capacity - end < min(capacity, LogReader.chunkBytes) / 2 {
         let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
         bigger.copyMemory(from: buffer, byteCount: end)
         buffer.deallocate()
