@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
@@ -19,11 +14,6 @@ import Dispatch
 final class FoldPipeline: @unchecked Sendable {
   // @unchecked: `validator`, `checker` and the chunks being filled are used only by the
   // producing thread (and the tasks it joins); the hand-off state only inside `lock.sync`.
-  static let chunkBytes = 1 << 20
-  /// Bytes read at a time at least, for a small log.
-  static let chunkBytesMin = 64 << 10
-  /// A small log is still read in this many chunks, so that reading overlaps folding.
-  static let chunksMin = 8
   static let chunksInFlight = 4
   /// Parts a chunk is hashed and scanned in, so that both cores share the work.
   static let parts = 4
@@ -53,17 +43,14 @@ final class FoldPipeline: @unchecked Sendable {
   private var recycled: [FoldChunk] = []
   private var cancelled = false
 
-  /// Starts reading the log open at `fd`, after its header (`headerBytes`), whose chain is
-  /// `chain`; takes over `fd`.
-  init(fd: Int32, headerBytes: Int, chain: HashChain, chunkBytes: Int? = nil) {
-    self.fd = fd
-    let fileBytes = Int(lseek(fd, 0, SEEK_END))
-    let seekFailed = fileBytes < 0 || POSIXFile.seek(fd, to: headerBytes) != nil
-    self.chunkBytes = chunkBytes ?? min(Self.chunkBytes, max(Self.chunkBytesMin, (fileBytes - headerBytes) / Self.chunksMin))
+  /// Starts reading `file` after its header; takes over its `fd`.
+  init(_ file: ChunkedLogFile) {
+    fd = file.fd
+    chunkBytes = file.chunkBytes
     validator = LineValidator(fd: fd)
-    checker = ChainChecker(chain: chain)
+    checker = ChainChecker(chain: file.chain)
     for _ in 0..<Self.chunksInFlight { slots.signal() }
-    if seekFailed || checker.failed {
+    if checker.failed {
       ready = [.gaveUp]
       available.signal()
       return

@@ -40,23 +40,16 @@ public final class LogEventStream {
   /// chunks; by default, it depends on the log's size).
   init(path: String, chunkBytes: Int?) throws(LogProblem) {
     self.path = path
-    // A pipe is read once, from its start, by the reader alone: the pipeline opens the log
-    // again and seeks past the header.
-    guard POSIXFile.isRegularFile(path) else {
+    // A pipe (or a log that cannot be opened a second time) is read once, from its start, by
+    // the reader alone.
+    guard let file = try ChunkedLogFile.open(path, chunkBytes: chunkBytes) else {
       let reader = try LogReader(path: path, mode: .inPlace)
       header = reader.header
       self.reader = reader
       return
     }
-    var chain = HashChain()
-    // Only the header is read this way (the pipeline reads the rest).
-    var source = try LineSource.open(path, capacity: LineSource.headerBytes)
-    header = try LogReader.readHeader(from: &source, path: path, chain: &chain)
-    if case let .success(fd) = POSIXFile.openForReading(path) {
-      fast = FoldPipeline(fd: fd, headerBytes: source.consumedBytes, chain: chain, chunkBytes: chunkBytes)
-    } else {
-      reader = try Self.reader(path: path, skipping: 0)
-    }
+    header = file.header
+    fast = FoldPipeline(file)
   }
 
   deinit { fast?.cancel() }

@@ -60,6 +60,13 @@ enum POSIXFile {
   /// Forces written data to the disk (the C function `fsync`).
   static func sync(_ fd: Int32) -> Int32? { fsync(fd) == 0 ? nil : errno }
 
+  /// The file's size in bytes, found by moving the read position to its end; nil if it has
+  /// none (the C function `lseek` with `SEEK_END`).
+  static func size(_ fd: Int32) -> Int? {
+    let end = lseek(fd, 0, SEEK_END)
+    return end < 0 ? nil : Int(end)
+  }
+
   /// Moves the read position to `offset` from the start (the C function `lseek`).
   static func seek(_ fd: Int32, to offset: Int) -> Int32? { lseek(fd, off_t(offset), SEEK_SET) < 0 ? errno : nil }
 

@@ -15,13 +15,6 @@ import Dispatch
 /// event), it gives up and `LogReader` reads the log again, so that every message, and the
 /// count of valid events before damage, are exactly the reader's.
 enum ParallelVerification {
-  /// Bytes read at a time at most; two chunks are in use at once. (1 MiB measured a little
-  /// faster than 4 MiB on a 185 MB log: both threads find more of a chunk in their caches.)
-  static let chunkBytes = 1 << 20
-  /// Bytes read at a time at least, for a small log.
-  static let chunkBytesMin = 64 << 10
-  /// A small log is still read in this many chunks, so that reading overlaps checking.
-  static let chunksMin = 8
   /// Parts a chunk's JSON is checked in, so that both threads can share that work.
   static let jsonParts = 4
 
@@ -29,22 +22,10 @@ enum ParallelVerification {
   /// `chunkBytes` is for the tests, which cut lines across chunks (by default, it depends on
   /// the log's size).
   static func check(path: String, chunkBytes: Int? = nil) -> LogVerification? {
-    // A pipe is left to `LogReader`, unread: this path opens the log twice and seeks.
-    guard POSIXFile.isRegularFile(path) else { return nil }
-    var chain = HashChain()
-    let headerBytes: Int
-    do {
-      var source = try LineSource.open(path, capacity: LineSource.headerBytes)
-      _ = try LogReader.readHeader(from: &source, path: path, chain: &chain)
-      headerBytes = source.consumedBytes
-    } catch {
-      return nil
-    }
-    guard case let .success(fd) = POSIXFile.openForReading(path) else { return nil }
+    // A pipe, a header problem, a file that cannot be opened again: left to `LogReader`.
+    guard let file = try? ChunkedLogFile.open(path, chunkBytes: chunkBytes) else { return nil }
+    let fd = file.fd, chunkBytes = file.chunkBytes, chain = file.chain
     defer { POSIXFile.close(fd) }
-    let fileBytes = Int(lseek(fd, 0, SEEK_END))
-    guard fileBytes >= 0, POSIXFile.seek(fd, to: headerBytes) == nil else { return nil }
-    let chunkBytes = chunkBytes ?? min(Self.chunkBytes, max(chunkBytesMin, (fileBytes - headerBytes) / chunksMin))
 
     let validator = LineValidator(fd: fd)
     let checker = ChainChecker(chain: chain)

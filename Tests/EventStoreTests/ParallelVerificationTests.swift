@@ -22,7 +22,7 @@ private func writeLog(_ name: String, count: Int = 400, finish: Bool = true) thr
 }
 
 /// The chunk sizes the tests read with: smaller than a line, a few lines, the default.
-private let chunkSizes = [64, 97, 1_000, 4_096, ParallelVerification.chunkBytes]
+private let chunkSizes = [64, 97, 1_000, 4_096, ChunkedLogFile.chunkBytesMax]
 
 @Suite struct ParallelVerificationTests {
   @Test func anIntactLogIsCheckedInParallelAtEveryChunkSize() throws {
