@@ -82,4 +82,20 @@ import Testing
     #expect(query.status == 0, "\(query.err)")
     #expect(query.out == "[('failed', '</script><!--<script>', None, None), ('passed', 'active', 6, 0)]\n", "\(query.out)")
   }
+
+  @Test func aHostileSuiteReportEscapesEveryCaseText() throws {
+    let (_, scenario) = try hostileLog("suite")
+    let folder = (scenario as NSString).deletingLastPathComponent
+    let report = temp("hostile-report")
+    let r = try lifesim(["test", folder, "--html", report, "--no-wall-time", "-q"])
+    #expect(r.status == 1, "\(r.err)")
+    let index = try String(contentsOfFile: report + "/index.html", encoding: .utf8)
+    for bad in Self.raw { #expect(!index.contains(bad), "the report holds \(bad.debugDescription)") }
+    #expect(!index.contains("<script") && index.contains("script-src 'none'"))
+    let escaped = "&lt;/script&gt;&lt;!--&lt;script&gt;&quot;&gt;&lt;img src=x onerror=window.pwned=1&gt;&#39;&amp;\u{2028}\u{2029}\u{FFFD}\u{FFFD}"
+    #expect(index.contains("<td>h&lt;!--&lt;script&gt;&#39;&amp;&quot; [iOS 17]</td><td class=\"status\">failed</td>"))
+    #expect(index.contains("<td>expect: \(escaped) <small>(\(folder)/h&lt;!--&lt;script&gt;&#39;&amp;&quot;.lua:3)</small>"), "\(index)")
+    let timeline = Self.blocks(try String(contentsOfFile: report + "/case-1.html", encoding: .utf8)).rest
+    for bad in Self.raw { #expect(!timeline.contains(bad), "the case's timeline holds \(bad.debugDescription) outside its data") }
+  }
 }
