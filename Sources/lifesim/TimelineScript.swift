@@ -1,5 +1,7 @@
 extension TimelinePage {
-  /// The page's program: reads the embedded JSON (`meta`, `rows`, `intervals`) and draws.
+  /// The page's program: reads the embedded JSON (`meta`, `rows`, `intervals`, `names`) and
+  /// draws every text from it as text (`textContent`, properties), never as markup. The page's
+  /// policy allows exactly this text by its SHA-256 (`HTMLText.policy`).
   static let script = #"""
     (function () {
     "use strict";
