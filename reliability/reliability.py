@@ -3,6 +3,7 @@ undetected (targets: 0, 0, 0) and writes RELIABILITY.md (not in --quick mode).""
 import glob, json, os, random, shutil, signal, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hunt
+import html_fuzz
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = "--quick" in sys.argv
@@ -177,6 +178,15 @@ def hunt_test(cases):
                     f"peak memory {peak:.0f} MiB, largest log {largest:.1f} MiB; every log verifies"))
 
 
+def html_fuzz_test(cases):
+    n, crashes, failed, notes = html_fuzz.html_fuzz(LIFESIM, TMP, cases)
+    for line in notes:
+        print(line)
+    results.append(("html fuzz: random hostile text in every field of a log, exported as a page and as tables", n, crashes, 0, failed,
+                    "data only in the page's JSON blocks, escaped, read back whole; the same page around it; the policy's "
+                    "hashes match its script and style; the tables' typed columns typed or null"))
+
+
 def fuzz(product, seconds, corpus_seed=None):
     build = run(["swift", "build", "-c", "release", "--product", product, "--sanitize=fuzzer", "--scratch-path", ".build-fuzz"])
     if build.returncode != 0:
@@ -226,6 +236,7 @@ def main():
     hostile_test()
     determinism_test(2 if QUICK else 5)
     hunt_test(40 if QUICK else 400)
+    html_fuzz_test(40 if QUICK else 400)
     if not QUICK:
         logs = glob.glob(os.path.join(TMP, "det-*.lifelog"))[:2]
         fuzz("lifesim-fuzz-reader", int(os.environ.get("FUZZ_SECONDS", "60")), logs)

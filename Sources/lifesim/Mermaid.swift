@@ -6,7 +6,7 @@ struct MermaidExporter {
   static let characterLimit = 50_000
   /// Room left for the closing lines of a part.
   static let margin = 2_000
-  /// Longer `log` messages are cut here in their note.
+  /// Longer `log` and expectation messages are cut here in their note.
   static let longestLogCharacters = 200
 
   let sink: OutputSink
@@ -21,8 +21,9 @@ struct MermaidExporter {
     String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
 
-  /// Mermaid text: `#`, `;` and `%` written as entity codes (`%%` would start a comment that
-  /// hides the rest of the line), no line breaks.
+  /// Mermaid text: `#`, `;`, `%`, `<`, `>` and `&` written as entity codes (`%%` would start a
+  /// comment that hides the rest of the line, `;` end the statement, and Mermaid reads `<br>` and
+  /// entities as markup), no line breaks.
   private static func text(_ s: String) -> String {
     var out = ""
     for c in s {
@@ -30,6 +31,9 @@ struct MermaidExporter {
       case "#": out += "#35;"
       case ";": out += "#59;"
       case "%": out += "#37;"
+      case "<": out += "#60;"
+      case ">": out += "#62;"
+      case "&": out += "#38;"
       case "\n", "\r": out += " "
       default: out.append(c)
       }
@@ -72,17 +76,17 @@ struct MermaidExporter {
     let time = VirtualTime.format(event.t)
     switch event.body {
     case let .inputPerformed(input, _):
-      line("  User->>UIKit: \(Self.text(input.verb)) @\(time)s")
-    case let .callbackDelivered(cb, target, handled, _, _):
+      line("  User->>UIKit: \(Self.text(input.traceText)) @\(time)s")
+    case let .callbackDelivered(cb, target, handled, _, arguments):
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : target)
-      line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature))")
+      let action = arguments.payload?["action"]?.stringValue.map { " " + $0 } ?? ""
+      line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature + action))")
     case let .returned(name, target, used, _, _):
       guard used > 0 else { return }
       let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : target)
       line("  \(p)-->>UIKit: \(Self.text(name)) returned after \(VirtualTime.format(used))s")
     case let .appCalled(.log(message), _):
-      let shown = message.count > Self.longestLogCharacters ? message.prefix(Self.longestLogCharacters) + "…" : Substring(message)
-      line("  Note right of UIKit: log: \(Self.text(String(shown)))")
+      line("  Note right of UIKit: log: \(Self.text(Self.shortened(message)))")
     case let .appCalled(call, _):
       line("  Note right of UIKit: app calls \(Self.text(call.name))")
     case let .applicationStateChanged(from, to):
@@ -93,8 +97,8 @@ struct MermaidExporter {
       line("  Note over UIKit: suspended @\(time)s")
     case let .crashed(name, target, message, _):
       line("  Note over UIKit: crash in \(Self.text(target)).\(Self.text(name)): \(Self.text(String(message.prefix(120))))")
-    case let .expectationChecked(name, passed, _, _):
-      line("  Note over User: \(passed ? "passed" : "FAILED") \(Self.text(name))")
+    case let .expectationChecked(name, passed, message, _):
+      line("  Note over User: \(passed ? "passed" : "FAILED") \(Self.text(name))\(message.isEmpty ? "" : ": " + Self.text(Self.shortened(message)))")
     case .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .pushed, .popped,
          .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued, .resumed,
          .notificationPosted, .noted:
@@ -103,4 +107,9 @@ struct MermaidExporter {
   }
 
   mutating func finish() { flush(final: true) }
+
+  /// `message`, cut after `longestLogCharacters` characters.
+  private static func shortened(_ message: String) -> String {
+    message.count > longestLogCharacters ? message.prefix(longestLogCharacters) + "…" : message
+  }
 }

@@ -48,6 +48,8 @@ struct StateInterval {
   /// The event that ended it, or the run's last event.
   var endSeq: Int64
   var endUs: Int64
+  /// The state the run ended in: no event ended it.
+  var lastsToEnd = false
 }
 
 /// A run read whole through the log's own read loop (format, sequence and chain checked as it
@@ -81,6 +83,7 @@ struct RunTable {
     for (_, i) in current {
       intervals[i].endSeq = lastSeq
       intervals[i].endUs = endUs
+      intervals[i].lastsToEnd = true
     }
   }
 

@@ -33,19 +33,16 @@ struct TablesExport {
   /// One run's rows.
   func add(_ run: RunTable, log: String) {
     let id = JSONValue.string(run.identity.id)
-    let outcome = run.outcome
-    let terminations: [JSONValue]
-    if case let .array(list)? = outcome["terminations"] { terminations = list } else { terminations = [] }
-    func count(_ key: String) -> JSONValue { outcome["expectations"]?[key] ?? .int(0) }
+    let outcome = RunOutcome(run.outcome)
     let status = run.status == Status.ok ? "passed" : run.status == Status.failed ? "failed" : "error"
     runs.write(JSONValue.object([
       ("run_id", id), ("scenario", .string(run.identity.scenario)), ("scenario_path", .string(run.identity.scenarioPath)),
       ("app_path", .string(run.identity.appPath)), ("ios", (try? Profile(json: run.header.profile)).map { .int(Int64($0.ios)) } ?? .null),
       ("scenes", .bool(run.header.scenes)), ("seed", .int(run.header.seed)), ("status", .string(status)),
-      ("final_state", outcome["state"] ?? .null), ("expectations_passed", count("passed")), ("expectations_failed", count("failed")),
-      ("terminations", .int(Int64(terminations.count))),
-      ("termination_reasons", .array(terminations.map { $0["reason"] ?? .null })),
-      ("error_message", outcome["error"] ?? .null), ("events", .int(run.lastSeq)), ("end_us", .int(run.trailer?.t ?? run.lastUs)),
+      ("final_state", RunOutcome.json(outcome.state)), ("expectations_passed", outcome.expectationsPassed.map(JSONValue.int) ?? .null),
+      ("expectations_failed", outcome.expectationsFailed.map(JSONValue.int) ?? .null), ("terminations", .int(Int64(outcome.terminations.count))),
+      ("termination_reasons", .array(outcome.terminations.map { RunOutcome.json($0.reason) })),
+      ("error_message", RunOutcome.json(outcome.error)), ("events", .int(run.lastSeq)), ("end_us", .int(run.trailer?.t ?? run.lastUs)),
       ("complete", .bool(run.trailer != nil)), ("log_path", .string(log)),
     ]).canonicalText)
     for row in run.rows {
@@ -81,13 +78,13 @@ struct TablesExport {
   static let schemaText = """
     -- lifesim tables (lifesim export LOG… --format tables -o DIR). From DIR: duckdb -init schema.sql
     CREATE OR REPLACE VIEW runs AS SELECT * FROM read_json('runs.jsonl', format = 'newline_delimited', columns = {
-      run_id: 'VARCHAR', scenario: 'VARCHAR', scenario_path: 'VARCHAR', app_path: 'VARCHAR', ios: 'INTEGER',
-      scenes: 'BOOLEAN', seed: 'BIGINT', status: 'VARCHAR', final_state: 'VARCHAR', expectations_passed: 'INTEGER',
-      expectations_failed: 'INTEGER', terminations: 'INTEGER', termination_reasons: 'JSON', error_message: 'VARCHAR',
+      run_id: 'VARCHAR', scenario: 'VARCHAR', scenario_path: 'VARCHAR', app_path: 'VARCHAR', ios: 'BIGINT',
+      scenes: 'BOOLEAN', seed: 'BIGINT', status: 'VARCHAR', final_state: 'VARCHAR', expectations_passed: 'BIGINT',
+      expectations_failed: 'BIGINT', terminations: 'BIGINT', termination_reasons: 'JSON', error_message: 'VARCHAR',
       events: 'BIGINT', end_us: 'BIGINT', complete: 'BOOLEAN', log_path: 'VARCHAR'});
     CREATE OR REPLACE VIEW events AS SELECT * FROM read_json('events.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', seq: 'BIGINT', t_us: 'BIGINT', kind: 'VARCHAR', event_name: 'VARCHAR', class_name: 'VARCHAR',
-      instance: 'INTEGER', depth: 'INTEGER', src_file: 'VARCHAR', src_line: 'INTEGER', from_state: 'VARCHAR',
+      instance: 'BIGINT', depth: 'BIGINT', src_file: 'VARCHAR', src_line: 'BIGINT', from_state: 'VARCHAR',
       to_state: 'VARCHAR', duration_us: 'BIGINT', killed: 'BOOLEAN', value_json: 'JSON'});
     CREATE OR REPLACE VIEW states AS SELECT *, end_us - start_us AS duration_us FROM read_json('states.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', layer: 'VARCHAR', state: 'VARCHAR', start_seq: 'BIGINT', end_seq: 'BIGINT', start_us: 'BIGINT', end_us: 'BIGINT'});

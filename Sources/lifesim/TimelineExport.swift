@@ -3,7 +3,8 @@ import Lifecycle
 
 /// `export --format html`: one self-contained page (inline CSS and JS, no request of any kind)
 /// showing a run as swimlanes over virtual time and as a sequence of events; see
-/// `TimelinePage` for the page itself. The run's data is embedded as JSON, one event a line.
+/// `TimelinePage` for the page itself. The run's data is embedded as JSON in data blocks
+/// (`HTMLText.dataBlock`), which the page's script reads and draws as text, never as markup.
 enum TimelineExport {
   /// Events shown as marks: all but transitions (shown as the lanes' states) and returns
   /// (shown as the callbacks' durations).
@@ -24,17 +25,17 @@ enum TimelineExport {
     let meta: JSONValue = .object([
       ("scenario", .string(id.scenario)), ("scenarioPath", .string(id.scenarioPath)), ("app", .string(id.appPath)),
       ("runId", .string(id.id)), ("ios", profile.map { .int(Int64($0.ios)) } ?? .null), ("seed", .int(run.header.seed)),
-      ("status", .int(Int64(run.status))), ("complete", .bool(run.trailer != nil)), ("outcome", run.outcome),
+      ("status", .int(Int64(run.status))), ("complete", .bool(run.trailer != nil)), ("outcome", RunOutcome(run.outcome).json),
       ("events", .int(run.lastSeq)), ("endUs", .int(run.trailer?.t ?? run.lastUs)),
       ("allowanceUs", profile.map { .int($0.backgroundTaskAllowance_us) } ?? .null),
       ("replay", .string(id.replayCommand(log: log))), ("rerun", .string(ShellCommand.line(rerun))),
     ])
     sink.write(TimelinePage.head(title: "lifesim · \(id.scenario)"))
-    sink.write("<script type=\"application/json\" id=\"meta\">" + safe(meta.canonicalText) + "</script>")
+    sink.write(HTMLText.dataBlock(id: "meta", json: meta.canonicalText))
     // Texts repeat (kinds, names, targets, source lines, details): each is written once, in
     // `names`, and the rows and intervals give its index; the page is half the size.
     var names = Names()
-    sink.write("<script type=\"application/json\" id=\"rows\">[")
+    sink.write(HTMLText.dataBlockOpening(id: "rows") + "[")
     var first = true
     for row in run.rows where isShown(row.kind) {
       let cells: [JSONValue] = [
@@ -42,20 +43,22 @@ enum TimelineExport {
         row.depth.map(JSONValue.int) ?? .null, row.durationUs.map(JSONValue.int) ?? .null, names.index(row.at),
         names.index(row.details.canonicalText), .bool(row.killed), .bool(row.isFlag),
       ]
-      sink.write((first ? "" : ",") + safe(JSONValue.array(cells).canonicalText))
+      sink.write((first ? "" : ",") + HTMLText.scriptJSON(JSONValue.array(cells).canonicalText))
       first = false
     }
     sink.write("]</script>")
-    sink.write("<script type=\"application/json\" id=\"intervals\">[")
+    sink.write(HTMLText.dataBlockOpening(id: "intervals") + "[")
     first = true
     for s in run.intervals {
-      let cells: [JSONValue] = [names.index(s.layer), names.index(s.state), .int(s.startSeq), .int(s.startUs), .int(s.endSeq), .int(s.endUs)]
-      sink.write((first ? "" : ",") + safe(JSONValue.array(cells).canonicalText))
+      let cells: [JSONValue] = [
+        names.index(s.layer), names.index(s.state), .int(s.startSeq), .int(s.startUs), .int(s.endSeq), .int(s.endUs), .bool(s.lastsToEnd),
+      ]
+      sink.write((first ? "" : ",") + HTMLText.scriptJSON(JSONValue.array(cells).canonicalText))
       first = false
     }
     sink.write("]</script>")
-    sink.write("<script type=\"application/json\" id=\"names\">" + safe(JSONValue.array(names.texts.map(JSONValue.string)).canonicalText) + "</script>")
-    sink.write(TimelinePage.script)
+    sink.write(HTMLText.dataBlock(id: "names", json: JSONValue.array(names.texts.map(JSONValue.string)).canonicalText))
+    sink.write("<script>" + TimelinePage.script + "</script>")
     sink.write("</body></html>")
   }
 
@@ -74,7 +77,4 @@ enum TimelineExport {
       return .int(i)
     }
   }
-
-  /// JSON text that cannot end the `<script>` element it sits in.
-  private static func safe(_ json: String) -> String { json.replacing("</", with: "<\\/") }
 }

@@ -4,12 +4,12 @@
 /// column per event) draws the 200-event chunks on screen; so a 100,000-event run
 /// stays quick. Every mark carries `data-seq` (its event's `seq`).
 enum TimelinePage {
+  /// The page up to its data: the policy allows its own style and script (by hash) and nothing else.
   static func head(title: String) -> String {
-    let escaped = title.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-    return """
+    """
       <!doctype html><html lang="en"><head><meta charset="utf-8">
-      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-      <title>\(escaped)</title><style>\(css)</style></head><body>
+      \(HTMLText.policy(style: style, script: script))
+      <title>\(HTMLText.escaped(title))</title><style>\(style)</style></head><body>
       <header><h1 id="title"></h1><div id="outcome"></div><div id="repro"></div>
       <div class="tools"><input id="search" type="search" placeholder="Filter marks by name (e.g. viewDidLoad)" autocomplete="off">
       <span id="count"></span> <button id="fit" type="button">Fit time view</button>
@@ -19,6 +19,9 @@ enum TimelinePage {
       <aside id="details">Hover or click a mark to see its details.</aside>
       """
   }
+
+  /// The `<style>` element's text.
+  static let style = HTMLText.style(css)
 
   static let css = """
     body{font:13px/1.35 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -40,7 +43,7 @@ enum TimelinePage {
     .k-system{background:#59606e}.k-expect{background:#0a7d32}.k-note{background:#a63f8f}.k-crash{background:#c4162a}
     .m.flag{background:#c4162a;outline:2px solid #ffd1d6}.m.killed{background:repeating-linear-gradient(45deg,#2a6fdb 0 3px,#c4162a 3px 6px)}
     .m.sel{outline:2px solid #111}
-    #axis{position:relative;height:18px;margin:0 14px 0 185px;color:#687082;font-size:11px}#axis span{position:absolute;border-left:1px solid #b5bac4;padding-left:2px}
+    #axis{position:relative;height:18px;margin:0 14px 0 185px;color:#687082;font-size:11px}#axis span{position:absolute;border-left:1px solid #b5bac4;padding-left:2px;white-space:nowrap}
     #sq{display:flex}#sqlabels{flex:none;width:170px}#seq{flex:1;overflow-x:auto;overflow-y:hidden;position:relative}
     #seqinner{position:relative}.chunk{position:absolute;top:0}.strip{position:absolute;top:2px;height:10px;width:16px}
     #sqlabels .lbl{height:20px;box-sizing:border-box;border-bottom:1px solid #eceef2}#sqlabels .strip-lbl{height:14px}

@@ -29,6 +29,68 @@ struct HTMLTimelineTests {
     #expect(check.out.components(separatedBy: "\nok ").count == 6 && check.out.hasSuffix("\nok: 6 pages\n"), "\(check.out)")
   }
 
+  /// A hostile log's page (HostileLog.swift) draws its events and runs none of its text: no
+  /// dialog, no `window.pwned`, no element made from it, and no console error (a script whose
+  /// hash did not match the policy would not run, and the page would never be ready).
+  @Test func aHostileLogsPageDrawsItsEventsAndRunsNoneOfItsText() throws {
+    let (log, _) = try hostileLog("browser")
+    let html = temp("hostile-browser.html")
+    #expect(try lifesim(["export", log, "--format", "html", "-o", html]).status == 0)
+    let check = try pythonScript("check_html.py", [log, html])
+    #expect(check.status == 0 && check.out.hasSuffix("\nok: 1 pages\n"), "\(check.out)\(check.err)")
+  }
+
+  /// What the time view draws at its fit zoom (scripts/time_view.py).
+  private struct TimeView: Decodable {
+    struct Lane: Decodable {
+      let bands: [[Band]]
+      let marks: [[Int]]
+    }
+    enum Band: Decodable, Equatable {
+      case state(String), px(Int)
+      init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let n = try? c.decode(Int.self) { self = .px(n) } else { self = .state(try c.decode(String.self)) }
+      }
+    }
+    let width: Int
+    let lanes: [String: Lane]
+  }
+
+  private func timeView(_ name: String, _ scenario: String) throws -> TimeView {
+    let app = repositoryRoot.appendingPathComponent("Scripts/apps/notes.lua").path
+    let dir = try scriptFolder(name, ["s.lua": "scenario { ios = 17, app = \"\(app)\" }\n" + scenario])
+    _ = try lifesim(["run", "s.lua", "-o", "s.lifelog", "-q"], cwd: dir)
+    #expect(try lifesim(["export", "s.lifelog", "--format", "html", "-o", "s.html"], cwd: dir).status == 0)
+    let r = try pythonScript("time_view.py", [dir + "/s.html"])
+    #expect(r.status == 0, "\(r.err)")
+    return try JSONDecoder().decode(TimeView.self, from: Data(r.out.utf8))
+  }
+
+  /// Events at the run's last instant (the relaunch, the failed expectation) are drawn inside
+  /// the plot, and each state lane ends in the state the run ended in, as the header says.
+  @Test func theTimeViewShowsTheRunsLastInstant() throws {
+    let view = try timeView("html-last-instant", "launch()\nhome()\nadvance(600)\nlaunch()\nexpect_state(\"background\")\n")
+    for (title, lane) in view.lanes {
+      for m in lane.marks { #expect(m[1] >= 0 && m[1] + m[2] <= view.width, "\(title): mark \(m) outside the plot (\(view.width) px)") }
+    }
+    let flags = try #require(view.lanes["⚑ kills, crashes, failures"])
+    #expect(flags.marks.count == 1)
+    for (lane, state) in [("process", "s-running"), ("applicationState", "s-active"), ("scene 1 state", "s-foregroundActive")] {
+      let last = try #require(view.lanes[lane]?.bands.last)
+      #expect(last[0] == .state(state) && last[1] != .px(view.width), "\(lane): \(last)")
+      if case let .px(left) = last[1], case let .px(width) = last[2] { #expect(left + width == view.width, "\(lane): \(last)") }
+    }
+  }
+
+  /// A run in the background but for instants: at fit zoom its scene lane is one background
+  /// band; the states of no duration at each return do not cover it.
+  @Test func statesOfNoDurationDoNotHideTheStateTheRunSpentItsTimeIn() throws {
+    let view = try timeView("html-background", "launch()\nfor i = 1, 300 do\n  home()\n  advance(100)\n  launch()\nend\nhome()\nadvance(100)\n")
+    let scene = try #require(view.lanes["scene 1 state"])
+    #expect(scene.bands == [[.state("s-background"), .px(0), .px(view.width)]], "\(scene.bands.prefix(8))")
+  }
+
   /// A run of more than 100,000 events loads in under 3 s and draws only what is near the screen.
   @Test func aHundredThousandEventRunLoadsInUnderThreeSeconds() throws {
     let scenario = try scriptFolder("html-big", ["big.lua": """

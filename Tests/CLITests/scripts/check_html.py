@@ -65,6 +65,8 @@ def check(browser, log, html, shot, max_load, problems):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url) if r.url != url else None)
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     loads, walls = [], []
     # The load time is the page's own: from the start of its navigation to the end of its first
     # drawing (performance.now() then); the wall time seen from here adds Playwright's round
@@ -112,6 +114,10 @@ def check(browser, log, html, shot, max_load, problems):
     if stray:
         problems.append(f"{name}: searching {query!r} leaves marks {stray[:5]} in the time view")
     page.fill("#search", "")
+    # Hostile text in a log (HostileLog.swift) sets window.pwned or opens a dialog if any of
+    # it runs, and adds an element if any of it is read as markup.
+    if dialogs or page.evaluate("typeof window.pwned") != "undefined" or page.query_selector_all("img, iframe, object, embed"):
+        problems.append(f"{name}: text from the log ran as script or markup (dialogs {dialogs[:3]})")
     if errors:
         problems.append(f"{name}: console errors {errors[:3]}")
     if requests:

@@ -1,5 +1,6 @@
 """Opens a `lifesim test --html DIR` report in headless Chromium: no console error and no
-request but its own files; one row per case; each failing case's link opens its timeline.
+request but its own files; the failures first; one row per case in the case list; each
+failing case's link opens its timeline.
 usage: check_report.py INDEX_HTML CASES FAILING"""
 import os
 import sys
@@ -19,10 +20,13 @@ def main(index, cases, failing):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("request", lambda r: requests.append(r.url) if not r.url.startswith(folder) else None)
         page.goto("file://" + os.path.abspath(index))
-        rows = page.query_selector_all("tbody tr")
+        rows = page.query_selector_all("#cases tbody tr")
         if len(rows) != cases:
             problems.append(f"{len(rows)} rows for {cases} cases")
-        links = page.eval_on_selector_all("tbody tr.failed a, tbody tr.error a", "as => as.map(a => a.getAttribute('href'))")
+        links = page.eval_on_selector_all("#cases tr.failed a, #cases tr.error a", "as => as.map(a => a.getAttribute('href'))")
+        first = page.eval_on_selector_all("table", "ts => ts.map(t => t.id)")
+        if first[:1] != (["failures"] if failing else ["matrix"]):
+            problems.append(f"the report's tables are {first}: the failures do not come first")
         if len(links) != failing:
             problems.append(f"{len(links)} timeline links for {failing} failing cases")
         for href in links:
