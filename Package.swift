@@ -46,14 +46,9 @@ let package = Package(
       dependencies: [
         "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      // A fully static release executable (the C library too), position-dependent: there is no
-      // dynamic loader at start-up, so nothing searches for, maps or relocates shared libraries
-      // (a PIE needs about 79,000 relocations for the Swift metadata; a dynamic libc another
-      // 0.8 ms of system time in a one-verb run). It runs on any x86-64 or arm64 Linux with a
-      // kernel of 3.2 or later; looking up users and groups by name (never done by lifesim)
-      // would need the glibc it was built with. Debug builds stay dynamic and PIE.
-      linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+      ]
+      // No linker flags here: `make release` links the fully static binary (see the Makefile),
+      // and a package with unsafeFlags cannot be used as a dependency.
     ),
     // Benchmarks and the log-writer child of the kill test; not part of the product.
     .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "ScriptHost"]),

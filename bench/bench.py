@@ -6,8 +6,8 @@ Run with bench/run (it builds release first). Medians of 5 runs; scale points of
 import itertools, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIFESIM = os.path.join(ROOT, ".build/release/lifesim")
-BENCH = os.path.join(ROOT, ".build/release/lifesim-bench")
+LIFESIM = os.path.join(ROOT, ".build/static/release/lifesim")
+BENCH = os.path.join(ROOT, ".build/static/release/lifesim-bench")
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 TMP = tempfile.mkdtemp(prefix="lifesim-bench-")
 

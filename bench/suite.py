@@ -1,7 +1,7 @@
 """`lifesim test` speed: the bundled suite on every profile, with and without scenes.
 
-    python3 bench/suite.py            # uses .build/release/lifesim (swift build -c release --product lifesim)
-    LIFESIM=.build/dist/release/lifesim python3 bench/suite.py   # the `make release` binary
+    python3 bench/suite.py            # uses .build/static/release/lifesim (make release-build)
+    LIFESIM=.build/release/lifesim python3 bench/suite.py   # a plain swift build -c release
 
 Times `lifesim test Scripts/scenarios --ios all --scenes both` with -j 1 and -j 2 (median of
 BENCH_RUNS runs, default 5) and the same cases as separate `lifesim run` processes, one at a
@@ -11,7 +11,7 @@ section SECTION (replacing that section, which bench/run's bench.py does not wri
 import concurrent.futures, glob, os, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIFESIM = os.path.abspath(os.environ.get("LIFESIM", os.path.join(ROOT, ".build/release/lifesim")))
+LIFESIM = os.path.abspath(os.environ.get("LIFESIM", os.path.join(ROOT, ".build/static/release/lifesim")))
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 PROFILES = [12, 13, 14, 15, 16, 17, 18, 26]
 SUITE = ["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-q"]

@@ -65,34 +65,4 @@ import Testing
     #expect(object?["logs"] as? Int == 2)
     #expect((object?["reached"] as? [String])?.contains("active/foregroundActive/home") == true)
   }
-
-  @Test func kubernetesManifestIsAnIndexedJobPassingTheIndexAsTheShard() throws {
-    let script = """
-      import json, sys, yaml
-      job = yaml.safe_load(open(sys.argv[1]))
-      spec = job["spec"]
-      container = spec["template"]["spec"]["containers"][0]
-      print(json.dumps({"kind": job["kind"], "mode": spec["completionMode"], "completions": spec["completions"],
-                        "parallelism": spec["parallelism"], "args": " ".join(container["command"] + container["args"])}))
-      """
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", script, repositoryRoot.appendingPathComponent("deploy/kubernetes/explore-job.yaml").path]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
-    let job = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    #expect(job?["kind"] as? String == "Job")
-    #expect(job?["mode"] as? String == "Indexed")
-    let completions = job?["completions"] as? Int ?? 0
-    #expect(completions == job?["parallelism"] as? Int)
-    #expect(16 % max(completions, 1) == 0, "the shard count must divide 16")
-    let args = job?["args"] as? String ?? ""
-    #expect(args.contains("SHARD=$((JOB_COMPLETION_INDEX + 1))"), "\(args)")
-    #expect(args.contains("lifesim explore"), "\(args)")
-    #expect(args.contains("--shard \"${SHARD}/\(completions)\""), "\(args)")
-  }
 }

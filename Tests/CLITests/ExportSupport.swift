@@ -14,15 +14,10 @@ func pythonScript(_ name: String, _ args: [String]) throws -> (status: Int32, ou
   try shell("PYTHONDONTWRITEBYTECODE=1 " + ShellCommand.line(["python3", "Tests/CLITests/scripts/" + name] + args))
 }
 
-/// Whether `python3` imports `module`, installing it with pip first if it does not (and
-/// `apt` with apt-get, if given) — the test set-up of the tests that need them.
-func pythonModuleReady(_ module: String, pip: String, apt: String? = nil, executable: String? = nil) -> Bool {
-  if let apt, let executable, !FileManager.default.isExecutableFile(atPath: executable) {
-    _ = try? shell("apt-get install -y \(apt) >/dev/null 2>&1")
-  }
+/// Whether `python3` imports `module` (and `executable` exists, if given). `make test` installs
+/// them first and says so (its `test-tools` target); the tests install nothing themselves.
+func pythonModuleReady(_ module: String, executable: String? = nil) -> Bool {
   if let executable, !FileManager.default.isExecutableFile(atPath: executable) { return false }
-  if (try? shell("python3 -c 'import \(module)'"))?.status == 0 { return true }
-  _ = try? shell("python3 -m pip install -q \(pip) >/dev/null 2>&1")
   return (try? shell("python3 -c 'import \(module)'"))?.status == 0
 }
 

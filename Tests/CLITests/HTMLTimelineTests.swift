@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Chromium and Playwright, installed on demand (Debian's browser, never a downloaded one).
-let browserReady = pythonModuleReady("playwright", pip: "playwright", apt: "chromium", executable: "/usr/bin/chromium")
+/// Chromium and Playwright (Debian's browser, never a downloaded one), which `make test` installs.
+let browserReady = pythonModuleReady("playwright", executable: "/usr/bin/chromium")
 
 /// `export --format html` opened in headless Chromium (scripts/check_html.py): no console error
 /// and no request of any kind; the sequence view's `[data-seq]` marks are exactly the log's

@@ -46,11 +46,9 @@ private func fixture(_ name: String) throws -> String {
   return dir
 }
 
-/// The test set-up for JUnit checks: Python's junitparser from PyPI, installed with pip when missing.
+/// The JUnit checks read reports with Python's junitparser, which `make test` installs (test-tools).
 private func requireJunitparser() throws {
-  if try python("import junitparser").status == 0 { return }
-  let install = try run(["python3", "-m", "pip", "install", "--quiet", "junitparser"], binary: "/usr/bin/env")
-  try #require(install.status == 0, "pip install junitparser: \(install.err)")
+  try #require(try python("import junitparser").status == 0, "needs Python's junitparser: make test-tools installs it")
 }
 
 /// The JUnit file as junitparser reads it: per suite its counts, per case its result.
@@ -400,5 +398,33 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
     #expect(suite.out == "440 cases: 380 passed, 0 failed, 60 skipped, 0 errors (virtual time 71825.50 s).\n")
     #expect(try junitCaseNames(outside + "/report.xml").count == 440)
+    // `make install` installs the binary `make release` built: nothing is compiled again.
+    let prefix = temporaryPath("lifesim-release", "prefix")
+    let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")
+    #expect(install.status == 0, "make install: \(install.out)\(install.err)")
+    #expect(!install.out.contains("Compiling") && !install.out.contains("Linking"), "make install built again: \(install.out)")
+    #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lifesim"))
+    try expectImageTreeRuns(tarball: root + "/" + tarball, bundledSuite: suite.out)
+  }
+
+  /// The container image's tree, laid out from the tarball as `make image` does, runs the bundled
+  /// suite and a shard of an exploration with only the Containerfile's environment, from its
+  /// working folder, through its entry point.
+  private func expectImageTreeRuns(tarball: String, bundledSuite: String) throws {
+    let image = try ContainerImage(containerfile: root + "/Containerfile")
+    let tree = temporaryPath("lifesim-release", "image")
+    let laid = try run(["deploy/image-tree", tarball, tree], binary: "/usr/bin/env")
+    try #require(laid.status == 0, "deploy/image-tree: \(laid.err)")
+    let tmp = try FileManager.default.attributesOfItem(atPath: tree + "/tmp")[.posixPermissions] as? Int
+    #expect(tmp == 0o1777)
+    let binary = tree + image.entryPoint[0], cwd = tree + image.workingDirectory
+    let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"], cwd: cwd, binary: binary, env: image.environment)
+    #expect(suite.status == 0 && suite.out == bundledSuite, "\(suite.out)\(suite.err)")
+    let shard = temporaryPath("lifesim-release", "shard-1")
+    let explore = try run(["explore", "Scripts/apps/notes.lua", "--seed", "42", "--runs", "64", "--shard-index", "1/4", "--exit-zero", "-o", shard],
+                          cwd: cwd, binary: binary, env: image.environment)
+    #expect(explore.status == 0, "\(explore.out)\(explore.err)")
+    let report = try String(contentsOfFile: shard + "/report.json", encoding: .utf8)
+    #expect(report.contains("\"shard\":\"2/4\""), "\(report)")
   }
 }

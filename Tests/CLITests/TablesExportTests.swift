@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// DuckDB from PyPI, installed on demand.
-let duckdbReady = pythonModuleReady("duckdb", pip: "duckdb")
+/// DuckDB from PyPI, which `make test` installs.
+let duckdbReady = pythonModuleReady("duckdb")
 
 /// `export --format tables`: what DuckDB reads with `schema.sql`, checked against lifesim's own
 /// outcomes by every query of docs/analytics.md (scripts/check_tables.py).

@@ -45,6 +45,14 @@ public struct Shard: Equatable, Sendable {
     index = k; count = n
   }
 
+  /// Reads `I/N` numbered from 0, as Kubernetes numbers an Indexed Job's pods
+  /// (`JOB_COMPLETION_INDEX`): the shard `I+1/N`; nil where `K/N` would be.
+  public init?(zeroBased text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let i = Int(parts[0]), i >= 0, i < Int.max else { return nil }
+    self.init("\(i + 1)/\(parts[1])")
+  }
+
   /// `2/4`.
   public var text: String { "\(index)/\(count)" }
 
