@@ -84,7 +84,7 @@ public enum ExploreOutput {
       guard let quote = rest.firstIndex(of: "\"") else { continue }
       let app = String(rest[..<quote])
       let absolute = app.hasPrefix("/") ? app : from + "/" + app
-      lines[i] = "scenario { app = \(FindingScenario.luaString(relativePath(from: out, to: absolute)))" + rest[quote...].dropFirst()
+      lines[i] = "scenario { app = \(LuaStringLiteral.quote(relativePath(from: out, to: absolute)))" + rest[quote...].dropFirst()
     }
     return lines.joined(separator: "\n")
   }
