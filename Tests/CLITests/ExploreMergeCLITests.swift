@@ -57,6 +57,7 @@ import Testing
       ("\"shard\":\"1/1\"", "\"shard\":\"1/3\"", "shard must be \"merged\" or K/N with N dividing 16"),
       ("{\"runs\":20", "{\"runs\":20,\"runs\":20", "not JSON (duplicate key \"runs\" at byte 17)"),
       ("{\"runs\":20", String(repeating: "[", count: 100), "not JSON (nested deeper than 64 at byte 64)"),
+      ("{\"runs\":20", "{\"\\u001b[2J\":1,\"\\u001b[2J\":1,\"runs\":20", "not JSON (duplicate key \"\\027[2J\" at byte 26)"),
     ]
     for c in cases {
       try good.replacingOccurrences(of: c.from, with: c.to).write(toFile: bad, atomically: true, encoding: .utf8)
@@ -65,6 +66,16 @@ import Testing
       #expect(r.err == "lifesim: \(bad): \(c.problem)\n", "\(c.to)")
       #expect(!FileManager.default.fileExists(atPath: dir + "/merged"), "\(c.to)")
     }
+  }
+
+  @Test("a folder given twice is refused: its runs would count twice")
+  func aFolderGivenTwiceIsRefused() throws {
+    let dir = try explored("merge-twice")
+    try FileManager.default.createSymbolicLink(atPath: dir + "/again", withDestinationPath: dir + "/out")
+    let r = try lifesim(["explore", "merge", dir + "/out", dir + "/again", "-o", dir + "/all"])
+    #expect(r.status == 2, "\(r.out)")
+    #expect(r.err == "lifesim: \(dir)/again/report.json: is the report \(dir)/out/report.json again; give each folder once\n")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/all"))
   }
 
   @Test("merging into a folder being merged is refused even with --force, however the folder is spelled")

@@ -8,6 +8,7 @@ extension ExploreOutput {
   /// Merges the reports in `dirs` into `out`, copying each kept finding's scenario and log.
   public static func merge(_ dirs: [String], into out: String, overwrite: Bool = false) throws(ScriptError) -> ExploreReport {
     let files = dirs.map { $0 + "/report.json" }
+    try refuseRepeats(files)
     var reports: [ExploreReport] = []
     for file in files { reports.append(try readReport(file)) }
     var (merged, sources) = try ExploreReport.merge(reports, files: files)
@@ -26,6 +27,16 @@ extension ExploreOutput {
     return merged
   }
 
+  /// A report given twice would count its runs twice: each is merged once, however it is spelled.
+  private static func refuseRepeats(_ files: [String]) throws(ScriptError) {
+    var seen: [FileIdentity: String] = [:]
+    for file in files {
+      guard let identity = FileIdentity(path: file) else { continue }
+      if let first = seen[identity] { throw ScriptError("\(file): is the report \(first) again; give each folder once") }
+      seen[identity] = file
+    }
+  }
+
   /// A shard's report, read and checked; errors name `file`.
   static func readReport(_ file: String) throws(ScriptError) -> ExploreReport {
     let bytes: [UInt8]
@@ -41,7 +52,8 @@ extension ExploreOutput {
     }
     let json: JSONValue
     do { json = try JSONParser.parseDocument(bytes) } catch {
-      throw ScriptError("\(file): not JSON (\(error.reason) at byte \(error.offset))")
+      // The reason may quote the report (a duplicate key): its control characters are escaped.
+      throw ScriptError("\(file): not JSON (\(LuaStringLiteral.comment(error.reason)) at byte \(error.offset))")
     }
     do { return try ExploreReport(json: json) } catch { throw ScriptError("\(file): \(error.message)") }
   }
