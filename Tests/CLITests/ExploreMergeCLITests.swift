@@ -68,6 +68,22 @@ import Testing
     }
   }
 
+  @Test("a finding or log that is a link or a folder is not copied: merge copies only what explore writes")
+  func onlyPlainFilesAreCopied() throws {
+    let dir = try explored("merge-links")
+    try "-- secret\n".write(toFile: dir + "/secret.lua", atomically: true, encoding: .utf8)
+    let log = dir + "/out/finding-1.lifelog"
+    for replace in [{ try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: dir + "/secret.lua") },
+                    { try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: false) }] {
+      try FileManager.default.removeItem(atPath: log)
+      try replace()
+      let r = try lifesim(["explore", "merge", dir + "/out", "-o", dir + "/all"])
+      #expect(r.status == 2, "\(r.out)")
+      #expect(r.err == "lifesim: \(log): not a plain file; explore writes each finding as one, and merge copies nothing else\n")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/all"))
+    }
+  }
+
   @Test("a folder given twice is refused: its runs would count twice")
   func aFolderGivenTwiceIsRefused() throws {
     let dir = try explored("merge-twice")

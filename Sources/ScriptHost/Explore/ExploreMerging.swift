@@ -14,6 +14,7 @@ extension ExploreOutput {
     var (merged, sources) = try ExploreReport.merge(reports, files: files)
     let kept = merged.findings.indices.map { i in (dir: dirs[sources[i]], name: merged.findings[i].scenario) }
     let inputs = files + kept.flatMap { [$0.dir + "/" + $0.name, $0.dir + "/" + logName($0.name)] }
+    for input in inputs.dropFirst(files.count) { try FindingFolder.requirePlainFile(input) }
     try FindingFolder.check(FindingFolder.files(out, findings: kept.count), inputs: inputs, overwrite: overwrite)
     try FindingFolder.create(out)
     for (i, finding) in kept.enumerated() {

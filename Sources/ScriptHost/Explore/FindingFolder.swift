@@ -42,6 +42,16 @@ enum FindingFolder {
     }
   }
 
+  /// Refuses what explore never writes into a folder: anything but a plain file (a link could
+  /// lead a merge to copy a file from anywhere, a folder a whole tree).
+  static func requirePlainFile(_ path: String) throws(ScriptError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { throw ScriptError("\(path): cannot read (\(String(cString: strerror(errno))))") }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw ScriptError("\(path): not a plain file; explore writes each finding as one, and merge copies nothing else")
+    }
+  }
+
   /// Copies the file `from` to `to` whole: into a temporary file beside `to`, renamed into place.
   static func copy(_ from: String, to: String) throws(ScriptError) {
     let temporary = (to as NSString).deletingLastPathComponent + "/." + (to as NSString).lastPathComponent
