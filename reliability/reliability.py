@@ -4,6 +4,7 @@ import glob, json, os, random, shutil, signal, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hunt
 import html_fuzz
+import explore_trust
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = "--quick" in sys.argv
@@ -210,6 +211,13 @@ def fuzz(product, seconds, corpus_seed=None):
     results.append((f"libFuzzer: {product}, {seconds} s", runs, int(crash), 0, 0, "inputs executed"))
 
 
+def explore_trust_test(strings, reports):
+    cases, crashes, wrong, note = explore_trust.lua_string_test(run, BENCH, TMP, rng, strings)
+    results.append(("Lua string writer: random byte strings loaded back by lua5.4", cases, crashes, 0, wrong, note))
+    cases, crashes, wrong, note = explore_trust.merge_fuzz_test(run, LIFESIM, TMP, rng, reports)
+    results.append(("explore merge of hostile report.json files", cases, crashes, 0, wrong, note))
+
+
 def report():
     print()
     width = max(len(r[0]) for r in results)
@@ -237,6 +245,7 @@ def main():
     determinism_test(2 if QUICK else 5)
     hunt_test(40 if QUICK else 400)
     html_fuzz_test(40 if QUICK else 400)
+    explore_trust_test(2000 if QUICK else 50000, 100 if QUICK else 1000)
     if not QUICK:
         logs = glob.glob(os.path.join(TMP, "det-*.lifelog"))[:2]
         fuzz("lifesim-fuzz-reader", int(os.environ.get("FUZZ_SECONDS", "60")), logs)

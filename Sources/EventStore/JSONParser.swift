@@ -20,6 +20,8 @@ public struct JSONParser {
   private var i = 0
   /// False: check the grammar only and build nothing (the verify path).
   private let building: Bool
+  /// True: whitespace may surround any token (a JSON document, not a log line).
+  private var spaced = false
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>, building: Bool = true) {
     self.bytes = bytes
@@ -72,12 +74,37 @@ public struct JSONParser {
 
   public static func parse(_ text: String) throws(Failure) -> JSONValue { try parse(Array(text.utf8)) }
 
+  /// Parses a JSON document as RFC 8259 allows it: like `parse`, but with whitespace (space,
+  /// tab, line feed, carriage return) before, between and after the tokens, as a file that
+  /// `jq .` or an editor reformatted has it.
+  public static func parseDocument(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buf in
+      var p = JSONParser(buf)
+      p.spaced = true
+      do throws(Failure) {
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == buf.count else { throw p.fail("unexpected bytes after the value") }
+        return .success(v)
+      } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  /// Steps over whitespace, in a document only.
+  @inline(__always)
+  private mutating func skipSpace() {
+    guard spaced else { return }
+    while !atEnd, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+  }
+
   private func fail(_ reason: String) -> Failure { Failure(offset: i, reason: reason) }
 
   private var atEnd: Bool { i >= bytes.count }
 
   private mutating func value(depth: Int) throws(Failure) -> JSONValue {
     guard depth < Self.depthMax else { throw fail("nested deeper than \(Self.depthMax)") }
+    skipSpace()
     guard !atEnd else { throw fail("unexpected end of line") }
     switch bytes[i] {
     case UInt8(ascii: "{"): return try object(depth: depth)
@@ -105,8 +132,10 @@ public struct JSONParser {
     let keysBase = keyStack.count      // validation: this object's raw keys sit above here
     defer { if !building { keyStack.removeSubrange(keysBase...) } }
     var decodedKeys: [String] = []     // validation: keys that use escapes, decoded
+    skipSpace()
     if !atEnd, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
     while true {
+      skipSpace()
       guard !atEnd, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
       let keyStart = i + 1
       let k = try string()
@@ -131,12 +160,14 @@ public struct JSONParser {
           }
         }
       }
+      skipSpace()
       guard !atEnd, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
       i += 1
       let valueStart = i
       let v = try value(depth: depth + 1)
       if building { members.append((k, v)) }
       if recordingMembers, depth == 0 { topMembers.append(JSONMember(key: keyStart..<(valueStart - 2), value: valueStart..<i)) }
+      skipSpace()
       guard !atEnd else { throw fail("unexpected end of line") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
       if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
@@ -147,10 +178,12 @@ public struct JSONParser {
   private mutating func array(depth: Int) throws(Failure) -> JSONValue {
     i += 1
     var items: [JSONValue] = []
+    skipSpace()
     if !atEnd, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
     while true {
       let v = try value(depth: depth + 1)
       if building { items.append(v) }
+      skipSpace()
       guard !atEnd else { throw fail("unexpected end of line") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
       if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }

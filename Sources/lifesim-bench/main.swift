@@ -213,7 +213,16 @@ case "hash":
   let whole = now()
   _ = HashChain.hex(of: bytes)
   emit([("lines", .int(Int64(lines))), ("seconds", .double(chainSeconds)), ("oneBufferSeconds", .double(now() - whole))])
+case "lua-quote":
+  // The reliability suite's round trip: each line of stdin, hex digits, written as a Lua literal.
+  while let line = readLine() {
+    let digits = Array(line.utf8)
+    let bytes = stride(from: 0, to: digits.count - digits.count % 2, by: 2).compactMap {
+      UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)
+    }
+    print(LuaStringLiteral.quote(bytes))
+  }
 default:
-  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | hash PATH | calls N | patterns FILE [--as-app] | write-forever PATH")
+  print("usage: lifesim-bench model CYCLES | write EVENTS PATH | read PATH | hash PATH | calls N | patterns FILE [--as-app] | write-forever PATH | lua-quote < HEX-LINES")
   exit(2)
 }

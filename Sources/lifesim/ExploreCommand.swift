@@ -95,7 +95,8 @@ struct ExploreRun: ParsableCommand {
       if isatty(STDERR_FILENO) == 1 {
         explorer.onProgress = { p in
           let rate = Double(p.runs) / max(WallSeconds.now() - started, 0.001)
-          Terminal.progress("explore: \(p.runs) runs, \(Int(rate)) runs/s, \(p.failingRuns) failing runs, coverage \(p.covered)/\(p.total)")
+          Terminal.progress("explore: \(quantity(p.runs, "run")), \(Int(rate)) runs/s, \(quantity(p.failingRuns, "failing run")), "
+                            + "coverage \(p.covered)/\(p.total)")
         }
       }
       result = try explorer.explore()
@@ -112,11 +113,12 @@ struct ExploreRun: ParsableCommand {
       }
     }
     let covered = result.covered.intersection(result.total).count, total = result.total.count
-    Terminal.write("\(result.runs) runs, \(result.events) events in \(String(format1: seconds)) s "
+    Terminal.write("\(quantity(result.runs, "run")), \(quantity(result.events, "event")) in \(String(format1: seconds)) s "
                    + "(\(Int(Double(result.runs) / max(seconds, 0.001))) runs/s); coverage \(covered)/\(total) transitions; "
-                   + "\(result.findings.count) finding\(result.findings.count == 1 ? "" : "s")")
+                   + quantity(result.findings.count, "finding"))
     for (i, f) in result.findings.enumerated() {
-      Terminal.write("  finding \(i + 1): \(f.signature.text), \(f.inputs.count) verbs"
+      // The signature holds the app's names: shown with its control characters escaped.
+      Terminal.write("  finding \(i + 1): \(LuaStringLiteral.comment(f.signature.text)), \(quantity(f.inputs.count, "verb"))"
                      + (output.map { " (\($0)/finding-\(i + 1).lua)" } ?? ""))
     }
     throw ExitCode(result.findings.isEmpty || exitZero ? Status.ok : Status.failed)
@@ -143,8 +145,8 @@ struct ExploreMerge: ParsableCommand {
       Terminal.error(error.message)
       throw ExitCode(Status.trouble)
     }
-    Terminal.write("\(report.runs) runs merged from \(dirs.count) reports; coverage \(report.reached.count)/"
-                   + "\(report.reached.count + report.neverReached.count); \(report.findings.count) findings")
+    Terminal.write("\(quantity(report.runs, "run")) merged from \(quantity(dirs.count, "report")); coverage \(report.reached.count)/"
+                   + "\(report.reached.count + report.neverReached.count); \(quantity(report.findings.count, "finding"))")
     throw ExitCode(report.findings.isEmpty ? Status.ok : Status.failed)
   }
 }

@@ -66,3 +66,30 @@ import Testing
     #expect((object?["reached"] as? [String])?.contains("active/foregroundActive/home") == true)
   }
 }
+
+extension ExploreCLITests {
+  @Test("docs/explore.md shows the finding its documented command writes (the run that found it included)")
+  func documentedFindingMatchesTheCommand() throws {
+    let doc = String(decoding: try Data(contentsOf: repositoryRoot.appendingPathComponent("docs/explore.md")), as: UTF8.self)
+    let intro = "finds it in a few runs and shrinks it to three verbs:\n\n```lua\n"
+    let start = try #require(doc.range(of: intro)).upperBound
+    let shown = String(doc[start..<(try #require(doc[start...].range(of: "```")).lowerBound)])
+    let dir = temp("explore-doc")
+    try? FileManager.default.removeItem(atPath: dir)
+    let r = try lifesim(["explore", "Tests/ScriptHostTests/ExploreApps/editor_spec.lua", "--seed", "1", "--runs", "200", "-o", dir])
+    #expect(r.status == 1, "\(r.err)")
+    let written = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/finding-1.lua")), as: UTF8.self)
+    // The doc's folder is `findings` in the repository, the test's a temporary one: only the
+    // app's path differs, up to the repository's folders.
+    func lines(_ text: String) -> [String] {
+      text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        guard line.hasPrefix("scenario { app = \""), let tail = line.range(of: "Tests/ScriptHostTests/ExploreApps/editor.lua\"") else {
+          return String(line)
+        }
+        return "scenario { app = \"…/" + line[tail.lowerBound...]
+      }
+    }
+    #expect(lines(written) == lines(shown))
+    #expect(shown.contains("scenario { app = \"../Tests/ScriptHostTests/ExploreApps/editor.lua\", ios = 17"))
+  }
+}

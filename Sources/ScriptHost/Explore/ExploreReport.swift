@@ -43,7 +43,7 @@ public struct ExploreReport: Equatable {
   public var json: JSONValue {
     .object([
       ("runs", .int(runs)), ("events", .int(events)),
-      ("seconds", .string(FindingScenario.seconds(virtualUs))), ("virtual_us", .int(virtualUs)),
+      ("seconds", .double(Double(virtualUs) / 1_000_000)), ("virtual_us", .int(virtualUs)),
       ("seed", .int(seed)), ("shard", .string(shard)),
       ("coverage", .object([
         ("covered", .int(Int64(reached.count))), ("total", .int(Int64(reached.count + neverReached.count))),
@@ -58,46 +58,20 @@ public struct ExploreReport: Equatable {
     ])
   }
 
-  /// Reads a report back (for `explore merge`); the error names what is wrong.
-  public init(json: JSONValue) throws(ScriptError) {
-    func int(_ v: JSONValue?, _ what: String) throws(ScriptError) -> Int64 {
-      guard let i = v?.intValue else { throw ScriptError("report.json: \(what) must be a whole number") }
-      return i
-    }
-    func strings(_ v: JSONValue?, _ what: String) throws(ScriptError) -> [String] {
-      guard let a = v?.arrayValue else { throw ScriptError("report.json: \(what) must be a list") }
-      return a.compactMap(\.stringValue)
-    }
-    runs = try int(json["runs"], "runs"); events = try int(json["events"], "events")
-    virtualUs = try int(json["virtual_us"], "virtual_us"); seed = try int(json["seed"], "seed")
-    shard = json["shard"]?.stringValue ?? ""
-    let coverage = json["coverage"]
-    reached = try strings(coverage?["reached"], "coverage.reached")
-    neverReached = try strings(coverage?["never_reached"], "coverage.never_reached")
-    callbacks = try strings(coverage?["callbacks"], "coverage.callbacks")
-    var entries: [Entry] = []
-    for f in json["findings"]?.arrayValue ?? [] {
-      guard let signature = f["signature"]?.stringValue, let reason = f["reason"]?.stringValue,
-            let scenario = f["scenario"]?.stringValue else { throw ScriptError("report.json: a finding lacks signature, reason or scenario") }
-      entries.append(Entry(signature: signature, reason: reason, verbs: try int(f["verbs"], "verbs"), scenario: scenario,
-                           run: try int(f["run"], "run"), reproduces: f["reproduces"]?.boolValue ?? false))
-    }
-    findings = entries
-  }
-
   /// Shard reports merged: runs, events and time add up, coverage is the union, and of the
   /// findings with one signature the one with fewest verbs (then the earliest run) is kept.
-  /// Each kept finding says which report it came from (an index into `reports`).
-  public static func merge(_ reports: [ExploreReport]) throws(ScriptError) -> (ExploreReport, sources: [Int]) {
+  /// Each kept finding says which report it came from (an index into `reports`). `files`
+  /// names the reports in errors (a sum too large for a whole number).
+  public static func merge(_ reports: [ExploreReport], files: [String]) throws(ScriptError) -> (ExploreReport, sources: [Int]) {
     guard var merged = reports.first else { throw ScriptError("explore merge: no reports") }
     for r in reports.dropFirst() where r.seed != merged.seed {
       throw ScriptError("explore merge: the reports come from different seeds (\(merged.seed) and \(r.seed))")
     }
     let all = Set(reports.flatMap { $0.reached + $0.neverReached })
     let reachedSet = Set(reports.flatMap(\.reached))
-    merged.runs = reports.reduce(0) { $0 + $1.runs }
-    merged.events = reports.reduce(0) { $0 + $1.events }
-    merged.virtualUs = reports.reduce(0) { $0 + $1.virtualUs }
+    merged.runs = try sum(reports, \.runs, "runs", files: files)
+    merged.events = try sum(reports, \.events, "events", files: files)
+    merged.virtualUs = try sum(reports, \.virtualUs, "virtual_us", files: files)
     merged.shard = "merged"
     merged.reached = reachedSet.sorted()
     merged.neverReached = all.subtracting(reachedSet).sorted()
@@ -112,5 +86,21 @@ public struct ExploreReport: Equatable {
     let kept = best.values.sorted { ($0.entry.reason, $0.entry.signature) < ($1.entry.reason, $1.entry.signature) }
     merged.findings = kept.map(\.entry)
     return (merged, kept.map(\.source))
+  }
+
+  /// `member` added up over `reports`, checked: the first report whose value takes the sum past
+  /// the largest whole number is named.
+  private static func sum(_ reports: [ExploreReport], _ member: KeyPath<ExploreReport, Int64>, _ what: String,
+                          files: [String]) throws(ScriptError) -> Int64 {
+    var total: Int64 = 0
+    for (i, report) in reports.enumerated() {
+      let (next, overflow) = total.addingReportingOverflow(report[keyPath: member])
+      if overflow {
+        let file = i < files.count ? files[i] : "report \(i + 1)"
+        throw ScriptError("\(file): \(what) adds up to more than \(Int64.max) with the reports before it")
+      }
+      total = next
+    }
+    return total
   }
 }

@@ -10,16 +10,16 @@ public enum FindingScenario {
   public static func text(_ finding: ExploreFinding, number: Int, appReference: String, profile: Profile,
                           seed: Int64, specSource: String?, invariantLines: ClosedRange<Int>?) -> String {
     var lines = [
-      "-- Finding \(number): \(finding.signature.text)",
-      "-- Found by lifesim explore --seed \(seed) (run \(finding.run)), shrunk to \(finding.inputs.count) verbs.",
+      "-- Finding \(number): \(LuaStringLiteral.comment(finding.signature.text))",
+      "-- Found by lifesim explore --seed \(seed) (run \(finding.run)), shrunk to \(quantity(finding.inputs.count, "verb")).",
     ]
-    if !finding.detail.isEmpty { lines.append("-- " + finding.detail.split(separator: "\n").joined(separator: " ")) }
-    lines.append("scenario { app = \(luaString(appReference)), ios = \(profile.ios), scenes = \(profile.scenes), seed = \(seed) }")
+    if !finding.detail.isEmpty { lines.append("-- " + LuaStringLiteral.comment(finding.detail)) }
+    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes), seed = \(seed) }")
     var check: String?
     if finding.signature.reason == "invariant", let specSource, let range = invariantLines,
        let function = functionText(specSource, range) {
       lines.append("local invariant = \(function)")
-      check = "expect(invariant(), \(luaString("invariant \"\(finding.signature.place)\" holds")))"
+      check = "expect(invariant(), \(LuaStringLiteral.quote("invariant \"\(finding.signature.place)\" holds")))"
     }
     lines += finding.inputs.map(call)
     if let check { lines.append(check) }
@@ -42,7 +42,8 @@ public enum FindingScenario {
       case let .seconds(key):
         if case let .number(us)? = values[key] { positional.append(seconds(us)) }
       case let .action(key, argumentsKey):
-        positional += [values[key], values[argumentsKey]].compactMap { $0.map(literal) }
+        if let name = values[key] { positional.append(literal(name)) }
+        if case let .list(arguments)? = values[argumentsKey] { positional += arguments.map(luaLiteral) }
       case let .string(key, _, _), let .choice(key, _, _), let .tab(key, _), let .scene(key, _),
            let .optionalChoice(key, _, _), let .boolean(key):
         if let value = values[key] { positional.append(literal(value)) }
@@ -56,12 +57,16 @@ public enum FindingScenario {
   /// A recorded argument as Lua source (a list: its values, comma-separated).
   private static func literal(_ value: VerbValue) -> String {
     switch value {
-    case let .text(s): return luaString(s)
-    case let .number(n): return String(n)
+    case let .text(s): return LuaStringLiteral.quote(s)
+    case let .number(n): return integer(n)
     case let .flag(b): return b ? "true" : "false"
     case let .list(l): return l.map(luaLiteral).joined(separator: ", ")
     }
   }
+
+  /// An integer as Lua reads it back as that integer (Lua reads `-9223372036854775808` as a
+  /// float: the negation of a numeral too large for an integer).
+  static func integer(_ n: Int64) -> String { n == .min ? "(-9223372036854775807 - 1)" : String(n) }
 
   /// µs as the shortest decimal seconds that reads back as the same µs (`4.9`, `180`, `0.000001`).
   static func seconds(_ us: Int64) -> String {
@@ -75,27 +80,12 @@ public enum FindingScenario {
   /// An action's argument as a Lua literal: a string, a number that reads back the same, a boolean.
   static func luaLiteral(_ value: JSONValue) -> String {
     switch value {
-    case let .string(s): return luaString(s)
-    case let .int(i): return String(i)
-    case let .double(d): return "\(d)"
+    case let .string(s): return LuaStringLiteral.quote(s)
+    case let .int(i): return integer(i)
+    case let .double(d): return d.isNaN ? "(0/0)" : d.isInfinite ? (d > 0 ? "(1/0)" : "(-1/0)") : "\(d)"
     case let .bool(b): return b ? "true" : "false"
     case .null, .array, .object: return "nil"
     }
-  }
-
-  /// A Lua string literal.
-  static func luaString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\\(scalar.value)" } else { out.unicodeScalars.append(scalar) }
-      }
-    }
-    return out + "\""
   }
 
   /// `function() … end` cut from the spec's lines (the invariant's second argument).
