@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventStore
 import Lifecycle
 import ScriptHost
 import Suite
@@ -109,7 +110,8 @@ struct Test: ParsableCommand {
   }
 
   private func runSuite() throws -> Int32 {
-    let files = try ScenarioDiscovery.find(paths, filter: filter)
+    let discovery = try ScenarioDiscovery.find(paths, filter: filter, searchPath: modules.searchPath)
+    let files = discovery.scenarios
     guard !files.isEmpty else {
       throw SuiteError("no scenario in \(paths.joined(separator: " "))\(filter.map { " matching \"\($0)\"" } ?? "") (a scenario is a .lua file that calls scenario { … })")
     }
@@ -123,6 +125,7 @@ struct Test: ParsableCommand {
                                 shard: try shard.map { try Shard(parsing: $0) })
     let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
     let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
+    try checkOutputs(against: discovery.inputs, logsDirectory: comparison == nil ? logsDirectory : nil)
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
@@ -132,6 +135,7 @@ struct Test: ParsableCommand {
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }
     options.maxEvents = guardOptions.maxEvents
+    options.inputs = discovery.inputs
 
     let started = SuiteClock.nowUs()
     var progress = SuiteProgress(total: cases.count)
@@ -155,16 +159,34 @@ struct Test: ParsableCommand {
       if !json && changes.isEmpty { Terminal.write("No run differs between neighbouring profiles.") }
       results = comparison.finish(results)
     }
-    let summary = SuiteSummary(results)
+    var summary = SuiteSummary(results)
+    summary.problemFiles = discovery.files.filter(\.isProblem).count
     if json {
+      for file in discovery.files { Terminal.write(JSONReport.fileLine(file)) }
       Terminal.write(JSONReport.summaryLine(summary, wallUs: wallTimes ? wallUs : nil))
     } else {
       for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
+      for file in discovery.files where file.role == .notACase && (file.isProblem || !quiet) {
+        Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
+      }
+      if !quiet { Terminal.write(HumanReport.filesSummary(discovery.files)) }
       Terminal.write(HumanReport.summary(summary, wallUs: wallTimes ? wallUs : nil))
     }
+    if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }
     if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
-    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html) }
+    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html,
+                                                 inputs: discovery.inputs) }
     return summary.exitStatus
+  }
+
+  /// Refuses, before any case runs, a report or log that would land on a script of the suite
+  /// (even with --force), and a logs folder that already holds logs (without --force).
+  private func checkOutputs(against inputs: [String], logsDirectory: String?) throws(SuiteError) {
+    for output in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) {
+      if let refusal = FileIdentity.refusal(writing: output, over: inputs) { throw SuiteError(refusal) }
+    }
+    guard let logsDirectory, !force, let old = ReportFile.firstLog(in: logsDirectory) else { return }
+    throw SuiteError("\(logsDirectory): already holds logs (\(old)); refusing to overwrite them (pass --force to replace them)")
   }
 }
 
