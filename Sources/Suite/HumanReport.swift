@@ -33,9 +33,11 @@ public enum HumanReport {
     return lines
   }
 
-  /// `? tools/old.lua: not a case: calls verbs but has no scenario{} line` (red when the file is a problem).
+  /// `· Scripts/apps/notes.lua: app`, `? tools/old.lua: not a case: calls verbs but has no
+  /// scenario{} line` (red when the file is a problem).
   public static func fileLine(_ f: DiscoveredFile, paint: Painter) -> String {
-    paint("? \(f.path): \(f.role.rawValue)\(f.why.map { ": " + $0 } ?? "")", f.isProblem ? "1;31" : "2")
+    let mark = f.role == .notACase ? "?" : "·"
+    return paint("\(mark) \(f.path): \(f.role.rawValue)\(f.why.map { ": " + $0 } ?? "")", f.isProblem ? "1;31" : "2")
   }
 
   /// `Files: 55 scenarios, 14 apps, 1 module, 3 not cases.`

@@ -166,7 +166,8 @@ struct Test: ParsableCommand {
       Terminal.write(JSONReport.summaryLine(summary, wallUs: wallTimes ? wallUs : nil))
     } else {
       for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
-      for file in discovery.files where file.role == .notACase && (file.isProblem || !quiet) {
+      // Scenarios are named by their cases; -q keeps only the problems.
+      for file in discovery.files where file.role != .scenario && (file.isProblem || !quiet) {
         Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
       }
       if !quiet { Terminal.write(HumanReport.filesSummary(discovery.files)) }

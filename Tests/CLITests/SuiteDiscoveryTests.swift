@@ -51,8 +51,10 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
     let human = try lifesim(["test", dir, "--no-wall-time"])
     #expect(human.status == 2)
     #expect(human.out.hasSuffix("""
+      · \(dir)/apps/app.lua: app
       ? \(dir)/bad\\xFF.lua: not a case: name is not UTF-8
       ? \(dir)/commented.lua: not a case: calls verbs but has no scenario{} line
+      · \(dir)/helper.lua: module
       ? \(dir)/long.lua: not a case: no scenario{} or app{} call, and no scenario or app requires it
       ? \(dir)/types.lua: not a case: Lua Language Server annotations (---@meta)
       Files: 2 scenarios, 1 app, 1 module, 4 not cases.
@@ -104,5 +106,10 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
     #expect(xml.contains("<testcase classname=\"\(dir)/s/plain.lua\" name=\"cold launch, then home [iOS 15]\""), "\(xml)")
     let human = try lifesim(["test", dir, "--filter", "plain", "-q"])
     #expect(human.out.hasPrefix("FAILED cold launch, then home [iOS 15]  (\(dir)/s/plain.lua)\n"), "\(human.out)")
+    // A name with brackets of its own keeps them where profiles are compared.
+    let bracketed = dir + "/s/prewarmed.lua"
+    try "scenario { name = \"prewarm [ios 15]\" }\nprewarm()\nlaunch()\n".write(toFile: bracketed, atomically: true, encoding: .utf8)
+    let compared = try lifesim(["test", bracketed, "--ios", "14-15", "--compare-profiles", "-q"])
+    #expect(compared.out.hasPrefix("prewarm [ios 15]: iOS 14 → 15: "), "\(compared.out)")
   }
 }
