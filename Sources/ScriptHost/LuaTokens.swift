@@ -82,6 +82,8 @@ struct LuaTokens {
       if b[i] == 0x5C {  // an escape: the next byte never ends the string
         escaped = true
         i += 1
+        // An escaped line end is one line end, "\r\n" and "\n\r" included (`inclinenumber`).
+        if i + 1 < b.count, b[i] == 0x0D || b[i] == 0x0A, b[i + 1] == 0x0D || b[i + 1] == 0x0A, b[i] != b[i + 1] { i += 1 }
       }
       i += 1
     }
