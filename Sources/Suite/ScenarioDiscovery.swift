@@ -87,7 +87,7 @@ struct FolderWalk {
   }
 
   mutating func walk(_ dir: String) {
-    guard let identity = FileIdentity(path: dir), folders.insert(identity).inserted else { return }
+    if let identity = FileIdentity(path: dir), !folders.insert(identity).inserted { return }
     guard let handle = opendir(dir) else {
       note(DiscoveredFile(path: VisibleText.escaped(dir) + "/", role: .notACase,
                           why: "cannot read the folder: \(String(cString: strerror(errno)))", isProblem: true))
@@ -119,7 +119,12 @@ struct FolderWalk {
       return
     }
     let path = prefix + text
-    guard stat(path, &info) == 0 else { return }  // a dangling link
+    guard stat(path, &info) == 0 else {
+      if text.hasSuffix(".lua"), lstat(path, &info) == 0 {
+        note(DiscoveredFile(path: VisibleText.escaped(path), role: .notACase, why: "a link that leads nowhere"))
+      }
+      return
+    }
     if info.st_mode & S_IFMT == S_IFDIR {
       walk(path)
     } else if text.hasSuffix(".lua") {

@@ -30,6 +30,7 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
     let text = Array("scenario { }\nlaunch()\n".utf8)
     #expect(write(fd, text, text.count) == text.count)
     close(fd)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/gone.lua", withDestinationPath: "nowhere.lua")
     let r = try lifesim(["test", dir, "--json", "--no-wall-time"])
     #expect(r.status == 2, "\(r.out)\(r.err)")
     #expect(try lines(r.out, kind: "case").map { $0["name"] as? String } == ["cr [iOS 17]", "one [iOS 17]"])
@@ -42,6 +43,7 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
       "\(dir)/bad\\xFF.lua | not a case | name is not UTF-8 | 1",
       "\(dir)/commented.lua | not a case | calls verbs but has no scenario{} line | 1",
       "\(dir)/cr.lua | scenario | - | -",
+      "\(dir)/gone.lua | not a case | a link that leads nowhere | -",
       "\(dir)/helper.lua | module | - | -",
       "\(dir)/long.lua | not a case | no scenario{} or app{} call, and no scenario or app requires it | -",
       "\(dir)/one.lua | scenario | - | -",
@@ -54,10 +56,11 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
       · \(dir)/apps/app.lua: app
       ? \(dir)/bad\\xFF.lua: not a case: name is not UTF-8
       ? \(dir)/commented.lua: not a case: calls verbs but has no scenario{} line
+      ? \(dir)/gone.lua: not a case: a link that leads nowhere
       · \(dir)/helper.lua: module
       ? \(dir)/long.lua: not a case: no scenario{} or app{} call, and no scenario or app requires it
       ? \(dir)/types.lua: not a case: Lua Language Server annotations (---@meta)
-      Files: 2 scenarios, 1 app, 1 module, 4 not cases.
+      Files: 2 scenarios, 1 app, 1 module, 5 not cases.
       2 cases: 2 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).
 
       """), "\(human.out)")
