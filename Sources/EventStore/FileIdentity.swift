@@ -1,17 +1,19 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A file as the system knows it: its device and inode, links resolved. Two paths name the same
-/// file exactly when their identities are equal, however they are spelled (`./a`, `b/../a`, a
-/// symbolic or hard link), which is how a command tells that an output would be one of its inputs.
+/// A file as the system knows it: its device and inode, after resolving links. Two spellings
+/// of one file (`./a.lua`, `dir/../a.lua`, a link to it, a hard link) have the same identity,
+/// so every command compares its outputs with its inputs through this type.
 public struct FileIdentity: Hashable, Sendable {
   public let device: UInt64
   public let inode: UInt64
 
-  /// The identity of the file at `path`; nil when there is no file there.
+  /// The identity of the file at `path` (links resolved); nil when nothing is there.
   public init?(path: String) {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
@@ -19,5 +21,14 @@ public struct FileIdentity: Hashable, Sendable {
     guard stat(resolved, &info) == 0 else { return nil }
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
+  }
+
+  /// Why `output` may not be written: it is one of `inputs` (the first such input is named).
+  /// nil when it is none of them. Every command that writes a file asks this before writing,
+  /// `--force` or not.
+  public static func refusal(writing output: String, over inputs: [String]) -> String? {
+    guard let target = FileIdentity(path: output) else { return nil }
+    guard let input = inputs.first(where: { FileIdentity(path: $0) == target }) else { return nil }
+    return "\(output): is the input \(input); refusing to write over it, even with --force"
   }
 }

@@ -95,10 +95,10 @@ enum LuaSourceScanner {
     return nil
   }
 
-  private static func isNameStart(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 || c == 0x5F }
+  static func isNameStart(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 || c == 0x5F }
 
   /// `[` `=`* `[` at `i`: the number of `=`; nil if no long bracket opens there.
-  private static func longBracketLevel(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+  static func longBracketLevel(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
     guard i < b.count, b[i] == 0x5B else { return nil }
     var k = i + 1
     while k < b.count, b[k] == 0x3D { k += 1 }
@@ -106,7 +106,7 @@ enum LuaSourceScanner {
   }
 
   /// Skips a long string or comment opened at `from`; returns the index after its closing bracket.
-  private static func skipLong(_ b: UnsafeBufferPointer<UInt8>, from: Int, level: Int, line: inout Int) -> Int {
+  static func skipLong(_ b: UnsafeBufferPointer<UInt8>, from: Int, level: Int, line: inout Int) -> Int {
     var i = from + level + 2
     while i < b.count {
       if b[i] == 0x0A { line += 1 }
@@ -121,7 +121,7 @@ enum LuaSourceScanner {
   }
 
   /// `read_numeral`: digits, letters, dots and an exponent's sign.
-  private static func skipNumeral(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+  static func skipNumeral(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
     var i = start
     var exponent: (UInt8, UInt8) = (0x45, 0x65)  // 'E', 'e'
     if b[i] == 0x30, i + 1 < b.count, b[i + 1] | 0x20 == 0x78 {

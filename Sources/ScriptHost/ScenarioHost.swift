@@ -138,6 +138,8 @@ final class ScenarioHost {
     self.header = header
     var writer: BackgroundLogWriter?
     if let out = config.outputPath {
+      // The log never replaces a script of its own run, --force or not.
+      if let refusal = FileIdentity.refusal(writing: out, over: scripts.map(\.path)) { throw LuaRaise(refusal) }
       do {
         // The log is written on its own thread; the run only queues events.
         writer = BackgroundLogWriter(

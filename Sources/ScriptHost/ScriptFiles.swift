@@ -26,6 +26,11 @@ public func requiredModules(of source: String, path: String, searchPath: [String
   return found
 }
 
+/// Where `relative` (a scenario's `app = "…"`) leads from the script at `script`: its folder joined to it.
+public func scriptPath(_ relative: String, besideScript script: String) -> String {
+  ScriptLoader.join(ScriptLoader.directory(of: script), relative)
+}
+
 /// Where scripts come from: the file system, or the scripts embedded in a log's header.
 public enum ScriptSource: Sendable {
   /// Files; `require` looks in the requiring script's folder, then in each of `searchPath`.

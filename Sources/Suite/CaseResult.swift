@@ -37,8 +37,12 @@ public struct CaseResult: Sendable, Equatable {
 /// Counts of a run's results.
 public struct SuiteSummary: Sendable, Equatable {
   public var passed = 0, failed = 0, skipped = 0, errors = 0
+  /// Files found that look like cases but cannot run (`DiscoveredFile.isProblem`).
+  public var problemFiles = 0
   public var virtualUs: Int64 = 0
   public var cases: Int { passed + failed + skipped + errors }
+  /// Every case was skipped, or there was none: the suite tested nothing.
+  public var noCaseRan: Bool { cases == skipped }
 
   public init(_ results: [CaseResult] = []) { for r in results { add(r) } }
 
@@ -52,6 +56,7 @@ public struct SuiteSummary: Sendable, Equatable {
     virtualUs += r.virtualUs
   }
 
-  /// 0: every case passed or was skipped; 1: a case failed; 2: a case had a script error.
-  public var exitStatus: Int32 { errors > 0 ? 2 : failed > 0 ? 1 : 0 }
+  /// 0: every case passed or was skipped; 1: a case failed; 2: a case had a script error, a
+  /// file looks like a case but cannot run, or no case ran at all.
+  public var exitStatus: Int32 { errors > 0 || problemFiles > 0 || noCaseRan ? 2 : failed > 0 ? 1 : 0 }
 }

@@ -31,6 +31,8 @@ public struct CaseOptions: Sendable {
   public var maxEvents = RunConfiguration.defaultMaxEvents
   /// Options the reproduce command needs besides the profile and seed (`--lib DIR …`).
   public var reproduceOptions: [String]
+  /// The scripts of the suite (`Discovery.inputs`): a kept log never lands on one.
+  public var inputs: [String] = []
   public var traceRenderer: TraceRenderer
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
@@ -60,9 +62,15 @@ enum CaseRun {
     return (result, declared)
   }
 
-  private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration) {
+  private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration?) {
     let started = SuiteClock.nowUs()
-    let partial = options.logsDirectory.map { "\($0)/.\(c.index).partial.lifelog" }
+    var partial: String?
+    if let dir = options.logsDirectory {
+      switch PartialLog.create(in: dir) {
+      case let .success(path): partial = path
+      case let .failure(error): return (notRun(c, ios: c.ios ?? 17, .error, error.message, options), nil)
+      }
+    }
     var config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
                                   outputPath: partial, overwrite: true, source: .files(searchPath: options.searchPath))
     config.wallLimitSeconds = options.wallLimitSeconds
@@ -110,9 +118,14 @@ enum CaseRun {
         discardLog()
       } else {
         let final = "\(dir)/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "").lifelog"
-        if rename(partial, final) == 0 { logPath = final } else {
+        if let refusal = FileIdentity.refusal(writing: final, over: options.inputs) {
+          discardLog()
+          status = .error
+          message = refusal
+        } else if rename(partial, final) == 0 { logPath = final } else {
           status = .error
           message = "\(final): cannot keep the log: \(String(cString: strerror(errno)))"
+          discardLog()
         }
       }
     }
@@ -140,8 +153,14 @@ enum CaseRun {
   }
 
   private static func skipped(_ c: SuiteCase, ios: Int, _ reason: String, _ options: CaseOptions) -> CaseResult {
+    notRun(c, ios: ios, .skipped, reason, options)
+  }
+
+  /// A case that did not run: skipped, or an error before it could start (its log had nowhere to go).
+  private static func notRun(_ c: SuiteCase, ios: Int, _ status: CaseResult.Status, _ message: String,
+                             _ options: CaseOptions) -> CaseResult {
     CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: !c.sceneless, seed: 1,
-               status: .skipped, message: reason, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
+               status: status, message: message, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
                events: 0, virtualUs: 0, wallUs: 0, logPath: nil)
   }
 

@@ -33,6 +33,33 @@ public enum HumanReport {
     return lines
   }
 
+  /// `· Scripts/apps/notes.lua: app`, `? tools/old.lua: not a case: calls verbs but has no
+  /// scenario{} line` (red when the file is a problem).
+  public static func fileLine(_ f: DiscoveredFile, paint: Painter) -> String {
+    let mark = f.role == .notACase ? "?" : "·"
+    return paint("\(mark) \(f.path): \(f.role.rawValue)\(f.why.map { ": " + $0 } ?? "")", f.isProblem ? "1;31" : "2")
+  }
+
+  /// `Files: 55 scenarios, 14 apps, 1 module, 3 not cases.`
+  public static func filesSummary(_ files: [DiscoveredFile]) -> String {
+    let counts: [(DiscoveredFile.Role, String, String)] = [
+      (.scenario, "scenario", "scenarios"), (.app, "app", "apps"), (.module, "module", "modules"), (.notACase, "not a case", "not cases"),
+    ]
+    let parts = counts.map { role, one, many in
+      let n = files.filter { $0.role == role }.count
+      return "\(n) \(n == 1 ? one : many)"
+    }
+    return "Files: " + parts.joined(separator: ", ") + "."
+  }
+
+  /// Why a suite in which every case was skipped (or none was planned) is in trouble.
+  public static func noCaseRan(_ results: [CaseResult]) -> String {
+    var reasons: [String] = []
+    for r in results where r.status == .skipped { if let m = r.message, !reasons.contains(m) { reasons.append(m) } }
+    let why = reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; ")
+    return "no case ran (\(results.count) skipped\(why))"
+  }
+
   /// `528 cases: 500 passed, 1 failed, 27 skipped, 0 errors in 0.84 s (virtual time 1234.5 s)`.
   public static func summary(_ s: SuiteSummary, wallUs: Int64?) -> String {
     let counts = "\(s.cases) case\(s.cases == 1 ? "" : "s"): \(s.passed) passed, \(s.failed) failed, \(s.skipped) skipped, \(s.errors) error\(s.errors == 1 ? "" : "s")"

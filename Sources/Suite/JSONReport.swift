@@ -20,12 +20,21 @@ public enum JSONReport {
     return JSONValue.object(members).canonicalText
   }
 
+  /// `{"kind":"file","path":…,"role":…}`: what a `.lua` file found under the suite's folders is
+  /// (`scenario`, `app`, `module` or `not a case`, then `why` and, for a problem, `"problem":true`).
+  public static func fileLine(_ f: DiscoveredFile) -> String {
+    var members: [(String, JSONValue)] = [("kind", .string("file")), ("path", .string(f.path)), ("role", .string(f.role.rawValue))]
+    if let why = f.why { members.append(("why", .string(why))) }
+    if f.isProblem { members.append(("problem", .bool(true))) }
+    return JSONValue.object(members).canonicalText
+  }
+
   /// The last line: the counts, the exit status, and (with wall times) the wall-clock time.
   public static func summaryLine(_ s: SuiteSummary, wallUs: Int64?) -> String {
     var members: [(String, JSONValue)] = [
       ("kind", .string("summary")), ("cases", .int(Int64(s.cases))), ("passed", .int(Int64(s.passed))),
       ("failed", .int(Int64(s.failed))), ("skipped", .int(Int64(s.skipped))), ("errors", .int(Int64(s.errors))),
-      ("virtualUs", .int(s.virtualUs)), ("exitStatus", .int(Int64(s.exitStatus))),
+      ("problemFiles", .int(Int64(s.problemFiles))), ("virtualUs", .int(s.virtualUs)), ("exitStatus", .int(Int64(s.exitStatus))),
     ]
     if let wallUs { members.append(("wallUs", .int(wallUs))) }
     return JSONValue.object(members).canonicalText

@@ -21,6 +21,18 @@ public enum ReportFile {
     }
   }
 
+  /// The first `.lifelog` (in byte order) directly in the folder `dir`; nil when it holds none or does not exist.
+  public static func firstLog(in dir: String) -> String? {
+    guard let handle = opendir(dir) else { return nil }
+    defer { closedir(handle) }
+    var logs: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name.hasSuffix(".lifelog"), !name.hasPrefix(".") { logs.append(name) }
+    }
+    return logs.min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
   /// Creates `path` and its missing parents as folders.
   public static func makeDirectory(_ path: String) throws(SuiteError) {
     var prefix = path.hasPrefix("/") ? "/" : ""

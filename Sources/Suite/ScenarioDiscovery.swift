@@ -1,3 +1,4 @@
+import EventStore
 import ScriptHost
 
 #if canImport(Glibc)
@@ -6,28 +7,25 @@ import Glibc
 import Darwin
 #endif
 
-/// A scenario script found by `lifesim test`.
-public struct ScenarioFile: Sendable, Equatable {
-  /// The path as found (relative to the working directory when the argument was).
-  public let path: String
-  /// The file name without `.lua`: the case name's first part.
-  public let name: String
-
-  public init(path: String) {
-    self.path = path
-    let file = path.split(separator: "/").last.map(String.init) ?? path
-    name = file.hasSuffix(".lua") ? String(file.dropLast(4)) : file
-  }
+/// What `lifesim test` found: the scenarios to run, and every `.lua` file under the folders it
+/// searched with what it is.
+public struct Discovery: Sendable {
+  /// The scenarios, in the order found, each once, kept by `--filter`.
+  public let scenarios: [ScenarioFile]
+  /// Every `.lua` file under the folders searched (and each file named), in the order found.
+  public let files: [DiscoveredFile]
+  /// Every script a case may read (the files found, the apps scenarios name, the modules they
+  /// require): no report or log may be written over one of them.
+  public let inputs: [String]
 }
 
-/// Finds scenario scripts in files and folders: a `.lua` file that calls `scenario { … }`.
-/// App scripts and required modules do not, so they are not cases.
+/// Finds scenario scripts in files and folders, and says what every other `.lua` file is.
 public enum ScenarioDiscovery {
   /// The scenarios under `paths` (folders recursively, entries in byte order, hidden folders
-  /// skipped), each once, keeping those whose name or path contains `filter`.
-  public static func find(_ paths: [String], filter: String?) throws(SuiteError) -> [ScenarioFile] {
-    var found: [ScenarioFile] = []
-    var seen = Set<String>()
+  /// skipped, each real folder once however many links lead to it), keeping those whose name
+  /// or path contains `filter`. `searchPath`: where `require` looks after a script's folder.
+  public static func find(_ paths: [String], filter: String?, searchPath: [String] = []) throws(SuiteError) -> Discovery {
+    var walk = FolderWalk()
     for path in paths {
       let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
       var info = stat()
@@ -35,89 +33,104 @@ public enum ScenarioDiscovery {
         throw SuiteError("\(path): \(String(cString: strerror(errno)))")
       }
       if info.st_mode & S_IFMT == S_IFDIR {
-        try walk(trimmed, into: &found, seen: &seen, depth: 0)
+        walk.walk(trimmed)
       } else {
         let source = try read(trimmed)
-        guard isScenario(source) else {
+        guard ScriptOutline(source: source).callsScenario else {
           throw SuiteError("\(path): not a scenario (it never calls scenario { … }); name a scenario or a folder")
         }
-        if seen.insert(trimmed).inserted { found.append(ScenarioFile(path: trimmed)) }
+        walk.add(trimmed, source: source)
       }
     }
-    guard let filter, !filter.isEmpty else { return found }
-    return found.filter { $0.name.contains(filter) || $0.path.contains(filter) }
+    let classified = walk.classified(searchPath: searchPath)
+    var scenarios = classified.scenarios
+    if let filter, !filter.isEmpty {
+      scenarios = scenarios.filter { $0.name.contains(filter) || $0.path.contains(filter) }
+    }
+    return Discovery(scenarios: scenarios, files: classified.files, inputs: classified.inputs)
   }
 
-  /// Folders nested deeper than this are not searched (a symbolic link loop ends here).
-  static let depthMax = 32
-
-  private static func walk(_ dir: String, into found: inout [ScenarioFile], seen: inout Set<String>, depth: Int) throws(SuiteError) {
-    guard depth < depthMax, let handle = opendir(dir) else {
-      if depth >= depthMax { return }
-      throw SuiteError("\(dir): \(String(cString: strerror(errno)))")
-    }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if !name.hasPrefix(".") { names.append(name) }
-    }
-    closedir(handle)
-    for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      let path = dir == "." ? name : dir + "/" + name
-      var info = stat()
-      guard stat(path, &info) == 0 else { continue }  // a dangling link
-      if info.st_mode & S_IFMT == S_IFDIR {
-        try walk(path, into: &found, seen: &seen, depth: depth + 1)
-      } else if name.hasSuffix(".lua"), isScenario(try read(path)), seen.insert(path).inserted {
-        found.append(ScenarioFile(path: path))
-      }
-    }
-  }
-
-  private static func read(_ path: String) throws(SuiteError) -> String {
+  static func read(_ path: String) throws(SuiteError) -> String {
     do { return try readScriptFile(path) } catch { throw SuiteError(error.message) }
   }
+}
 
-  /// Whether `source` calls `scenario { … }` (or `scenario({ … })`) outside a comment.
-  static func isScenario(_ source: String) -> Bool {
-    let bytes = Array(source.utf8)
-    let word = Array("scenario".utf8)
-    var i = 0
-    func skipSpaces(_ j: inout Int) { while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 } }
-    while i < bytes.count {
-      if bytes[i] == UInt8(ascii: "-"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "-") {
-        i = commentEnd(bytes, from: i + 2)
-        continue
-      }
-      if bytes[i] == word[0], i + word.count <= bytes.count, bytes[i..<(i + word.count)].elementsEqual(word),
-         i == 0 || !isNameByte(bytes[i - 1]) && bytes[i - 1] != UInt8(ascii: ".") && bytes[i - 1] != UInt8(ascii: ":") {
-        var j = i + word.count
-        skipSpaces(&j)
-        if j < bytes.count, bytes[j] == UInt8(ascii: "(") { j += 1; skipSpaces(&j) }
-        if j < bytes.count, bytes[j] == UInt8(ascii: "{") { return true }
-        i += word.count
-        continue
-      }
-      i += 1
-    }
-    return false
+/// The walk through a suite's folders: each `.lua` file read once and outlined.
+struct FolderWalk {
+  struct Found {
+    let path: String
+    let source: String
+    let outline: ScriptOutline
   }
 
-  /// Where a comment starting after `--` at `from` ends: the line's end, or a long comment's `]]`.
-  private static func commentEnd(_ bytes: [UInt8], from: Int) -> Int {
-    var i = from
-    if i + 1 < bytes.count, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "[") {
-      i += 2
-      while i + 1 < bytes.count, !(bytes[i] == UInt8(ascii: "]") && bytes[i + 1] == UInt8(ascii: "]")) { i += 1 }
-      return i + 2
+  private(set) var found: [Found] = []
+  /// Files already classified as they were met (unreadable, badly named, a second path to one file), with their place.
+  private(set) var reported: [(index: Int, file: DiscoveredFile)] = []
+  /// Where each file came from, by identity: a second path to it is only reported.
+  private var files: [FileIdentity: String] = [:]
+  /// The real folders searched: a link back to one is not followed again.
+  private var folders = Set<FileIdentity>()
+
+  mutating func add(_ path: String, source: String) {
+    if let identity = FileIdentity(path: path) {
+      if let first = files[identity] {
+        if first != path { note(DiscoveredFile(path: path, role: .notACase, why: "the same file as \(first)")) }
+        return
+      }
+      files[identity] = path
     }
-    while i < bytes.count, bytes[i] != 0x0A { i += 1 }
-    return i
+    found.append(Found(path: path, source: source, outline: ScriptOutline(source: source)))
   }
 
-  private static func isNameByte(_ b: UInt8) -> Bool {
-    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+  private mutating func note(_ file: DiscoveredFile) {
+    reported.append((found.count + reported.count, file))
+  }
+
+  mutating func walk(_ dir: String) {
+    if let identity = FileIdentity(path: dir), !folders.insert(identity).inserted { return }
+    guard let handle = opendir(dir) else {
+      note(DiscoveredFile(path: VisibleText.escaped(dir) + "/", role: .notACase,
+                          why: "cannot read the folder: \(String(cString: strerror(errno)))", isProblem: true))
+      return
+    }
+    var names: [[UInt8]] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      if name.first != UInt8(ascii: ".") { names.append(name) }
+    }
+    closedir(handle)
+    for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      visit(dir, name)
+    }
+  }
+
+  private mutating func visit(_ dir: String, _ name: [UInt8]) {
+    let prefix = dir == "." ? "" : dir + "/"
+    var info = stat()
+    guard let text = String(validating: name, as: UTF8.self) else {
+      let visible = VisibleText.escaped(prefix) + VisibleText.escaped(bytes: name)
+      let cPath = (Array(prefix.utf8) + name + [0]).map { CChar(bitPattern: $0) }
+      let isFolder = stat(cPath, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      if isFolder {
+        note(DiscoveredFile(path: visible + "/", role: .notACase, why: "folder name is not UTF-8; not searched", isProblem: true))
+      } else if name.count >= 4, name.suffix(4).elementsEqual(".lua".utf8) {
+        note(DiscoveredFile(path: visible, role: .notACase, why: "name is not UTF-8", isProblem: true))
+      }
+      return
+    }
+    let path = prefix + text
+    guard stat(path, &info) == 0 else {
+      if text.hasSuffix(".lua"), lstat(path, &info) == 0 {
+        note(DiscoveredFile(path: VisibleText.escaped(path), role: .notACase, why: "a link that leads nowhere"))
+      }
+      return
+    }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      walk(path)
+    } else if text.hasSuffix(".lua") {
+      do throws(SuiteError) { add(path, source: try ScenarioDiscovery.read(path)) } catch {
+        note(DiscoveredFile(path: VisibleText.escaped(path), role: .notACase, why: error.message, isProblem: true))
+      }
+    }
   }
 }

@@ -9,7 +9,8 @@ public struct SuiteCase: Sendable, Equatable {
   public let sceneless: Bool
   /// The scenes variant of `--scenes both`: on a profile without scenes it cannot exist.
   public let needsScenes: Bool
-  /// The start of its log's file name: the scenario's name, or its path when two scenarios share a name.
+  /// The start of its log's file name: the scenario file's name without `.lua`, or its path when
+  /// two scenarios share that name, with `%` and `/` written `%25` and `%2F` (`SuitePlan.logBaseName`).
   public let logBaseName: String
 }
 
@@ -32,12 +33,12 @@ public struct Shard: Sendable, Equatable {
 public enum SuitePlan {
   public static func cases(_ files: [ScenarioFile], profiles: [Int]?, scenesBoth: Bool, shard: Shard?) -> [SuiteCase] {
     var all: [SuiteCase] = []
-    var nameCounts: [String: Int] = [:]
-    for file in files { nameCounts[file.name, default: 0] += 1 }
+    var stemCounts: [String: Int] = [:]
+    for file in files { stemCounts[file.stem, default: 0] += 1 }
     let iosList: [Int?] = profiles ?? [nil]
     for file in files {
-      let logBaseName = nameCounts[file.name] == 1 ? file.name
-        : String(file.path.dropLast(file.path.hasSuffix(".lua") ? 4 : 0)).split(separator: "/").joined(separator: "__")
+      let logBaseName = Self.logBaseName(stemCounts[file.stem] == 1 ? file.stem
+                                           : String(file.path.dropLast(file.path.hasSuffix(".lua") ? 4 : 0)))
       for ios in iosList {
         let variants = scenesBoth ? [false, true] : [false]
         for sceneless in variants {
@@ -48,5 +49,19 @@ public enum SuitePlan {
     }
     guard let shard else { return all }
     return all.filter { shard.contains($0.index) }
+  }
+
+  /// A file name from a stem or a path: `%` is written `%25` and `/` `%2F`, so different scenario
+  /// files never share a log (a unique stem has no `/`, so it never equals a path's name).
+  static func logBaseName(_ stemOrPath: String) -> String {
+    var name = ""
+    for character in stemOrPath {
+      switch character {
+      case "%": name += "%25"
+      case "/": name += "%2F"
+      default: name.append(character)
+      }
+    }
+    return name
   }
 }

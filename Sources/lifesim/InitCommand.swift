@@ -8,12 +8,14 @@ import Glibc
 struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "init",
-    abstract: "Write a starter scenario, app and .luarc.json into a folder.",
+    abstract: "Write a starter scenario, app, .luarc.json and .luacheckrc into a folder.",
     discussion: helpText("""
       The starter runs green (lifesim run DIR/home_and_return.lua) and is a place to begin:
       change the app to do what yours does, and add scenarios beside it. .luarc.json points
-      the Lua Language Server at lifesim's annotations, for completion and checking.
-      Existing files are never overwritten: if any of the three exists, nothing is written.
+      the Lua Language Server at lifesim's annotations, for completion and checking;
+      .luacheckrc gives luacheck the globals of the scenario and app APIs (luacheck . in DIR).
+      Existing files are never overwritten: if any of the four exists (even as a link that
+      leads nowhere), nothing is written.
 
       Example:
         lifesim init lifecycle && lifesim run lifecycle/home_and_return.lua
@@ -30,13 +32,15 @@ struct Init: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     let files = [(Starter.scenarioName, Starter.scenario), (Starter.appName, Starter.app),
-                 (".luarc.json", Starter.luarc(types: types))]
+                 (".luarc.json", Starter.luarc(types: types)), (".luacheckrc", Starter.luacheckrc)]
     if mkdir(directory, 0o755) != 0, errno != EEXIST {
       Terminal.error("\(directory): cannot create the folder: \(String(cString: strerror(errno)))")
       throw ExitCode(Status.trouble)
     }
     let paths = files.map { (directory == "." ? $0.0 : directory + "/" + $0.0, $0.1) }
-    for (path, _) in paths where access(path, F_OK) == 0 {
+    // lstat: a link that leads nowhere is there too (open with O_EXCL refuses it).
+    var info = stat()
+    for (path, _) in paths where lstat(path, &info) == 0 {
       Terminal.error("\(path): already exists; lifesim init writes nothing over existing files")
       throw ExitCode(Status.trouble)
     }

@@ -1,3 +1,5 @@
+import EventStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,12 +43,7 @@ struct OutputTarget {
       guard error == ENOENT else { throw Refused(description: "\(path): cannot write: \(reason(error))") }
       return nil
     }
-    for input in inputs {
-      var source = stat()
-      if stat(input, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
-        throw Refused(description: "\(path): is the input \(input); refusing to write over it, even with --force")
-      }
-    }
+    if let refusal = FileIdentity.refusal(writing: path, over: inputs) { throw Refused(description: refusal) }
     let kind = target.st_mode & S_IFMT
     if kind == S_IFDIR { throw Refused(description: "\(path): is a directory") }
     if kind == S_IFREG, !overwrite {

@@ -105,7 +105,8 @@ struct ProfileComparison {
       step = [removed, added].compactMap { $0 }.joined(separator: " ")
       after = lines.prefix { $0.side == .same }.last.map(label)
     }
-    let name = String(a.name.prefix { $0 != "[" }.dropLast())
+    // The case name without its last " [iOS …]": a scenario's own name may hold brackets.
+    let name = a.name.lastIndex(of: "[").map { String(a.name[..<$0].dropLast()) } ?? a.name
     return Change(name: name, file: a.file, sceneless: a.sceneless, from: a, to: b, step: step, after: after, outcome: outcome)
   }
 

@@ -52,6 +52,36 @@ enum Starter {
 
     """
 
+  /// `.luacheckrc`: luacheck's settings for the folder (`cd DIR && luacheck .`), modelled on
+  /// lifesim's own: the scenario API for scenarios and their modules, the app API for `app.lua`
+  /// and anything under an `apps` folder, whose delegate tables and top-level globals are theirs.
+  static let luacheckrc = """
+    -- luacheck settings for lifesim scripts: run `luacheck .` in this folder.
+    std = "lua54"
+    max_line_length = 140
+    unused_args = false  -- callbacks take UIKit's arguments whether or not they use them
+
+    local scenario_api = {
+      "scenario", "launch", "prewarm", "home", "lock", "unlock", "interrupt", "end_interrupt", "app_switcher",
+      "switch_to", "force_quit", "memory_warning", "memory_pressure", "background_launch", "open_url", "rotate",
+      "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance", "act",
+      "notify", "tap_notification", "quick_action", "universal_link", "handoff",
+      "bg_task", "power", "transfer_done", "disconnect_scene", "time_change", "reboot",
+      "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect", "stored", "app_state",
+    }
+    local app_api = {
+      "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
+      "UIApplication", "hold_lock", "release_lock", "UNUserNotificationCenter", "BGTaskScheduler", "background_transfer",
+    }
+    local app_files = { new_read_globals = app_api, allow_defined_top = true,
+      globals = { "AppDelegate", "SceneDelegate", "URLSessionDelegate", "NotificationDelegate" } }
+
+    read_globals = scenario_api
+    files["app.lua"] = app_files
+    files["apps"] = app_files
+
+    """
+
   /// `.luarc.json`: Lua 5.4 and lifesim's annotations (`types`: the folder of them).
   static func luarc(types: String) -> String {
     """

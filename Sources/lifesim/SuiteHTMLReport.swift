@@ -9,13 +9,15 @@ import Suite
 /// through `HTMLText`; the index has no script at all. Every file goes through `OutputSink`: it
 /// appears whole or not at all, and replaces the last report.
 enum SuiteHTMLReport {
-  static func write(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, to folder: String) throws(SuiteError) {
+  /// `inputs`: the suite's scripts, which no page may replace.
+  static func write(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, to folder: String,
+                    inputs: [String]) throws(SuiteError) {
     do {
       var timelines: [Int: String] = [:]
       for r in results where r.status == .failed || r.status == .error {
         guard let log = r.logPath else { continue }
         let file = "case-\(r.index + 1).html"
-        let sink = try OutputSink(path: folder + "/" + file, overwrite: true, inputs: [log])
+        let sink = try OutputSink(path: folder + "/" + file, overwrite: true, inputs: [log] + inputs)
         do { TimelineExport.write(try RunTable(reading: try LogReader(path: log)), log: log, to: sink) } catch {
           sink.discard()
           throw SuiteError("\(log): \(error)")
@@ -23,7 +25,7 @@ enum SuiteHTMLReport {
         try sink.commit()
         timelines[r.index] = file
       }
-      let sink = try OutputSink(path: folder + "/index.html", overwrite: true, inputs: [])
+      let sink = try OutputSink(path: folder + "/index.html", overwrite: true, inputs: inputs)
       sink.write(page(results, summary: summary, wallUs: wallUs, timelines: timelines))
       try sink.commit()
     } catch let error as SuiteError {

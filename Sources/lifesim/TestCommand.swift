@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventStore
 import Lifecycle
 import ScriptHost
 import Suite
@@ -12,13 +13,15 @@ struct Test: ParsableCommand {
     commandName: "test",
     abstract: "Run a suite of scenarios: folders, an iOS matrix, parallel cases, JUnit and JSON reports.",
     discussion: helpText("""
-      A scenario is a .lua file that calls scenario { … }; apps and required modules are not
-      cases. A case is a scenario on one profile, named `name [iOS 15]` (`name [iOS 15, no scenes]`
-      for the sceneless variant). A scenario may say where it applies with
-      scenario { ios_range = "15-26" }: on other profiles its case is skipped.
+      A scenario is a .lua file that calls scenario { … }; every other .lua file found is
+      reported as an app, a module or not a case (and why). A case is a scenario on one
+      profile, named `name [iOS 15]` (`name [iOS 15, no scenes]` for the sceneless variant),
+      name being scenario { name = "…" } or the file's name. A scenario may say where it
+      applies with scenario { ios_range = "15-26" }: on other profiles its case is skipped.
 
       Exit status: 0 every case passed or was skipped, 1 a case failed, 2 a script error in a case
-      (the other cases still run and are reported) or a usage error.
+      (the other cases still run and are reported), a file that calls verbs but cannot run,
+      no case run at all, or a usage error.
 
       Examples:
         lifesim test Scripts --ios all
@@ -56,7 +59,7 @@ struct Test: ParsableCommand {
   @Flag(help: "Print JSON Lines: one object per case, then a summary.")
   var json = false
 
-  @Option(help: "Keep the .lifelog of each failing case in this folder.")
+  @Option(help: "Keep the .lifelog of each failing case in this folder (one that holds logs needs --force).")
   var logs: String?
 
   @Option(help: ArgumentHelp("Write an HTML report in this folder: index.html, and each failing case's timeline (its log kept in DIR/logs unless --logs says where).", valueName: "DIR"))
@@ -74,7 +77,7 @@ struct Test: ParsableCommand {
   @Flag(help: "Leave wall-clock times out of the reports, so two runs give identical bytes.")
   var noWallTime = false
 
-  @Flag(help: "Replace an existing --junit file or --html report.")
+  @Flag(help: "Replace an existing --junit file or --html report, and logs of the same name in --logs.")
   var force = false
 
   enum ScenesMode: String, ExpressibleByArgument, CaseIterable { case declared, both }
@@ -109,7 +112,8 @@ struct Test: ParsableCommand {
   }
 
   private func runSuite() throws -> Int32 {
-    let files = try ScenarioDiscovery.find(paths, filter: filter)
+    let discovery = try ScenarioDiscovery.find(paths, filter: filter, searchPath: modules.searchPath)
+    let files = discovery.scenarios
     guard !files.isEmpty else {
       throw SuiteError("no scenario in \(paths.joined(separator: " "))\(filter.map { " matching \"\($0)\"" } ?? "") (a scenario is a .lua file that calls scenario { … })")
     }
@@ -123,6 +127,7 @@ struct Test: ParsableCommand {
                                 shard: try shard.map { try Shard(parsing: $0) })
     let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
     let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
+    try checkOutputs(against: discovery.inputs, logsDirectory: logs ?? html.map { $0 + "/logs" })
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
@@ -132,6 +137,7 @@ struct Test: ParsableCommand {
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }
     options.maxEvents = guardOptions.maxEvents
+    options.inputs = discovery.inputs
 
     let started = SuiteClock.nowUs()
     var progress = SuiteProgress(total: cases.count)
@@ -155,16 +161,41 @@ struct Test: ParsableCommand {
       if !json && changes.isEmpty { Terminal.write("No run differs between neighbouring profiles.") }
       results = comparison.finish(results)
     }
-    let summary = SuiteSummary(results)
+    var summary = SuiteSummary(results)
+    summary.problemFiles = discovery.files.filter(\.isProblem).count
+    printReport(results, summary, files: discovery.files, wallUs: wallTimes ? wallUs : nil)
+    if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
+    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html,
+                                                 inputs: discovery.inputs) }
+    return summary.exitStatus
+  }
+
+  /// The end of the report on standard output: the failures, the files found and the summary
+  /// (or their JSON lines); on standard error, why a suite that ran nothing is trouble.
+  private func printReport(_ results: [CaseResult], _ summary: SuiteSummary, files: [DiscoveredFile], wallUs: Int64?) {
     if json {
-      Terminal.write(JSONReport.summaryLine(summary, wallUs: wallTimes ? wallUs : nil))
+      for file in files { Terminal.write(JSONReport.fileLine(file)) }
+      Terminal.write(JSONReport.summaryLine(summary, wallUs: wallUs))
     } else {
       for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
-      Terminal.write(HumanReport.summary(summary, wallUs: wallTimes ? wallUs : nil))
+      // Scenarios are named by their cases; -q keeps only the problems.
+      for file in files where file.role != .scenario && (file.isProblem || !quiet) {
+        Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
+      }
+      if !quiet { Terminal.write(HumanReport.filesSummary(files)) }
+      Terminal.write(HumanReport.summary(summary, wallUs: wallUs))
     }
-    if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
-    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html) }
-    return summary.exitStatus
+    if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }
+  }
+
+  /// Refuses, before any case runs, a report or log that would land on a script of the suite
+  /// (even with --force), and a logs folder that already holds logs (without --force).
+  private func checkOutputs(against inputs: [String], logsDirectory: String?) throws(SuiteError) {
+    for output in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) {
+      if let refusal = FileIdentity.refusal(writing: output, over: inputs) { throw SuiteError(refusal) }
+    }
+    guard let logsDirectory, !force, let old = ReportFile.firstLog(in: logsDirectory) else { return }
+    throw SuiteError("\(logsDirectory): already holds logs (\(old)); refusing to overwrite them (pass --force to replace them)")
   }
 }
 

@@ -156,4 +156,21 @@ import TestSupport
     #expect(r.err == "lifesim: cannot write to standard output: Broken pipe\n")
     #expect(try lifesim(["verify", log]).out == "\(log): intact and complete: 72 events\n")
   }
+
+  /// `run -o` names a script of the run: the app the scenario declares or a module it requires.
+  @Test func aRunLogNeverReplacesTheAppOrAModuleItReads() throws {
+    let dir = try scriptFolder("run-inputs", [
+      "s.lua": "scenario { app = \"app.lua\" }\nrequire \"helper\"\nlaunch()\n",
+      "app.lua": "app {}\ncontroller \"ViewController\" {}\n",
+      "helper.lua": "return {}\n",
+    ])
+    let run = try lifesim(["run", "s.lua", "-o", "app.lua", "--force"], cwd: dir)
+    #expect(run.status == 2)
+    #expect(run.err == "lifesim: app.lua: is the input app.lua; refusing to write over it, even with --force\n", "\(run.err)")
+    #expect(try String(contentsOfFile: dir + "/app.lua", encoding: .utf8) == "app {}\ncontroller \"ViewController\" {}\n")
+    let module = try lifesim(["run", "s.lua", "-o", "./helper.lua", "--force"], cwd: dir)
+    #expect(module.status == 2)
+    #expect(module.err == "lifesim: ./helper.lua: is the input helper.lua; refusing to write over it, even with --force\n")
+    #expect(try String(contentsOfFile: dir + "/helper.lua", encoding: .utf8) == "return {}\n")
+  }
 }

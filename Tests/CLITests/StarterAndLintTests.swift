@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `lifesim init` gives a new user a green start, and luacheck keeps the bundled scripts honest.
 @Suite(.serialized) struct StarterAndLintTests {
@@ -8,7 +9,7 @@ import Testing
     try? FileManager.default.removeItem(atPath: dir)
     let r = try lifesim(["init", dir])
     #expect(r.status == 0, "\(r.err)")
-    #expect(r.out == "wrote \(dir)/home_and_return.lua\nwrote \(dir)/app.lua\nwrote \(dir)/.luarc.json\nnext: lifesim run \(dir)/home_and_return.lua\n")
+    #expect(r.out == "wrote \(dir)/home_and_return.lua\nwrote \(dir)/app.lua\nwrote \(dir)/.luarc.json\nwrote \(dir)/.luacheckrc\nnext: lifesim run \(dir)/home_and_return.lua\n")
     let run = try lifesim(["run", dir + "/home_and_return.lua", "-q"], cwd: "/")
     #expect(run.status == 0, "\(run.out)")
     #expect(run.out.contains("Expectations: 7 passed, 0 failed."))
@@ -19,6 +20,36 @@ import Testing
     #expect(again.status == 2)
     #expect(again.err == "lifesim: \(dir)/home_and_return.lua: already exists; lifesim init writes nothing over existing files\n")
     #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/app.lua")) == before)
+  }
+
+  @Test func initChecksEveryFileBeforeWritingAny() throws {
+    let dir = temp("init-link")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/.luarc.json", withDestinationPath: "nowhere")
+    let r = try lifesim(["init", dir])
+    #expect(r.status == 2)
+    #expect(r.err == "lifesim: \(dir)/.luarc.json: already exists; lifesim init writes nothing over existing files\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [".luarc.json"])
+  }
+
+  @Test func initWritesALuacheckrcForTheScenarioAndAppAPIs() throws {
+    let dir = temp("init-luacheck")
+    let r = try lifesim(["init", dir])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(r.out.contains("wrote \(dir)/.luacheckrc\n"))
+    let clean = try runProcess("/usr/bin/env", ["luacheck", "--no-color", "."], cwd: dir)
+    #expect(clean.status == 0, "\(clean.out)")
+    #expect(clean.out.contains("0 warnings / 0 errors in 2 files"), "\(clean.out)")
+    try "scenario { }\nlaunch()\nhom()\nwork(1)\n".write(toFile: dir + "/typo.lua", atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: dir + "/apps", withIntermediateDirectories: true)
+    try "app {}\ncontroller \"A\" { viewDidLoad = function(vc) wrok(1) end }\nfunction AppDelegate.x() end\n"
+      .write(toFile: dir + "/apps/typo.lua", atomically: true, encoding: .utf8)
+    let typos = try runProcess("/usr/bin/env", ["luacheck", "--no-color", "."], cwd: dir)
+    #expect(typos.status == 1)
+    #expect(typos.out.contains("typo.lua:3:1: accessing undefined variable 'hom'"), "\(typos.out)")
+    #expect(typos.out.contains("typo.lua:4:1: accessing undefined variable 'work'"), "\(typos.out)")
+    #expect(typos.out.contains("accessing undefined variable 'wrok'"), "\(typos.out)")
+    #expect(typos.out.contains("3 warnings / 0 errors in 4 files"), "\(typos.out)")
   }
 
   /// Runs luacheck with the repository's .luacheckrc; `stdin` checks that text as if it were `filename`.
