@@ -8,15 +8,8 @@ import Foundation
 enum FindingFolder {
   /// Refuses the first of `targets` that is an input, or that exists without `overwrite`.
   static func check(_ targets: [String], inputs: [String], overwrite: Bool) throws(ScriptError) {
-    var inputByIdentity: [FileIdentity: String] = [:]
-    for input in inputs {
-      if let identity = FileIdentity(path: input), inputByIdentity[identity] == nil { inputByIdentity[identity] = input }
-    }
-    for target in targets {
-      guard let identity = FileIdentity(path: target) else { continue }
-      if let input = inputByIdentity[identity] {
-        throw ScriptError("\(target): is the input \(input); refusing to write over it, even with --force")
-      }
+    for target in targets where FileIdentity(path: target) != nil {
+      if let refusal = FileIdentity.refusal(writing: target, over: inputs) { throw ScriptError(refusal) }
       if !overwrite { throw ScriptError("\(target): already exists; use --force to overwrite the folder's findings") }
     }
   }
