@@ -427,7 +427,8 @@ final class AppHost: AppDriver {
     try Self.require(vm, modules: modules, from: path)
   }
 
-  /// `require(name)` for either script: modules were found before the run, so a log records them all.
+  /// `require(name)` for either script, from that side's `modules` (`ModuleSide`): modules were
+  /// found before the run, so a log records them all.
   static func require(_ vm: LuaVM, modules: [EmbeddedScript], from path: String) throws -> Int32 {
     guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "require: expected a module name") }
     guard ScriptLoader.isModuleName(name) else {
@@ -442,7 +443,7 @@ final class AppHost: AppDriver {
     vm.rawGet(loaded, name)
     if vm.type(-1) != .nil { return 1 }
     vm.pop()
-    guard let module = modules.first(where: { $0.role == "require:" + name }) else {
+    guard let module = modules.first(where: { $0.role == ModuleSide.role(name) }) else {
       throw LuaRaise(at: vm, "require \"\(name)\": not found before the run (require needs a constant module name)")
     }
     if let error = Sandbox.loadChunk(vm, source: module.source, name: module.path) { throw LuaRaise(error) }

@@ -12,7 +12,8 @@ final class ScenarioHost {
 
   private var vm: LuaVM!
   private var scenarioSource = ""
-  private var modules: [EmbeddedScript] = []
+  /// The modules the scenario's Lua state loads (the app's are its own: `ModuleSide`).
+  private var scenarioModules: [EmbeddedScript] = []
   /// `scenario { … }`, and the line that declared it.
   private var declaration = ScenarioDeclaration()
   private var declarationAt: String?
@@ -48,7 +49,7 @@ final class ScenarioHost {
       if scenarioSource.hasPrefix("{\"kind\":\"header\"") {
         throw ScriptError(file: config.scenarioPath, "this is a lifesim log, not a scenario; did you mean `lifesim replay \(config.scenarioPath)`?")
       }
-      try loader.modules(requiredBy: scenarioSource, path: config.scenarioPath, into: &modules)
+      try loader.modules(requiredBy: scenarioSource, path: config.scenarioPath, side: .scenario, into: &scenarioModules)
     } catch {
       return finish(error: error.message)
     }
@@ -68,7 +69,7 @@ final class ScenarioHost {
       },
       require: { [weak self] vm in
         guard let self else { return 0 }
-        return try AppHost.require(vm, modules: self.modules, from: self.config.scenarioPath)
+        return try AppHost.require(vm, modules: self.scenarioModules, from: self.config.scenarioPath)
       }))
     installAPI()
     if let error = Sandbox.loadChunk(vm, source: scenarioSource, name: config.scenarioPath) {
@@ -124,15 +125,16 @@ final class ScenarioHost {
     else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
     else { appPath = nil }
     let appSource: String
+    var appModules: [EmbeddedScript] = []
     do {
       appSource = try appPath.map { try loader.read($0, role: "app") } ?? "app {}\ncontroller \"ViewController\" {}\n"
-      try loader.modules(requiredBy: appSource, path: appPath ?? "(built-in empty app)", into: &modules)
+      try loader.modules(requiredBy: appSource, path: appPath ?? "(built-in empty app)", side: .app, into: &appModules)
     } catch let e as ScriptError {
       throw LuaRaise(e.message)
     }
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
                    EmbeddedScript(role: "app", path: appPath ?? "(built-in empty app)", source: appSource)]
-    scripts += modules
+    scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
     let header = LogHeader(lifesim: lifesimVersion, lua: LuaVM.version, profile: profile.json,
                            scenes: profile.scenes, seed: seed, scripts: scripts)
     self.header = header
@@ -153,7 +155,7 @@ final class ScenarioHost {
     }
     self.recorder = recorder
     onHeader(header)
-    let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
+    let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: appModules,
                       profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
