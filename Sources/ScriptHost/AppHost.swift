@@ -107,15 +107,17 @@ final class AppHost: AppDriver {
     installAPI(vm)
     references = AppReferences(vm)
     output.startCallback()
+    // A script that does not compile, or declares what no app can, stops the run as a script
+    // error (`fatal`), not as a crash of the app: no event records it.
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
-      fatal = ScriptError(error)
-      return .failure(.error(message: error, traceback: error))
+      fatal = fatal ?? ScriptError(error)
+      return .failure(.processEnded)
     }
     let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
     if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
     if let problem = validateHandlers(vm) {
-      fatal = problem
-      return .failure(.error(message: problem.message, traceback: problem.message))
+      fatal = fatal ?? problem
+      return .failure(.processEnded)
     }
     declaredLayoutCache = layout
     return .success(layout)
@@ -359,7 +361,7 @@ final class AppHost: AppDriver {
   }
 
   /// Unknown handler keys are script errors naming the nearest known key and the function's line.
-  private func validateHandlers(_ vm: LuaVM) -> ScriptError? {
+  func validateHandlers(_ vm: LuaVM) -> ScriptError? {
     let top = vm.top
     defer { vm.setTop(top) }
     var problems: [(SourceSite?, String)] = []

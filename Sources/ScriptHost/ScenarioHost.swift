@@ -132,6 +132,10 @@ final class ScenarioHost {
     } catch let e as ScriptError {
       throw LuaRaise(e.message)
     }
+    let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: appModules,
+                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
+    // A mistake in the app's declarations is known before the run starts: no log, no event.
+    if let problem = app.declarationProblem() { throw LuaRaise(problem.message) }
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
                    EmbeddedScript(role: "app", path: appPath ?? "(built-in empty app)", source: appSource)]
     scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
@@ -155,8 +159,6 @@ final class ScenarioHost {
     }
     self.recorder = recorder
     onHeader(header)
-    let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: appModules,
-                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     simulator = sim
