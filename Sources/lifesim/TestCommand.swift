@@ -160,6 +160,7 @@ struct Test: ParsableCommand {
       Terminal.write(JSONReport.summaryLine(summary, wallUs: wallTimes ? wallUs : nil))
     } else {
       for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
+      for r in results { for line in HumanReport.warningLines(r) { Terminal.write(line) } }
       Terminal.write(HumanReport.summary(summary, wallUs: wallTimes ? wallUs : nil))
     }
     if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
