@@ -128,11 +128,11 @@ final class ScenarioHost {
     if let p = config.appPath { appPath = p }
     else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
     else { appPath = nil }
-    let appFile = appPath ?? "(built-in empty app)"
+    let appFile = appPath ?? EmptyApp.path
     let appSource: String
     var appModules: [EmbeddedScript] = []
     do {
-      appSource = try appPath.map { try loader.read($0, role: "app") } ?? "app {}\ncontroller \"ViewController\" {}\n"
+      appSource = try appPath.map { try loader.read($0, role: "app") } ?? EmptyApp.source
       try loader.modules(requiredBy: appSource, path: appFile, side: .app, into: &appModules)
     } catch let e as ScriptError {
       throw LuaRaise(e.message)

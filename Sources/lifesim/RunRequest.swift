@@ -77,6 +77,10 @@ struct RunRequest {
       let seedValue = result.header?.seed
       Terminal.write("")
       // Before the outcome, whose last words are the command that reproduces the run.
+      if result.usedEmptyApp {
+        Terminal.write("note: no app: \(RunWarning.printable(scenario)) names none (scenario { app = \"…\" } or --app), "
+                       + "so an empty app ran: one controller, ViewController, and no handlers")
+      }
       for warning in result.warnings { Terminal.write(warning.line) }
       Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
                                            rerun: seedValue.map(reproduceLine)))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What `run` and `test` say besides the verdict: a scenario that checks nothing is a warning
-/// (`no_expectations`).
+/// (`no_expectations`), and a scenario that names no app says an empty app ran.
 @Suite struct RunWarningTests {
   static let noCheck = "scenario { app = \"app.lua\" }\nlaunch()\n"
   static let app = "app { root = \"Main\" }\ncontroller \"Main\" {}\n"
@@ -17,6 +17,22 @@ import Testing
     let json = try lifesim(["run", "s.lua", "--json"], cwd: dir)
     #expect(json.out.hasSuffix(#""stored":{}},"warnings":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]}"# + "\n"),
             "\(json.out.suffix(300))")
+  }
+
+  @Test func aScenarioWithoutAnAppSaysAnEmptyAppRan() throws {
+    let dir = try scriptFolder("warn-no-app", ["s.lua": "launch()\nexpect_state(\"active\")\n"])
+    let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
+    #expect(r.status == 0)
+    #expect(r.out.hasPrefix("\nnote: no app: s.lua names none (scenario { app = \"…\" } or --app), "
+      + "so an empty app ran: one controller, ViewController, and no handlers\nOutcome: "), "\(r.out)")
+    // A name's control characters are written out, not sent to the terminal.
+    let odd = try scriptFolder("warn-odd", ["a\u{1B}[31m.lua": "launch()\n"])
+    let o = try lifesim(["run", "a\u{1B}[31m.lua", "-q"], cwd: odd)
+    #expect(o.out.hasPrefix("\nnote: no app: a\\x1b[31m.lua names none (scenario { app = \"…\" } or --app), so an empty app ran: "
+      + "one controller, ViewController, and no handlers\nwarning: no_expectations: a\\x1b[31m.lua checks nothing (no expect_* call ran)\n"),
+            "\(o.out)")
+    let named = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "-q"])
+    #expect(!named.out.contains("note:") && !named.out.contains("warning:"), "\(named.out)")
   }
 
   @Test func testReportsTheWarningInBothReports() throws {
