@@ -42,7 +42,7 @@ public struct RunWarning: Equatable, Sendable {
   /// `{"code":…,"message":…}`, as JSON reports carry it.
   public var json: JSONValue { .object([("code", .string(code)), ("message", .string(message))]) }
 
-  /// `no_expectations`: a scenario that ran to its end without one expectation.
+  /// `no_expectations`: a scenario that passed without one expectation.
   static func noExpectations(_ scenario: String) -> RunWarning {
     RunWarning(code: "no_expectations", message: "\(scenario) checks nothing (no expect_* call ran)")
   }

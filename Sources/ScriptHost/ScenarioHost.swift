@@ -178,7 +178,9 @@ final class ScenarioHost {
     let state = sim?.state ?? LifecycleState()
     let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
     let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
-    if error == nil, state.expectationsPassed + state.expectationsFailed == 0 {
+    // A run that fails (a fault no expectation named) or stops said something; one that passes
+    // with no expectation passed without checking anything.
+    if status == 0, state.expectationsPassed + state.expectationsFailed == 0 {
       warnings.append(.noExpectations(config.scenarioPath))
     }
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,

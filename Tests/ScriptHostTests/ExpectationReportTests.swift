@@ -62,6 +62,10 @@ import Testing
     #expect(run.result.warnings.first?.line == "warning: no_expectations: \(run.scenarioPath) checks nothing (no expect_* call ran)")
     let checked = try runScripts(app: Self.app, scenario: "scenario { app = \"app.lua\" }\nlaunch()\nexpect(false, \"red\")\n")
     #expect(checked.result.exitStatus == 1 && checked.result.warnings.isEmpty)
+    // A fault no expectation names fails the run: that is no run that checked nothing.
+    let crashed = try runScripts(app: "app { root = \"Main\" }\ncontroller \"Main\" { viewDidLoad = function(vc) error(\"boom\") end }\n",
+                                 scenario: "scenario { app = \"app.lua\" }\nlaunch()\n")
+    #expect(crashed.result.exitStatus == 1 && crashed.result.warnings.isEmpty)
   }
 }
 
