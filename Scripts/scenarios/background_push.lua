@@ -7,7 +7,7 @@ home()
 expect_calls { "sceneDidEnterBackground" }
 background_launch("push")
 expect_calls { "didReceiveRemoteNotification" }
-expect_no_calls { "sceneWillEnterForeground", "applicationDidEnterBackground" }
+expect_no_calls { "sceneWillEnterForeground" }
 expect_state("suspended")
 force_quit()
 background_launch("push")

@@ -10,7 +10,7 @@ expect_state("suspended")
 advance(900)
 bg_task("com.example.feed.refresh")
 expect_calls { "launchHandler" }
-expect_no_calls { "applicationDidEnterBackground", "sceneWillEnterForeground", "willConnectTo" }
+expect_no_calls { "sceneWillEnterForeground", "willConnectTo" }
 advance(5)
 expect_state("suspended")
 expect(stored("lastRefresh") == 902, "the refresh completed after its 2 s download")

@@ -9,5 +9,4 @@ expect_calls {
   "viewDidLoad", "viewWillAppear", "viewIsAppearing",
   "sceneWillEnterForeground", "sceneDidBecomeActive", "viewDidAppear",
 }
-expect_no_calls { "applicationWillEnterForeground", "applicationDidBecomeActive" }
 expect_state("active")

@@ -7,5 +7,5 @@ expect_calls {
   "willFinishLaunchingWithOptions", "didFinishLaunchingWithOptions", "viewDidLoad", "viewWillAppear",
   "viewWillLayoutSubviews", "viewDidLayoutSubviews", "applicationDidBecomeActive", "viewDidAppear",
 }
-expect_no_calls { "applicationWillEnterForeground", "viewIsAppearing", "willConnectTo" }
+expect_no_calls { "applicationWillEnterForeground" }
 expect_state("active")

@@ -4,5 +4,4 @@ scenario { name = "iOS 26 without scenes", ios = 26, scenes = false, app = "../a
 
 launch()
 expect_calls { "didFinishLaunchingWithOptions", "applicationDidBecomeActive" }
-expect_no_calls { "willConnectTo", "sceneDidBecomeActive" }
 expect_state("active")

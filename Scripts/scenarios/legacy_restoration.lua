@@ -16,5 +16,4 @@ expect_calls { "willFinishLaunchingWithOptions", "shouldRestoreApplicationState"
                "viewControllerWithRestorationIdentifierPath", "Article.viewDidLoad", "Article.decodeRestorableState",
                "didDecodeRestorableStateWith", "Article.applicationFinishedRestoringState", "didFinishLaunchingWithOptions",
                "Article.viewDidAppear" }
-expect_no_calls { "shouldRestoreSecureApplicationState" }
 expect(stored("restoredArticle") == 1, "the article is back")

@@ -4,5 +4,5 @@ scenario { name = "open URL, cold", ios = 17, scenes = true, app = "../apps/note
 
 open_url("notes://note/42")
 expect_calls { "willConnectTo", "sceneDidBecomeActive" }
-expect_no_calls { "openURLContexts", "openURL" }
+expect_no_calls { "openURLContexts" }
 expect(stored("openedURL") == "notes://note/42", "the URL reached the app")

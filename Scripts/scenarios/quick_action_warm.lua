@@ -8,5 +8,5 @@ expect_state("active")
 home()
 quick_action("compose")
 expect_calls { "sceneWillEnterForeground", "SceneDelegate.performActionForShortcutItem", "sceneDidBecomeActive" }
-expect_no_calls { "AppDelegate.performActionForShortcutItem", "willConnectTo" }
+expect_no_calls { "willConnectTo" }
 expect(stored("shortcut") == "compose", "the item reached the scene delegate")

@@ -11,5 +11,5 @@ force_quit()
 expect_terminated("user")
 launch()
 expect_calls { "didDiscardSceneSessions", "configurationForConnecting", "willConnectTo", "sceneDidBecomeActive" }
-expect_no_calls { "restoreInteractionStateWith", "Article.viewDidLoad" }
-expect(stored("restoredArticle") == nil, "nothing was restored")
+expect_no_calls { "Article.viewDidLoad" }
+expect(stored("restoredArticle") == nil and stored("restoredOffset") == nil, "nothing was restored")

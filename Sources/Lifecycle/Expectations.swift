@@ -43,6 +43,13 @@ public struct CallPattern: Equatable, Sendable {
     Callback(rawValue: name).flatMap { $0.key == name ? $0 : nil } ?? Callback(signature: name)
   }
 
+  /// Whether a callback this pattern names can ever be delivered on `profile`
+  /// (`Callback.canBeDelivered(on:)`; a bare shared key: either delegate's).
+  public func canMatch(on profile: Profile) -> Bool {
+    let named = anyDelegate ? Callback.allCases.filter { $0.key == callback.key } : [callback]
+    return named.contains { $0.canBeDelivered(on: profile) }
+  }
+
   public func matches(_ call: CallRecord) -> Bool {
     guard call.callback == callback || (anyDelegate && call.callback.key == callback.key) else { return false }
     guard let receiver else { return true }
@@ -72,28 +79,44 @@ extension Simulator {
 
   /// `expect_calls{…}`: among the callbacks of the expectation window (see
   /// `LifecycleState.callsInWindow`), the ones these patterns name occur exactly in this order
-  /// (others are ignored).
-  public func expectCalls(_ patterns: [CallPattern], at: String? = nil) {
+  /// (others are ignored). `window`: the verbs the window covered (`home() at line 9 through
+  /// advance(5) at line 11`), which a failure names.
+  public func expectCalls(_ patterns: [CallPattern], at: String? = nil, window: String? = nil) {
     let expected = patterns.map(\.text).joined(separator: ", ")
     if state.callWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
     let relevant = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
     let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
     let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
     emit(.expectationChecked(name: ExpectationName.calls, passed: passed,
-                 message: passed ? "calls \(expected)" : "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
+                 message: passed ? "calls \(expected)"
+                   : Self.covered(window) + "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
                  at: at))
   }
 
-  /// `expect_no_calls{…}`: none of these callbacks in the expectation window.
-  public func expectNoCalls(_ patterns: [CallPattern], at: String? = nil) {
-    if state.callWindowOverflowed { return failOverflowed(ExpectationName.noCalls, at: at) }
+  /// `expect_no_calls{…}`: none of these callbacks in the expectation window. Returns the
+  /// patterns no callback of this run's profile can match (`CallPattern.canMatch(on:)`): the
+  /// expectation holds vacuously for them, and its message says so.
+  @discardableResult
+  public func expectNoCalls(_ patterns: [CallPattern], at: String? = nil, window: String? = nil) -> [CallPattern] {
+    if state.callWindowOverflowed {
+      failOverflowed(ExpectationName.noCalls, at: at)
+      return []
+    }
     let offending = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
     let passed = offending.isEmpty
     let names = patterns.map(\.text).joined(separator: ", ")
+    let vacuous = patterns.filter { !$0.canMatch(on: profile) }
+    let vacuity = vacuous.isEmpty ? ""
+      : " (vacuous for \(vacuous.map(\.text).joined(separator: ", ")): never called on \(Callback.profileName(profile)))"
     emit(.expectationChecked(name: ExpectationName.noCalls, passed: passed,
-                 message: passed ? "no calls of \(names)" : "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
+                 message: passed ? "no calls of \(names)\(vacuity)"
+                   : Self.covered(window) + "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
                  at: at))
+    return vacuous
   }
+
+  /// `covered home() at line 9 through advance(5) at line 11: `, what a failed call expectation starts with.
+  private static func covered(_ window: String?) -> String { window.map { "covered \($0): " } ?? "" }
 
   /// A call expectation over a window that dropped callbacks cannot be checked: it fails, never passes by accident.
   private func failOverflowed(_ name: String, at: String?) {

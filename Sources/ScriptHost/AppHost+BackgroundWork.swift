@@ -192,32 +192,6 @@ extension AppHost {
 }
 
 extension AppHost {
-  /// What the app declares, known without starting a process (the system reads an app's
-  /// Info.plist before launching it): the layout of the process loading or running now, else
-  /// of the latest one, or before the first, that of a trial load of the script in a scratch
-  /// Lua state with no process behind it. App calls at the top level fail there and end the
-  /// trial (as an error does); the trial records nothing and prints nothing.
-  func declaredLayout() -> AppLayout {
-    if vm != nil { return layout }
-    if let declaredLayoutCache { return declaredLayoutCache }
-    let trial = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
-    trial.wallLimitSeconds = wallLimitSeconds
-    trial.register()
-    let modules = modules, path = path
-    Sandbox.install(on: trial, hooks: Sandbox.Hooks(
-      seed: seed, virtualSeconds: { 0 }, print: { _ in },
-      require: { vm in try AppHost.require(vm, modules: modules, from: path) }))
-    installAPI(trial)
-    layout = AppLayout()
-    if Sandbox.loadChunk(trial, source: source, name: path) == nil {
-      _ = trial.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
-    }
-    let declared = layout
-    layout = AppLayout()
-    declaredLayoutCache = declared
-    return declared
-  }
-
   /// `app { bgTaskIdentifiers = { "com.example.refresh", … } }`: a list of distinct non-empty strings (absent: none).
   static func bgTaskIdentifiers(_ vm: LuaVM, inTableAt idx: Int32) throws -> [String] {
     vm.rawGet(idx, "bgTaskIdentifiers")

@@ -107,15 +107,17 @@ final class AppHost: AppDriver {
     installAPI(vm)
     references = AppReferences(vm)
     output.startCallback()
+    // A script that does not compile, or declares what no app can, stops the run as a script
+    // error (`fatal`), not as a crash of the app: no event records it.
     if let error = Sandbox.loadChunk(vm, source: source, name: path) {
-      fatal = ScriptError(error)
-      return .failure(.error(message: error, traceback: error))
+      fatal = fatal ?? ScriptError(error)
+      return .failure(.processEnded)
     }
     let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
     if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
     if let problem = validateHandlers(vm) {
-      fatal = problem
-      return .failure(.error(message: problem.message, traceback: problem.message))
+      fatal = fatal ?? problem
+      return .failure(.processEnded)
     }
     declaredLayoutCache = layout
     return .success(layout)
@@ -359,7 +361,7 @@ final class AppHost: AppDriver {
   }
 
   /// Unknown handler keys are script errors naming the nearest known key and the function's line.
-  private func validateHandlers(_ vm: LuaVM) -> ScriptError? {
+  func validateHandlers(_ vm: LuaVM) -> ScriptError? {
     let top = vm.top
     defer { vm.setTop(top) }
     var problems: [(SourceSite?, String)] = []
@@ -427,7 +429,8 @@ final class AppHost: AppDriver {
     try Self.require(vm, modules: modules, from: path)
   }
 
-  /// `require(name)` for either script: modules were found before the run, so a log records them all.
+  /// `require(name)` for either script, from that side's `modules` (`ModuleSide`): modules were
+  /// found before the run, so a log records them all.
   static func require(_ vm: LuaVM, modules: [EmbeddedScript], from path: String) throws -> Int32 {
     guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "require: expected a module name") }
     guard ScriptLoader.isModuleName(name) else {
@@ -442,7 +445,7 @@ final class AppHost: AppDriver {
     vm.rawGet(loaded, name)
     if vm.type(-1) != .nil { return 1 }
     vm.pop()
-    guard let module = modules.first(where: { $0.role == "require:" + name }) else {
+    guard let module = modules.first(where: { $0.role == ModuleSide.role(name) }) else {
       throw LuaRaise(at: vm, "require \"\(name)\": not found before the run (require needs a constant module name)")
     }
     if let error = Sandbox.loadChunk(vm, source: module.source, name: module.path) { throw LuaRaise(error) }

@@ -49,6 +49,8 @@ public struct RunResult: Sendable {
   public var endTime: Int64
   /// What `scenario { … }` declared about its profile (empty if the run stopped before it).
   public var declaration = ScenarioDeclaration()
+  /// What the author should know that does not change the verdict, in the order found.
+  public var warnings: [RunWarning] = []
 }
 
 /// Runs a scenario against an app: two sandboxed Lua states, the Lifecycle

@@ -12,7 +12,8 @@ final class ScenarioHost {
 
   private var vm: LuaVM!
   private var scenarioSource = ""
-  private var modules: [EmbeddedScript] = []
+  /// The modules the scenario's Lua state loads (the app's are its own: `ModuleSide`).
+  private var scenarioModules: [EmbeddedScript] = []
   /// `scenario { … }`, and the line that declared it.
   private var declaration = ScenarioDeclaration()
   private var declarationAt: String?
@@ -30,6 +31,10 @@ final class ScenarioHost {
   private var recorder: EventRecorder?
   /// The first error that stops the run.
   private var fatal: String?
+  /// The verbs the expectation window covers, for a failed call expectation to name.
+  private var window = ExpectationWindow()
+  /// What the run's author should know that does not change its verdict (`RunWarning`).
+  private var warnings: [RunWarning] = []
 
   /// Instructions the scenario may run between two verbs.
   static let scenarioInstructionLimit = 500_000_000
@@ -48,7 +53,7 @@ final class ScenarioHost {
       if scenarioSource.hasPrefix("{\"kind\":\"header\"") {
         throw ScriptError(file: config.scenarioPath, "this is a lifesim log, not a scenario; did you mean `lifesim replay \(config.scenarioPath)`?")
       }
-      try loader.modules(requiredBy: scenarioSource, path: config.scenarioPath, into: &modules)
+      try loader.modules(requiredBy: scenarioSource, path: config.scenarioPath, side: .scenario, into: &scenarioModules)
     } catch {
       return finish(error: error.message)
     }
@@ -68,7 +73,7 @@ final class ScenarioHost {
       },
       require: { [weak self] vm in
         guard let self else { return 0 }
-        return try AppHost.require(vm, modules: self.modules, from: self.config.scenarioPath)
+        return try AppHost.require(vm, modules: self.scenarioModules, from: self.config.scenarioPath)
       }))
     installAPI()
     if let error = Sandbox.loadChunk(vm, source: scenarioSource, name: config.scenarioPath) {
@@ -123,16 +128,22 @@ final class ScenarioHost {
     if let p = config.appPath { appPath = p }
     else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
     else { appPath = nil }
+    let appFile = appPath ?? EmptyApp.path
     let appSource: String
+    var appModules: [EmbeddedScript] = []
     do {
-      appSource = try appPath.map { try loader.read($0, role: "app") } ?? "app {}\ncontroller \"ViewController\" {}\n"
-      try loader.modules(requiredBy: appSource, path: appPath ?? "(built-in empty app)", into: &modules)
+      appSource = try appPath.map { try loader.read($0, role: "app") } ?? EmptyApp.source
+      try loader.modules(requiredBy: appSource, path: appFile, side: .app, into: &appModules)
     } catch let e as ScriptError {
       throw LuaRaise(e.message)
     }
+    let app = AppHost(path: appFile, source: appSource, loader: loader, modules: appModules,
+                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
+    // A mistake in the app's declarations is known before the run starts: no log, no event.
+    if let problem = app.declarationProblem() { throw LuaRaise(problem.message) }
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
-                   EmbeddedScript(role: "app", path: appPath ?? "(built-in empty app)", source: appSource)]
-    scripts += modules
+                   EmbeddedScript(role: "app", path: appFile, source: appSource)]
+    scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
     let header = LogHeader(lifesim: lifesimVersion, lua: LuaVM.version, profile: profile.json,
                            scenes: profile.scenes, seed: seed, scripts: scripts)
     self.header = header
@@ -155,8 +166,6 @@ final class ScenarioHost {
     }
     self.recorder = recorder
     onHeader(header)
-    let app = AppHost(path: appPath ?? "(built-in empty app)", source: appSource, loader: loader, modules: modules,
-                      profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     self.app = app
     let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
     simulator = sim
@@ -171,8 +180,13 @@ final class ScenarioHost {
     let state = sim?.state ?? LifecycleState()
     let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
     let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
+    // A run that fails (a fault no expectation named) or stops said something; one that passes
+    // with no expectation passed without checking anything.
+    if status == 0, state.expectationsPassed + state.expectationsFailed == 0 {
+      warnings.append(.noExpectations(config.scenarioPath))
+    }
     return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
-                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration)
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration, warnings: warnings)
   }
 
   // MARK: The scenario API
@@ -198,6 +212,7 @@ final class ScenarioHost {
     do { try start() } catch let e as LuaRaise { throw stop(e.message) }
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
+    window.add(input, at: at, opensWindow: sim.state.windowChecked)
     do {
       try sim.perform(input, at: at)
     } catch {
@@ -261,13 +276,17 @@ final class ScenarioHost {
     def("expect_calls") { [unowned self] vm in
       let patterns = try self.names(vm, "expect_calls")
       try self.start()
-      self.simulator?.expectCalls(patterns, at: self.location(vm))
+      let at = self.location(vm)
+      self.simulator?.expectCalls(patterns, at: at, window: self.window.description(from: at))
       return 0
     }
     def("expect_no_calls") { [unowned self] vm in
       let patterns = try self.names(vm, "expect_no_calls")
       try self.start()
-      self.simulator?.expectNoCalls(patterns, at: self.location(vm))
+      let at = self.location(vm)
+      guard let sim = self.simulator else { return 0 }
+      let vacuous = sim.expectNoCalls(patterns, at: at, window: self.window.description(from: at))
+      if !vacuous.isEmpty { self.warnings.append(.vacuous(vacuous, at: at ?? self.config.scenarioPath, on: sim.profile)) }
       return 0
     }
     def("expect_terminated") { [unowned self] vm in

@@ -19,10 +19,11 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Reads a script file: UTF-8, at most 4 MiB; errors name the file.
 public func readScriptFile(_ path: String) throws(ScriptError) -> String { try ScriptLoader.readFile(path) }
 
-/// The modules `source` (at `path`) requires, read from the file system, as header entries.
+/// The modules the app `source` (at `path`) requires, read from the file system, as the app's
+/// side sees them (`ModuleSide`).
 public func requiredModules(of source: String, path: String, searchPath: [String]) throws(ScriptError) -> [EmbeddedScript] {
   var found: [EmbeddedScript] = []
-  try ScriptLoader(source: .files(searchPath: searchPath)).modules(requiredBy: source, path: path, into: &found)
+  try ScriptLoader(source: .files(searchPath: searchPath)).modules(requiredBy: source, path: path, side: .app, into: &found)
   return found
 }
 
@@ -127,27 +128,29 @@ struct ScriptLoader {
     return true
   }
 
-  /// Finds every module `source` requires (literal names only), recursively, as header entries.
-  func modules(requiredBy source: String, path: String, into found: inout [EmbeddedScript]) throws(ScriptError) {
+  /// Finds every module `source` requires (literal names only), recursively, for one side's
+  /// Lua state (each entry's role is `require:<name>`; `ModuleSide.headerEntries` names them in a header).
+  func modules(requiredBy source: String, path: String, side: ModuleSide,
+               into found: inout [EmbeddedScript]) throws(ScriptError) {
     for (name, line) in Self.literalRequires(in: source) {
       guard Self.isModuleName(name) else {
         throw ScriptError(file: path, line: line, "require \"\(name)\": module names are dotted names of files under the script's folder or the search path (no paths)")
       }
-      if found.contains(where: { $0.role == "require:" + name }) { continue }
-      let module = try resolve(name, from: path, line: line)
+      if found.contains(where: { $0.role == ModuleSide.role(name) }) { continue }
+      let module = try resolve(name, from: path, line: line, side: side)
       found.append(module)
-      try modules(requiredBy: module.source, path: module.path, into: &found)
+      try modules(requiredBy: module.source, path: module.path, side: side, into: &found)
     }
   }
 
-  func resolve(_ name: String, from path: String, line: Int?) throws(ScriptError) -> EmbeddedScript {
+  func resolve(_ name: String, from path: String, line: Int?, side: ModuleSide) throws(ScriptError) -> EmbeddedScript {
     let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
     switch source {
     case let .embedded(scripts):
-      guard let s = scripts.first(where: { $0.role == "require:" + name }) else {
+      guard let s = side.embedded(name, in: scripts) else {
         throw ScriptError(file: path, line: line, "require \"\(name)\": module not embedded in the log")
       }
-      return s
+      return EmbeddedScript(role: ModuleSide.role(name), path: s.path, source: s.source)
     case let .files(searchPath):
       return try Self.resolve(relative, named: name, in: [Self.directory(of: path)] + searchPath, from: path, line: line)
     case let .commandLine(libs):
@@ -162,7 +165,7 @@ struct ScriptLoader {
     for folder in folders {
       let candidate = join(folder, relative)
       if access(candidate, R_OK) == 0 {
-        return EmbeddedScript(role: "require:" + name, path: candidate, source: try readFile(candidate))
+        return EmbeddedScript(role: ModuleSide.role(name), path: candidate, source: try readFile(candidate))
       }
     }
     let looked = folders.map { $0.isEmpty ? "." : $0 }.joined(separator: ", ")

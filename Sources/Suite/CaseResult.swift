@@ -1,3 +1,5 @@
+import ScriptHost
+
 /// How one case ended, everything a report needs.
 public struct CaseResult: Sendable, Equatable {
   public enum Status: String, Sendable {
@@ -32,6 +34,8 @@ public struct CaseResult: Sendable, Equatable {
   public let wallUs: Int64
   /// The kept `.lifelog`, if any.
   public var logPath: String?
+  /// What the run warned of (`RunWarning`: a scenario that checks nothing, a vacuous expectation).
+  public var warnings: [RunWarning] = []
 }
 
 /// Counts of a run's results.

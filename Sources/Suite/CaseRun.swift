@@ -132,7 +132,7 @@ enum CaseRun {
     return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
                        seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
                        reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
-                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath), declared)
+                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings), declared)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.

@@ -1,4 +1,5 @@
 import Lifecycle
+import ScriptHost
 
 /// The report for a person: a line per case, a block per failure or error, a summary.
 public enum HumanReport {
@@ -58,6 +59,11 @@ public enum HumanReport {
     for r in results where r.status == .skipped { if let m = r.message, !reasons.contains(m) { reasons.append(m) } }
     let why = reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; ")
     return "no case ran (\(results.count) skipped\(why))"
+  }
+
+  /// The case's warnings, one line each: `warning: no_expectations: … [name [iOS 17]]`.
+  public static func warningLines(_ r: CaseResult) -> [String] {
+    r.warnings.map { "\($0.line)  [\(r.name)]" }
   }
 
   /// `528 cases: 500 passed, 1 failed, 27 skipped, 0 errors in 0.84 s (virtual time 1234.5 s)`.

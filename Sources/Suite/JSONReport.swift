@@ -17,6 +17,9 @@ public enum JSONReport {
       members.append(("trace", .array(r.trace.map { .string($0) })))
     }
     if let log = r.logPath { members.append(("log", .string(log))) }
+    if !r.warnings.isEmpty {
+      members.append(("warnings", .array(r.warnings.map(\.json))))
+    }
     return JSONValue.object(members).canonicalText
   }
 

@@ -113,9 +113,7 @@ struct Replay: ParsableCommand {
       do {
         let text = try readScriptFile(app)
         let modules = try requiredModules(of: text, path: app, searchPath: modules.searchPath)
-        scripts.removeAll { s in s.role == "app" || modules.contains { $0.role == s.role } }
-        scripts.append(EmbeddedScript(role: "app", path: app, source: text))
-        scripts += modules
+        scripts = ModuleSide.replacingApp(in: scripts, path: app, source: text, modules: modules)
         appPath = app
       } catch {
         Terminal.error(error.message)

@@ -67,11 +67,21 @@ struct RunRequest {
   /// The outcome of a run that started (a refusal to start has only its message).
   private func report(_ result: RunResult) {
     if json {
-      JSONLines.end(status: result.exitStatus, [("events", .int(result.events)), ("t", .int(result.endTime)),
-                                                ("seed", result.header.map { .int($0.seed) } ?? .null), ("outcome", result.outcome)])
+      var members: [(String, JSONValue)] = [("events", .int(result.events)), ("t", .int(result.endTime)),
+                                            ("seed", result.header.map { .int($0.seed) } ?? .null), ("outcome", result.outcome)]
+      if !result.warnings.isEmpty {
+        members.append(("warnings", .array(result.warnings.map(\.json))))
+      }
+      JSONLines.end(status: result.exitStatus, members)
     } else {
       let seedValue = result.header?.seed
       Terminal.write("")
+      // Before the outcome, whose last words are the command that reproduces the run.
+      if result.usedEmptyApp {
+        Terminal.write("note: no app: \(RunWarning.printable(scenario)) names none (scenario { app = \"…\" } or --app), "
+                       + "so an empty app ran: one controller, ViewController, and no handlers")
+      }
+      for warning in result.warnings { Terminal.write(warning.line) }
       Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
                                            rerun: seedValue.map(reproduceLine)))
     }

@@ -71,9 +71,14 @@ import TestSupport
     let app = temp("typo.lua")
     try "app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction AppDelegate.applicationDidEnterBackgroud(a)\nend\n"
       .write(toFile: app, atomically: true, encoding: .utf8)
-    let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--app", app, "-q"])
+    let log = temp("typo.lifelog")
+    try? FileManager.default.removeItem(atPath: log)
+    let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--app", app, "-o", log])
     #expect(r.status == 2)
-    #expect(r.err.contains("\(app):3: AppDelegate has no handler \"applicationDidEnterBackgroud\" (did you mean applicationDidEnterBackground?)"))
+    // A script error before the run starts: no trace, no outcome, no crash, no log.
+    #expect(r.out == "")
+    #expect(r.err == "lifesim: \(app):3: AppDelegate has no handler \"applicationDidEnterBackgroud\" (did you mean applicationDidEnterBackground?)\n")
+    #expect(!FileManager.default.fileExists(atPath: log))
   }
 
   @Test func overrunAppDepartsFromTheWellBehavedOne() throws {

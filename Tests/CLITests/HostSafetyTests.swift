@@ -146,11 +146,12 @@ import Testing
   /// A long run shows its event count on a terminal when it is not printing its trace there,
   /// and clears the line before the outcome; piped, it prints no progress at all.
   @Test func aLongRunShowsProgressOnATerminal() throws {
-    let dir = try scriptFolder("progress", ["long.lua": "for _ = 1, 4000 do launch() home() end\n"])
+    let dir = try scriptFolder("progress", ["long.lua": "scenario { app = \"app.lua\" }\nfor _ = 1, 4000 do launch() home() end\nexpect_state(\"suspended\")\n",
+                                            "app.lua": "app {}\ncontroller \"ViewController\" {}\n"])
     let binary = repositoryRoot.path + "/.build/debug/lifesim"
     let terminal = try shell("cd \(dir) && script -qec '\(binary) run long.lua -q' /dev/null")
-    #expect(terminal.out.hasPrefix("\rrun: 100000 events…\r\u{1B}[K\r\nOutcome: the app is suspended after 108017 events."), "\(terminal.out)")
+    #expect(terminal.out.hasPrefix("\rrun: 100000 events…\r\u{1B}[K\r\nOutcome: the app is suspended after 108018 events."), "\(terminal.out)")
     let piped = try lifesim(["run", "long.lua", "-q"], cwd: dir)
-    #expect(piped.out.hasPrefix("\nOutcome: the app is suspended after 108017 events.") && piped.err.isEmpty, "\(piped.out)")
+    #expect(piped.out.hasPrefix("\nOutcome: the app is suspended after 108018 events.") && piped.err.isEmpty, "\(piped.out)")
   }
 }

@@ -16,7 +16,7 @@ import Testing
     ])
     let r = try lifesim(["run", "s.lua"], cwd: dir)
     #expect(r.status == 1)
-    #expect(r.out.contains("✘ expect_no_calls: unexpected calls: ViewController#1.viewDidLoad  s.lua:1"), "\(r.out)")
+    #expect(r.out.contains("✘ expect_no_calls: covered launch() at line 1: unexpected calls: ViewController#1.viewDidLoad  s.lua:1"), "\(r.out)")
   }
 
   @Test func theNextVerbOpensANewWindow() throws {

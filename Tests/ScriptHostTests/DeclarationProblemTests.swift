@@ -51,4 +51,37 @@ import Testing
     let (error, app) = try Self.error(app: "app { root = \"Editor\" }\ncontroller \"Editor\" { }\nAppDelegate.applicationDidBecomeActive = 1\n")
     #expect(error == "\(app): AppDelegate.applicationDidBecomeActive must be a function")
   }
+
+  /// A typo in a handler name, an undeclared root, a mistake in `app { … }` or Lua that does not
+  /// compile is the script's mistake, known when the app loads: the run stops before it starts,
+  /// with no event (no crash to name with expect_terminated).
+  @Test(arguments: [
+    ("app { root = \"Home\" }\ncontroller \"Home\" {}\nfunction AppDelegate.applicationDidEnterBackgroud(a) end\n",
+     ":3: AppDelegate has no handler \"applicationDidEnterBackgroud\" (did you mean applicationDidEnterBackground?)"),
+    ("app { root = \"Hme\" }\ncontroller \"Home\" {}\n",
+     ":1: the root controller \"Hme\" is not declared (did you mean \"Home\"?): add controller \"Hme\" { }"),
+    ("app { root = \"Home\", container = \"stack\" }\ncontroller \"Home\" {}\n",
+     ":1: app: container must be \"navigation\" or \"none\", not \"stack\""),
+    ("app { root = \"Home\" }\ncontroller \"Home\" {\n", ":3: unexpected symbol near <eof>"),
+  ])
+  func aDeclarationProblemStopsTheRunBeforeItStarts(_ app: String, _ message: String) throws {
+    let run = try runScripts(app: app, scenario: "scenario { app = \"app.lua\" }\nlaunch()\nexpect_state(\"active\")\n")
+    let appPath = run.scenarioPath.replacingOccurrences(of: "s.lua", with: "app.lua")
+    #expect(run.result.exitStatus == 2)
+    #expect(run.result.error == appPath + message)
+    #expect(run.result.header == nil && run.result.events == 0 && run.events.isEmpty)
+  }
+
+  /// One found only when the app launches (its top level makes an app call before the typo, so
+  /// no trial load reaches it) stops the run there, as a script error: no crash is recorded.
+  @Test func aProblemFoundAtLaunchIsNoCrash() throws {
+    let run = try runScripts(app: "work(0.1)\napp { root = \"Home\" }\ncontroller \"Home\" {}\nfunction AppDelegate.applicationDidEnterBackgroud(a) end\n",
+                             scenario: "scenario { app = \"app.lua\" }\nlaunch()\n")
+    let appPath = run.scenarioPath.replacingOccurrences(of: "s.lua", with: "app.lua")
+    #expect(run.result.exitStatus == 2)
+    #expect(run.result.error == appPath + ":4: AppDelegate has no handler \"applicationDidEnterBackgroud\" (did you mean applicationDidEnterBackground?)")
+    #expect(run.result.state.terminations.isEmpty && run.result.state.unexpectedFaults.isEmpty)
+    #expect(!run.events.contains { if case .crashed = $0.body { true } else { false } })
+    #expect(run.result.outcome["unexpected_terminations"] == nil)
+  }
 }

@@ -109,7 +109,7 @@ struct ExploreSetup: @unchecked Sendable {
     self.declaration = declaration
     self.invariants = invariants
     var modules: [EmbeddedScript] = []
-    try loader.modules(requiredBy: appSource, path: appPath, into: &modules)
+    try loader.modules(requiredBy: appSource, path: appPath, side: .app, into: &modules)
     self.modules = modules
     let ios = options.ios ?? declaration.ios ?? 17
     guard Profile.releases.contains(ios) else {

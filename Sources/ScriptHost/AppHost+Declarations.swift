@@ -1,0 +1,59 @@
+import Lifecycle
+
+extension AppHost {
+  /// What the app declares, known without starting a process (the system reads an app's
+  /// Info.plist before launching it): the layout of the process loading or running now, else
+  /// of the latest one, or before the first, that of a trial load of the script in a scratch
+  /// Lua state with no process behind it. App calls at the top level fail there and end the
+  /// trial (as an error does); the trial records nothing and prints nothing.
+  func declaredLayout() -> AppLayout {
+    if vm != nil { return layout }
+    if let declaredLayoutCache { return declaredLayoutCache }
+    _ = trialLoad()
+    return keepTrialLayout()
+  }
+
+  /// The first mistake in what the app script declares, found by a trial load before the run
+  /// starts: Lua that does not compile, a mistake in `app { … }`, a handler name no receiver
+  /// has, an undeclared root controller. Each is the script's mistake, not the app's crash, so
+  /// the run stops before its first event. Nil when there is none, or when the top level
+  /// cannot finish without a process (an app call, an error): the launch then checks it.
+  func declarationProblem() -> ScriptError? {
+    let earlier = fatal
+    let (trial, outcome) = trialLoad()
+    defer { _ = keepTrialLayout() }
+    switch outcome {
+    case let .notCompiled(message): return ScriptError(message)
+    case .stopped: return fatal == earlier ? nil : fatal
+    case .completed: return validateHandlers(trial)
+    }
+  }
+
+  /// How a trial load of the app's top level ended.
+  enum TrialOutcome { case notCompiled(String), stopped, completed }
+
+  /// Loads and runs the app's top level in a scratch Lua state with no process behind it;
+  /// `layout` holds what it declared.
+  private func trialLoad() -> (LuaVM, TrialOutcome) {
+    let trial = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
+    trial.wallLimitSeconds = wallLimitSeconds
+    trial.register()
+    let modules = modules, path = path
+    Sandbox.install(on: trial, hooks: Sandbox.Hooks(
+      seed: seed, virtualSeconds: { 0 }, print: { _ in },
+      require: { vm in try AppHost.require(vm, modules: modules, from: path) }))
+    installAPI(trial)
+    layout = AppLayout()
+    if let error = Sandbox.loadChunk(trial, source: source, name: path) { return (trial, .notCompiled(error)) }
+    let result = trial.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
+    return (trial, result == .ok ? .completed : .stopped)
+  }
+
+  /// Keeps what a trial load declared as the app's declared layout, and clears `layout`.
+  private func keepTrialLayout() -> AppLayout {
+    let declared = layout
+    layout = AppLayout()
+    declaredLayoutCache = declared
+    return declared
+  }
+}
