@@ -83,7 +83,8 @@ extension VerbSpec {
     },
     deviceChange: { _, s in
       s.locked = false; s.lockedAt = nil
-      if s.firstUnlockPending, s.process == .suspended { s.protectedDataAvailablePending = true }
+      // Protected data coming back is queued for a suspended app, after any lock (docs/model.md §12).
+      if !s.protectedDataAvailable, s.process == .suspended { s.protectedDataAvailablePending = true }
       s.firstUnlockPending = false
     },
     userTakesDevice: { _ in true })

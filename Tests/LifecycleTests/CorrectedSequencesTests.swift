@@ -1,0 +1,61 @@
+import EventStore
+import Testing
+@testable import Lifecycle
+
+// Three sequences and one default an audit found wrong, pinned whole on the profiles where they
+// differ: protected data coming back after an ordinary lock (docs/model.md §12), a scene app's
+// launch options (§2), and whether processing tasks run after a force quit (§16). The fourth,
+// the order of view-controller restoration (§17), is ControllerRestorationTests' roundTrip.
+
+private let AD = "AppDelegate.", SD = "SceneDelegate."
+private let available = AD + "applicationProtectedDataDidBecomeAvailable(_:)"
+private let availableNotification = "UIApplication.protectedDataDidBecomeAvailableNotification"
+
+@Suite struct CorrectedSequencesTests {
+  @Test("§12 after an ordinary lock, protected data coming back is queued for the suspended app: applicationProtectedDataDidBecomeAvailable comes before the foreground callbacks at unlock (App Programming Guide, S37)",
+        arguments: PlatformUnderTest.all)
+  func protectedDataQueuedAfterLock(_ p: PlatformUnderTest) throws {
+    let h = try p.launched()
+    try h.perform(.lock)
+    h.expectHome()
+    try h.perform(.advance(us: 10_000_000))  // the lock's delay passes while the app is suspended
+    h.expectCalls([])
+    h.expectNotifications([])
+    h.expectSystem([])
+    #expect(!h.sim.state.protectedDataAvailable && !h.sim.state.protectedDataAvailablePending)
+    try h.perform(.unlock)
+    h.expectCalls([available] + Opened.back(scenes: p.scenes, inserting: []))
+    h.expectNotifications([availableNotification] + Posted.back(scenes: p.scenes))
+    h.expectSystem(["resumed"])
+    #expect(h.sim.state.protectedDataAvailable && !h.sim.state.protectedDataAvailablePending)
+  }
+
+  @Test("§12 unlocked before the lock's delay, protected data never went: nothing is queued (S37)",
+        arguments: [PlatformUnderTest(ios: 17, scenes: true), PlatformUnderTest(ios: 17, scenes: false)])
+  func unlockWithinTheDelayQueuesNothing(_ p: PlatformUnderTest) throws {
+    let h = try p.launched()
+    try h.perform(.lock)
+    h.expectHome()
+    try h.perform(.advance(us: 9_000_000), .unlock)
+    h.expectSystem(["resumed"])
+    h.expectCalls(Opened.back(scenes: p.scenes, inserting: []))
+    h.expectNotifications(Posted.back(scenes: p.scenes))
+  }
+
+  @Test("§12 an app locked away from the screen gets the queued callback at its next return, first (S37)",
+        arguments: [PlatformUnderTest(ios: 17, scenes: true), PlatformUnderTest(ios: 12, scenes: false)])
+  func queuedUntilTheNextReturn(_ p: PlatformUnderTest) throws {
+    let h = try p.launched()
+    try h.perform(.home)
+    h.expectHome()
+    try h.perform(.lock, .advance(us: 10_000_000), .unlock)
+    h.expectCalls([])
+    h.expectNotifications([])
+    h.expectSystem([])
+    #expect(h.sim.state.protectedDataAvailablePending)
+    try h.perform(.launch(url: nil))
+    h.expectCalls([available] + Opened.back(scenes: p.scenes, inserting: []))
+    h.expectNotifications([availableNotification] + Posted.back(scenes: p.scenes))
+    h.expectSystem(["resumed"])
+  }
+}
