@@ -51,10 +51,11 @@ extension Simulator {
     defer { launching = false; scheduler.disarmInnermost() }
     if !profile.scenes { try buildRoot() }
     if !state.didFinishLaunchingRan {
-      let options = openingLaunchOptions()
-      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      // A scene app's launch options are nil: what opened it goes to the connection options.
+      let options = openingLaunchOptions(), launchURL = profile.scenes ? nil : url
+      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: launchURL, payload: options)
       try restoreControllers()
-      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: launchURL, payload: options)
       try post("UIApplication.didFinishLaunchingNotification")
     }
     if profile.scenes {

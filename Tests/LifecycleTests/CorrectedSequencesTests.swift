@@ -58,4 +58,24 @@ private let availableNotification = "UIApplication.protectedDataDidBecomeAvailab
     h.expectNotifications([availableNotification] + Posted.back(scenes: p.scenes))
     h.expectSystem(["resumed"])
   }
+
+  @Test("§2 a URL that launches a scene app reaches only willConnectTo: its launch options are nil; a sceneless app's carry it (S-dfl, S36)",
+        arguments: PlatformUnderTest.all)
+  func launchOptionsOfAURLLaunch(_ p: PlatformUnderTest) throws {
+    let h = Harness(ios: p.ios, scenes: p.scenes)
+    try h.perform(.openURL("notes://1"))
+    var calls = p.scenes ? StandardLaunch.sceneCalls(ios: p.ios) : StandardLaunch.scenelessCalls(ios: p.ios)
+    if !p.scenes { calls.insert(AD + "application(_:open:options:)", at: calls.count - 2) }
+    h.expectCalls(calls)
+    h.expectNotifications(p.scenes ? StandardLaunch.sceneNotifications : StandardLaunch.scenelessNotifications)
+    h.expectSystem(StandardLaunch.system(h.sim.profile))
+    let withURL = h.allEvents.compactMap { e -> String? in
+      guard case let .callbackDelivered(cb, target, _, _, arguments) = e.body, let url = arguments.url else { return nil }
+      return "\(target).\(cb.signature) \(url)"
+    }
+    #expect(withURL == (p.scenes ? [SD + "scene(_:willConnectTo:options:) notes://1"]
+                                 : [AD + "application(_:willFinishLaunchingWithOptions:) notes://1",
+                                    AD + "application(_:didFinishLaunchingWithOptions:) notes://1",
+                                    AD + "application(_:open:options:) notes://1"]))
+  }
 }
