@@ -78,4 +78,27 @@ private let availableNotification = "UIApplication.protectedDataDidBecomeAvailab
                                     AD + "application(_:didFinishLaunchingWithOptions:) notes://1",
                                     AD + "application(_:open:options:) notes://1"]))
   }
+
+  @Test("§16 processingRunsAfterForceQuit is false before iOS 18 and true from 18 (W2, F110, F111)",
+        arguments: Profile.releases)
+  func processingAfterForceQuitDefault(ios: Int) {
+    #expect(Profile(ios: ios).processingRunsAfterForceQuit == (ios >= 18))
+  }
+
+  @Test("§16 after a force quit a processing request waits for the user before iOS 18 and runs from iOS 18, by default (W2, F110, F111)",
+        arguments: [17, 18, 26])
+  func processingAfterForceQuit(ios: Int) throws {
+    let app = BG.app { sim in try sim.appSetTaskCompleted(BG.cleanup, true) }
+    app.handlers["sceneDidEnterBackground"] = { sim in try sim.appSubmit(BGTaskRequest(identifier: BG.cleanup, kind: .processing)) }
+    let p = PlatformUnderTest(ios: ios, scenes: true)
+    let h = try p.launched(app: app)
+    try h.perform(.home, .appSwitcher, .forceQuit)
+    h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
+    try h.perform(.bgTask(BG.cleanup))
+    h.expectSystem(ios >= 18 ? ["started background, background", "suspended"]
+                             : ["note bgTaskHeld: the user force quit the app: the processing task \"com.example.cleanup\" waits until the user opens it again"])
+    h.expectCalls(ios >= 18 ? BG.backgroundLaunch(p) + [BG.launchHandler(BG.cleanup)] : [])
+    h.expectNotifications(ios >= 18 ? ["UIApplication.didFinishLaunchingNotification"] : [])
+    #expect(h.sim.state.backgroundWork.pending.map(\.request.identifier) == (ios >= 18 ? [] : [BG.cleanup]))
+  }
 }
