@@ -97,9 +97,15 @@ extension Simulator {
     try deliver(.viewDidAppear, state.label(root), animated: false)
   }
 
+  /// Sessions discarded while the app was not running are reported shortly after its next
+  /// launch, a launch in the background included (docs/model.md §2).
+  func reportDiscardedSessions() throws(ProcessEnded) {
+    if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+  }
+
   /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
   func connectScene(url: String?) throws(ProcessEnded) {
-    if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+    try reportDiscardedSessions()
     if !state.sceneSession {
       try deliver(.configurationForConnecting, "AppDelegate")
       emit(.sceneSessionChanged(created: true))
@@ -185,6 +191,7 @@ extension Simulator {
       try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
       try post("UIApplication.didFinishLaunchingNotification")
     }
+    try reportDiscardedSessions()
     if !profile.scenes {
       try showRootInBackground()
       try didEnterBackground()

@@ -38,6 +38,7 @@ extension VerbSpec {
         try sim.deliver(.willFinishLaunchingWithOptions, "AppDelegate")
         try sim.deliver(.didFinishLaunchingWithOptions, "AppDelegate")
         try sim.post("UIApplication.didFinishLaunchingNotification")
+        try sim.reportDiscardedSessions()
       }
     })
 

@@ -6,6 +6,8 @@ import Testing
 // differ: protected data coming back after an ordinary lock (docs/model.md §12), a scene app's
 // launch options (§2), and whether processing tasks run after a force quit (§16). The fourth,
 // the order of view-controller restoration (§17), is ControllerRestorationTests' roundTrip.
+// Last, sessions discarded while the app was not running are reported at whatever launch comes
+// next (§2), where the model held them back until a scene connected.
 
 private let AD = "AppDelegate.", SD = "SceneDelegate."
 private let available = AD + "applicationProtectedDataDidBecomeAvailable(_:)"
@@ -97,8 +99,43 @@ private let availableNotification = "UIApplication.protectedDataDidBecomeAvailab
     try h.perform(.bgTask(BG.cleanup))
     h.expectSystem(ios >= 18 ? ["started background, background", "suspended"]
                              : ["note bgTaskHeld: the user force quit the app: the processing task \"com.example.cleanup\" waits until the user opens it again"])
-    h.expectCalls(ios >= 18 ? BG.backgroundLaunch(p) + [BG.launchHandler(BG.cleanup)] : [])
+    h.expectCalls(ios >= 18 ? BG.backgroundLaunch(p, discarded: true) + [BG.launchHandler(BG.cleanup)] : [])
     h.expectNotifications(ios >= 18 ? ["UIApplication.didFinishLaunchingNotification"] : [])
     #expect(h.sim.state.backgroundWork.pending.map(\.request.identifier) == (ios >= 18 ? [] : [BG.cleanup]))
+  }
+
+  @Test("§2 sessions discarded while the app was not running are reported just after its next launch, a background one included; the user's launch then makes a new session without reporting them again (S19)",
+        arguments: [18, 26])
+  func discardedSessionsAtABackgroundLaunch(ios: Int) throws {
+    let app = BG.app { sim in try sim.appSetTaskCompleted(BG.cleanup, true) }
+    app.handlers["sceneDidEnterBackground"] = { sim in try sim.appSubmit(BGTaskRequest(identifier: BG.cleanup, kind: .processing)) }
+    let h = try PlatformUnderTest(ios: ios, scenes: true).launched(app: app)
+    try h.perform(.home, .appSwitcher, .forceQuit)
+    h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
+    try h.perform(.bgTask(BG.cleanup))
+    h.expectCalls([AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)",
+                   AD + "application(_:didDiscardSceneSessions:)", BG.launchHandler(BG.cleanup)])
+    h.expectNotifications(["UIApplication.didFinishLaunchingNotification"])
+    h.expectSystem(["started background, background", "suspended"])
+    try h.perform(.launch(url: nil))
+    h.expectCalls(Array(StandardLaunch.sceneCalls(ios: ios, newSession: true, instance: 2).dropFirst(2)))
+    h.expectNotifications(Array(StandardLaunch.sceneNotifications.dropFirst()))
+    h.expectSystem(["resumed"])
+  }
+
+  @Test("§2 a prewarm that runs didFinishLaunching (knob prewarmRunsDidFinish) reports sessions discarded at a force quit right after it; the tap does not again (S19, F5)")
+  func discardedSessionsAtAPrewarm() throws {
+    let h = try PlatformUnderTest(ios: 17, scenes: true).launched(knobs: { $0.prewarmRunsDidFinish = .always })
+    try h.perform(.home, .appSwitcher, .forceQuit)
+    h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
+    try h.perform(.prewarm)
+    h.expectCalls([AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)",
+                   AD + "application(_:didDiscardSceneSessions:)"])
+    h.expectNotifications(["UIApplication.didFinishLaunchingNotification"])
+    h.expectSystem(["started prewarm, background"])
+    try h.perform(.launch(url: nil))
+    h.expectCalls(Array(StandardLaunch.sceneCalls(ios: 17, instance: 2).dropFirst(2)))
+    h.expectNotifications(Array(StandardLaunch.sceneNotifications.dropFirst()))
+    h.expectSystem(["continued background"])
   }
 }
