@@ -87,21 +87,23 @@ private let availableNotification = "UIApplication.protectedDataDidBecomeAvailab
     #expect(Profile(ios: ios).processingRunsAfterForceQuit == (ios >= 18))
   }
 
-  @Test("§16 after a force quit a processing request waits for the user before iOS 18 and runs from iOS 18, by default (W2, F110, F111)",
-        arguments: [17, 18, 26])
-  func processingAfterForceQuit(ios: Int) throws {
+  @Test("§16 after a force quit a processing request waits for the user before iOS 18 and runs from iOS 18, by default, with and without scenes (W2, F110, F111)",
+        arguments: [PlatformUnderTest(ios: 17, scenes: true), PlatformUnderTest(ios: 17, scenes: false), PlatformUnderTest(ios: 18, scenes: true),
+                    PlatformUnderTest(ios: 18, scenes: false), PlatformUnderTest(ios: 26, scenes: true)])
+  func processingAfterForceQuit(_ p: PlatformUnderTest) throws {
     let app = BG.app { sim in try sim.appSetTaskCompleted(BG.cleanup, true) }
-    app.handlers["sceneDidEnterBackground"] = { sim in try sim.appSubmit(BGTaskRequest(identifier: BG.cleanup, kind: .processing)) }
-    let p = PlatformUnderTest(ios: ios, scenes: true)
+    let submit: ScriptedApp.Handler = { sim in try sim.appSubmit(BGTaskRequest(identifier: BG.cleanup, kind: .processing)) }
+    app.handlers[p.scenes ? "sceneDidEnterBackground" : "applicationDidEnterBackground"] = submit
     let h = try p.launched(app: app)
     try h.perform(.home, .appSwitcher, .forceQuit)
     h.expectHome(system: ["suspended", "terminated user: force quit from the app switcher while suspended"])
     try h.perform(.bgTask(BG.cleanup))
-    h.expectSystem(ios >= 18 ? ["started background, background", "suspended"]
-                             : ["note bgTaskHeld: the user force quit the app: the processing task \"com.example.cleanup\" waits until the user opens it again"])
-    h.expectCalls(ios >= 18 ? BG.backgroundLaunch(p, discarded: true) + [BG.launchHandler(BG.cleanup)] : [])
-    h.expectNotifications(ios >= 18 ? ["UIApplication.didFinishLaunchingNotification"] : [])
-    #expect(h.sim.state.backgroundWork.pending.map(\.request.identifier) == (ios >= 18 ? [] : [BG.cleanup]))
+    let runs = p.ios >= 18
+    h.expectSystem(runs ? BG.backgroundLaunchSystem(p) + ["suspended"]
+                        : ["note bgTaskHeld: the user force quit the app: the processing task \"com.example.cleanup\" waits until the user opens it again"])
+    h.expectCalls(runs ? BG.backgroundLaunch(p, instance: 2, discarded: true) + [BG.launchHandler(BG.cleanup)] : [])
+    h.expectNotifications(runs ? BG.backgroundLaunchNotifications(p) : [])
+    #expect(h.sim.state.backgroundWork.pending.map(\.request.identifier) == (runs ? [] : [BG.cleanup]))
   }
 
   @Test("§2 sessions discarded while the app was not running are reported just after its next launch, a background one included; the user's launch then makes a new session without reporting them again (S19)",
