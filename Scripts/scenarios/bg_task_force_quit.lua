@@ -1,8 +1,10 @@
 -- A force quit (docs/model.md §16; F111, W2, F110, F108): the refresh request waits until the
--- user opens the app again, the processing request still runs (knob
--- processingRunsAfterForceQuit), and the background session's transfer is cancelled: the app
--- hears of it (error −999) when the user opens it.
-scenario { name = "BGTasks after a force quit", ios = 17, ios_range = "13-26", scenes = true, app = "../apps/feed.lua" }
+-- user opens the app again, the processing request still runs — from iOS 18 by default; the
+-- knob processingRunsAfterForceQuit (false before 18) is set here so that every profile shows
+-- it — and the background session's transfer is cancelled: the app hears of it (error −999)
+-- when the user opens it.
+scenario { name = "BGTasks after a force quit", ios = 17, ios_range = "13-26", scenes = true, app = "../apps/feed.lua",
+           knobs = { processingRunsAfterForceQuit = true } }
 
 launch()
 home()

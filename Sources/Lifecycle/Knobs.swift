@@ -113,7 +113,7 @@ extension Profile {
              { _ in 30 }, missingSeconds: 30,
              default: "30 s", "`handleEventsForBackgroundURLSession`'s completion must be called within it (0x2182bad3)"),
     .flag("processingRunsAfterForceQuit", get: { $0.processingRunsAfterForceQuit }, set: { $0.processingRunsAfterForceQuit = $1 },
-          { _ in true }, missing: true, default: "`true`",
+          { $0 >= 18 }, missing: true, default: "iOS ≥ 18",
           "after a force quit processing requests may still run; refresh requests wait for the user"),
     // State restoration (docs/model.md §17). Logs written before these knobs replay with their defaults.
     .count("restoreInteractionMinIOS", get: { $0.restoreInteractionMinIOS }, set: { $0.restoreInteractionMinIOS = $1 },

@@ -138,8 +138,9 @@ public struct LifecycleState: Equatable, Sendable {
   /// A significant time change reached the suspended process: it is delivered (once, however many
   /// came) when the process next runs, as knob `queuedTimeChangeDelivery` says. Lost with the process.
   public var timeChangePending = false
-  /// The first unlock came while the process was suspended: `applicationProtectedDataDidBecomeAvailable`
-  /// is delivered when it next comes to the foreground. Lost with the process.
+  /// Protected data came back (an unlock, the first or a later one) while the process was
+  /// suspended: `applicationProtectedDataDidBecomeAvailable` is delivered when it next comes to
+  /// the foreground. Lost with the process.
   public var protectedDataAvailablePending = false
   /// File locks the app holds (`hold_lock`), by name: true for a lock in a shared container.
   public var heldLocks: [String: Bool] = [:]

@@ -51,10 +51,11 @@ extension Simulator {
     defer { launching = false; scheduler.disarmInnermost() }
     if !profile.scenes { try buildRoot() }
     if !state.didFinishLaunchingRan {
-      let options = openingLaunchOptions()
-      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      // A scene app's launch options are nil: what opened it goes to the connection options.
+      let options = openingLaunchOptions(), launchURL = profile.scenes ? nil : url
+      try deliver(.willFinishLaunchingWithOptions, "AppDelegate", url: launchURL, payload: options)
       try restoreControllers()
-      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: url, payload: options)
+      try deliver(.didFinishLaunchingWithOptions, "AppDelegate", url: launchURL, payload: options)
       try post("UIApplication.didFinishLaunchingNotification")
     }
     if profile.scenes {
@@ -96,9 +97,15 @@ extension Simulator {
     try deliver(.viewDidAppear, state.label(root), animated: false)
   }
 
+  /// Sessions discarded while the app was not running are reported shortly after its next
+  /// launch, a launch in the background included (docs/model.md §2).
+  func reportDiscardedSessions() throws(ProcessEnded) {
+    if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+  }
+
   /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
   func connectScene(url: String?) throws(ProcessEnded) {
-    if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+    try reportDiscardedSessions()
     if !state.sceneSession {
       try deliver(.configurationForConnecting, "AppDelegate")
       emit(.sceneSessionChanged(created: true))
@@ -184,6 +191,7 @@ extension Simulator {
       try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
       try post("UIApplication.didFinishLaunchingNotification")
     }
+    try reportDiscardedSessions()
     if !profile.scenes {
       try showRootInBackground()
       try didEnterBackground()

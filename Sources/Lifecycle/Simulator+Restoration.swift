@@ -126,31 +126,35 @@ extension Simulator {
   }
 
   /// Between willFinishLaunching and didFinishLaunching of a foreground launch with an archive:
-  /// should-restore → if true, per preserved controller, parents first:
-  /// `viewControllerWithRestorationIdentifierPath` → its view loads → `decodeRestorableState`;
-  /// then `didDecodeRestorableStateWith` → `applicationFinishedRestoringState` per controller.
+  /// should-restore → if true, first every preserved controller is made, parents first
+  /// (`viewControllerWithRestorationIdentifierPath`, a new one's `init(coder:)`), then their views
+  /// load down the chain, then each decodes its state (`decodeRestorableState`); then
+  /// `didDecodeRestorableStateWith` → `applicationFinishedRestoringState` per controller.
   func restoreControllers() throws(ProcessEnded) {
     guard let archive = state.restorationArchive, let pair = restorationPair() else { return }
     guard try deliver(pair.restore, "AppDelegate", payload: coderPayload(archive.appCoder)) == .bool(true) else { return }
-    var restored: [Int] = []
+    var restored: [(id: Int, coder: JSONValue)] = []
     // Without a window (a scene app, under legacyRestorationInSceneApps) only the application's coder is restored.
     if state.window != nil {
       for saved in archive.controllers {
-        guard let id = try restore(saved) else { break }
-        restored.append(id)
+        guard let id = try make(saved) else { break }
+        restored.append((id, saved.coder))
       }
       if let w = state.window, w.container == .tabs, archive.selectedTab != w.selectedTab, w.tabs.indices.contains(archive.selectedTab) {
         selectTabSilently(archive.selectedTab)
       }
+      for (id, _) in restored { try loadView(id) }
+      for (id, coder) in restored { try deliver(.decodeRestorableState, state.label(id), payload: coderPayload(coder)) }
     }
     try deliver(.didDecodeRestorableStateWith, "AppDelegate", payload: coderPayload(archive.appCoder))
-    for id in restored where state.controllers[id] != nil {
+    for (id, _) in restored where state.controllers[id] != nil {
       try deliver(.applicationFinishedRestoringState, state.label(id))
     }
   }
 
-  /// Puts one preserved controller back; nil (with a note) when it cannot be, which ends the restoration.
-  private func restore(_ saved: PreservedController) throws(ProcessEnded) -> Int? {
+  /// Makes one preserved controller (the path method, then its place in the window); nil (with a
+  /// note) when it cannot be placed, which ends the restoration.
+  private func make(_ saved: PreservedController) throws(ProcessEnded) -> Int? {
     let pathPayload = JSONValue.array(saved.path.map(JSONValue.string))
     let chosen = try deliver(.viewControllerWithRestorationIdentifierPath, "AppDelegate",
                              payload: .object([("path", pathPayload), ("coder", saved.coder)]))
@@ -167,8 +171,6 @@ extension Simulator {
       note("restorationStopped", "\(saved.path.joined(separator: "/")) (\(className)) cannot be restored in this window; the controllers after it are not restored")
       return nil
     }
-    try loadView(id)
-    try deliver(.decodeRestorableState, state.label(id), payload: coderPayload(saved.coder))
     return id
   }
 

@@ -81,8 +81,8 @@ extension Simulator {
     try deliverQueued(foreground: false)
   }
 
-  /// What the process received while suspended, delivered when it runs again: first the
-  /// protected data of the first unlock (foreground only), then the time change (at a
+  /// What the process received while suspended, delivered when it runs again: first protected
+  /// data coming back at an unlock (foreground only), then the time change (at a
   /// foreground resume; in the background too with `queuedTimeChangeDelivery = nextRun`).
   func deliverQueued(foreground: Bool) throws(ProcessEnded) {
     if foreground, state.protectedDataAvailablePending {

@@ -38,6 +38,7 @@ extension VerbSpec {
         try sim.deliver(.willFinishLaunchingWithOptions, "AppDelegate")
         try sim.deliver(.didFinishLaunchingWithOptions, "AppDelegate")
         try sim.post("UIApplication.didFinishLaunchingNotification")
+        try sim.reportDiscardedSessions()
       }
     })
 
@@ -83,7 +84,8 @@ extension VerbSpec {
     },
     deviceChange: { _, s in
       s.locked = false; s.lockedAt = nil
-      if s.firstUnlockPending, s.process == .suspended { s.protectedDataAvailablePending = true }
+      // Protected data coming back is queued for a suspended app, after any lock (docs/model.md §12).
+      if !s.protectedDataAvailable, s.process == .suspended { s.protectedDataAvailablePending = true }
       s.firstUnlockPending = false
     },
     userTakesDevice: { _ in true })

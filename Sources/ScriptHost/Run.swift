@@ -2,7 +2,7 @@ import EventStore
 import Lifecycle
 
 /// The version written into every log header.
-public let lifesimVersion = "0.3.0"
+public let lifesimVersion = "0.4.0"
 
 /// What `lifesim run` (and `replay --verify`, `replay --app`) asks for.
 public struct RunConfiguration: Sendable {

@@ -95,7 +95,7 @@ import TestSupport
   }
 
   @Test func helpAndVersion() throws {
-    #expect(try lifesim(["--version"]).out == "0.3.0\n")
+    #expect(try lifesim(["--version"]).out == "0.4.0\n")
     for cmd in ["run", "replay", "verify", "diff", "export"] {
       let h = try lifesim([cmd, "--help"])
       #expect(h.out.contains("Example"), "\(cmd)")

@@ -3,8 +3,9 @@ import Testing
 
 /// Logs are users' records: logs written by an older lifesim are read by every command, and a
 /// re-run that departs from one says which version recorded it. The fixtures were recorded by
-/// lifesim 0.1.0 (before 0.2.0 gave the appearance callbacks `animated`) and 0.2.0 (before
-/// 0.3.0 recorded what the launch methods return).
+/// lifesim 0.1.0 (before 0.2.0 gave the appearance callbacks `animated`), 0.2.0 (before
+/// 0.3.0 recorded what the launch methods return) and 0.3.0 (before 0.4.0 made every restored
+/// controller before decoding any).
 @Suite(.serialized) struct OldLogTests {
   static let versions = ["0.1.0", "0.2.0"]
   static let logs = ["home_and_return.lifelog", "did_enter_background_overrun.lifelog"]
@@ -37,8 +38,23 @@ import Testing
     let log = Self.folder(version) + "/home_and_return.lifelog"
     let r = try lifesim(["replay", log, "--verify"])
     #expect(r.status == 1)
-    #expect(r.err.hasPrefix("lifesim: note: \(log) was recorded by lifesim \(version); this is 0.3.0. The same scripts and seed give identical events only within one version.\n"))
+    #expect(r.err.hasPrefix("lifesim: note: \(log) was recorded by lifesim \(version); this is 0.4.0. The same scripts and seed give identical events only within one version.\n"))
     #expect(r.out.hasPrefix("Diverged at event 5 (t = 0.000000 s):\n"), "\(r.out)")
     #expect(r.out.contains(#""target":"AppDelegate","used_us":0,"depth":0,"value":true}"#), "\(r.out)")
+  }
+
+  /// A 0.3.0 log of the bundled legacy_restoration scenario departs where 0.4.0 makes the second
+  /// controller before the first one's view loads, and the note names the recording version.
+  @Test func aReRunOfARestorationRecordedBeforeTheNewOrderNamesItsVersion() throws {
+    let log = Self.folder("0.3.0") + "/legacy_restoration.lifelog"
+    let r = try lifesim(["replay", log, "--verify"])
+    #expect(r.status == 1)
+    #expect(r.err == "lifesim: note: \(log) was recorded by lifesim 0.3.0; this is 0.4.0. The same scripts and seed give identical events only within one version.\n")
+    #expect(r.out.hasPrefix("""
+      Diverged at event 59 (t = 0.000000 s):
+        recorded:  {"seq":59,"t":0,"kind":"callback","name":"loadView()","target":"ArticleList#2","handled":false,"depth":0}
+        this run:  {"seq":59,"t":0,"kind":"callback","name":"application(_:viewControllerWithRestorationIdentifierPath:coder:)","target":"AppDelegate","handled":false,"depth":0,"payload":{"path":["article"],"coder":{"article":1}}}
+
+      """), "\(r.out)")
   }
 }

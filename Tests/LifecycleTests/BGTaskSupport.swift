@@ -55,12 +55,12 @@ enum BG {
   }
 
   /// The callbacks of a background launch up to the event's handler (exclusive): a scene app's
-  /// willFinish → didFinish; a sceneless app builds and shows its window, then
-  /// applicationDidEnterBackground (docs/model.md §2).
-  static func backgroundLaunch(_ p: PlatformUnderTest, instance: Int = 1) -> [String] {
+  /// willFinish → didFinish [→ didDiscardSceneSessions, after a force quit]; a sceneless app
+  /// builds and shows its window, then applicationDidEnterBackground (docs/model.md §2).
+  static func backgroundLaunch(_ p: PlatformUnderTest, instance: Int = 1, discarded: Bool = false) -> [String] {
     let vc = "NoteList#\(instance)."
     let finish = [AD + "application(_:willFinishLaunchingWithOptions:)", AD + "application(_:didFinishLaunchingWithOptions:)"]
-    guard !p.scenes else { return finish }
+    guard !p.scenes else { return finish + (discarded ? [AD + "application(_:didDiscardSceneSessions:)"] : []) }
     return [vc + "init(coder:)"] + finish + [vc + "loadView()", vc + "viewDidLoad()"] + Seen.appearing(vc, ios: p.ios)
       + [vc + "viewDidAppear(_:)", AD + "applicationDidEnterBackground(_:)"]
   }

@@ -134,7 +134,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectSystem(["resumed"])
   }
 
-  @Test("§12 lock, protected data 10 s later, unlock back into the app (T10, S37)")
+  @Test("§12 lock, protected data 10 s later, unlock back into the app, which hears first that protected data is back (T10, S37, S-apg)")
   func lockUnlock() throws {
     let h = Harness(ios: 12, scenes: false)
     try h.launch()
@@ -145,8 +145,9 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectCalls([])  // suspended: nothing delivered
     h.expectNotifications([])
     try h.perform(.unlock)
-    h.expectCalls([AD + "applicationWillEnterForeground(_:)", AD + "applicationDidBecomeActive(_:)"])
-    h.expectNotifications(Posted.back(scenes: false))
+    h.expectCalls([AD + "applicationProtectedDataDidBecomeAvailable(_:)", AD + "applicationWillEnterForeground(_:)",
+                   AD + "applicationDidBecomeActive(_:)"])
+    h.expectNotifications(["UIApplication.protectedDataDidBecomeAvailableNotification"] + Posted.back(scenes: false))
     h.expectSystem(["resumed"])
     #expect(h.sim.state.protectedDataAvailable)
   }

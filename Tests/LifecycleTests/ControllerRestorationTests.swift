@@ -39,14 +39,15 @@ private func preservation(ios: Int, pair: String) -> [String] {
     + (ios >= 13 ? Array(repeating: DT + "1.traitCollectionDidChange(_:)", count: 2) : [])
 }
 
-/// The cold launch that restores NoteList#2 with Detail#2 pushed on it, then shows Detail#2.
+/// The cold launch that restores NoteList#2 with Detail#2 pushed on it, then shows Detail#2:
+/// every controller is made first, then the views load down the chain, then each decodes.
 private func restoringLaunch(ios: Int, pair: String) -> [String] {
   [NL + "2.init(coder:)", AD + "application(_:willFinishLaunchingWithOptions:)",
    AD + "application(_:shouldRestore\(pair)ApplicationState:)",
-   AD + "application(_:viewControllerWithRestorationIdentifierPath:coder:)", NL + "2.loadView()", NL + "2.viewDidLoad()",
-   NL + "2.decodeRestorableState(with:)",
-   AD + "application(_:viewControllerWithRestorationIdentifierPath:coder:)", DT + "2.init(coder:)", DT + "2.loadView()",
-   DT + "2.viewDidLoad()", DT + "2.decodeRestorableState(with:)",
+   AD + "application(_:viewControllerWithRestorationIdentifierPath:coder:)",
+   AD + "application(_:viewControllerWithRestorationIdentifierPath:coder:)", DT + "2.init(coder:)",
+   NL + "2.loadView()", NL + "2.viewDidLoad()", DT + "2.loadView()", DT + "2.viewDidLoad()",
+   NL + "2.decodeRestorableState(with:)", DT + "2.decodeRestorableState(with:)",
    AD + "application(_:didDecodeRestorableStateWith:)", NL + "2.applicationFinishedRestoringState()",
    DT + "2.applicationFinishedRestoringState()", AD + "application(_:didFinishLaunchingWithOptions:)"]
     + Seen.appearing(DT + "2.", ios: ios) + [AD + "applicationDidBecomeActive(_:)", DT + "2.viewDidAppear(_:)"]
