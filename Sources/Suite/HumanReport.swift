@@ -61,6 +61,14 @@ public enum HumanReport {
     return "no case ran (\(results.count) skipped\(why))"
   }
 
+  /// Why a suite with files that look like cases but cannot run is in trouble, whatever its
+  /// cases did: `2 files look like scenarios but cannot run: a.lua (calls verbs but has no scenario{} line), …`.
+  public static func problemFiles(_ problems: [DiscoveredFile]) -> String {
+    let listed = problems.map { "\($0.path)\($0.why.map { " (" + $0 + ")" } ?? "")" }.joined(separator: ", ")
+    let count = problems.count == 1 ? "1 file looks" : "\(problems.count) files look"
+    return "\(count) like a scenario but cannot run: \(listed)"
+  }
+
   /// The case's warnings, one line each: `warning: no_expectations: … [name [iOS 17]]`.
   public static func warningLines(_ r: CaseResult) -> [String] {
     r.warnings.map { "\($0.line)  [\(r.name)]" }

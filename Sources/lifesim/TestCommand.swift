@@ -187,6 +187,7 @@ struct Test: ParsableCommand {
       Terminal.write(HumanReport.summary(summary, wallUs: wallUs))
     }
     if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }
+    if summary.problemFiles > 0 { Terminal.error(HumanReport.problemFiles(files.filter(\.isProblem))) }
   }
 
   /// Refuses, before any case runs, a report or log that would land on a script of the suite

@@ -64,6 +64,9 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
       2 cases: 2 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).
 
       """), "\(human.out)")
+    // Standard error says why a suite whose cases all passed exits 2.
+    #expect(human.err == "lifesim: 2 files look like a scenario but cannot run: \(dir)/bad\\xFF.lua (name is not UTF-8), "
+      + "\(dir)/commented.lua (calls verbs but has no scenario{} line)\n", "\(human.err)")
     // -q keeps only the files that are problems.
     let quiet = try lifesim(["test", dir, "-q", "--no-wall-time"])
     #expect(quiet.out == """
