@@ -303,10 +303,12 @@ public final class LogReader {
       }
       scripts.append(EmbeddedScript(role: role, path: path, sha256: sha, source: source))
     }
-    return LogHeader(format: format, lifesim: try need("lifesim") { $0.stringValue },
-                     lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
-                     scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
-                     scripts: scripts)
+    let header = LogHeader(format: format, lifesim: try need("lifesim") { $0.stringValue },
+                           lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
+                           scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
+                           scripts: scripts)
+    if let reason = HeaderRules.check?(header) { throw .damaged(line: 1, reason: "header: \(reason)") }
+    return header
   }
 
   static func decodeTrailer(_ body: JSONValue, number: Int) throws(LogProblem) -> LogTrailer {
