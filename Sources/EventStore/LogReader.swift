@@ -38,6 +38,16 @@ public enum LogEnding: Equatable, Sendable {
   static func intactMessage(events: Int64) -> String { "intact and complete: \(events) events" }
   /// The exact words for a log with no trailer.
   static func cutOffMessage(afterEvent n: Int64) -> String { "cut off after event \(n) (no trailer)" }
+
+  /// The last event of a log with no trailer; nil for a complete log.
+  public var cutOffAfter: Int64? {
+    if case let .cutOff(n) = self { return n }
+    return nil
+  }
+
+  /// Why a command that needs a whole run (`replay`, `diff`) is trouble on a log with no trailer
+  /// (a run killed by the OOM killer or a CI timeout): what happened after the cut is unknown.
+  public static func noTrailerMessage(afterEvent n: Int64) -> String { "the log ends without a trailer after event \(n)" }
 }
 
 /// Streams a log line by line in constant memory, checking format, sequence,

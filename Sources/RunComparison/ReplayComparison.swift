@@ -33,6 +33,13 @@ public final class ReplayComparison {
   /// What is wrong with the recording, if reading it failed before the comparison ended.
   public var problem: LogProblem? { checker.problem }
 
+  /// The recording's last event when it ends without a trailer and the comparison reached that
+  /// end (nothing past the cut can be compared); nil when it diverged before, or is complete.
+  public var cutOffAfter: Int64? {
+    guard let n = checker.recording.ending?.cutOffAfter, (divergence?.seq ?? .max) > n else { return nil }
+    return n
+  }
+
   /// Compares one re-run event with the next recorded one, in place.
   public func check(seq: Int64, _ event: Event) { checker.check(seq: seq, event) }
 

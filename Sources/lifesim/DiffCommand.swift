@@ -17,7 +17,8 @@ struct Diff: ParsableCommand {
       hunk that is mostly the same events at other times is named a time shift.
 
       Exit status: 0 same, 1 different, 2 trouble (as diff), including a log whose run stopped
-      on a script error (its trailer says so; the diff is printed all the same).
+      on a script error (its trailer says so) or that ends without a trailer (the diff is
+      printed all the same).
 
       Example:
         lifesim diff notes.lifelog overrun.lifelog --context 5
@@ -86,10 +87,12 @@ struct Diff: ParsableCommand {
     }
     let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
     // A log of a run that stopped on a script error is trouble, as replaying it is.
-    let recordedErrors = [(a, ra.ending?.scriptError), (b, rb.ending?.scriptError)].compactMap { path, error in
-      error.map { "\(path): the recorded run stopped on a script error: \($0)" }
+    // So is a log cut off before its trailer: how its run ended is unknown.
+    let troubles = [(a, ra.ending), (b, rb.ending)].compactMap { path, ending in
+      ending?.scriptError.map { "\(path): the recorded run stopped on a script error: \($0)" }
+        ?? ending?.cutOffAfter.map { "\(path): \(LogEnding.noTrailerMessage(afterEvent: $0))" }
     }
-    let status = !recordedErrors.isEmpty ? Status.trouble
+    let status = !troubles.isEmpty ? Status.trouble
       : differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
     if json {
       var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
@@ -125,7 +128,7 @@ struct Diff: ParsableCommand {
       }
       Terminal.write(outcome.table(a: a, b: b))
     }
-    for error in recordedErrors { Terminal.error(error) }
+    for error in troubles { Terminal.error(error) }
     throw ExitCode(status)
   }
 }

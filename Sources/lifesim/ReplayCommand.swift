@@ -20,7 +20,8 @@ struct Replay: ParsableCommand {
       changed app and reports where it departs.
 
       Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error
-      (also when the recorded run stopped on one).
+      (also when the recorded run stopped on one), or a log that ends without its trailer (a run
+      that was killed: replayed as far as it goes).
 
       Examples:
         lifesim replay run.lifelog
@@ -156,6 +157,11 @@ struct Replay: ParsableCommand {
   private func report(_ result: RunResult, _ comparison: ReplayComparison) -> Int32 {
     if let problem = comparison.problem {
       Terminal.error("\(log): \(problem)")
+      return Status.trouble
+    }
+    // A recording cut off before its trailer cannot say whether the re-run matches past the cut.
+    if let n = comparison.cutOffAfter {
+      Terminal.error("\(log): \(LogEnding.noTrailerMessage(afterEvent: n))")
       return Status.trouble
     }
     // A re-run stopped by a script error is trouble, wherever it departed before it stopped.
