@@ -12,6 +12,28 @@ public enum LogProblem: Error, Equatable, CustomStringConvertible, Sendable {
     case let .damaged(line, reason): return "line \(line): \(reason)"
     }
   }
+
+  /// Line `line` is not JSON (`verify`'s words: `not JSON (duplicate key "kind" at byte 40)`).
+  static func notJSON(_ failure: JSONParser.Failure, line: Int) -> LogProblem {
+    .damaged(line: line, reason: "not JSON (\(failure.reason) at byte \(failure.offset + 1))")
+  }
+
+  /// Line `line` names a kind of event no log holds.
+  static func unknownKind(_ kind: String, line: Int) -> LogProblem {
+    .damaged(line: line, reason: "unknown event kind \"\(kind)\"")
+  }
+
+  /// What `verify` reports of event line `line` whose body (`h` excluded) is not JSON or names no
+  /// kind of event; nil when it is neither. For readers that compare a line's bytes without parsing
+  /// it (`replay --verify`): a line that differs may be damage rather than a divergence.
+  public static func damage(ofEvent body: [UInt8], line: Int) -> LogProblem? {
+    let parsed: JSONValue
+    do { parsed = try JSONParser.parse(body) } catch { return notJSON(error, line: line) }
+    guard let kind = parsed["kind"]?.stringValue, EventKind(rawValue: kind) != nil else {
+      return unknownKind(parsed["kind"]?.stringValue ?? "", line: line)
+    }
+    return nil
+  }
 }
 
 /// One line of a log, as the reader yields it.
@@ -176,7 +198,7 @@ public final class LogReader {
   /// Checks an event's kind, its place in the sequence and its time, then advances past it.
   private func accept(seq: Int64, t: Int64, kind kindText: String, number: Int) throws(LogProblem) -> EventKind {
     guard let kind = EventKind(rawValue: kindText) else {
-      throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
+      throw .unknownKind(kindText, line: number)
     }
     try order.accept(seq: seq, t: t, line: number)
     return kind
@@ -197,7 +219,7 @@ public final class LogReader {
         try JSONParser.validate(buf, scratch: &keyScratch, members: &members, recording: mode == .inPlace)
       }
     } catch {
-      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      throw .notJSON(error, line: number)
     }
     // {"seq":N,"t":T,"kind":"K", …
     var i = Self.seqPrefix.count
@@ -251,7 +273,7 @@ public final class LogReader {
     if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
     guard hasHashSuffix(line) else {
       do { _ = try JSONParser.parse(line) } catch {
-        throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+        throw .notJSON(error, line: number)
       }
       throw .damaged(line: number, reason: "no hash \"h\" as the last member")
     }
@@ -269,7 +291,7 @@ public final class LogReader {
     do {
       return try JSONParser.parse(body)
     } catch {
-      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      throw .notJSON(error, line: number)
     }
   }
 

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `replay --verify` and `--app` compare each recorded line's bytes with the re-run's: a line that
+/// differs because it is damaged (a key twice, a kind no log has) is damage, exit 2 with its line
+/// as `verify` names it, not a divergence (exit 1).
+@Suite struct ReplayDamageTests {
+  @Test func aDuplicateKeyIsDamageWithItsLine() throws {
+    let log = try crafted(try recordedRun("dup-source.lifelog"), "dup.lifelog", line: 5,
+                          #""kind":"callback""#, #""kind":"callback","kind":"callback""#)
+    let message = "lifesim: \(log): line 5: not JSON (duplicate key \"kind\" at byte 40)\n"
+    #expect(try lifesim(["verify", log]).out == "\(log): line 5: not JSON (duplicate key \"kind\" at byte 40)\n")
+    for form in [["--verify"], ["--app", "Scripts/apps/notes.lua"]] {
+      let r = try lifesim(["replay", log] + form)
+      #expect(r.status == 2 && r.out.isEmpty && r.err == message, "\(form): \(r.status) \(r.out) \(r.err)")
+    }
+    let json = try lifesim(["replay", log, "--verify", "--json"])
+    #expect(json.status == 2 && json.out == #"{"kind":"end","command":"replay","status":2,"error":"\#(log): line 5: not JSON (duplicate key \"kind\" at byte 40)"}"# + "\n")
+  }
+
+  @Test func aKindNoLogHasIsDamageWithItsLine() throws {
+    let log = try crafted(try recordedRun("kind-source.lifelog"), "kind.lifelog", line: 5, #""kind":"callback""#, #""kind":"callbacks""#)
+    let r = try lifesim(["replay", log, "--verify"])
+    #expect(r.status == 2 && r.err == "lifesim: \(log): line 5: unknown event kind \"callbacks\"\n", "\(r.status) \(r.err)")
+  }
+}
