@@ -120,7 +120,7 @@ struct Diff: ParsableCommand {
           ? HunkRenderer.differingFields(sides[0].object?.objectValue ?? [], sides[1].object?.objectValue ?? []) : nil
         for (i, side) in sides.enumerated() {
           let source = side.object?["at"]?.stringValue.flatMap { side.text?.contains($0) == true ? nil : $0 }  // inputs show it already
-          let note = notes.map { i == 0 ? $0.0 : $0.1 }.map { "  [\($0)]" } ?? ""
+          let note = HunkRenderer.bracketed(notes.map { i == 0 ? $0.0 : $0.1 })
           Terminal.write("  \(side.side): " + (side.text ?? "(the run ends here)") + note + (source.map { "  (\($0))" } ?? ""))
         }
       } else {

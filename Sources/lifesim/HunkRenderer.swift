@@ -71,7 +71,7 @@ struct HunkRenderer {
     var cuts: [(at: Int, timeBytes: Int)] = []  // where each line's time starts, while every line's can be cut out
     for i in hunk.lines.indices {
       if i > 0 { out += "\n" }
-      let note = notes[i].map { "  [\($0)]" } ?? ""
+      let note = Self.bracketed(notes[i])
       let start: Int? = switch hunk.lines[i].side {
       case .same: Self.append("  ", texts[i], note, code: nil, to: &out)
       case .removed: Self.append("- ", texts[i], note, code: "31", to: &out)
@@ -125,6 +125,13 @@ struct HunkRenderer {
     }
   }
 
+  /// A note as a line ends with it, `  [handled: false]`; nothing for no note, or an empty one
+  /// (events that only moved differ in nothing a note shows).
+  static func bracketed(_ note: String?) -> String {
+    guard let note, !note.isEmpty else { return "" }
+    return "  [\(note)]"
+  }
+
   /// The members that differ, other than `seq` and the script line `at`, as `name: value, …` for each side.
   static func differingFields(_ a: [(String, JSONValue)], _ b: [(String, JSONValue)]) -> (String, String) {
     let names = (a.map(\.0) + b.map(\.0).filter { name in !a.contains { $0.0 == name } }).filter { $0 != "seq" && $0 != "at" }
@@ -143,12 +150,21 @@ struct HunkRenderer {
     func timeless(_ m: [(String, JSONValue)]) -> String {
       JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "t" && $0.0 != "at" }).canonicalText
     }
-    var pool: [String: Int] = [:]
-    for m in added { pool[timeless(m), default: 0] += 1 }
+    func timed(_ m: [(String, JSONValue)]) -> String {
+      JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "at" }).canonicalText
+    }
+    var pool: [String: Int] = [:], samePool: [String: Int] = [:]
+    for m in added {
+      pool[timeless(m), default: 0] += 1
+      samePool[timed(m), default: 0] += 1
+    }
     var shifted = 0
     for m in removed {
       let key = timeless(m)
-      if let n = pool[key], n > 0 { pool[key] = n - 1; shifted += 1 }
+      guard let n = pool[key], n > 0 else { continue }
+      pool[key] = n - 1
+      // The same event at the same time only moved among its neighbours: no time shift.
+      if let same = samePool[timed(m)], same > 0 { samePool[timed(m)] = same - 1 } else { shifted += 1 }
     }
     guard shifted * 2 >= removed.count, shifted > (timeShift?.shifted ?? 0) else { return }
     let first = hunk.lines.first { $0.side == .removed }
