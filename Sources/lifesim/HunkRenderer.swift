@@ -129,7 +129,7 @@ struct HunkRenderer {
   /// (events that only moved differ in nothing a note shows).
   static func bracketed(_ note: String?) -> String {
     guard let note, !note.isEmpty else { return "" }
-    return "  [\(note)]"
+    return "  [\(TerminalText.visible(note))]"
   }
 
   /// The members that differ, other than `seq` and the script line `at`, as `name: value, …` for each side.
