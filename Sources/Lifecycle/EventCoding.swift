@@ -161,6 +161,11 @@ extension Event {
       guard let v = e.int(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
+    func depth() throws(DecodingError) -> Int {
+      let v = try int("depth")
+      guard (0...Event.depthMax).contains(v) else { throw fail("depth \(v) is outside its range 0…\(Event.depthMax)") }
+      return Int(v)
+    }
     func bool(_ k: String) throws(DecodingError) -> Bool {
       guard let v = e.bool(k) else { throw fail("missing \"\(k)\"") }
       return v
@@ -245,10 +250,10 @@ extension Event {
       guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
       let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
                                         animated: e.bool("animated"), payload: e["payload"])
-      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
+      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: try depth(),
                        arguments: arguments)
     case .return:
-      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")),
+      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: try depth(),
                        value: e["value"])
     case .call:
       let call: AppCall
@@ -292,7 +297,7 @@ extension Event {
       }
       body = .appCalled(call, at: optStr("at"))
     case .notification:
-      body = .notificationPosted(name: name, handled: try bool("handled"), depth: Int(try int("depth")))
+      body = .notificationPosted(name: name, handled: try bool("handled"), depth: try depth())
     case .crash:
       body = .crashed(name: name, target: try str("target"), message: try str("description"),
                     traceback: try str("traceback"))

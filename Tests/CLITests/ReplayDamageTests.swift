@@ -19,6 +19,20 @@ import TestSupport
     #expect(json.status == 2 && json.out == #"{"kind":"end","command":"replay","status":2,"error":"\#(log): line 5: not JSON (duplicate key \"kind\" at byte 40)"}"# + "\n")
   }
 
+  @Test func aDepthNoRunNestsToIsRefusedNotATrap() throws {
+    // A callback's depth at Int64.max indented the trace by that many spaces (SIGILL).
+    let source = try recordedRun("depth-source.lifelog")
+    for depth in ["9223372036854775807", "-9223372036854775808", "-1", "1001"] {
+      let log = try crafted(source, "depth.lifelog", line: 5, #""depth":0"#, #""depth":\#(depth)"#)
+      for args in [["replay", log], ["replay", log, "--state"], ["export", log, "--format", "chrome-trace"]] {
+        let r = try lifesim(args)
+        #expect(r.status == 2 && r.err == "lifesim: \(log): event 4: depth \(depth) is outside its range 0…1000\n", "\(args): \(r.status) \(r.err)")
+      }
+      let diff = try lifesim(["diff", source, log])
+      #expect(diff.status == 2 && diff.err.hasSuffix("event 4: depth \(depth) is outside its range 0…1000\n"), "\(diff.err)")
+    }
+  }
+
   @Test func aKindNoLogHasIsDamageWithItsLine() throws {
     let log = try crafted(try recordedRun("kind-source.lifelog"), "kind.lifelog", line: 5, #""kind":"callback""#, #""kind":"callbacks""#)
     let r = try lifesim(["replay", log, "--verify"])
