@@ -2,7 +2,7 @@
 undetected (targets: 0, 0, 0) and writes RELIABILITY.md (not in --quick mode)."""
 import glob, json, os, random, shutil, signal, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hunt
+import headers, hunt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = "--quick" in sys.argv
@@ -177,6 +177,14 @@ def hunt_test(cases):
                     f"peak memory {peak:.0f} MiB, largest log {largest:.1f} MiB; every log verifies"))
 
 
+def headers_test(cases):
+    n, crashes, wrong, notes = headers.fuzz_headers(LIFESIM, ROOT, TMP, cases)
+    for line in notes:
+        print(line)
+    results.append(("crafted headers (knobs, seed, ios, scenes, scripts; chain re-hashed) through every command that reads a log",
+                    n * len(headers.COMMANDS), crashes, 0, wrong, "exit 0, 1 or 2 (2 with a message), never a signal"))
+
+
 def fuzz(product, seconds, corpus_seed=None):
     build = run(["swift", "build", "-c", "release", "--product", product, "--sanitize=fuzzer", "--scratch-path", ".build-fuzz"])
     if build.returncode != 0:
@@ -226,6 +234,7 @@ def main():
     hostile_test()
     determinism_test(2 if QUICK else 5)
     hunt_test(40 if QUICK else 400)
+    headers_test(15 if QUICK else 300)
     if not QUICK:
         logs = glob.glob(os.path.join(TMP, "det-*.lifelog"))[:2]
         fuzz("lifesim-fuzz-reader", int(os.environ.get("FUZZ_SECONDS", "60")), logs)
