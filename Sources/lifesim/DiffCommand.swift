@@ -55,7 +55,7 @@ struct Diff: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
-    var renderer = HunkRenderer()
+    var renderer = HunkRenderer(a: a, b: b)
     // Header differences first: they explain the event differences that follow.
     let headers = HeaderComparison(a: ra.header, b: rb.header)
     if json {

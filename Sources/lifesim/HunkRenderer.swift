@@ -7,6 +7,11 @@ import RunComparison
 /// appended (`[handled: false]` / `[handled: true]`), and a hunk whose events mostly reappear
 /// on the other side at other times is noted as a time shift.
 struct HunkRenderer {
+  /// An event of log `path` that cannot be shown (it is no lifesim event), named with its log.
+  struct Unreadable: Error, CustomStringConvertible { let description: String }
+
+  /// The logs' paths, which a message about an event that cannot be read names.
+  private let paths: (a: String, b: String)
   private var trace = (a: TraceFormatter(), b: TraceFormatter())
   private var cache = TraceLineCache()
   private var pairNotes = PairNoteCache()
@@ -14,6 +19,8 @@ struct HunkRenderer {
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
+
+  init(a: String, b: String) { paths = (a, b) }
 
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
@@ -39,10 +46,12 @@ struct HunkRenderer {
     var timed = true
     for line in hunk.lines {
       let (text, lineTimed): (String, Bool)
-      switch line.side {
-      case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
-      case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
-      }
+      do {
+        switch line.side {
+        case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
+        case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
+        }
+      } catch { throw Unreadable(description: "\(line.side == .added ? paths.b : paths.a): \(error)") }
       texts.append(text)
       timed = timed && lineTimed
     }

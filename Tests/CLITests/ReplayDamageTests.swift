@@ -29,7 +29,7 @@ import TestSupport
         #expect(r.status == 2 && r.err == "lifesim: \(log): event 4: depth \(depth) is outside its range 0…1000\n", "\(args): \(r.status) \(r.err)")
       }
       let diff = try lifesim(["diff", source, log])
-      #expect(diff.status == 2 && diff.err.hasSuffix("event 4: depth \(depth) is outside its range 0…1000\n"), "\(diff.err)")
+      #expect(diff.status == 2 && diff.err == "lifesim: \(log): event 4: depth \(depth) is outside its range 0…1000\n", "\(diff.err)")
     }
   }
 
