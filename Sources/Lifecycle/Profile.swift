@@ -141,10 +141,13 @@ public struct Profile: Equatable, Sendable {
   }
 
   /// Why a header's profile could not have been written by lifesim (a knob missing, of the wrong
-  /// type, or outside its range; an iOS version it has no profile for), or nil. Installed as
-  /// `HeaderRules.check`, so that no reader hands on a header whose values would overflow.
+  /// type, or outside its range; an iOS version it has no profile for; `scenes` other than the
+  /// profile's), or nil. Installed as `HeaderRules.check`, so that no reader hands on a header
+  /// whose values would overflow.
   @Sendable public static func headerProblem(_ header: LogHeader) -> String? {
-    do throws(KnobError) { _ = try Profile(json: header.profile) } catch { return error.description }
+    let profile: Profile
+    do throws(KnobError) { profile = try Profile(json: header.profile) } catch { return error.description }
+    guard profile.scenes == header.scenes else { return "scenes is \(header.scenes) but the profile's is \(profile.scenes)" }
     return nil
   }
 

@@ -33,6 +33,13 @@ import Testing
     #expect(ranges["restoreInteractionMinIOS"] == 13...26)
   }
 
+  @Test("a header whose scenes is not its profile's is refused")
+  func scenesAgree() {
+    var mixed = header("ios", 17)
+    mixed.scenes = false
+    #expect(Profile.headerProblem(mixed) == "scenes is false but the profile's is true")
+  }
+
   @Test("an iOS version without a profile is refused with the versions there are")
   func iosVersion() {
     for value in [Int64.min, -1, 0, 11, 27, Int64.max] {
