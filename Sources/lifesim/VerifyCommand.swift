@@ -45,7 +45,8 @@ struct Verify: ParsableCommand {
     if json {
       JSONLines.end(status: status, [("log", .string(log))] + members + [("message", .string(result.description))])
     } else if status != Status.trouble {
-      Terminal.write("\(log): \(result.description)")
+      // A damaged line's reason may quote the log (an unknown kind).
+      Terminal.write(TerminalText.visible("\(log): \(result.description)"))
     }
     throw ExitCode(status)
   }

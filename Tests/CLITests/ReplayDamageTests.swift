@@ -34,8 +34,10 @@ import TestSupport
   }
 
   @Test func aKindNoLogHasIsDamageWithItsLine() throws {
-    let log = try crafted(try recordedRun("kind-source.lifelog"), "kind.lifelog", line: 5, #""kind":"callback""#, #""kind":"callbacks""#)
+    let log = try crafted(try recordedRun("kind-source.lifelog"), "kind.lifelog", line: 5, #""kind":"callback""#, "\"kind\":\"call\u{9B}back\"")
     let r = try lifesim(["replay", log, "--verify"])
-    #expect(r.status == 2 && r.err == "lifesim: \(log): line 5: unknown event kind \"callbacks\"\n", "\(r.status) \(r.err)")
+    #expect(r.status == 2 && r.err == "lifesim: \(log): line 5: unknown event kind \"call\\u{9B}back\"\n", "\(r.status) \(r.err)")
+    let v = try lifesim(["verify", log])
+    #expect(v.status == 1 && v.out == "\(log): line 5: unknown event kind \"call\\u{9B}back\"\n", "\(v.out)")
   }
 }
