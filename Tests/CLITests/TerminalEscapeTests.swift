@@ -49,6 +49,15 @@ import TestSupport
     #expect(outputs[4].out.contains(#"  recorded:  {"seq":5,"t":0,"kind":"call","name":"log","message":"title \u001b]0;pwned\u0007 done","at":"app.lua:4"}"#))
   }
 
+  @Test func theSuitesReportShowsEscapesVisibly() throws {
+    let dir = try folder("escapes-suite")
+    try FileManager.default.moveItem(atPath: dir + "/s.lua", toPath: dir + "/s_test.lua")
+    try FileManager.default.removeItem(atPath: dir + "/bad.lua")
+    let r = try lifesim(["test", "."], cwd: dir)
+    #expect(r.status == 1 && clean(r.out) && clean(r.err), "\(r.out)\(r.err)")
+    #expect(r.out.contains("\n  expect: erase \\u{1B}[1A\\u{1B}[2K\\u{D}✔ all fine  (s_test.lua:3)\n"), "\(r.out)")
+  }
+
   @Test func scriptErrorsShowEscapesVisiblyAndJSONKeepsItsOwn() throws {
     let dir = try folder("escapes-error")
     let r = try lifesim(["run", "bad.lua", "-q"], cwd: dir)
