@@ -33,6 +33,19 @@ import TestSupport
     }
   }
 
+  @Test func anAfterDelayPastTheLatestTimeIsRefusedNotATrap() throws {
+    // after(…)'s delay at Int64.max overflowed the fold's due time (SIGILL in replay, coverage, exports).
+    let source = try recordedRun("delay-source.lifelog", scenario: "Scripts/scenarios/background_fetch.lua")
+    let line = try #require(try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n").firstIndex { $0.contains(#""delay_us":"#) }) + 1
+    let recorded = try #require(try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n")[line - 1].firstMatch(of: /"delay_us":[0-9]+/))
+    let log = try crafted(source, "delay.lifelog", line: line, String(recorded.output), #""delay_us":9223372036854775807"#)
+    for args in [["replay", log], ["replay", log, "--state"], ["coverage", log], ["export", log, "--format", "chrome-trace"]] {
+      let r = try lifesim(args)
+      #expect(r.status == 2 && r.err == "lifesim: \(log): event \(line - 1): delay_us 9223372036854775807 is outside its range 0…999999999999999999\n",
+              "\(args): \(r.status) \(r.err)")
+    }
+  }
+
   @Test func aKindNoLogHasIsDamageWithItsLine() throws {
     let log = try crafted(try recordedRun("kind-source.lifelog"), "kind.lifelog", line: 5, #""kind":"callback""#, "\"kind\":\"call\u{9B}back\"")
     let r = try lifesim(["replay", log, "--verify"])
