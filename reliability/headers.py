@@ -7,6 +7,10 @@ import hashlib, json, os, random, re, subprocess
 EXTREMES = [-(2 ** 63), -1, 0, 1, 2 ** 63 - 1, 2 ** 62, 10 ** 18, 999, 1000, 31536000000000, 31536000000001,
             2 ** 20 - 1, 2 ** 34 + 1, 11, 12, 26, 27, 1.5, -0.0, 1e300, "17", None, True, [], {}]
 TEXTS = ["", "\u001b]0;title\u0007", "x" * 5000, "../../etc/passwd", "<script>alert(1)</script>", "a\nb", "\u202e", "\u009b2J"]
+# Recorded runs to craft from: between them every kind of event and most numbers an event holds
+# (after's delay, background tasks, transfers, BGTasks, restoration).
+SCENARIOS = ["home_and_return", "background_fetch", "background_transfer", "bg_refresh", "restoration_after_jetsam",
+             "tab_switch"]
 COMMANDS = [["verify"], ["replay"], ["replay", "--state"], ["replay", "--json"], ["replay", "--verify"],
             ["replay", "--app", "Scripts/apps/notes.lua"], ["coverage"], ["diff", "BASE"],
             ["export", "--format", "chrome-trace", "-o", "OUT"], ["export", "--format", "html", "-o", "OUT"],
@@ -82,15 +86,19 @@ def fuzz_headers(lifesim, root, tmp, cases, seed=20261127):
     """Runs `cases` crafted headers through every command; returns (cases, crashes, wrong, notes):
     a crash is a signal or a runtime failure, wrong an exit 2 without a message or a hang."""
     rng = random.Random(seed)
-    base = os.path.join(tmp, "headers-base.lifelog")
-    p = subprocess.run([lifesim, "run", "Scripts/scenarios/home_and_return.lua", "-o", base, "--force", "-q"],
-                       cwd=root, capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
-    lines = open(base, encoding="utf-8").read().split("\n")[:-1]
-    bodies = [line[:line.rindex(',"h":"')] + "}" for line in lines]
+    recorded = {}
+    for name in SCENARIOS:
+        base = os.path.join(tmp, f"headers-{name}.lifelog")
+        p = subprocess.run([lifesim, "run", f"Scripts/scenarios/{name}.lua", "-o", base, "--force", "-q"],
+                           cwd=root, capture_output=True, text=True)
+        assert p.returncode in (0, 1), p.stderr
+        lines = open(base, encoding="utf-8").read().split("\n")[:-1]
+        recorded[base] = [line[:line.rindex(',"h":"')] + "}" for line in lines]
     crashes = wrong = 0
     notes = []
     for i in range(cases):
+        base = rng.choice(sorted(recorded))
+        bodies = recorded[base]
         header = json.loads(bodies[0])
         changes = [mutate(header, rng) for _ in range(1 + rng.randrange(3))]
         events = bodies[1:]
