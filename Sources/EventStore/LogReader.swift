@@ -23,10 +23,14 @@ public enum LogProblem: Error, Equatable, CustomStringConvertible, Sendable {
     .damaged(line: line, reason: "unknown event kind \"\(kind)\"")
   }
 
-  /// What `verify` reports of event line `line` whose body (`h` excluded) is not JSON or names no
-  /// kind of event; nil when it is neither. For readers that compare a line's bytes without parsing
-  /// it (`replay --verify`): a line that differs may be damage rather than a divergence.
-  public static func damage(ofEvent body: [UInt8], line: Int) -> LogProblem? {
+  /// What `verify` reports of an event line whose body (`h` excluded) is not JSON or names no kind
+  /// of event, on its line (event N is line N + 1: the scanners checked the numbering); nil when
+  /// it is neither, or does not start as an event line does. For readers that compare a line's
+  /// bytes without parsing it (`replay --verify`, `diff`): a line that differs may be damage
+  /// rather than a divergence.
+  public static func damage(ofEvent body: [UInt8]) -> LogProblem? {
+    // seq ≤ LogLimits.integerMax: Int(seq) + 1 cannot overflow.
+    guard let line = body.withUnsafeBytes({ LogScanner.eventPrefix($0).map { Int($0.seq) + 1 } }) else { return nil }
     let parsed: JSONValue
     do { parsed = try JSONParser.parse(body) } catch { return notJSON(error, line: line) }
     guard let kind = parsed["kind"]?.stringValue, EventKind(rawValue: kind) != nil else {

@@ -75,10 +75,10 @@ public final class ReplayComparison {
       self.ignoreSource = ignoreSource
     }
 
-    /// The next recorded event in place; nil at the end or on damage.
-    private mutating func nextRecorded() -> LogScanner.EventLine? {
+    /// The next recorded event's body without its closing brace; nil at the end or on damage.
+    private mutating func nextRecorded() -> UnsafeRawBufferPointer? {
       guard problem == nil else { return nil }
-      do { return try recording.next() } catch {
+      do { return try recording.next()?.bodyWithoutBrace } catch {
         problem = error
         return nil
       }
@@ -88,14 +88,13 @@ public final class ReplayComparison {
     mutating func check(seq: Int64, _ event: Event) {
       guard divergence == nil else { return }
       event.canonicalBody(seq: seq, into: &writer)
-      guard let recordedLine = nextRecorded() else {
+      guard let recorded = nextRecorded() else {
         guard problem == nil else { return }
         let actual = writer.bytes
         divergence = Divergence(seq: seq, t: event.t, recorded: "(the recording ends here)", actual: ReplayComparison.text(actual),
                                 before: recent.drain().map(ReplayComparison.text), source: ReplayComparison.source(actual))
         return
       }
-      let recorded = recordedLine.bodyWithoutBrace
       let same = writer.withBytes { actual in
         // The recorded body lacks only the closing brace the encoding ends with.
         let a = UnsafeRawBufferPointer(rebasing: actual[0..<(actual.count - 1)])
@@ -109,7 +108,7 @@ public final class ReplayComparison {
       if !same {
         let recordedBody = ReplayComparison.withBrace(recorded), actual = writer.bytes
         // Damage is not a divergence.
-        if let damage = LogProblem.damage(ofEvent: recordedBody, line: Self.lineNumber(recordedLine)) {
+        if let damage = LogProblem.damage(ofEvent: recordedBody) {
           problem = damage
           return
         }
@@ -121,15 +120,10 @@ public final class ReplayComparison {
       writer.withBytes { recent.push($0, closingBrace: false) }
     }
 
-    /// The line of a recorded event: the header is line 1, and the scanner checked that events
-    /// are numbered 1, 2, 3 … (so `seq` is at most `LogLimits.integerMax`: no overflow).
-    private static func lineNumber(_ event: LogScanner.EventLine) -> Int { Int(event.seq) + 1 }
-
     /// After the re-run: a recording with events left over departs there.
     mutating func finish() {
-      guard divergence == nil, let extraLine = nextRecorded() else { return }
-      let extra = ReplayComparison.withBrace(extraLine.bodyWithoutBrace)
-      if let damage = LogProblem.damage(ofEvent: extra, line: Self.lineNumber(extraLine)) {
+      guard divergence == nil, let extra = nextRecorded().map(ReplayComparison.withBrace) else { return }
+      if let damage = LogProblem.damage(ofEvent: extra) {
         problem = damage
         return
       }

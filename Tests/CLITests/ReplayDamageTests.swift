@@ -15,6 +15,8 @@ import TestSupport
       let r = try lifesim(["replay", log] + form)
       #expect(r.status == 2 && r.out.isEmpty && r.err == message, "\(form): \(r.status) \(r.out) \(r.err)")
     }
+    let diff = try lifesim(["diff", try recordedRun("dup-b.lifelog"), log])
+    #expect(diff.status == 2 && diff.err == message, "\(diff.err)")
     let json = try lifesim(["replay", log, "--verify", "--json"])
     #expect(json.status == 2 && json.out == #"{"kind":"end","command":"replay","status":2,"error":"\#(log): line 5: not JSON (duplicate key \"kind\" at byte 40)"}"# + "\n")
   }
