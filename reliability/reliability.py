@@ -2,6 +2,7 @@
 undetected (targets: 0, 0, 0) and writes RELIABILITY.md (not in --quick mode)."""
 import glob, json, os, random, shutil, signal, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import headers
 import hunt
 import html_fuzz
 import explore_trust
@@ -188,6 +189,14 @@ def html_fuzz_test(cases):
                     "hashes match its script and style; the tables' typed columns typed or null"))
 
 
+def headers_test(cases):
+    n, crashes, wrong, notes = headers.fuzz_headers(LIFESIM, ROOT, TMP, cases)
+    for line in notes:
+        print(line)
+    results.append(("crafted headers (knobs, seed, ios, scenes, scripts; chain re-hashed) through every command that reads a log",
+                    n * len(headers.COMMANDS), crashes, 0, wrong, "exit 0, 1 or 2 (2 with a message), never a signal"))
+
+
 def fuzz(product, seconds, corpus_seed=None):
     build = run(["swift", "build", "-c", "release", "--product", product, "--sanitize=fuzzer", "--scratch-path", ".build-fuzz"])
     if build.returncode != 0:
@@ -246,6 +255,7 @@ def main():
     hunt_test(40 if QUICK else 400)
     html_fuzz_test(40 if QUICK else 400)
     explore_trust_test(2000 if QUICK else 50000, 100 if QUICK else 1000)
+    headers_test(15 if QUICK else 300)
     if not QUICK:
         logs = glob.glob(os.path.join(TMP, "det-*.lifelog"))[:2]
         fuzz("lifesim-fuzz-reader", int(os.environ.get("FUZZ_SECONDS", "60")), logs)

@@ -12,6 +12,32 @@ public enum LogProblem: Error, Equatable, CustomStringConvertible, Sendable {
     case let .damaged(line, reason): return "line \(line): \(reason)"
     }
   }
+
+  /// Line `line` is not JSON (`verify`'s words: `not JSON (duplicate key "kind" at byte 40)`).
+  static func notJSON(_ failure: JSONParser.Failure, line: Int) -> LogProblem {
+    .damaged(line: line, reason: "not JSON (\(failure.reason) at byte \(failure.offset + 1))")
+  }
+
+  /// Line `line` names a kind of event no log holds.
+  static func unknownKind(_ kind: String, line: Int) -> LogProblem {
+    .damaged(line: line, reason: "unknown event kind \"\(kind)\"")
+  }
+
+  /// What `verify` reports of an event line whose body (`h` excluded) is not JSON or names no kind
+  /// of event, on its line (event N is line N + 1: the scanners checked the numbering); nil when
+  /// it is neither, or does not start as an event line does. For readers that compare a line's
+  /// bytes without parsing it (`replay --verify`, `diff`): a line that differs may be damage
+  /// rather than a divergence.
+  public static func damage(ofEvent body: [UInt8]) -> LogProblem? {
+    // seq ≤ LogLimits.integerMax: Int(seq) + 1 cannot overflow.
+    guard let line = body.withUnsafeBytes({ LogScanner.eventPrefix($0).map { Int($0.seq) + 1 } }) else { return nil }
+    let parsed: JSONValue
+    do { parsed = try JSONParser.parse(body) } catch { return notJSON(error, line: line) }
+    guard let kind = parsed["kind"]?.stringValue, EventKind(rawValue: kind) != nil else {
+      return unknownKind(parsed["kind"]?.stringValue ?? "", line: line)
+    }
+    return nil
+  }
 }
 
 /// One line of a log, as the reader yields it.
@@ -38,6 +64,16 @@ public enum LogEnding: Equatable, Sendable {
   static func intactMessage(events: Int64) -> String { "intact and complete: \(events) events" }
   /// The exact words for a log with no trailer.
   static func cutOffMessage(afterEvent n: Int64) -> String { "cut off after event \(n) (no trailer)" }
+
+  /// The last event of a log with no trailer; nil for a complete log.
+  public var cutOffAfter: Int64? {
+    if case let .cutOff(n) = self { return n }
+    return nil
+  }
+
+  /// Why a command that needs a whole run (`replay`, `diff`) is trouble on a log with no trailer
+  /// (a run killed by the OOM killer or a CI timeout): what happened after the cut is unknown.
+  public static func noTrailerMessage(afterEvent n: Int64) -> String { "the log ends without a trailer after event \(n)" }
 }
 
 /// Streams a log line by line in constant memory, checking format, sequence,
@@ -166,7 +202,7 @@ public final class LogReader {
   /// Checks an event's kind, its place in the sequence and its time, then advances past it.
   private func accept(seq: Int64, t: Int64, kind kindText: String, number: Int) throws(LogProblem) -> EventKind {
     guard let kind = EventKind(rawValue: kindText) else {
-      throw .damaged(line: number, reason: "unknown event kind \"\(kindText)\"")
+      throw .unknownKind(kindText, line: number)
     }
     try order.accept(seq: seq, t: t, line: number)
     return kind
@@ -187,7 +223,7 @@ public final class LogReader {
         try JSONParser.validate(buf, scratch: &keyScratch, members: &members, recording: mode == .inPlace)
       }
     } catch {
-      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      throw .notJSON(error, line: number)
     }
     // {"seq":N,"t":T,"kind":"K", …
     var i = Self.seqPrefix.count
@@ -241,7 +277,7 @@ public final class LogReader {
     if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
     guard hasHashSuffix(line) else {
       do { _ = try JSONParser.parse(line) } catch {
-        throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+        throw .notJSON(error, line: number)
       }
       throw .damaged(line: number, reason: "no hash \"h\" as the last member")
     }
@@ -259,7 +295,7 @@ public final class LogReader {
     do {
       return try JSONParser.parse(body)
     } catch {
-      throw .damaged(line: number, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+      throw .notJSON(error, line: number)
     }
   }
 
@@ -303,10 +339,12 @@ public final class LogReader {
       }
       scripts.append(EmbeddedScript(role: role, path: path, sha256: sha, source: source))
     }
-    return LogHeader(format: format, lifesim: try need("lifesim") { $0.stringValue },
-                     lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
-                     scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
-                     scripts: scripts)
+    let header = LogHeader(format: format, lifesim: try need("lifesim") { $0.stringValue },
+                           lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
+                           scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
+                           scripts: scripts)
+    if let reason = HeaderRules.check?(header) { throw .damaged(line: 1, reason: "header: \(reason)") }
+    return header
   }
 
   static func decodeTrailer(_ body: JSONValue, number: Int) throws(LogProblem) -> LogTrailer {

@@ -105,7 +105,7 @@ public final class LogScanner {
       body.append(UInt8(ascii: "}"))
       let parsed: JSONValue
       do { parsed = try JSONParser.parse(body) } catch {
-        throw .damaged(line: lineNumber, reason: "not JSON (\(error.reason) at byte \(error.offset + 1))")
+        throw .notJSON(error, line: lineNumber)
       }
       let trailer = try LogReader.decodeTrailer(parsed, number: lineNumber)
       try order.checkTrailer(trailer, line: lineNumber)

@@ -163,4 +163,9 @@ public struct Event: Equatable, Sendable {
   public var body: EventBody
 
   public init(t: Int64, _ body: EventBody) { self.t = t; self.body = body }
+
+  /// The deepest nesting a log's `depth` may record: app code nests callbacks through Lua, whose C
+  /// stack allows 200 nested calls, so no run comes near it. A deeper one is damage (it indented
+  /// the trace by Int64.max spaces).
+  public static let depthMax: Int64 = 1_000
 }

@@ -161,6 +161,17 @@ extension Event {
       guard let v = e.int(k) else { throw fail("missing \"\(k)\"") }
       return v
     }
+    // A duration no run can reach (past the latest time a log holds) would overflow the fold's sums.
+    func micros(_ k: String) throws(DecodingError) -> Int64 {
+      let v = try int(k)
+      guard (0...LogLimits.timeMaxUs).contains(v) else { throw fail("\(k) \(v) is outside its range 0…\(LogLimits.timeMaxUs)") }
+      return v
+    }
+    func depth() throws(DecodingError) -> Int {
+      let v = try int("depth")
+      guard (0...Event.depthMax).contains(v) else { throw fail("depth \(v) is outside its range 0…\(Event.depthMax)") }
+      return Int(v)
+    }
     func bool(_ k: String) throws(DecodingError) -> Bool {
       guard let v = e.bool(k) else { throw fail("missing \"\(k)\"") }
       return v
@@ -245,15 +256,15 @@ extension Event {
       guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
       let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
                                         animated: e.bool("animated"), payload: e["payload"])
-      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: Int(try int("depth")),
+      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: try depth(),
                        arguments: arguments)
     case .return:
-      body = .returned(name: name, target: try str("target"), usedUs: try int("used_us"), depth: Int(try int("depth")),
+      body = .returned(name: name, target: try str("target"), usedUs: try micros("used_us"), depth: try depth(),
                        value: e["value"])
     case .call:
       let call: AppCall
       switch name {
-      case "work": call = .work(us: try int("duration_us"))
+      case "work": call = .work(us: try micros("duration_us"))
       case "beginBackgroundTask": call = .beginBackgroundTask(name: try str("label"), task: Int(try int("task")))
       case "endBackgroundTask": call = .endBackgroundTask(task: Int(try int("task")))
       case "store":
@@ -264,7 +275,7 @@ extension Event {
       case "release_lock": call = .releaseLock(name: try str("lock"))
       case "log": call = .log(try str("message"))
       case "observe": call = .observe(try str("notification"))
-      case "after": call = .after(us: try int("delay_us"), id: Int(try int("id")))
+      case "after": call = .after(us: try micros("delay_us"), id: Int(try int("id")))
       case "completion": call = .completion(id: Int(try int("id")))
       case "push": call = .push(try str("class"))
       case "pop": call = .pop
@@ -279,20 +290,20 @@ extension Event {
         call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
       case "BGTaskScheduler.submit":
         let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
-                                    earliestBeginUs: try int("earliest_begin_us"),
+                                    earliestBeginUs: try micros("earliest_begin_us"),
                                     requiresExternalPower: e.bool("requires_external_power") ?? false,
                                     requiresNetwork: e.bool("requires_network") ?? false)
         call = .submitBGTask(request, result: try raw("result"))
       case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
       case "background_transfer":
-        call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try int("duration_us"))
+        call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try micros("duration_us"))
       case "extendStateRestoration": call = .extendStateRestoration
       case "completeStateRestoration": call = .completeStateRestoration
       default: throw fail("unknown app call \"\(name)\"")
       }
       body = .appCalled(call, at: optStr("at"))
     case .notification:
-      body = .notificationPosted(name: name, handled: try bool("handled"), depth: Int(try int("depth")))
+      body = .notificationPosted(name: name, handled: try bool("handled"), depth: try depth())
     case .crash:
       body = .crashed(name: name, target: try str("target"), message: try str("description"),
                     traceback: try str("traceback"))

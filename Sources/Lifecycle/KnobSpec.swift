@@ -35,6 +35,19 @@ public struct KnobSpec: Sendable {
   /// The header's key: the name, with `_us` for durations.
   public var recordKey: String { unit == .seconds ? name + "_us" : name }
 
+  /// The longest duration a scenario may give a knob, in seconds (a year).
+  static let secondsMax: Int64 = 86_400 * 365
+
+  /// The values a header may record for a number knob (µs for a duration): what a scenario may
+  /// set, so a header beyond them was not written by lifesim. nil for flags and choices.
+  public var recordRange: ClosedRange<Int64>? {
+    switch unit {
+    case .flag, .choice: return nil
+    case .seconds: return 0...(Self.secondsMax * VirtualTime.microsecondsPerSecond)
+    case let .count(range): return range
+    }
+  }
+
   /// The row of docs/lua-api.md's knob table.
   public var docRow: String { "| `\(name)` | \(defaultText) | \(doc) |" }
 
@@ -108,8 +121,8 @@ public struct KnobSpec: Sendable {
       }
       return .string(s)
     case .seconds:
-      guard case let .number(s) = value, s >= 0, s <= 86_400 * 365 else {
-        throw Profile.KnobError(description: "knob \(name) takes a number of seconds from 0 to 31536000")
+      guard case let .number(s) = value, s >= 0, s <= Double(Self.secondsMax) else {
+        throw Profile.KnobError(description: "knob \(name) takes a number of seconds from 0 to \(Self.secondsMax)")
       }
       return .int(VirtualTime.microseconds(seconds: s))
     case let .count(range):

@@ -140,17 +140,33 @@ public struct Profile: Equatable, Sendable {
     .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + Self.knobs.map { ($0.recordKey, $0.read(self)) })
   }
 
+  /// Why a header's profile could not have been written by lifesim (a knob missing, of the wrong
+  /// type, or outside its range; an iOS version it has no profile for; `scenes` other than the
+  /// profile's), or nil. Installed as `HeaderRules.check`, so that no reader hands on a header
+  /// whose values would overflow.
+  @Sendable public static func headerProblem(_ header: LogHeader) -> String? {
+    let profile: Profile
+    do throws(KnobError) { profile = try Profile(json: header.profile) } catch { return error.description }
+    guard profile.scenes == header.scenes else { return "scenes is \(header.scenes) but the profile's is \(profile.scenes)" }
+    return nil
+  }
+
   /// Rebuilds a profile from a header's record. A knob newer than the log takes the value
   /// that reproduces how the log was written (`KnobSpec.valueWhenMissing`).
   public init(json: JSONValue) throws(KnobError) {
     guard let ios = json["ios"]?.intValue.map({ Int($0) }) else { throw KnobError(description: "profile: missing ios") }
-    guard Self.iosRange.contains(ios) else { throw KnobError(description: "profile: ios \(ios) out of range") }
+    guard Self.iosRange.contains(ios) else {
+      throw KnobError(description: "profile: ios is \(ios), outside its range \(Self.iosRange.lowerBound)…\(Self.iosRange.upperBound)")
+    }
     guard let scenes = json["scenes"]?.boolValue else { throw KnobError(description: "profile: missing scenes") }
     self.init(ios: ios, scenes: scenes)
     for knob in Self.knobs {
       guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
         if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }
         throw KnobError(description: "profile: missing \(knob.recordKey)")
+      }
+      if let range = knob.recordRange, let n = value.intValue, !range.contains(n) {
+        throw KnobError(description: "profile: knob \(knob.recordKey) is \(n), outside its range \(range.lowerBound)…\(range.upperBound)")
       }
     }
   }

@@ -32,6 +32,8 @@ public struct EventDiffer {
     /// The event, decoded from the body.
     public func decoded() throws -> (seq: Int64, event: Event) {
       guard let view = LogEventView(body: body) else {
+        // Damage (not JSON, a key twice) is named as verify names it, with its line.
+        if let damage = LogProblem.damage(ofEvent: body) { throw damage }
         throw Failure(description: "an event of the log is not a lifesim event")
       }
       return (view.seq, try Event(view))

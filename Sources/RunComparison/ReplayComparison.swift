@@ -33,6 +33,13 @@ public final class ReplayComparison {
   /// What is wrong with the recording, if reading it failed before the comparison ended.
   public var problem: LogProblem? { checker.problem }
 
+  /// The recording's last event when it ends without a trailer and the comparison reached that
+  /// end (nothing past the cut can be compared); nil when it diverged before, or is complete.
+  public var cutOffAfter: Int64? {
+    guard let n = checker.recording.ending?.cutOffAfter, (divergence?.seq ?? .max) > n else { return nil }
+    return n
+  }
+
   /// Compares one re-run event with the next recorded one, in place.
   public func check(seq: Int64, _ event: Event) { checker.check(seq: seq, event) }
 
@@ -100,6 +107,11 @@ public final class ReplayComparison {
       }
       if !same {
         let recordedBody = ReplayComparison.withBrace(recorded), actual = writer.bytes
+        // Damage is not a divergence.
+        if let damage = LogProblem.damage(ofEvent: recordedBody) {
+          problem = damage
+          return
+        }
         let recordedT = (try? JSONParser.parse(recordedBody))?["t"]?.intValue ?? event.t
         divergence = Divergence(seq: seq, t: min(recordedT, event.t), recorded: ReplayComparison.text(recordedBody), actual: ReplayComparison.text(actual),
                                 before: recent.drain().map(ReplayComparison.text), source: ReplayComparison.source(actual) ?? ReplayComparison.source(recordedBody))
@@ -111,6 +123,10 @@ public final class ReplayComparison {
     /// After the re-run: a recording with events left over departs there.
     mutating func finish() {
       guard divergence == nil, let extra = nextRecorded().map(ReplayComparison.withBrace) else { return }
+      if let damage = LogProblem.damage(ofEvent: extra) {
+        problem = damage
+        return
+      }
       let parsed = try? JSONParser.parse(extra)
       divergence = Divergence(seq: parsed?["seq"]?.intValue ?? 0, t: parsed?["t"]?.intValue ?? 0, recorded: ReplayComparison.text(extra),
                               actual: "(this run ends here)", before: recent.drain().map(ReplayComparison.text), source: ReplayComparison.source(extra))

@@ -1,3 +1,4 @@
+import EventStore
 import Lifecycle
 import ScriptHost
 
@@ -7,11 +8,13 @@ public enum HumanReport {
   public typealias Painter = (String, String) -> String
 
   public static func caseLine(_ r: CaseResult, paint: Painter) -> String {
+    // A scenario's name and messages come from scripts: their control characters are shown.
+    let name = TerminalText.visible(r.name)
     switch r.status {
-    case .passed: return paint("✔", "32") + " \(r.name)"
-    case .failed: return paint("✘ \(r.name)", "1;31")
-    case .error: return paint("! \(r.name) (script error)", "1;31")
-    case .skipped: return paint("- \(r.name) (skipped: \(r.message ?? ""))", "2")
+    case .passed: return paint("✔", "32") + " \(name)"
+    case .failed: return paint("✘ \(name)", "1;31")
+    case .error: return paint("! \(name) (script error)", "1;31")
+    case .skipped: return paint("- \(name) (skipped: \(TerminalText.visible(r.message ?? "")))", "2")
     }
   }
 
@@ -23,11 +26,11 @@ public enum HumanReport {
     case .failed: title = "FAILED"
     case .error: title = "ERROR"
     }
-    var lines = [paint("\(title) \(r.name)", "1;31") + "  (\(r.file))"]
-    if let message = r.message { lines.append("  " + message + (r.at.map { "  (\($0))" } ?? "")) }
+    var lines = [paint("\(title) \(TerminalText.visible(r.name))", "1;31") + "  (\(TerminalText.visible(r.file)))"]
+    if let message = r.message { lines.append(TerminalText.visible("  " + message + (r.at.map { "  (\($0))" } ?? ""))) }
     if !r.trace.isEmpty {
       lines.append("  trace:")
-      lines += r.trace.map { "    " + $0 }
+      lines += r.trace.map { "    " + $0 }  // the command's trace lines, shown visibly already
     }
     lines.append("  reproduce: " + r.reproduce)
     if let log = r.logPath { lines.append("  log: " + log) }

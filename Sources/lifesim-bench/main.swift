@@ -108,7 +108,7 @@ func read(path: String) -> [(String, JSONValue)] {
 /// The kill test's child: writes events as fast as it can; after every flush prints the
 /// highest event the kernel has (one line, `flushed N`), until killed.
 func writeForever(path: String) -> Never {
-  let header = LogHeader(lifesim: "kill-test", lua: "Lua 5.4", profile: .null, scenes: true, seed: 1, scripts: [])
+  let header = LogHeader(lifesim: "kill-test", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1, scripts: [])
   do {
     let w = try LogWriter(path: path, header: header, options: .init(bufferBytes: 4096))
     var i: Int64 = 0

@@ -25,7 +25,13 @@ struct Coverage: ParsableCommand {
     defer { Terminal.flush() }
     var coverage = LogCoverage()
     for path in logs {
-      do { try coverage.add(try LogReader(path: path)) } catch {
+      // An unreadable log's message names it already; a damaged line's does not.
+      let reader: LogReader
+      do { reader = try LogReader(path: path) } catch {
+        Terminal.error(error.description)
+        throw ExitCode(Status.trouble)
+      }
+      do { try coverage.add(reader) } catch {
         Terminal.error("\(path): \(error)")
         throw ExitCode(Status.trouble)
       }

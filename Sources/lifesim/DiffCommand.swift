@@ -17,7 +17,8 @@ struct Diff: ParsableCommand {
       hunk that is mostly the same events at other times is named a time shift.
 
       Exit status: 0 same, 1 different, 2 trouble (as diff), including a log whose run stopped
-      on a script error (its trailer says so; the diff is printed all the same).
+      on a script error (its trailer says so) or that ends without a trailer (the diff is
+      printed all the same).
 
       Example:
         lifesim diff notes.lifelog overrun.lifelog --context 5
@@ -54,7 +55,7 @@ struct Diff: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
-    var renderer = HunkRenderer()
+    var renderer = HunkRenderer(a: a, b: b)
     // Header differences first: they explain the event differences that follow.
     let headers = HeaderComparison(a: ra.header, b: rb.header)
     if json {
@@ -86,10 +87,12 @@ struct Diff: ParsableCommand {
     }
     let outcome = OutcomeComparison(a: ra.ending, b: rb.ending)
     // A log of a run that stopped on a script error is trouble, as replaying it is.
-    let recordedErrors = [(a, ra.ending?.scriptError), (b, rb.ending?.scriptError)].compactMap { path, error in
-      error.map { "\(path): the recorded run stopped on a script error: \($0)" }
+    // So is a log cut off before its trailer: how its run ended is unknown.
+    let troubles = [(a, ra.ending), (b, rb.ending)].compactMap { path, ending in
+      ending?.scriptError.map { "\(path): the recorded run stopped on a script error: \($0)" }
+        ?? ending?.cutOffAfter.map { "\(path): \(LogEnding.noTrailerMessage(afterEvent: $0))" }
     }
-    let status = !recordedErrors.isEmpty ? Status.trouble
+    let status = !troubles.isEmpty ? Status.trouble
       : differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
     if json {
       var members: [(String, JSONValue)] = [("same", .bool(differ.firstDivergence == nil && outcome.same))]
@@ -117,7 +120,7 @@ struct Diff: ParsableCommand {
           ? HunkRenderer.differingFields(sides[0].object?.objectValue ?? [], sides[1].object?.objectValue ?? []) : nil
         for (i, side) in sides.enumerated() {
           let source = side.object?["at"]?.stringValue.flatMap { side.text?.contains($0) == true ? nil : $0 }  // inputs show it already
-          let note = notes.map { i == 0 ? $0.0 : $0.1 }.map { "  [\($0)]" } ?? ""
+          let note = HunkRenderer.bracketed(notes.map { i == 0 ? $0.0 : $0.1 })
           Terminal.write("  \(side.side): " + (side.text ?? "(the run ends here)") + note + (source.map { "  (\($0))" } ?? ""))
         }
       } else {
@@ -125,7 +128,7 @@ struct Diff: ParsableCommand {
       }
       Terminal.write(outcome.table(a: a, b: b))
     }
-    for error in recordedErrors { Terminal.error(error) }
+    for error in troubles { Terminal.error(error) }
     throw ExitCode(status)
   }
 }

@@ -14,7 +14,8 @@ extension ReplayComparison.Divergence {
       lines.append("The events before it (identical in both):")
       lines += before.map { "  \($0)" }
     }
-    return lines.joined(separator: "\n")
+    // The events' JSON text may hold DEL and C1 characters as they are.
+    return lines.map { TerminalText.visible($0) }.joined(separator: "\n")
   }
 
   /// Events as objects; null where a run had ended.

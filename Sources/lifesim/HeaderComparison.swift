@@ -49,7 +49,7 @@ struct HeaderComparison {
     guard !differences.isEmpty else { return [] }
     let width = differences.map(\.field.count).max() ?? 0
     return ["The runs were set up differently:"] + differences.map { d in
-      "  \(d.field)\(String(repeating: " ", count: width - d.field.count))  \(Self.plain(d.a)) → \(Self.plain(d.b))"
+      TerminalText.visible("  \(d.field)\(String(repeating: " ", count: width - d.field.count))  \(Self.plain(d.a)) → \(Self.plain(d.b))")
     }
   }
 

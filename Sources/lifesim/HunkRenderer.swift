@@ -7,6 +7,11 @@ import RunComparison
 /// appended (`[handled: false]` / `[handled: true]`), and a hunk whose events mostly reappear
 /// on the other side at other times is noted as a time shift.
 struct HunkRenderer {
+  /// An event of log `path` that cannot be shown (it is no lifesim event), named with its log.
+  struct Unreadable: Error, CustomStringConvertible { let description: String }
+
+  /// The logs' paths, which a message about an event that cannot be read names.
+  private let paths: (a: String, b: String)
   private var trace = (a: TraceFormatter(), b: TraceFormatter())
   private var cache = TraceLineCache()
   private var pairNotes = PairNoteCache()
@@ -14,6 +19,8 @@ struct HunkRenderer {
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
+
+  init(a: String, b: String) { paths = (a, b) }
 
   /// Hunks smaller than this are not called a time shift.
   static let smallestShift = 3
@@ -39,10 +46,12 @@ struct HunkRenderer {
     var timed = true
     for line in hunk.lines {
       let (text, lineTimed): (String, Bool)
-      switch line.side {
-      case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
-      case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
-      }
+      do {
+        switch line.side {
+        case .same, .removed: (text, lineTimed) = try cache.text(of: line, formatter: &trace.a)
+        case .added: (text, lineTimed) = try cache.text(of: line, formatter: &trace.b)
+        }
+      } catch { throw Unreadable(description: "\(line.side == .added ? paths.b : paths.a): \(error)") }
       texts.append(text)
       timed = timed && lineTimed
     }
@@ -71,7 +80,7 @@ struct HunkRenderer {
     var cuts: [(at: Int, timeBytes: Int)] = []  // where each line's time starts, while every line's can be cut out
     for i in hunk.lines.indices {
       if i > 0 { out += "\n" }
-      let note = notes[i].map { "  [\($0)]" } ?? ""
+      let note = Self.bracketed(notes[i])
       let start: Int? = switch hunk.lines[i].side {
       case .same: Self.append("  ", texts[i], note, code: nil, to: &out)
       case .removed: Self.append("- ", texts[i], note, code: "31", to: &out)
@@ -125,6 +134,13 @@ struct HunkRenderer {
     }
   }
 
+  /// A note as a line ends with it, `  [handled: false]`; nothing for no note, or an empty one
+  /// (events that only moved differ in nothing a note shows).
+  static func bracketed(_ note: String?) -> String {
+    guard let note, !note.isEmpty else { return "" }
+    return "  [\(TerminalText.visible(note))]"
+  }
+
   /// The members that differ, other than `seq` and the script line `at`, as `name: value, …` for each side.
   static func differingFields(_ a: [(String, JSONValue)], _ b: [(String, JSONValue)]) -> (String, String) {
     let names = (a.map(\.0) + b.map(\.0).filter { name in !a.contains { $0.0 == name } }).filter { $0 != "seq" && $0 != "at" }
@@ -143,12 +159,21 @@ struct HunkRenderer {
     func timeless(_ m: [(String, JSONValue)]) -> String {
       JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "t" && $0.0 != "at" }).canonicalText
     }
-    var pool: [String: Int] = [:]
-    for m in added { pool[timeless(m), default: 0] += 1 }
+    func timed(_ m: [(String, JSONValue)]) -> String {
+      JSONValue.object(m.filter { $0.0 != "seq" && $0.0 != "at" }).canonicalText
+    }
+    var pool: [String: Int] = [:], samePool: [String: Int] = [:]
+    for m in added {
+      pool[timeless(m), default: 0] += 1
+      samePool[timed(m), default: 0] += 1
+    }
     var shifted = 0
     for m in removed {
       let key = timeless(m)
-      if let n = pool[key], n > 0 { pool[key] = n - 1; shifted += 1 }
+      guard let n = pool[key], n > 0 else { continue }
+      pool[key] = n - 1
+      // The same event at the same time only moved among its neighbours: no time shift.
+      if let same = samePool[timed(m)], same > 0 { samePool[timed(m)] = same - 1 } else { shifted += 1 }
     }
     guard shifted * 2 >= removed.count, shifted > (timeShift?.shifted ?? 0) else { return }
     let first = hunk.lines.first { $0.side == .removed }

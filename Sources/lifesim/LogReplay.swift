@@ -83,9 +83,13 @@ struct LogReplay {
     }
     let profile = try? Profile(json: reader.header.profile)
     let ending = stoppedByLimit ? nil : reader.ending
-    // A run that stopped on a script error is trouble when replayed to its end, as it was when it ran.
+    // A run that stopped on a script error is trouble when replayed to its end, as it was when it
+    // ran; so is a log cut off before its trailer (the exports call it stopped).
     let recordedError = ending?.scriptError
-    let status = recordedError == nil ? Status.ok : Status.trouble
+    let cutOff = ending?.cutOffAfter.flatMap { n in
+      until?.isWithin(lastEvent: n) == true ? nil : "\(log): \(LogEnding.noTrailerMessage(afterEvent: n))"
+    }
+    let status = recordedError == nil && cutOff == nil ? Status.ok : Status.trouble
     if json {
       var members: [(String, JSONValue)] = [("events", .int(events)), ("t", .int(folded.now)), ("seed", .int(reader.header.seed))]
       switch ending {
@@ -95,11 +99,9 @@ struct LogReplay {
       }
       members.append(state ? ("state", StateJSON.object(folded, profile: profile))
                            : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
+      if let cutOff { members.append(("error", .string(cutOff))) }
       JSONLines.end(status: status, members)
     } else {
-      if let ending, case .cutOff = ending {
-        Terminal.write("(\(ending.description))")
-      }
       if state {
         Terminal.write(StateText.describe(folded, profile: profile))
       } else {
@@ -108,6 +110,7 @@ struct LogReplay {
       }
     }
     if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
+    if let cutOff { Terminal.error(cutOff) }
     return status
   }
 }

@@ -48,8 +48,11 @@ extension OutcomeComparison {
     }
   }
 
+  /// A cell in words, its control characters visible (stored values and errors come from scripts).
+  private static func text(_ part: Part, _ cell: Cell) -> String { TerminalText.visible(words(part, cell)) }
+
   /// A cell in words (long stored values abbreviated).
-  private static func text(_ part: Part, _ cell: Cell) -> String {
+  private static func words(_ part: Part, _ cell: Cell) -> String {
     switch cell {
     case let .cutOff(n): return "cut off after event \(n)"
     case .unknown: return "unknown"

@@ -21,7 +21,8 @@ enum OutcomeText {
     let stored = state.store.sorted { $0.key < $1.key }.map { "\($0.key) = \(abbreviated($0.value))" }
     parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joinedText(separator: ", ") + ".")
     if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }
-    return parts.joinedText(separator: " ")
+    // Stored keys, termination descriptions and the scenario's path come from scripts or a log.
+    return TerminalText.visible(parts.joinedText(separator: " "))
   }
 
   /// Longer stored values are cut to their first `abbreviatedCharacters` in an outcome (the log

@@ -20,7 +20,8 @@ struct Replay: ParsableCommand {
       changed app and reports where it departs.
 
       Exit status: 0 (identical / same); 1 diverged or departs; 2 unreadable log or script error
-      (also when the recorded run stopped on one).
+      (also when the recorded run stopped on one), or a log that ends without its trailer (a run
+      that was killed: replayed as far as it goes).
 
       Examples:
         lifesim replay run.lifelog
@@ -132,13 +133,15 @@ struct Replay: ParsableCommand {
     guardOptions.apply(to: &config)
     let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
+    var changedApp = ChangedAppOutcome()
     let result = ScenarioRunner(config) { seq, event in
       comparison.check(seq: seq, event)
+      if app != nil { changedApp.note(seq: seq, event) }
       progress.tick()
     }.run()
     progress.finish()
     comparison.finish()
-    var status = report(result, comparison)
+    var status = report(result, comparison, changedApp: app == nil ? nil : changedApp, seed: header.seed)
     if let target {
       if status == Status.trouble { target.discard() } else {
         do { try target.commit() } catch {
@@ -150,10 +153,16 @@ struct Replay: ParsableCommand {
     return status
   }
 
-  /// The verdict of a re-run, printed; its exit status.
-  private func report(_ result: RunResult, _ comparison: ReplayComparison) -> Int32 {
+  /// The verdict of a re-run, printed (with `--app`, the changed app's outcome after where it
+  /// departs); its exit status.
+  private func report(_ result: RunResult, _ comparison: ReplayComparison, changedApp: ChangedAppOutcome?, seed: Int64) -> Int32 {
     if let problem = comparison.problem {
       Terminal.error("\(log): \(problem)")
+      return Status.trouble
+    }
+    // A recording cut off before its trailer cannot say whether the re-run matches past the cut.
+    if let n = comparison.cutOffAfter {
+      Terminal.error("\(log): \(LogEnding.noTrailerMessage(afterEvent: n))")
       return Status.trouble
     }
     // A re-run stopped by a script error is trouble, wherever it departed before it stopped.
@@ -173,9 +182,10 @@ struct Replay: ParsableCommand {
     let status = stopped == nil ? Status.failed : Status.trouble
     if json {
       JSONLines.end(status: status, [("verdict", .string(app == nil ? "diverged" : "departs")), ("events", .int(result.events)),
-                                     ("divergence", d.json)] + (stopped.map { [("error", .string($0))] } ?? []))
+                                     ("divergence", d.json)] + (changedApp?.json(result) ?? []) + (stopped.map { [("error", .string($0))] } ?? []))
     } else {
       Terminal.write(d.text(departs: app != nil))
+      if let changedApp, let app { Terminal.write(changedApp.text(app: app, result, seed: seed)) }
     }
     if let stopped { Terminal.error(stopped) }
     return status

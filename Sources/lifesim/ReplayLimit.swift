@@ -31,6 +31,13 @@ enum ReplayLimit: Equatable {
     }
   }
 
+  /// Whether every event the limit asks for is at or before event `n`, so that a log cut off
+  /// after `n` holds them all (a time limit cannot tell: more events may share `n`'s time).
+  func isWithin(lastEvent n: Int64) -> Bool {
+    if case let .event(last) = self { return last <= n }
+    return false
+  }
+
   /// The end line's member saying where the replay stopped (docs/json.md).
   var json: (String, JSONValue) {
     switch self {

@@ -47,7 +47,8 @@ enum StateText {
     if let archive = s.restorationArchive { lines.append("  restoration archive: \(archive.pathsText)") }
     lines.append("  terminations: " + (s.terminations.isEmpty ? "none" : s.terminations.map { "\($0.reason.rawValue) (\($0.description))" }.joined(separator: "; ")))
     lines.append("  expectations: \(s.expectationsPassed) passed, \(s.expectationsFailed) failed")
-    return lines.joined(separator: "\n")
+    // A label or a value from the app is shown on its line, its control characters visible.
+    return lines.map { TerminalText.visible($0) }.joined(separator: "\n")
   }
 
   private static func controller(_ s: LifecycleState, _ id: Int) -> String {

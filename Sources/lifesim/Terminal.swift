@@ -1,3 +1,5 @@
+import EventStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,24 +11,27 @@ enum Terminal {
   /// Colour only on a TTY with `NO_COLOR` unset.
   static let colour: Bool = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
 
+  /// `text` in colour on a terminal (its own escapes only: text from an app or a log is made
+  /// visible with `TerminalText.visible` first).
   static func paint(_ text: String, _ code: String) -> String {
     colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
-  /// `lifesim: message` on stderr (after whatever stdout holds).
+  /// `lifesim: message` on stderr (after whatever stdout holds), its control characters made
+  /// visible: a message may quote a script or a log.
   static func error(_ message: String) {
     lastError = message
     flush()
-    let bytes = Array("lifesim: \(message)\n".utf8)
+    let bytes = Array("lifesim: \(TerminalText.visible(message, keepingLayout: true))\n".utf8)
     writeAll(STDERR_FILENO, bytes)
   }
 
   /// The last message `error` printed (the JSON end line of a command that stopped carries it).
   nonisolated(unsafe) private(set) static var lastError: String?
 
-  /// A line on stderr as is.
+  /// A line on stderr, its control characters made visible.
   static func errorLine(_ line: String) {
-    writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+    writeAll(STDERR_FILENO, Array((TerminalText.visible(line, keepingLayout: true) + "\n").utf8))
   }
 
   /// A progress line on stderr, redrawn in place; only on a terminal ("" clears it).

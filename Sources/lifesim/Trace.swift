@@ -11,57 +11,63 @@ struct TraceFormatter {
   init(numbered: Bool = false) { self.numbered = numbered }
 
   mutating func line(seq: Int64, _ event: Event) -> String {
-    let time = (numbered ? Terminal.paint(pad("#\(seq)", 7), "2") + " " : "") + Terminal.paint(pad(VirtualTime.format(event.t), 12), "2")
+    let time = (numbered ? Self.paint(pad("#\(seq)", 7), "2") + " " : "") + Self.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
     switch event.body {
     case let .inputPerformed(input, at):
       depth = 0
-      text = Terminal.paint("▶ \(input.traceText)", "1;36") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+      text = Self.paint("▶ \(input.traceText)", "1;36") + (at.map { Self.paint("  \($0)", "2") } ?? "")
     case let .applicationStateChanged(from, to):
       text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
     case let .sceneActivationChanged(scene, from, to):
-      text = "  ◆ \(scene) \(from.rawValue) → \(to.rawValue)"
-    case let .sceneConnected(scene): text = "  ◆ \(scene) connected"
-    case let .sceneDisconnected(scene): text = "  ◆ \(scene) disconnected"
+      text = Self.plain("  ◆ \(scene) \(from.rawValue) → \(to.rawValue)")
+    case let .sceneConnected(scene): text = Self.plain("  ◆ \(scene) connected")
+    case let .sceneDisconnected(scene): text = Self.plain("  ◆ \(scene) disconnected")
     case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
     case let .rootBuilt(container, _, controllers):
-      text = "  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
-    case let .pushed(c): text = "  ◆ push \(c)"
-    case let .popped(c): text = "  ◆ pop \(c)"
-    case let .presented(c, style, _): text = "  ◆ present \(c) (\(style.rawValue))"
-    case let .dismissed(c): text = "  ◆ dismiss \(c)"
-    case let .tabSelected(i, c): text = "  ◆ tab \(i) selected: \(c)"
+      text = Self.plain("  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")")
+    case let .pushed(c): text = Self.plain("  ◆ push \(c)")
+    case let .popped(c): text = Self.plain("  ◆ pop \(c)")
+    case let .presented(c, style, _): text = Self.plain("  ◆ present \(c) (\(style.rawValue))")
+    case let .dismissed(c): text = Self.plain("  ◆ dismiss \(c)")
+    case let .tabSelected(i, c): text = Self.plain("  ◆ tab \(i) selected: \(c)")
     case let .protectedDataChanged(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
-    case let .restorationChanged(change): text = "  ◆ " + Self.describe(change)
+    case let .restorationChanged(change): text = Self.plain("  ◆ " + Self.describe(change))
     case let .processStarted(mode, state):
-      text = Terminal.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
-    case let .launchContinued(state): text = Terminal.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
-    case .suspended: text = Terminal.paint("  ● suspended", "33")
-    case .resumed: text = Terminal.paint("  ● resumed", "33")
+      text = Self.paint("  ● process started (\(mode.rawValue); applicationState \(state.rawValue))", "33")
+    case let .launchContinued(state): text = Self.paint("  ● prewarmed process continues its launch (\(state.rawValue))", "33")
+    case .suspended: text = Self.paint("  ● suspended", "33")
+    case .resumed: text = Self.paint("  ● resumed", "33")
     case let .terminated(t):
-      text = Terminal.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
+      text = Self.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
     case let .callbackDelivered(cb, target, handled, depth, arguments):
       self.depth = depth
       let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
         + (arguments.payload.map { " \($0.canonicalText)" } ?? "")
-      text = indent(depth) + (handled ? Terminal.paint("→ \(name)", "32") : Terminal.paint("→ \(name)", "2"))
+      text = indent(depth) + (handled ? Self.paint("→ \(name)", "32") : Self.paint("→ \(name)", "2"))
     case let .returned(name, target, used, depth, value):
-      text = indent(depth) + Terminal.paint("← \(target).\(name) after \(VirtualTime.format(used)) s"
+      text = indent(depth) + Self.paint("← \(target).\(name) after \(VirtualTime.format(used)) s"
                                               + (value.map { " → \($0.canonicalText)" } ?? ""), "2")
     case let .appCalled(call, _):
-      text = indent(depth + 1) + "· \(Self.describe(call))"
+      text = indent(depth + 1) + Self.plain("· \(Self.describe(call))")
     case let .notificationPosted(name, handled, depth):
-      text = indent(depth) + Terminal.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
+      text = indent(depth) + Self.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
     case let .crashed(name, target, message, traceback):
-      text = Terminal.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
-        + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
+      text = Self.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
+        + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Self.paint($0, "2") }.joined()
     case let .expectationChecked(name, passed, message, at):
-      text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
+      text = Self.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Self.paint("  \($0)", "2") } ?? "")
     case let .noted(name, message):
-      text = Terminal.paint("  ℹ \(name): \(message)", "35")
+      text = Self.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
   }
+
+  /// Text from the event (an app's, a scenario's or a log's) in colour, its control characters visible.
+  private static func paint(_ text: String, _ code: String) -> String { Terminal.paint(TerminalText.visible(text), code) }
+
+  /// Text from the event uncoloured, its control characters visible.
+  private static func plain(_ text: String) -> String { TerminalText.visible(text) }
 
   /// Frames shown under a crash: the first few of Lua's traceback, one a line.
   static let crashFramesMax = 4

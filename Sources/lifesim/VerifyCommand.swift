@@ -7,7 +7,8 @@ struct Verify: ParsableCommand {
     abstract: "Check a log's integrity: format, sequence, hash chain, trailer.",
     discussion: helpText("""
       Reads the log in constant memory. Exit status: 0 intact and complete; 1 damaged, or
-      cut off (then it says after which event); 2 not a readable log.
+      cut off (then it says after which event); 2 not a readable log, or a header lifesim would
+      not write (a knob outside its range), however intact its chain.
 
       Examples:
         lifesim verify run.lifelog
@@ -45,7 +46,8 @@ struct Verify: ParsableCommand {
     if json {
       JSONLines.end(status: status, [("log", .string(log))] + members + [("message", .string(result.description))])
     } else if status != Status.trouble {
-      Terminal.write("\(log): \(result.description)")
+      // A damaged line's reason may quote the log (an unknown kind).
+      Terminal.write(TerminalText.visible("\(log): \(result.description)"))
     }
     throw ExitCode(status)
   }

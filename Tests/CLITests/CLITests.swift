@@ -269,8 +269,8 @@ import TestSupport
     let v = try lifesim(["verify", log])
     #expect(v.status == 1 && v.out == "\(log): cut off after event 10 (no trailer)\n")
     let r = try lifesim(["replay", log], env: ["NO_COLOR": "1"])
-    #expect(r.status == 0)
-    #expect(r.out.contains("(cut off after event 10 (no trailer))"))
+    #expect(r.status == 2 && r.err == "lifesim: \(log): the log ends without a trailer after event 10\n")
+    #expect(r.out.hasSuffix(" after 10 events. Expectations: 0 passed, 0 failed. No termination. Nothing stored. Seed 1.\n"), "\(r.out)")
   }
 
   @Test func verifyCatchesAReExecutionThatDiverges() throws {

@@ -97,6 +97,7 @@ import TestSupport
     try (text.prefix(11).joined(separator: "\n") + "\n").write(toFile: cut, atomically: false, encoding: .utf8)
     let cutOff = try check(try lifesim(["replay", cut, "--json"]), command: "replay")
     #expect(cutOff.lines.count == 10 && cutOff.end["complete"] as? Bool == false && cutOff.end["cutOffAfter"] as? Int == 10)
+    #expect(cutOff.end["status"] as? Int == 2 && cutOff.end["error"] as? String == "\(cut): the log ends without a trailer after event 10")
 
     let state = try lifesim(["replay", log, "--json", "--state"])
     let (stateLines, stateEnd) = try check(state, command: "replay")

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `replay --app` ends with the changed app's outcome (which expectations now fail), not only
+/// where it departs.
+@Suite struct ReplayAppOutcomeTests {
+  @Test func theChangedAppsFailuresAndOutcomeCloseTheReport() throws {
+    let log = try recordedRun("app-outcome.lifelog")
+    let r = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua"], env: ["NO_COLOR": "1"])
+    #expect(r.status == 1 && r.out.hasPrefix("Departs at event 48 (t = 0.500000 s):\n"))
+    let end = """
+      With Scripts/apps/overrun.lua these expectations fail:
+         65.000000 ✘ expect_state: expected state suspended, but the app is not_running  Scripts/scenarios/home_and_return.lua:9
+         65.000000 ✘ expect_no_calls: unexpected calls: NoteList#2.viewWillAppear, NoteList#2.viewDidAppear  Scripts/scenarios/home_and_return.lua:12
+      Outcome: the app is active after 87 events. Expectations: 4 passed, 2 failed. Terminations: watchdog 0x8badf00d (sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds). Failed: unexpected termination (watchdog); name it with expect_terminated if the scenario means it. Stored: draft = "!". Seed 1.
+
+      """
+    #expect(r.out.hasSuffix("endBackgroundTask\",\"task\":1,\"at\":\"Scripts/apps/notes.lua:24\"}\n" + end), "\(r.out)")
+  }
+
+  @Test func theJSONEndLineCarriesTheOutcomeAndTheFailures() throws {
+    let log = try recordedRun("app-outcome-json.lifelog")
+    let r = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua", "--json"])
+    let end = try #require(r.out.split(separator: "\n").last.map(String.init))
+    #expect(r.status == 1)
+    #expect(end.hasSuffix(#","outcome":{"state":"active","terminations":[{"reason":"watchdog","code":"0x8badf00d","description":"sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds"}],"expectations":{"passed":4,"failed":2},"stored":{"draft":"!"},"unexpected_terminations":["watchdog"]},"failedExpectations":[{"name":"expect_state","message":"expected state suspended, but the app is not_running","at":"Scripts/scenarios/home_and_return.lua:9"},{"name":"expect_no_calls","message":"unexpected calls: NoteList#2.viewWillAppear, NoteList#2.viewDidAppear","at":"Scripts/scenarios/home_and_return.lua:12"}]}"#), "\(end)")
+  }
+
+  @Test func anAppThatDepartsButHoldsEveryExpectationSaysSo() throws {
+    let dir = try scriptFolder("app-outcome-holds", [
+      "app.lua": "app { name = \"A\", root = \"Main\" }\ncontroller \"Main\" { }\n",
+      "app2.lua": "app { name = \"A\", root = \"Main\" }\ncontroller \"Main\" { }\nfunction AppDelegate.didFinishLaunchingWithOptions(application, options) store(\"k\", 1); return true end\n",
+      "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_state(\"active\")\n",
+    ])
+    _ = try lifesim(["run", "s.lua", "-o", "a.lifelog", "-q"], cwd: dir)
+    let r = try lifesim(["replay", "a.lifelog", "--app", "app2.lua"], env: ["NO_COLOR": "1"], cwd: dir)
+    #expect(r.status == 1)
+    #expect(r.out.hasSuffix("\nWith app2.lua every expectation holds.\nOutcome: the app is active after 32 events. Expectations: 1 passed, 0 failed. No termination. Stored: k = 1. Seed 1.\n"), "\(r.out)")
+  }
+}

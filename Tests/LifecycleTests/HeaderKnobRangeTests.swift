@@ -1,0 +1,51 @@
+import EventStore
+import Testing
+@testable import Lifecycle
+
+/// A header's knobs are checked against the ranges a scenario may set: a crafted header (its chain
+/// re-hashed) with a knob at Int64.max overflowed the model's arithmetic (SIGILL).
+@Suite struct HeaderKnobRangeTests {
+  /// iOS 17's header with one member set to `value`.
+  private func header(_ key: String, _ value: Int64) -> LogHeader {
+    let profile = Profile(ios: 17).json.objectValue!.map { $0.0 == key ? (key, JSONValue.int(value)) : $0 }
+    return LogHeader(lifesim: "0.3.0", lua: "Lua 5.4", profile: .object(profile), scenes: true, seed: 1, scripts: [])
+  }
+
+  @Test("every number knob at Int64.min, -1, 0, Int64.max and just outside its range is refused with its range; its bounds are accepted")
+  func everyKnobSwept() {
+    let numbers = Profile.knobs.compactMap { knob in knob.recordRange.map { (knob.recordKey, $0) } }
+    #expect(numbers.count == 16)
+    for (key, range) in numbers {
+      let values = [Int64.min, -1, 0, Int64.max, range.lowerBound - 1, range.upperBound + 1, range.lowerBound, range.upperBound]
+      for value in values {
+        let expected = range.contains(value) ? nil : "profile: knob \(key) is \(value), outside its range \(range.lowerBound)…\(range.upperBound)"
+        #expect(Profile.headerProblem(header(key, value)) == expected, "\(key) = \(value)")
+      }
+    }
+  }
+
+  @Test("the ranges are those a scenario may set: durations 0 to a year in µs, counts as the knob table says")
+  func rangesAreTheScenarios() {
+    let ranges = Dictionary(uniqueKeysWithValues: Profile.knobs.compactMap { k in k.recordRange.map { (k.recordKey, $0) } })
+    #expect(ranges["didEnterBackgroundBudget_us"] == 0...31_536_000_000_000)
+    #expect(ranges["instructionLimit"] == 1_000...1_000_000_000_000)
+    #expect(ranges["memoryLimitBytes"] == 1_048_576...17_179_869_184)
+    #expect(ranges["restoreInteractionMinIOS"] == 13...26)
+  }
+
+  @Test("a header whose scenes is not its profile's is refused")
+  func scenesAgree() {
+    var mixed = header("ios", 17)
+    mixed.scenes = false
+    #expect(Profile.headerProblem(mixed) == "scenes is false but the profile's is true")
+  }
+
+  @Test("an iOS version without a profile is refused with the versions there are")
+  func iosVersion() {
+    for value in [Int64.min, -1, 0, 11, 27, Int64.max] {
+      #expect(Profile.headerProblem(header("ios", value)) == "profile: ios is \(value), outside its range 12…26")
+    }
+    #expect(Profile.headerProblem(header("ios", 12)) == nil)
+    #expect(Profile.headerProblem(header("ios", 26)) == nil)
+  }
+}
