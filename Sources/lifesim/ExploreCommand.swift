@@ -2,6 +2,7 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
+import EventStore
 import Lifecycle
 import ScriptHost
 
@@ -117,8 +118,8 @@ struct ExploreRun: ParsableCommand {
                    + "(\(Int(Double(result.runs) / max(seconds, 0.001))) runs/s); coverage \(covered)/\(total) transitions; "
                    + quantity(result.findings.count, "finding"))
     for (i, f) in result.findings.enumerated() {
-      // The signature holds the app's names: shown with its control characters escaped.
-      Terminal.write("  finding \(i + 1): \(LuaStringLiteral.comment(f.signature.text)), \(quantity(f.inputs.count, "verb"))"
+      // The signature holds the app's names: shown with its control characters made visible.
+      Terminal.write("  finding \(i + 1): \(TerminalText.visible(f.signature.text)), \(quantity(f.inputs.count, "verb"))"
                      + (output.map { " (\($0)/finding-\(i + 1).lua)" } ?? ""))
     }
     throw ExitCode(result.findings.isEmpty || exitZero ? Status.ok : Status.failed)
