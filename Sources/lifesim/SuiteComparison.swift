@@ -36,9 +36,9 @@ struct SuiteComparison {
     temporary = true
   }
 
-  /// The pairs whose runs differ, scenario by scenario in case order: each profile with the
+  /// The pairs the axis compares, scenario by scenario in case order: each profile with the
   /// next one run (oldest first), or each run without scenes with the same run with scenes.
-  func changes(_ results: [CaseResult]) -> [ComparisonChange] {
+  func pairs(_ results: [CaseResult]) -> [(from: CaseResult, to: CaseResult)] {
     var groups: [String: [CaseResult]] = [:]
     var order: [String] = []
     for r in results where r.logPath != nil && r.status != .skipped {
@@ -46,23 +46,30 @@ struct SuiteComparison {
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
-    var found: [ComparisonChange] = []
-    for key in order {
+    return order.flatMap { key -> [(from: CaseResult, to: CaseResult)] in
       let runs = groups[key] ?? []
       if axis == .scenes {
-        guard let a = runs.first(where: { !$0.scenes }), let b = runs.first(where: \.scenes) else { continue }
-        if let change = compare(a, b) { found.append(change) }
-        continue
+        guard let a = runs.first(where: { !$0.scenes }), let b = runs.first(where: \.scenes) else { return [] }
+        return [(a, b)]
       }
       let sorted = runs.sorted { $0.ios < $1.ios }
-      for (a, b) in zip(sorted, sorted.dropFirst()) {
-        if let change = compare(a, b) { found.append(change) }
-      }
+      return Array(zip(sorted, sorted.dropFirst()))
     }
-    return found
   }
 
-  private func compare(_ a: CaseResult, _ b: CaseResult) -> ComparisonChange? {
+  /// What the report says when no pair differs: that none was formed, or that all agree.
+  func noChangeText(pairs: Int) -> String {
+    let compared = pairs == 1 ? "1 pair compared" : "\(pairs) pairs compared"
+    switch (axis, pairs) {
+    case (.scenes, 0): return "Nothing to compare: no scenario ran both without scenes and with them on one iOS."
+    case (_, 0): return "Nothing to compare: no scenario ran on two profiles."
+    case (.scenes, _): return "No run differs between no scenes and scenes (\(compared))."
+    default: return "No run differs between neighbouring profiles (\(compared))."
+    }
+  }
+
+  /// The change from `a` to `b`; nil when their runs agree (or a log cannot be read).
+  func compare(_ a: CaseResult, _ b: CaseResult) -> ComparisonChange? {
     guard let pathA = a.logPath, let pathB = b.logPath,
           let logA = try? LogScanner(path: pathA), let logB = try? LogScanner(path: pathB) else { return nil }
     var differ = EventDiffer(context: 1, ignoreTime: false)

@@ -173,10 +173,10 @@ struct Test: ParsableCommand {
     let wallUs = SuiteClock.nowUs() - started
     var changes: [ComparisonChange] = []
     if let comparison {
-      changes = comparison.changes(results)
+      let pairs = comparison.pairs(results)
+      changes = pairs.compactMap { comparison.compare($0.from, $0.to) }
       for change in changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
-      if !json && changes.isEmpty { Terminal.write(comparison.axis == .scenes ? "No run differs between no scenes and scenes."
-                                                   : "No run differs between neighbouring profiles.") }
+      if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count)) }
       results = comparison.finish(results)
     }
     var summary = SuiteSummary(results)

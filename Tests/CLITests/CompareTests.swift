@@ -44,6 +44,17 @@ import Testing
     #expect(alias.status == 0 && alias.out == r.out)
   }
 
+  /// A comparison that found nothing says whether there was anything to compare.
+  @Test func noChangeSaysHowManyPairsWereCompared() throws {
+    let skipped = try lifesim(["test", "Scripts/scenarios/home_and_return.lua", "--ios", "17", "--compare", "scenes", "-q", "--no-wall-time"])
+    #expect(skipped.status == 0)
+    #expect(skipped.out.hasPrefix("Nothing to compare: no scenario ran both without scenes and with them on one iOS.\n"), "\(skipped.out)")
+    let single = try lifesim(["test", Self.bundled, "--ios", "17", "--compare", "profiles", "-q", "--no-wall-time"])
+    #expect(single.out.hasPrefix("Nothing to compare: no scenario ran on two profiles.\n"), "\(single.out)")
+    let same = try lifesim(["test", Self.bundled, "--ios", "16-17", "--compare", "profiles", "-q", "--no-wall-time"])
+    #expect(same.out.hasPrefix("No run differs between neighbouring profiles (1 pair compared).\n"), "\(same.out)")
+  }
+
   @Test func theHTMLReportShowsEachChangeEscaped() throws {
     let dir = try scriptFolder("compare-html", [
       "s.lua": "scenario { name = \"<b>&x\", ios = 17 }\nlaunch()\nexpect_state(\"active\")\n",
