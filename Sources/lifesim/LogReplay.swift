@@ -94,7 +94,7 @@ struct LogReplay {
       case nil: if let until { members.append(until.json) }
       }
       members.append(state ? ("state", StateJSON.object(folded, profile: profile))
-                           : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
+                           : ("outcome", Simulator.outcome(of: folded, error: recordedError, stopped: ending?.stopped)))
       JSONLines.end(status: status, members)
     } else {
       if let ending, case .cutOff = ending {
@@ -108,6 +108,7 @@ struct LogReplay {
       }
     }
     if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
+    if let stopped = ending?.stopped { Terminal.error("\(log): the recorded run \(stopped)") }
     return status
   }
 }

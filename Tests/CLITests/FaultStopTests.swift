@@ -23,7 +23,10 @@ import Testing
     let verify = try lifesim(["replay", "s.lifelog", "--verify"], cwd: dir)
     #expect(verify.status == 0 && verify.out == "s.lifelog: identical: 17 events re-ran as recorded\n", "\(verify)")
     let replay = try lifesim(["replay", "s.lifelog"], cwd: dir)
-    #expect(replay.status == 0 && replay.err.isEmpty, "\(replay)")
+    #expect(replay.status == 0 && replay.err == "lifesim: s.lifelog: the recorded run \(Self.stopped)\n", "\(replay)")
+    let json = try lifesim(["replay", "s.lifelog", "--json"], cwd: dir)
+    let end = try #require(json.out.split(separator: "\n").last)
+    #expect(end.contains(",\"unexpected_terminations\":[\"crash\"],\"stopped\":\"\(Self.stopped)\"}"), "\(end)")
   }
 
   @Test func theSuiteReportsAFailureNotAnError() throws {
