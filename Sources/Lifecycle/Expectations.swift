@@ -145,11 +145,13 @@ extension Simulator {
 
   /// The trailer's outcome: final state, terminations, expectations, stored data, and the
   /// fault terminations no `expect_terminated` named (only when there are some).
-  public func outcome(error: String? = nil) -> JSONValue {
-    Self.outcome(of: state, error: error)
+  public func outcome(error: String? = nil, stopped: String? = nil) -> JSONValue {
+    Self.outcome(of: state, error: error, stopped: stopped)
   }
 
-  public static func outcome(of state: LifecycleState, error: String? = nil) -> JSONValue {
+  /// The trailer's outcome: `error` is the script error that stopped the run, `stopped` why a run
+  /// that failed on a fault ended early (each only when present, so other runs keep their bytes).
+  public static func outcome(of state: LifecycleState, error: String? = nil, stopped: String? = nil) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("state", .string(state.appState.rawValue)),
       ("terminations", .array(state.terminations.map { t in
@@ -166,6 +168,7 @@ extension Simulator {
       members.append(("unexpected_terminations", .array(state.unexpectedFaults.map { .string($0.reason.rawValue) })))
     }
     if let error { members.append(("error", .string(error))) }
+    if let stopped { members.append(("stopped", .string(stopped))) }
     return .object(members)
   }
 }

@@ -41,6 +41,9 @@ public struct RunResult: Sendable {
   public var exitStatus: Int32
   /// The script or log error that stopped the run (`file:line: message`).
   public var error: String?
+  /// Why a failed run ended early: a verb the state left by a fault no expectation named
+  /// refused (`stopped at line N: home() needs a running app; …`). Never set with `error`.
+  public var stopped: String?
   public var header: LogHeader?
   public var state: LifecycleState
   public var outcome: JSONValue

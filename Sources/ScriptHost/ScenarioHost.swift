@@ -31,6 +31,10 @@ final class ScenarioHost {
   private var recorder: EventRecorder?
   /// The first error that stops the run.
   private var fatal: String?
+  /// Why the run ended early after a fault no expectation named (`FaultStop`): a failure, not an error.
+  private var stoppedByFault: String?
+  /// When the latest termination happened, µs.
+  private var latestTerminationUs: Int64 = 0
   /// The verbs the expectation window covers, for a failed call expectation to name.
   private var window = ExpectationWindow()
   /// What the run's author should know that does not change its verdict (`RunWarning`).
@@ -167,7 +171,10 @@ final class ScenarioHost {
     self.recorder = recorder
     onHeader(header)
     self.app = app
-    let sim = Simulator(profile: profile, driver: app) { event in recorder.record(event) }
+    let sim = Simulator(profile: profile, driver: app) { [weak self] event in
+      if event.body.termination != nil { self?.latestTerminationUs = event.t }
+      recorder.record(event)
+    }
     simulator = sim
   }
 
@@ -175,7 +182,9 @@ final class ScenarioHost {
     var error = initial
     let sim = simulator
     if let error, let sim { sim.note("scriptError", error) }
-    let outcome = sim?.outcome(error: error) ?? Simulator.outcome(of: LifecycleState(), error: error)
+    if error == nil, let stoppedByFault, let sim { sim.note("stopped", stoppedByFault) }
+    let stopped = error == nil ? stoppedByFault : nil
+    let outcome = sim?.outcome(error: error, stopped: stopped) ?? Simulator.outcome(of: LifecycleState(), error: error)
     do { try recorder?.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
     let state = sim?.state ?? LifecycleState()
     let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
@@ -185,7 +194,7 @@ final class ScenarioHost {
     if status == 0, state.expectationsPassed + state.expectationsFailed == 0 {
       warnings.append(.noExpectations(config.scenarioPath))
     }
-    return RunResult(exitStatus: status, error: error, header: header, state: state, outcome: outcome,
+    return RunResult(exitStatus: status, error: error, stopped: stopped, header: header, state: state, outcome: outcome,
                      events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration, warnings: warnings)
   }
 
@@ -216,6 +225,11 @@ final class ScenarioHost {
     do {
       try sim.perform(input, at: at)
     } catch {
+      if let message = FaultStop.message(refusing: input.verb, at: at, state: sim.state, faultAtUs: latestTerminationUs) {
+        stoppedByFault = message
+        vm.abort()
+        throw LuaRaise(message)
+      }
       throw stop("\(at ?? config.scenarioPath): \(error.message)")
     }
     if let problem = app?.fatal { throw stop(problem.message) }

@@ -105,6 +105,8 @@ enum CaseRun {
         if case let .expectationChecked(name, _, text, line) = body {
           message = "\(name): \(text)"
           at = line
+        } else if let stopped = result.stopped {
+          message = stopped
         } else if let t = body.termination {
           message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
         }

@@ -98,7 +98,7 @@ struct LogReplay {
       case nil: if let until { members.append(until.json) }
       }
       members.append(state ? ("state", StateJSON.object(folded, profile: profile))
-                           : ("outcome", Simulator.outcome(of: folded, error: recordedError)))
+                           : ("outcome", Simulator.outcome(of: folded, error: recordedError, stopped: ending?.stopped)))
       if let cutOff { members.append(("error", .string(cutOff))) }
       JSONLines.end(status: status, members)
     } else {
@@ -111,6 +111,7 @@ struct LogReplay {
     }
     if let recordedError { Terminal.error("\(log): the recorded run stopped on a script error: \(recordedError)") }
     if let cutOff { Terminal.error(cutOff) }
+    if let stopped = ending?.stopped { Terminal.error("\(log): the recorded run \(stopped)") }
     return status
   }
 }

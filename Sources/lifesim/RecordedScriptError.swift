@@ -8,4 +8,13 @@ extension LogEnding {
     case .cutOff: return nil
     }
   }
+
+  /// Why the recorded run, which failed on a fault no expectation named, ended early
+  /// (`stopped at line N: …`), as its trailer holds it.
+  var stopped: String? {
+    switch self {
+    case let .complete(trailer): return trailer.outcome["stopped"]?.stringValue
+    case .cutOff: return nil
+    }
+  }
 }

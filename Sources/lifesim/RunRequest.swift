@@ -61,6 +61,7 @@ struct RunRequest {
     if started { report(result) }
     Terminal.flush()
     if let error = result.error { Terminal.error(error) }
+    if let stopped = result.stopped { Terminal.error(stopped) }
     throw ExitCode(result.exitStatus)
   }
 

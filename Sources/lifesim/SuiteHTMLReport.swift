@@ -4,14 +4,14 @@ import Suite
 
 /// `lifesim test --html DIR`: `DIR/index.html` opens on the failures (each with its failed
 /// expectation or error, its line, the command that reproduces it and a link to its timeline),
-/// then a scenario × profile matrix, then every case in order; each failing case whose log was
+/// then (with `--compare`) what changes between the runs compared, then a scenario × profile matrix, then every case in order; each failing case whose log was
 /// kept has its timeline beside it as `case-N.html` (`export --format html`). Every text goes
 /// through `HTMLText`; the index has no script at all. Every file goes through `OutputSink`: it
 /// appears whole or not at all, and replaces the last report.
 enum SuiteHTMLReport {
   /// `inputs`: the suite's scripts, which no page may replace.
   static func write(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, to folder: String,
-                    inputs: [String]) throws(SuiteError) {
+                    inputs: [String], changes: [ComparisonChange] = []) throws(SuiteError) {
     do {
       var timelines: [Int: String] = [:]
       for r in results where r.status == .failed || r.status == .error {
@@ -26,7 +26,7 @@ enum SuiteHTMLReport {
         timelines[r.index] = file
       }
       let sink = try OutputSink(path: folder + "/index.html", overwrite: true, inputs: inputs)
-      sink.write(page(results, summary: summary, wallUs: wallUs, timelines: timelines))
+      sink.write(page(results, summary: summary, wallUs: wallUs, timelines: timelines, changes: changes))
       try sink.commit()
     } catch let error as SuiteError {
       throw error
@@ -43,7 +43,8 @@ enum SuiteHTMLReport {
     code{background:#eef0f4;padding:1px 4px;border-radius:3px}.verdict-passed{color:#0a7d32}.verdict-failed,.verdict-error{color:#c4162a}
     """
 
-  private static func page(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, timelines: [Int: String]) -> String {
+  private static func page(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, timelines: [Int: String],
+                           changes: [ComparisonChange]) -> String {
     let verdict = summary.exitStatus == 0 ? "passed" : summary.exitStatus == 1 ? "failed" : "error"
     let style = HTMLText.style(css)
     let failures = results.filter { $0.status == .failed || $0.status == .error }
@@ -60,6 +61,7 @@ enum SuiteHTMLReport {
       """
       + (failures.isEmpty ? "<h2>Failures</h2><p id=\"no-failures\">None.</p>\n"
         : "<h2>Failures</h2>\n" + table.html(id: "failures", failures, anchors: false))
+      + (changes.isEmpty ? "" : "<h2>What changes</h2>\n" + ComparisonTable(changes: changes).html)
       + "<h2>Scenario × iOS</h2>\n" + ProfileMatrix(results, timelines: timelines).html
       + "<h2>All cases</h2>\n" + table.html(id: "cases", results, anchors: true) + "</body></html>\n"
   }

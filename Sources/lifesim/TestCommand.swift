@@ -26,7 +26,8 @@ struct Test: ParsableCommand {
       Examples:
         lifesim test Scripts --ios all
         lifesim test Scripts/scenarios --ios 12,15-17,26 --scenes both -j 2 --junit report.xml
-        lifesim test Scripts --ios all --compare-profiles --filter prewarm
+        lifesim test Scripts --ios all --compare profiles --filter prewarm
+        lifesim test Scripts/scenarios/home_and_return.lua --ios 17 --compare scenes
         lifesim test Scripts --ios 12,17 --html report     # open report/index.html
       """)
   )
@@ -71,7 +72,14 @@ struct Test: ParsableCommand {
   @Option(help: "Run only shard K of N: the cases whose index is K-1 modulo N.")
   var shard: String?
 
-  @Flag(help: "For neighbouring profiles whose runs differ, print the first divergence and the outcome change.")
+  @Option(help: ArgumentHelp("""
+    For each scenario, what differs between two runs: profiles (each iOS and the next), scenes (without \
+    scenes and with, on each iOS) or sdk=A,B (built with SDK A and with B). Callbacks that appear and \
+    disappear, outcome changes, new diagnostics, and the first divergence.
+    """, valueName: "AXIS"))
+  var compare: ComparisonAxis?
+
+  @Flag(help: "The same as --compare profiles.")
   var compareProfiles = false
 
   @Flag(help: "Leave wall-clock times out of the reports, so two runs give identical bytes.")
@@ -94,7 +102,14 @@ struct Test: ParsableCommand {
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.message) }
     }
+    if compareProfiles, let compare, compare != .profiles {
+      throw ValidationError("--compare-profiles is --compare profiles; it cannot go with --compare \(compare.text)")
+    }
+    if let why = comparisonAxis?.unavailable { throw ValidationError(why) }
   }
+
+  /// `--compare AXIS`, or `profiles` for its alias `--compare-profiles`.
+  private var comparisonAxis: ComparisonAxis? { compare ?? (compareProfiles ? .profiles : nil) }
 
   func run() throws {
     defer { Terminal.flush() }
@@ -122,10 +137,11 @@ struct Test: ParsableCommand {
         throw SuiteError("--ios \(text): \(error.message)")
       }
     }
-    if compareProfiles && profiles == nil { profiles = Profile.releases }
-    let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both,
+    let axis = comparisonAxis
+    if axis == .profiles && profiles == nil { profiles = Profile.releases }
+    let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
                                 shard: try shard.map { try Shard(parsing: $0) })
-    let comparison = compareProfiles ? try ProfileComparison(logs: logs, keepPassing: keep == .all) : nil
+    let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs, keepPassing: keep == .all) }
     let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
     try checkOutputs(against: discovery.inputs, logsDirectory: logs ?? html.map { $0 + "/logs" })
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
@@ -155,10 +171,12 @@ struct Test: ParsableCommand {
       onProgress: { done, failed in progress.show(done: done, failed: failed) })
     progress.clear()
     let wallUs = SuiteClock.nowUs() - started
+    var changes: [ComparisonChange] = []
     if let comparison {
-      let changes = comparison.changes(results)
-      for change in changes { Terminal.write(json ? change.json.canonicalText : change.text) }
-      if !json && changes.isEmpty { Terminal.write("No run differs between neighbouring profiles.") }
+      let pairs = comparison.pairs(results)
+      changes = pairs.compactMap { comparison.compare($0.from, $0.to) }
+      for change in changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
+      if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count)) }
       results = comparison.finish(results)
     }
     var summary = SuiteSummary(results)
@@ -166,7 +184,7 @@ struct Test: ParsableCommand {
     printReport(results, summary, files: discovery.files, wallUs: wallTimes ? wallUs : nil)
     if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
     if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html,
-                                                 inputs: discovery.inputs) }
+                                                 inputs: discovery.inputs, changes: changes) }
     return summary.exitStatus
   }
 

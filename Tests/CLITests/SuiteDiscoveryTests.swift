@@ -116,6 +116,6 @@ private func lines(_ text: String, kind: String) throws -> [[String: Any]] {
     let bracketed = dir + "/s/prewarmed.lua"
     try "scenario { name = \"prewarm [ios 15]\" }\nprewarm()\nlaunch()\n".write(toFile: bracketed, atomically: true, encoding: .utf8)
     let compared = try lifesim(["test", bracketed, "--ios", "14-15", "--compare-profiles", "-q"])
-    #expect(compared.out.hasPrefix("prewarm [ios 15]: iOS 14 → 15: "), "\(compared.out)")
+    #expect(compared.out.hasPrefix("prewarm [ios 15]: iOS 14 → 15\n"), "\(compared.out)")
   }
 }

@@ -322,18 +322,26 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let r = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "-q", "--no-wall-time"])
     #expect(r.status == 2)
     let lines = r.out.components(separatedBy: "\n")
-    #expect(lines[0] == "prewarmed: iOS 14 → 15: - scriptError: \(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running) + prewarm")
-    #expect(lines[1] == "  outcome: error → passed; final state: not_running → active; expectations: 0 passed, 0 failed → 1 passed, 0 failed; "
-              + "script error: \(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running) → none")
-    #expect(lines[2].hasPrefix("ERROR prewarmed [iOS 14]"))
+    let refusal = "\(scenario):2: prewarm(): prewarming needs iOS 15 or later (profile: iOS 14) (state: not_running)"
+    #expect(lines[0] == "prewarmed: iOS 14 → 15")
+    #expect(lines[1] == "  appeared: willFinishLaunchingWithOptions ×1, didFinishLaunchingWithOptions ×1, configurationForConnecting ×1, "
+              + "init ×1, willConnectTo ×1, loadView ×1, viewDidLoad ×1, viewWillAppear ×1, viewIsAppearing ×1, viewWillLayoutSubviews ×1, "
+              + "viewDidLayoutSubviews ×1, sceneWillEnterForeground ×1, sceneDidBecomeActive ×1, viewDidAppear ×1")
+    #expect(lines[2] == "  outcome: error → passed; final state: not_running → active; expectations: 0 passed, 0 failed → 1 passed, 0 failed; "
+              + "script error: \(refusal) → none")
+    #expect(lines[3] == "  first divergence: - scriptError: \(refusal) + prewarm")
+    #expect(lines[4].hasPrefix("ERROR prewarmed [iOS 14]"))
     #expect(!r.out.contains("iOS 15 → 16"))
     let json = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "--json", "--no-wall-time"])
-    let change = try #require(try jsonLines(json.out).first { $0["kind"] as? String == "profileChange" })
-    #expect(change["from"] as? Int == 14 && change["to"] as? Int == 15)
+    let change = try #require(try jsonLines(json.out).first { $0["kind"] as? String == "comparison" })
+    #expect(change["axis"] as? String == "profiles" && change["scenario"] as? String == "prewarmed")
+    let from = try #require(change["from"] as? [String: Any]), to = try #require(change["to"] as? [String: Any])
+    #expect(from["ios"] as? Int == 14 && to["ios"] as? Int == 15 && from["scenes"] as? Bool == true && to["scenes"] as? Bool == true)
     #expect((change["status"] as? [String: String]) == ["from": "error", "to": "passed"])
     // The bundled suite: each neighbouring pair that differs is named, oldest first.
     let bundled = try run(["test", "Scripts/scenarios/app_switcher_other.lua", "--ios", "12-14", "--compare-profiles", "-q"])
-    #expect(bundled.out.hasPrefix("app switcher, other app: iOS 12 → 13: + viewIsAppearing (after viewWillAppear)\n"), "\(bundled.out)")
+    #expect(bundled.out.hasPrefix("app switcher, other app: iOS 12 → 13, no scenes\n  appeared: viewIsAppearing ×1, traitCollectionDidChange ×2\n"
+                                  + "  first divergence: + viewIsAppearing (after viewWillAppear)\n"), "\(bundled.out)")
   }
 
   @Test func theCIExamplesParseAndCallLifesimTestWithJUnit() throws {

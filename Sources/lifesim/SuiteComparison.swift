@@ -7,17 +7,20 @@ import Suite
 import Glibc
 #endif
 
-/// `lifesim test --compare-profiles`: what changes from one profile to the next. Every case
-/// keeps its log; for each scenario (and scenes variant), each pair of neighbouring profiles
-/// that ran is compared with `diff`'s engine, and the pairs whose runs differ are reported.
-struct ProfileComparison {
+/// `lifesim test --compare profiles|scenes`: what changes from one profile to the next, or when
+/// the app adopts scenes. Every case keeps its log; each pair of runs the axis names is compared
+/// with `diff`'s engine and counted (`RunTally`), and the pairs whose runs differ are reported.
+struct SuiteComparison {
+  /// Which runs are paired.
+  let axis: ComparisonAxis
   /// Where every case's log goes: --logs DIR, or a temporary folder removed at the end.
   let directory: String
   private let temporary: Bool
   /// --keep all: the logs of passing cases stay in --logs DIR too.
   private let keepPassing: Bool
 
-  init(logs: String?, keepPassing: Bool) throws(SuiteError) {
+  init(axis: ComparisonAxis, logs: String?, keepPassing: Bool) throws(SuiteError) {
+    self.axis = axis
     self.keepPassing = keepPassing
     if let logs {
       directory = logs
@@ -33,59 +36,40 @@ struct ProfileComparison {
     temporary = true
   }
 
-  /// One pair of neighbouring profiles whose runs differ.
-  struct Change {
-    let name: String, file: String, sceneless: Bool
-    let from: CaseResult, to: CaseResult
-    /// `+ restoreInteractionStateWith`, `- viewDidAppear`, `- x + y`; nil: the events agree.
-    let step: String?
-    /// The last event both runs share before the step.
-    let after: String?
-    /// Outcome rows that differ: (row, from, to).
-    let outcome: [(String, String, String)]
-
-    var text: String {
-      var line = "\(name)\(sceneless ? " [no scenes]" : ""): iOS \(from.ios) → \(to.ios): "
-      line += step.map { $0 + (after.map { " (after \($0))" } ?? "") } ?? "the same events"
-      var changes: [String] = []
-      if from.status != to.status { changes.append("\(from.status.rawValue) → \(to.status.rawValue)") }
-      changes += outcome.map { "\($0.0): \($0.1) → \($0.2)" }
-      return changes.isEmpty ? line : line + "\n  outcome: " + changes.joined(separator: "; ")
-    }
-
-    var json: JSONValue {
-      var members: [(String, JSONValue)] = [
-        ("kind", .string("profileChange")), ("name", .string(name)), ("file", .string(file)),
-        ("sceneless", .bool(sceneless)), ("from", .int(Int64(from.ios))), ("to", .int(Int64(to.ios))),
-      ]
-      if let step { members.append(("step", .string(step))) }
-      if let after { members.append(("after", .string(after))) }
-      members.append(("status", .object([("from", .string(from.status.rawValue)), ("to", .string(to.status.rawValue))])))
-      members.append(("outcome", .object(outcome.map { ($0.0, .object([("from", .string($0.1)), ("to", .string($0.2))])) })))
-      return .object(members)
-    }
-  }
-
-  /// The changes, scenario by scenario in case order, oldest profile first.
-  func changes(_ results: [CaseResult]) -> [Change] {
+  /// The pairs the axis compares, scenario by scenario in case order: each profile with the
+  /// next one run (oldest first), or each run without scenes with the same run with scenes.
+  func pairs(_ results: [CaseResult]) -> [(from: CaseResult, to: CaseResult)] {
     var groups: [String: [CaseResult]] = [:]
     var order: [String] = []
     for r in results where r.logPath != nil && r.status != .skipped {
-      let key = "\(r.file)\u{0}\(r.sceneless)"
+      let key = axis == .scenes ? "\(r.file)\u{0}\(r.ios)" : "\(r.file)\u{0}\(r.sceneless)"
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
-    var found: [Change] = []
-    for key in order {
-      let runs = (groups[key] ?? []).sorted { $0.ios < $1.ios }
-      for (a, b) in zip(runs, runs.dropFirst()) {
-        if let change = compare(a, b) { found.append(change) }
+    return order.flatMap { key -> [(from: CaseResult, to: CaseResult)] in
+      let runs = groups[key] ?? []
+      if axis == .scenes {
+        guard let a = runs.first(where: { !$0.scenes }), let b = runs.first(where: \.scenes) else { return [] }
+        return [(a, b)]
       }
+      let sorted = runs.sorted { $0.ios < $1.ios }
+      return Array(zip(sorted, sorted.dropFirst()))
     }
-    return found
   }
 
-  private func compare(_ a: CaseResult, _ b: CaseResult) -> Change? {
+  /// What the report says when no pair differs: that none was formed, or that all agree.
+  func noChangeText(pairs: Int) -> String {
+    let compared = pairs == 1 ? "1 pair compared" : "\(pairs) pairs compared"
+    switch (axis, pairs) {
+    case (.scenes, 0): return "Nothing to compare: no scenario ran both without scenes and with them on one iOS."
+    case (_, 0): return "Nothing to compare: no scenario ran on two profiles."
+    case (.scenes, _): return "No run differs between no scenes and scenes (\(compared))."
+    default: return "No run differs between neighbouring profiles (\(compared))."
+    }
+  }
+
+  /// The change from `a` to `b`; nil when their runs agree (or a log cannot be read).
+  func compare(_ a: CaseResult, _ b: CaseResult) -> ComparisonChange? {
     guard let pathA = a.logPath, let pathB = b.logPath,
           let logA = try? LogScanner(path: pathA), let logB = try? LogScanner(path: pathB) else { return nil }
     var differ = EventDiffer(context: 1, ignoreTime: false)
@@ -96,7 +80,8 @@ struct ProfileComparison {
       return nil
     }
     let outcome = OutcomeComparison(a: logA.ending, b: logB.ending).differingRows
-    guard first != nil || !outcome.isEmpty || a.status != b.status else { return nil }
+    guard first != nil || !outcome.isEmpty || a.status != b.status,
+          let tallyA = try? RunTally(reading: pathA), let tallyB = try? RunTally(reading: pathB) else { return nil }
     var step: String?, after: String?
     if let lines = first?.lines {
       let changed = lines.drop { $0.side == .same }
@@ -107,7 +92,10 @@ struct ProfileComparison {
     }
     // The case name without its last " [iOS …]": a scenario's own name may hold brackets.
     let name = a.name.lastIndex(of: "[").map { String(a.name[..<$0].dropLast()) } ?? a.name
-    return Change(name: name, file: a.file, sceneless: a.sceneless, from: a, to: b, step: step, after: after, outcome: outcome)
+    return ComparisonChange(name: name, file: a.file, from: a, to: b, step: step, after: after, outcome: outcome,
+                            appeared: tallyB.callbacks.more(than: tallyA.callbacks),
+                            disappeared: tallyA.callbacks.more(than: tallyB.callbacks),
+                            diagnostics: tallyB.diagnostics.more(than: tallyA.diagnostics))
   }
 
   /// A short name for an event: a callback's or a verb's name, else its trace text.

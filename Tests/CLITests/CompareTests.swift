@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `lifesim test --compare profiles|scenes|sdk=A,B`: a summary per scenario of what changes.
+@Suite(.serialized) struct CompareTests {
+  static let bundled = "Scripts/scenarios/memory_warning.lua"
+
+  @Test func scenesComparesARunWithoutScenesWithTheSameRunWithScenes() throws {
+    let r = try lifesim(["test", Self.bundled, "--ios", "17", "--compare", "scenes", "-q", "--no-wall-time"])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(r.out == """
+      memory warning: iOS 17: no scenes → scenes
+        appeared: configurationForConnecting ×1, willConnectTo ×1, sceneWillEnterForeground ×1, sceneDidBecomeActive ×1
+        disappeared: applicationDidBecomeActive ×1
+        first divergence: - process started (foreground; applicationState inactive) + process started (foreground; applicationState background) (after launch)
+      2 cases: 2 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).
+
+      """)
+    let json = try lifesim(["test", Self.bundled, "--ios", "17", "--compare", "scenes", "--json", "--no-wall-time"])
+    let line = try #require(json.out.split(separator: "\n").first { $0.hasPrefix("{\"kind\":\"comparison\"") })
+    let expected: [String] = [
+      #"{"kind":"comparison","axis":"scenes","scenario":"memory warning","file":"Scripts/scenarios/memory_warning.lua","#,
+      #""from":{"ios":17,"scenes":false},"to":{"ios":17,"scenes":true},"status":{"from":"passed","to":"passed"},"outcome":{},"#,
+      #""appeared":{"configurationForConnecting":1,"willConnectTo":1,"sceneWillEnterForeground":1,"sceneDidBecomeActive":1},"#,
+      #""disappeared":{"applicationDidBecomeActive":1},"diagnostics":[],"#,
+      #""firstDivergence":{"step":"- process started (foreground; applicationState inactive) + process started (foreground; "#,
+      #"applicationState background)","after":"launch"}}"#,
+    ]
+    #expect(String(line) == expected.joined())
+  }
+
+  @Test func profilesNamesTheSceneChangeOfTheIOS12To13Pair() throws {
+    let r = try lifesim(["test", Self.bundled, "--ios", "12-14", "--compare", "profiles", "-q", "--no-wall-time"])
+    #expect(r.status == 0, "\(r.err)")
+    #expect(r.out.hasPrefix("""
+      memory warning: iOS 12 (no scenes) → 13 (scenes)
+        appeared: configurationForConnecting ×1, willConnectTo ×1, viewIsAppearing ×2, sceneWillEnterForeground ×1, sceneDidBecomeActive ×1
+        disappeared: applicationDidBecomeActive ×1
+        first divergence: - process started (foreground; applicationState inactive) + process started (foreground; applicationState background) (after launch)
+
+      """), "\(r.out)")
+    #expect(!r.out.contains("13 → 14"))
+    let alias = try lifesim(["test", Self.bundled, "--ios", "12-14", "--compare-profiles", "-q", "--no-wall-time"])
+    #expect(alias.status == 0 && alias.out == r.out)
+  }
+
+  /// A comparison that found nothing says whether there was anything to compare.
+  @Test func noChangeSaysHowManyPairsWereCompared() throws {
+    let skipped = try lifesim(["test", "Scripts/scenarios/home_and_return.lua", "--ios", "17", "--compare", "scenes", "-q", "--no-wall-time"])
+    #expect(skipped.status == 0)
+    #expect(skipped.out.hasPrefix("Nothing to compare: no scenario ran both without scenes and with them on one iOS.\n"), "\(skipped.out)")
+    let single = try lifesim(["test", Self.bundled, "--ios", "17", "--compare", "profiles", "-q", "--no-wall-time"])
+    #expect(single.out.hasPrefix("Nothing to compare: no scenario ran on two profiles.\n"), "\(single.out)")
+    let same = try lifesim(["test", Self.bundled, "--ios", "16-17", "--compare", "profiles", "-q", "--no-wall-time"])
+    #expect(same.out.hasPrefix("No run differs between neighbouring profiles (1 pair compared).\n"), "\(same.out)")
+  }
+
+  @Test func theHTMLReportShowsEachChangeEscaped() throws {
+    let dir = try scriptFolder("compare-html", [
+      "s.lua": "scenario { name = \"<b>&x\", ios = 17 }\nlaunch()\nexpect_state(\"active\")\n",
+    ])
+    let r = try lifesim(["test", "s.lua", "--compare", "scenes", "-q", "--html", "report"], cwd: dir)
+    #expect(r.status == 0, "\(r.err)")
+    let page = try String(contentsOfFile: dir + "/report/index.html", encoding: .utf8)
+    #expect(page.contains("<h2>What changes</h2>\n<table id=\"comparison\">"))
+    #expect(page.contains("<tr><td>&lt;b&gt;&amp;x</td><td>iOS 17: no scenes → scenes</td><td>- process started"), "\(page)")
+    #expect(page.contains("<td>applicationDidBecomeActive ×1</td><td></td><td></td></tr>"), "\(page)")
+    #expect(!page.contains("<b>&x"))
+    let none = try lifesim(["test", "s.lua", "-q", "--html", "plain"], cwd: dir)
+    #expect(none.status == 0)
+    #expect(try !String(contentsOfFile: dir + "/plain/index.html", encoding: .utf8).contains("What changes"))
+  }
+
+  @Test func wrongAxesAreUsageErrors() throws {
+    let sdk = try lifesim(["test", Self.bundled, "--compare", "sdk=26,27"])
+    #expect(sdk.status == 2 && sdk.err.hasPrefix("lifesim: --compare sdk=26,27 needs the SDK axis\n"), "\(sdk.err)")
+    for wrong in ["sdk=26", "sdk=27,27", "sdk=26,x", "sdk=11,26", "sdk=", "ios"] {
+      let r = try lifesim(["test", Self.bundled, "--compare", wrong])
+      #expect(r.status == 2 && r.err.hasPrefix("lifesim: The value '\(wrong)' is invalid for '--compare <AXIS>'. "
+                                                + "Please provide one of 'profiles', 'scenes' or 'sdk=A,B'.\n"), "\(wrong): \(r.err)")
+    }
+    let both = try lifesim(["test", Self.bundled, "--compare", "scenes", "--compare-profiles"])
+    #expect(both.status == 2 && both.err.hasPrefix("lifesim: --compare-profiles is --compare profiles; it cannot go with --compare scenes\n"))
+  }
+}
