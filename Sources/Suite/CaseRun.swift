@@ -33,6 +33,8 @@ public struct CaseOptions: Sendable {
   public var reproduceOptions: [String]
   /// The scripts of the suite (`Discovery.inputs`): a kept log never lands on one.
   public var inputs: [String] = []
+  /// `--strict`: any diagnostic fails a case.
+  public var strict = false
   public var traceRenderer: TraceRenderer
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
@@ -75,6 +77,7 @@ enum CaseRun {
                                   outputPath: partial, overwrite: true, source: .files(searchPath: options.searchPath))
     config.wallLimitSeconds = options.wallLimitSeconds
     config.maxEvents = options.maxEvents
+    config.strict = options.strict
     var events: [RecordedEvent] = []
     let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
     let wallUs = SuiteClock.nowUs() - started
@@ -110,6 +113,8 @@ enum CaseRun {
         }
         let end = min(failure + linesAfter, events.count - 1)
         trace = Array(options.traceRenderer(events[...end]).suffix(linesBefore + 1 + (end - failure)))
+      } else if let code = result.failedDiagnostic, let d = result.state.diagnostics.first(where: { $0.code == code }) {
+        message = "diagnostic \(code): \(d.message) (--strict)"
       }
     }
     var logPath: String?
@@ -132,7 +137,8 @@ enum CaseRun {
     return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
                        seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
                        reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
-                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings), declared)
+                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
+                       diagnostics: result.state.diagnostics), declared)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.
@@ -170,7 +176,7 @@ enum CaseRun {
 
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
     (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
-      + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
+      + (options.strict ? ["--strict"] : []) + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
   }
 
   private static func shellQuoted(_ s: String) -> String {

@@ -57,8 +57,8 @@ struct TraceFormatter {
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
     case let .expectationChecked(name, passed, message, at):
       text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .noted(name, message):
-      text = Terminal.paint("  ℹ \(name): \(message)", "35")
+    case let .noted(name, message, code):
+      text = code.map { Terminal.paint("  ⚠ \($0): \(message)", "33") } ?? Terminal.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
   }
