@@ -34,7 +34,8 @@ extension Simulator {
          "background task \"\(task.name)\" (\(task.id)) is still not ended after its expiration handler returned",
          code: Diagnostic.Code.taskOpenAfterExpiration.rawValue)
     guard profile.unendedTaskAfterExpiration == .kill else { return }
-    terminate(scheduler.allowanceTermination(task))
+    terminate(Termination(reason: .backgroundTaskExpired, code: "0x2182bad2",
+                          description: "background task \"\(task.name)\" (\(task.id)) was not ended when its expiration handler returned"))
     throw ProcessEnded()
   }
 }

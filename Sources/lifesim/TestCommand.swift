@@ -187,7 +187,7 @@ struct Test: ParsableCommand {
         Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
       }
       if !quiet { Terminal.write(HumanReport.filesSummary(files)) }
-      for r in results { for line in HumanReport.warningLines(r) { Terminal.write(line) } }
+      for r in results { for line in HumanReport.warningLines(r, diagnostics: !quiet) { Terminal.write(line) } }
       Terminal.write(HumanReport.summary(summary, wallUs: wallUs))
     }
     if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }

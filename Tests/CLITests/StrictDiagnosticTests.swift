@@ -37,6 +37,9 @@ import Testing
     let human = try lifesim(["test", "s.lua", "--no-wall-time"], cwd: dir)
     #expect(human.status == 0)
     #expect(human.out.contains("\n⚠ handler_never_called: \(Self.message)  [s [iOS 17]]\n"), "\(human.out)")
+    // -q prints only failures and the summary: a diagnostic shows there when --strict fails on it.
+    let quiet = try lifesim(["test", "s.lua", "--no-wall-time", "-q"], cwd: dir)
+    #expect(quiet.out == "1 case: 1 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n", "\(quiet.out)")
     let json = try lifesim(["test", "s.lua", "--json", "--no-wall-time", "--strict"], cwd: dir)
     #expect(json.status == 1)
     #expect(json.out.contains(#""status":"failed","events":31,"virtualUs":0,"message":"diagnostic handler_never_called: \#(Self.message) (--strict)","#

@@ -117,6 +117,7 @@ import Testing
     let next = run.events[noteIndex + 1]
     guard case let .terminated(t) = next.body else { Issue.record("no termination after the note"); return }
     #expect(t.reason == .backgroundTaskExpired && next.t == run.events[noteIndex].t)
+    #expect(t.description == "background task \"upload\" (1) was not ended when its expiration handler returned")
     #expect(run.result.exitStatus == 0)
   }
 
