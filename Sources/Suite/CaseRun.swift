@@ -100,9 +100,11 @@ enum CaseRun {
       trace = Array(options.traceRenderer(events[...]).suffix(linesBefore + linesAfter))
     } else if result.exitStatus != 0 {
       status = .failed
-      // The first failed expectation, else the termination nobody expected.
+      // The first failed expectation, else the termination nobody expected, else (--strict) the
+      // first diagnostic no expectation named.
       let failure = events.firstIndex { if case .expectationChecked(_, false, _, _) = $0.event.body { true } else { false } }
         ?? events.firstIndex { e in e.event.body.termination.map(result.state.unexpectedFaults.contains) ?? false }
+        ?? events.firstIndex { if case .noted(_, _, result.failedDiagnostic?) = $0.event.body { true } else { false } }
       if let failure {
         let body = events[failure].event.body
         if case let .expectationChecked(name, _, text, line) = body {
@@ -110,11 +112,11 @@ enum CaseRun {
           at = line
         } else if let t = body.termination {
           message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
+        } else if case let .noted(_, text, code?) = body {
+          message = "diagnostic \(code): \(text) (--strict)"
         }
         let end = min(failure + linesAfter, events.count - 1)
         trace = Array(options.traceRenderer(events[...end]).suffix(linesBefore + 1 + (end - failure)))
-      } else if let code = result.failedDiagnostic, let d = result.state.diagnostics.first(where: { $0.code == code }) {
-        message = "diagnostic \(code): \(d.message) (--strict)"
       }
     }
     var logPath: String?
