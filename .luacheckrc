@@ -11,7 +11,8 @@ local scenario_api = {
   "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance",
   "notify", "tap_notification", "quick_action", "universal_link", "handoff",
   "bg_task", "power", "transfer_done",
-  "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect", "stored", "app_state",
+  "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored",
+  "app_state",
   "disconnect_scene", "time_change", "reboot",
 }
 local app_api = {

@@ -1,6 +1,6 @@
 -- Starts a long upload in a background task and ends the task from its
 -- expiration handler: suspended cleanly when time runs out, never killed.
-app { name = "Uploader", root = "Home" }
+app { name = "Uploader", root = "Home", minimumIOS = 12 }
 
 local function upload(application)
   local task

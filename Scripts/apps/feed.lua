@@ -7,7 +7,7 @@
 -- that needs external power. Finished downloads of a background URL session are collected in
 -- handleEventsForBackgroundURLSession, whose completion is called after didFinishEvents.
 app { name = "Feed", root = "Timeline", container = "navigation",
-      bgTaskIdentifiers = { "com.example.feed.refresh", "com.example.feed.cleanup" } }
+      bgTaskIdentifiers = { "com.example.feed.refresh", "com.example.feed.cleanup" }, minimumIOS = 12 }
 
 local REFRESH, CLEANUP = "com.example.feed.refresh", "com.example.feed.cleanup"
 -- How long a refresh's download takes (feed_slow.lua makes it outlast the task's 30 s).

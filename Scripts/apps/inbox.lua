@@ -4,7 +4,7 @@
 -- Globals a scenario's --app copy may set: LATE_DELEGATE (set the delegate only once active, too
 -- late for the tap that launches the app), HANDLES_SHORTCUT_AT_LAUNCH (a sceneless launch by a
 -- quick action is handled in didFinishLaunching, which then returns false).
-app { name = "Inbox", root = "MessageList", container = "navigation" }
+app { name = "Inbox", root = "MessageList", container = "navigation", minimumIOS = 12 }
 
 local lateDelegate = LATE_DELEGATE
 local list  -- the message list controller, for the restoration handler

@@ -2,7 +2,7 @@
 -- bug: leaving the foreground it opens a write transaction (the shared lock) and commits only
 -- when it comes back, so it still holds the lock when iOS suspends it: the 0xdead10cc kill
 -- (docs/model.md §14).
-app { name = "Journal", root = "Entries" }
+app { name = "Journal", root = "Entries", minimumIOS = 12 }
 
 local function beginTransaction()
   hold_lock("journal.sqlite", { shared = true })

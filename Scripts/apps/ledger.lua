@@ -1,7 +1,7 @@
 -- A budget app that shares its SQLite database with a widget through an app-group container,
 -- keeps a session token under data protection and rolls its totals over at midnight. It
 -- releases the shared database lock before it can be suspended (docs/model.md §14).
-app { name = "Ledger", root = "Accounts", container = "navigation" }
+app { name = "Ledger", root = "Accounts", container = "navigation", minimumIOS = 12 }
 
 local database = "ledger.sqlite"
 

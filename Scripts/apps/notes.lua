@@ -1,6 +1,6 @@
 -- A well-behaved notes app: it saves the draft as soon as it leaves the
 -- foreground, inside a background task that it always ends.
-app { name = "Notes", root = "NoteList", container = "navigation" }
+app { name = "Notes", root = "NoteList", container = "navigation", minimumIOS = 12 }
 
 local draft = ""
 -- How long writing the draft blocks the main thread.

@@ -8,8 +8,8 @@
 -- §16): the launch handler is registered before didFinishLaunching returns, a refresh is submitted
 -- each time the app goes to the background, and the handler completes its task (or, when the
 -- system expires it first, says so).
-app { name = "Reader", root = "ArticleList", container = "navigation", bgTaskIdentifiers = { "com.example.reader.refresh" } }
-
+app { name = "Reader", root = "ArticleList", container = "navigation", bgTaskIdentifiers = { "com.example.reader.refresh" },
+      minimumIOS = 12 }
 local refreshID = "com.example.reader.refresh"
 
 -- At most one refresh waits at a time: a new submit replaces the pending one. Not before iOS 13.

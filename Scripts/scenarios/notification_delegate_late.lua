@@ -6,6 +6,7 @@ tap_notification { id = "message-9" }
 expect_calls { "sceneWillEnterForeground", "sceneDidBecomeActive" }
 expect_no_calls { "didReceive" }
 expect(stored("response") == nil, "the launching response was dropped")
+expect_diagnostic("notification_delegate_late")
 home()
 tap_notification { id = "message-10" }
 expect_calls { "sceneWillEnterForeground", "didReceive", "sceneDidBecomeActive" }

@@ -7,6 +7,7 @@
 ---@field container? "navigation"|"none" # wraps the root (or each tab) in a navigation controller
 ---@field tabs? string[]                 # a tab bar controller as root
 ---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers
+---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
 
 ---@param config AppConfig
 function app(config) end

@@ -10,6 +10,7 @@
 ---@field ios_range? string   # where the scenario applies, e.g. "15-26" or "13,15-17": lifesim test skips other profiles
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
 ---@field seed? integer        # drives math.random (default 1)
+---@field strict? boolean      # any diagnostic fails the run, as --strict does (default false)
 ---@field app? string          # app script, relative to this file
 ---@field knobs? table<string, number|boolean|string>  # e.g. { backgroundTaskAllowance = 40, notificationCenterDoubleActivation = false }; docs/lua-api.md lists them
 
@@ -114,6 +115,10 @@ function expect_no_calls(names) end
 ---fault, so the run does not fail for an unexpected termination.
 ---@param reason? TerminationReason
 function expect_terminated(reason) end
+---The run has recorded a diagnostic with this code so far ("handler_never_called",
+---"task_open_after_expiration", …). Names it, so --strict does not fail the run for it.
+---@param code string
+function expect_diagnostic(code) end
 ---@param condition any
 ---@param message string
 function expect(condition, message) end

@@ -65,6 +65,7 @@ public enum ExpectationName {
   public static let noCalls = "expect_no_calls"
   public static let terminated = "expect_terminated"
   public static let condition = "expect"
+  public static let diagnostic = "expect_diagnostic"
 }
 
 extension Simulator {
@@ -167,6 +168,7 @@ extension Simulator {
     if !state.unexpectedFaults.isEmpty {
       members.append(("unexpected_terminations", .array(state.unexpectedFaults.map { .string($0.reason.rawValue) })))
     }
+    if !state.diagnostics.isEmpty { members.append(("diagnostics", .array(state.diagnostics.map(\.json)))) }
     if let error { members.append(("error", .string(error))) }
     if let stopped { members.append(("stopped", .string(stopped))) }
     return .object(members)

@@ -42,6 +42,11 @@ extension Profile {
     .seconds("expirationLead", get: { $0.expirationLead_us }, set: { $0.expirationLead_us = $1 },
              { _ in 5 }, default: "5 s",
              "expiration handlers run this long before the allowance ends"),
+    // Logs written before this knob existed recorded no diagnostic: "note" adds one, so such a
+    // log re-runs with a note it lacks, and the divergence names its version.
+    .choice("unendedTaskAfterExpiration", get: { $0.unendedTaskAfterExpiration }, set: { $0.unendedTaskAfterExpiration = $1 },
+            { _ in .note }, missing: .note, default: "`\"note\"`",
+            "a background task still open when its expiration handler returns: the `task_open_after_expiration` diagnostic (`\"kill\"`: then `background_task_expired` at once)"),
     .seconds("didEnterBackgroundBudget", get: { $0.didEnterBackgroundBudget_us }, set: { $0.didEnterBackgroundBudget_us = $1 },
              { _ in 5 }, default: "5 s",
              "`applicationDidEnterBackground` / `sceneDidEnterBackground` must return within it"),

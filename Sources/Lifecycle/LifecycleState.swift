@@ -118,6 +118,8 @@ public struct LifecycleState: Equatable, Sendable {
   public var backgroundWork = BackgroundWorkState()
   public var expectationsPassed = 0
   public var expectationsFailed = 0
+  /// Every note with a code, in the order recorded (`Diagnostic`).
+  public var diagnostics: [Diagnostic] = []
   /// The expectation window: the callbacks since the first verb after the previous group of
   /// expectations (or since the start). Every expectation between two verbs checks the same
   /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
@@ -277,7 +279,8 @@ extension LifecycleState {
       backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
     case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
     case let .notificationPosted(name, _, _): backgroundWork.evolve(notification: name)
-    case .noted: break
+    case let .noted(name, message, code):
+      if let diagnostic = Diagnostic.from(name: name, message: message, code: code) { diagnostics.append(diagnostic) }
     case let .appCalled(call, _):
       evolve(call: call, at: event.t)
       openings.evolve(call: call)

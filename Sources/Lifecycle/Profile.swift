@@ -36,8 +36,18 @@ public struct Profile: Equatable, Sendable {
     case nextRun
   }
 
+  /// What a background task still open after its expiration handler returned leads to.
+  public enum UnendedTaskAfterExpiration: String, Sendable, CaseIterable {
+    /// The `task_open_after_expiration` diagnostic; the allowance's end still kills (default).
+    case note
+    /// The diagnostic, then the `background_task_expired` termination at once.
+    case kill
+  }
+
   public var ios: Int
   public var scenes: Bool
+  /// The SDK the app is built with (`app { sdk = N }`); default 26, or `ios` if lower.
+  public var sdk: Int
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
   // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
   // starts at a placeholder that `init` replaces with its default for the iOS version.
@@ -54,6 +64,7 @@ public struct Profile: Equatable, Sendable {
   public var notificationCenterDoubleActivation = false
   public var backgroundTaskAllowance_us: Int64 = 0
   public var expirationLead_us: Int64 = 0
+  public var unendedTaskAfterExpiration: UnendedTaskAfterExpiration = .note
   public var didEnterBackgroundBudget_us: Int64 = 0
   public var willTerminateBudget_us: Int64 = 0
   public var launchWatchdog_us: Int64 = 0
@@ -85,10 +96,11 @@ public struct Profile: Equatable, Sendable {
 
   /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
   /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.
-  public init(ios: Int = Profile.defaultIOS, scenes: Bool? = nil) {
+  public init(ios: Int = Profile.defaultIOS, scenes: Bool? = nil, sdk: Int? = nil) {
     precondition(Self.iosRange.contains(ios), "ios out of range")
     self.ios = ios
     self.scenes = scenes ?? (ios >= 13)
+    self.sdk = sdk ?? min(26, ios)
     for knob in Self.knobs {
       guard knob.write(&self, knob.defaultValue(ios)) else {
         preconditionFailure("knob \(knob.name): its default does not fit its field")

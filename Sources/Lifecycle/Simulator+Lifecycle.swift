@@ -21,6 +21,7 @@ extension Simulator {
     if profile.sceneRequiredNote, !profile.scenes, mode != .prewarm {
       note("sceneLifecycleRequired", "UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.")
     }
+    diagnoseHandlers()
   }
 
   /// The user opens the app: icon, URL, unlock, or the switcher.

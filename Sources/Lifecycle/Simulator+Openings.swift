@@ -112,9 +112,12 @@ extension Simulator {
   private func deliverResponse(id: String, action: String, coldLaunch: Bool) throws(ProcessEnded) {
     let o = state.openings
     guard coldLaunch ? o.notificationDelegateSetDuringLaunch : o.notificationDelegateSet else {
-      return note("notificationResponseDropped", coldLaunch
-        ? "UNUserNotificationCenter:setDelegate() was not called before didFinishLaunchingWithOptions returned: the response that launched the app is dropped"
-        : "no UNUserNotificationCenter delegate: the response is dropped" + unsetDelegateHint(.didReceive))
+      guard coldLaunch else {
+        return note("notificationResponseDropped", "no UNUserNotificationCenter delegate: the response is dropped" + unsetDelegateHint(.didReceive))
+      }
+      return note("notificationResponseDropped",
+                  "UNUserNotificationCenter:setDelegate() was not called before didFinishLaunchingWithOptions returned: the response that launched the app is dropped",
+                  code: Diagnostic.Code.notificationDelegateLate.rawValue)
     }
     let response = JSONValue.object([("action", .string(action)), ("id", .string(id))])
     try deliverWithCompletion(.didReceive, "NotificationDelegate", payload: .object([("response", response)]))

@@ -54,8 +54,11 @@ public final class Simulator: AppServices {
     record(event)
   }
 
-  /// Records a note (a script error, a `log` from the scenario side).
-  public func note(_ name: String, _ message: String) { emit(.noted(name: name, message: message)) }
+  /// Records a note (a script error, a `log` from the scenario side); with a `code`, a
+  /// diagnostic (`Diagnostic`), which the outcome lists and `--strict` fails on.
+  public func note(_ name: String, _ message: String, code: String? = nil) {
+    emit(.noted(name: name, message: message, code: code))
+  }
 
   // MARK: - Inputs (scenario verbs)
 
@@ -164,7 +167,9 @@ public final class Simulator: AppServices {
         let target = "BackgroundTask#\(task.id)"
         let handled = driver.implements(.expirationHandler, target: target)
         emit(.callbackDelivered(.expirationHandler, target: target, handled: handled, depth: depth, arguments: CallbackArguments()))
-        if handled { try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target) }
+        guard handled else { continue }
+        try runApp(.expiration(task: task.id), name: Callback.expirationHandler.signature, target: target)
+        try checkTaskEnded(afterExpirationOf: task.id)
       }
     case let .after(id):
       guard scheduler.startAfterBlock(id) else { return }

@@ -88,11 +88,14 @@ public struct AppLayout: Equatable, Sendable {
   public var tabsHaveNavigation: Bool
   /// Info.plist's `BGTaskSchedulerPermittedIdentifiers` (`app { bgTaskIdentifiers = { … } }`).
   public var bgTaskIdentifiers: [String]
+  /// The deployment target (`app { minimumIOS = N }`): the oldest iOS the app supports. It gates
+  /// diagnostics only (below 13 an app rightly keeps the app delegate's life-cycle methods).
+  public var minimumIOS: Int
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
-              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = []) {
+              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], minimumIOS: Int = 13) {
     self.name = name; self.roots = roots; self.container = container; self.tabsHaveNavigation = tabsHaveNavigation
-    self.bgTaskIdentifiers = bgTaskIdentifiers
+    self.bgTaskIdentifiers = bgTaskIdentifiers; self.minimumIOS = minimumIOS
   }
 }
 

@@ -44,7 +44,7 @@ extension AppHost {
     vm.push { [link] vm in
       guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "name", "root", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "name", "root", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
       }
       self.appSite = vm.callerSite()
@@ -73,7 +73,10 @@ extension AppHost {
         }
       }
       vm.pop()
-      do { layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1) } catch let raise as LuaRaise {
+      do {
+        layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1)
+        layout.minimumIOS = try Self.minimumIOS(vm, inTableAt: 1)
+      } catch let raise as LuaRaise {
         throw self.stopRun(vm, raise.message, located: true)
       }
       self.layout = layout

@@ -23,6 +23,8 @@ public struct RunConfiguration: Sendable {
   public var wallLimitSeconds = WallClock.defaultLimitSeconds
   /// The most events a run may record; the run stops cleanly there (exit 2, the log intact).
   public var maxEvents = RunConfiguration.defaultMaxEvents
+  /// `--strict`: any diagnostic (a note with a code) fails the run.
+  public var strict = false
   /// 50 million events: about 10 GB of log, a minute of run.
   public static let defaultMaxEvents: Int64 = 50_000_000
 
@@ -54,6 +56,9 @@ public struct RunResult: Sendable {
   public var declaration = ScenarioDeclaration()
   /// What the author should know that does not change the verdict, in the order found.
   public var warnings: [RunWarning] = []
+  /// Under `--strict` (or `scenario { strict = true }`), the code of the first diagnostic, which
+  /// failed the run (`Failed: diagnostic <code>`); nil otherwise.
+  public var failedDiagnostic: String?
 }
 
 /// Runs a scenario against an app: two sandboxed Lua states, the Lifecycle

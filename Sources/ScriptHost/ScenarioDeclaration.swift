@@ -9,10 +9,12 @@ public struct ScenarioDeclaration: Sendable {
   public internal(set) var iosRange: IOSVersionSet?
   var seed: Int64?
   var app: String?
+  /// `strict = true`: any diagnostic fails the run, as `--strict` does.
+  public internal(set) var strict = false
   /// In name order, so applying them never depends on table order.
   var knobs: [(name: String, value: Profile.KnobValue)] = []
 
-  static let keys = ["app", "ios", "ios_range", "knobs", "name", "scenes", "seed"]
+  static let keys = ["app", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
 
   /// Reads the table at `idx`; the error is the message without a location.
   static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
@@ -51,6 +53,10 @@ public struct ScenarioDeclaration: Sendable {
       field("seed") {
         guard let v = vm.wholeNumber(-1) else { return "a whole number from \(Int64.min) to \(Int64.max)" }
         d.seed = v; return nil
+      },
+      field("strict") {
+        guard vm.type(-1) == .boolean else { return "true or false" }
+        d.strict = vm.bool(-1); return nil
       },
       field("knobs") {
         guard vm.type(-1) == .table else { return "a table: knobs = { backgroundTaskAllowance = 40 }" }

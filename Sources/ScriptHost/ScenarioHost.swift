@@ -39,6 +39,8 @@ final class ScenarioHost {
   private var window = ExpectationWindow()
   /// What the run's author should know that does not change its verdict (`RunWarning`).
   private var warnings: [RunWarning] = []
+  /// The codes a passing `expect_diagnostic` named: `--strict` accepts them.
+  private var expectedDiagnostics: Set<String> = []
 
   /// Instructions the scenario may run between two verbs.
   static let scenarioInstructionLimit = 500_000_000
@@ -184,18 +186,23 @@ final class ScenarioHost {
     if let error, let sim { sim.note("scriptError", error) }
     if error == nil, let stoppedByFault, let sim { sim.note("stopped", stoppedByFault) }
     let stopped = error == nil ? stoppedByFault : nil
+    // A run that fails (a fault no expectation named) or stops said something; one that passes
+    // with no expectation passed without checking anything: a diagnostic, recorded last.
+    if error == nil, let sim, sim.state.expectationsPassed + sim.state.expectationsFailed == 0, sim.state.unexpectedFaults.isEmpty {
+      let warning = RunWarning.noExpectations(config.scenarioPath)
+      warnings.append(warning)
+      sim.note("noExpectations", warning.message, code: warning.code)
+    }
     let outcome = sim?.outcome(error: error, stopped: stopped) ?? Simulator.outcome(of: LifecycleState(), error: error)
     do { try recorder?.finish(outcome: outcome) } catch let e { if error == nil { error = e.description } }
     let state = sim?.state ?? LifecycleState()
     let failed = state.expectationsFailed > 0 || !state.unexpectedFaults.isEmpty
-    let status: Int32 = error != nil ? 2 : (failed ? 1 : 0)
-    // A run that fails (a fault no expectation named) or stops said something; one that passes
-    // with no expectation passed without checking anything.
-    if status == 0, state.expectationsPassed + state.expectationsFailed == 0 {
-      warnings.append(.noExpectations(config.scenarioPath))
-    }
+    let strict = (config.strict || declaration.strict) && error == nil
+    let failedDiagnostic = strict ? state.diagnostics.first { !expectedDiagnostics.contains($0.code) }?.code : nil
+    let status: Int32 = error != nil ? 2 : (failed || failedDiagnostic != nil ? 1 : 0)
     return RunResult(exitStatus: status, error: error, stopped: stopped, header: header, state: state, outcome: outcome,
-                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration, warnings: warnings)
+                     events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration, warnings: warnings,
+                     failedDiagnostic: failedDiagnostic)
   }
 
   // MARK: The scenario API
@@ -301,6 +308,14 @@ final class ScenarioHost {
       guard let sim = self.simulator else { return 0 }
       let vacuous = sim.expectNoCalls(patterns, at: at, window: self.window.description(from: at))
       if !vacuous.isEmpty { self.warnings.append(.vacuous(vacuous, at: at ?? self.config.scenarioPath, on: sim.profile)) }
+      return 0
+    }
+    def("expect_diagnostic") { [unowned self] vm in
+      guard vm.type(1) == .string, let code = vm.string(1) else {
+        throw self.scriptError(vm, "expect_diagnostic: expected a diagnostic code: expect_diagnostic(\"handler_never_called\")")
+      }
+      try self.start()
+      if self.simulator?.expectDiagnostic(code, at: self.location(vm)) == true { self.expectedDiagnostics.insert(code) }
       return 0
     }
     def("expect_terminated") { [unowned self] vm in

@@ -1,3 +1,4 @@
+import Lifecycle
 import ScriptHost
 
 /// How one case ended, everything a report needs.
@@ -36,6 +37,8 @@ public struct CaseResult: Sendable, Equatable {
   public var logPath: String?
   /// What the run warned of (`RunWarning`: a scenario that checks nothing, a vacuous expectation).
   public var warnings: [RunWarning] = []
+  /// The run's diagnostics (notes with a code), in the order recorded.
+  public var diagnostics: [Diagnostic] = []
 }
 
 /// Counts of a run's results.

@@ -33,6 +33,8 @@ public struct CaseOptions: Sendable {
   public var reproduceOptions: [String]
   /// The scripts of the suite (`Discovery.inputs`): a kept log never lands on one.
   public var inputs: [String] = []
+  /// `--strict`: any diagnostic fails a case.
+  public var strict = false
   public var traceRenderer: TraceRenderer
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
@@ -75,6 +77,7 @@ enum CaseRun {
                                   outputPath: partial, overwrite: true, source: .files(searchPath: options.searchPath))
     config.wallLimitSeconds = options.wallLimitSeconds
     config.maxEvents = options.maxEvents
+    config.strict = options.strict
     var events: [RecordedEvent] = []
     let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
     let wallUs = SuiteClock.nowUs() - started
@@ -97,9 +100,11 @@ enum CaseRun {
       trace = Array(options.traceRenderer(events[...]).suffix(linesBefore + linesAfter))
     } else if result.exitStatus != 0 {
       status = .failed
-      // The first failed expectation, else the termination nobody expected.
+      // The first failed expectation, else the termination nobody expected, else (--strict) the
+      // first diagnostic no expectation named.
       let failure = events.firstIndex { if case .expectationChecked(_, false, _, _) = $0.event.body { true } else { false } }
         ?? events.firstIndex { e in e.event.body.termination.map(result.state.unexpectedFaults.contains) ?? false }
+        ?? events.firstIndex { if case .noted(_, _, result.failedDiagnostic?) = $0.event.body { true } else { false } }
       if let failure {
         let body = events[failure].event.body
         if case let .expectationChecked(name, _, text, line) = body {
@@ -109,6 +114,8 @@ enum CaseRun {
           message = stopped
         } else if let t = body.termination {
           message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
+        } else if case let .noted(_, text, code?) = body {
+          message = "diagnostic \(code): \(text) (--strict)"
         }
         let end = min(failure + linesAfter, events.count - 1)
         trace = Array(options.traceRenderer(events[...end]).suffix(linesBefore + 1 + (end - failure)))
@@ -134,7 +141,8 @@ enum CaseRun {
     return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
                        seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
                        reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
-                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings), declared)
+                       virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
+                       diagnostics: result.state.diagnostics), declared)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.
@@ -172,7 +180,7 @@ enum CaseRun {
 
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
     (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
-      + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
+      + (options.strict ? ["--strict"] : []) + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
   }
 
   private static func shellQuoted(_ s: String) -> String {

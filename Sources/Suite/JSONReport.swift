@@ -20,6 +20,7 @@ public enum JSONReport {
     if !r.warnings.isEmpty {
       members.append(("warnings", .array(r.warnings.map(\.json))))
     }
+    if !r.diagnostics.isEmpty { members.append(("diagnostics", .array(r.diagnostics.map(\.json)))) }
     return JSONValue.object(members).canonicalText
   }
 

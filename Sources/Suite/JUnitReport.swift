@@ -43,10 +43,16 @@ public enum JUnitReport {
     case .passed: break
     case .skipped: out += "      <skipped message=\"\(escape(r.message ?? ""))\"/>\n"
     case .failed:
-      let kind = r.message?.hasPrefix("unexpected termination") == true ? "termination" : "expectation"
+      let kind = r.message?.hasPrefix("unexpected termination") == true ? "termination"
+        : r.message?.hasPrefix("diagnostic ") == true ? "diagnostic" : "expectation"
       out += "      <failure message=\"\(escape(r.message ?? "the run failed"))\" type=\"\(kind)\">\(escape(body, inAttribute: false))</failure>\n"
     case .error:
       out += "      <error message=\"\(escape(r.message ?? "script error"))\" type=\"script error\">\(escape(body, inAttribute: false))</error>\n"
+    }
+    // After the verdict, as the JUnit schema orders a test case.
+    if !r.diagnostics.isEmpty {
+      let lines = r.diagnostics.map { "diagnostic \($0.code): \($0.message)" }.joined(separator: "\n")
+      out += "      <system-out>\(escape(lines, inAttribute: false))</system-out>\n"
     }
     out += "    </testcase>\n"
     return out

@@ -3,7 +3,8 @@ import Lifecycle
 
 /// The closing paragraph of `run` and `replay`.
 enum OutcomeText {
-  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?) -> String {
+  /// `failedDiagnostic`: the code of the diagnostic that failed a `--strict` run.
+  static func paragraph(state: LifecycleState, seed: Int64?, events: Int64, rerun: String?, failedDiagnostic: String? = nil) -> String {
     var parts: [String] = []
     parts.append("Outcome: the app is \(state.appState.rawValue.replacingUnderscores) after \(events) events.")
     parts.append("Expectations: \(state.expectationsPassed) passed, \(state.expectationsFailed) failed.")
@@ -18,6 +19,7 @@ enum OutcomeText {
       parts.append("Failed: unexpected termination (" + state.unexpectedFaults.map(\.reason.rawValue).joined(separator: ", ")
                    + "); name it with expect_terminated if the scenario means it.")
     }
+    if let failedDiagnostic { parts.append("Failed: diagnostic \(failedDiagnostic) (--strict).") }
     let stored = state.store.sorted { $0.key < $1.key }.map { "\($0.key) = \(abbreviated($0.value))" }
     parts.append(stored.isEmpty ? "Nothing stored." : "Stored: " + stored.joinedText(separator: ", ") + ".")
     if let seed { parts.append("Seed \(seed)" + (rerun.map { " (reproduce: \($0))" } ?? "") + ".") }

@@ -59,8 +59,12 @@ struct Replay: ParsableCommand {
   @Flag(help: "JSON Lines: the events, then a final line with the outcome, state or verdict (docs/json.md).")
   var json = false
 
+  @Flag(help: "With --app: fail (exit 1) on any diagnostic of the re-run, as scenario { strict = true } does.")
+  var strict = false
+
   func validate() throws {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
+    if strict && app == nil { throw ValidationError("--strict goes with --app (a replay or --verify runs no new app)") }
     if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
     if verify || app != nil {
       // A re-run is compared whole: nothing a trace option asks for would be honoured.
@@ -131,6 +135,7 @@ struct Replay: ParsableCommand {
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
       overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
     guardOptions.apply(to: &config)
+    config.strict = strict
     let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
     var changedApp = ChangedAppOutcome()
@@ -172,12 +177,17 @@ struct Replay: ParsableCommand {
         Terminal.error(stopped)
         return Status.trouble
       }
+      // Under --strict (or the scenario's strict = true) a diagnostic of the new app fails it.
+      let failedDiagnostic = app == nil ? nil : result.failedDiagnostic
+      let status = failedDiagnostic == nil ? Status.ok : Status.failed
       if json {
-        JSONLines.end(status: Status.ok, [("verdict", .string(app == nil ? "identical" : "same")), ("events", .int(result.events))])
+        JSONLines.end(status: status, [("verdict", .string(app == nil ? "identical" : "same")), ("events", .int(result.events))]
+                        + (failedDiagnostic.map { [("diagnostic", .string($0))] } ?? []))
       } else {
         Terminal.write("\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
+        if let failedDiagnostic { Terminal.write("Failed: diagnostic \(failedDiagnostic) (--strict).") }
       }
-      return Status.ok
+      return status
     }
     let status = stopped == nil ? Status.failed : Status.trouble
     if json {

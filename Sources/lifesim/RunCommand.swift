@@ -40,6 +40,9 @@ struct Run: ParsableCommand {
   @Flag(help: "Print the events as JSON Lines, then the outcome as a final line (docs/json.md).")
   var json = false
 
+  @Flag(help: "Fail the run (exit 1) on any diagnostic, as scenario { strict = true } does.")
+  var strict = false
+
   func run() throws { try request.execute() }
 
   /// The options as plain values, read once: ArgumentParser's property-wrapper getters cost more
@@ -47,6 +50,6 @@ struct Run: ParsableCommand {
   var request: RunRequest {
     RunRequest(scenario: scenario, app: app, lib: modules.lib, ios: profile.ios, noScenes: profile.noScenes, seed: seed,
                output: out.output, force: out.force, wallLimitSeconds: guardOptions.wallLimit,
-               maxEvents: guardOptions.maxEvents, quiet: quiet, numbers: numbers, json: json)
+               maxEvents: guardOptions.maxEvents, quiet: quiet, numbers: numbers, json: json, strict: strict)
   }
 }

@@ -24,6 +24,8 @@ struct RunRequest {
   var quiet = false
   var numbers = false
   var json = false
+  /// `--strict`: any diagnostic fails the run.
+  var strict = false
 
   /// Runs the scenario, prints the trace and the outcome, and throws the exit status. The last
   /// work of the process: the run's Lua states are left for the exit to free.
@@ -42,6 +44,7 @@ struct RunRequest {
       outputPath: output, overwrite: force, source: .commandLine(libs: lib))
     config.wallLimitSeconds = wallLimitSeconds
     config.maxEvents = maxEvents
+    config.strict = strict
     var trace = TraceFormatter(numbered: numbers)
     let json = self.json, quiet = self.quiet
     // The header is written once the log is open and the app read: only then has the run started.
@@ -84,7 +87,7 @@ struct RunRequest {
       }
       for warning in result.warnings { Terminal.write(warning.line) }
       Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
-                                           rerun: seedValue.map(reproduceLine)))
+                                           rerun: seedValue.map(reproduceLine), failedDiagnostic: result.failedDiagnostic))
     }
   }
 
@@ -97,6 +100,7 @@ struct RunRequest {
     if let app { words += ["--app", app] }
     if let ios { words += ["--ios", String(ios)] }
     if noScenes { words.append("--no-scenes") }
+    if strict { words.append("--strict") }
     for folder in lib { words += ["--lib", folder] }
     if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
     words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]

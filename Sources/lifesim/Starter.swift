@@ -67,7 +67,8 @@ enum Starter {
       "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance", "act",
       "notify", "tap_notification", "quick_action", "universal_link", "handoff",
       "bg_task", "power", "transfer_done", "disconnect_scene", "time_change", "reboot",
-      "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect", "stored", "app_state",
+      "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored",
+      "app_state",
     }
     local app_api = {
       "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",

@@ -78,12 +78,13 @@ enum SuiteHTMLReport {
         let profile = "iOS \(r.ios)" + (r.scenes ? "" : ", no scenes")
         let message = r.message.map { HTMLText.escaped($0) + (r.at.map { " <small>(\(HTMLText.escaped($0)))</small>" } ?? "") } ?? ""
         let reproduce = r.status == .passed || r.status == .skipped ? "" : "<br><code>\(HTMLText.escaped(r.reproduce))</code>"
+        let diagnostics = r.diagnostics.map { "<br><span class=\"diagnostic\">⚠ \(HTMLText.escaped($0.code)): \(HTMLText.escaped($0.message))</span>" }.joined()
         let link = timelines[r.index].map { "<a href=\"\(HTMLText.escaped($0))\">timeline</a>" } ?? ""
         rows += "<tr class=\"\(r.status.rawValue)\"" + (anchors ? " id=\"case-\(r.index + 1)\"" : "") + " data-case=\"\(r.index + 1)\">"
           + "<td>\(r.index + 1)</td><td>\(HTMLText.escaped(r.name))</td><td class=\"status\">\(r.status.rawValue)</td><td>\(profile)</td>"
           + "<td>\(r.seed)</td><td>\(VirtualTime.format(r.virtualUs)) s</td>"
           + (wallUs == nil ? "" : "<td>\(VirtualTime.formatSeconds2(r.wallUs)) s</td>")
-          + "<td>\(message)\(reproduce)</td><td>\(link)</td></tr>\n"
+          + "<td>\(message)\(diagnostics)\(reproduce)</td><td>\(link)</td></tr>\n"
       }
       return "<table id=\"\(id)\"><thead><tr><th>#</th><th>case</th><th>status</th><th>profile</th><th>seed</th><th>virtual time</th>"
         + (wallUs == nil ? "" : "<th>wall time</th>") + "<th>failed expectation or error</th><th></th></tr></thead>\n<tbody>\n"

@@ -88,6 +88,9 @@ struct Test: ParsableCommand {
   @Flag(help: "Replace an existing --junit file or --html report, and logs of the same name in --logs.")
   var force = false
 
+  @Flag(help: "Fail a case (exit 1) on any diagnostic, as scenario { strict = true } does.")
+  var strict = false
+
   enum ScenesMode: String, ExpressibleByArgument, CaseIterable { case declared, both }
   enum KeptLogs: String, ExpressibleByArgument, CaseIterable { case failed, all }
 
@@ -153,6 +156,7 @@ struct Test: ParsableCommand {
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }
     options.maxEvents = guardOptions.maxEvents
+    options.strict = strict
     options.inputs = discovery.inputs
 
     let started = SuiteClock.nowUs()
@@ -201,7 +205,7 @@ struct Test: ParsableCommand {
         Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
       }
       if !quiet { Terminal.write(HumanReport.filesSummary(files)) }
-      for r in results { for line in HumanReport.warningLines(r) { Terminal.write(line) } }
+      for r in results { for line in HumanReport.warningLines(r, diagnostics: !quiet) { Terminal.write(line) } }
       Terminal.write(HumanReport.summary(summary, wallUs: wallUs))
     }
     if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }

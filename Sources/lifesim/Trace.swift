@@ -57,8 +57,8 @@ struct TraceFormatter {
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Self.paint($0, "2") }.joined()
     case let .expectationChecked(name, passed, message, at):
       text = Self.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Self.paint("  \($0)", "2") } ?? "")
-    case let .noted(name, message):
-      text = Self.paint("  ℹ \(name): \(message)", "35")
+    case let .noted(name, message, code):
+      text = code.map { Self.paint("  ⚠ \($0): \(message)", "33") } ?? Self.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
   }

@@ -33,14 +33,16 @@ import Testing
     #expect(diff.status == 1 && diff.out.contains("← differs"), "\(diff.err)")
   }
 
-  /// Both versions depart at the first launch method's return, which now records its value.
+  /// Both versions depart at the process start: their notes app, which declares no deployment
+  /// target, keeps an app-delegate method a scene app never hears, and the run now says so.
   @Test(arguments: versions) func aReRunThatDepartsNamesTheVersionThatRecordedTheLog(_ version: String) throws {
     let log = Self.folder(version) + "/home_and_return.lifelog"
     let r = try lifesim(["replay", log, "--verify"])
     #expect(r.status == 1)
     #expect(r.err.hasPrefix("lifesim: note: \(log) was recorded by lifesim \(version); this is 0.4.0. The same scripts and seed give identical events only within one version.\n"))
-    #expect(r.out.hasPrefix("Diverged at event 5 (t = 0.000000 s):\n"), "\(r.out)")
-    #expect(r.out.contains(#""target":"AppDelegate","used_us":0,"depth":0,"value":true}"#), "\(r.out)")
+    #expect(r.out.hasPrefix("Diverged at event 3 (t = 0.000000 s):\n"), "\(r.out)")
+    #expect(r.out.contains(#""kind":"note","name":"AppDelegate.applicationDidEnterBackground","#), "\(r.out)")
+    #expect(r.out.contains(#""code":"handler_never_called"}"#), "\(r.out)")
   }
 
   /// A 0.3.0 log of the bundled legacy_restoration scenario departs where 0.4.0 makes the second

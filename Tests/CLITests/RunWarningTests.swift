@@ -12,10 +12,11 @@ import Testing
     let dir = try scriptFolder("warn-run", ["s.lua": Self.noCheck, "app.lua": Self.app])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
     #expect(r.status == 0)
-    #expect(r.out == "\n\(Self.warning)\nOutcome: the app is active after 29 events. Expectations: 0 passed, 0 failed. No termination. "
+    #expect(r.out == "\n\(Self.warning)\nOutcome: the app is active after 30 events. Expectations: 0 passed, 0 failed. No termination. "
       + "Nothing stored. Seed 1 (reproduce: lifesim run s.lua --seed 1).\n", "\(r.out)")
     let json = try lifesim(["run", "s.lua", "--json"], cwd: dir)
-    #expect(json.out.hasSuffix(#""stored":{}},"warnings":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]}"# + "\n"),
+    #expect(json.out.hasSuffix(#""stored":{},"diagnostics":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]},"#
+      + #""warnings":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]}"# + "\n"),
             "\(json.out.suffix(300))")
   }
 
@@ -41,7 +42,8 @@ import Testing
     #expect(human.status == 0)
     #expect(human.out.contains("\n\(Self.warning)  [s [iOS 17]]\n"), "\(human.out)")
     let json = try lifesim(["test", "s.lua", "--json", "--no-wall-time"], cwd: dir)
-    #expect(json.out.contains(#""status":"passed","events":29,"virtualUs":0,"warnings":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]}"#),
+    #expect(json.out.contains(#""status":"passed","events":30,"virtualUs":0,"warnings":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}],"#
+      + #""diagnostics":[{"code":"no_expectations","message":"s.lua checks nothing (no expect_* call ran)"}]}"#),
             "\(json.out)")
   }
 

@@ -146,16 +146,16 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       logs.append(files)
     }
     #expect(outputs[0] == outputs[1])
-    #expect(logs[0].count == 486)
+    #expect(logs[0].count == 494)
     #expect(logs[0] == logs[1])
-    #expect(outputs[0][0].hasSuffix("880 cases: 486 passed, 0 failed, 394 skipped, 0 errors (virtual time 81657.00 s).\n"))
-    #expect(try jsonLines(outputs[0][1]).count == 880 + 55 + 1)  // the cases, a line per file, the summary
+    #expect(outputs[0][0].hasSuffix("912 cases: 494 passed, 0 failed, 418 skipped, 0 errors (virtual time 81657.00 s).\n"))
+    #expect(try jsonLines(outputs[0][1]).count == 912 + 57 + 1)  // the cases, a line per file, the summary
   }
 
   @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
     let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
     #expect(r.status == 0, "\(r.out)")
-    #expect(r.out == "440 cases: 380 passed, 0 failed, 60 skipped, 0 errors (virtual time 71825.50 s).\n")
+    #expect(r.out == "456 cases: 388 passed, 0 failed, 68 skipped, 0 errors (virtual time 71825.50 s).\n")
   }
 
   @Test func junitIsReadByARealConsumer() throws {
@@ -299,14 +299,14 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let whole = temporaryPath("lifesim-suite", "whole.xml")
     _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
     let expected = try junitCaseNames(whole)
-    #expect(expected.count == 440)
+    #expect(expected.count == 456)
     var union: [String] = []
     for k in 1...3 {
       let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
       let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
       #expect(r.status == 0)
       let names = try junitCaseNames(part)
-      #expect(names.count == [147, 147, 146][k - 1])
+      #expect(names.count == [152, 152, 152][k - 1])
       union += names
     }
     #expect(union.sorted() == expected.sorted())
@@ -379,7 +379,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 440)
+      #expect(try junitCaseNames(report).count == 456)
     }
   }
 
@@ -405,8 +405,8 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
-    #expect(suite.out == "440 cases: 380 passed, 0 failed, 60 skipped, 0 errors (virtual time 71825.50 s).\n")
-    #expect(try junitCaseNames(outside + "/report.xml").count == 440)
+    #expect(suite.out == "456 cases: 388 passed, 0 failed, 68 skipped, 0 errors (virtual time 71825.50 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 456)
     // `make install` installs the binary `make release` built: nothing is compiled again.
     let prefix = temporaryPath("lifesim-release", "prefix")
     let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")

@@ -107,7 +107,7 @@ final class Harness {
     case .resumed: return "resumed"
     case let .terminated(t): return "terminated \(t.reason.rawValue)\(t.code.map { " " + $0 } ?? ""): \(t.description)"
     case let .crashed(name, target, message, _): return "crash in \(name) on \(target): \(message)"
-    case let .noted(name, message): return "note \(name): \(message)"
+    case let .noted(name, message, _): return "note \(name): \(message)"
     case let .expectationChecked(name, passed, message, _): return "\(name) \(passed ? "passed" : "failed"): \(message)"
     case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
          .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .callbackDelivered, .returned, .appCalled,

@@ -24,6 +24,7 @@ import TestSupport
       Event(t: t, .appCalled(.store(key: "k\"ey", value: .object([("a", .double(-0.5))])), at: "app.lua:3")),
       Event(t: t, .appCalled(.log("line\nbreak"), at: nil)),
       Event(t: t, .noted(name: "print", message: "ünïcödé")),
+      Event(t: t, .noted(name: "AppDelegate.openURL", message: "never called", code: "handler_never_called")),
       Event(t: t, .inputPerformed(.act("type", arguments: [.string("a\"b é"), .int(-2), .double(0.25), .bool(false)]), at: "s.lua:2")),
       Event(t: t, .callbackDelivered(.userAction, target: "Editor#1", handled: true, depth: 0,
                              arguments: CallbackArguments(payload: UserAction.payload("type", [.string("\u{1F600}")])))),

@@ -18,7 +18,9 @@ final class ScriptedApp: AppDriver {
   var actions: [String: [String: Handler]] = [:]
   private(set) var processes = 0
 
-  init(layout: AppLayout = AppLayout(name: "Notes", roots: ["NoteList"], container: .navigation),
+  /// The double's deployment target is iOS 12: its handlers serve every profile, so it gets no
+  /// handler diagnostics unless a test gives it a later one.
+  init(layout: AppLayout = AppLayout(name: "Notes", roots: ["NoteList"], container: .navigation, minimumIOS: 12),
        controllers: Set<String> = ["NoteList", "Detail", "Sheet", "Feed", "Cart"]) {
     self.layout = layout
     self.controllers = controllers

@@ -9,6 +9,7 @@ import Testing
     .deletingLastPathComponent()
   /// The scenario functions that are not verbs (no input event): the declaration, expectations, queries.
   static let notVerbs: Set<String> = ["scenario", "expect_state", "expect_calls", "expect_no_calls", "expect_terminated",
+                                      "expect_diagnostic",
                                       "expect", "stored", "app_state"]
 
   static func read(_ path: String) throws -> String {
