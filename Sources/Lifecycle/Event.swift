@@ -127,7 +127,7 @@ public enum EventBody: Equatable, Sendable {
   case crashed(name: String, target: String, message: String, traceback: String)
   // the scenario
   case expectationChecked(name: String, passed: Bool, message: String, at: String?)
-  case noted(name: String, message: String)
+  case noted(name: String, message: String, code: String? = nil)
 
   /// The log kind this event is written as.
   public var kind: EventKind {

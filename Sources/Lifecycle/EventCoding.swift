@@ -105,7 +105,9 @@ extension EventBody {
     case let .expectationChecked(name, passed, message, at):
       w.field("name", name); w.field("passed", passed); w.field("message", message)
       if let at { w.field("at", at) }
-    case let .noted(name, message): w.field("name", name); w.field("message", message)
+    case let .noted(name, message, code):
+      w.field("name", name); w.field("message", message)
+      if let code { w.field("code", code) }
     }
   }
 }
@@ -299,7 +301,7 @@ extension Event {
     case .expect:
       body = .expectationChecked(name: name, passed: try bool("passed"), message: try str("message"), at: optStr("at"))
     case .note:
-      body = .noted(name: name, message: try str("message"))
+      body = .noted(name: name, message: try str("message"), code: optStr("code"))
     }
     self.init(t: e.t, body)
   }

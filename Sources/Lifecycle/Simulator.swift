@@ -54,8 +54,9 @@ public final class Simulator: AppServices {
     record(event)
   }
 
-  /// Records a note (a script error, a `log` from the scenario side).
-  public func note(_ name: String, _ message: String) { emit(.noted(name: name, message: message)) }
+  /// Records a note (a script error, a `log` from the scenario side); `code` is the stable
+  /// code of a diagnostic (docs/model.md).
+  public func note(_ name: String, _ message: String, code: String? = nil) { emit(.noted(name: name, message: message, code: code)) }
 
   // MARK: - Inputs (scenario verbs)
 

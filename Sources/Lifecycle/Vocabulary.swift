@@ -88,11 +88,13 @@ public struct AppLayout: Equatable, Sendable {
   public var tabsHaveNavigation: Bool
   /// Info.plist's `BGTaskSchedulerPermittedIdentifiers` (`app { bgTaskIdentifiers = { … } }`).
   public var bgTaskIdentifiers: [String]
+  /// The SDK the app is built with (`app { sdk = 27 }`), one of `Profile.releases`; nil: not declared.
+  public var sdk: Int?
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
-              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = []) {
+              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], sdk: Int? = nil) {
     self.name = name; self.roots = roots; self.container = container; self.tabsHaveNavigation = tabsHaveNavigation
-    self.bgTaskIdentifiers = bgTaskIdentifiers
+    self.bgTaskIdentifiers = bgTaskIdentifiers; self.sdk = sdk
   }
 }
 

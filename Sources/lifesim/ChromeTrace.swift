@@ -394,7 +394,7 @@ struct ChromeTraceExporter: ~Copyable {
       out.field("message", message)
       place(at)
       end(w)
-    case let .noted(name, message):
+    case let .noted(name, message, _):
       let w = beginInstant("System", name, ts)
       time(seq, t)
       out.field("message", message)

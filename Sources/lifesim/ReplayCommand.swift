@@ -49,6 +49,8 @@ struct Replay: ParsableCommand {
   @Option(help: "Re-run the recorded scenario against this app script.")
   var app: String?
 
+  @OptionGroup var sdkOption: SDKOption
+
   @OptionGroup var modules: ModuleOptions
 
   @OptionGroup var out: OutputOptions
@@ -61,6 +63,7 @@ struct Replay: ParsableCommand {
   func validate() throws {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
     if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+    if sdkOption.sdk != nil && app == nil { throw ValidationError("--sdk goes with --app (a replay otherwise keeps the recorded SDK)") }
     if verify || app != nil {
       // A re-run is compared whole: nothing a trace option asks for would be honoured.
       let mode = verify ? "--verify" : "--app"
@@ -129,6 +132,8 @@ struct Replay: ParsableCommand {
     var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
       overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
+    config.sdk = sdkOption.sdk
+    config.appSDKOverridesRecorded = app != nil
     guardOptions.apply(to: &config)
     let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")

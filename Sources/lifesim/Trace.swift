@@ -57,7 +57,7 @@ struct TraceFormatter {
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Terminal.paint($0, "2") }.joined()
     case let .expectationChecked(name, passed, message, at):
       text = Terminal.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Terminal.paint("  \($0)", "2") } ?? "")
-    case let .noted(name, message):
+    case let .noted(name, message, _):
       text = Terminal.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"

@@ -140,6 +140,6 @@ import Testing
     let (result, events) = try run(app: app, scenario: "background_launch(\"fetch\") expect_state(\"not_running\")")
     #expect(result.exitStatus == 0, "\(result.error ?? "")")
     #expect(!events.contains { if case .processStarted = $0.body { return true } else { return false } })
-    #expect(events.contains { if case .noted("fetchNotDelivered", _) = $0.body { return true } else { return false } })
+    #expect(events.contains { if case .noted("fetchNotDelivered", _, _) = $0.body { return true } else { return false } })
   }
 }

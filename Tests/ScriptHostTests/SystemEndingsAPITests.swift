@@ -69,7 +69,7 @@ import Testing
       switch e.body {
       case let .appCalled(.holdLock(name, shared), _): return "hold \(name) \(shared)"
       case let .appCalled(.releaseLock(name), _): return "release \(name)"
-      case let .noted(name, message) where name == "releaseLockIgnored": return message
+      case let .noted(name, message, _) where name == "releaseLockIgnored": return message
       case let .terminated(t): return "\(t.reason.rawValue) \(t.code ?? "")"
       default: return nil
       }
