@@ -53,6 +53,9 @@ import Testing
     #expect(header.contains(#""profile":{"ios":27,"scenes":false,"sdk":27,"launchAppearanceOrder""#))
     #expect(header.contains(#""sceneLifecycleAssert":true"#))
     #expect(try lifesim(["replay", "r.lifelog", "--verify"], cwd: dir).out == "r.lifelog: identical: 5 events re-ran as recorded\n")
+    // The page of the run names the command that re-runs it, SDK included.
+    #expect(try lifesim(["export", "r.lifelog", "--format", "html", "-o", "r.html"], cwd: dir).status == 0)
+    #expect(try String(contentsOfFile: dir + "/r.html", encoding: .utf8).contains(#""rerun":"lifesim run s.lua --ios 27 --sdk 27 --no-scenes --seed 1""#))
     // An app that declares no SDK keeps the header's.
     let kept = try lifesim(["replay", "r.lifelog", "--app", "app_default.lua"], cwd: dir)
     #expect(kept.status == 0 && kept.out == "r.lifelog: same: 5 events re-ran as recorded\n", "\(kept.out)\(kept.err)")

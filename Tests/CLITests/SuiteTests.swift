@@ -299,14 +299,14 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let whole = temporaryPath("lifesim-suite", "whole.xml")
     _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
     let expected = try junitCaseNames(whole)
-    #expect(expected.count == 440)
+    #expect(expected.count == 513)
     var union: [String] = []
     for k in 1...3 {
       let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
       let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
       #expect(r.status == 0)
       let names = try junitCaseNames(part)
-      #expect(names.count == [147, 147, 146][k - 1])
+      #expect(names.count == [171, 171, 171][k - 1])
       union += names
     }
     #expect(union.sorted() == expected.sorted())
@@ -371,7 +371,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 440)
+      #expect(try junitCaseNames(report).count == 513)
     }
   }
 
