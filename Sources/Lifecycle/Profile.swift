@@ -171,6 +171,14 @@ public struct Profile: Equatable, Sendable {
     return rebuilt
   }
 
+  /// What a header's profile `record` means for `key` when it leaves it out because it is at
+  /// the value its absence reads as: the SDK (the default for the recorded iOS) and the knobs
+  /// recorded only when set. Nil for any other key: its absence means nothing is known.
+  public static func implicitValue(of key: String, in record: JSONValue) -> JSONValue? {
+    if key == "sdk" { return record["ios"]?.intValue.map { .int(Int64(defaultSDK(ios: Int(clamping: $0)))) } }
+    return knobs.first { $0.recordKey == key && $0.omittedAtMissingValue }?.valueWhenMissing
+  }
+
   /// Rebuilds a profile from a header's record. A knob newer than the log takes the value
   /// that reproduces how the log was written (`KnobSpec.valueWhenMissing`).
   public init(json: JSONValue) throws(KnobError) {

@@ -69,6 +69,17 @@ import Testing
     #expect(optionWins.status == 0, "\(optionWins.out)")
   }
 
+  @Test func diffReadsAHeaderWithoutTheSDKAsItsDefault() throws {
+    let dir = try Self.folder("diff")
+    for (log, args) in [("ios26", ["--ios", "26"]), ("default", []), ("rebuilt", ["--sdk", "27"])] {
+      _ = try lifesim(["run", "s.lua", "-q", "--app", "app_default.lua", "-o", log + ".lifelog"] + args, cwd: dir)
+    }
+    let os = try lifesim(["diff", "ios26.lifelog", "default.lifelog", "--json"], cwd: dir)
+    #expect(os.out.hasPrefix(#"{"kind":"header","differs":[{"field":"ios","a":26,"b":27}]}"# + "\n"), "\(os.out)")
+    let sdk = try lifesim(["diff", "default.lifelog", "rebuilt.lifelog", "--json"], cwd: dir)
+    #expect(sdk.out.hasPrefix(#"{"kind":"header","differs":[{"field":"sdk","a":26,"b":27},{"field":"sceneLifecycleAssert","a":false,"b":true}]}"# + "\n"), "\(sdk.out)")
+  }
+
   @Test func testAndExploreTakeSDK() throws {
     let dir = try Self.folder("test")
     #expect(try lifesim(["test", "s.lua", "-q", "--no-wall-time"], cwd: dir).out == "1 case: 1 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n")
