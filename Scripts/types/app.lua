@@ -8,6 +8,7 @@
 ---@field tabs? string[]                 # a tab bar controller as root
 ---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers
 ---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
+---@field sdk? 12|13|14|15|16|17|18|26|27 # the SDK the app is built with (default 26, or the iOS if older; --sdk wins)
 
 ---@param config AppConfig
 function app(config) end

@@ -3,7 +3,7 @@
 
 ---@class ExploreConfig
 ---@field app string           # the app script, relative to this file
----@field ios? 12|13|14|15|16|17|18|26  # platform profile (default 17; --ios wins)
+---@field ios? 12|13|14|15|16|17|18|26|27  # platform profile (default 17; --ios wins)
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13; --no-scenes wins)
 ---@field steps? integer       # the longest sequence of verbs in a run (default 30; --steps wins)
 ---@field seed? integer        # the exploration's seed (default 1; --seed wins)

@@ -6,7 +6,7 @@
 
 ---@class ScenarioConfig
 ---@field name? string
----@field ios? 12|13|14|15|16|17|18|26  # platform profile: a released iOS, 12 to 18, or 26 (default 17)
+---@field ios? 12|13|14|15|16|17|18|26|27  # platform profile: a released iOS, 12 to 18, 26, or 27 (default 17)
 ---@field ios_range? string   # where the scenario applies, e.g. "15-26" or "13,15-17": lifesim test skips other profiles
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
 ---@field seed? integer        # drives math.random (default 1)

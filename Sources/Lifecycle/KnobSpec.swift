@@ -25,12 +25,15 @@ public struct KnobSpec: Sendable {
   public let doc: String
   /// What a header lacking the knob (written before it existed) replays with; nil: it is required.
   let valueWhenMissing: JSONValue?
+  /// The header leaves the knob out at `valueWhenMissing`, so that runs it does not change keep
+  /// the log bytes they had before it existed.
+  var omittedAtMissingValue = false
   /// The knob in the profile as the header records it.
   let read: @Sendable (Profile) -> JSONValue
   /// Sets the knob from a header's value; false when the value has the wrong type.
   let write: @Sendable (inout Profile, JSONValue) -> Bool
-  /// The default for an iOS version, as the header records it.
-  let defaultValue: @Sendable (_ ios: Int) -> JSONValue
+  /// The default for an iOS version and an SDK, as the header records it.
+  let defaultValue: @Sendable (_ ios: Int, _ sdk: Int) -> JSONValue
 
   /// The header's key: the name, with `_us` for durations.
   public var recordKey: String { unit == .seconds ? name + "_us" : name }
@@ -59,21 +62,21 @@ public struct KnobSpec: Sendable {
 
   static func flag(_ name: String, get: @escaping Read<Bool>, set: @escaping Write<Bool>, _ value: @escaping @Sendable (Int) -> Bool,
                    missing: Bool? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .flag, get, set, value, missing: missing.map(JSONValue.bool), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
+    typed(name, .flag, get, set, { ios, _ in value(ios) }, missing: missing.map(JSONValue.bool), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
   }
 
   static func choice<E: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, get: @escaping Read<E>, set: @escaping Write<E>, _ value: @escaping @Sendable (Int) -> E,
     missing: E? = nil, default defaultText: String, _ doc: String
   ) -> KnobSpec where E.RawValue == String {
-    typed(name, .choice(E.allCases.map { $0.rawValue }), get, set, value, missing: missing.map { .string($0.rawValue) },
+    typed(name, .choice(E.allCases.map { $0.rawValue }), get, set, { ios, _ in value(ios) }, missing: missing.map { .string($0.rawValue) },
           defaultText, doc, record: { .string($0.rawValue) }) { $0.stringValue.flatMap(E.init(rawValue:)) }
   }
 
   /// A duration: `seconds` gives the default in whole seconds.
   static func seconds(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ seconds: @escaping @Sendable (Int) -> Int64,
                       missingSeconds: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, get, set, { seconds($0) * VirtualTime.microsecondsPerSecond },
+    typed(name, .seconds, get, set, { ios, _ in seconds(ios) * VirtualTime.microsecondsPerSecond },
           missing: missingSeconds.map { .int($0 * VirtualTime.microsecondsPerSecond) }, defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
@@ -81,21 +84,21 @@ public struct KnobSpec: Sendable {
   /// A duration whose default is not a whole number of seconds: `us` gives it in µs.
   static func microseconds(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ us: @escaping @Sendable (Int) -> Int64,
                            missing: Int64? = nil, default defaultText: String, _ doc: String) -> KnobSpec {
-    typed(name, .seconds, get, set, us, missing: missing.map(JSONValue.int), defaultText, doc,
+    typed(name, .seconds, get, set, { ios, _ in us(ios) }, missing: missing.map(JSONValue.int), defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
 
   static func count(_ name: String, get: @escaping Read<Int64>, set: @escaping Write<Int64>, _ range: ClosedRange<Int64>,
                     _ value: @escaping @Sendable (Int) -> Int64, missing: Int64? = nil, default defaultText: String,
                     _ doc: String) -> KnobSpec {
-    typed(name, .count(range), get, set, value, missing: missing.map(JSONValue.int), defaultText, doc,
+    typed(name, .count(range), get, set, { ios, _ in value(ios) }, missing: missing.map(JSONValue.int), defaultText, doc,
           record: JSONValue.int) { $0.intValue }
   }
 
   /// A knob stored in the field `get` reads and `set` writes: `record` writes its value as the
   /// header does, `parse` reads it back.
   private static func typed<T>(
-    _ name: String, _ unit: Unit, _ get: @escaping Read<T>, _ set: @escaping Write<T>, _ value: @escaping @Sendable (Int) -> T,
+    _ name: String, _ unit: Unit, _ get: @escaping Read<T>, _ set: @escaping Write<T>, _ value: @escaping @Sendable (_ ios: Int, _ sdk: Int) -> T,
     missing: JSONValue?, _ defaultText: String, _ doc: String,
     record: @escaping @Sendable (T) -> JSONValue, parse: @escaping @Sendable (JSONValue) -> T?
   ) -> KnobSpec {
@@ -106,7 +109,16 @@ public struct KnobSpec: Sendable {
                set(&profile, v)
                return true
              },
-             defaultValue: { record(value($0)) })
+             defaultValue: { record(value($0, $1)) })
+  }
+
+  /// A flag whose default depends on the SDK as well as the iOS version. The header records it
+  /// only when true: a header without it (every log before it existed) reads false.
+  static func sdkFlag(_ name: String, get: @escaping Read<Bool>, set: @escaping Write<Bool>,
+                      _ value: @escaping @Sendable (_ ios: Int, _ sdk: Int) -> Bool, default defaultText: String, _ doc: String) -> KnobSpec {
+    var knob = typed(name, .flag, get, set, value, missing: .bool(false), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
+    knob.omittedAtMissingValue = true
+    return knob
   }
 
   /// A scenario's value for this knob as the header would record it, or why it is refused.

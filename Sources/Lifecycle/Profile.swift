@@ -46,7 +46,8 @@ public struct Profile: Equatable, Sendable {
 
   public var ios: Int
   public var scenes: Bool
-  /// The SDK the app is built with (`app { sdk = N }`); default 26, or `ios` if lower.
+  /// The SDK the app is built with (`app { sdk = N }`, `--sdk N`): one of `releases`. UIKit
+  /// decides some rules by it rather than by `ios` (docs/model.md §13, the scene mandate).
   public var sdk: Int
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
   // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
@@ -61,6 +62,7 @@ public struct Profile: Equatable, Sendable {
   public var defaultPresentationStyle: PresentationStyle = .fullScreen
   public var resumeBackgroundEventCallsDidEnterBackground = false
   public var sceneRequiredNote = false
+  public var sceneLifecycleAssert = false
   public var notificationCenterDoubleActivation = false
   public var backgroundTaskAllowance_us: Int64 = 0
   public var expirationLead_us: Int64 = 0
@@ -94,28 +96,35 @@ public struct Profile: Equatable, Sendable {
   public var legacyArchiveSurvivesForceQuit = false
   public var legacyRestorationInSceneApps = false
 
-  /// The defaults for iOS `ios`: any of `iosRange`, which a log header may name; a scenario may
-  /// ask only for one of `releases` (12 to 18, or 26). `scenes` defaults to `ios >= 13`.
+  /// The defaults for iOS `ios` and an app built with `sdk`: `ios` any of `iosRange`, which a
+  /// log header may name; a scenario may ask only for one of `releases` (12 to 18, 26, or 27).
+  /// `scenes` defaults to `ios >= 13`, `sdk` to `defaultSDK(ios:)`; `sdk` is one of `releases`.
   public init(ios: Int = Profile.defaultIOS, scenes: Bool? = nil, sdk: Int? = nil) {
     precondition(Self.iosRange.contains(ios), "ios out of range")
+    precondition(sdk.map(Self.releases.contains) ?? true, "sdk out of range")
     self.ios = ios
     self.scenes = scenes ?? (ios >= 13)
-    self.sdk = sdk ?? min(26, ios)
+    self.sdk = sdk ?? Self.defaultSDK(ios: ios)
     for knob in Self.knobs {
-      guard knob.write(&self, knob.defaultValue(ios)) else {
+      guard knob.write(&self, knob.defaultValue(ios, self.sdk)) else {
         preconditionFailure("knob \(knob.name): its default does not fit its field")
       }
     }
   }
 
   /// The versions a log header may name (older lifesim versions accepted any of these).
-  public static let iosRange = 12...26
+  public static let iosRange = 12...27
   /// The iOS version of a run that names none.
   public static let defaultIOS = 17
-  /// The iOS releases a new run may use: 12 to 18, then 26 (Apple skipped 19–25).
-  public static let releases = [12, 13, 14, 15, 16, 17, 18, 26]
-  /// "12 to 18, or 26": the releases as an error message names them.
-  public static let releasesText = "12 to 18, or 26"
+  /// The iOS releases a new run may use, and the SDKs an app may be built with: 12 to 18,
+  /// then 26 and 27 (Apple skipped 19–25).
+  public static let releases = [12, 13, 14, 15, 16, 17, 18, 26, 27]
+  /// "12 to 18, 26, or 27": the releases as an error message names them.
+  public static let releasesText = "12 to 18, 26, or 27"
+
+  /// The SDK of an app that declares none: 26 (the SDK the App Store takes until April 2027),
+  /// or the run's iOS if that is older (an app built for the device it runs on).
+  public static func defaultSDK(ios: Int) -> Int { min(26, ios) }
 
   // MARK: - Knobs by name
 
@@ -147,9 +156,36 @@ public struct Profile: Equatable, Sendable {
 
   // MARK: - The header's record
 
-  /// The whole profile as the log header records it: ios, scenes, then every knob in table order.
+  /// The whole profile as the log header records it: ios, scenes, sdk, then every knob in table
+  /// order. The sdk is left out where a lifesim that had no SDK axis would have run it (iOS 26 or
+  /// older, the default SDK), and so is a knob at the value its absence reads as
+  /// (`KnobSpec.omittedAtMissingValue`): those runs' logs keep the bytes they always had.
   public var json: JSONValue {
-    .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + Self.knobs.map { ($0.recordKey, $0.read(self)) })
+    let sdkField: [(String, JSONValue)] = ios <= 26 && sdk == Self.defaultSDK(ios: ios) ? [] : [("sdk", .int(Int64(sdk)))]
+    let knobFields = Self.knobs.compactMap { knob -> (String, JSONValue)? in
+      let value = knob.read(self)
+      return knob.omittedAtMissingValue && value == knob.valueWhenMissing ? nil : (knob.recordKey, value)
+    }
+    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + knobFields)
+  }
+
+  /// This profile for an app built with `sdk` (`replay --app` with another SDK): a knob at its
+  /// default for the old SDK takes its default for the new one; a value a scenario set is kept.
+  public func building(with sdk: Int) -> Profile {
+    var rebuilt = self
+    rebuilt.sdk = sdk
+    for knob in Self.knobs where knob.read(self) == knob.defaultValue(ios, self.sdk) {
+      _ = knob.write(&rebuilt, knob.defaultValue(ios, sdk))
+    }
+    return rebuilt
+  }
+
+  /// What a header's profile `record` means for `key` when it leaves it out because it is at
+  /// the value its absence reads as: the SDK (the default for the recorded iOS) and the knobs
+  /// recorded only when set. Nil for any other key: its absence means nothing is known.
+  public static func implicitValue(of key: String, in record: JSONValue) -> JSONValue? {
+    if key == "sdk" { return record["ios"]?.intValue.map { .int(Int64(defaultSDK(ios: Int(clamping: $0)))) } }
+    return knobs.first { $0.recordKey == key && $0.omittedAtMissingValue }?.valueWhenMissing
   }
 
   /// Why a header's profile could not have been written by lifesim (a knob missing, of the wrong
@@ -171,7 +207,13 @@ public struct Profile: Equatable, Sendable {
       throw KnobError(description: "profile: ios is \(ios), outside its range \(Self.iosRange.lowerBound)…\(Self.iosRange.upperBound)")
     }
     guard let scenes = json["scenes"]?.boolValue else { throw KnobError(description: "profile: missing scenes") }
-    self.init(ios: ios, scenes: scenes)
+    let sdk = try json["sdk"].map { value throws(KnobError) in
+      guard let sdk = value.intValue.map({ Int($0) }), Self.releases.contains(sdk) else {
+        throw KnobError(description: "profile: sdk must be one of \(Self.releasesText)")
+      }
+      return sdk
+    }
+    self.init(ios: ios, scenes: scenes, sdk: sdk)
     for knob in Self.knobs {
       guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
         if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }

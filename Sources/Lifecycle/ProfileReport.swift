@@ -21,22 +21,29 @@ public struct ProfileReport: Sendable {
 
   public let ios: Int
   public let scenes: Bool
+  /// The SDK the app is built with.
+  public let sdk: Int
   /// The release before `ios` (nil for the oldest modelled).
   public let previousRelease: Int?
   /// Whether the previous release used scenes, when that differs.
   public let previousScenes: Bool?
   public let rows: [Row]
 
-  /// The report for `ios` (one of `Profile.releases`); `scenes` nil: the version's default.
-  /// The previous release is compared with the same choice of scenes.
-  public init(ios: Int, scenes: Bool?) throws(ScenarioError) {
+  /// The report for `ios` (one of `Profile.releases`) and an app built with `sdk` (nil: the
+  /// version's default); `scenes` nil: the version's default. The previous release is compared
+  /// with the same choice of scenes and SDK.
+  public init(ios: Int, scenes: Bool?, sdk: Int? = nil) throws(ScenarioError) {
     guard Profile.releases.contains(ios) else {
       throw ScenarioError("iOS \(ios) is not a release lifesim models (\(Profile.releasesText))")
     }
-    let profile = Profile(ios: ios, scenes: scenes)
-    let before = Profile.releases.last { $0 < ios }.map { Profile(ios: $0, scenes: scenes == false ? false : nil) }
+    if let sdk, !Profile.releases.contains(sdk) {
+      throw ScenarioError("SDK \(sdk) is not a release lifesim models (\(Profile.releasesText))")
+    }
+    let profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
+    let before = Profile.releases.last { $0 < ios }.map { Profile(ios: $0, scenes: scenes == false ? false : nil, sdk: sdk) }
     self.ios = ios
     self.scenes = profile.scenes
+    self.sdk = profile.sdk
     previousRelease = before?.ios
     previousScenes = before.flatMap { $0.scenes == profile.scenes ? nil : $0.scenes }
     rows = Profile.knobs.map { knob in

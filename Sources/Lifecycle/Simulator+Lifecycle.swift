@@ -18,11 +18,31 @@ extension Simulator {
     case let .success(l): layout = l
     case let .failure(fault): try fail(fault, in: "app script", target: "App")
     }
-    if profile.sceneRequiredNote, !profile.scenes, mode != .prewarm {
-      note("sceneLifecycleRequired", "UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.")
+    if mode != .prewarm { try requireSceneLifecycle() }
+  }
+
+  /// Where UIKit creates the process's main scene, before any app-delegate method: a sceneless
+  /// app built with an SDK that requires scenes traps there (knob `sceneLifecycleAssert`); on
+  /// iOS 26, or built with an older SDK, it gets a warning (knob `sceneRequiredNote`). A
+  /// prewarmed process reaches this point when its launch continues.
+  func requireSceneLifecycle() throws(ProcessEnded) {
+    guard !profile.scenes else { return }
+    if profile.sceneLifecycleAssert {
+      note("sceneLifecycleRequired", "Application failed to launch: \(Self.sceneLifecycleAssertion)", code: Self.sceneLifecycleRequiredCode)
+      terminate(Termination(reason: .crash, code: "EXC_BREAKPOINT", description: Self.sceneLifecycleAssertion))
+      throw ProcessEnded()
+    }
+    if profile.sceneRequiredNote {
+      note("sceneLifecycleRequired", "UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.",
+           code: Self.sceneLifecycleRequiredCode)
     }
     diagnoseHandlers()
   }
+
+  /// The diagnostic code of the notes and the trap of the scene mandate.
+  static let sceneLifecycleRequiredCode = "scene_lifecycle_required"
+  /// UIKit's description of the trap of the scene mandate.
+  static let sceneLifecycleAssertion = "UIScene life cycle is required for apps built with this SDK"
 
   /// The user opens the app: icon, URL, unlock, or the switcher.
   func userLaunch(url: String?) throws(ProcessEnded) {
@@ -32,6 +52,7 @@ extension Simulator {
       try foregroundLaunch(url: url)
     case .prewarmed:
       emit(.launchContinued(state: profile.scenes ? .background : .inactive))
+      if profile.sceneLifecycleAssert { try requireSceneLifecycle() }
       try foregroundLaunch(url: url)
     case .suspended, .running:
       if state.process == .suspended { emit(.resumed) }
@@ -183,6 +204,7 @@ extension Simulator {
       try startProcess(mode: .background, state: .background)
     } else {
       emit(.launchContinued(state: .background))
+      if profile.sceneLifecycleAssert { try requireSceneLifecycle() }
     }
     // A sceneless app builds its window in the background as at any launch: the root's
     // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.

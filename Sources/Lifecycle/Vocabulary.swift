@@ -91,11 +91,13 @@ public struct AppLayout: Equatable, Sendable {
   /// The deployment target (`app { minimumIOS = N }`): the oldest iOS the app supports. It gates
   /// diagnostics only (below 13 an app rightly keeps the app delegate's life-cycle methods).
   public var minimumIOS: Int
+  /// The SDK the app is built with (`app { sdk = 27 }`), one of `Profile.releases`; nil: not declared.
+  public var sdk: Int?
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
-              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], minimumIOS: Int = 13) {
+              tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], minimumIOS: Int = 13, sdk: Int? = nil) {
     self.name = name; self.roots = roots; self.container = container; self.tabsHaveNavigation = tabsHaveNavigation
-    self.bgTaskIdentifiers = bgTaskIdentifiers; self.minimumIOS = minimumIOS
+    self.bgTaskIdentifiers = bgTaskIdentifiers; self.minimumIOS = minimumIOS; self.sdk = sdk
   }
 }
 

@@ -44,12 +44,20 @@ extension AppHost {
     vm.push { [link] vm in
       guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "name", "root", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "name", "root", "sdk", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
       }
       self.appSite = vm.callerSite()
       var layout = AppLayout()
       vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
+      vm.rawGet(1, "sdk")
+      if vm.type(-1) != .nil {
+        guard let sdk = vm.wholeNumber(-1).map({ Int($0) }), Profile.releases.contains(sdk) else {
+          throw self.stopRun(vm, "app: sdk must be a released iOS SDK (\(Profile.releasesText)), not \(vm.describeValue(-1))")
+        }
+        layout.sdk = sdk
+      }
+      vm.pop()
       vm.rawGet(1, "container")
       let container = vm.string(-1); vm.pop()
       vm.rawGet(1, "tabs")

@@ -8,7 +8,8 @@ final class AppHost: AppDriver {
   let source: String
   let loader: ScriptLoader
   let modules: [EmbeddedScript]
-  let profile: Profile
+  /// The run's profile; the scenario host settles its SDK once the app's declarations are read.
+  var profile: Profile
   let seed: Int64
   /// The system's services for the job that is running (handed over with every job), kept
   /// until they are released (`servicesEnded`). Not `weak`: every retain of an object with a

@@ -19,6 +19,11 @@ public struct RunConfiguration: Sendable {
   public var source: ScriptSource
   /// A profile to use as is (replay: the one in the header), ignoring ios/scenes/knobs.
   public var recordedProfile: Profile?
+  /// `--sdk`: the SDK the app is built with, over the app's `app { sdk = … }` and a recorded profile's.
+  public var sdk: Int?
+  /// With a recorded profile: the app's `app { sdk = … }` decides over the recorded SDK
+  /// (`replay --app`, where the app is a new build); else the recorded SDK stands (`--verify`).
+  public var appSDKOverridesRecorded = false
   /// The wall-clock guard's limit for one host call, seconds (0: none); see `WallClock`.
   public var wallLimitSeconds = WallClock.defaultLimitSeconds
   /// The most events a run may record; the run stops cleanly there (exit 2, the log intact).

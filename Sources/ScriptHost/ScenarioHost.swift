@@ -113,23 +113,7 @@ final class ScenarioHost {
   private func start() throws {
     guard simulator == nil else { return }
     let seed = config.seed ?? declaration.seed ?? 1
-    var profile: Profile
-    if let recorded = config.recordedProfile {
-      profile = recorded
-    } else {
-      let ios = config.ios ?? declaration.ios ?? Profile.defaultIOS
-      guard Profile.releases.contains(ios) else {
-        throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-      }
-      let scenes = config.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
-      if scenes, ios < 13 { throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
-      profile = Profile(ios: ios, scenes: scenes)
-      for (name, value) in declaration.knobs {
-        do { try profile.set(name, value) } catch {
-          throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + error.description)
-        }
-      }
-    }
+    var profile = try makeProfile(sdk: config.sdk)
     let appPath: String?
     if let p = config.appPath { appPath = p }
     else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
@@ -147,6 +131,10 @@ final class ScenarioHost {
                       profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     // A mistake in the app's declarations is known before the run starts: no log, no event.
     if let problem = app.declarationProblem() { throw LuaRaise(problem.message) }
+    if let sdk = settledSDK(declared: app.declaredLayout().sdk), sdk != profile.sdk {
+      profile = try makeProfile(sdk: sdk)
+      app.profile = profile
+    }
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
                    EmbeddedScript(role: "app", path: appFile, source: appSource)]
     scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
@@ -178,6 +166,33 @@ final class ScenarioHost {
       recorder.record(event)
     }
     simulator = sim
+  }
+
+  /// The run's profile for an app built with `sdk` (nil: the recorded SDK, else the default for
+  /// the iOS version): the recorded one (replay), else the command line's and the scenario's.
+  private func makeProfile(sdk: Int?) throws -> Profile {
+    if let recorded = config.recordedProfile { return sdk.map(recorded.building(with:)) ?? recorded }
+    let ios = config.ios ?? declaration.ios ?? Profile.defaultIOS
+    guard Profile.releases.contains(ios) else {
+      throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    }
+    let scenes = config.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
+    if scenes, ios < 13 { throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
+    var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
+    for (name, value) in declaration.knobs {
+      do { try profile.set(name, value) } catch {
+        throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + error.description)
+      }
+    }
+    return profile
+  }
+
+  /// The SDK the app is built with, when something decides it after the profile was first made:
+  /// `--sdk`, then the app's `app { sdk = … }` (over a recorded profile only for `replay --app`).
+  private func settledSDK(declared: Int?) -> Int? {
+    if let sdk = config.sdk { return sdk }
+    if config.recordedProfile != nil, !config.appSDKOverridesRecorded { return nil }
+    return declared
   }
 
   private func finish(error initial: String?) -> RunResult {

@@ -29,6 +29,8 @@ public struct CaseOptions: Sendable {
   public var wallLimitSeconds: Int
   /// The most events one case may record (`--max-events`).
   public var maxEvents = RunConfiguration.defaultMaxEvents
+  /// `--sdk`: the SDK every case's app is built with, over its `app { sdk = … }`.
+  public var sdk: Int?
   /// Options the reproduce command needs besides the profile and seed (`--lib DIR …`).
   public var reproduceOptions: [String]
   /// The scripts of the suite (`Discovery.inputs`): a kept log never lands on one.
@@ -78,6 +80,7 @@ enum CaseRun {
     config.wallLimitSeconds = options.wallLimitSeconds
     config.maxEvents = options.maxEvents
     config.strict = options.strict
+    config.sdk = options.sdk
     var events: [RecordedEvent] = []
     let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
     let wallUs = SuiteClock.nowUs() - started

@@ -85,7 +85,7 @@ struct ExploreRun: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     let options = ExploreOptions(
-      path: path, ios: profile.ios, scenes: profile.scenes, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
+      path: path, ios: profile.ios, sdk: profile.sdk, scenes: profile.scenes, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
       timeSeconds: time, steps: steps, seed: seed, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
       shard: shard.flatMap { Shard($0) } ?? shardIndex.flatMap { Shard(zeroBased: $0) } ?? Shard(index: 1, count: 1), searchPath: modules.searchPath)
     let started = WallSeconds.now()

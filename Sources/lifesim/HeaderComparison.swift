@@ -1,4 +1,5 @@
 import EventStore
+import Lifecycle
 
 /// What set two runs up differently, from their logs' headers: the lifesim version, the seed,
 /// scenes, every profile value (iOS and knobs), and each embedded script (path and content).
@@ -22,8 +23,12 @@ struct HeaderComparison {
     let profileA = a.profile.objectValue ?? [], profileB = b.profile.objectValue ?? []
     // The profile repeats `scenes` (a log whose profile lacks it still says so in the header).
     if !profileA.contains(where: { $0.0 == "scenes" }) { compare("scenes", .bool(a.scenes), .bool(b.scenes)) }
+    // A value a header leaves out at its default (the SDK, a knob recorded only when set) is that default.
+    func value(_ key: String, _ profile: [(String, JSONValue)], _ record: JSONValue) -> JSONValue {
+      profile.first { $0.0 == key }?.1 ?? Profile.implicitValue(of: key, in: record) ?? .null
+    }
     for key in Self.union(profileA.map(\.0), profileB.map(\.0)) {
-      compare(key, profileA.first { $0.0 == key }?.1 ?? .null, profileB.first { $0.0 == key }?.1 ?? .null)
+      compare(key, value(key, profileA, a.profile), value(key, profileB, b.profile))
     }
     // The scenario and the app by role; modules by path (a module is the same module wherever it is required from).
     func scriptKey(_ s: EmbeddedScript) -> String { s.role == "scenario" || s.role == "app" ? s.role : "module \(s.path)" }

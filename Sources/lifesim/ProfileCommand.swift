@@ -13,11 +13,14 @@ struct ProfileCommand: ParsableCommand {
       Examples:
         lifesim profile --ios 13
         lifesim profile --ios 26 --no-scenes --json
+        lifesim profile --ios 27 --sdk 27 --no-scenes
       """)
   )
 
-  @Option(help: "The iOS release: 12 to 18, or 26 (default 17).")
+  @Option(help: "The iOS release: 12 to 18, 26 or 27 (default 17).")
   var ios: Int = Profile.defaultIOS
+
+  @OptionGroup var sdkOption: SDKOption
 
   @Flag(help: "The profile of an app without the UIScene life cycle (app delegate only).")
   var noScenes = false
@@ -34,7 +37,7 @@ struct ProfileCommand: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     let report: ProfileReport
-    do { report = try ProfileReport(ios: ios, scenes: noScenes ? false : nil) } catch {
+    do { report = try ProfileReport(ios: ios, scenes: noScenes ? false : nil, sdk: sdkOption.sdk) } catch {
       throw ValidationError(error.message)
     }
     if json {
@@ -47,7 +50,7 @@ struct ProfileCommand: ParsableCommand {
   static func text(_ r: ProfileReport) -> [String] {
     let nameWidth = r.rows.map(\.name.count).max() ?? 0, unitWidth = r.rows.map(\.unit.count).max() ?? 0
     func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: width - s.count) }
-    var lines = ["iOS \(r.ios), \(r.scenes ? "with scenes" : "sceneless"): the profile a run uses unless a scenario's knobs override it",
+    var lines = ["iOS \(r.ios), SDK \(r.sdk), \(r.scenes ? "with scenes" : "sceneless"): the profile a run uses unless a scenario's knobs override it",
                  "", pad("knob", nameWidth) + "  " + pad("unit", unitWidth) + "  value"]
     lines += r.rows.map { pad($0.name, nameWidth) + "  " + pad($0.unit, unitWidth) + "  " + $0.value }
     lines.append("")
@@ -62,7 +65,7 @@ struct ProfileCommand: ParsableCommand {
   }
 
   static func json(_ r: ProfileReport) -> JSONValue {
-    var fields: [(String, JSONValue)] = [("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))]
+    var fields: [(String, JSONValue)] = [("ios", .int(Int64(r.ios))), ("sdk", .int(Int64(r.sdk))), ("scenes", .bool(r.scenes))]
     fields.append(("knobs", .array(r.rows.map { .object([("name", .string($0.name)), ("unit", .string($0.unit)), ("value", $0.json)]) })))
     if let previous = r.previousRelease {
       var changes: [JSONValue] = r.previousScenes.map { [.object([("name", .string("scenes")), ("from", .bool($0)), ("to", .bool(r.scenes))])] } ?? []

@@ -50,6 +50,8 @@ struct Replay: ParsableCommand {
   @Option(help: "Re-run the recorded scenario against this app script.")
   var app: String?
 
+  @OptionGroup var sdkOption: SDKOption
+
   @OptionGroup var modules: ModuleOptions
 
   @OptionGroup var out: OutputOptions
@@ -66,6 +68,7 @@ struct Replay: ParsableCommand {
     if verify && app != nil { throw ValidationError("--verify and --app are separate: choose one") }
     if strict && app == nil { throw ValidationError("--strict goes with --app (a replay or --verify runs no new app)") }
     if out.output != nil && app == nil { throw ValidationError("-o goes with --app (a replay writes nothing otherwise)") }
+    if sdkOption.sdk != nil && app == nil { throw ValidationError("--sdk goes with --app (a replay otherwise keeps the recorded SDK)") }
     if verify || app != nil {
       // A re-run is compared whole: nothing a trace option asks for would be honoured.
       let mode = verify ? "--verify" : "--app"
@@ -134,6 +137,8 @@ struct Replay: ParsableCommand {
     var config = RunConfiguration(
       scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
       overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
+    config.sdk = sdkOption.sdk
+    config.appSDKOverridesRecorded = app != nil
     guardOptions.apply(to: &config)
     config.strict = strict
     let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)

@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
   /// The options as plain values, read once: ArgumentParser's property-wrapper getters cost more
   /// than an event (measured).
   var request: RunRequest {
-    RunRequest(scenario: scenario, app: app, lib: modules.lib, ios: profile.ios, noScenes: profile.noScenes, seed: seed,
+    RunRequest(scenario: scenario, app: app, lib: modules.lib, ios: profile.ios, sdk: profile.sdk, noScenes: profile.noScenes, seed: seed,
                output: out.output, force: out.force, wallLimitSeconds: guardOptions.wallLimit,
                maxEvents: guardOptions.maxEvents, quiet: quiet, numbers: numbers, json: json, strict: strict)
   }

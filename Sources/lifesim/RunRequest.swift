@@ -15,6 +15,8 @@ struct RunRequest {
   /// `--lib` folders, in the order given.
   var lib: [String] = []
   var ios: Int? = nil
+  /// `--sdk`.
+  var sdk: Int? = nil
   var noScenes = false
   var seed: Int64? = nil
   var output: String? = nil
@@ -42,6 +44,7 @@ struct RunRequest {
     var config = RunConfiguration(
       scenarioPath: scenario, appPath: app, ios: ios, scenes: noScenes ? false : nil, seed: seed,
       outputPath: output, overwrite: force, source: .commandLine(libs: lib))
+    config.sdk = sdk
     config.wallLimitSeconds = wallLimitSeconds
     config.maxEvents = maxEvents
     config.strict = strict
@@ -87,18 +90,24 @@ struct RunRequest {
       }
       for warning in result.warnings { Terminal.write(warning.line) }
       Terminal.write(OutcomeText.paragraph(state: result.state, seed: seedValue, events: result.events,
-                                           rerun: seedValue.map(reproduceLine), failedDiagnostic: result.failedDiagnostic))
+                                           rerun: seedValue.map { reproduceLine(seed: $0, profile: result.header?.profile) },
+                                           failedDiagnostic: result.failedDiagnostic))
     }
   }
 
   /// The command that runs this run again, byte for byte: every option that shaped it (knobs
   /// come only from the scenario script, which it names; `--lib` and `LIFESIM_PATH` decide which
   /// modules `require` finds), shell-quoted. A negative seed is written `--seed=-1`, which the
-  /// parser cannot mistake for an option.
-  private func reproduceLine(seed: Int64) -> String {
+  /// parser cannot mistake for an option. The SDK is named when `--sdk` gave it, or when the
+  /// app's `app { sdk = … }` made it other than its iOS's default.
+  private func reproduceLine(seed: Int64, profile recorded: JSONValue?) -> String {
     var words = ["lifesim", "run", scenario]
     if let app { words += ["--app", app] }
     if let ios { words += ["--ios", String(ios)] }
+    if let sdk { words += ["--sdk", String(sdk)] }
+    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != Profile.defaultSDK(ios: profile.ios) {
+      words += ["--sdk", String(profile.sdk)]
+    }
     if noScenes { words.append("--no-scenes") }
     if strict { words.append("--strict") }
     for folder in lib { words += ["--lib", folder] }

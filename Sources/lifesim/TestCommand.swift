@@ -48,6 +48,8 @@ struct Test: ParsableCommand {
   @Option(help: "both: run each case with scenes and without (declared: as the scenario says).")
   var scenes: ScenesMode = .declared
 
+  @OptionGroup var sdkOption: SDKOption
+
   @Option(name: [.customShort("j"), .customLong("jobs")], help: "Cases run at once, each on a thread of this process (default: the processors).")
   var jobs: Int?
 
@@ -151,12 +153,13 @@ struct Test: ParsableCommand {
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
                               searchPath: modules.searchPath, wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: modules.lib.flatMap { ["--lib", $0] }) { events in
+                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] }) { events in
       var trace = TraceFormatter()
       return events.map { trace.line(seq: $0.seq, $0.event) }
     }
     options.maxEvents = guardOptions.maxEvents
     options.strict = strict
+    options.sdk = sdkOption.sdk
     options.inputs = discovery.inputs
 
     let started = SuiteClock.nowUs()

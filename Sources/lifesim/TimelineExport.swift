@@ -20,6 +20,8 @@ enum TimelineExport {
     let profile = try? Profile(json: run.header.profile)
     var rerun = ["lifesim", "run", id.scenarioPath]
     if let profile { rerun += ["--ios", String(profile.ios)] }
+    // A header names the SDK where it is not one a run could leave to its default.
+    if let profile, run.header.profile["sdk"] != nil { rerun += ["--sdk", String(profile.sdk)] }
     if !run.header.scenes, profile?.ios ?? 13 >= 13 { rerun.append("--no-scenes") }
     rerun += run.header.seed < 0 ? ["--seed=\(run.header.seed)"] : ["--seed", String(run.header.seed)]
     let meta: JSONValue = .object([

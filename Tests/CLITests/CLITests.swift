@@ -327,7 +327,7 @@ import TestSupport
   @Test func usageErrorsAreExitTwo() throws {
     let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "99"])
     #expect(r.status == 2)
-    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, or 26), not 99\n"))
+    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, 26, or 27), not 99\n"))
     let unknown = try lifesim(["run"])
     #expect(unknown.status == 2 && unknown.err.hasPrefix("lifesim: Missing expected argument '<scenario>'"))
   }

@@ -5,7 +5,8 @@ import Testing
 /// re-run that departs from one says which version recorded it. The fixtures were recorded by
 /// lifesim 0.1.0 (before 0.2.0 gave the appearance callbacks `animated`), 0.2.0 (before
 /// 0.3.0 recorded what the launch methods return) and 0.3.0 (before 0.4.0 made every restored
-/// controller before decoding any).
+/// controller before decoding any, added diagnostics and the SDK, and gave the iOS 26 scene note
+/// its code).
 @Suite(.serialized) struct OldLogTests {
   static let versions = ["0.1.0", "0.2.0"]
   static let logs = ["home_and_return.lifelog", "did_enter_background_overrun.lifelog"]
@@ -58,5 +59,20 @@ import Testing
         this run:  {"seq":59,"t":0,"kind":"callback","name":"application(_:viewControllerWithRestorationIdentifierPath:coder:)","target":"AppDelegate","handled":false,"depth":0,"payload":{"path":["article"],"coder":{"article":1}}}
 
       """), "\(r.out)")
+  }
+
+  /// An iOS 26 sceneless run recorded by 0.3.0: every command reads it; its re-run departs at
+  /// the scene note, which 0.4.0 gives a code, and says that 0.3.0 recorded it.
+  @Test func aLogFromBeforeTheSDKReadsAsTheDefaultAndNamesItsVersionWhereItDeparts() throws {
+    let log = Self.folder("0.3.0") + "/ios26_sceneless.lifelog"
+    let verify = try lifesim(["verify", log])
+    #expect(verify.status == 0 && verify.out.hasPrefix("\(log): intact and complete: "), "\(verify.out)\(verify.err)")
+    let state = try lifesim(["replay", log, "--state"])
+    #expect(state.status == 0 && state.out.contains("expectations: "), "\(state.err)")
+    let r = try lifesim(["replay", log, "--verify"])
+    #expect(r.status == 1)
+    #expect(r.err.hasPrefix("lifesim: note: \(log) was recorded by lifesim 0.3.0; this is 0.4.0. The same scripts and seed give identical events only within one version.\n"))
+    #expect(r.out.hasPrefix("Diverged at event 3 (t = 0.000000 s):\n"), "\(r.out)")
+    #expect(r.out.contains(#""message":"UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.","code":"scene_lifecycle_required"}"#), "\(r.out)")
   }
 }

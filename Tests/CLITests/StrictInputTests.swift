@@ -14,10 +14,10 @@ import Testing
      "lifesim: s.lua:1: scenario: unknown key \"sceens\" (did you mean scenes?); the keys are app, ios, ios_range, knobs, name, scenes, seed, strict"),
     ("scenario { ios = 17 }\nscenario { ios = 15 }\nlaunch()\n",
      "lifesim: s.lua:2: scenario { } may appear only once (the first is at s.lua:1)"),
-    ("scenario { ios = 21 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, or 26), not 21"),
-    ("scenario { ios = 0/0 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, or 26), not nan"),
-    ("scenario { ios = 12.5 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, or 26), not 12.5"),
-    ("scenario { ios = '13' }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, or 26), not \"13\""),
+    ("scenario { ios = 21 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, 26, or 27), not 21"),
+    ("scenario { ios = 0/0 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, 26, or 27), not nan"),
+    ("scenario { ios = 12.5 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, 26, or 27), not 12.5"),
+    ("scenario { ios = '13' }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, 26, or 27), not \"13\""),
     ("scenario { seed = 0/0 }\nlaunch()\n",
      "lifesim: s.lua:1: scenario: seed must be a whole number from -9223372036854775808 to 9223372036854775807, not nan"),
     ("scenario { seed = 1e300 }\nlaunch()\n",
@@ -87,7 +87,7 @@ import Testing
   @Test func anIOSVersionThatWasNeverReleasedIsRefused() throws {
     let r = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "--ios", "21"])
     #expect(r.status == 2)
-    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, or 26), not 21\n"))
+    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, 26, or 27), not 21\n"))
   }
 
   @Test func aByteOrderMarkAndAShebangLineAreAccepted() throws {
@@ -135,7 +135,7 @@ import Testing
     ])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
     #expect(r.status == 2)
-    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, name, root, tabs\n", "\(r.err)")
+    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, name, root, sdk, tabs\n", "\(r.err)")
     let container = try scriptFolder("app-container", [
       "app.lua": "app { root = \"Home\", container = \"nav\" }\ncontroller \"Home\" {}\n",
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",
@@ -199,7 +199,7 @@ import Testing
     let r = try lifesim(["profile", "--ios", "13"])
     #expect(r.status == 0 && r.err == "")
     let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(lines.first == "iOS 13, with scenes: the profile a run uses unless a scenario's knobs override it")
+    #expect(lines.first == "iOS 13, SDK 13, with scenes: the profile a run uses unless a scenario's knobs override it")
     #expect(lines.contains { $0.split(separator: " ") == ["backgroundTaskAllowance", "seconds", "30", "s"] })
     #expect(Array(lines.suffix(8)) == ["changed from iOS 12:", "  scenes: false → true", "  viewIsAppearing: false → true",
       "  snapshotTraitFlip: false → true", "  defaultPresentationStyle: \"fullScreen\" → \"pageSheet\"",
@@ -210,7 +210,7 @@ import Testing
   func json() throws {
     let r = try lifesim(["profile", "--ios", "26", "--no-scenes", "--json"])
     #expect(r.status == 0)
-    #expect(r.out.hasPrefix(#"{"ios":26,"scenes":false,"knobs":[{"name":"launchAppearanceOrder","unit":"one of \"willAppearBeforeActive\", \"allVCBeforeActive\", \"allVCAfterActive\"","value":"willAppearBeforeActive"}"#))
+    #expect(r.out.hasPrefix(#"{"ios":26,"sdk":26,"scenes":false,"knobs":[{"name":"launchAppearanceOrder","unit":"one of \"willAppearBeforeActive\", \"allVCBeforeActive\", \"allVCAfterActive\"","value":"willAppearBeforeActive"}"#))
     #expect(r.out.contains(#"{"name":"launchWatchdog","unit":"seconds","value":20}"#))
     #expect(r.out.hasSuffix(#""previous":{"ios":18,"changes":[{"name":"updateProperties","from":false,"to":true},{"name":"sceneRequiredNote","from":false,"to":true}]}}"# + "\n"))
   }
@@ -219,6 +219,6 @@ import Testing
   func refused() throws {
     let r = try lifesim(["profile", "--ios", "19"])
     #expect(r.status == 2 && r.out == "")
-    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, or 26), not 19\n"))
+    #expect(r.err.hasPrefix("lifesim: --ios must be a released iOS version (12 to 18, 26, or 27), not 19\n"))
   }
 }

@@ -111,20 +111,20 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(lines[0]["message"] as? String == "iOS 12 has no scenes: only the sceneless case runs")
     #expect(lines[1]["message"] as? String == "ios_range \"15-26\" excludes iOS 12")
     #expect(lines.last?["kind"] as? String == "summary" && lines.last?["skipped"] as? Int == 2 && lines.last?["passed"] as? Int == 4)
-    // all: 12 to 18 and 26.
+    // all: 12 to 18, 26 and 27.
     let all = try run(["test", dir + "/a/one.lua", "--ios", "all", "--json"])
-    #expect(try cases(all.out).map(\.name) == [12, 13, 14, 15, 16, 17, 18, 26].map { "one [iOS \($0)]" })
+    #expect(try cases(all.out).map(\.name) == [12, 13, 14, 15, 16, 17, 18, 26, 27].map { "one [iOS \($0)]" })
     let bad = try run(["test", dir, "--ios", "19-25"])
     #expect(bad.status == 2)
-    #expect(bad.err.hasPrefix("lifesim: --ios 19-25: \"19-25\" names no iOS release (12 to 18, or 26)\n"))
+    #expect(bad.err.hasPrefix("lifesim: --ios 19-25: \"19-25\" names no iOS release (12 to 18, 26, or 27)\n"))
     let typo = try run(["test", dir, "--ios", "15,x"])
-    #expect(typo.err.hasPrefix("lifesim: --ios 15,x: \"x\" is not a release (12 to 18, or 26), a range such as 13-17, or all\n"))
+    #expect(typo.err.hasPrefix("lifesim: --ios 15,x: \"x\" is not a release (12 to 18, 26, or 27), a range such as 13-17, or all\n"))
     // A malformed ios_range is a script error naming the file and line (scenario { } reads it strictly).
     let broken = dir + "/b/broken.lua"
     try "\nscenario { ios_range = \"15 to 26\" }\nlaunch()\n".write(toFile: broken, atomically: true, encoding: .utf8)
     let error = try run(["test", broken, "--json"])
     #expect(error.status == 2)
-    #expect(try jsonLines(error.out)[0]["message"] as? String == "\(broken):2: scenario: ios_range must be releases and ranges such as \"15-26\" or \"12,15-17\" (\"15 to 26\" is not a release (12 to 18, or 26), a range such as 13-17, or all), not \"15 to 26\"")
+    #expect(try jsonLines(error.out)[0]["message"] as? String == "\(broken):2: scenario: ios_range must be releases and ranges such as \"15-26\" or \"12,15-17\" (\"15 to 26\" is not a release (12 to 18, 26, or 27), a range such as 13-17, or all), not \"15 to 26\"")
   }
 
   @Test func reportsAreByteIdenticalWithOneOrTwoWorkers() throws {
@@ -146,16 +146,16 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       logs.append(files)
     }
     #expect(outputs[0] == outputs[1])
-    #expect(logs[0].count == 494)
+    #expect(logs[0].count == 535)
     #expect(logs[0] == logs[1])
-    #expect(outputs[0][0].hasSuffix("912 cases: 494 passed, 0 failed, 418 skipped, 0 errors (virtual time 81657.00 s).\n"))
-    #expect(try jsonLines(outputs[0][1]).count == 912 + 57 + 1)  // the cases, a line per file, the summary
+    #expect(outputs[0][0].hasSuffix("1026 cases: 535 passed, 0 failed, 491 skipped, 0 errors (virtual time 84946.00 s).\n"))
+    #expect(try jsonLines(outputs[0][1]).count == 1026 + 57 + 1)  // the cases, a line per file, the summary
   }
 
   @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
     let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
     #expect(r.status == 0, "\(r.out)")
-    #expect(r.out == "456 cases: 388 passed, 0 failed, 68 skipped, 0 errors (virtual time 71825.50 s).\n")
+    #expect(r.out == "513 cases: 421 passed, 0 failed, 92 skipped, 0 errors (virtual time 75029.00 s).\n")
   }
 
   @Test func junitIsReadByARealConsumer() throws {
@@ -299,14 +299,14 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let whole = temporaryPath("lifesim-suite", "whole.xml")
     _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
     let expected = try junitCaseNames(whole)
-    #expect(expected.count == 456)
+    #expect(expected.count == 513)
     var union: [String] = []
     for k in 1...3 {
       let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
       let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
       #expect(r.status == 0)
       let names = try junitCaseNames(part)
-      #expect(names.count == [152, 152, 152][k - 1])
+      #expect(names.count == [171, 171, 171][k - 1])
       union += names
     }
     #expect(union.sorted() == expected.sorted())
@@ -379,7 +379,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 456)
+      #expect(try junitCaseNames(report).count == 513)
     }
   }
 
@@ -405,8 +405,8 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
-    #expect(suite.out == "456 cases: 388 passed, 0 failed, 68 skipped, 0 errors (virtual time 71825.50 s).\n")
-    #expect(try junitCaseNames(outside + "/report.xml").count == 456)
+    #expect(suite.out == "513 cases: 421 passed, 0 failed, 92 skipped, 0 errors (virtual time 75029.00 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 513)
     // `make install` installs the binary `make release` built: nothing is compiled again.
     let prefix = temporaryPath("lifesim-release", "prefix")
     let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")

@@ -65,7 +65,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     let h = Harness(ios: 26, scenes: false)
     try h.perform(.launch(url: nil))
     h.expectSystem(["started foreground, inactive",
-                    "note sceneLifecycleRequired: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future."])
+                    "note sceneLifecycleRequired: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future. [scene_lifecycle_required]"])
     h.expectCalls(StandardLaunch.scenelessCalls(ios: 26))
     h.expectNotifications(StandardLaunch.scenelessNotifications)
   }

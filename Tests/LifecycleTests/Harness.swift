@@ -24,9 +24,9 @@ final class Harness {
 
   private final class Box { var events: [Event] = [] }
 
-  init(ios: Int = 17, scenes: Bool? = nil, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in },
+  init(ios: Int = 17, scenes: Bool? = nil, sdk: Int? = nil, app: ScriptedApp = ScriptedApp(), knobs: (inout Profile) -> Void = { _ in },
        sourceLocation: SourceLocation = #_sourceLocation) {
-    var profile = Profile(ios: ios, scenes: scenes)
+    var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
     knobs(&profile)
     self.app = app
     let box = Box()
@@ -107,7 +107,7 @@ final class Harness {
     case .resumed: return "resumed"
     case let .terminated(t): return "terminated \(t.reason.rawValue)\(t.code.map { " " + $0 } ?? ""): \(t.description)"
     case let .crashed(name, target, message, _): return "crash in \(name) on \(target): \(message)"
-    case let .noted(name, message, _): return "note \(name): \(message)"
+    case let .noted(name, message, code): return "note \(name): \(message)" + (code.map { " [\($0)]" } ?? "")
     case let .expectationChecked(name, passed, message, _): return "\(name) \(passed ? "passed" : "failed"): \(message)"
     case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
          .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .callbackDelivered, .returned, .appCalled,

@@ -46,7 +46,7 @@ enum StandardLaunch {
   ]
 
   static let sceneRequiredNote =
-    "note sceneLifecycleRequired: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future."
+    "note sceneLifecycleRequired: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future. [scene_lifecycle_required]"
 
   /// The system events: the process starts (a scene app in the background state), and an
   /// iOS 26 sceneless app gets the note that scenes will soon be required.

@@ -16,6 +16,33 @@ import Testing
     #expect(Profile(ios: 12).json.canonicalText == #"{"ios":12,"scenes":false,"launchAppearanceOrder":"willAppearBeforeActive","sceneLaunchAppearanceOrder":"willAppearBeforeForeground","viewIsAppearing":false,"updateProperties":false,"snapshotTraitFlip":false,"prewarming":false,"prewarmRunsDidFinish":"never","defaultPresentationStyle":"fullScreen","resumeBackgroundEventCallsDidEnterBackground":true,"sceneRequiredNote":false,"notificationCenterDoubleActivation":true,"backgroundTaskAllowance_us":180000000,"expirationLead_us":5000000,"unendedTaskAfterExpiration":"note","didEnterBackgroundBudget_us":5000000,"willTerminateBudget_us":5000000,"launchWatchdog_us":20000000,"completionHandlerBudget_us":30000000,"foregroundHangLimit_us":10000000,"protectedDataLockDelay_us":10000000,"instructionLimit":50000000,"memoryLimitBytes":67108864,"queuedTimeChangeDelivery":"nextForeground","debuggerAttached":false,"coldNotificationResponse":"both","notificationResponsePlacement":"beforeDidBecomeActive","quickActionPlacement":"beforeDidBecomeActive","continueActivityFails":false,"handoffTransferDelay_us":500000,"bgTaskScheduler":false,"backgroundRefreshStatus":"available","bgRefreshAllowance_us":30000000,"bgProcessingAllowance_us":300000000,"bgTaskGrace_us":1000000,"urlSessionCompletionAllowance_us":30000000,"processingRunsAfterForceQuit":false,"restoreInteractionMinIOS":15,"restorationRequestPlacement":"beforeDidEnterBackground","restoreInteractionWhenNil":false,"forceQuitKeepsRestoration":false,"legacyArchiveSurvivesForceQuit":false,"legacyRestorationInSceneApps":false}"#)
   }
 
+  @Test("the header names the SDK and sceneLifecycleAssert only where a run could not be written before them, and reads them back")
+  func headerSDK() throws {
+    let ios26 = Profile(ios: 26, scenes: false).json
+    #expect(ios26["sdk"] == nil && ios26["sceneLifecycleAssert"] == nil)
+    #expect(Profile(ios: 15, sdk: 15).json["sdk"] == nil)
+    #expect(Profile(ios: 15, sdk: 26).json["sdk"] == .int(26))
+    #expect(Profile(ios: 27).json["sdk"] == .int(26) && Profile(ios: 27).json["sceneLifecycleAssert"] == nil)
+    let mandate = Profile(ios: 27, scenes: false, sdk: 27)
+    #expect(mandate.json.canonicalText.hasPrefix(#"{"ios":27,"scenes":false,"sdk":27,"launchAppearanceOrder""#))
+    #expect(mandate.json["sceneLifecycleAssert"] == .bool(true))
+    #expect(try Profile(json: mandate.json) == mandate)
+    #expect(try Profile(json: ios26) == Profile(ios: 26, scenes: false))
+    #expect(try Profile(json: Profile(ios: 15, sdk: 27).json).sdk == 27)
+  }
+
+  @Test("a header's sdk is checked like any value read from a file: a released version, else the log is refused")
+  func hostileHeaderSDK() {
+    guard case let .object(fields) = Profile(ios: 17).json else {
+      Issue.record("the profile is not an object")
+      return
+    }
+    for bad: JSONValue in [.int(11), .int(19), .int(Int64.max), .int(Int64.min), .string("27"), .double(26.5), .null] {
+      let header = JSONValue.object(fields + [("sdk", bad)])
+      #expect(throws: Profile.KnobError(description: "profile: sdk must be one of 12 to 18, 26, or 27")) { try Profile(json: header) }
+    }
+  }
+
   @Test("every stored knob field is in the table, and the table has nothing else")
   func fieldsMatchTable() {
     let fields = Mirror(reflecting: Profile()).children.compactMap(\.label).filter { $0 != "ios" && $0 != "scenes" && $0 != "sdk" }

@@ -28,12 +28,24 @@ import Testing
     #expect(r.changes.map(\.name) == ["updateProperties", "sceneRequiredNote"])
   }
 
+  @Test("iOS 27 is iOS 26's knobs; with SDK 27 and no scenes only sceneLifecycleAssert changes")
+  func ios27() throws {
+    let r = try ProfileReport(ios: 27, scenes: false)
+    #expect(r.previousRelease == 26 && r.sdk == 26 && r.changes.isEmpty)
+    let rebuilt = try ProfileReport(ios: 27, scenes: false, sdk: 27)
+    #expect(rebuilt.sdk == 27 && rebuilt.changes.map(\.name) == ["sceneLifecycleAssert"])
+    #expect(try ProfileReport(ios: 15, scenes: nil).sdk == 15)
+  }
+
   @Test("iOS 12 has nothing before it; only released versions are accepted")
   func oldestAndRefused() throws {
     let r = try ProfileReport(ios: 12, scenes: nil)
     #expect(r.previousRelease == nil && r.changes.isEmpty && !r.scenes)
-    #expect(throws: ScenarioError("iOS 19 is not a release lifesim models (12 to 18, or 26)")) {
+    #expect(throws: ScenarioError("iOS 19 is not a release lifesim models (12 to 18, 26, or 27)")) {
       try ProfileReport(ios: 19, scenes: nil)
+    }
+    #expect(throws: ScenarioError("SDK 11 is not a release lifesim models (12 to 18, 26, or 27)")) {
+      try ProfileReport(ios: 27, scenes: nil, sdk: 11)
     }
   }
 }

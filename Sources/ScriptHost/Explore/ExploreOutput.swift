@@ -57,7 +57,8 @@ extension Explorer {
     let appKey = ScriptLoader.join(ScriptLoader.directory(of: name), appReference)
     let scripts = [EmbeddedScript(role: "scenario", path: name, source: text),
                    EmbeddedScript(role: "app", path: appKey, source: setup.appSource)] + setup.modules
-    let config = RunConfiguration(scenarioPath: name, outputPath: logPath, overwrite: true, source: .embedded(scripts))
+    var config = RunConfiguration(scenarioPath: name, outputPath: logPath, overwrite: true, source: .embedded(scripts))
+    config.sdk = options.sdk
     return ScenarioRunner(config) { _, _ in }.run().exitStatus
   }
 

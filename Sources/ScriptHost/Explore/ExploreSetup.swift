@@ -6,6 +6,8 @@ public struct ExploreOptions: Sendable {
   /// An app script, or an explore spec (`explore { app = … }` and `invariant(…)`).
   public var path: String
   public var ios: Int?
+  /// `--sdk`: over the app's `app { sdk = … }`.
+  public var sdk: Int?
   /// `--no-scenes` sets false.
   public var scenes: Bool?
   public var runs: Int?
@@ -18,10 +20,10 @@ public struct ExploreOptions: Sendable {
   public var shard: Shard
   public var searchPath: [String]
 
-  public init(path: String, ios: Int? = nil, scenes: Bool? = nil, runs: Int? = nil, timeSeconds: Double? = nil,
+  public init(path: String, ios: Int? = nil, sdk: Int? = nil, scenes: Bool? = nil, runs: Int? = nil, timeSeconds: Double? = nil,
               steps: Int? = nil, seed: Int64? = nil, jobs: Int = 1, shard: Shard = Shard(index: 1, count: 1),
               searchPath: [String] = []) {
-    self.path = path; self.ios = ios; self.scenes = scenes; self.runs = runs; self.timeSeconds = timeSeconds
+    self.path = path; self.ios = ios; self.sdk = sdk; self.scenes = scenes; self.runs = runs; self.timeSeconds = timeSeconds
     self.steps = steps; self.seed = seed; self.jobs = jobs; self.shard = shard; self.searchPath = searchPath
   }
 
@@ -117,11 +119,16 @@ struct ExploreSetup: @unchecked Sendable {
     }
     let scenes = options.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
     if scenes, ios < 13 { throw ScriptError("scenes need iOS 13 or later (ios = \(ios))") }
-    profile = Profile(ios: ios, scenes: scenes)
+    var profile = Profile(ios: ios, scenes: scenes, sdk: options.sdk)
     seed = options.seed ?? declaration.seed ?? 1
     steps = options.steps ?? declaration.steps ?? ExploreOptions.defaultSteps
     let probe = AppHost(path: appPath, source: appSource, loader: loader, modules: modules, profile: profile,
                         seed: seed, output: OutputBudget(), wallLimitSeconds: Self.wallLimitSeconds)
+    if options.sdk == nil, let declared = probe.declaredLayout().sdk, declared != profile.sdk {
+      profile = Profile(ios: ios, scenes: scenes, sdk: declared)
+      probe.profile = profile
+    }
+    self.profile = profile
     // Launch once to read what the app declares: its controllers and its tabs.
     let sim = Simulator(profile: profile, driver: probe) { _ in }
     try? sim.perform(.launch(url: nil))
