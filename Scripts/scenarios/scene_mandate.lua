@@ -8,3 +8,4 @@ launch()
 expect_no_calls { "willFinishLaunchingWithOptions", "didFinishLaunchingWithOptions", "viewDidLoad" }
 expect_terminated("crash")
 expect_state("not_running")
+expect_diagnostic("scene_lifecycle_required")

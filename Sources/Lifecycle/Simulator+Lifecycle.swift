@@ -19,6 +19,7 @@ extension Simulator {
     case let .failure(fault): try fail(fault, in: "app script", target: "App")
     }
     if mode != .prewarm { try requireSceneLifecycle() }
+    diagnoseHandlers()
   }
 
   /// Where UIKit creates the process's main scene, before any app-delegate method: a sceneless
@@ -36,7 +37,6 @@ extension Simulator {
       note("sceneLifecycleRequired", "UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future.",
            code: Self.sceneLifecycleRequiredCode)
     }
-    diagnoseHandlers()
   }
 
   /// The diagnostic code of the notes and the trap of the scene mandate.
