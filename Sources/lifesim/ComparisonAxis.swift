@@ -36,10 +36,12 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
     }
   }
 
-  /// Why this build cannot compare on this axis (nil: it can). The one place that knows the
-  /// SDK axis is missing: runs cannot yet be built with a given SDK.
+  /// Why this build cannot compare on this axis (nil: it can). Pairing runs by SDK needs every
+  /// case planned once per SDK, which the suite does not do yet: the one place that says so.
   var unavailable: String? {
-    if case .sdk = self { return "--compare \(text) needs the SDK axis" }
+    if case let .sdk(a, b) = self {
+      return "--compare \(text) is not built yet: run the suite with --sdk \(a) and with --sdk \(b), keeping the logs (--logs DIR --keep all), and diff them"
+    }
     return nil
   }
 }

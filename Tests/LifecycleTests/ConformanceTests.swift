@@ -167,7 +167,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectSystem([])  // a task is running: not suspended
     try h.perform(.advance(us: 60_000_000))
     h.expectCalls(["BackgroundTask#1.expirationHandler()"])
-    h.expectSystem(["note taskOpenAfterExpiration: background task \"upload\" (1) is still not ended after its expiration handler returned",
+    h.expectSystem(["note taskOpenAfterExpiration: background task \"upload\" (1) is still not ended after its expiration handler returned [task_open_after_expiration]",
                     "terminated background_task_expired 0x2182bad2: background task \"upload\" (1) was not ended: exhausted background time allowance of 30.00 seconds"])
     let expiration = h.allEvents.first { if case .callbackDelivered(.expirationHandler, _, _, _, _) = $0.body { return true }; return false }
     #expect(expiration?.t == 25_000_000)

@@ -42,10 +42,11 @@ import Testing
 
   @Test("an iOS version without a profile is refused with the versions there are")
   func iosVersion() {
-    for value in [Int64.min, -1, 0, 11, 27, Int64.max] {
-      #expect(Profile.headerProblem(header("ios", value)) == "profile: ios is \(value), outside its range 12…26")
+    for value in [Int64.min, -1, 0, 11, 28, Int64.max] {
+      #expect(Profile.headerProblem(header("ios", value)) == "profile: ios is \(value), outside its range 12…27")
     }
     #expect(Profile.headerProblem(header("ios", 12)) == nil)
     #expect(Profile.headerProblem(header("ios", 26)) == nil)
+    #expect(Profile.headerProblem(header("ios", 27)) == nil)
   }
 }

@@ -43,7 +43,7 @@ private let willPresent = ND + "userNotificationCenter(_:willPresent:withComplet
     try h.perform(.tapNotification(id: "m1", action: "default", foreground: false))
     h.expectCalls(Opened.coldLaunch(p, inserting: []))
     h.expectNotifications(p.scenes ? StandardLaunch.sceneNotifications : StandardLaunch.scenelessNotifications)
-    h.expectSystem(StandardLaunch.system(h.sim.profile) + ["note notificationResponseDropped: UNUserNotificationCenter:setDelegate() was not called before didFinishLaunchingWithOptions returned: the response that launched the app is dropped"])
+    h.expectSystem(StandardLaunch.system(h.sim.profile) + ["note notificationResponseDropped: UNUserNotificationCenter:setDelegate() was not called before didFinishLaunchingWithOptions returned: the response that launched the app is dropped [notification_delegate_late]"])
     // Now set, a later tap reaches it (warm, from the background).
     try h.perform(.home)
     h.expectHome()
