@@ -18,6 +18,8 @@ public struct CaseResult: Sendable, Equatable {
   public let sceneless: Bool
   /// Whether the run used scenes.
   public let scenes: Bool
+  /// The SDK of a `--compare sdk=A,B` variant; nil: the run's own.
+  public var sdk: Int? = nil
   public let seed: Int64
   public let status: Status
   /// The failed expectation (`expect_calls: expected …`), the skip's reason, or the script error.

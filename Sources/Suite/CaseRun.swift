@@ -80,7 +80,7 @@ enum CaseRun {
     config.wallLimitSeconds = options.wallLimitSeconds
     config.maxEvents = options.maxEvents
     config.strict = options.strict
-    config.sdk = options.sdk
+    config.sdk = c.sdk ?? options.sdk
     var events: [RecordedEvent] = []
     let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
     let wallUs = SuiteClock.nowUs() - started
@@ -129,7 +129,7 @@ enum CaseRun {
       if status == .passed && !options.keepAllLogs {
         discardLog()
       } else {
-        let final = "\(dir)/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "").lifelog"
+        let final = "\(dir)/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "")\(c.sdk.map { "-sdk\($0)" } ?? "").lifelog"
         if let refusal = FileIdentity.refusal(writing: final, over: options.inputs) {
           discardLog()
           status = .error
@@ -141,11 +141,13 @@ enum CaseRun {
         }
       }
     }
-    return (CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
+    var r = CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
                        seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
                        reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
                        virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
-                       diagnostics: result.state.diagnostics), declared)
+                       diagnostics: result.state.diagnostics)
+    r.sdk = c.sdk
+    return (r, declared)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.
@@ -172,17 +174,20 @@ enum CaseRun {
   /// A case that did not run: skipped, or an error before it could start (its log had nowhere to go).
   private static func notRun(_ c: SuiteCase, ios: Int, _ status: CaseResult.Status, _ message: String,
                              _ options: CaseOptions) -> CaseResult {
-    CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: !c.sceneless, seed: 1,
-               status: status, message: message, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
-               events: 0, virtualUs: 0, wallUs: 0, logPath: nil)
+    var r = CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: !c.sceneless,
+                       seed: 1, status: status, message: message, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
+                       events: 0, virtualUs: 0, wallUs: 0, logPath: nil)
+    r.sdk = c.sdk
+    return r
   }
 
   static func name(_ c: SuiteCase, ios: Int) -> String {
-    "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")]"
+    "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")]"
   }
 
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
     (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
+      + (c.sdk.map { ["--sdk", "\($0)"] } ?? [])
       + (options.strict ? ["--strict"] : []) + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
   }
 

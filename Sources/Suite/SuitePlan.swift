@@ -9,6 +9,8 @@ public struct SuiteCase: Sendable, Equatable {
   public let sceneless: Bool
   /// The scenes variant of `--scenes both`: on a profile without scenes it cannot exist.
   public let needsScenes: Bool
+  /// The SDK of `--compare sdk=A,B`'s variants (run as `--sdk N`); nil: the run's own.
+  public let sdk: Int?
   /// The start of its log's file name: the scenario file's name without `.lua`, or its path when
   /// two scenarios share that name, with `%` and `/` written `%25` and `%2F` (`SuitePlan.logBaseName`).
   public let logBaseName: String
@@ -31,7 +33,9 @@ public struct Shard: Sendable, Equatable {
 
 /// The cases of a run, in report order: scenario by scenario, profile by profile, scenes before no scenes.
 public enum SuitePlan {
-  public static func cases(_ files: [ScenarioFile], profiles: [Int]?, scenesBoth: Bool, shard: Shard?) -> [SuiteCase] {
+  /// `sdks`: one case per SDK for each profile and scenes variant (`--compare sdk=A,B`); `[nil]`: the run's own.
+  public static func cases(_ files: [ScenarioFile], profiles: [Int]?, scenesBoth: Bool, sdks: [Int?] = [nil],
+                           shard: Shard?) -> [SuiteCase] {
     var all: [SuiteCase] = []
     var stemCounts: [String: Int] = [:]
     for file in files { stemCounts[file.stem, default: 0] += 1 }
@@ -42,8 +46,10 @@ public enum SuitePlan {
       for ios in iosList {
         let variants = scenesBoth ? [false, true] : [false]
         for sceneless in variants {
-          all.append(SuiteCase(index: all.count, file: file, ios: ios, sceneless: sceneless,
-                               needsScenes: scenesBoth && !sceneless, logBaseName: logBaseName))
+          for sdk in sdks {
+            all.append(SuiteCase(index: all.count, file: file, ios: ios, sceneless: sceneless,
+                                 needsScenes: scenesBoth && !sceneless, sdk: sdk, logBaseName: logBaseName))
+          }
         }
       }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lifecycle
 
 /// `lifesim test --compare AXIS`: what two runs of each scenario differ in. `profiles` pairs each
 /// profile with the next one run; `scenes` pairs a run without scenes with the same run with
@@ -8,9 +9,6 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
   case scenes
   case sdk(from: Int, to: Int)
 
-  /// The SDKs `sdk=A,B` may name: from the first release lifesim models to well past the newest.
-  static let sdkRange = 12...99
-
   init?(argument: String) {
     switch argument {
     case "profiles": self = .profiles
@@ -19,7 +17,7 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
       guard argument.hasPrefix("sdk=") else { return nil }
       let versions = argument.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
       guard versions.count == 2, let a = versions[0], let b = versions[1],
-            Self.sdkRange.contains(a), Self.sdkRange.contains(b), a != b else { return nil }
+            Profile.releases.contains(a), Profile.releases.contains(b), a != b else { return nil }
       self = .sdk(from: a, to: b)
     }
   }
@@ -36,12 +34,9 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
     }
   }
 
-  /// Why this build cannot compare on this axis (nil: it can). Pairing runs by SDK needs every
-  /// case planned once per SDK, which the suite does not do yet: the one place that says so.
-  var unavailable: String? {
-    if case let .sdk(a, b) = self {
-      return "--compare \(text) is not built yet: run the suite with --sdk \(a) and with --sdk \(b), keeping the logs (--logs DIR --keep all), and diff them"
-    }
-    return nil
+  /// The SDKs each case runs with: both of `sdk=A,B`'s, else the run's own (`[nil]`).
+  var sdkVariants: [Int?] {
+    if case let .sdk(a, b) = self { return [a, b] }
+    return [nil]
   }
 }

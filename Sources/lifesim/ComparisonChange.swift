@@ -19,9 +19,11 @@ struct ComparisonChange {
   let diagnostics: [(String, Int)]
 
   /// Both runs' profiles, saying only what differs and what both lack: `iOS 12 → 13`,
-  /// `iOS 17: no scenes → scenes`, `iOS 12 (no scenes) → 13 (scenes)`, `iOS 14 → 15, no scenes`.
+  /// `iOS 17: no scenes → scenes`, `iOS 12 (no scenes) → 13 (scenes)`, `iOS 14 → 15, no scenes`,
+  /// `iOS 27: SDK 26 → 27, no scenes`.
   var pairText: String {
     func scenes(_ r: CaseResult) -> String { r.scenes ? "scenes" : "no scenes" }
+    if let a = from.sdk, let b = to.sdk, a != b { return "iOS \(from.ios): SDK \(a) → \(b)" + (from.scenes ? "" : ", no scenes") }
     if from.ios == to.ios { return "iOS \(from.ios): \(scenes(from)) → \(scenes(to))" }
     if from.scenes != to.scenes { return "iOS \(from.ios) (\(scenes(from))) → \(to.ios) (\(scenes(to)))" }
     return "iOS \(from.ios) → \(to.ios)" + (from.scenes ? "" : ", no scenes")
@@ -56,7 +58,9 @@ struct ComparisonChange {
 
   /// The `comparison` line of `lifesim test --json` (docs/json.md).
   func json(axis: ComparisonAxis) -> JSONValue {
-    func run(_ r: CaseResult) -> JSONValue { .object([("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))]) }
+    func run(_ r: CaseResult) -> JSONValue {
+      .object([("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))] + (r.sdk.map { [("sdk", .int(Int64($0)))] } ?? []))
+    }
     func counts(_ c: [(String, Int)]) -> JSONValue { .object(c.map { ($0.0, .int(Int64($0.1))) }) }
     let divergence: JSONValue = step.map { .object([("step", .string($0)), ("after", after.map(JSONValue.string) ?? .null)]) } ?? .null
     return .object([

@@ -42,7 +42,12 @@ struct SuiteComparison {
     var groups: [String: [CaseResult]] = [:]
     var order: [String] = []
     for r in results where r.logPath != nil && r.status != .skipped {
-      let key = axis == .scenes ? "\(r.file)\u{0}\(r.ios)" : "\(r.file)\u{0}\(r.sceneless)"
+      let key: String
+      switch axis {
+      case .scenes: key = "\(r.file)\u{0}\(r.ios)"
+      case .sdk: key = "\(r.file)\u{0}\(r.ios)\u{0}\(r.sceneless)"
+      case .profiles: key = "\(r.file)\u{0}\(r.sceneless)"
+      }
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(r)
     }
@@ -50,6 +55,10 @@ struct SuiteComparison {
       let runs = groups[key] ?? []
       if axis == .scenes {
         guard let a = runs.first(where: { !$0.scenes }), let b = runs.first(where: \.scenes) else { return [] }
+        return [(a, b)]
+      }
+      if case let .sdk(from, to) = axis {
+        guard let a = runs.first(where: { $0.sdk == from }), let b = runs.first(where: { $0.sdk == to }) else { return [] }
         return [(a, b)]
       }
       let sorted = runs.sorted { $0.ios < $1.ios }
@@ -62,6 +71,8 @@ struct SuiteComparison {
     let compared = pairs == 1 ? "1 pair compared" : "\(pairs) pairs compared"
     switch (axis, pairs) {
     case (.scenes, 0): return "Nothing to compare: no scenario ran both without scenes and with them on one iOS."
+    case let (.sdk(a, b), 0): return "Nothing to compare: no scenario ran with both SDK \(a) and SDK \(b)."
+    case let (.sdk(a, b), _): return "No run differs between SDK \(a) and SDK \(b) (\(compared))."
     case (_, 0): return "Nothing to compare: no scenario ran on two profiles."
     case (.scenes, _): return "No run differs between no scenes and scenes (\(compared))."
     default: return "No run differs between neighbouring profiles (\(compared))."

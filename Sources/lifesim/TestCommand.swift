@@ -110,7 +110,9 @@ struct Test: ParsableCommand {
     if compareProfiles, let compare, compare != .profiles {
       throw ValidationError("--compare-profiles is --compare profiles; it cannot go with --compare \(compare.text)")
     }
-    if let why = comparisonAxis?.unavailable { throw ValidationError(why) }
+    if case .sdk = comparisonAxis, sdkOption.sdk != nil {
+      throw ValidationError("--compare sdk=A,B names the SDKs to run with; it cannot go with --sdk")
+    }
   }
 
   /// `--compare AXIS`, or `profiles` for its alias `--compare-profiles`.
@@ -145,7 +147,7 @@ struct Test: ParsableCommand {
     let axis = comparisonAxis
     if axis == .profiles && profiles == nil { profiles = Profile.releases }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
-                                shard: try shard.map { try Shard(parsing: $0) })
+                                sdks: axis?.sdkVariants ?? [nil], shard: try shard.map { try Shard(parsing: $0) })
     let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs, keepPassing: keep == .all) }
     let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
     try checkOutputs(against: discovery.inputs, logsDirectory: logs ?? html.map { $0 + "/logs" })

@@ -71,10 +71,29 @@ import Testing
     #expect(try !String(contentsOfFile: dir + "/plain/index.html", encoding: .utf8).contains("What changes"))
   }
 
+  /// Rebuilding an app that has not adopted scenes with the iOS 27 SDK: on iOS 27 it no longer
+  /// launches. Each case runs with both SDKs, and the pair says what changed.
+  @Test func sdkComparesTheSameRunBuiltWithTwoSDKs() throws {
+    let r = try lifesim(["test", "Scripts/scenarios/ios26_sceneless.lua", "--ios", "27", "--compare", "sdk=26,27", "-q", "--no-wall-time"])
+    #expect(r.status == 1, "\(r.err)")
+    let summary = r.out.split(separator: "\n").prefix(5).joined(separator: "\n")
+    #expect(summary == """
+      iOS 26 without scenes: iOS 27: SDK 26 → 27, no scenes
+        disappeared: init ×1, willFinishLaunchingWithOptions ×1, didFinishLaunchingWithOptions ×1, loadView ×1, viewDidLoad ×1, viewWillAppear ×1, viewIsAppearing ×1, updateProperties ×1, viewWillLayoutSubviews ×1, viewDidLayoutSubviews ×1, applicationDidBecomeActive ×1, viewDidAppear ×1
+        outcome: passed → failed; final state: active → not_running; terminations: none → crash EXC_BREAKPOINT; expectations: 3 passed, 0 failed → 1 passed, 2 failed
+        first divergence: - scene_lifecycle_required: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future. + scene_lifecycle_required: Application failed to launch: UIScene life cycle is required for apps built with this SDK (after process started (foreground; applicationState inactive))
+      FAILED iOS 26 without scenes [iOS 27, SDK 27]  (Scripts/scenarios/ios26_sceneless.lua)
+      """, "\(r.out)")
+    #expect(r.out.contains("  reproduce: lifesim run Scripts/scenarios/ios26_sceneless.lua --ios 27 --seed 1 --sdk 27\n"), "\(r.out)")
+    let json = try lifesim(["test", "Scripts/scenarios/ios26_sceneless.lua", "--ios", "27", "--compare", "sdk=26,27", "--json", "--no-wall-time"])
+    let line = try #require(json.out.split(separator: "\n").first { $0.hasPrefix("{\"kind\":\"comparison\"") })
+    #expect(line.contains(#""axis":"sdk=26,27","#) && line.contains(#""from":{"ios":27,"scenes":false,"sdk":26},"to":{"ios":27,"scenes":false,"sdk":27}"#), "\(line)")
+  }
+
   @Test func wrongAxesAreUsageErrors() throws {
-    let sdk = try lifesim(["test", Self.bundled, "--compare", "sdk=26,27"])
-    #expect(sdk.status == 2 && sdk.err.hasPrefix("lifesim: --compare sdk=26,27 is not built yet: run the suite with --sdk 26 and with --sdk 27, keeping the logs (--logs DIR --keep all), and diff them\n"), "\(sdk.err)")
-    for wrong in ["sdk=26", "sdk=27,27", "sdk=26,x", "sdk=11,26", "sdk=", "ios"] {
+    let withSDK = try lifesim(["test", Self.bundled, "--compare", "sdk=26,27", "--sdk", "26"])
+    #expect(withSDK.status == 2 && withSDK.err.hasPrefix("lifesim: --compare sdk=A,B names the SDKs to run with; it cannot go with --sdk\n"), "\(withSDK.err)")
+    for wrong in ["sdk=26", "sdk=27,27", "sdk=26,x", "sdk=11,26", "sdk=19,26", "sdk=", "ios"] {
       let r = try lifesim(["test", Self.bundled, "--compare", wrong])
       #expect(r.status == 2 && r.err.hasPrefix("lifesim: The value '\(wrong)' is invalid for '--compare <AXIS>'. "
                                                 + "Please provide one of 'profiles', 'scenes' or 'sdk=A,B'.\n"), "\(wrong): \(r.err)")
