@@ -207,6 +207,7 @@ public struct Profile: Equatable, Sendable {
       throw KnobError(description: "profile: ios is \(ios), outside its range \(Self.iosRange.lowerBound)…\(Self.iosRange.upperBound)")
     }
     guard let scenes = json["scenes"]?.boolValue else { throw KnobError(description: "profile: missing scenes") }
+    guard !scenes || ios >= 13 else { throw KnobError(description: "profile: scenes is true on iOS \(ios), which has none") }
     let sdk = try json["sdk"].map { value throws(KnobError) in
       guard let sdk = value.intValue.map({ Int($0) }), Self.releases.contains(sdk) else {
         throw KnobError(description: "profile: sdk must be one of \(Self.releasesText)")

@@ -52,7 +52,7 @@ extension Simulator {
       try foregroundLaunch(url: url)
     case .prewarmed:
       emit(.launchContinued(state: profile.scenes ? .background : .inactive))
-      if profile.sceneLifecycleAssert { try requireSceneLifecycle() }
+      try requireSceneLifecycle()
       try foregroundLaunch(url: url)
     case .suspended, .running:
       if state.process == .suspended { emit(.resumed) }
@@ -204,7 +204,7 @@ extension Simulator {
       try startProcess(mode: .background, state: .background)
     } else {
       emit(.launchContinued(state: .background))
-      if profile.sceneLifecycleAssert { try requireSceneLifecycle() }
+      try requireSceneLifecycle()
     }
     // A sceneless app builds its window in the background as at any launch: the root's
     // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.

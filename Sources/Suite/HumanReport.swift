@@ -77,8 +77,9 @@ public enum HumanReport {
   /// diagnostics that are not also a warning: `⚠ handler_never_called: … [name [iOS 17]]`.
   public static func warningLines(_ r: CaseResult, diagnostics: Bool = true) -> [String] {
     let warned = !diagnostics ? [] : r.diagnostics.filter { d in !r.warnings.contains { $0.code == d.code && $0.message == d.message } }
-    return r.warnings.map { "\($0.line)  [\(r.name)]" }
-      + warned.map { "⚠ \($0.code): \(RunWarning.printable($0.message))  [\(r.name)]" }
+    let name = TerminalText.visible(r.name)
+    return r.warnings.map { "\($0.line)  [\(name)]" }
+      + warned.map { "⚠ \($0.code): \(RunWarning.printable($0.message))  [\(name)]" }
   }
 
   /// `528 cases: 500 passed, 1 failed, 27 skipped, 0 errors in 0.84 s (virtual time 1234.5 s)`.

@@ -27,6 +27,6 @@ struct ChangedAppOutcome {
 
   /// The end line's members (docs/json.md): the outcome, and the failed expectations.
   func json(_ result: RunResult) -> [(String, JSONValue)] {
-    [("outcome", Simulator.outcome(of: result.state, error: result.error)), ("failedExpectations", .array(failed))]
+    [("outcome", result.outcome), ("failedExpectations", .array(failed))]
   }
 }

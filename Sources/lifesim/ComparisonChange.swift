@@ -47,7 +47,7 @@ struct ComparisonChange {
   /// The human report: the scenario and the pair, then one line per kind of change, the first
   /// divergence last.
   var text: String {
-    var lines = ["\(name): \(pairText)"]
+    var lines = ["\(TerminalText.visible(name)): \(pairText)"]
     if !appeared.isEmpty { lines.append("  appeared: " + Self.countsText(appeared)) }
     if !disappeared.isEmpty { lines.append("  disappeared: " + Self.countsText(disappeared)) }
     if let outcomeText { lines.append("  outcome: " + outcomeText) }

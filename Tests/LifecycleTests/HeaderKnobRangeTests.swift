@@ -38,6 +38,10 @@ import Testing
     var mixed = header("ios", 17)
     mixed.scenes = false
     #expect(Profile.headerProblem(mixed) == "scenes is false but the profile's is true")
+    // Scenes on iOS 12, which has none: no scenario can ask for it, so no lifesim wrote it.
+    let twelve = Profile(ios: 12).json.objectValue!.map { $0.0 == "scenes" ? ("scenes", JSONValue.bool(true)) : $0 }
+    let early = LogHeader(lifesim: "0.4.0", lua: "Lua 5.4", profile: .object(twelve), scenes: true, seed: 1, scripts: [])
+    #expect(Profile.headerProblem(early) == "profile: scenes is true on iOS 12, which has none")
   }
 
   @Test("an iOS version without a profile is refused with the versions there are")
@@ -45,7 +49,7 @@ import Testing
     for value in [Int64.min, -1, 0, 11, 28, Int64.max] {
       #expect(Profile.headerProblem(header("ios", value)) == "profile: ios is \(value), outside its range 12…27")
     }
-    #expect(Profile.headerProblem(header("ios", 12)) == nil)
+    #expect(Profile.headerProblem(LogHeader(lifesim: "0.4.0", lua: "Lua 5.4", profile: Profile(ios: 12).json, scenes: false, seed: 1, scripts: [])) == nil)
     #expect(Profile.headerProblem(header("ios", 26)) == nil)
     #expect(Profile.headerProblem(header("ios", 27)) == nil)
   }

@@ -39,6 +39,16 @@ import Testing
     h.expectSystem(["started prewarm, background", "continued inactive", Self.trapNote, Self.trap])
   }
 
+  @Test("§13 a prewarmed sceneless app without the trap gets the note when its launch continues, as a cold launch does",
+        arguments: [(26, 26), (27, 26)])
+  func prewarmedGetsTheNote(ios: Int, sdk: Int) throws {
+    let h = Harness(ios: ios, scenes: false, sdk: sdk)
+    try h.perform(.prewarm, .launch(url: nil))
+    #expect(h.sim.state.diagnostics.map(\.code) == ["scene_lifecycle_required"])
+    #expect(h.sim.state.applicationState == .active)
+    h.skipRemainingEvents()
+  }
+
   @Test("§13 a user launch on iOS 26/27 × SDK 26/27 × scenes: only iOS 27, SDK 27 without scenes traps; sceneless apps get the note (S31, F12, F13)",
         arguments: [26, 27], [26, 27])
   func userLaunchMatrix(ios: Int, sdk: Int) throws {
