@@ -79,20 +79,24 @@ struct SuiteComparison {
     }
   }
 
-  /// The change from `a` to `b`; nil when their runs agree (or a log cannot be read).
-  func compare(_ a: CaseResult, _ b: CaseResult) -> ComparisonChange? {
-    guard let pathA = a.logPath, let pathB = b.logPath,
-          let logA = try? LogScanner(path: pathA), let logB = try? LogScanner(path: pathB) else { return nil }
-    var differ = EventDiffer(context: 1, ignoreTime: false)
+  /// The change from `a` to `b`; nil when their runs agree. A kept log that cannot be read is
+  /// trouble, never "no difference": the report would say that nothing changed.
+  func compare(_ a: CaseResult, _ b: CaseResult) throws(SuiteError) -> ComparisonChange? {
+    guard let pathA = a.logPath, let pathB = b.logPath else { return nil }
+    let logA: LogScanner, logB: LogScanner, tallyA: RunTally, tallyB: RunTally
     var first: EventDiffer.Hunk?
     do {
+      logA = try LogScanner(path: pathA)
+      logB = try LogScanner(path: pathB)
+      var differ = EventDiffer(context: 1, ignoreTime: false)
       try differ.run(a: logA, b: logB) { hunk in if first == nil { first = hunk } }
+      tallyA = try RunTally(reading: pathA)
+      tallyB = try RunTally(reading: pathB)
     } catch {
-      return nil
+      throw SuiteError("cannot compare \(pathA) with \(pathB): \(error)")
     }
     let outcome = OutcomeComparison(a: logA.ending, b: logB.ending).differingRows
-    guard first != nil || !outcome.isEmpty || a.status != b.status,
-          let tallyA = try? RunTally(reading: pathA), let tallyB = try? RunTally(reading: pathB) else { return nil }
+    guard first != nil || !outcome.isEmpty || a.status != b.status else { return nil }
     var step: String?, after: String?
     if let lines = first?.lines {
       let changed = lines.drop { $0.side == .same }

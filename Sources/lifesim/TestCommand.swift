@@ -183,7 +183,7 @@ struct Test: ParsableCommand {
     var changes: [ComparisonChange] = []
     if let comparison {
       let pairs = comparison.pairs(results)
-      changes = pairs.compactMap { comparison.compare($0.from, $0.to) }
+      for pair in pairs { if let change = try comparison.compare(pair.from, pair.to) { changes.append(change) } }
       for change in changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
       if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count)) }
       results = comparison.finish(results)
