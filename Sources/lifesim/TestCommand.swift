@@ -148,7 +148,7 @@ struct Test: ParsableCommand {
     if axis == .profiles && profiles == nil { profiles = Profile.releases }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
                                 sdks: axis?.sdkVariants ?? [nil], shard: try shard.map { try Shard(parsing: $0) })
-    let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs, keepPassing: keep == .all) }
+    let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs ?? html.map { $0 + "/logs" }, keepPassing: keep == .all) }
     let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
     try checkOutputs(against: discovery.inputs, logsDirectory: logs ?? html.map { $0 + "/logs" })
     if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }

@@ -90,6 +90,19 @@ import Testing
     #expect(line.contains(#""axis":"sdk=26,27","#) && line.contains(#""from":{"ios":27,"scenes":false,"sdk":26},"to":{"ios":27,"scenes":false,"sdk":27}"#), "\(line)")
   }
 
+  /// With --html and no --logs, the failing cases' logs stay in the report's folder, so their
+  /// rows link to their timelines, as without --compare.
+  @Test func htmlKeepsTheFailingCasesTimelines() throws {
+    let app = repositoryRoot.path + "/Scripts/apps/half_migrated.lua"
+    let dir = try scriptFolder("compare-html", [
+      "m.lua": "scenario { app = \"\(app)\" }\nlaunch()\nhome()\nexpect(stored(\"draft\") == \"saved\", \"saved\")\n",
+    ])
+    let r = try lifesim(["test", "m.lua", "--ios", "17", "--compare", "scenes", "--html", "report", "-q"], cwd: dir)
+    #expect(r.status == 1, "\(r.err)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/report/logs") == ["m-ios17.lifelog"])
+    #expect(try String(contentsOfFile: dir + "/report/index.html", encoding: .utf8).contains("<a href=\"case-1.html\">timeline</a>"))
+  }
+
   @Test func wrongAxesAreUsageErrors() throws {
     let withSDK = try lifesim(["test", Self.bundled, "--compare", "sdk=26,27", "--sdk", "26"])
     #expect(withSDK.status == 2 && withSDK.err.hasPrefix("lifesim: --compare sdk=A,B names the SDKs to run with; it cannot go with --sdk\n"), "\(withSDK.err)")
