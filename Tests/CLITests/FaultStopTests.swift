@@ -40,6 +40,20 @@ import Testing
     #expect(!xml.contains("<error"))
   }
 
+  /// A changed app that dies where the recorded one did not: `replay --app --json` ends with
+  /// the changed app's outcome, `stopped` included, as `run --json` and the log's trailer do.
+  @Test func aReRunWithAChangedAppThatDiesSaysWhereItStopped() throws {
+    var files = Self.files
+    files["fine.lua"] = "app {}\ncontroller \"ViewController\" {}\n"
+    files["s.lua"] = "scenario { name = \"dies\", ios = 17, app = \"fine.lua\" }\nadvance(1.5)\nlaunch()\nhome()\nexpect_state(\"suspended\")\n"
+    let dir = try scriptFolder("fault-stop-replay", files)
+    #expect(try lifesim(["run", "s.lua", "-q", "-o", "s.lifelog"], cwd: dir).status == 0)
+    let r = try lifesim(["replay", "s.lifelog", "--app", "app.lua", "--json"], cwd: dir)
+    #expect(r.status == 1, "\(r.err)")
+    let end = try #require(r.out.split(separator: "\n").last)
+    #expect(end.contains(",\"stopped\":\"\(Self.stopped)\"}"), "\(end)")
+  }
+
   /// The script's own mistakes stay errors: a refusal while the app runs, or after a crash the
   /// scenario named (it knew the app was gone).
   @Test func aRefusalTheScriptCausedIsStillAnError() throws {
