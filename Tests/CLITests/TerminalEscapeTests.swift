@@ -58,6 +58,18 @@ import TestSupport
     #expect(r.out.contains("\n  expect: erase \\u{1B}[1A\\u{1B}[2K\\u{D}✔ all fine  (s_test.lua:3)\n"), "\(r.out)")
   }
 
+  /// A case is named after its file when it declares no name: a file name holding an escape
+  /// reaches the warning lines and the comparison's heading only made visible.
+  @Test func aCaseNamedAfterItsFileShowsEscapesVisibly() throws {
+    let dir = try scriptFolder("escapes-name", ["\u{1B}]0;pwned\u{7}.lua": "scenario { }\nlaunch()\n"])
+    let warned = try lifesim(["test", ".", "--no-wall-time"], cwd: dir)
+    #expect(warned.status == 0 && clean(warned.out) && clean(warned.err), "\(warned.out)\(warned.err)")
+    #expect(warned.out.contains("[\\u{1B}]0;pwned\\u{7} [iOS 17]]\n"), "\(warned.out)")
+    let compared = try lifesim(["test", ".", "--compare", "scenes", "--no-wall-time"], cwd: dir)
+    #expect(clean(compared.out) && clean(compared.err), "\(compared.out)\(compared.err)")
+    #expect(compared.out.contains("\\u{1B}]0;pwned\\u{7}: iOS 17: no scenes → scenes\n"), "\(compared.out)")
+  }
+
   @Test func scriptErrorsShowEscapesVisiblyAndJSONKeepsItsOwn() throws {
     let dir = try folder("escapes-error")
     let r = try lifesim(["run", "bad.lua", "-q"], cwd: dir)
