@@ -31,6 +31,14 @@ public struct HashChain: Sendable {
     body.withUnsafeBytes { link($0) }
   }
 
+  /// The SHA-256 of `bytes`, 32 bytes (a Content-Security-Policy hash wants them in base64).
+  public static func sha256(of bytes: [UInt8]) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: LibCrypto.sha256Bytes) { digest, count in
+      bytes.withUnsafeBytes { LibCrypto.sha256($0, UnsafeRawBufferPointer(start: nil, count: 0), into: digest.baseAddress!) }
+      count = LibCrypto.sha256Bytes
+    }
+  }
+
   /// Lowercase hex SHA-256 of `bytes`.
   public static func hex(of bytes: [UInt8]) -> String {
     var digest = HashChain()

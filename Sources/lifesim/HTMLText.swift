@@ -74,16 +74,7 @@ enum HTMLText {
   /// The CSP source that allows exactly `text` as an inline element's content:
   /// `'sha256-BASE64'`, the base64 of the SHA-256 of its UTF-8 bytes.
   static func hashSource(_ text: String) -> String {
-    let hex = Array(HashChain.hex(of: Array(text.utf8)).utf8)
-    var digest: [UInt8] = []
-    digest.reserveCapacity(hex.count / 2)
-    for i in stride(from: 0, to: hex.count, by: 2) { digest.append(nibble(hex[i]) << 4 | nibble(hex[i + 1])) }
-    return "'sha256-" + base64(digest) + "'"
-  }
-
-  /// The value of a lowercase hex digit.
-  private static func nibble(_ digit: UInt8) -> UInt8 {
-    digit >= UInt8(ascii: "a") ? digit - UInt8(ascii: "a") + 10 : digit - UInt8(ascii: "0")
+    "'sha256-" + base64(HashChain.sha256(of: Array(text.utf8))) + "'"
   }
 
   private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
