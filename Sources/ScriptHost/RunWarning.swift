@@ -16,28 +16,8 @@ public struct RunWarning: Equatable, Sendable {
   }
 
   /// `warning: no_expectations: s.lua checks nothing (no expect_* call ran)`, for a terminal
-  /// (`printable`: a path's control characters cannot reach it).
-  public var line: String { "warning: \(code): \(Self.printable(message))" }
-
-  /// `text` with each control character (C0, DEL, C1) written `\x01`, so that a file name
-  /// cannot move a terminal's cursor or change its colours.
-  public static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if isControl(scalar) {
-        let hex = String(scalar.value, radix: 16, uppercase: false)
-        out += "\\x" + (hex.count < 2 ? "0" : "") + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
-  }
+  /// (`TerminalText.visible`: a path's control characters cannot reach it).
+  public var line: String { "warning: \(code): \(TerminalText.visible(message))" }
 
   /// `{"code":…,"message":…}`, as JSON reports carry it.
   public var json: JSONValue { .object([("code", .string(code)), ("message", .string(message))]) }

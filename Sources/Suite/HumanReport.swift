@@ -79,7 +79,7 @@ public enum HumanReport {
     let warned = !diagnostics ? [] : r.diagnostics.filter { d in !r.warnings.contains { $0.code == d.code && $0.message == d.message } }
     let name = TerminalText.visible(r.name)
     return r.warnings.map { "\($0.line)  [\(name)]" }
-      + warned.map { "⚠ \($0.code): \(RunWarning.printable($0.message))  [\(name)]" }
+      + warned.map { "⚠ \($0.code): \(TerminalText.visible($0.message))  [\(name)]" }
   }
 
   /// `528 cases: 500 passed, 1 failed, 27 skipped, 0 errors in 0.84 s (virtual time 1234.5 s)`.

@@ -85,7 +85,7 @@ struct RunRequest {
       Terminal.write("")
       // Before the outcome, whose last words are the command that reproduces the run.
       if result.usedEmptyApp {
-        Terminal.write("note: no app: \(RunWarning.printable(scenario)) names none (scenario { app = \"…\" } or --app), "
+        Terminal.write("note: no app: \(TerminalText.visible(scenario)) names none (scenario { app = \"…\" } or --app), "
                        + "so an empty app ran: one controller, ViewController, and no handlers")
       }
       for warning in result.warnings { Terminal.write(warning.line) }

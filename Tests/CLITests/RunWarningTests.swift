@@ -29,8 +29,8 @@ import Testing
     // A name's control characters are written out, not sent to the terminal.
     let odd = try scriptFolder("warn-odd", ["a\u{1B}[31m.lua": "launch()\n"])
     let o = try lifesim(["run", "a\u{1B}[31m.lua", "-q"], cwd: odd)
-    #expect(o.out.hasPrefix("\nnote: no app: a\\x1b[31m.lua names none (scenario { app = \"…\" } or --app), so an empty app ran: "
-      + "one controller, ViewController, and no handlers\nwarning: no_expectations: a\\x1b[31m.lua checks nothing (no expect_* call ran)\n"),
+    #expect(o.out.hasPrefix("\nnote: no app: a\\u{1B}[31m.lua names none (scenario { app = \"…\" } or --app), so an empty app ran: "
+      + "one controller, ViewController, and no handlers\nwarning: no_expectations: a\\u{1B}[31m.lua checks nothing (no expect_* call ran)\n"),
             "\(o.out)")
     let named = try lifesim(["run", "Scripts/scenarios/cold_launch.lua", "-q"])
     #expect(!named.out.contains("note:") && !named.out.contains("warning:"), "\(named.out)")
