@@ -4,6 +4,7 @@ import Glibc
 #endif
 import EventStore
 import Lifecycle
+import Explore
 import ScriptHost
 
 struct Explore: ParsableCommand {

@@ -1,0 +1,81 @@
+import EventStore
+import Lifecycle
+import ScriptHost
+
+/// Why a run failed, as a finding names it: the termination reason (or `invariant`,
+/// `script_error`) and the callback or invariant where it happened. Two failures with the
+/// same signature are one finding.
+public struct FailureSignature: Hashable, Comparable, Sendable {
+  /// `crash`, `watchdog`, `background_task_expired`, `jetsam`, `invariant` or `script_error`.
+  public var reason: String
+  /// `SceneDelegate.sceneDidEnterBackground(_:)`, `during advance`, or the invariant's name.
+  public var place: String
+
+  public init(reason: String, place: String) { self.reason = reason; self.place = place }
+
+  /// `watchdog in SceneDelegate.sceneDidEnterBackground(_:)`, `jetsam during advance`.
+  public var text: String {
+    if reason == "invariant" { return "invariant \"\(place)\" violated" }
+    return place.hasPrefix("during ") ? "\(reason) \(place)" : "\(reason) in \(place)"
+  }
+
+  public static func < (a: Self, b: Self) -> Bool { (a.reason, a.place) < (b.reason, b.place) }
+}
+
+/// What one run did: the verbs performed (verbs a shrunk sequence made illegal are left out),
+/// how it failed, and what it covered.
+struct RunRecord {
+  var inputs: [Input] = []
+  var failure: FailureSignature?
+  /// The failure in words (the crash message, the termination description).
+  var failureDetail = ""
+  var events: Int64 = 0
+  var endClockUs: Int64 = 0
+  var transitions: Set<Transition> = []
+  /// `Target.callback()` with the instance number dropped (`NoteList.viewDidLoad()`).
+  var callbacks: Set<String> = []
+}
+
+/// Follows one run's events: counts them, keeps the stack of app code running (to name the
+/// callback where a fault happened) and the callbacks delivered.
+final class RunTracker {
+  private(set) var events: Int64 = 0
+  private var running: [String] = []
+  /// Where the first fault happened, when it happened inside app code.
+  private(set) var faultPlace: String?
+  private(set) var faultDetail = ""
+  private(set) var callbacks: Set<String> = []
+
+  func record(_ event: Event) {
+    events += 1
+    switch event.body {
+    case let .callbackDelivered(cb, target, handled, _, arguments):
+      let name = "\(Self.className(target)).\(cb.signature)"
+      callbacks.insert(name)
+      // A user action is named by its action (`Editor.action(save)`), so two that fail are two findings.
+      let action = cb == .userAction ? UserAction.call(in: arguments.payload).map { "\(Self.className(target)).action(\($0.name))" } : nil
+      if handled { running.append(action ?? name) }
+    case .returned:
+      _ = running.popLast()
+    case let .crashed(name, target, message, _):
+      if faultPlace == nil {
+        let action = name == Callback.userAction.signature ? running.last : nil
+        faultPlace = action ?? "\(Self.className(target)).\(name)"; faultDetail = message
+      }
+      running.removeAll()
+    case let .terminated(t):
+      if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }
+      running.removeAll()
+    case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged,
+         .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted,
+         .launchContinued, .suspended, .resumed, .appCalled, .notificationPosted, .expectationChecked, .noted:
+      break
+    }
+  }
+
+  /// `NoteList#2` → `NoteList`; `BackgroundTask#3` → `BackgroundTask`.
+  static func className(_ target: String) -> String {
+    guard let hash = target.firstIndex(of: "#") else { return target }
+    return String(target[..<hash])
+  }
+}

@@ -1,0 +1,146 @@
+import EventStore
+import Lifecycle
+import ScriptHost
+
+/// Runs sequences of verbs against the app, one fresh simulated device per run: the app's Lua
+/// state (created at each process start) and, with a spec, the worker's own invariant state.
+/// No log is written; events are only counted and followed.
+final class ExploreWorker {
+  let setup: ExploreSetup
+  private let invariants: InvariantHost?
+  private let rules: InputRules
+  private let declared: Set<String>
+  private var candidatesByDomain: [DomainKey: [(inputs: [Input], isAdvance: Bool)]] = [:]
+
+  init(_ setup: ExploreSetup) throws(ScriptError) {
+    self.setup = setup
+    invariants = try setup.spec.map { spec throws(ScriptError) in
+      try InvariantHost(path: spec.path, source: spec.source, seed: setup.seed)
+    }
+    rules = InputRules(profile: setup.profile)
+    declared = Set(setup.controllers)
+  }
+
+  /// How a run chooses its verbs.
+  enum Plan {
+    /// Exactly these verbs, skipping any the state reached makes illegal (shrinking, replay).
+    case fixed([Input])
+    /// `prefix` first, then verbs drawn at random until `steps` verbs in all.
+    case random(prefix: [Input], random: ExploreRandom)
+  }
+
+  /// Performs the plan until it ends or the app fails.
+  func run(_ plan: Plan) -> RunRecord {
+    var record = RunRecord()
+    let tracker = RunTracker()
+    let app = AppHost(path: setup.appPath, source: setup.appSource, loader: setup.loader, modules: setup.modules,
+                      profile: setup.profile, seed: setup.seed, output: OutputBudget(),
+                      wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+    let sim = Simulator(profile: setup.profile, driver: app) { tracker.record($0) }
+    var fixed: [Input] = []
+    var prefix: [Input] = []
+    var random: ExploreRandom?
+    switch plan {
+    case let .fixed(inputs): fixed = inputs
+    case let .random(p, r): prefix = p; random = r
+    }
+    var step = 0
+    let total = random == nil ? fixed.count : setup.steps
+    while step < total {
+      let input: Input
+      if random == nil { input = fixed[step] }
+      else if step < prefix.count { input = prefix[step] }
+      else if var r = random, let drawn = draw(sim, &r) { input = drawn; random = r }
+      else { break }
+      step += 1
+      let transition = Transition(sim.state, scenes: setup.profile.scenes, verb: input.verb)
+      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
+        continue
+      }
+      do {
+        try sim.perform(input)
+      } catch {
+        record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(app.fatal?.message ?? error.message))
+        record.failureDetail = app.fatal?.message ?? error.message
+      }
+      record.inputs.append(input)
+      record.transitions.insert(transition)
+      if record.failure != nil { break }
+      if let fatal = app.fatal {
+        record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(fatal.message))
+        record.failureDetail = fatal.message
+        break
+      }
+      if let fault = sim.state.unexpectedFaults.first {
+        let place = tracker.faultPlace.flatMap { $0.isEmpty ? nil : $0 } ?? "during \(input.verb)"
+        record.failure = FailureSignature(reason: fault.reason.rawValue, place: place)
+        record.failureDetail = tracker.faultDetail
+        break
+      }
+      if let invariants {
+        invariants.state = sim.state
+        if let name = invariants.violated() {
+          record.failure = FailureSignature(reason: "invariant", place: name)
+          record.failureDetail = "after \(input.verb)"
+          break
+        }
+      }
+    }
+    app.endProcess()
+    record.events = tracker.events
+    record.endClockUs = sim.clock
+    record.callbacks = tracker.callbacks
+    return record
+  }
+
+  /// A verb legal now, at random: the verbs in a random order, the first with a legal input
+  /// wins (uniform over the verbs legal now, so verbs with many argument combinations are not
+  /// drawn more often), then one of its legal inputs.
+  private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
+    let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
+                     Int64(random.below(60_000)) * 1_000]
+    let work = sim.state.backgroundWork
+    let verbs = candidates(DomainKey(tabs: sim.state.window?.tabs.count ?? 0,
+                                     scene: sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1,
+                                     bgTaskRequests: work.pending.map(\.request.identifier),
+                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock)))
+    var order = Array(verbs.indices)
+    for k in order.indices {
+      order.swapAt(k, k + random.below(order.count - k))
+      let verb = verbs[order[k]]
+      let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
+      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
+      if !legal.isEmpty { return random.pick(legal) }
+    }
+    return nil
+  }
+
+  /// What the verbs' arguments are drawn from besides the app's declarations: the window's
+  /// tabs, the connected scene, the pending BGTask requests and the sessions with a finished transfer.
+  private struct DomainKey: Hashable {
+    var tabs: Int, scene: Int
+    var bgTaskRequests: [String], transferSessions: [String]
+  }
+
+  /// Domains whose candidates are kept (an app's requests and sessions make only a few).
+  static let cachedDomainsMax = 1_024
+
+  /// Every verb's inputs for the domain `key` (`advance`'s are drawn per step).
+  private func candidates(_ key: DomainKey) -> [(inputs: [Input], isAdvance: Bool)] {
+    if let known = candidatesByDomain[key] { return known }
+    if candidatesByDomain.count >= Self.cachedDomainsMax { candidatesByDomain.removeAll() }
+    let domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
+                                scenes: [key.scene], actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
+                                transferSessions: key.transferSessions)
+    let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
+    candidatesByDomain[key] = verbs
+    return verbs
+  }
+
+  /// `notes.lua:12: boom` → `boom`: a signature must not change when lines move.
+  static func withoutLocation(_ message: String) -> String {
+    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber), parts[2].hasPrefix(" ") else { return message }
+    return String(parts[2].dropFirst())
+  }
+}

@@ -1,0 +1,54 @@
+import Lifecycle
+import ScriptHost
+
+/// What one lane did.
+struct LaneOutcome {
+  var runs = 0
+  var events: Int64 = 0
+  var virtualUs: Int64 = 0
+  var covered: Set<Transition> = []
+  var callbacks: Set<String> = []
+  /// The first failing run of each signature in this lane.
+  var failures: [(run: Int, record: RunRecord)] = []
+}
+
+/// One lane of the seeded run sequence: runs lane, lane + lanes, lane + 2·lanes, …; its corpus
+/// holds the runs that reached transitions new to the lane, which later runs extend.
+struct Lane {
+  let index: Int
+  let slot: Int
+  let seed: Int64
+  var next: Int
+  var corpus: [[Input]] = []
+  var outcome = LaneOutcome()
+  private var signatures: Set<FailureSignature> = []
+
+  init(index: Int, slot: Int, seed: Int64) {
+    self.index = index; self.slot = slot; self.seed = seed; next = index
+  }
+
+  /// Runs the lane's next run; true when the lane has no run left within `budget`.
+  mutating func step(_ worker: ExploreWorker, budget: Int) -> Bool {
+    guard next < budget else { return true }
+    var random = ExploreRandom(seed: seed, stream: Int64(next))
+    var prefix: [Input] = []
+    // Steering: two runs in three extend a kept run (a prefix of it) when there is one.
+    if !corpus.isEmpty, random.below(3) < 2 {
+      let kept = random.pick(corpus)
+      prefix = Array(kept.prefix(kept.count / 2 + random.below(kept.count / 2 + 1)))
+    }
+    let record = worker.run(.random(prefix: prefix, random: random))
+    outcome.runs += 1
+    outcome.events += record.events
+    outcome.virtualUs += record.endClockUs
+    outcome.callbacks.formUnion(record.callbacks)
+    if let failure = record.failure {
+      if signatures.insert(failure).inserted { outcome.failures.append((next, record)) }
+    } else if !record.transitions.isSubset(of: outcome.covered) {
+      corpus.append(record.inputs)
+    }
+    outcome.covered.formUnion(record.transitions)
+    next += ExploreSetup.lanes
+    return next >= budget
+  }
+}
