@@ -16,7 +16,7 @@ extension ExploreReport {
     guard let seed = json["seed"]?.intValue else { throw ScriptError("seed must be a whole number") }
     self.seed = seed
     try Self.checkSeconds(json["seconds"])
-    guard let shard = json["shard"]?.stringValue, shard == "merged" || Shard(shard) != nil else {
+    guard let shard = json["shard"]?.stringValue, shard == "merged" || Shard(shard)?.splitsExploreLanes == true else {
       throw ScriptError("shard must be \"merged\" or K/N with N dividing 16")
     }
     self.shard = shard

@@ -4,20 +4,20 @@ internal import CLua
 /// same error texts as `lauxlib.c` (`luaL_checklstring`, `luaL_optinteger`, `luaL_argerror`,
 /// `luaL_where`), but returning the message instead of raising it: a Swift frame must never
 /// be crossed by `lua_error`, so the caller returns -1 to `clua_trampoline`, which raises.
-package struct LuaArguments {
-  package let L: OpaquePointer
+struct LuaArguments {
+  let L: OpaquePointer
   /// The name the function has in the string library (used when the call site gives none).
-  package let libraryName: String
+  let libraryName: String
 
   /// A string argument (numbers are converted in place, as `luaL_checklstring` does).
-  package func string(_ arg: Int32) throws(LuaRaise) -> (bytes: UnsafePointer<UInt8>, count: Int) {
+  func string(_ arg: Int32) throws(LuaRaise) -> (bytes: UnsafePointer<UInt8>, count: Int) {
     var count = 0
     guard let p = lua_tolstring(L, arg, &count) else { throw typeError(arg, expected: "string") }
     return (UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count)
   }
 
   /// An optional integer argument (`luaL_optinteger`).
-  package func optionalInteger(_ arg: Int32, default value: Int64) throws(LuaRaise) -> Int64 {
+  func optionalInteger(_ arg: Int32, default value: Int64) throws(LuaRaise) -> Int64 {
     if lua_type(L, arg) <= LUA_TNIL { return value }
     var ok: Int32 = 0
     let n = lua_tointegerx(L, arg, &ok)
@@ -27,7 +27,7 @@ package struct LuaArguments {
   }
 
   /// `luaL_typeerror`: "T expected, got U".
-  package func typeError(_ arg: Int32, expected: String) -> LuaRaise {
+  func typeError(_ arg: Int32, expected: String) -> LuaRaise {
     let actual: String
     if let name = metaName(arg) {
       actual = name
@@ -40,7 +40,7 @@ package struct LuaArguments {
   }
 
   /// `luaL_argerror`: "bad argument #N to 'name' (detail)", counting as the call site does.
-  package func argumentError(_ arg: Int32, _ detail: String) -> LuaRaise {
+  func argumentError(_ arg: Int32, _ detail: String) -> LuaRaise {
     var ar = lua_Debug()
     guard lua_getstack(L, 0, &ar) != 0 else { return error("bad argument #\(arg) (\(detail))") }
     lua_getinfo(L, "n", &ar)
@@ -54,7 +54,7 @@ package struct LuaArguments {
   }
 
   /// `luaL_error`: the message after the caller's `file:line: ` (`luaL_where(L, 1)`).
-  package func error(_ message: String) -> LuaRaise {
+  func error(_ message: String) -> LuaRaise {
     var ar = lua_Debug()
     if lua_getstack(L, 1, &ar) != 0 {
       lua_getinfo(L, "Sl", &ar)

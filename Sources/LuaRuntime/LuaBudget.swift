@@ -8,48 +8,48 @@ internal import CLua
 /// The rates come from timing Lua 5.4's C library against its VM (one instruction ≈ 1 ns):
 /// `memchr`/`memcpy` move ~16 bytes per ns, `table.move`/`concat`/`unpack` spend 10–17 ns per
 /// element, an empty `string.rep` repetition 3 ns, `load` ~9 ns per source byte.
-package enum LuaCost {
+enum LuaCost {
   /// Bytes scanned, copied or compared per unit.
-  package static let bytesPerStep = 16
+  static let bytesPerStep = 16
   /// Units per table element a C loop reads or writes (and per value passed or returned in bulk).
-  package static let elementSteps = 10
+  static let elementSteps = 10
   /// Units per repetition of `string.rep`.
-  package static let repetitionSteps = 3
+  static let repetitionSteps = 3
   /// Units per byte of source `load` compiles.
-  package static let compiledByteSteps = 8
+  static let compiledByteSteps = 8
   /// Units per step of the pattern matcher (a step takes about as long as three instructions
   /// of the hooked VM: an endless `gsub` then ends in about the time an endless loop does).
-  package static let matcherStepUnits = 3
+  static let matcherStepUnits = 3
   /// Units for `count` bytes: one per `bytesPerStep`, at least one.
-  @inline(__always) package static func bytes(_ count: Int) -> Int { 1 + max(count, 0) / bytesPerStep }
+  @inline(__always) static func bytes(_ count: Int) -> Int { 1 + max(count, 0) / bytesPerStep }
 }
 
 /// The CPU budget of the state running a host function: the count hook's `instructions_left`.
 ///
 /// Charges are deterministic (they depend only on the arguments), so the same script
 /// exhausts its budget at the same place on every run.
-package struct LuaBudget {
-  package let L: OpaquePointer
+struct LuaBudget {
+  let L: OpaquePointer
   private let limits: UnsafeMutablePointer<clua_limits>
 
-  package init(_ L: OpaquePointer) {
+  init(_ L: OpaquePointer) {
     self.L = L
     limits = clua_limits_of(L)
   }
 
   /// Units left (unbounded while the host itself runs Lua: then nothing is enforced).
-  package var left: Int { limits.pointee.enforcing != 0 ? limits.pointee.instructions_left : Int.max }
+  var left: Int { limits.pointee.enforcing != 0 ? limits.pointee.instructions_left : Int.max }
 
   /// The budget left, in pattern matcher steps.
-  package var matcherSteps: Int { left / LuaCost.matcherStepUnits }
+  var matcherSteps: Int { left / LuaCost.matcherStepUnits }
 
   /// Records what is left after the matcher counted its steps locally.
-  package func storeMatcherSteps(_ steps: Int) {
+  func storeMatcherSteps(_ steps: Int) {
     if limits.pointee.enforcing != 0 { limits.pointee.instructions_left = steps * LuaCost.matcherStepUnits }
   }
 
   /// Spends `units`; throws the limit error once the budget is gone.
-  package func charge(_ units: Int) throws(LuaRaise) {
+  func charge(_ units: Int) throws(LuaRaise) {
     guard limits.pointee.enforcing != 0 else { return }
     let (rest, overflow) = limits.pointee.instructions_left.subtractingReportingOverflow(max(units, 0))
     limits.pointee.instructions_left = overflow ? Int.min : rest
@@ -58,7 +58,7 @@ package struct LuaBudget {
 
   /// The error that ends the callback, as the count hook raises it (`file:line: lifesim: instruction limit exceeded`),
   /// naming the script line that called the costly function.
-  package func exhausted() -> LuaRaise {
+  func exhausted() -> LuaRaise {
     limits.pointee.instructions_left = 0
     limits.pointee.instructions_exceeded = 1
     let at = LuaVM.callerLocation(of: L, level: 1).map { "\($0): " } ?? ""
@@ -67,7 +67,7 @@ package struct LuaBudget {
 
   /// Calls Lua code from inside a host function (`lua_pcall`, no message handler), with the
   /// memory limit enforced as for any Lua code; false leaves the error value on top.
-  package func callLua(nargs: Int32, nresults: Int32) -> Bool {
+  func callLua(nargs: Int32, nresults: Int32) -> Bool {
     let savedHost = limits.pointee.host_active
     limits.pointee.host_active = 0
     let status = clua_pcall(L, nargs, nresults, 0)
@@ -78,7 +78,7 @@ package struct LuaBudget {
   /// Whether `extraBytes` more would pass the state's memory limit; if so, marks the limit as hit.
   /// Host functions building large results in Swift ask this first: while Swift runs,
   /// the allocator never refuses, so the limit must be checked by hand.
-  package func wouldExceedMemory(_ extraBytes: Int) -> Bool {
+  func wouldExceedMemory(_ extraBytes: Int) -> Bool {
     let lim = limits.pointee
     guard lim.enforcing != 0, lim.bytes_limit != 0 else { return false }
     if lim.bytes_in_use + max(extraBytes, 0) > lim.bytes_limit {
@@ -91,7 +91,7 @@ package struct LuaBudget {
 
 /// Runs the body of a host function that is a C function pointer (no closure box):
 /// its `LuaRaise` becomes the error message `clua_trampoline` raises.
-@inline(__always) package func luaHostCall(_ L: OpaquePointer?, _ body: (OpaquePointer) throws(LuaRaise) -> Int32) -> Int32 {
+@inline(__always) func luaHostCall(_ L: OpaquePointer?, _ body: (OpaquePointer) throws(LuaRaise) -> Int32) -> Int32 {
   guard let L else { return 0 }
   do {
     return try body(L)

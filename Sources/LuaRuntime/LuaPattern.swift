@@ -10,33 +10,33 @@ import Glibc
 /// their end, where a 0 byte sits (Lua strings are always stored that way, and the C
 /// matcher relies on it: `%f` and `%b` read that byte at the end of the subject).
 /// Positions are byte offsets from the start of the subject; `-1` means no match.
-package struct LuaPatternMatcher {
+struct LuaPatternMatcher {
   /// `LUA_MAXCAPTURES`.
-  package static let maxCaptures = 32
+  static let maxCaptures = 32
   /// `MAXCCALLS` of `lstrlib.c`: how deep `match` may recurse before "pattern too complex".
-  package static let maxDepth = 200
+  static let maxDepth = 200
   /// A capture's length while it is still open.
-  package static let unfinished = -1
+  static let unfinished = -1
   /// The length of a position capture `()`.
-  package static let position = -2
+  static let position = -2
 
   /// The bytes matched (a small value, so the read-only helpers never copy the whole matcher).
-  package let text: LuaPatternText
-  package var subject: UnsafePointer<UInt8> { text.subject }
-  package var subjectCount: Int { text.subjectCount }
-  package var pattern: UnsafePointer<UInt8> { text.pattern }
-  package var patternCount: Int { text.patternCount }
+  let text: LuaPatternText
+  var subject: UnsafePointer<UInt8> { text.subject }
+  var subjectCount: Int { text.subjectCount }
+  var pattern: UnsafePointer<UInt8> { text.pattern }
+  var patternCount: Int { text.patternCount }
   /// Captures: start offset and length (or `unfinished` / `position`).
-  package let captureStart: UnsafeMutablePointer<Int>
-  package let captureLength: UnsafeMutablePointer<Int>
+  let captureStart: UnsafeMutablePointer<Int>
+  let captureLength: UnsafeMutablePointer<Int>
   /// Captures opened so far (finished or not).
-  package var level = 0
+  var level = 0
   private var depthLeft = LuaPatternMatcher.maxDepth
   /// Steps still allowed; going below zero throws `LuaPatternError.budgetExhausted`.
-  package var stepsLeft: Int
+  var stepsLeft: Int
 
   /// A matcher over `subject` and `pattern` (neither copied); `captures` holds room for `maxCaptures`.
-  package init(subject: UnsafePointer<UInt8>, count: Int, pattern: UnsafePointer<UInt8>, count patternCount: Int,
+  init(subject: UnsafePointer<UInt8>, count: Int, pattern: UnsafePointer<UInt8>, count patternCount: Int,
        captures: UnsafeMutablePointer<Int>, stepsLeft: Int) {
     text = LuaPatternText(subject: subject, subjectCount: count, pattern: pattern, patternCount: patternCount)
     self.captureStart = captures
@@ -45,16 +45,16 @@ package struct LuaPatternMatcher {
   }
 
   /// Forgets the captures of the previous attempt (`reprepstate`).
-  package mutating func reset() { level = 0 }
+  mutating func reset() { level = 0 }
 
   /// Spends `n` steps of the budget.
-  @inline(__always) package mutating func spend(_ n: Int) throws(LuaPatternError) {
+  @inline(__always) mutating func spend(_ n: Int) throws(LuaPatternError) {
     stepsLeft &-= n
     if stepsLeft < 0 { throw .budgetExhausted }
   }
 
   /// Matches the pattern from byte `p` against the subject from byte `s`; the end of the match or -1.
-  package mutating func match(_ sStart: Int, _ pStart: Int) throws(LuaPatternError) -> Int {
+  mutating func match(_ sStart: Int, _ pStart: Int) throws(LuaPatternError) -> Int {
     if depthLeft == 0 { throw .message("pattern too complex") }
     depthLeft &-= 1
     var s = sStart
@@ -218,7 +218,7 @@ package struct LuaPatternMatcher {
   }
 
   /// Whether the pattern has none of `^$*+?.([%-` (then `find` searches for it as plain text).
-  package static func hasNoSpecials(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+  static func hasNoSpecials(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     for i in 0..<count {
       switch p[i] {
       case 0x5E, 0x24, 0x2A, 0x2B, 0x3F, 0x2E, 0x28, 0x5B, 0x25, 0x2D: return false
@@ -230,14 +230,14 @@ package struct LuaPatternMatcher {
 }
 
 /// The subject and the pattern, and the helpers that only read them.
-package struct LuaPatternText {
-  package let subject: UnsafePointer<UInt8>
-  package let subjectCount: Int
-  package let pattern: UnsafePointer<UInt8>
-  package let patternCount: Int
+struct LuaPatternText {
+  let subject: UnsafePointer<UInt8>
+  let subjectCount: Int
+  let pattern: UnsafePointer<UInt8>
+  let patternCount: Int
 
   /// The byte after the single-character class starting at `p` (`classend`).
-  @inline(__always) package func classEnd(_ start: Int) throws(LuaPatternError) -> Int {
+  @inline(__always) func classEnd(_ start: Int) throws(LuaPatternError) -> Int {
     var p = start
     let c = pattern[p]
     p &+= 1
@@ -259,13 +259,13 @@ package struct LuaPatternText {
   }
 
   /// Whether the subject byte at `s` matches the class `p..<ep` (`singlematch`).
-  @inline(__always) package func singleMatch(_ s: Int, _ p: Int, _ ep: Int) -> Bool {
+  @inline(__always) func singleMatch(_ s: Int, _ p: Int, _ ep: Int) -> Bool {
     if s >= subjectCount { return false }
     return classContains(subject[s], p, ep)
   }
 
   /// Whether byte `c` is in the single-character class `p..<ep`.
-  @inline(__always) package func classContains(_ c: UInt8, _ p: Int, _ ep: Int) -> Bool {
+  @inline(__always) func classContains(_ c: UInt8, _ p: Int, _ ep: Int) -> Bool {
     switch pattern[p] {
     case 0x2E: return true
     case 0x25: return LuaCharacterClass.matches(c, pattern[p &+ 1])
@@ -275,7 +275,7 @@ package struct LuaPatternText {
   }
 
   /// Whether `c` is in the set `[...]` from `p` (at '[') to `ec` (at ']').
-  @inline(__always) package func matchBracketClass(_ c: UInt8, _ start: Int, _ ec: Int) -> Bool {
+  @inline(__always) func matchBracketClass(_ c: UInt8, _ start: Int, _ ec: Int) -> Bool {
     var p = start
     var inSet = true
     if pattern[p &+ 1] == 0x5E {
@@ -301,7 +301,7 @@ package struct LuaPatternText {
 }
 
 /// Why a match stopped without an answer.
-package enum LuaPatternError: Error {
+enum LuaPatternError: Error {
   /// A malformed pattern or a bad capture: the message `lstrlib.c` gives (without location).
   case message(String)
   /// The CPU budget ran out.
@@ -313,9 +313,9 @@ package enum LuaPatternError: Error {
 }
 
 /// The classes `%a %c %d %g %l %p %s %u %w %x` (and their complements) in the C locale.
-package enum LuaCharacterClass {
+enum LuaCharacterClass {
   /// `match_class`: whether byte `c` is in the class named by `cl` (an upper-case name negates).
-  @inline(__always) package static func matches(_ c: UInt8, _ cl: UInt8) -> Bool {
+  @inline(__always) static func matches(_ c: UInt8, _ cl: UInt8) -> Bool {
     let res: Bool
     switch cl | 0x20 {
     case 0x61: res = isAlpha(c)                                   // a
@@ -334,6 +334,6 @@ package enum LuaCharacterClass {
     return cl &- 0x61 < 26 ? res : !res
   }
 
-  @inline(__always) package static func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
-  @inline(__always) package static func isAlnum(_ c: UInt8) -> Bool { isAlpha(c) || c &- 0x30 < 10 }
+  @inline(__always) static func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
+  @inline(__always) static func isAlnum(_ c: UInt8) -> Bool { isAlpha(c) || c &- 0x30 < 10 }
 }

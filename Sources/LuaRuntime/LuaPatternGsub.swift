@@ -9,9 +9,9 @@ import Glibc
 /// `lua_pcall` (never `lua_call`: no error may cross a Swift frame) and an error it raises
 /// is raised again unchanged. The result is built in Swift, so its size is checked against
 /// the memory limit by hand and its bytes are charged to the CPU budget.
-package enum LuaPatternGsub {
+enum LuaPatternGsub {
   /// Sets `gsub` in the string table on top of the stack.
-  package static func install(on vm: LuaVM) {
+  static func install(on vm: LuaVM) {
     // Upvalue 2: `t[k]` with metamethods, for tables that have a metatable.
     guard vm.load("local t, k = ... return t[k]", chunkName: "=" + Sandbox.preludeName) == nil else {
       fatalError("the gsub indexer does not compile")

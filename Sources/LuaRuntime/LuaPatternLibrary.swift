@@ -9,10 +9,10 @@ import Glibc
 ///
 /// Each is a C function pointer called through `clua_trampoline` (no closure box, no VM
 /// lookup: these are the hottest host functions a script calls).
-package enum LuaPatternLibrary {
+enum LuaPatternLibrary {
   /// Replaces the four functions in the string library table, which is also the
   /// `__index` of the string metatable, so `s:find(...)` reaches them too.
-  package static func install(on vm: LuaVM) {
+  static func install(on vm: LuaVM) {
     vm.pushGlobals()
     vm.rawGet(-1, "string")
     for (name, fn) in [("find", find), ("match", match), ("gmatch", gmatch)] {
@@ -30,7 +30,7 @@ package enum LuaPatternLibrary {
   private static let gmatchStep: clua_host_fn = { L in luaHostCall(L) { L throws(LuaRaise) in try nextGmatch(L) } }
 
   /// `posrelatI` minus one: a 0-based start for `init`, possibly past the end.
-  package static func startOffset(_ pos: Int64, count: Int) -> Int64 {
+  static func startOffset(_ pos: Int64, count: Int) -> Int64 {
     if pos > 0 { return pos - 1 }
     if pos == 0 || pos < -Int64(count) { return 0 }
     return Int64(count) + pos
@@ -83,7 +83,7 @@ package enum LuaPatternLibrary {
   }
 
   /// Runs `body` with a matcher whose steps come from the budget (and go back to it).
-  package static func withCaptures(_ L: OpaquePointer, _ budget: LuaBudget, _ args: LuaArguments,
+  static func withCaptures(_ L: OpaquePointer, _ budget: LuaBudget, _ args: LuaArguments,
                            subject s: UnsafePointer<UInt8>, _ ls: Int, pattern p: UnsafePointer<UInt8>, _ lp: Int,
                            _ body: (inout LuaPatternMatcher) throws(LuaPatternError) -> Int32) throws(LuaRaise) -> Int32 {
     let outcome: Result<Int32, LuaPatternError> = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * LuaPatternMatcher.maxCaptures) { caps in
@@ -104,7 +104,7 @@ package enum LuaPatternLibrary {
   }
 
   /// `lmemfind`, charging every candidate position: the offset of `p` in `s`, or nil.
-  package static func plainFind(_ s: UnsafePointer<UInt8>, _ ls: Int, _ p: UnsafePointer<UInt8>, _ lp: Int,
+  static func plainFind(_ s: UnsafePointer<UInt8>, _ ls: Int, _ p: UnsafePointer<UInt8>, _ lp: Int,
                         _ budget: LuaBudget) throws(LuaRaise) -> Int? {
     if lp == 0 { return 0 }
     if lp > ls { return nil }
@@ -127,14 +127,14 @@ package enum LuaPatternLibrary {
   }
 
   /// `push_captures`: the captures, or the whole match when there are none; their number.
-  package static func pushCaptures(_ L: OpaquePointer, _ m: LuaPatternMatcher, whole: Range<Int>?) throws(LuaPatternError) -> Int32 {
+  static func pushCaptures(_ L: OpaquePointer, _ m: LuaPatternMatcher, whole: Range<Int>?) throws(LuaPatternError) -> Int32 {
     let n = m.level == 0 && whole != nil ? 1 : m.level
     for i in 0..<n { try pushCapture(L, m, i, whole: whole ?? 0..<0) }
     return Int32(n)
   }
 
   /// `push_onecapture`.
-  package static func pushCapture(_ L: OpaquePointer, _ m: LuaPatternMatcher, _ i: Int, whole: Range<Int>) throws(LuaPatternError) {
+  static func pushCapture(_ L: OpaquePointer, _ m: LuaPatternMatcher, _ i: Int, whole: Range<Int>) throws(LuaPatternError) {
     if i >= m.level {
       if i != 0 { throw .message("invalid capture index %\(i + 1)") }
       pushBytes(L, m.subject + whole.lowerBound, whole.count)
@@ -149,7 +149,7 @@ package enum LuaPatternLibrary {
     }
   }
 
-  @inline(__always) package static func pushBytes(_ L: OpaquePointer, _ p: UnsafePointer<UInt8>, _ count: Int) {
+  @inline(__always) static func pushBytes(_ L: OpaquePointer, _ p: UnsafePointer<UInt8>, _ count: Int) {
     _ = UnsafeRawPointer(p).withMemoryRebound(to: CChar.self, capacity: max(count, 1)) { lua_pushlstring(L, $0, count) }
   }
 
@@ -157,15 +157,15 @@ package enum LuaPatternLibrary {
 
   /// Where a `gmatch` iterator is: kept in a userdata whose user values hold the subject and the pattern.
   private struct GmatchState {
-    package var next: Int
-    package var lastMatch: Int
+    var next: Int
+    var lastMatch: Int
     /// The subject and the pattern (kept alive by the userdata's user values; Lua strings never move).
-    package let subject: UnsafePointer<UInt8>
-    package let subjectCount: Int
-    package let pattern: UnsafePointer<UInt8>
-    package let patternCount: Int
+    let subject: UnsafePointer<UInt8>
+    let subjectCount: Int
+    let pattern: UnsafePointer<UInt8>
+    let patternCount: Int
     /// Computed at the first step, kept for the others.
-    package var start: LuaPatternStart?
+    var start: LuaPatternStart?
   }
 
   private static func startGmatch(_ L: OpaquePointer) throws(LuaRaise) -> Int32 {

@@ -5,14 +5,14 @@
 /// match. `lstrlib.c` tries `match` at each of them; the scan skips them in a tight loop
 /// but charges one step for each, exactly what `match` spends to reject one, so the budget
 /// used is the same either way.
-package struct LuaPatternStart {
+struct LuaPatternStart {
   /// The end of the mandatory first item, or -1 when a match may start anywhere.
   fileprivate let firstItemEnd: Int
   /// The first item's bytes as a 256-bit set (built only for long scans).
   fileprivate var set: (UInt64, UInt64, UInt64, UInt64)?
 
   /// No skipping (anchored patterns and short scans).
-  package static let anywhere = LuaPatternStart(firstItemEnd: -1, set: nil)
+  static let anywhere = LuaPatternStart(firstItemEnd: -1, set: nil)
 
   @inline(__always) fileprivate func contains(_ c: UInt8) -> Bool {
     guard let set else { return true }
@@ -29,7 +29,7 @@ package struct LuaPatternStart {
 
 extension LuaPatternMatcher {
   /// What a scan of `length` bytes can skip for this pattern.
-  package func scanStart(length: Int) -> LuaPatternStart {
+  func scanStart(length: Int) -> LuaPatternStart {
     guard patternCount > 0 else { return .anywhere }
     switch pattern[0] {
     case 0x28, 0x29: return .anywhere
@@ -51,7 +51,7 @@ extension LuaPatternMatcher {
 
   /// The first position from `s` (before the subject's end) whose byte can start a match,
   /// or the subject's end; one step is spent per position skipped.
-  @inline(__always) package mutating func nextCandidate(_ s: Int, _ start: LuaPatternStart) throws(LuaPatternError) -> Int {
+  @inline(__always) mutating func nextCandidate(_ s: Int, _ start: LuaPatternStart) throws(LuaPatternError) -> Int {
     let ep = start.firstItemEnd
     guard ep >= 0 else { return s }
     var i = s

@@ -4,14 +4,19 @@ internal import CLua
 /// functions of the pattern library and the metering, `LuaPattern*`, `LuaArguments`, `LuaBudget`
 /// and `SandboxMetering`, work on the raw state too, with functions that never raise.)
 ///
+/// Its `package` members are the Swift API ScriptHost and Explore use: typed pushes and reads,
+/// raw table access, references, host functions and protected calls, each wrapping one C call
+/// that its comment names. The raw state and every C type stay inside LuaRuntime, which is the
+/// only module that imports CLua.
+///
 /// Every wrapper is raw (no metamethods) or protected, so no Lua error can
 /// longjmp through a Swift frame: Lua code runs only inside `protectedCall`,
 /// Swift functions are reached through `clua_trampoline`, and the capped
 /// allocator never refuses memory while Swift is on the stack.
 package final class LuaVM {
   /// The thread host calls operate on: the main state, or the coroutine that called the host.
-  package private(set) var L: OpaquePointer
-  package let mainL: OpaquePointer
+  private(set) var L: OpaquePointer
+  let mainL: OpaquePointer
   private let limits: UnsafeMutablePointer<clua_limits>
   /// Lua code currently running on this state (nested pcalls count).
   package private(set) var guestDepth = 0
@@ -86,10 +91,15 @@ package final class LuaVM {
 
   // MARK: Push
 
+  /// The corresponding C function is `lua_pushnil`.
   package func pushNil() { lua_pushnil(L) }
+  /// The corresponding C function is `lua_pushboolean`.
   package func push(_ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
+  /// The corresponding C function is `lua_pushinteger`.
   package func push(_ i: Int64) { lua_pushinteger(L, lua_Integer(i)) }
+  /// The corresponding C function is `lua_pushinteger`.
   package func push(_ i: Int) { lua_pushinteger(L, lua_Integer(i)) }
+  /// The corresponding C function is `lua_pushnumber`.
   package func push(_ d: Double) { lua_pushnumber(L, d) }
   /// The corresponding C function is `lua_pushlstring`.
   package func push(_ s: String) {
@@ -132,7 +142,9 @@ package final class LuaVM {
     guard lua_type(L, idx) == LUA_TNUMBER else { return nil }
     return clua_tonumber(L, idx)
   }
+  /// The corresponding C function is `lua_isinteger`.
   package func isInteger(_ idx: Int32) -> Bool { lua_isinteger(L, idx) != 0 }
+  /// The corresponding C function is `lua_toboolean`.
   package func bool(_ idx: Int32) -> Bool { lua_toboolean(L, idx) != 0 }
 
   // MARK: Tables (raw: no metamethods ever run from Swift)
@@ -294,12 +306,12 @@ package final class LuaVM {
   package func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level, wholeName: true) }
 
   /// The script line calling at `level` or above on thread `L`, as `file:line`, skipping the prelude's frames.
-  package static func callerLocation(of L: OpaquePointer, level: Int32) -> String? { callerSite(of: L, level: level)?.description }
+  static func callerLocation(of L: OpaquePointer, level: Int32) -> String? { callerSite(of: L, level: level)?.description }
 
   /// The script line calling at `level` or above on thread `L`, skipping the prelude's frames.
   /// Its file is named as Lua's own messages name it (`short_src`: a long path loses its
   /// start), or whole with `wholeName`.
-  package static func callerSite(of L: OpaquePointer, level: Int32, wholeName: Bool = false) -> SourceSite? {
+  static func callerSite(of L: OpaquePointer, level: Int32, wholeName: Bool = false) -> SourceSite? {
     var ar = lua_Debug()
     var lvl = level
     while lua_getstack(L, lvl, &ar) != 0 {
@@ -353,8 +365,9 @@ package final class LuaVM {
     }
   }
 
-  /// Pushes the C `coroutine.create` that hooks new coroutines, and the limit re-raiser.
+  /// Pushes the C `coroutine.create` that hooks new coroutines (the shim's `clua_push_coroutine_create`).
   package func pushCoroutineCreate() { clua_push_coroutine_create(L) }
+  /// Pushes the limit re-raiser (the shim's `clua_push_reraise`).
   package func pushReraise() { clua_push_reraise(L) }
 
   package static let version: String = "Lua 5.4"
@@ -399,13 +412,13 @@ extension LuaVM {
   /// the pointer lives in the state's limits (its extra space), never in a global.
   package func register() { limits.pointee.host = Unmanaged.passUnretained(self).toOpaque() }
 
-  package static func vm(for L: OpaquePointer) -> LuaVM? {
+  static func vm(for L: OpaquePointer) -> LuaVM? {
     guard let host = clua_limits_of(L).pointee.host else { return nil }
     return Unmanaged<LuaVM>.fromOpaque(host).takeUnretainedValue()
   }
 
   /// Runs `body` with host calls aimed at thread `l` (a coroutine calling the host).
-  package func withState<T>(_ l: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+  func withState<T>(_ l: OpaquePointer, _ body: () throws -> T) rethrows -> T {
     let saved = L
     L = l
     defer { L = saved }

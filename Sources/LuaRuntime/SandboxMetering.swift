@@ -9,10 +9,10 @@ internal import CLua
 /// `LuaCost`), the budget is charged, and the original runs as the called function, so its
 /// results and errors are exactly stock Lua's. Work up to a small threshold per call is free:
 /// the call's own instructions cover it. The pattern functions are metered inside the matcher.
-package enum SandboxMetering {
+enum SandboxMetering {
   /// Meters the string, table and utf8 libraries in place, and puts the metered base functions
   /// and `charge` in the prelude's hooks table (on top of the stack), for the prelude to use.
-  package static func install(on vm: LuaVM) {
+  static func install(on vm: LuaVM) {
     vm.pushGlobals()
     for (library, functions) in library {
       vm.rawGet(-1, library)
@@ -142,28 +142,28 @@ package enum SandboxMetering {
 
 /// Reading a call's arguments for its cost, without raising and without converting anything in place.
 private enum Cost {
-  package static let freeBytes = 256.0
-  package static let freeItems = 16.0
+  static let freeBytes = 256.0
+  static let freeItems = 16.0
   /// `LUAI_MAXSTACK`: asking for more results than this is an error of the C function, not work.
-  package static let maxStack = 1_000_000.0
+  static let maxStack = 1_000_000.0
 
   /// The length of a string argument (0 for anything else).
-  package static func length(_ L: OpaquePointer, _ i: Int32) -> Int { lua_type(L, i) == LUA_TSTRING ? Int(lua_rawlen(L, i)) : 0 }
+  static func length(_ L: OpaquePointer, _ i: Int32) -> Int { lua_type(L, i) == LUA_TSTRING ? Int(lua_rawlen(L, i)) : 0 }
 
   /// A numeric argument (`default` when absent or nil; nil when it is not a number at all).
-  package static func number(_ L: OpaquePointer, _ i: Int32, _ fallback: Double?) -> Double? {
+  static func number(_ L: OpaquePointer, _ i: Int32, _ fallback: Double?) -> Double? {
     if lua_type(L, i) <= LUA_TNIL { return fallback }
     var ok: Int32 = 0
     let d = lua_tonumberx(L, i, &ok)
     return ok != 0 && d.isFinite ? d : nil
   }
 
-  package static func bytes(_ n: Double) -> Double { n > freeBytes ? n / Double(LuaCost.bytesPerStep) : 0 }
-  package static func elements(_ n: Double) -> Double { n > freeItems ? n * Double(LuaCost.elementSteps) : 0 }
-  package static func results(_ n: Double) -> Double { n <= maxStack ? elements(n) : 0 }
+  static func bytes(_ n: Double) -> Double { n > freeBytes ? n / Double(LuaCost.bytesPerStep) : 0 }
+  static func elements(_ n: Double) -> Double { n > freeItems ? n * Double(LuaCost.elementSteps) : 0 }
+  static func results(_ n: Double) -> Double { n <= maxStack ? elements(n) : 0 }
 
   /// How many positions `i..j` cover in a string of `n` bytes (negative positions count from the end).
-  package static func span(_ n: Int, _ i: Double?, _ j: Double?) -> Double {
+  static func span(_ n: Int, _ i: Double?, _ j: Double?) -> Double {
     guard var i, var j else { return 0 }
     let n = Double(n)
     if i < 0 { i = n + i + 1 }
@@ -174,14 +174,14 @@ private enum Cost {
   }
 
   /// The bytes of every string argument.
-  package static func allLengths(_ L: OpaquePointer) -> Double {
+  static func allLengths(_ L: OpaquePointer) -> Double {
     var total = 0
     for i in 1...max(lua_gettop(L), 1) { total += length(L, i) }
     return Double(total)
   }
 
   /// The bytes `table.concat` will copy: its string elements (read raw) and separators.
-  package static func concatenatedBytes(_ L: OpaquePointer, from i: Double, to j: Double) -> Double {
+  static func concatenatedBytes(_ L: OpaquePointer, from i: Double, to j: Double) -> Double {
     guard lua_type(L, 1) == LUA_TTABLE, j - i < 1e7 else { return 0 }
     var total = Double(length(L, 2)) * (j - i)
     var k = Int(i)
@@ -201,7 +201,7 @@ extension LuaVM {
 
 extension LuaBudget {
   /// Whether a result of `bytes` cannot be allocated under the memory limit (C then fails on it).
-  package func cannotFit(_ bytes: Double) -> Bool {
+  func cannotFit(_ bytes: Double) -> Bool {
     guard bytes.isFinite, bytes < 0x1p62 else { return true }
     let lim = clua_limits_of(L).pointee
     guard lim.enforcing != 0, lim.bytes_limit != 0 else { return false }

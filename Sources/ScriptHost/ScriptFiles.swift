@@ -201,7 +201,7 @@ package struct ScriptLoader {
 }
 
 private extension UInt8 {
-  package var isIdentifierByte: Bool {
+  var isIdentifierByte: Bool {
     (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) || self == 0x5F
   }
 }
