@@ -64,7 +64,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "EventStore", "TestSupport"]),
+    .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile"]),
     .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
