@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency arrows (see docs/architecture.md), none pointing up:
-//   lifesim → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → CLua
+//   lifesim → Explore → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → LuaRuntime → CLua
 //   lifesim → RunComparison → Lifecycle, EventStore;  lifesim → Suite → ScriptHost, RunComparison
 // lifesim and ScriptHost also import the modules below them directly.
 // EventStore and Lifecycle know neither Lua nor the command line.
@@ -36,7 +36,11 @@ let package = Package(
       linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]
     ),
     .target(name: "Lifecycle", dependencies: ["EventStore"]),
-    .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
+    // The Lua VM, its budgets and sandbox: the one importer of CLua (EventStore: only FNV1a).
+    .target(name: "LuaRuntime", dependencies: ["CLua", "EventStore"]),
+    .target(name: "ScriptHost", dependencies: ["LuaRuntime", "Lifecycle", "EventStore"]),
+    // Random search for failing runs, their shrinking, the invariants and the findings.
+    .target(name: "Explore", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
     .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
@@ -44,14 +48,14 @@ let package = Package(
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "Explore", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
       // and a package with unsafeFlags cannot be used as a dependency.
     ),
     // Benchmarks and the log-writer child of the kill test; not part of the product.
-    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "ScriptHost"]),
+    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "LuaRuntime", "ScriptHost", "Explore"]),
     // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
     .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
     // libFuzzer entry point for loading and running app scripts.
@@ -60,7 +64,9 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
+    .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "TestSupport"]),
+    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile"]),
+    .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // The app API: the globals an app script calls (`app`, `controller`, `work`, `store`,
 // `observe`, `after`, navigation) and `UIApplication.shared`. Every app call goes through
@@ -41,7 +42,29 @@ extension AppHost {
     controllerSites = [:]
     appSite = nil
 
-    vm.push { [link] vm in
+    for row in Self.coreAPIRows {
+      vm.push(function: row.body(link))
+      vm.rawSet(env, row.name)
+    }
+
+    installNavigation(vm, env: env)
+    installApplication(vm, env: env)
+    installLocks(vm, env: env)
+    installNotificationCenter(vm, env: env)
+    installBackgroundWork(vm, env: env)
+    vm.pop()
+  }
+
+  /// The globals of the app API this file defines, in the order they are set, and the
+  /// functions that make their bodies: data, not code.
+  private static var coreAPIRows: [(name: String, body: (HostLink) -> HostFunction.Body)] {
+    [("app", appFunction), ("controller", controllerFunction), ("work", workFunction), ("store", storeFunction),
+     ("stored", storedFunction), ("log", logFunction), ("observe", observeFunction), ("after", afterFunction)]
+  }
+
+  /// `app { name = …, root = … }`: the app's layout.
+  private static func appFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
       if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "name", "root", "sdk", "tabs"]) {
@@ -90,9 +113,11 @@ extension AppHost {
       self.layout = layout
       return 0
     }
-    vm.rawSet(env, "app")
+  }
 
-    vm.push { [link] vm in
+  /// `controller "Name" { … }`: a view-controller class and its handlers.
+  private static func controllerFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let name = vm.type(1) == .string ? vm.string(1) : nil else {
         throw LuaRaise(at: vm, "controller: expected a class name: controller \"NoteList\" { … }")
       }
@@ -106,18 +131,22 @@ extension AppHost {
       }
       return 1
     }
-    vm.rawSet(env, "controller")
+  }
 
-    vm.push { [link] vm in
+  /// `work(seconds)`: busy time on the main thread.
+  private static func workFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       let us = try self.seconds(vm, 1, "work")
       try self.checkClock(vm, adding: us, by: "work")
       try self.call(.work(us: us), from: vm)
       return 0
     }
-    vm.rawSet(env, "work")
+  }
 
-    vm.push { [link] vm in
+  /// `store(key, value, protection)`: a value kept across launches.
+  private static func storeFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       guard let key = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "store: the key must be a string") }
       let value = try vm.json(at: 2)
@@ -127,23 +156,29 @@ extension AppHost {
       vm.push(written != nil)
       return 1
     }
-    vm.rawSet(env, "store")
+  }
 
-    vm.push { [link] vm in
+  /// `stored(key)`: a kept value, when the device lets the app read it.
+  private static func storedFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let key = vm.string(1) else { throw LuaRaise(at: vm, "stored: the key must be a string") }
       try vm.push(json: link.host?.services?.readableStoredValue(key) ?? .null)
       return 1
     }
-    vm.rawSet(env, "stored")
+  }
 
-    vm.push { [link] vm in
+  /// `log(text)`: a line in the log.
+  private static func logFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       try self.writeLog(vm, vm.string(1) ?? "", by: "log")
       return 0
     }
-    vm.rawSet(env, "log")
+  }
 
-    vm.push { [link] vm in
+  /// `observe(name, fn)`: a NotificationCenter observer.
+  private static func observeFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       guard let name = vm.type(1) == .string ? vm.string(1) : nil, vm.type(2) == .function else {
         throw LuaRaise(at: vm, "observe: expected a notification name and a function")
@@ -160,9 +195,11 @@ extension AppHost {
       vm.rawSet(-2, vm.rawLength(-2) + 1)
       return 0
     }
-    vm.rawSet(env, "observe")
+  }
 
-    vm.push { [link] vm in
+  /// `after(seconds, fn)`: a closure run later on the main queue.
+  private static func afterFunction(_ link: HostLink) -> HostFunction.Body {
+    return { vm in
       guard let self = link.host else { return 0 }
       let us = try self.seconds(vm, 1, "after")
       guard vm.type(2) == .function else { throw LuaRaise(at: vm, "after: expected seconds and a function") }
@@ -173,14 +210,6 @@ extension AppHost {
       vm.rawSet(-2, id)
       return 0
     }
-    vm.rawSet(env, "after")
-
-    installNavigation(vm, env: env)
-    installApplication(vm, env: env)
-    installLocks(vm, env: env)
-    installNotificationCenter(vm, env: env)
-    installBackgroundWork(vm, env: env)
-    vm.pop()
   }
 
   func installNavigation(_ vm: LuaVM, env: Int32) {

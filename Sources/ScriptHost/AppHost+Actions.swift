@@ -1,11 +1,12 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // User actions: `controller "Editor" { actions = { type = function(vc, text) … end } }`, called
 // by the scenario's `act("type", "hello")` on the controller on screen.
 extension AppHost {
   /// The actions each declared controller class declares, names in order (explore's `act` moves).
-  func declaredActions() -> [String: [String]] {
+  package func declaredActions() -> [String: [String]] {
     var out: [String: [String]] = [:]
     for name in declaredControllers() {
       let actions = actions(of: name)
@@ -14,7 +15,7 @@ extension AppHost {
     return out
   }
 
-  func actions(of controller: String) -> [String] {
+  package func actions(of controller: String) -> [String] {
     guard let vm else { return [] }
     let top = vm.top
     defer { vm.setTop(top) }

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // The app API of BGTaskScheduler and background URL sessions: the `BGTaskScheduler` global
 // (iOS 13 and later; absent before, as the class is), the task table a launch handler

@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 extension AppHost {
   /// What the app declares, known without starting a process (the system reads an app's
@@ -6,7 +7,7 @@ extension AppHost {
   /// of the latest one, or before the first, that of a trial load of the script in a scratch
   /// Lua state with no process behind it. App calls at the top level fail there and end the
   /// trial (as an error does); the trial records nothing and prints nothing.
-  func declaredLayout() -> AppLayout {
+  package func declaredLayout() -> AppLayout {
     if vm != nil { return layout }
     if let declaredLayoutCache { return declaredLayoutCache }
     _ = trialLoad()

@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 extension AppHost {
   /// The deployment targets `app { minimumIOS = N }` accepts: iOS 2, the first SDK, to the

@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 /// Registry references into one process's Lua state, made once after its API is installed, so
 /// that a callback reaches its handler and its receiver by reading the registry by number
@@ -112,7 +113,7 @@ extension AppHost {
     return 0
   }
 
-  func implements(_ callback: Callback, target: String) -> Bool {
+  package func implements(_ callback: Callback, target: String) -> Bool {
     guard let vm, let references, !vm.aborted else { return false }
     let top = vm.top
     defer { vm.setTop(top) }

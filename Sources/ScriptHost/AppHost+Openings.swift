@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // The app side of notification responses, quick actions, universal links and Handoff
 // (docs/model.md §15): `UNUserNotificationCenter:setDelegate()`, the options UIKit adds to the

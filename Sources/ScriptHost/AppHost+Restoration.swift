@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // The Lua side of state restoration (docs/model.md §17): coders are plain tables (what an encode
 // handler wrote, the next process's decode reads), a controller opts in with the string
@@ -16,7 +17,7 @@ extension AppHost {
   static func fillsCoder(_ cb: Callback) -> Bool { cb == .willEncodeRestorableStateWith || cb == .encodeRestorableState }
 
   /// The controller class's `restorationIdentifier` (a string in its `controller` table), if any.
-  func restorationIdentifier(ofController name: String) -> String? {
+  package func restorationIdentifier(ofController name: String) -> String? {
     guard let vm else { return nil }
     let top = vm.top
     defer { vm.setTop(top) }

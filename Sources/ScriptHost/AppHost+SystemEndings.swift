@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 // The app calls of docs/model.md §14: file locks (`hold_lock`, `release_lock`) and the
 // protection class `store` takes as its third argument.

@@ -1,15 +1,16 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
-/// The app script as a process: one sandboxed `lua_State` per launch, thrown
+/// The app script as a process: one sandboxed Lua state (`LuaVM`) per launch, thrown
 /// away at termination, so only `store`d data survives (docs/model.md §6).
-final class AppHost: AppDriver {
+package final class AppHost: AppDriver {
   let path: String
   let source: String
   let loader: ScriptLoader
   let modules: [EmbeddedScript]
   /// The run's profile; the scenario host settles its SDK once the app's declarations are read.
-  var profile: Profile
+  package var profile: Profile
   let seed: Int64
   /// The system's services for the job that is running (handed over with every job), kept
   /// until they are released (`servicesEnded`). Not `weak`: every retain of an object with a
@@ -18,9 +19,9 @@ final class AppHost: AppDriver {
   /// Which object `services` is, known without reading it (it cannot be read once released).
   private var servicesIdentity: ObjectIdentifier?
   /// A script problem that must stop the run (an unknown handler name).
-  private(set) var fatal: ScriptError?
+  package private(set) var fatal: ScriptError?
 
-  private(set) var vm: LuaVM?
+  package private(set) var vm: LuaVM?
   /// The running process's registry references (`AppReferences`).
   private(set) var references: AppReferences?
   /// Set when the process ended while its Lua code was still on the stack.
@@ -55,8 +56,8 @@ final class AppHost: AppDriver {
     vm?.abort()
   }
 
-  init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
-       output: OutputBudget, wallLimitSeconds: Int) {
+  package init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
+               output: OutputBudget, wallLimitSeconds: Int) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
     self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
   }
@@ -88,7 +89,7 @@ final class AppHost: AppDriver {
 
   // MARK: AppDriver
 
-  func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
+  package func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
     keep(services)
     closeNow()
     let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
@@ -124,7 +125,7 @@ final class AppHost: AppDriver {
     return .success(layout)
   }
 
-  func servicesEnded(_ ended: AppServices) {
+  package func servicesEnded(_ ended: AppServices) {
     guard servicesIdentity == ObjectIdentifier(ended) else { return }
     services = nil
     servicesIdentity = nil
@@ -136,7 +137,7 @@ final class AppHost: AppDriver {
     servicesIdentity = ObjectIdentifier(services)
   }
 
-  func endProcess() {
+  package func endProcess() {
     guard let vm else { return }
     vm.abort()
     if vm.guestDepth == 0 { closeNow() } else { closePending = true }
@@ -150,7 +151,7 @@ final class AppHost: AppDriver {
 
   /// The view-controller classes the running process declares, in name order (explore's push
   /// and present targets).
-  func declaredControllers() -> [String] {
+  package func declaredControllers() -> [String] {
     guard let vm else { return [] }
     let top = vm.top
     defer { vm.setTop(top) }
@@ -158,7 +159,7 @@ final class AppHost: AppDriver {
     return vm.stringKeys(ofTableAt: -1, holding: .table)
   }
 
-  func declares(controller name: String) -> Bool {
+  package func declares(controller name: String) -> Bool {
     guard let vm else { return true }
     let top = vm.top
     defer { vm.setTop(top) }
@@ -167,7 +168,7 @@ final class AppHost: AppDriver {
     return vm.type(-1) == .table
   }
 
-  func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
+  package func run(_ job: AppJob, services: AppServices) -> Result<JSONValue?, AppFault> {
     keep(services)
     guard let vm, let references, !vm.aborted else { return .failure(.processEnded) }
     if vm.guestDepth == 0 { output.startCallback() }
@@ -269,8 +270,14 @@ final class AppHost: AppDriver {
   /// Pushes what UIKit passes: the application, the scene or the controller, then the method's arguments.
   private func pushArguments(_ vm: LuaVM, _ references: AppReferences, _ cb: Callback, target: String,
                              _ arguments: CallbackArguments) -> Int32 {
-    let url = arguments.url, completion = arguments.completion, animated = arguments.animated
-    // First the receiver: UIApplication.shared, the scene, or the controller instance.
+    if let closureArguments = pushReceiver(vm, references, cb, target: target, arguments) { return closureArguments }
+    return pushUIKitArguments(vm, cb, arguments)
+  }
+
+  /// Pushes the receiver: UIApplication.shared, the scene, the controller instance or the
+  /// notification center. A closure has none: it pushes its own arguments and returns their count.
+  private func pushReceiver(_ vm: LuaVM, _ references: AppReferences, _ cb: Callback, target: String,
+                            _ arguments: CallbackArguments) -> Int32? {
     switch cb.receiver {
     case .appDelegate:
       Sandbox.pushEnvironment(vm)
@@ -293,7 +300,12 @@ final class AppHost: AppDriver {
     case .urlSessionDelegate:
       return pushURLSessionArguments(vm, cb, arguments)
     }
-    // Then UIKit's arguments.
+    return nil
+  }
+
+  /// Pushes UIKit's arguments of `cb` after its receiver; returns the count with the receiver.
+  private func pushUIKitArguments(_ vm: LuaVM, _ cb: Callback, _ arguments: CallbackArguments) -> Int32 {
+    let url = arguments.url, completion = arguments.completion, animated = arguments.animated
     switch cb {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions:
       vm.newTable()
@@ -463,8 +475,8 @@ final class AppHost: AppDriver {
 }
 
 /// The reference from the app API's Lua closures back to their host, cleared when the host is
-/// released, so that a closure run after (by the finalizers `lua_close` runs as the host's Lua
-/// state goes) finds no host, as a weak reference would. Not `weak`: a weak reference puts the
+/// released, so that a closure run afterwards (by a finalizer, as the host's Lua state is
+/// closed) finds no host, as a weak reference would. Not `weak`: a weak reference puts the
 /// host's reference count in a side table, and every retain of it, at every app call, then takes
 /// the runtime's slow path.
 final class HostLink {

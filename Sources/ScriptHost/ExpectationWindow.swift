@@ -9,7 +9,7 @@ struct ExpectationWindow {
   /// A verb about to be performed; `opensWindow`: an expectation was checked since the verb
   /// before (the state's `windowChecked`), so this verb starts a new window.
   mutating func add(_ input: Input, at: String?, opensWindow: Bool) {
-    let verb = (call: FindingScenario.call(input), at: at)
+    let verb = (call: VerbCallText.call(input), at: at)
     if first == nil || opensWindow { first = verb }
     last = verb
   }

@@ -1,3 +1,4 @@
+import LuaRuntime
 /// A Lua source cut into the tokens `lifesim test` reads, as Lua's own lexer (`llex.c`) cuts it:
 /// comments (short ones end at `\n` or `\r`, long ones `--[==[ … ]==]` at their own level),
 /// short and long strings, numerals and names. Everything else is one byte of punctuation.
@@ -57,7 +58,7 @@ struct LuaTokens {
         i = next
       case _ where LuaSourceScanner.isNameStart(c):
         let start = i
-        while i < n, LuaSourceScanner.isNameStart(b[i]) || b[i] &- 0x30 < 10 { i += 1 }
+        i = LuaSourceScanner.skipName(b, start)
         let word = String(decoding: b[start..<i], as: UTF8.self)
         if ["end", "until"].contains(word) { depth = max(0, depth - 1) }
         out.append(Located(token: .name(word), depth: depth))

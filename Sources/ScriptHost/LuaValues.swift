@@ -1,11 +1,12 @@
 import EventStore
+import LuaRuntime
 
 /// Converting between Lua values and the JSON the log stores (`store`/`stored`).
 extension LuaVM {
   /// The value at `idx` as JSON: nil, booleans, integers, floats, strings, and
   /// tables of them (arrays 1…n, or string-keyed maps stored with sorted keys). `what`
   /// begins an error's message: the API that is given the value.
-  func json(at idx: Int32, depth: Int = 0, what: String = "store") throws(LuaRaise) -> JSONValue {
+  package func json(at idx: Int32, depth: Int = 0, what: String = "store") throws(LuaRaise) -> JSONValue {
     guard depth < Self.storedDepthMax else {
       throw LuaRaise(at: self, "\(what): value nested deeper than \(Self.storedDepthMax) tables (or a cycle)")
     }
@@ -54,11 +55,11 @@ extension LuaVM {
   }
 
   /// The deepest table `store` accepts (a cycle is caught here too).
-  static let storedDepthMax = 32
+  package static let storedDepthMax = 32
 
   /// Pushes a JSON value as Lua. Values come from `store`, so they are at most
   /// `storedDepthMax` deep; the stack grows one level at a time.
-  func push(json value: JSONValue) throws {
+  package func push(json value: JSONValue) throws {
     guard ensureStack(3) else { throw LuaRaise(at: self, "stored: value too deep for the Lua stack") }
     switch value {
     case .null: pushNil()

@@ -1,11 +1,12 @@
 import Lifecycle
+import LuaRuntime
 
 /// Strict reading of the option tables scripts pass (`scenario { … }`, `present(name, { … })`,
 /// `app { … }`): a key that is not an option is refused, naming the nearest one.
 extension LuaVM {
   /// The first (by name) key of the table at `idx` that is not in `allowed`, as a message:
   /// `"unknown key \"sceens\" (did you mean scenes?)"`; nil when every key is allowed.
-  func unknownKey(inTableAt idx: Int32, allowed: [String]) -> String? {
+  package func unknownKey(inTableAt idx: Int32, allowed: [String]) -> String? {
     let table = absIndex(idx)
     var unknown: [String] = []
     pushNil()
@@ -25,7 +26,7 @@ extension LuaVM {
   }
 
   /// The value at `idx` as an error message shows it: `nan`, `1.5`, `"13"`, `a table`.
-  func describeValue(_ idx: Int32) -> String {
+  package func describeValue(_ idx: Int32) -> String {
     switch type(idx) {
     case .number:
       if isInteger(idx), let i = integer(idx) { return String(i) }
@@ -42,7 +43,7 @@ extension LuaVM {
   }
 
   /// A whole number at `idx` (an integer, or a float with no fraction), else nil: no strings, no NaN.
-  func wholeNumber(_ idx: Int32) -> Int64? {
+  package func wholeNumber(_ idx: Int32) -> Int64? {
     guard type(idx) == .number else { return nil }
     if isInteger(idx) { return integer(idx) }
     guard let d = number(idx), d.isFinite, d == d.rounded(), abs(d) < 9.2e18 else { return nil }

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 extension ScenarioHost {
   /// `act(name, …)`'s values after the name, from stack index `first` on: strings, finite

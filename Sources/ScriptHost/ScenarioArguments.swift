@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 /// Reading a scenario verb's arguments from Lua, as its `VerbSpec` declares them; every
 /// refusal is a script error at the scenario line (`file:line: verb: …`).

@@ -1,4 +1,5 @@
 import Lifecycle
+import LuaRuntime
 
 /// What `scenario { … }` declares, read strictly: unknown keys and values of the wrong type
 /// or out of range are refused with the key and what it accepts.

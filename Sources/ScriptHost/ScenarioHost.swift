@@ -1,7 +1,8 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
-/// The scenario script: its own sandboxed `lua_State` whose verbs drive the
+/// The scenario script: its own sandboxed Lua state (`LuaVM`) whose verbs drive the
 /// simulator. The run (header, log, simulator) starts at the first verb, so
 /// `scenario { … }` can set the profile, the seed and the app first.
 final class ScenarioHost {
@@ -306,60 +307,72 @@ final class ScenarioHost {
       def(spec.name) { [unowned self] vm in try self.verb(vm, try self.read(spec, vm)); return 0 }
     }
 
-    // Expectations
-    def("expect_state") { [unowned self] vm in
-      let s = try self.choice(vm, 1, "expect_state", AppState.self)
-      try self.start()
-      self.simulator?.expectState(s, at: self.location(vm))
-      return 0
-    }
-    def("expect_calls") { [unowned self] vm in
-      let patterns = try self.names(vm, "expect_calls")
-      try self.start()
-      let at = self.location(vm)
-      self.simulator?.expectCalls(patterns, at: at, window: self.window.description(from: at))
-      return 0
-    }
-    def("expect_no_calls") { [unowned self] vm in
-      let patterns = try self.names(vm, "expect_no_calls")
-      try self.start()
-      let at = self.location(vm)
-      guard let sim = self.simulator else { return 0 }
-      let vacuous = sim.expectNoCalls(patterns, at: at, window: self.window.description(from: at))
-      if !vacuous.isEmpty { self.warnings.append(.vacuous(vacuous, at: at ?? self.config.scenarioPath, on: sim.profile)) }
-      return 0
-    }
-    def("expect_diagnostic") { [unowned self] vm in
-      guard vm.type(1) == .string, let code = vm.string(1) else {
-        throw self.scriptError(vm, "expect_diagnostic: expected a diagnostic code: expect_diagnostic(\"handler_never_called\")")
-      }
-      try self.start()
-      if self.simulator?.expectDiagnostic(code, at: self.location(vm)) == true { self.expectedDiagnostics.insert(code) }
-      return 0
-    }
-    def("expect_terminated") { [unowned self] vm in
-      let reason = vm.type(1) == .nil || vm.type(1) == .none ? nil : try self.choice(vm, 1, "expect_terminated", TerminationReason.self)
-      try self.start()
-      self.simulator?.expectTerminated(reason, at: self.location(vm))
-      return 0
-    }
-    def("expect") { [unowned self] vm in
-      let message = vm.string(2) ?? "expectation"
-      try self.start()
-      self.simulator?.expect(vm.bool(1), message, at: self.location(vm))
-      return 0
-    }
-    def("stored") { [unowned self] vm in
-      guard let key = vm.string(1) else { throw self.scriptError(vm, "stored: expected a key") }
-      try self.start()
-      try vm.push(json: self.simulator?.state.store[key] ?? .null)
-      return 1
-    }
-    def("app_state") { [unowned self] vm in
-      try self.start()
-      vm.push(self.simulator?.state.appState.rawValue ?? "not_running")
-      return 1
-    }
+    for (name, body) in expectationRows() + stateReadRows() { def(name, body) }
     vm.pop()
+  }
+
+  /// The expectations a scenario checks (`expect_state`, `expect_calls`, …), in the order they are set.
+  private func expectationRows() -> [(String, HostFunction.Body)] {
+    [
+      ("expect_state", { [unowned self] vm in
+        let s = try self.choice(vm, 1, "expect_state", AppState.self)
+        try self.start()
+        self.simulator?.expectState(s, at: self.location(vm))
+        return 0
+      }),
+      ("expect_calls", { [unowned self] vm in
+        let patterns = try self.names(vm, "expect_calls")
+        try self.start()
+        let at = self.location(vm)
+        self.simulator?.expectCalls(patterns, at: at, window: self.window.description(from: at))
+        return 0
+      }),
+      ("expect_no_calls", { [unowned self] vm in
+        let patterns = try self.names(vm, "expect_no_calls")
+        try self.start()
+        let at = self.location(vm)
+        guard let sim = self.simulator else { return 0 }
+        let vacuous = sim.expectNoCalls(patterns, at: at, window: self.window.description(from: at))
+        if !vacuous.isEmpty { self.warnings.append(.vacuous(vacuous, at: at ?? self.config.scenarioPath, on: sim.profile)) }
+        return 0
+      }),
+      ("expect_diagnostic", { [unowned self] vm in
+        guard vm.type(1) == .string, let code = vm.string(1) else {
+          throw self.scriptError(vm, "expect_diagnostic: expected a diagnostic code: expect_diagnostic(\"handler_never_called\")")
+        }
+        try self.start()
+        if self.simulator?.expectDiagnostic(code, at: self.location(vm)) == true { self.expectedDiagnostics.insert(code) }
+        return 0
+      }),
+      ("expect_terminated", { [unowned self] vm in
+        let reason = vm.type(1) == .nil || vm.type(1) == .none ? nil : try self.choice(vm, 1, "expect_terminated", TerminationReason.self)
+        try self.start()
+        self.simulator?.expectTerminated(reason, at: self.location(vm))
+        return 0
+      }),
+      ("expect", { [unowned self] vm in
+        let message = vm.string(2) ?? "expectation"
+        try self.start()
+        self.simulator?.expect(vm.bool(1), message, at: self.location(vm))
+        return 0
+      }),
+    ]
+  }
+
+  /// What a scenario reads of the run's state: `stored(key)` and `app_state()`.
+  private func stateReadRows() -> [(String, HostFunction.Body)] {
+    [
+      ("stored", { [unowned self] vm in
+        guard let key = vm.string(1) else { throw self.scriptError(vm, "stored: expected a key") }
+        try self.start()
+        try vm.push(json: self.simulator?.state.store[key] ?? .null)
+        return 1
+      }),
+      ("app_state", { [unowned self] vm in
+        try self.start()
+        vm.push(self.simulator?.state.appState.rawValue ?? "not_running")
+        return 1
+      }),
+    ]
   }
 }

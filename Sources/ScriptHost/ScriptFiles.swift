@@ -45,13 +45,15 @@ public enum ScriptSource: Sendable {
 
 /// Reads scripts and resolves `require` (a module is a file under the requiring script's
 /// folder or a folder of the search path, named with dots: `lib.util` is `lib/util.lua`).
-struct ScriptLoader {
-  let source: ScriptSource
+package struct ScriptLoader {
+  package let source: ScriptSource
+
+  package init(source: ScriptSource) { self.source = source }
   /// The largest script accepted.
-  static let scriptBytesMax = 4 << 20
+  package static let scriptBytesMax = 4 << 20
 
   /// Reads a whole file as UTF-8.
-  static func readFile(_ path: String) throws(ScriptError) -> String {
+  package static func readFile(_ path: String) throws(ScriptError) -> String {
     guard let f = fopen(path, "rb") else { throw ScriptError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
     defer { fclose(f) }
     var info = stat()
@@ -73,18 +75,7 @@ struct ScriptLoader {
     return text
   }
 
-  /// The text Lua compiles from a script file, as stock `lua` reads one: a UTF-8 byte-order
-  /// mark is dropped and a first line starting with `#` (`#!/usr/bin/env …`) is blanked,
-  /// keeping its newline so line numbers stay the file's.
-  static func chunkText(_ source: String) -> String {
-    var text = Substring(source)
-    if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-    guard text.hasPrefix("#") else { return String(text) }
-    guard let newline = text.firstIndex(of: "\n") else { return "" }
-    return String(text[newline...])
-  }
-
-  func read(_ path: String, role: String) throws(ScriptError) -> String {
+  package func read(_ path: String, role: String) throws(ScriptError) -> String {
     switch source {
     case .files, .commandLine: return try Self.readFile(path)
     case let .embedded(scripts):
@@ -96,17 +87,17 @@ struct ScriptLoader {
   }
 
   /// `dir/../x.lua` → `x.lua`: joins and normalises without touching the disk.
-  static func join(_ dir: String, _ path: String) -> String {
+  package static func join(_ dir: String, _ path: String) -> String {
     if path.hasPrefix("/") { return normalize(path) }
     return normalize(dir.isEmpty ? path : dir + "/" + path)
   }
 
-  static func directory(of path: String) -> String {
+  package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "" }
     return String(path[..<slash])
   }
 
-  static func normalize(_ path: String) -> String {
+  package static func normalize(_ path: String) -> String {
     let absolute = path.hasPrefix("/")
     var parts: [Substring] = []
     for p in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -118,7 +109,7 @@ struct ScriptLoader {
     return (absolute ? "/" : "") + parts.joined(separator: "/")
   }
 
-  static func isModuleName(_ name: String) -> Bool {
+  package static func isModuleName(_ name: String) -> Bool {
     let segments = name.split(separator: ".", omittingEmptySubsequences: false)
     guard !segments.isEmpty, name.utf8.count <= 200 else { return false }
     for s in segments {
@@ -130,7 +121,7 @@ struct ScriptLoader {
 
   /// Finds every module `source` requires (literal names only), recursively, for one side's
   /// Lua state (each entry's role is `require:<name>`; `ModuleSide.headerEntries` names them in a header).
-  func modules(requiredBy source: String, path: String, side: ModuleSide,
+  package func modules(requiredBy source: String, path: String, side: ModuleSide,
                into found: inout [EmbeddedScript]) throws(ScriptError) {
     for (name, line) in Self.literalRequires(in: source) {
       guard Self.isModuleName(name) else {
@@ -143,7 +134,7 @@ struct ScriptLoader {
     }
   }
 
-  func resolve(_ name: String, from path: String, line: Int?, side: ModuleSide) throws(ScriptError) -> EmbeddedScript {
+  package func resolve(_ name: String, from path: String, line: Int?, side: ModuleSide) throws(ScriptError) -> EmbeddedScript {
     let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
     switch source {
     case let .embedded(scripts):
@@ -173,7 +164,7 @@ struct ScriptLoader {
   }
 
   /// `require "x"` / `require("x")` / `require 'x'` with a literal name, and its line.
-  static func literalRequires(in source: String) -> [(String, Int)] {
+  package static func literalRequires(in source: String) -> [(String, Int)] {
     var out: [(String, Int)] = []
     let bytes = Array(source.utf8)
     let word = Array("require".utf8)

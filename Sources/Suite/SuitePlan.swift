@@ -1,3 +1,5 @@
+import ScriptHost
+
 /// One case of a suite: a scenario on one profile, with or without scenes.
 public struct SuiteCase: Sendable, Equatable {
   /// The position in the whole run (before sharding): reports are in this order.
@@ -16,19 +18,12 @@ public struct SuiteCase: Sendable, Equatable {
   public let logBaseName: String
 }
 
-/// `--shard K/N`: the cases whose index is K−1 modulo N.
-public struct Shard: Sendable, Equatable {
-  public let k: Int, n: Int
-
+extension Shard {
+  /// Reads `--shard K/N` for `lifesim test`; the error says what was expected.
   public init(parsing text: String) throws(SuiteError) {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
-      throw SuiteError("--shard \(text): expected K/N with 1 <= K <= N, e.g. 2/4")
-    }
-    self.k = k; self.n = n
+    guard let shard = Shard(text) else { throw SuiteError("--shard \(text): expected K/N with 1 <= K <= N, e.g. 2/4") }
+    self = shard
   }
-
-  public func contains(_ index: Int) -> Bool { index % n == k - 1 }
 }
 
 /// The cases of a run, in report order: scenario by scenario, profile by profile, scenes before no scenes.

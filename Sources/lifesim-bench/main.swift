@@ -2,6 +2,7 @@
 // log read+verify) and the writer child of the kill test. Prints one JSON object.
 import EventStore
 import Lifecycle
+import Explore
 import ScriptHost
 
 #if canImport(Glibc)
@@ -154,7 +155,7 @@ func shrink(app: String) -> [(String, JSONValue)] {
     guard let outcome = try explorer.shrink(inputs) else { return [("error", .string("the planted run did not fail"))] }
     return [("seconds", .double(now() - start)), ("verbs", .int(Int64(outcome.inputs.count))),
             ("attempts", .int(Int64(outcome.attempts))), ("signature", .string(outcome.signature.text)),
-            ("shrunk", .array(outcome.inputs.map { .string(FindingScenario.call($0)) }))]
+            ("shrunk", .array(outcome.inputs.map { .string(VerbCallText.call($0)) }))]
   } catch {
     return [("error", .string(error.message))]
   }

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import EventStore
 import Lifecycle
+import Explore
 import ScriptHost
 
 struct Explore: ParsableCommand {
@@ -73,10 +74,10 @@ struct ExploreRun: ParsableCommand {
     if runs != nil, time != nil { throw ValidationError("give --runs or --time, not both") }
     if let steps, steps < 1 { throw ValidationError("--steps must be at least 1") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    if let shard, Shard(shard) == nil {
+    if let shard, Shard(shard)?.splitsExploreLanes != true {
       throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N and N dividing 16 (1, 2, 4, 8 or 16), not \(shard)")
     }
-    if let shardIndex, Shard(zeroBased: shardIndex) == nil {
+    if let shardIndex, Shard(zeroBased: shardIndex)?.splitsExploreLanes != true {
       throw ValidationError("--shard-index must be I/N with 0 ≤ I < N and N dividing 16 (1, 2, 4, 8 or 16), not \(shardIndex)")
     }
     if shard != nil, shardIndex != nil { throw ValidationError("give --shard or --shard-index, not both") }

@@ -54,7 +54,7 @@ private func explorationJob() throws -> (spec: [String: Any], container: [String
   }
 
   @Test func exitZeroKeepsTheFindingsAndTroubleStillExitsTwo() throws {
-    let app = repositoryRoot.path + "/Tests/ScriptHostTests/ExploreApps/watchdog_path.lua"
+    let app = repositoryRoot.path + "/Tests/ExploreTests/ExploreApps/watchdog_path.lua"
     let plain = try lifesim(["explore", app, "--runs", "200", "--seed", "2"])
     #expect(plain.status == 1)
     let dir = temp("exit-zero")

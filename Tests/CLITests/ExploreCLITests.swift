@@ -3,7 +3,7 @@ import Testing
 
 /// `lifesim explore`, `explore merge` and `coverage` as a user runs them.
 @Suite(.serialized) struct ExploreCLITests {
-  private let apps = repositoryRoot.appendingPathComponent("Tests/ScriptHostTests/ExploreApps").path
+  private let apps = repositoryRoot.appendingPathComponent("Tests/ExploreTests/ExploreApps").path
 
   @Test func aFindingIsAScenarioThatFailsWithRun() throws {
     let dir = temp("explore-cli")
@@ -76,20 +76,20 @@ extension ExploreCLITests {
     let shown = String(doc[start..<(try #require(doc[start...].range(of: "```")).lowerBound)])
     let dir = temp("explore-doc")
     try? FileManager.default.removeItem(atPath: dir)
-    let r = try lifesim(["explore", "Tests/ScriptHostTests/ExploreApps/editor_spec.lua", "--seed", "1", "--runs", "200", "-o", dir])
+    let r = try lifesim(["explore", "Tests/ExploreTests/ExploreApps/editor_spec.lua", "--seed", "1", "--runs", "200", "-o", dir])
     #expect(r.status == 1, "\(r.err)")
     let written = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/finding-1.lua")), as: UTF8.self)
     // The doc's folder is `findings` in the repository, the test's a temporary one: only the
     // app's path differs, up to the repository's folders.
     func lines(_ text: String) -> [String] {
       text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        guard line.hasPrefix("scenario { app = \""), let tail = line.range(of: "Tests/ScriptHostTests/ExploreApps/editor.lua\"") else {
+        guard line.hasPrefix("scenario { app = \""), let tail = line.range(of: "Tests/ExploreTests/ExploreApps/editor.lua\"") else {
           return String(line)
         }
         return "scenario { app = \"…/" + line[tail.lowerBound...]
       }
     }
     #expect(lines(written) == lines(shown))
-    #expect(shown.contains("scenario { app = \"../Tests/ScriptHostTests/ExploreApps/editor.lua\", ios = 17"))
+    #expect(shown.contains("scenario { app = \"../Tests/ExploreTests/ExploreApps/editor.lua\", ios = 17"))
   }
 }

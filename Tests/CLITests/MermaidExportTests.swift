@@ -6,7 +6,7 @@ import Testing
 @Suite struct MermaidExportTests {
   @Test func actionNamesAndExpectationMessagesAreShownEscaped() throws {
     let dir = try scriptFolder("mermaid-act", [
-      "app.lua": try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/ScriptHostTests/ExploreApps/editor.lua").path, encoding: .utf8),
+      "app.lua": try String(contentsOfFile: repositoryRoot.appendingPathComponent("Tests/ExploreTests/ExploreApps/editor.lua").path, encoding: .utf8),
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nact(\"type\", \"a;b#c%d<e>&f\")\nexpect(false, \"lost 100% <b>draft</b>; #1\")\n",
     ])
     #expect(try lifesim(["run", "s.lua", "-o", "s.lifelog", "-q"], cwd: dir).status == 1)

@@ -4,7 +4,7 @@ import Testing
 /// `act(name, …)` as a user meets it: the error at the scenario's line, the trace, replay, and
 /// explore finding a data-loss bug that needs a user action.
 @Suite(.serialized) struct UserActionCLITests {
-  private let apps = repositoryRoot.appendingPathComponent("Tests/ScriptHostTests/ExploreApps").path
+  private let apps = repositoryRoot.appendingPathComponent("Tests/ExploreTests/ExploreApps").path
 
   @Test func aMisspelledActionStopsTheRunAtItsLineNamingTheControllersActions() throws {
     let dir = try scriptFolder("act-error", [

@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+@testable import LuaRuntime
 @testable import ScriptHost
 
 /// `LuaStringLiteral`: what lifesim writes into Lua source from data loads back as exactly that data.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import EventStore
 import Lifecycle
+@testable import LuaRuntime
 @testable import ScriptHost
 
 /// Work done inside Lua's C library counts against the CPU budget: each case below used to

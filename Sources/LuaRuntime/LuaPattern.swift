@@ -95,38 +95,49 @@ struct LuaPatternMatcher {
         if s != -1 { p &+= 2; continue scan }
         break scan
       default:
-        let ep = try text.classEnd(p)
-        let suffix = pattern[ep]
-        if !text.singleMatch(s, p, ep) {
-          if suffix == 0x2A || suffix == 0x3F || suffix == 0x2D {  // '*', '?', '-' accept empty
-            p = ep &+ 1
-            continue scan
-          }
-          s = -1
+        switch try matchItem(s, p) {
+        case let .next(nextS, nextP):
+          s = nextS; p = nextP
+          continue scan
+        case let .end(end):
+          s = end
           break scan
         }
-        switch suffix {
-        case 0x3F:  // '?'
-          let res = try match(s &+ 1, ep &+ 1)
-          if res != -1 { s = res; break scan }
-          p = ep &+ 1
-          continue scan
-        case 0x2B:  // '+'
-          s = try maxExpand(s &+ 1, p, ep)
-        case 0x2A:  // '*'
-          s = try maxExpand(s, p, ep)
-        case 0x2D:  // '-'
-          s = try minExpand(s, p, ep)
-        default:
-          s &+= 1
-          p = ep
-          continue scan
-        }
-        break scan
       }
     }
     depthLeft &+= 1
     return s
+  }
+
+  /// Where `match` goes after a pattern item: on with the scan, or to its end with this result.
+  private enum MatchStep {
+    case next(s: Int, p: Int)
+    case end(Int)
+  }
+
+  /// One single-character class at `p` and its quantifier (`?`, `+`, `*`, `-` or none) against
+  /// the subject at `s` (the `default` case of `do_match`).
+  @inline(__always)
+  private mutating func matchItem(_ s: Int, _ p: Int) throws(LuaPatternError) -> MatchStep {
+    let ep = try text.classEnd(p)
+    let suffix = pattern[ep]
+    if !text.singleMatch(s, p, ep) {
+      // '*', '?', '-' accept the empty match.
+      return suffix == 0x2A || suffix == 0x3F || suffix == 0x2D ? .next(s: s, p: ep &+ 1) : .end(-1)
+    }
+    switch suffix {
+    case 0x3F:  // '?'
+      let res = try match(s &+ 1, ep &+ 1)
+      return res != -1 ? .end(res) : .next(s: s, p: ep &+ 1)
+    case 0x2B:  // '+'
+      return .end(try maxExpand(s &+ 1, p, ep))
+    case 0x2A:  // '*'
+      return .end(try maxExpand(s, p, ep))
+    case 0x2D:  // '-'
+      return .end(try minExpand(s, p, ep))
+    default:
+      return .next(s: s &+ 1, p: ep)
+    }
   }
 
   private mutating func matchBalance(_ start: Int, _ p: Int) throws(LuaPatternError) -> Int {

@@ -1,5 +1,6 @@
 import Glibc
 import Lifecycle
+import ScriptHost
 
 /// Runs `body(0..<count)` on `count` threads and waits for all.
 func runInParallel(_ count: Int, _ body: (Int) -> Void) {

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import ScriptHost
 
 /// The folder `explore -o` and `explore merge -o` write: every file they will write is checked
 /// before the first is written. A file that is one of the command's inputs (the app, a module

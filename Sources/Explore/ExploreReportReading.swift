@@ -1,4 +1,5 @@
 import EventStore
+import ScriptHost
 
 /// Reading a `report.json` back, for `explore merge`. The file is hostile until checked: every
 /// member must have the type and range the writer gives it, and a finding's `scenario` must be
@@ -15,7 +16,7 @@ extension ExploreReport {
     guard let seed = json["seed"]?.intValue else { throw ScriptError("seed must be a whole number") }
     self.seed = seed
     try Self.checkSeconds(json["seconds"])
-    guard let shard = json["shard"]?.stringValue, shard == "merged" || Shard(shard) != nil else {
+    guard let shard = json["shard"]?.stringValue, shard == "merged" || Shard(shard)?.splitsExploreLanes == true else {
       throw ScriptError("shard must be \"merged\" or K/N with N dividing 16")
     }
     self.shard = shard

@@ -1,11 +1,13 @@
 import Lifecycle
+import ScriptHost
+import LuaRuntime
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Measures the host's own call costs (for `bench/run`; not used by a run).
-public enum HostBenchmark {
+enum HostBenchmark {
   private static func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -41,7 +43,7 @@ public enum HostBenchmark {
   /// pushed; `luaToSwift`: a handler's loop calling the app API `stored("k")` (argument read, state
   /// read, result pushed), loop included; `luaToLuaInApp`: the same loop calling an empty Lua
   /// function, the floor the sandbox's hook leaves. Nil if the app does not launch or run.
-  public static func callNanoseconds(calls: Int) -> (swiftToLua: Double, luaToSwift: Double, luaToLuaInApp: Double)? {
+  static func callNanoseconds(calls: Int) -> (swiftToLua: Double, luaToSwift: Double, luaToLuaInApp: Double)? {
     var profile = Profile(ios: 17)
     // The loops are one callback each: a budget they cannot exhaust, still charged as in a run.
     profile.instructionLimit = 1 << 40
@@ -72,7 +74,7 @@ public enum HostBenchmark {
   /// budget too large to run out). With `asApp` false there is no instruction hook, as in the `lua5.4`
   /// interpreter, so the figure compares the matchers; with `asApp` true the hook slows every Lua
   /// instruction of the loops around them, as in an app.
-  public static func patternSeconds(source: String, repeats: Int, asApp: Bool) -> [(name: String, seconds: Double)] {
+  static func patternSeconds(source: String, repeats: Int, asApp: Bool) -> [(name: String, seconds: Double)] {
     let vm = LuaVM(memoryLimitBytes: 1 << 32, instructionLimit: asApp ? 1 << 50 : 0)
     vm.register()
     Sandbox.install(on: vm, hooks: Sandbox.Hooks(seed: 1, virtualSeconds: { 0 }, print: { _ in }, require: { _ in 0 }))

@@ -1,5 +1,7 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
+import ScriptHost
 
 // User actions in explore: the spec's argument lists (`explore { actions = { type = { "hello", "" } } }`)
 // and the catalog the worker draws `act` moves from.

@@ -2,15 +2,16 @@ import Foundation
 import Testing
 import EventStore
 import Lifecycle
-@testable import ScriptHost
+@testable import Explore
+import ScriptHost
 
 /// A finding's scenario is Lua that does what the finding found, whatever text the app under
 /// test put into it: the app decides what its strings hold and its comments show, never the code.
 @Suite struct FindingTextTests {
   @Test("an action with no arguments is written act(\"save\"), its arguments each as a literal")
   func actionCalls() {
-    #expect(FindingScenario.call(.act("save", arguments: [])) == #"act("save")"#)
-    #expect(FindingScenario.call(.act("type", arguments: [.string("\u{1}2"), .int(.min), .double(-.infinity)]))
+    #expect(VerbCallText.call(.act("save", arguments: [])) == #"act("save")"#)
+    #expect(VerbCallText.call(.act("type", arguments: [.string("\u{1}2"), .int(.min), .double(-.infinity)]))
             == #"act("type", "\0012", (-9223372036854775807 - 1), (-1/0))"#)
   }
 

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import ScriptHost
 
 /// One finding: a signature and the shortest failing sequence found for it.
 public struct ExploreFinding: Equatable, Sendable {
@@ -52,7 +53,7 @@ public final class Explorer {
 
   /// Runs the budget and returns the result.
   public func explore() throws(ScriptError) -> ExploreResult {
-    let lanes = (0..<ExploreSetup.lanes).filter { options.shard.owns(run: $0) }
+    let lanes = (0..<ExploreSetup.lanes).filter { options.shard.contains($0) }
     let jobs = max(1, min(options.jobs, lanes.count))
     let deadline = options.runs == nil ? WallTime.now() + (options.timeSeconds ?? 0) : nil
     let budget = options.runs ?? Int.max

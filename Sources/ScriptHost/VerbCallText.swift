@@ -1,31 +1,9 @@
 import EventStore
 import Lifecycle
 
-/// Writes a finding as a normal scenario: a comment with the signature and the seed, the
-/// `scenario { … }` that reproduces the run, one verb per line, and for an invariant, the
-/// invariant's own function checked with `expect` after the last verb.
-public enum FindingScenario {
-  /// The scenario text. `appReference`: the app's path as the scenario should name it
-  /// (relative to the scenario's folder); `specSource`: the spec, for invariant findings.
-  public static func text(_ finding: ExploreFinding, number: Int, appReference: String, profile: Profile,
-                          seed: Int64, specSource: String?, invariantLines: ClosedRange<Int>?) -> String {
-    var lines = [
-      "-- Finding \(number): \(LuaStringLiteral.comment(finding.signature.text))",
-      "-- Found by lifesim explore --seed \(seed) (run \(finding.run)), shrunk to \(quantity(finding.inputs.count, "verb")).",
-    ]
-    if !finding.detail.isEmpty { lines.append("-- " + LuaStringLiteral.comment(finding.detail)) }
-    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes), seed = \(seed) }")
-    var check: String?
-    if finding.signature.reason == "invariant", let specSource, let range = invariantLines,
-       let function = functionText(specSource, range) {
-      lines.append("local invariant = \(function)")
-      check = "expect(invariant(), \(LuaStringLiteral.quote("invariant \"\(finding.signature.place)\" holds")))"
-    }
-    lines += finding.inputs.map(call)
-    if let check { lines.append(check) }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
+/// A recorded verb as the scenario line that performs it again: what a finding's scenario is
+/// made of, and what a failed expectation names as its window.
+public enum VerbCallText {
   /// The verb call that performs `input`, as a scenario writes it: its row's arguments in
   /// order, then a table of the options it sets, sorted by key (`present("A", { navigation = true })`,
   /// `swipe_back { cancel = true }`).
@@ -66,10 +44,10 @@ public enum FindingScenario {
 
   /// An integer as Lua reads it back as that integer (Lua reads `-9223372036854775808` as a
   /// float: the negation of a numeral too large for an integer).
-  static func integer(_ n: Int64) -> String { n == .min ? "(-9223372036854775807 - 1)" : String(n) }
+  package static func integer(_ n: Int64) -> String { n == .min ? "(-9223372036854775807 - 1)" : String(n) }
 
   /// µs as the shortest decimal seconds that reads back as the same µs (`4.9`, `180`, `0.000001`).
-  static func seconds(_ us: Int64) -> String {
+  package static func seconds(_ us: Int64) -> String {
     let whole = us / 1_000_000
     var fraction = String(us % 1_000_000)
     fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
@@ -78,7 +56,7 @@ public enum FindingScenario {
   }
 
   /// An action's argument as a Lua literal: a string, a number that reads back the same, a boolean.
-  static func luaLiteral(_ value: JSONValue) -> String {
+  package static func luaLiteral(_ value: JSONValue) -> String {
     switch value {
     case let .string(s): return LuaStringLiteral.quote(s)
     case let .int(i): return integer(i)
@@ -86,16 +64,5 @@ public enum FindingScenario {
     case let .bool(b): return b ? "true" : "false"
     case .null, .array, .object: return "nil"
     }
-  }
-
-  /// `function() … end` cut from the spec's lines (the invariant's second argument).
-  static func functionText(_ source: String, _ range: ClosedRange<Int>) -> String? {
-    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-    guard range.upperBound <= lines.count else { return nil }
-    let text = Array(lines[(range.lowerBound - 1)...(range.upperBound - 1)].joined(separator: "\n"))
-    let word = Array("function"), close = Array("end")
-    guard let start = text.indices.first(where: { text[$0...].starts(with: word) }),
-          let end = text.indices.last(where: { text[$0...].starts(with: close) }), end > start else { return nil }
-    return String(text[start..<(end + close.count)])
   }
 }

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import ScriptHost
+@testable import LuaRuntime
 
 /// Issue 16, start-up: the sandbox prelude ships compiled (`PreludeBytecode`), since compiling it
 /// was a quarter of a one-verb run's instructions. The embedded bytes must be what this build's
 /// Lua makes of this very prelude, and any other text must be compiled instead.
 @Suite struct PreludeBytecodeTests {
   private static let generatedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../Sources/ScriptHost/PreludeBytecode.swift").standardized.path
+    .appendingPathComponent("../../Sources/LuaRuntime/PreludeBytecode.swift").standardized.path
 
   @Test func theEmbeddedBytecodeIsTheCompiledPrelude() throws {
     let compiled = Sandbox.compile(Sandbox.prelude)

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import ScriptHost
 
 /// `explore merge`: shards' folders into one. Everything read from a shard's folder is checked
 /// before it is used (`ExploreReport(json:)`), and the merged folder is checked before anything

@@ -7,9 +7,9 @@
 /// short and long strings, and numerals exactly as `llex.c` does, and reports the tokens
 /// `<` `close` `>` wherever they appear. With no `<close>` variable, no `__close` metamethod
 /// is ever called, however it was set (Lua calls it for to-be-closed variables only).
-enum LuaSourceScanner {
+package enum LuaSourceScanner {
   /// The line of the first `<close>` attribute in `source`, or nil.
-  static func closeAttributeLine(_ source: String) -> Int? {
+  package static func closeAttributeLine(_ source: String) -> Int? {
     var source = source
     return source.withUTF8 { closeAttributeLine(bytes: $0) }
   }
@@ -19,7 +19,7 @@ enum LuaSourceScanner {
     case less, close, greater, other
   }
 
-  static func closeAttributeLine(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
+  package static func closeAttributeLine(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
     var line = 1
     var i = 0
     var matched = 0  // tokens of `<` `close` `>` seen in a row
@@ -53,15 +53,7 @@ enum LuaSourceScanner {
           i += 1
         }
       case 0x22, 0x27:  // short string
-        i += 1
-        while i < n, b[i] != c, b[i] != 0x0A {
-          if b[i] == 0x5C {  // an escape: the next byte never ends the string (an escaped newline counts)
-            i += 1
-            if i < n, b[i] == 0x0A { line += 1 }
-          }
-          i += 1
-        }
-        i += 1
+        i = skipShortString(b, from: i, line: &line)
       case 0x3C:  // '<', unless '<=' or '<<'
         if at(i + 1) == 0x3D || at(i + 1) == 0x3C {
           i += 2
@@ -74,10 +66,8 @@ enum LuaSourceScanner {
         i += 1
       case _ where isNameStart(c):
         let start = i
-        while i < n, isNameStart(b[i]) || b[i] &- 0x30 < 10 { i += 1 }
-        if i - start == 5, b[start] == 0x63, b[start + 1] == 0x6C, b[start + 2] == 0x6F, b[start + 3] == 0x73, b[start + 4] == 0x65 {
-          token = .close
-        }
+        i = skipName(b, start)
+        if isClose(b, start..<i) { token = .close }
       case _ where c &- 0x30 < 10 || (c == 0x2E && at(i + 1) &- 0x30 < 10):  // numeral
         i = skipNumeral(b, i)
       default:
@@ -95,10 +85,10 @@ enum LuaSourceScanner {
     return nil
   }
 
-  static func isNameStart(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 || c == 0x5F }
+  package static func isNameStart(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 || c == 0x5F }
 
   /// `[` `=`* `[` at `i`: the number of `=`; nil if no long bracket opens there.
-  static func longBracketLevel(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+  package static func longBracketLevel(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
     guard i < b.count, b[i] == 0x5B else { return nil }
     var k = i + 1
     while k < b.count, b[k] == 0x3D { k += 1 }
@@ -106,7 +96,7 @@ enum LuaSourceScanner {
   }
 
   /// Skips a long string or comment opened at `from`; returns the index after its closing bracket.
-  static func skipLong(_ b: UnsafeBufferPointer<UInt8>, from: Int, level: Int, line: inout Int) -> Int {
+  package static func skipLong(_ b: UnsafeBufferPointer<UInt8>, from: Int, level: Int, line: inout Int) -> Int {
     var i = from + level + 2
     while i < b.count {
       if b[i] == 0x0A { line += 1 }
@@ -120,8 +110,36 @@ enum LuaSourceScanner {
     return i
   }
 
+  /// Skips a short string opened by the quote at `from` (it ends at the same quote or at a line
+  /// end); returns the index after it. An escape's next byte never ends the string, and an
+  /// escaped newline counts as a line.
+  package static func skipShortString(_ b: UnsafeBufferPointer<UInt8>, from: Int, line: inout Int) -> Int {
+    let quote = b[from]
+    var i = from + 1
+    while i < b.count, b[i] != quote, b[i] != 0x0A {
+      if b[i] == 0x5C {
+        i += 1
+        if i < b.count, b[i] == 0x0A { line += 1 }
+      }
+      i += 1
+    }
+    return i + 1
+  }
+
+  /// Skips a name (letters, digits, `_`) starting at `start`; returns the index after it.
+  package static func skipName(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    var i = start
+    while i < b.count, isNameStart(b[i]) || b[i] &- 0x30 < 10 { i += 1 }
+    return i
+  }
+
+  /// Whether the name at `range` is `close`.
+  private static func isClose(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    range.count == 5 && b[range].elementsEqual("close".utf8)
+  }
+
   /// `read_numeral`: digits, letters, dots and an exponent's sign.
-  static func skipNumeral(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+  package static func skipNumeral(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
     var i = start
     var exponent: (UInt8, UInt8) = (0x45, 0x65)  // 'E', 'e'
     if b[i] == 0x30, i + 1 < b.count, b[i + 1] | 0x20 == 0x78 {

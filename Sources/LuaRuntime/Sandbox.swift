@@ -11,17 +11,22 @@ import EventStore
 /// debug, package, dofile, loadfile, string.dump or `<close>`. The pattern
 /// functions run on lifesim's own matcher and every C function whose work
 /// grows with its arguments charges it to the CPU budget (`SandboxMetering`).
-enum Sandbox {
+package enum Sandbox {
   /// The hooks the prelude needs from the host.
-  struct Hooks {
-    var seed: Int64
-    var virtualSeconds: () -> Double
-    var print: (String) throws -> Void
-    var require: (LuaVM) throws -> Int32
+  package struct Hooks {
+    package var seed: Int64
+    package var virtualSeconds: () -> Double
+    package var print: (String) throws -> Void
+    package var require: (LuaVM) throws -> Int32
+
+    package init(seed: Int64, virtualSeconds: @escaping () -> Double, print: @escaping (String) throws -> Void,
+                 require: @escaping (LuaVM) throws -> Int32) {
+      self.seed = seed; self.virtualSeconds = virtualSeconds; self.print = print; self.require = require
+    }
   }
 
   /// Opens the safe libraries, runs the prelude and stores the environment in the registry.
-  static func install(on vm: LuaVM, hooks: Hooks) {
+  package static func install(on vm: LuaVM, hooks: Hooks) {
     vm.openSafeLibraries()
     LuaPatternLibrary.install(on: vm)
     LuaPatternLibrary.install(on: vm)
@@ -52,27 +57,27 @@ enum Sandbox {
     vm.pop()
   }
 
-  static let environmentKey = "lifesim.env"
+  package static let environmentKey = "lifesim.env"
   /// The chunk name of the prelude (frames from it are skipped when naming a script line).
-  static let preludeName = "lifesim prelude"
+  package static let preludeName = "lifesim prelude"
 
   /// The prelude compiled once per process: compiling its text cost about 150 µs at every
   /// process start of the simulated app, most of a short explore run. The same functions load
   /// from it, with their line information. A one-verb `run` would still spend a quarter of its
   /// instructions compiling it, so the build carries it compiled (`PreludeBytecode`), used only
   /// when it was made from this very text by this very Lua release.
-  static let preludeBytecode: [UInt8] = embeddedBytecodeFits(prelude) ? PreludeBytecode.bytes : compile(prelude)
+  package static let preludeBytecode: [UInt8] = embeddedBytecodeFits(prelude) ? PreludeBytecode.bytes : compile(prelude)
 
   /// Whether `PreludeBytecode` was compiled from `source` by this build's Lua release.
-  static func embeddedBytecodeFits(_ source: String) -> Bool {
+  package static func embeddedBytecodeFits(_ source: String) -> Bool {
     PreludeBytecode.release == luaRelease && PreludeBytecode.sourceHash == sourceHash(source)
   }
 
   /// FNV-1a (64 bits) of `source`'s UTF-8: which text the embedded bytecode was compiled from.
-  static func sourceHash(_ source: String) -> UInt64 { FNV1a.hash(source.utf8) }
+  package static func sourceHash(_ source: String) -> UInt64 { FNV1a.hash(source.utf8) }
 
   /// The bytecode of `source` as the prelude's chunk, debug information kept.
-  static func compile(_ source: String) -> [UInt8] {
+  package static func compile(_ source: String) -> [UInt8] {
     let vm = LuaVM(memoryLimitBytes: 64 << 20, instructionLimit: 1_000_000)
     guard vm.load(source, chunkName: "=" + preludeName) == nil, let bytes = vm.dumpTop() else {
       fatalError("the sandbox prelude does not compile")
@@ -82,11 +87,11 @@ enum Sandbox {
 
   /// The Lua release whose headers this build was compiled against ("5.4.4"): bytecode is
   /// not portable between releases. (The release builds link that release's archive.)
-  static let luaRelease = LUA_VERSION_MAJOR + "." + LUA_VERSION_MINOR + "." + LUA_VERSION_RELEASE
-  static let hooksKey = "lifesim.hooks"
+  package static let luaRelease = LUA_VERSION_MAJOR + "." + LUA_VERSION_MINOR + "." + LUA_VERSION_RELEASE
+  package static let hooksKey = "lifesim.hooks"
 
   /// Reseeds `math.random` (a scenario's `seed` is read after the sandbox is built).
-  static func reseed(_ vm: LuaVM, _ seed: Int64) {
+  package static func reseed(_ vm: LuaVM, _ seed: Int64) {
     vm.pushRegistry()
     vm.rawGet(-1, hooksKey)
     vm.rawGet(-1, "reseed")
@@ -97,16 +102,27 @@ enum Sandbox {
   }
 
   /// Pushes the sandbox environment.
-  static func pushEnvironment(_ vm: LuaVM) {
+  package static func pushEnvironment(_ vm: LuaVM) {
     vm.pushRegistry()
     vm.rawGet(-1, environmentKey)
     vm.insert(-2)
     vm.pop()
   }
 
+  /// The text Lua compiles from a script file, as stock `lua` reads one: a UTF-8 byte-order
+  /// mark is dropped and a first line starting with `#` (`#!/usr/bin/env …`) is blanked,
+  /// keeping its newline so line numbers stay the file's.
+  static func chunkText(_ source: String) -> String {
+    var text = Substring(source)
+    if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+    guard text.hasPrefix("#") else { return String(text) }
+    guard let newline = text.firstIndex(of: "\n") else { return "" }
+    return String(text[newline...])
+  }
+
   /// Loads `source` as a chunk whose `_ENV` is the sandbox; pushes the function or returns `file:line: message`.
-  static func loadChunk(_ vm: LuaVM, source: String, name: String) -> String? {
-    let source = ScriptLoader.chunkText(source)
+  package static func loadChunk(_ vm: LuaVM, source: String, name: String) -> String? {
+    let source = chunkText(source)
     if let line = LuaSourceScanner.closeAttributeLine(source) {
       return "\(name):\(line): to-be-closed variables (<close>) are not available in lifesim scripts"
     }

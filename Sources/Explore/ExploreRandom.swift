@@ -1,3 +1,4 @@
+import ScriptHost
 /// The explorer's random numbers: SplitMix64, so one seed gives the same runs on every
 /// machine and with any number of threads (each run and lane seeds its own generator).
 struct ExploreRandom {

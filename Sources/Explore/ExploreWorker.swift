@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import ScriptHost
 
 /// Runs sequences of verbs against the app, one fresh simulated device per run: the app's Lua
 /// state (created at each process start) and, with a spec, the worker's own invariant state.

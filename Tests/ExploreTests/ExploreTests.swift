@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import EventStore
 import Lifecycle
-@testable import ScriptHost
+@testable import Explore
+import ScriptHost
 
 /// The planted-bug apps and specs of these tests.
 let exploreApps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ExploreApps").path
@@ -158,12 +159,12 @@ private func rerun(_ dir: String, _ name: String) -> RunResult {
 
   @Test("a finding's verbs are written as the scenario API spells them")
   func verbText() {
-    #expect(FindingScenario.call(.present("A", style: .formSheet, navigation: true)) == "present(\"A\", { navigation = true, style = \"formSheet\" })")
-    #expect(FindingScenario.call(.advance(us: 4_900_000)) == "advance(4.9)")
-    #expect(FindingScenario.call(.advance(us: 180_000_000)) == "advance(180)")
-    #expect(FindingScenario.call(.advance(us: 1)) == "advance(0.000001)")
-    #expect(FindingScenario.call(.swipeBack(cancel: true)) == "swipe_back { cancel = true }")
-    #expect(FindingScenario.call(.openURL("a\"b")) == "open_url(\"a\\\"b\")")
+    #expect(VerbCallText.call(.present("A", style: .formSheet, navigation: true)) == "present(\"A\", { navigation = true, style = \"formSheet\" })")
+    #expect(VerbCallText.call(.advance(us: 4_900_000)) == "advance(4.9)")
+    #expect(VerbCallText.call(.advance(us: 180_000_000)) == "advance(180)")
+    #expect(VerbCallText.call(.advance(us: 1)) == "advance(0.000001)")
+    #expect(VerbCallText.call(.swipeBack(cancel: true)) == "swipe_back { cancel = true }")
+    #expect(VerbCallText.call(.openURL("a\"b")) == "open_url(\"a\\\"b\")")
   }
 }
 

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import ScriptHost
 
 /// What `lifesim explore` asks for. The budget is `runs` or `timeSeconds` (runs wins).
 public struct ExploreOptions: Sendable {
@@ -31,34 +32,10 @@ public struct ExploreOptions: Sendable {
   public static let defaultRuns = 1_000
 }
 
-/// `--shard K/N`: this process runs the runs whose index ≡ K−1 (mod N).
-public struct Shard: Equatable, Sendable {
-  /// 1-based.
-  public var index: Int
-  public var count: Int
-
-  public init(index: Int, count: Int) { self.index = index; self.count = count }
-
-  /// Reads `K/N`; nil when it is not two whole numbers with 1 ≤ K ≤ N and N dividing the lanes.
-  public init?(_ text: String) {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n,
-          ExploreSetup.lanes % n == 0 else { return nil }
-    index = k; count = n
-  }
-
-  /// Reads `I/N` numbered from 0, as Kubernetes numbers an Indexed Job's pods
-  /// (`JOB_COMPLETION_INDEX`): the shard `I+1/N`; nil where `K/N` would be.
-  public init?(zeroBased text: String) {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let i = Int(parts[0]), i >= 0, i < Int.max else { return nil }
-    self.init("\(i + 1)/\(parts[1])")
-  }
-
-  /// `2/4`.
-  public var text: String { "\(index)/\(count)" }
-
-  func owns(run: Int) -> Bool { run % count == index - 1 }
+extension Shard {
+  /// Whether explore can run this shard: its runs are dealt to `ExploreSetup.lanes` lanes, so
+  /// N must divide them (`--shard 1/3` cannot).
+  public var splitsExploreLanes: Bool { ExploreSetup.lanes % count == 0 }
 }
 
 /// Everything a worker needs, read once: the app, its profile, its declared controllers and

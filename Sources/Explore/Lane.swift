@@ -1,4 +1,5 @@
 import Lifecycle
+import ScriptHost
 
 /// What one lane did.
 struct LaneOutcome {

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Lifecycle
+import ScriptHost
 
 /// Writes an exploration to `-o DIR`: `finding-N.lua` (a scenario), `finding-N.lifelog` (its
 /// run by the ordinary runner, which must fail) and `report.json`.

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import ScriptHost
 
 /// Why a run failed, as a finding names it: the termination reason (or `invariant`,
 /// `script_error`) and the callback or invariant where it happened. Two failures with the

@@ -4,29 +4,34 @@ internal import CLua
 /// functions of the pattern library and the metering, `LuaPattern*`, `LuaArguments`, `LuaBudget`
 /// and `SandboxMetering`, work on the raw state too, with functions that never raise.)
 ///
+/// Its `package` members are the Swift API ScriptHost and Explore use: typed pushes and reads,
+/// raw table access, references, host functions and protected calls, each wrapping one C call
+/// that its comment names. The raw state and every C type stay inside LuaRuntime, which is the
+/// only module that imports CLua.
+///
 /// Every wrapper is raw (no metamethods) or protected, so no Lua error can
 /// longjmp through a Swift frame: Lua code runs only inside `protectedCall`,
 /// Swift functions are reached through `clua_trampoline`, and the capped
 /// allocator never refuses memory while Swift is on the stack.
-final class LuaVM {
+package final class LuaVM {
   /// The thread host calls operate on: the main state, or the coroutine that called the host.
   private(set) var L: OpaquePointer
   let mainL: OpaquePointer
   private let limits: UnsafeMutablePointer<clua_limits>
   /// Lua code currently running on this state (nested pcalls count).
-  private(set) var guestDepth = 0
+  package private(set) var guestDepth = 0
   /// The error message (with traceback) of the last protected call that failed.
-  private(set) var lastErrorMessage = ""
+  package private(set) var lastErrorMessage = ""
 
   /// The line number in `file:line:` at the start of the last error, if any.
-  var lastErrorLine: Int? {
+  package var lastErrorLine: Int? {
     let head = lastErrorMessage.split(separator: " ", maxSplits: 1).first ?? ""
     let parts = head.split(separator: ":")
     return parts.count >= 2 ? Int(parts[parts.count - 1]) : nil
   }
 
   /// A state with a memory cap (0: none) and an instruction budget per protected call (0: none).
-  init(memoryLimitBytes: Int, instructionLimit: Int) {
+  package init(memoryLimitBytes: Int, instructionLimit: Int) {
     limits = .allocate(capacity: 1)
     limits.initialize(to: clua_limits())
     limits.pointee.bytes_limit = memoryLimitBytes
@@ -44,15 +49,15 @@ final class LuaVM {
     limits.deallocate()
   }
 
-  let instructionLimit: Int
+  package let instructionLimit: Int
 
-  var aborted: Bool { limits.pointee.aborted != 0 }
+  package var aborted: Bool { limits.pointee.aborted != 0 }
 
   /// Makes every Lua frame on this state unwind (the process ended under it).
-  func abort() { limits.pointee.aborted = 1 }
+  package func abort() { limits.pointee.aborted = 1 }
 
   /// Restarts the instruction budget and the wall-clock guard (the scenario gets one per verb).
-  func resetInstructionBudget() {
+  package func resetInstructionBudget() {
     limits.pointee.instructions_left = instructionLimit > 0 ? instructionLimit : Int.max
     startWallClock()
   }
@@ -66,47 +71,52 @@ final class LuaVM {
   // MARK: Stack
 
   /// The corresponding C function is `lua_gettop`.
-  var top: Int32 { lua_gettop(L) }
+  package var top: Int32 { lua_gettop(L) }
   /// The corresponding C function is `lua_settop`.
-  func setTop(_ n: Int32) { lua_settop(L, n) }
+  package func setTop(_ n: Int32) { lua_settop(L, n) }
   /// The macro `lua_pop`.
-  func pop(_ n: Int32 = 1) { clua_pop(L, n) }
+  package func pop(_ n: Int32 = 1) { clua_pop(L, n) }
   /// The corresponding C function is `lua_pushvalue`.
-  func pushValue(_ idx: Int32) { lua_pushvalue(L, idx) }
+  package func pushValue(_ idx: Int32) { lua_pushvalue(L, idx) }
   /// Makes room for `n` more values on the stack, or says it cannot: a C function is only
   /// promised 20 slots, and pushing past them corrupts the heap. The corresponding C function
   /// is `lua_checkstack`.
-  func ensureStack(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
+  package func ensureStack(_ n: Int32) -> Bool { lua_checkstack(L, n) != 0 }
   /// The corresponding C function is `lua_absindex`.
-  func absIndex(_ idx: Int32) -> Int32 { lua_absindex(L, idx) }
+  package func absIndex(_ idx: Int32) -> Int32 { lua_absindex(L, idx) }
   /// The corresponding C function is `lua_type`.
-  func type(_ idx: Int32) -> LuaType { LuaType(rawValue: lua_type(L, idx)) ?? .none }
+  package func type(_ idx: Int32) -> LuaType { LuaType(rawValue: lua_type(L, idx)) ?? .none }
   /// The macro `lua_insert`.
-  func insert(_ idx: Int32) { clua_insert(L, idx) }
+  package func insert(_ idx: Int32) { clua_insert(L, idx) }
 
   // MARK: Push
 
-  func pushNil() { lua_pushnil(L) }
-  func push(_ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
-  func push(_ i: Int64) { lua_pushinteger(L, lua_Integer(i)) }
-  func push(_ i: Int) { lua_pushinteger(L, lua_Integer(i)) }
-  func push(_ d: Double) { lua_pushnumber(L, d) }
+  /// The corresponding C function is `lua_pushnil`.
+  package func pushNil() { lua_pushnil(L) }
+  /// The corresponding C function is `lua_pushboolean`.
+  package func push(_ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
+  /// The corresponding C function is `lua_pushinteger`.
+  package func push(_ i: Int64) { lua_pushinteger(L, lua_Integer(i)) }
+  /// The corresponding C function is `lua_pushinteger`.
+  package func push(_ i: Int) { lua_pushinteger(L, lua_Integer(i)) }
+  /// The corresponding C function is `lua_pushnumber`.
+  package func push(_ d: Double) { lua_pushnumber(L, d) }
   /// The corresponding C function is `lua_pushlstring`.
-  func push(_ s: String) {
+  package func push(_ s: String) {
     var s = s
     s.withUTF8 { buf in
       buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
     }
   }
   /// The macro `lua_newtable`.
-  func newTable() { clua_newtable(L) }
+  package func newTable() { clua_newtable(L) }
   /// Pushes the registry table (`LUA_REGISTRYINDEX`).
-  func pushRegistry() { lua_pushvalue(L, clua_registryindex()) }
+  package func pushRegistry() { lua_pushvalue(L, clua_registryindex()) }
 
   // MARK: Read
 
   /// The corresponding C function is `lua_tolstring` (only for strings and numbers; never converts in place).
-  func string(_ idx: Int32) -> String? {
+  package func string(_ idx: Int32) -> String? {
     let t = lua_type(L, idx)
     guard t == LUA_TSTRING else {
       if t == LUA_TNUMBER {
@@ -122,59 +132,61 @@ final class LuaVM {
     }
   }
   /// The corresponding C function is `lua_tointegerx`; nil unless an integral number.
-  func integer(_ idx: Int32) -> Int64? {
+  package func integer(_ idx: Int32) -> Int64? {
     var ok: Int32 = 0
     let v = lua_tointegerx(L, idx, &ok)
     return ok != 0 && lua_type(L, idx) == LUA_TNUMBER ? Int64(v) : nil
   }
   /// The corresponding C function is `lua_tonumberx`.
-  func number(_ idx: Int32) -> Double? {
+  package func number(_ idx: Int32) -> Double? {
     guard lua_type(L, idx) == LUA_TNUMBER else { return nil }
     return clua_tonumber(L, idx)
   }
-  func isInteger(_ idx: Int32) -> Bool { lua_isinteger(L, idx) != 0 }
-  func bool(_ idx: Int32) -> Bool { lua_toboolean(L, idx) != 0 }
+  /// The corresponding C function is `lua_isinteger`.
+  package func isInteger(_ idx: Int32) -> Bool { lua_isinteger(L, idx) != 0 }
+  /// The corresponding C function is `lua_toboolean`.
+  package func bool(_ idx: Int32) -> Bool { lua_toboolean(L, idx) != 0 }
 
   // MARK: Tables (raw: no metamethods ever run from Swift)
 
   /// `t[key]` with `lua_rawget`; pushes the value.
-  func rawGet(_ table: Int32, _ key: String) {
+  package func rawGet(_ table: Int32, _ key: String) {
     let t = absIndex(table)
     push(key)
     lua_rawget(L, t)
   }
   /// `t[i]` with `lua_rawgeti`; pushes the value.
-  func rawGet(_ table: Int32, _ i: Int) { lua_rawgeti(L, table, lua_Integer(i)) }
+  package func rawGet(_ table: Int32, _ i: Int) { lua_rawgeti(L, table, lua_Integer(i)) }
   /// `t[key] = top` with `lua_rawset`; pops the value.
-  func rawSet(_ table: Int32, _ key: String) {
+  package func rawSet(_ table: Int32, _ key: String) {
     let t = absIndex(table)
     push(key)
     insert(-2)
     lua_rawset(L, t)
   }
   /// `t[i] = top` with `lua_rawseti`; pops the value.
-  func rawSet(_ table: Int32, _ i: Int) { lua_rawseti(L, table, lua_Integer(i)) }
+  package func rawSet(_ table: Int32, _ i: Int) { lua_rawseti(L, table, lua_Integer(i)) }
   /// The corresponding C function is `lua_rawlen`.
-  func rawLength(_ idx: Int32) -> Int { Int(lua_rawlen(L, idx)) }
+  package func rawLength(_ idx: Int32) -> Int { Int(lua_rawlen(L, idx)) }
   /// The corresponding C function is `lua_next` (raw). Order is the table's own: callers must not let it reach a log.
-  func next(_ table: Int32) -> Bool { lua_next(L, table) != 0 }
+  package func next(_ table: Int32) -> Bool { lua_next(L, table) != 0 }
   /// The corresponding C function is `lua_setmetatable`.
-  func setMetatable(_ idx: Int32) { lua_setmetatable(L, idx) }
+  package func setMetatable(_ idx: Int32) { lua_setmetatable(L, idx) }
   /// The corresponding C function is `lua_pushglobaltable`: the globals table, read raw from the registry.
-  func pushGlobals() { lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
+  package func pushGlobals() { lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
 
   // MARK: References (values kept in the registry, pushed by number)
 
   /// Keeps the value on top of the stack in the registry and pops it; `pushReference` pushes it
   /// back with one array read, where reaching it by name hashes and interns strings. The
   /// corresponding C function is `luaL_ref`.
-  func makeReference() -> Int32 { luaL_ref(L, clua_registryindex()) }
+  package func makeReference() -> Int32 { luaL_ref(L, clua_registryindex()) }
   /// Pushes the value kept as `reference`.
-  func pushReference(_ reference: Int32) { lua_rawgeti(L, clua_registryindex(), lua_Integer(reference)) }
+  package func pushReference(_ reference: Int32) { lua_rawgeti(L, clua_registryindex(), lua_Integer(reference)) }
   /// Lets the value kept as `reference` go (`luaL_unref`).
-  func releaseReference(_ reference: Int32) { luaL_unref(L, clua_registryindex(), reference) }
+  package func releaseReference(_ reference: Int32) { luaL_unref(L, clua_registryindex(), reference) }
   /// `t[key]` with `lua_rawget`, the key the value kept as `key` (a string made once); pushes the value.
-  func rawGet(_ table: Int32, keyReference key: Int32) {
+  package func rawGet(_ table: Int32, keyReference key: Int32) {
     let t = absIndex(table)
     pushReference(key)
     lua_rawget(L, t)
@@ -183,7 +195,7 @@ final class LuaVM {
   // MARK: Functions
 
   /// Registers a Swift function as a Lua closure (through `clua_trampoline`) and pushes it.
-  func push(function body: @escaping HostFunction.Body) {
+  package func push(function body: @escaping HostFunction.Body) {
     let box = Unmanaged.passRetained(HostFunction(body))
     let raw = lua_newuserdatauv(L, MemoryLayout<UnsafeRawPointer>.size, 0)!
     raw.storeBytes(of: box.toOpaque(), as: UnsafeRawPointer.self)
@@ -195,7 +207,7 @@ final class LuaVM {
   }
 
   /// The bytecode of the Lua function on top of the stack (left there), or nil.
-  func dumpTop() -> [UInt8]? {
+  package func dumpTop() -> [UInt8]? {
     var bytes = clua_bytes(data: nil, length: 0, capacity: 0, failed: 0)
     defer { free(bytes.data) }
     guard clua_dump_top(L, &bytes) != 0, let data = bytes.data else { return nil }
@@ -204,7 +216,7 @@ final class LuaVM {
 
   /// Loads bytecode from `dumpTop` of the host's own chunks (never a script's): pushes the
   /// function, or returns the error.
-  func loadHostBytecode(_ bytes: [UInt8], chunkName: String) -> String? {
+  package func loadHostBytecode(_ bytes: [UInt8], chunkName: String) -> String? {
     let status: Int32 = bytes.withUnsafeBufferPointer { buf in
       buf.withMemoryRebound(to: CChar.self) { clua_load_host_bytecode(L, $0.baseAddress, $0.count, chunkName) }
     }
@@ -220,7 +232,7 @@ final class LuaVM {
   }
 
   /// Loads a text chunk (never bytecode); pushes the function or returns the syntax error.
-  func load(_ source: String, chunkName: String) -> String? {
+  package func load(_ source: String, chunkName: String) -> String? {
     var source = source
     let status: Int32 = source.withUTF8 { buf in
       buf.withMemoryRebound(to: CChar.self) { clua_load_text(L, $0.baseAddress, $0.count, chunkName) }
@@ -229,7 +241,7 @@ final class LuaVM {
   }
 
   /// How a protected call ended.
-  enum CallResult: Equatable {
+  package enum CallResult: Equatable {
     case ok
     case error(message: String, traceback: String)
     case instructionLimit
@@ -241,13 +253,13 @@ final class LuaVM {
 
   /// Wall-clock seconds one host call may run before the guard stops it (0: no guard). Not
   /// model behaviour: a last resort against a call that would otherwise never return.
-  var wallLimitSeconds = 0
+  package var wallLimitSeconds = 0
   /// Where the wall-clock guard fired, once it has.
   private var wallClockStoppedAt: String?
 
   /// Calls the function below `nargs` arguments with `lua_pcall` and a traceback handler.
   /// The instruction budget restarts when `budget` is set; results are left on the stack (`nresults`).
-  func protectedCall(nargs: Int32, nresults: Int32, freshBudget: Bool) -> CallResult {
+  package func protectedCall(nargs: Int32, nresults: Int32, freshBudget: Bool) -> CallResult {
     let base = top - nargs
     clua_push_message_handler(L)
     insert(base)
@@ -288,10 +300,10 @@ final class LuaVM {
   }
 
   /// The script line calling the current host function, as `file:line` (nil when unknown).
-  func callerLocation(level: Int32 = 1) -> String? { Self.callerSite(of: L, level: level)?.description }
+  package func callerLocation(level: Int32 = 1) -> String? { Self.callerSite(of: L, level: level)?.description }
 
   /// The script line calling the current host function, its file named whole (nil when unknown).
-  func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level, wholeName: true) }
+  package func callerSite(level: Int32 = 1) -> SourceSite? { Self.callerSite(of: L, level: level, wholeName: true) }
 
   /// The script line calling at `level` or above on thread `L`, as `file:line`, skipping the prelude's frames.
   static func callerLocation(of L: OpaquePointer, level: Int32) -> String? { callerSite(of: L, level: level)?.description }
@@ -314,7 +326,7 @@ final class LuaVM {
 
   /// Where a Lua function at `idx` was defined: its chunk's whole name and first line
   /// (`lua_getinfo` with ">S"); nil for a C function.
-  func definitionSite(_ idx: Int32) -> SourceSite? {
+  package func definitionSite(_ idx: Int32) -> SourceSite? {
     var ar = lua_Debug()
     pushValue(idx)
     lua_getinfo(L, ">S", &ar)
@@ -333,7 +345,7 @@ final class LuaVM {
   }
 
   /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").
-  func definitionLines(_ idx: Int32) -> ClosedRange<Int>? {
+  package func definitionLines(_ idx: Int32) -> ClosedRange<Int>? {
     var ar = lua_Debug()
     pushValue(idx)
     lua_getinfo(L, ">S", &ar)
@@ -342,7 +354,7 @@ final class LuaVM {
   }
 
   /// Opens the base, table, string, math, utf8 and coroutine libraries (never io, os, debug, package).
-  func openSafeLibraries() {
+  package func openSafeLibraries() {
     let libs: [(String, lua_CFunction)] = [
       ("_G", luaopen_base), ("table", luaopen_table), ("string", luaopen_string),
       ("math", luaopen_math), ("utf8", luaopen_utf8), ("coroutine", luaopen_coroutine),
@@ -353,41 +365,42 @@ final class LuaVM {
     }
   }
 
-  /// Pushes the C `coroutine.create` that hooks new coroutines, and the limit re-raiser.
-  func pushCoroutineCreate() { clua_push_coroutine_create(L) }
-  func pushReraise() { clua_push_reraise(L) }
+  /// Pushes the C `coroutine.create` that hooks new coroutines (the shim's `clua_push_coroutine_create`).
+  package func pushCoroutineCreate() { clua_push_coroutine_create(L) }
+  /// Pushes the limit re-raiser (the shim's `clua_push_reraise`).
+  package func pushReraise() { clua_push_reraise(L) }
 
-  static let version: String = "Lua 5.4"
+  package static let version: String = "Lua 5.4"
 }
 
 /// `lua_type`'s answers.
-enum LuaType: Int32 {
+package enum LuaType: Int32 {
   case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
 }
 
 /// A Swift function Lua can call. It throws `LuaRaise` to raise a Lua error.
-final class HostFunction {
-  typealias Body = (LuaVM) throws -> Int32
-  let body: Body
-  init(_ body: @escaping Body) { self.body = body }
+package final class HostFunction {
+  package typealias Body = (LuaVM) throws -> Int32
+  package let body: Body
+  package init(_ body: @escaping Body) { self.body = body }
 }
 
 /// An error a host function raises in Lua, with only C frames between it and the pcall.
-struct LuaRaise: Error {
-  let message: String
+package struct LuaRaise: Error {
+  package let message: String
   /// Set when the error value to raise is already on top of the Lua stack (an error
   /// caught from Lua code the host called, re-raised as it was).
-  private(set) var valueOnStack = false
+  package private(set) var valueOnStack = false
   /// A message that is complete as it is (it names its own location, or none applies).
-  init(_ message: String) { self.message = message }
+  package init(_ message: String) { self.message = message }
   /// A misuse of the API at the script line that made the call: `file:line: message`, as
   /// `luaL_error` words it.
-  init(at vm: LuaVM, _ message: String) {
+  package init(at vm: LuaVM, _ message: String) {
     self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
   }
 
   /// Raises the value on top of the stack unchanged.
-  static let valueOnTop: LuaRaise = {
+  package static let valueOnTop: LuaRaise = {
     var raise = LuaRaise("")
     raise.valueOnStack = true
     return raise
@@ -397,7 +410,7 @@ struct LuaRaise: Error {
 extension LuaVM {
   /// Makes `hostDispatch` able to find this VM from its `lua_State` or any of its coroutines:
   /// the pointer lives in the state's limits (its extra space), never in a global.
-  func register() { limits.pointee.host = Unmanaged.passUnretained(self).toOpaque() }
+  package func register() { limits.pointee.host = Unmanaged.passUnretained(self).toOpaque() }
 
   static func vm(for L: OpaquePointer) -> LuaVM? {
     guard let host = clua_limits_of(L).pointee.host else { return nil }
@@ -413,7 +426,7 @@ extension LuaVM {
   }
 
   /// Sets the first upvalue (`_ENV`) of the function at `fn` to the value on top (`lua_setupvalue`).
-  func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
+  package func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
 
 }
 

@@ -1,5 +1,7 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
+import ScriptHost
 
 /// What `explore { … }` declares in an explore spec.
 struct ExploreDeclaration: Equatable {

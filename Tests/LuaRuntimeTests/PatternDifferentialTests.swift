@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ScriptHost
+@testable import LuaRuntime
 
 /// The sandbox's own pattern matcher against stock `lua5.4`: the same seeded cases run once in
 /// one `lua5.4` process (Lua's C matcher) and once in a sandbox (lifesim's Swift matcher);

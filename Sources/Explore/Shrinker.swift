@@ -1,4 +1,5 @@
 import Lifecycle
+import ScriptHost
 
 /// Shrinks a failing sequence of verbs to a short one that fails the same way, in the manner
 /// of Hypothesis's shrinker: delete chunks of verbs (largest first), then single verbs, then

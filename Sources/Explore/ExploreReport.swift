@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import ScriptHost
 
 /// `report.json`: what an exploration (or a merge of shards) did. Every member is a function
 /// of the seed and the budget, so the same exploration gives the same bytes; `seconds` is the
