@@ -40,11 +40,13 @@ let package = Package(
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
     .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
-    .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
+    .target(name: "Render", dependencies: ["RunComparison", "Lifecycle", "EventStore"]),
+    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "Lifecycle", "EventStore"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "Render", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),

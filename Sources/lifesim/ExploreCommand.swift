@@ -1,10 +1,11 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import EventStore
+import Glibc
 import Lifecycle
+import Render
 import ScriptHost
+#if canImport(Glibc)
+#endif
 
 struct Explore: ParsableCommand {
   static let configuration = CommandConfiguration(
