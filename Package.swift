@@ -44,11 +44,13 @@ let package = Package(
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
     .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
-    .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
+    .target(name: "Render", dependencies: ["RunComparison", "Lifecycle", "EventStore"]),
+    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "Lifecycle", "EventStore"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "Explore", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "Explore", "Render", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
@@ -68,6 +70,8 @@ let package = Package(
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile"]),
     .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
+    // ScriptHost only to record the bundled scenarios' logs the renderers are tested over.
+    .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import Render
 import ScriptHost
 
 #if canImport(Glibc)
@@ -13,9 +14,6 @@ public struct RecordedEvent: Sendable {
   public let seq: Int64
   public let event: Event
 }
-
-/// Turns a run's events into trace lines (the command's trace format); called only for failures.
-public typealias TraceRenderer = @Sendable (_ events: ArraySlice<RecordedEvent>) -> [String]
 
 /// How every case of a run is run.
 public struct CaseOptions: Sendable {
@@ -37,12 +35,11 @@ public struct CaseOptions: Sendable {
   public var inputs: [String] = []
   /// `--strict`: any diagnostic fails a case.
   public var strict = false
-  public var traceRenderer: TraceRenderer
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
-              reproduceOptions: [String], traceRenderer: @escaping TraceRenderer) {
+              reproduceOptions: [String]) {
     self.logsDirectory = logsDirectory; self.keepAllLogs = keepAllLogs; self.searchPath = searchPath
-    self.wallLimitSeconds = wallLimitSeconds; self.reproduceOptions = reproduceOptions; self.traceRenderer = traceRenderer
+    self.wallLimitSeconds = wallLimitSeconds; self.reproduceOptions = reproduceOptions
   }
 }
 
@@ -50,6 +47,11 @@ public struct CaseOptions: Sendable {
 enum CaseRun {
   /// Trace lines shown before a failed expectation, and after it.
   static let linesBefore = 8, linesAfter = 3
+
+  /// The trace lines of `events` (the command's trace format); made only for failures.
+  private static func trace(_ events: ArraySlice<RecordedEvent>) -> [String] {
+    TraceText.lines(of: events.lazy.map { (seq: $0.seq, event: $0.event) })
+  }
 
   /// Runs `c`, unless `known` (what an earlier case of the same scenario declared) already
   /// says it is skipped: the declaration never depends on the profile, so the result is the same.
@@ -100,7 +102,7 @@ enum CaseRun {
     if let problem = result.error {
       status = .error
       message = problem
-      trace = Array(options.traceRenderer(events[...]).suffix(linesBefore + linesAfter))
+      trace = Array(Self.trace(events[...]).suffix(linesBefore + linesAfter))
     } else if result.exitStatus != 0 {
       status = .failed
       // The first failed expectation, else the termination nobody expected, else (--strict) the
@@ -121,7 +123,7 @@ enum CaseRun {
           message = "diagnostic \(code): \(text) (--strict)"
         }
         let end = min(failure + linesAfter, events.count - 1)
-        trace = Array(options.traceRenderer(events[...end]).suffix(linesBefore + 1 + (end - failure)))
+        trace = Array(Self.trace(events[...end]).suffix(linesBefore + 1 + (end - failure)))
       }
     }
     var logPath: String?

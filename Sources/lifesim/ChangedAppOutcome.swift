@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import Render
 import ScriptHost
 
 /// `replay --app`: how the run with the changed app ended, printed after where it departs: which

@@ -1,3 +1,5 @@
+import Render
+
 /// The suite report's `--compare` section: one row per pair of runs that differ, every text
 /// through `HTMLText`.
 struct ComparisonTable {

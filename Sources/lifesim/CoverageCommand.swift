@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import Render
 
 struct Coverage: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import Render
 import RunComparison
 
 struct Diff: ParsableCommand {
@@ -74,7 +75,7 @@ struct Diff: ParsableCommand {
       let text = try renderer.utf8(hunk)
       // The header and the text written in turn: joining them first copied every hunk once more.
       let header = HunkRenderer.header(hunk)
-      Terminal.write(utf8: Terminal.colour ? Array(Terminal.paint(String(decoding: header, as: UTF8.self), "36").utf8) : header)
+      Terminal.write(utf8: TerminalColour.enabled ? Array(TerminalColour.paint(String(decoding: header, as: UTF8.self), "36").utf8) : header)
       if !text.isEmpty { Terminal.write(utf8: text) }
     }
     var progress = Progress("diff")

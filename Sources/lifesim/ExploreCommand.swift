@@ -1,10 +1,9 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import EventStore
+import Glibc
 import Lifecycle
 import Explore
+import Render
 import ScriptHost
 
 struct Explore: ParsableCommand {

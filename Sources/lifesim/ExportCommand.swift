@@ -1,9 +1,10 @@
 #if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import EventStore
+import Glibc
 import Lifecycle
+import Render
+#endif
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -170,3 +171,20 @@ struct Export: ParsableCommand {
 }
 
 extension TraceClock: ExpressibleByArgument {}
+
+extension TablesExport {
+  /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
+  init(folder: String, overwrite: Bool, inputs: [String]) throws {
+    if mkdir(folder, 0o755) != 0, errno != EEXIST {
+      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(errno))")
+    }
+    var sinks: [OutputSink] = []
+    do {
+      for file in Self.files { sinks.append(try OutputSink(path: folder + "/" + file, overwrite: overwrite, inputs: inputs)) }
+    } catch {
+      sinks.forEach { $0.discard() }
+      throw error
+    }
+    self.init(sinks: sinks)
+  }
+}

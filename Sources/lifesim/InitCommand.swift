@@ -1,8 +1,9 @@
 import ArgumentParser
+import Glibc
+import Render
 import ScriptHost
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 struct Init: ParsableCommand {

@@ -29,7 +29,4 @@ enum JSONLines {
   static func endIfNeeded(status: Int32) {
     end(status: status, Terminal.lastError.map { [("error", .string($0))] } ?? [])
   }
-
-  /// An event's canonical text as an object (null if it is not JSON, which a log's line always is).
-  static func object(_ text: String) -> JSONValue { (try? JSONParser.parse(text)) ?? .null }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import Render
 import ScriptHost
 
 #if canImport(Glibc)
@@ -112,11 +113,4 @@ private func firstArgumentNotUTF8() -> Int? {
     if String(validatingCString: raw) == nil { return i }
   }
   return nil
-}
-
-/// Every command's exit status: 0 all well; 1 a check failed (an expectation, a divergence, a damaged log, runs that differ); 2 trouble (usage, a script error, an unreadable log).
-enum Status {
-  static let ok: Int32 = 0
-  static let failed: Int32 = 1
-  static let trouble: Int32 = 2
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import Render
 
 /// `replay LOG` without `--verify` or `--app`: the recorded trace, or with `--state` the state
 /// folded from the events, from the log alone (no script runs).

@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Render
 
 /// Where an export goes: standard output, or a file at `-o` that appears only when complete
 /// (see `OutputTarget`).
-final class OutputSink {
+final class OutputSink: ExportSink {
   private let target: OutputTarget?
   /// Open until `commit` or `discard`.
   private var file: UnsafeMutablePointer<FILE>?
@@ -36,7 +37,6 @@ final class OutputSink {
     }
   }
 
-  /// Writes `text`, whole lines each ended by a newline: as many `write` calls would.
   func write(lines text: UnsafeRawBufferPointer) {
     guard !text.isEmpty else { return }
     guard target != nil else {

@@ -1,11 +1,12 @@
 import ArgumentParser
 import EventStore
+import Glibc
 import Lifecycle
+import Render
 import RunComparison
 import ScriptHost
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 struct Replay: ParsableCommand {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import EventStore
+import Glibc
 import Lifecycle
+import Render
 import ScriptHost
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 /// What `lifesim run` was asked to do, as plain values: built by ArgumentParser's `Run`, or by

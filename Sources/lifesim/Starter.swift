@@ -1,4 +1,5 @@
 import EventStore
+import Render
 
 /// The files `lifesim init` writes: a scenario and an app that run green, and the Lua
 /// Language Server settings that give both completion and checking.

@@ -1,10 +1,11 @@
 import EventStore
+import Glibc
 import Lifecycle
+import Render
 import RunComparison
 import Suite
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 /// `lifesim test --compare profiles|scenes`: what changes from one profile to the next, or when

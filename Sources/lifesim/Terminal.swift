@@ -8,15 +8,6 @@ import Darwin
 
 /// Where output goes, and whether it may be coloured.
 enum Terminal {
-  /// Colour only on a TTY with `NO_COLOR` unset.
-  static let colour: Bool = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
-
-  /// `text` in colour on a terminal (its own escapes only: text from an app or a log is made
-  /// visible with `TerminalText.visible` first).
-  static func paint(_ text: String, _ code: String) -> String {
-    colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-  }
-
   /// `lifesim: message` on stderr (after whatever stdout holds), its control characters made
   /// visible: a message may quote a script or a log.
   static func error(_ message: String) {

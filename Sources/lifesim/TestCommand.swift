@@ -1,11 +1,12 @@
 import ArgumentParser
 import EventStore
+import Glibc
 import Lifecycle
+import Render
 import ScriptHost
 import Suite
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 struct Test: ParsableCommand {
@@ -155,10 +156,7 @@ struct Test: ParsableCommand {
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
                               searchPath: modules.searchPath, wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] }) { events in
-      var trace = TraceFormatter()
-      return events.map { trace.line(seq: $0.seq, $0.event) }
-    }
+                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] })
     options.maxEvents = guardOptions.maxEvents
     options.strict = strict
     options.sdk = sdkOption.sdk
@@ -173,7 +171,7 @@ struct Test: ParsableCommand {
         if json { Terminal.write(JSONReport.caseLine(r, wallTimes: wallTimes)) }
         else if !quiet {
           progress.clear()
-          Terminal.write(HumanReport.caseLine(r, paint: Terminal.paint))
+          Terminal.write(HumanReport.caseLine(r, paint: TerminalColour.paint))
           if progress.isLive { Terminal.flush() }
         }
       },
@@ -204,10 +202,10 @@ struct Test: ParsableCommand {
       for file in files { Terminal.write(JSONReport.fileLine(file)) }
       Terminal.write(JSONReport.summaryLine(summary, wallUs: wallUs))
     } else {
-      for r in results { for line in HumanReport.failureBlock(r, paint: Terminal.paint) { Terminal.write(line) } }
+      for r in results { for line in HumanReport.failureBlock(r, paint: TerminalColour.paint) { Terminal.write(line) } }
       // Scenarios are named by their cases; -q keeps only the problems.
       for file in files where file.role != .scenario && (file.isProblem || !quiet) {
-        Terminal.write(HumanReport.fileLine(file, paint: Terminal.paint))
+        Terminal.write(HumanReport.fileLine(file, paint: TerminalColour.paint))
       }
       if !quiet { Terminal.write(HumanReport.filesSummary(files)) }
       for r in results { for line in HumanReport.warningLines(r, diagnostics: !quiet) { Terminal.write(line) } }

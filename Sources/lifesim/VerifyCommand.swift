@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventStore
+import Render
 
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
