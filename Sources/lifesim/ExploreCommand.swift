@@ -1,6 +1,8 @@
 import ArgumentParser
-import EventStore
+#if canImport(Glibc)
 import Glibc
+#endif
+import EventStore
 import Lifecycle
 import Explore
 import Render

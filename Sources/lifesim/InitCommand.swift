@@ -1,10 +1,10 @@
 import ArgumentParser
+#if canImport(Glibc)
 import Glibc
+#endif
 import Render
 import ScriptHost
 
-#if canImport(Glibc)
-#endif
 
 struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,13 +1,13 @@
 import ArgumentParser
 import EventStore
+#if canImport(Glibc)
 import Glibc
+#endif
 import Lifecycle
 import Render
 import RunComparison
 import ScriptHost
 
-#if canImport(Glibc)
-#endif
 
 struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(

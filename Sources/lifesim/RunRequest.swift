@@ -1,12 +1,12 @@
 import ArgumentParser
 import EventStore
+#if canImport(Glibc)
 import Glibc
+#endif
 import Lifecycle
 import Render
 import ScriptHost
 
-#if canImport(Glibc)
-#endif
 
 /// What `lifesim run` was asked to do, as plain values: built by ArgumentParser's `Run`, or by
 /// `QuickRun` for the common short forms without ArgumentParser's start-up work. Both run here.

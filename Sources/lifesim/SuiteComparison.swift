@@ -1,12 +1,12 @@
 import EventStore
+#if canImport(Glibc)
 import Glibc
+#endif
 import Lifecycle
 import Render
 import RunComparison
 import Suite
 
-#if canImport(Glibc)
-#endif
 
 /// `lifesim test --compare profiles|scenes`: what changes from one profile to the next, or when
 /// the app adopts scenes. Every case keeps its log; each pair of runs the axis names is compared

@@ -1,13 +1,13 @@
 import ArgumentParser
 import EventStore
+#if canImport(Glibc)
 import Glibc
+#endif
 import Lifecycle
 import Render
 import ScriptHost
 import Suite
 
-#if canImport(Glibc)
-#endif
 
 struct Test: ParsableCommand {
   static let configuration = CommandConfiguration(
