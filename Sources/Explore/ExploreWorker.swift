@@ -58,6 +58,7 @@ final class ExploreWorker {
         continue
       }
       do {
+        app.startHostWork(at: nil)
         try sim.perform(input)
       } catch {
         record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(app.fatal?.message ?? error.message))

@@ -32,6 +32,15 @@ public protocol AppDriver: AnyObject {
   /// keeps it between jobs forgets it now, as a weak reference would have (a weak reference
   /// would make every retain of the simulator take the runtime's slow path).
   func servicesEnded(_ services: AppServices)
+  /// Asked before each step of work the host does while no app code runs (delivering the
+  /// transfers the app queued, expiring its tasks): false stops that work (a guard of the
+  /// driver's, such as the wall clock's, has fired and stops the run).
+  func hostWorkMayContinue() -> Bool
+}
+
+extension AppDriver {
+  /// A driver with no guard on host work.
+  public func hostWorkMayContinue() -> Bool { true }
 }
 
 extension AppDriver {

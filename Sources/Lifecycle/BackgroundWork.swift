@@ -130,7 +130,7 @@ public struct BackgroundWorkState: Equatable, Sendable {
   public var running: [RunningBGTask] = []
   // The system's: they outlive the process.
   public var pending: [PendingBGTaskRequest] = []
-  public var transfers: [BackgroundTransfer] = []
+  public var transfers: BackgroundTransfers = []
   public var transfersStarted = 0
   /// The device is on external power (`power(on)`).
   public var externalPower = false
@@ -147,16 +147,13 @@ public struct BackgroundWorkState: Equatable, Sendable {
   /// The transfers of `session` that `transfer_done` delivers at `now`: not cancelled, and run
   /// for at least their duration.
   public func finishedTransfers(_ session: String, at now: Int64) -> [BackgroundTransfer] {
-    transfers.filter { $0.session == session && !$0.cancelled && now - $0.startedAt >= $0.durationUs }
+    transfers.inSession(session).filter { !$0.cancelled && now - $0.startedAt >= $0.durationUs }
   }
 
-  /// Sessions with a transfer `transfer_done` can deliver at `now`, in order of first transfer.
+  /// Sessions with a transfer `transfer_done` can deliver at `now`, in order of first transfer
+  /// (through the index by session: explore asks on every step).
   public func sessionsWithFinishedTransfers(at now: Int64) -> [String] {
-    var out: [String] = []
-    for t in transfers where !out.contains(t.session) && !finishedTransfers(t.session, at: now).isEmpty {
-      out.append(t.session)
-    }
-    return out
+    transfers.sessions.filter { !finishedTransfers($0, at: now).isEmpty }
   }
 
   /// What dies with the process: registrations and running tasks. Requests and transfers stay.

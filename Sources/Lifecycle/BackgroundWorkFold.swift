@@ -7,7 +7,7 @@ extension BackgroundWorkState {
   mutating func evolve(input: Input) {
     if case let .power(on) = input { externalPower = on }
     // The user ended the app: its background sessions' transfers are cancelled (−999).
-    if case .forceQuit = input { for i in transfers.indices { transfers[i].cancelled = true } }
+    if case .forceQuit = input { transfers.cancelAll() }
   }
 
   mutating func evolve(callback cb: Callback, target: String, handled: Bool, payload: JSONValue?, at t: Int64) {
@@ -23,7 +23,7 @@ extension BackgroundWorkState {
       if handled { running[i].expiredAt = t } else { running.remove(at: i) }
     }
     if cb == .didCompleteWithError, let task = payload?["task"]?.intValue {
-      transfers.removeAll { $0.id == Int(task) }
+      transfers.remove(id: Int(task))
     }
   }
 

@@ -79,7 +79,7 @@ public struct LifecycleState: Equatable, Sendable {
   public var controllerIDs: [String: Int] = [:]
   public var instancesPerClass: [String: Int] = [:]
   public var controllersCreated = 0
-  public var tasks: [BackgroundTask] = []
+  public var tasks = BackgroundTasks()
   public var tasksBegun = 0
   /// When the current stretch in the background began (the allowance counts from here).
   public var backgroundSince: Int64?
@@ -332,9 +332,7 @@ extension LifecycleState {
     case .applicationSignificantTimeChange: timeChangePending = false
     case .applicationProtectedDataDidBecomeAvailable: protectedDataAvailablePending = false
     case .expirationHandler:
-      if BGTaskLabel.identifier(of: target) == nil, let id = InstanceLabel.number(target), let i = tasks.firstIndex(where: { $0.id == id }) {
-        tasks[i].expirationCalled = true
-      }
+      if BGTaskLabel.identifier(of: target) == nil, let id = InstanceLabel.number(target) { tasks.markExpired(id: id) }
     case .asyncAfter:
       if let id = InstanceLabel.number(target) { afters.removeAll { $0.id == id } }
     case .willFinishLaunchingWithOptions, .configurationForConnecting, .applicationWillResignActive,
@@ -369,9 +367,9 @@ extension LifecycleState {
   private mutating func evolve(call: AppCall, at t: Int64) {
     switch call {
     case let .beginBackgroundTask(name, task):
-      tasks.append(BackgroundTask(id: task, name: name))
+      tasks.begin(BackgroundTask(id: task, name: name))
       tasksBegun = max(tasksBegun, task)
-    case let .endBackgroundTask(task): tasks.removeAll { $0.id == task }
+    case let .endBackgroundTask(task): tasks.end(id: task)
     case let .store(key, value, protection):
       store[key] = value
       storeProtection[key] = value == nil || protection == .untilFirstUnlock ? nil : protection

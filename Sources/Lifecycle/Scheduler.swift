@@ -105,7 +105,7 @@ struct Scheduler {
     if s.process == .running {
       if s.applicationState == .background, let since = s.backgroundSince, !s.tasks.isEmpty {
         let end = since + profile.backgroundTaskAllowance_us
-        if s.tasks.contains(where: { !$0.expirationCalled }) {
+        if s.tasks.unexpiredCount > 0 {
           offer(max(since, end - profile.expirationLead_us), 1, 0, .expiration)
         }
         offer(end, 4, 0, .allowanceKill)

@@ -65,7 +65,7 @@ extension Simulator {
         emit(.appCalled(.beginBackgroundTask(name: name, task: id), at: at))
         return id
       case let .endBackgroundTask(id):
-        guard state.tasks.contains(where: { $0.id == id }) else {
+        guard state.tasks[id: id] != nil else {
           note("endBackgroundTaskIgnored", "no background task \(id) is running: the call does nothing")
           return nil
         }

@@ -171,7 +171,7 @@ extension InputRules {
       if work.running.contains(where: { $0.identifier == id }) { return "the task \"\(id)\" is still running" }
     }
     if case let .transferDone(session) = input, work.finishedTransfers(session, at: clock).isEmpty {
-      let inSession = work.transfers.filter { $0.session == session }
+      let inSession = work.transfers.inSession(session)
       if inSession.isEmpty { return "no transfer is running in background session \"\(session)\"" }
       if inSession.allSatisfy(\.cancelled) { return "the transfers of session \"\(session)\" were cancelled by the force quit" }
       let next = inSession.filter { !$0.cancelled }.map { $0.startedAt + $0.durationUs }.min() ?? clock

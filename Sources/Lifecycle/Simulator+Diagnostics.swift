@@ -29,7 +29,7 @@ extension Simulator {
   /// `task_open_after_expiration` (iOS logs "Background task still not ended after expiration
   /// handlers were called"); with `unendedTaskAfterExpiration` = kill the app is ended at once.
   func checkTaskEnded(afterExpirationOf id: Int) throws(ProcessEnded) {
-    guard state.process == .running, let task = state.tasks.first(where: { $0.id == id }) else { return }
+    guard state.process == .running, let task = state.tasks[id: id] else { return }
     note("taskOpenAfterExpiration",
          "background task \"\(task.name)\" (\(task.id)) is still not ended after its expiration handler returned",
          code: Diagnostic.Code.taskOpenAfterExpiration.rawValue)

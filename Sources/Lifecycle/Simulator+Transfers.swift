@@ -20,21 +20,21 @@ extension Simulator {
     let done = state.backgroundWork.finishedTransfers(session, at: clock)
     guard !done.isEmpty else { return }
     guard state.process != .running else {
-      for transfer in done { try deliverTransferCompletion(transfer, errorCode: nil) }
+      for transfer in done where driver.hostWorkMayContinue() { try deliverTransferCompletion(transfer, errorCode: nil) }
       return
     }
     try wakeInBackground(repeatingDidEnterBackground: false)
     try deliver(.handleEventsForBackgroundURLSession, "AppDelegate", completion: state.completionsIssued + 1,
                 payload: .object([("identifier", .string(session))]))
-    for transfer in done { try deliverTransferCompletion(transfer, errorCode: nil) }
+    for transfer in done where driver.hostWorkMayContinue() { try deliverTransferCompletion(transfer, errorCode: nil) }
     try deliver(.didFinishEvents, URLSessionLabel.delegate, payload: .object([("session", .string(session))]))
   }
 
   /// The transfers a force quit cancelled, to an app the user has opened again: each fails
   /// with NSURLErrorCancelled (−999, F108).
   func deliverCancelledTransfers() throws(ProcessEnded) {
-    guard state.isForeground else { return }
-    for transfer in state.backgroundWork.transfers where transfer.cancelled {
+    guard state.isForeground, state.backgroundWork.transfers.cancelledCount > 0 else { return }
+    for transfer in state.backgroundWork.transfers where transfer.cancelled && driver.hostWorkMayContinue() {
       try deliverTransferCompletion(transfer, errorCode: URLSessionLabel.cancelledErrorCode)
     }
   }

@@ -163,7 +163,7 @@ public final class Simulator: AppServices {
     case .protectedDataLock:
       try protectedData(available: false)
     case .expiration:
-      for task in state.tasks where !task.expirationCalled {
+      for task in state.tasks where !task.expirationCalled && driver.hostWorkMayContinue() {
         let target = "BackgroundTask#\(task.id)"
         let handled = driver.implements(.expirationHandler, target: target)
         emit(.callbackDelivered(.expirationHandler, target: target, handled: handled, depth: depth, arguments: CallbackArguments()))

@@ -22,6 +22,8 @@ package struct HunkRenderer {
   /// The hunk most of whose removed events reappear in B at another time: its first event in A,
   /// how many reappear, and how many were removed. The largest such hunk.
   private(set) var timeShift: (aStart: Int64, shifted: Int, removed: Int)?
+  /// The same counts over the pieces so far of a hunk handed out in pieces, while it goes on.
+  private var piecesSoFar: (aStart: Int64, shifted: Int, removed: Int)?
 
   package init(a: String, b: String, caching: Bool = true) {
     paths = (a, b)
@@ -36,7 +38,8 @@ package struct HunkRenderer {
   package mutating func utf8(_ hunk: EventDiffer.Hunk) throws -> [UInt8] {
     let removedCount = hunk.lines.reduce(0) { $0 + ($1.side == .removed ? 1 : 0) }
     // A hunk that may note a time shift is rendered in full; another may match a template.
-    let shape = caching && removedCount < Self.smallestShift ? HunkTemplates.Shape(hunk) : nil
+    let inPieces = hunk.continued || piecesSoFar != nil
+    let shape = caching && removedCount < Self.smallestShift && !inPieces ? HunkTemplates.Shape(hunk) : nil
     let times = shape.map { $0.times.map { cache.time($0) } }
     if let shape, let times, let bytes = templates.utf8(hunk, shape, times: times, trace: &trace) { return bytes }
     return Array(try text(hunk, shape: shape, times: times).utf8)
@@ -72,16 +75,13 @@ package struct HunkRenderer {
       return parsed
     }
     var notes: [Int: String] = [:]
-    var unpaired = added
-    for r in removed {
-      guard let k = unpaired.firstIndex(where: { texts[$0] == texts[r] }) else { continue }
-      let a = unpaired.remove(at: k)
+    for (r, a) in LinePairing.pairs(removed: removed, added: added, key: { texts[$0] }) {
       let (noteR, noteA) = caching ? pairNotes.notes(hunk.lines[r].body, hunk.lines[a].body) { Self.differingFields(membersOf(r), membersOf(a)) }
         : Self.differingFields(membersOf(r), membersOf(a))
       notes[r] = noteR
       notes[a] = noteA
     }
-    if removed.count >= Self.smallestShift {
+    if removed.count >= Self.smallestShift || hunk.continued || piecesSoFar != nil {
       noteTimeShift(hunk, removed: removed.map(membersOf), added: added.map(membersOf))
     }
     var out = ""
@@ -184,10 +184,13 @@ package struct HunkRenderer {
       // The same event at the same time only moved among its neighbours: no time shift.
       if let same = samePool[timed(m)], same > 0 { samePool[timed(m)] = same - 1 } else { shifted += 1 }
     }
-    guard shifted * 2 >= removed.count, shifted > (timeShift?.shifted ?? 0) else { return }
     let first = hunk.lines.first { $0.side == .removed }
-    let aStart = first.flatMap { try? $0.decoded().seq } ?? hunk.aStart
-    timeShift = (aStart, shifted, removed.count)
+    let aStart = piecesSoFar?.aStart ?? first.flatMap { try? $0.decoded().seq } ?? hunk.aStart
+    let total = (aStart: aStart, shifted: shifted + (piecesSoFar?.shifted ?? 0), removed: removed.count + (piecesSoFar?.removed ?? 0))
+    piecesSoFar = hunk.continued ? total : nil
+    guard !hunk.continued, total.removed >= Self.smallestShift, total.shifted * 2 >= total.removed,
+          total.shifted > (timeShift?.shifted ?? 0) else { return }
+    timeShift = total
   }
 }
 

@@ -80,7 +80,7 @@ extension EventDiffer.Hunk {
              ("b", .object([("start", .int(bStart)), ("count", .int(bCount))])),
              ("lines", .array(lines.map { l in
                .object([("op", .string(Self.op(l.side))), ("event", (try? JSONParser.parse(l.body)) ?? .null)])
-             }))])
+             }))] + (continued ? [("continued", .bool(true))] : []))
   }
 
   private static func op(_ side: EventDiffer.Side) -> String {

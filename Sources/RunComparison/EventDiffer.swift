@@ -9,7 +9,9 @@ import Lifecycle
 /// the runs agree again; only the events a hunk prints are decoded (by its renderer).
 ///
 /// Memory: at most `windowEvents` events read ahead a side, the `context` events before a
-/// hunk, and the hunk being built.
+/// hunk, and the piece of the hunk being built: a hunk that grows past `hunkLinesMax` lines is
+/// handed out in pieces (each but the last `continued`), so two runs that never agree again
+/// (every time differs) are diffed in flat memory.
 public struct EventDiffer {
   /// What went wrong reading or decoding a log (the message names the file where it can).
   public struct Failure: Error, CustomStringConvertible {
@@ -40,10 +42,18 @@ public struct EventDiffer {
     }
   }
 
-  /// A run of differing events with up to `context` unchanged ones around it, as in `diff -u`.
+  /// A run of differing events with up to `context` unchanged ones around it, as in `diff -u`,
+  /// or one piece of a longer one.
   public struct Hunk: Sendable {
     public var aStart: Int64, aCount: Int64, bStart: Int64, bCount: Int64
     public var lines: [Line]
+    /// The hunk goes on in the next piece, which starts where this one ends on both sides.
+    public var continued = false
+
+    /// The piece that follows this one: it starts after this one's events on both sides.
+    var nextPiece: Hunk {
+      Hunk(aStart: aStart + aCount, aCount: 0, bStart: bStart + bCount, bCount: 0, lines: [])
+    }
   }
 
   /// Where the runs first part: each side's first differing event (nil: that run ended there).
@@ -55,6 +65,10 @@ public struct EventDiffer {
 
   /// Events looked ahead on each side when resynchronising after a difference.
   public static let windowEvents = 4096
+
+  /// Lines past which a hunk still open is handed out as a piece (it may exceed this by what
+  /// one realignment adds: at most `2 * windowEvents` lines).
+  public static let hunkLinesMax = 8192
 
   public let context: Int
   public let ignoreTime: Bool
@@ -95,6 +109,12 @@ public struct EventDiffer {
       try emit(hunk)
       hunk.lines.removeAll()
       open = false
+    }
+    // A hunk grown past its bound: hand out what it has, go on in a piece aligned after it.
+    func flushPiece() throws {
+      hunk.continued = true
+      try emit(hunk)
+      hunk = hunk.nextPiece
     }
     func same(_ body: UnsafeRawBufferPointer, hasBrace: Bool) throws {
       if open, trailing > 0 {
@@ -164,7 +184,7 @@ public struct EventDiffer {
       pendingA.removeFirst(i)
       pendingB.removeFirst(j)
       trailing = context
-      if context == 0 { try close() }
+      if context == 0 { try close() } else if hunk.lines.count >= Self.hunkLinesMax { try flushPiece() }
     }
     if open { try close() }
   }

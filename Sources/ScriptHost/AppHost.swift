@@ -45,6 +45,8 @@ package final class AppHost: AppDriver {
 
   /// The wall-clock guard's limit for one call into the app (`WallClock`).
   let wallLimitSeconds: Int
+  /// The same guard for the host's own work during a verb (`HostWorkGuard`).
+  private var hostWork = HostWorkGuard()
 
   /// How the app's Lua closures reach this host (`HostLink`).
   private(set) lazy var link = HostLink(self)
@@ -60,6 +62,16 @@ package final class AppHost: AppDriver {
                output: OutputBudget, wallLimitSeconds: Int) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
     self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
+  }
+
+  /// A verb starts at `at`: the host's work for it is guarded from now.
+  func startHostWork(at: String?) { hostWork.start(at: at, seconds: wallLimitSeconds) }
+
+  /// False, and the run stopped, once the verb's host work has run past the wall-clock limit.
+  func hostWorkMayContinue() -> Bool {
+    guard let message = hostWork.overrun(seconds: wallLimitSeconds) else { return true }
+    fatal = fatal ?? ScriptError(message)
+    return false
   }
 
   /// Stops the run as a script error at the app line that made the call (`located`: the message

@@ -248,6 +248,7 @@ final class ScenarioHost {
     do { try start() } catch let e as LuaRaise { throw stop(e.message) }
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
+    app?.startHostWork(at: at)
     window.add(input, at: at, opensWindow: sim.state.windowChecked)
     do {
       try sim.perform(input, at: at)

@@ -12,3 +12,24 @@ public enum WallClock {
       + "in one call (--wall-limit \(seconds); a guard against hangs, not model behaviour)"
   }
 }
+
+/// The wall-clock guard for the work the host does for one verb while no script runs
+/// (delivering the transfers the app queued, expiring its tasks): no Lua hook counts there, so
+/// the host asks this before each step. A verb's host work counts as one host call.
+struct HostWorkGuard {
+  private var deadline: ContinuousClock.Instant?
+  /// The scenario line of the verb, which the message names.
+  private var at: String?
+
+  /// A verb starts at `at`: its host work may take `seconds` (0: no guard).
+  mutating func start(at: String?, seconds: Int) {
+    deadline = seconds > 0 ? ContinuousClock.now.advanced(by: .seconds(seconds)) : nil
+    self.at = at
+  }
+
+  /// nil while the verb's host work is within its time; past it, the message the run stops with.
+  func overrun(seconds: Int) -> String? {
+    guard let deadline, ContinuousClock.now > deadline else { return nil }
+    return WallClock.message(at: at ?? "", in: "the host's work for one verb (delivering or expiring what the app queued)", seconds: seconds)
+  }
+}

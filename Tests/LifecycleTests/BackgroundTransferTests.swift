@@ -37,6 +37,18 @@ private func transferApp(_ p: PlatformUnderTest, completes: Bool = true) -> Scri
     #expect(h.sim.state.backgroundWork.transfers.isEmpty)
   }
 
+  @Test("a guard of the driver stops the host delivering what the app queued (--wall-limit covers host work)")
+  func hostWorkStopsWhenTheDriverSaysSo() throws {
+    let p = PlatformUnderTest(ios: 17, scenes: true)
+    let app = transferApp(p)
+    app.handlers["sceneDidBecomeActive"] = { sim in for _ in 0..<5 { try sim.appTransfer(session) } }
+    let h = try p.launched(app: app)
+    app.hostWorkSteps = 2
+    try h.perform(.transferDone(session))
+    h.expectCalls([didComplete, didComplete])
+    #expect(h.sim.state.backgroundWork.transfers.map(\.id) == [3, 4, 5])
+  }
+
   @Test("suspended: resumed → handleEventsForBackgroundURLSession → didCompleteWithError → didFinishEvents → the completion → suspended (S133, S134, F112)",
         arguments: [PlatformUnderTest(ios: 12, scenes: false), PlatformUnderTest(ios: 13, scenes: true), PlatformUnderTest(ios: 26, scenes: false)])
   func fromSuspension(_ p: PlatformUnderTest) throws {

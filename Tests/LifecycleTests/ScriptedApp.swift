@@ -17,6 +17,14 @@ final class ScriptedApp: AppDriver {
   /// User actions (`act`) by controller class, then action name.
   var actions: [String: [String: Handler]] = [:]
   private(set) var processes = 0
+  /// Steps of host work the double allows before its guard stops it (nil: no guard).
+  var hostWorkSteps: Int?
+
+  func hostWorkMayContinue() -> Bool {
+    guard let steps = hostWorkSteps else { return true }
+    hostWorkSteps = steps - 1
+    return steps > 0
+  }
 
   /// The double's deployment target is iOS 12: its handlers serve every profile, so it gets no
   /// handler diagnostics unless a test gives it a later one.

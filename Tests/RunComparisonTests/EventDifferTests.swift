@@ -75,6 +75,24 @@ import Testing
     #expect(hunks.map { [$0.aStart, $0.aCount, $0.bStart, $0.bCount] } == [[2, 0, 2, 1], [7, 1, 8, 0]])
   }
 
+  @Test func aHunkPastItsBoundIsHandedOutInAlignedPieces() throws {
+    // Run B is run A one second later: no event agrees again, the hunk never closes.
+    let a: [Recorded] = [.launch(at: 1)] + (0..<10_000).map { .note("n\($0)", t: Int64($0)) }
+    let b: [Recorded] = [.launch(at: 1)] + (0..<10_000).map { .note("n\($0)", t: Int64($0) + 1_000_000) }
+    let (differ, hunks, _) = try diff(a, b, context: 1, name: "pieces")
+    #expect(hunks.map(\.continued) == [true, true, false])
+    #expect(hunks.allSatisfy { $0.lines.count <= EventDiffer.hunkLinesMax + 2 * EventDiffer.windowEvents })
+    for (piece, next) in zip(hunks, hunks.dropFirst()) {
+      #expect((next.aStart, next.bStart) == (piece.aStart + piece.aCount, piece.bStart + piece.bCount))
+    }
+    for piece in hunks {
+      #expect(piece.aCount == Int64(piece.lines.filter { $0.side != .added }.count))
+      #expect(piece.bCount == Int64(piece.lines.filter { $0.side != .removed }.count))
+    }
+    #expect((hunks.first?.aStart, hunks.map(\.aCount).reduce(0, +), hunks.map(\.bCount).reduce(0, +)) == (1, 10_001, 10_001))
+    #expect(hunks.first?.lines.first?.side == .same && differ.firstDivergence?.aSeq == 2)
+  }
+
   @Test func aDamagedLogIsAFailureNamingTheFileAndLine() throws {
     let pa = try writeLog("damaged-a.lifelog", [.launch(at: 1), .note("a"), .note("b")])
     var lines = try String(contentsOfFile: pa, encoding: .utf8).components(separatedBy: "\n")
