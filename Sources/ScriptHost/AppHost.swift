@@ -65,10 +65,10 @@ package final class AppHost: AppDriver {
   }
 
   /// A verb starts at `at`: the host's work for it is guarded from now.
-  func startHostWork(at: String?) { hostWork.start(at: at, seconds: wallLimitSeconds) }
+  package func startHostWork(at: String?) { hostWork.start(at: at, seconds: wallLimitSeconds) }
 
   /// False, and the run stopped, once the verb's host work has run past the wall-clock limit.
-  func hostWorkMayContinue() -> Bool {
+  package func hostWorkMayContinue() -> Bool {
     guard let message = hostWork.overrun(seconds: wallLimitSeconds) else { return true }
     fatal = fatal ?? ScriptError(message)
     return false
