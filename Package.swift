@@ -62,6 +62,7 @@ let package = Package(
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "SuiteTests", dependencies: ["Suite", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

@@ -155,10 +155,8 @@ struct Test: ParsableCommand {
     if let html { try ReportFile.makeDirectory(html) }
     var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
                               searchPath: modules.searchPath, wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] }) { events in
-      var trace = TraceFormatter()
-      return events.map { trace.line(seq: $0.seq, $0.event) }
-    }
+                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] },
+                              traceRenderer: TraceFormatter.lines(ofLog:_:))
     options.maxEvents = guardOptions.maxEvents
     options.strict = strict
     options.sdk = sdkOption.sdk
@@ -253,5 +251,21 @@ private struct SuiteProgress {
   private func draw(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  }
+}
+
+extension TraceFormatter {
+  /// The trace lines of the events numbered `seqs` in the log at `path`, streamed from its start
+  /// (a line's indentation depends on the events before it): a failing case's trace.
+  @Sendable static func lines(ofLog path: String, _ seqs: ClosedRange<Int64>) throws -> [String] {
+    let stream = try LogEventStream(path: path)
+    var trace = TraceFormatter()
+    var lines: [String] = []
+    while let logEvent = try stream.next() {
+      let line = trace.line(seq: logEvent.seq, try Event(logEvent))
+      if seqs.contains(logEvent.seq) { lines.append(line) }
+      if logEvent.seq >= seqs.upperBound { break }
+    }
+    return lines
   }
 }

@@ -1,0 +1,68 @@
+import EventStore
+import Foundation
+import Suite
+import TestSupport
+
+/// The repository's root folder (the bundled scripts are found from it).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().path
+
+/// Writes `files` (name → text) into a new temporary folder and returns its path.
+func scriptFolder(_ name: String, _ files: [String: String]) throws -> String {
+  let dir = temporaryPath("lifesim-suite", name)
+  try? FileManager.default.removeItem(atPath: dir)
+  for (file, text) in files {
+    let path = dir + "/" + file
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+  return dir
+}
+
+/// An app with one controller, enough for any scenario.
+let tinyApp = """
+  app { name = "tiny" }
+  controller "ViewController" { }
+  """
+
+/// What the trace renderer was asked for, case by case: the log's path, whether it was a readable
+/// log then, and the events asked for.
+final class RenderCalls: @unchecked Sendable {
+  struct Call: Equatable {
+    let path: String
+    let seqs: ClosedRange<Int64>
+    /// The events the log held when the renderer read it.
+    let events: Int64
+  }
+  private let lock = NSLock()
+  private var recorded: [Call] = []
+
+  var calls: [Call] { lock.withLock { recorded } }
+
+  /// A renderer that reads the log as the real one does and renders each event as `#seq kind`.
+  var renderer: TraceRenderer {
+    { [self] path, seqs in
+      let stream = try LogEventStream(path: path)
+      var lines: [String] = []
+      var events: Int64 = 0
+      while let event = try stream.next() {
+        events += 1
+        if seqs.contains(event.seq) { lines.append("#\(event.seq)") }
+      }
+      lock.withLock { recorded.append(Call(path: path, seqs: seqs, events: events)) }
+      return lines
+    }
+  }
+}
+
+/// Runs the suite under `paths` in this process, as `lifesim test` does; the results in case order.
+func runSuite(_ paths: [String], profiles: [Int]? = nil, scenesBoth: Bool = false, shard: Shard? = nil, jobs: Int = 1,
+              logs: String? = nil, keepAll: Bool = false, renderer: @escaping TraceRenderer = RenderCalls().renderer)
+  throws -> [CaseResult] {
+  let discovery = try ScenarioDiscovery.find(paths, filter: nil)
+  let cases = SuitePlan.cases(discovery.scenarios, profiles: profiles, scenesBoth: scenesBoth, shard: shard)
+  var options = CaseOptions(logsDirectory: logs, keepAllLogs: keepAll, searchPath: [], wallLimitSeconds: 10,
+                            reproduceOptions: [], traceRenderer: renderer)
+  options.inputs = discovery.inputs
+  return SuiteRunner(cases: cases, options: options, jobs: jobs).run(onResult: { _ in })
+}
