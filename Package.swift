@@ -63,6 +63,8 @@ let package = Package(
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "SuiteTests", dependencies: ["Suite", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
+    // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
+    .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )
