@@ -28,6 +28,8 @@ public struct CaseOptions: Sendable {
   public var inputs: [String] = []
   /// `--strict`: any diagnostic fails a case.
   public var strict = false
+  /// Where a case's log goes without `logsDirectory` (removed when the case ends): `$TMPDIR`, else `/tmp`.
+  public var temporaryDirectory = PartialLog.temporaryDirectory
   /// Renders a failure's trace from the case's log.
   public var traceRenderer: TraceRenderer
 
@@ -60,7 +62,7 @@ enum CaseRun {
   private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration?) {
     let started = SuiteClock.nowUs()
     let log: PartialLog
-    switch PartialLog.create(in: options.logsDirectory) {
+    switch PartialLog.create(in: options.logsDirectory, temporaryDirectory: options.temporaryDirectory) {
     case let .success(made): log = made
     case let .failure(error): return (notRun(c, ios: c.ios ?? 17, .error, error.message, options), nil)
     }

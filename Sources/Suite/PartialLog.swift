@@ -17,8 +17,8 @@ struct PartialLog {
   /// `$TMPDIR`, else `/tmp`.
   static var temporaryDirectory: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
 
-  /// Creates an empty partial log in `logsDirectory`, or in the temporary folder when it is nil.
-  static func create(in logsDirectory: String?) -> Result<PartialLog, SuiteError> {
+  /// Creates an empty partial log in `logsDirectory`, or in `temporaryDirectory` when it is nil.
+  static func create(in logsDirectory: String?, temporaryDirectory: String) -> Result<PartialLog, SuiteError> {
     let dir = logsDirectory ?? temporaryDirectory
     while true {
       let path = "\(dir)/.lifesim-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).partial.lifelog"

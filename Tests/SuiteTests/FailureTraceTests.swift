@@ -21,9 +21,12 @@ import Testing
   @Test func aFailureIsRenderedFromATemporaryLogThatIsThenRemoved() throws {
     let dir = try failingSuite("temporary", failureAt: #"expect_state("background")"#)
     let calls = RenderCalls()
-    let results = try runSuite([dir], renderer: calls.renderer)
+    let temporary = try emptyFolder("temporary-logs")
+    let results = try runSuite([dir], temporary: temporary, renderer: calls.renderer)
     let call = try #require(calls.calls.first)
     #expect(calls.calls.count == 1)
+    #expect(call.path.hasPrefix(temporary + "/.lifesim-"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
     // The whole log was there when the trace was rendered; it is gone now.
     #expect(call.events == results[0].events)
     #expect(!FileManager.default.fileExists(atPath: call.path))
@@ -52,11 +55,11 @@ import Testing
   @Test func aPassingCaseRendersNothingAndLeavesNoLog() throws {
     let dir = try failingSuite("passing", failureAt: #"expect_state("active")"#)
     let calls = RenderCalls()
-    let before = try temporaryLogs()
-    let results = try runSuite([dir], renderer: calls.renderer)
+    let temporary = try emptyFolder("passing-logs")
+    let results = try runSuite([dir], temporary: temporary, renderer: calls.renderer)
     #expect(results.map(\.status) == [.passed])
     #expect(calls.calls.isEmpty)
-    #expect(try temporaryLogs() == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
   }
 
   @Test func aKeptLogIsTheOneTheTraceWasRenderedFrom() throws {
@@ -75,11 +78,5 @@ import Testing
     let text = try String(contentsOfFile: logs + "/fails-ios17.lifelog", encoding: .utf8)
     let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("{\"seq\":\(failure),") })
     #expect(line.contains(#""kind":"expect","name":"expect_state","passed":false"#))
-  }
-
-  /// The partial logs in the temporary folder (of this process and any other).
-  private func temporaryLogs() throws -> Set<String> {
-    let tmp = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-    return Set(try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasSuffix(".partial.lifelog") })
   }
 }

@@ -19,6 +19,13 @@ func scriptFolder(_ name: String, _ files: [String: String]) throws -> String {
   return dir
 }
 
+/// A new empty temporary folder.
+func emptyFolder(_ name: String) throws -> String {
+  let dir = temporaryPath("lifesim-suite", name + "-" + String(UInt64.random(in: 0...UInt64.max)))
+  try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+  return dir
+}
+
 /// An app with one controller, enough for any scenario.
 let tinyApp = """
   app { name = "tiny" }
@@ -56,13 +63,15 @@ final class RenderCalls: @unchecked Sendable {
 }
 
 /// Runs the suite under `paths` in this process, as `lifesim test` does; the results in case order.
+/// `temporary`: where a case's log goes without `logs` (default: a folder of this process's own).
 func runSuite(_ paths: [String], profiles: [Int]? = nil, scenesBoth: Bool = false, shard: Shard? = nil, jobs: Int = 1,
-              logs: String? = nil, keepAll: Bool = false, renderer: @escaping TraceRenderer = RenderCalls().renderer)
-  throws -> [CaseResult] {
+              logs: String? = nil, keepAll: Bool = false, temporary: String? = nil,
+              renderer: @escaping TraceRenderer = RenderCalls().renderer) throws -> [CaseResult] {
   let discovery = try ScenarioDiscovery.find(paths, filter: nil)
   let cases = SuitePlan.cases(discovery.scenarios, profiles: profiles, scenesBoth: scenesBoth, shard: shard)
   var options = CaseOptions(logsDirectory: logs, keepAllLogs: keepAll, searchPath: [], wallLimitSeconds: 10,
                             reproduceOptions: [], traceRenderer: renderer)
   options.inputs = discovery.inputs
+  options.temporaryDirectory = try temporary ?? emptyFolder("temporary-logs")
   return SuiteRunner(cases: cases, options: options, jobs: jobs).run(onResult: { _ in })
 }
