@@ -64,14 +64,45 @@ final class RenderCalls: @unchecked Sendable {
 
 /// Runs the suite under `paths` in this process, as `lifesim test` does; the results in case order.
 /// `temporary`: where a case's log goes without `logs` (default: a folder of this process's own).
-func runSuite(_ paths: [String], profiles: [Int]? = nil, scenesBoth: Bool = false, shard: Shard? = nil, jobs: Int = 1,
-              logs: String? = nil, keepAll: Bool = false, temporary: String? = nil,
+func runSuite(_ paths: [String], filter: String? = nil, profiles: [Int]? = nil, scenesBoth: Bool = false, shard: Shard? = nil,
+              jobs: Int = 1, logs: String? = nil, keepAll: Bool = false, temporary: String? = nil,
               renderer: @escaping TraceRenderer = RenderCalls().renderer) throws -> [CaseResult] {
-  let discovery = try ScenarioDiscovery.find(paths, filter: nil)
+  let discovery = try ScenarioDiscovery.find(paths, filter: filter)
   let cases = SuitePlan.cases(discovery.scenarios, profiles: profiles, scenesBoth: scenesBoth, shard: shard)
-  var options = CaseOptions(logsDirectory: logs, keepAllLogs: keepAll, searchPath: [], wallLimitSeconds: 10,
+  // The bundled helpers, as `lifesim test` finds them beside its binary.
+  var options = CaseOptions(logsDirectory: logs, keepAllLogs: keepAll, searchPath: [repositoryRoot + "/Scripts/lib"], wallLimitSeconds: 10,
                             reproduceOptions: [], traceRenderer: renderer)
   options.inputs = discovery.inputs
   options.temporaryDirectory = try temporary ?? emptyFolder("temporary-logs")
   return SuiteRunner(cases: cases, options: options, jobs: jobs).run(onResult: { _ in })
+}
+
+/// Runs a Python program; its status and output.
+func python(_ program: String, _ args: [String] = []) throws -> (status: Int32, out: String, err: String) {
+  try runProcess("/usr/bin/env", ["python3", "-c", program] + args)
+}
+
+/// The case names of a JUnit report as Python's junitparser reads them, suite by suite
+/// (`make test-tools` installs junitparser).
+func junitSuites(_ xml: String) throws -> [[String: Any]] {
+  let path = temporaryPath("lifesim-suite", "report-\(UInt64.random(in: 0...UInt64.max)).xml")
+  try xml.write(toFile: path, atomically: true, encoding: .utf8)
+  let program = """
+    import json, sys
+    from junitparser import JUnitXml
+    suites = []
+    for s in JUnitXml.fromfile(sys.argv[1]):
+        cases = []
+        for c in s:
+            results = [{"type": type(r).__name__, "message": r.message, "text": r.text or ""} for r in c.result]
+            cases.append({"classname": c.classname, "name": c.name, "results": results})
+        suites.append({"name": s.name, "tests": s.tests, "failures": s.failures, "errors": s.errors,
+                       "skipped": s.skipped, "cases": cases})
+    print(json.dumps(suites))
+    """
+  let r = try python(program, [path])
+  guard r.status == 0, let suites = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]] else {
+    throw SuiteError("junitparser (make test-tools installs it): \(r.err)")
+  }
+  return suites
 }
