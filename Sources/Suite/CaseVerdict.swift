@@ -51,6 +51,8 @@ struct CaseVerdict {
     var unexpected: (seq: Int64, message: String)?
     var diagnostic: (seq: Int64, message: String)?
     while let logEvent = try stream.next() {
+      // Only these kinds can be a failure: the others are not decoded.
+      guard [.expect, .system, .crash, .note].contains(logEvent.kind) else { continue }
       let body = try Event(logEvent).body
       if case let .expectationChecked(name, false, text, line) = body { return (logEvent.seq, "\(name): \(text)", line) }
       if unexpected == nil, let t = body.termination, result.state.unexpectedFaults.contains(t) {

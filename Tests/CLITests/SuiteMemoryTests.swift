@@ -1,29 +1,21 @@
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import TestSupport
 
 /// Runs the built binary with `args` (output to /dev/null, `$TMPDIR` set to `temporaryFolder`) and
-/// returns its exit status and peak resident memory in KiB, as the kernel counted it (`wait4`'s `ru_maxrss`).
+/// returns its exit status and peak resident memory in KiB, as the kernel counted it (`ru_maxrss`).
+/// A small Python process starts it: a child this test process started itself would be charged
+/// this process's own peak (the kernel counts the memory it shared until it ran the binary).
 private func peakMemory(_ args: [String], temporaryFolder: String) throws -> (status: Int32, maxRSSKiB: Int) {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  let argv: [UnsafeMutablePointer<CChar>?] = ([lifesimBinary] + args).map { strdup($0) } + [nil]
-  let environment: [String] = ["TMPDIR=\(temporaryFolder)", "PATH=/usr/bin:/bin"]
-  let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-  defer { for arg in argv + envp { free(arg) } }
-  var pid = pid_t()
-  let spawned = posix_spawn(&pid, lifesimBinary, &actions, nil, argv, envp)
-  guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-  var status: Int32 = 0
-  var usage = rusage()
-  while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-  return ((status >> 8) & 0xFF, usage.ru_maxrss)
+  let program = """
+    import resource, subprocess, sys
+    done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    """
+  let r = try runProcess("/usr/bin/env", ["python3", "-c", program, lifesimBinary] + args, env: ["TMPDIR": temporaryFolder])
+  let words = r.out.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+  guard words.count == 2 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: r.out + r.err]) }
+  return (Int32(words[0]), words[1])
 }
 
 @Suite struct SuiteMemoryTests {
