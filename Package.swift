@@ -72,6 +72,9 @@ let package = Package(
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
     // ScriptHost only to record the bundled scenarios' logs the renderers are tested over.
     .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
+    // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
+    .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

@@ -10,30 +10,19 @@ package enum TraceText {
     return events.map { trace.line(seq: $0.seq, $0.event) }
   }
 
-  /// The last `count` lines of the trace of the log at `path`, up to and including event
-  /// `lastSeq` (nil: to the log's end). Each line is as `lines(of:)` writes it: the trace is
-  /// formatted from the log's first event, so the nesting is the run's.
-  package static func lastLines(ofLogAt path: String, through lastSeq: Int64? = nil, count: Int) throws(Problem) -> [String] {
+  /// The trace lines of the events numbered `seqs` in the log at `path`, read as a stream from
+  /// the log's first event (a line's nesting depends on the events before it) and no further
+  /// than the range's end; each line is as `lines(of:)` writes it. What a suite shows of a
+  /// failure: no case holds its events in memory. Throws the log's reading or decoding error.
+  package static func lines(ofLogAt path: String, seqs: ClosedRange<Int64>) throws -> [String] {
+    let stream = try LogEventStream(path: path)
     var trace = TraceFormatter()
-    let count = max(0, count)
-    var kept: [String] = []
-    do {
-      let stream = try LogEventStream(path: path)
-      while let logEvent = try stream.next() {
-        if let lastSeq, logEvent.seq > lastSeq { break }
-        let line = trace.line(seq: logEvent.seq, try Event(logEvent))
-        // At most twice `count` lines are held: the older half goes when it is full.
-        if kept.count >= 2 * count { kept.removeFirst(kept.count - count) }
-        kept.append(line)
-      }
-    } catch {
-      throw Problem(description: "\(path): \(error)")
+    var lines: [String] = []
+    while let logEvent = try stream.next() {
+      let line = trace.line(seq: logEvent.seq, try Event(logEvent))
+      if seqs.contains(logEvent.seq) { lines.append(line) }
+      if logEvent.seq >= seqs.upperBound { break }
     }
-    return Array(kept.suffix(count))
-  }
-
-  /// Why a log's trace could not be made: the file and what is wrong with it.
-  package struct Problem: Error, CustomStringConvertible {
-    package let description: String
+    return lines
   }
 }

@@ -9,12 +9,6 @@ import Glibc
 import Darwin
 #endif
 
-/// An event as the run produced it, for the trace of a failure.
-public struct RecordedEvent: Sendable {
-  public let seq: Int64
-  public let event: Event
-}
-
 /// How every case of a run is run.
 public struct CaseOptions: Sendable {
   /// Where `.lifelog`s go; nil: none is written.
@@ -35,6 +29,10 @@ public struct CaseOptions: Sendable {
   public var inputs: [String] = []
   /// `--strict`: any diagnostic fails a case.
   public var strict = false
+  /// Where a case's log goes without `logsDirectory` (removed when the case ends): `$TMPDIR`, else `/tmp`.
+  public var temporaryDirectory = PartialLog.temporaryDirectory
+  /// Renders a failure's trace from the case's log.
+  public var traceRenderer: TraceRenderer = { path, seqs in try TraceText.lines(ofLogAt: path, seqs: seqs) }
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
               reproduceOptions: [String]) {
@@ -45,14 +43,6 @@ public struct CaseOptions: Sendable {
 
 /// Runs one case in this thread: its own two Lua states, simulator and log.
 enum CaseRun {
-  /// Trace lines shown before a failed expectation, and after it.
-  static let linesBefore = 8, linesAfter = 3
-
-  /// The trace lines of `events` (the command's trace format); made only for failures.
-  private static func trace(_ events: ArraySlice<RecordedEvent>) -> [String] {
-    TraceText.lines(of: events.lazy.map { (seq: $0.seq, event: $0.event) })
-  }
-
   /// Runs `c`, unless `known` (what an earlier case of the same scenario declared) already
   /// says it is skipped: the declaration never depends on the profile, so the result is the same.
   /// Returns the result and the declaration of this run (nil when it did not run).
@@ -68,88 +58,75 @@ enum CaseRun {
     return (result, declared)
   }
 
+  /// Runs `c` with its log written to a partial file, judges it from the log, then keeps the log
+  /// (`--logs`) or removes it.
   private static func runScenario(_ c: SuiteCase, _ options: CaseOptions) -> (CaseResult, ScenarioDeclaration?) {
     let started = SuiteClock.nowUs()
-    var partial: String?
-    if let dir = options.logsDirectory {
-      switch PartialLog.create(in: dir) {
-      case let .success(path): partial = path
-      case let .failure(error): return (notRun(c, ios: c.ios ?? 17, .error, error.message, options), nil)
-      }
+    let log: PartialLog
+    switch PartialLog.create(in: options.logsDirectory, temporaryDirectory: options.temporaryDirectory) {
+    case let .success(made): log = made
+    case let .failure(error): return (notRun(c, ios: c.ios ?? 17, .error, error.message, options), nil)
     }
-    var config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
-                                  outputPath: partial, overwrite: true, source: .files(searchPath: options.searchPath))
-    config.wallLimitSeconds = options.wallLimitSeconds
-    config.maxEvents = options.maxEvents
-    config.strict = options.strict
-    config.sdk = c.sdk ?? options.sdk
-    var events: [RecordedEvent] = []
-    let result = ScenarioRunner(config) { seq, event in events.append(RecordedEvent(seq: seq, event: event)) }.run()
+    let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, _ in }.run()
     let wallUs = SuiteClock.nowUs() - started
     let declared = result.declaration
     let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? 17
     let scenes = result.header?.scenes ?? (!c.sceneless && (declared.scenes ?? (ios >= 13)))
-    func discardLog() { if let partial { unlink(partial) } }
-
     if let reason = skipReason(c, declared, ios: ios) {
-      discardLog()
+      log.discard()
       return (skipped(c, ios: ios, reason, options), declared)
     }
-    let seed = result.header?.seed ?? 1
-    var status: CaseResult.Status = .passed
-    var message: String?, at: String?
-    var trace: [String] = []
-    if let problem = result.error {
-      status = .error
-      message = problem
-      trace = Array(Self.trace(events[...]).suffix(linesBefore + linesAfter))
-    } else if result.exitStatus != 0 {
-      status = .failed
-      // The first failed expectation, else the termination nobody expected, else (--strict) the
-      // first diagnostic no expectation named.
-      let failure = events.firstIndex { if case .expectationChecked(_, false, _, _) = $0.event.body { true } else { false } }
-        ?? events.firstIndex { e in e.event.body.termination.map(result.state.unexpectedFaults.contains) ?? false }
-        ?? events.firstIndex { if case .noted(_, _, result.failedDiagnostic?) = $0.event.body { true } else { false } }
-      if let failure {
-        let body = events[failure].event.body
-        if case let .expectationChecked(name, _, text, line) = body {
-          message = "\(name): \(text)"
-          at = line
-        } else if let stopped = result.stopped {
-          message = stopped
-        } else if let t = body.termination {
-          message = "unexpected termination (\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "")): \(t.description); name it with expect_terminated if the scenario means it"
-        } else if case let .noted(_, text, code?) = body {
-          message = "diagnostic \(code): \(text) (--strict)"
-        }
-        let end = min(failure + linesAfter, events.count - 1)
-        trace = Array(Self.trace(events[...end]).suffix(linesBefore + 1 + (end - failure)))
-      }
-    }
+    var verdict = CaseVerdict(result, log: log.path, render: options.traceRenderer)
     var logPath: String?
-    if let partial, let dir = options.logsDirectory {
-      if status == .passed && !options.keepAllLogs {
-        discardLog()
-      } else {
-        let final = "\(dir)/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "")\(c.sdk.map { "-sdk\($0)" } ?? "").lifelog"
-        if let refusal = FileIdentity.refusal(writing: final, over: options.inputs) {
-          discardLog()
-          status = .error
-          message = refusal
-        } else if rename(partial, final) == 0 { logPath = final } else {
-          status = .error
-          message = "\(final): cannot keep the log: \(String(cString: strerror(errno)))"
-          discardLog()
-        }
+    if log.isTemporary || (verdict.status == .passed && !options.keepAllLogs) {
+      log.discard()
+    } else {
+      switch keep(log, as: keptLogName(c, ios: ios, options), options) {
+      case let .success(kept): logPath = kept
+      case let .failure(refusal):
+        verdict.status = .error
+        verdict.message = refusal.message
       }
     }
+    let seed = result.header?.seed ?? 1
     var r = CaseResult(index: c.index, name: name(c, ios: ios), file: c.file.path, ios: ios, sceneless: c.sceneless, scenes: scenes,
-                       seed: seed, status: status, message: message, at: at, trace: trace.map(\.withoutColourCodes),
+                       seed: seed, status: verdict.status, message: verdict.message, at: verdict.at, trace: verdict.trace,
                        reproduce: reproduce(c, ios: ios, seed: seed, options), events: result.events,
                        virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
                        diagnostics: result.state.diagnostics)
     r.sdk = c.sdk
     return (r, declared)
+  }
+
+  /// How `c` runs: its profile, its guards, and its log written to `log`.
+  private static func configuration(_ c: SuiteCase, _ options: CaseOptions, log: String) -> RunConfiguration {
+    var config = RunConfiguration(scenarioPath: c.file.path, ios: c.ios, scenes: c.sceneless ? false : nil,
+                                  outputPath: log, overwrite: true, source: .files(searchPath: options.searchPath))
+    config.wallLimitSeconds = options.wallLimitSeconds
+    config.maxEvents = options.maxEvents
+    config.strict = options.strict
+    config.sdk = c.sdk ?? options.sdk
+    return config
+  }
+
+  /// Where `--logs` keeps the log of `c`: its name, profile, and variant.
+  private static func keptLogName(_ c: SuiteCase, ios: Int, _ options: CaseOptions) -> String {
+    "\(options.logsDirectory ?? ".")/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "")\(c.sdk.map { "-sdk\($0)" } ?? "").lifelog"
+  }
+
+  /// Renames the partial log to `final`, unless that would land on a script of the suite; the
+  /// partial log is removed when it cannot be kept.
+  private static func keep(_ log: PartialLog, as final: String, _ options: CaseOptions) -> Result<String, SuiteError> {
+    if let refusal = FileIdentity.refusal(writing: final, over: options.inputs) {
+      log.discard()
+      return .failure(SuiteError(refusal))
+    }
+    guard rename(log.path, final) == 0 else {
+      let message = "\(final): cannot keep the log: \(String(cString: strerror(errno)))"
+      log.discard()
+      return .failure(SuiteError(message))
+    }
+    return .success(final)
   }
 
   /// Why a case that ran does not count: a combination that cannot exist, or a profile the scenario excludes.

@@ -4,20 +4,32 @@ import Glibc
 import Darwin
 #endif
 
-/// The file a case's log is written to in the logs folder until the case ends: a name no other
+/// The file a case's log is written to until the case ends: in the logs folder, a name no other
 /// case or process can have (`.lifesim-PID-RANDOM.partial.lifelog`, created with `O_EXCL`), so
-/// processes sharing a folder never write to, nor rename, each other's logs.
-enum PartialLog {
-  /// Creates an empty partial log in `dir` and returns its path.
-  static func create(in dir: String) -> Result<String, SuiteError> {
+/// processes sharing a folder never write to, nor rename, each other's logs; without a logs
+/// folder, the same name in the temporary folder, removed when the case ends (a failure's trace
+/// is rendered from it, so no case holds its events in memory).
+struct PartialLog {
+  let path: String
+  /// In the temporary folder: removed however the case ends.
+  let isTemporary: Bool
+
+  /// `$TMPDIR`, else `/tmp`.
+  static var temporaryDirectory: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+
+  /// Creates an empty partial log in `logsDirectory`, or in `temporaryDirectory` when it is nil.
+  static func create(in logsDirectory: String?, temporaryDirectory: String) -> Result<PartialLog, SuiteError> {
+    let dir = logsDirectory ?? temporaryDirectory
     while true {
       let path = "\(dir)/.lifesim-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).partial.lifelog"
       let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       if fd >= 0 {
         close(fd)
-        return .success(path)
+        return .success(PartialLog(path: path, isTemporary: logsDirectory == nil))
       }
       if errno != EEXIST { return .failure(SuiteError("\(dir): cannot write a log: \(String(cString: strerror(errno)))")) }
     }
   }
+
+  func discard() { unlink(path) }
 }

@@ -5,7 +5,7 @@ import Render
 
 /// `replay LOG` without `--verify` or `--app`: the recorded trace, or with `--state` the state
 /// folded from the events, from the log alone (no script runs).
-struct LogReplay {
+struct LogReplay: Equatable {
   let log: String
   let until: ReplayLimit?
   let numbers: Bool

@@ -3,7 +3,8 @@
 /// start-up time on reflection than a one-verb run takes, so a short run would pay mostly for
 /// parsing. Anything else (another option, `--output=FILE`, a repeat, a second file, a value that
 /// looks like an option, `help`) is left to ArgumentParser, so that its behaviour and messages
-/// stay the only ones.
+/// stay the only ones. lifesimTests hold it to ArgumentParser's reading of every short list of
+/// option words.
 enum QuickRun {
   /// The request `arguments` (without the program name) make, or nil if ArgumentParser must read them.
   static func request(_ arguments: ArraySlice<String>) -> RunRequest? {

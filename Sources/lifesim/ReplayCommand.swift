@@ -84,11 +84,16 @@ struct Replay: ParsableCommand {
     do { return try ReplayLimit.parse(text) } catch { throw ValidationError(error.description) }
   }
 
+  /// The replay from the log alone (no --verify, no --app): what `LogReplay.quick` must make of
+  /// the same arguments.
+  var logReplay: LogReplay? {
+    guard !verify && app == nil else { return nil }
+    let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
+    return LogReplay(log: log, until: until, numbers: numbers, state: state, json: json)
+  }
+
   func run() throws {
-    guard verify || app != nil else {
-      let until = self.until.flatMap { try? ReplayLimit.parse($0) }  // checked by validate()
-      try LogReplay(log: log, until: until, numbers: numbers, state: state, json: json).execute()
-    }
+    if let logReplay { try logReplay.execute() }
     defer { Terminal.flush() }
     if json { JSONLines.begin("replay") }
     do {

@@ -10,7 +10,7 @@ import ScriptHost
 
 /// What `lifesim run` was asked to do, as plain values: built by ArgumentParser's `Run`, or by
 /// `QuickRun` for the common short forms without ArgumentParser's start-up work. Both run here.
-struct RunRequest {
+struct RunRequest: Equatable {
   var scenario: String
   var app: String? = nil
   /// `--lib` folders, in the order given.

@@ -253,3 +253,4 @@ private struct SuiteProgress {
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }
+

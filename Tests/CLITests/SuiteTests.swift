@@ -23,170 +23,39 @@ private func jsonLines(_ text: String) throws -> [[String: Any]] {
   }
 }
 
-private func cases(_ text: String) throws -> [(name: String, status: String)] {
-  try jsonLines(text).filter { $0["kind"] as? String == "case" }.map { ($0["name"] as? String ?? "?", $0["status"] as? String ?? "?") }
-}
-
-/// A suite in a fresh folder: scenarios in a/ and b/, an app in apps/, a required module, a hidden folder.
-private func fixture(_ name: String) throws -> String {
-  let dir = temporaryPath("lifesim-suite", name)
-  let files = [
-    "a/one.lua": "scenario { name = \"one\", app = \"../apps/app.lua\" }\nlocal h = require \"helper\"\nlaunch()\nexpect_state(\"active\")\nexpect(h.x == 1, \"the helper loaded\")\n",
-    "a/helper.lua": "-- a module: scenario { } appears only in this comment\nreturn { x = 1 }\n",
-    "apps/app.lua": "app {}\ncontroller \"ViewController\" {}\n",
-    "b/later.lua": "scenario { ios_range = \"15-26\" }\nlaunch()\nexpect_state(\"active\")\n",
-    "b/failing.lua": "scenario { }\nlaunch()\nhome()\nexpect_state(\"active\")\n",
-    ".hidden/ignored.lua": "scenario { }\nlaunch()\n",
-  ]
-  for (path, text) in files {
-    let full = dir + "/" + path
-    try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try text.write(toFile: full, atomically: true, encoding: .utf8)
-  }
-  return dir
-}
-
-/// The JUnit checks read reports with Python's junitparser, which `make test` installs (test-tools).
-private func requireJunitparser() throws {
-  try #require(try python("import junitparser").status == 0, "needs Python's junitparser: make test-tools installs it")
-}
-
-/// The JUnit file as junitparser reads it: per suite its counts, per case its result.
-private func parsedJUnit(_ path: String) throws -> [[String: Any]] {
-  try requireJunitparser()
-  let program = """
-    import json, sys
-    from junitparser import JUnitXml
-    suites = []
-    for s in JUnitXml.fromfile(sys.argv[1]):
-        cases = []
-        for c in s:
-            results = [{"type": type(r).__name__, "message": r.message, "text": r.text or ""} for r in c.result]
-            cases.append({"classname": c.classname, "name": c.name, "results": results})
-        suites.append({"name": s.name, "tests": s.tests, "failures": s.failures, "errors": s.errors,
-                       "skipped": s.skipped, "cases": cases})
-    print(json.dumps(suites))
-    """
-  let r = try python(program, [path])
-  try #require(r.status == 0, "junitparser: \(r.err)")
-  return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
-}
-
-/// Every testcase name in a JUnit file, as junitparser reads it.
-private func junitCaseNames(_ path: String) throws -> [String] {
-  try parsedJUnit(path).flatMap { ($0["cases"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "?" } }
+/// The `<testcase` elements of a JUnit report (SuiteRunnerTests read the report with a real consumer).
+private func testcaseCount(_ path: String) throws -> Int {
+  try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "<testcase ").count - 1
 }
 
 @Suite(.serialized) struct SuiteTests {
-  @Test func discoversScenariosOnlyAndResolvesScriptsFromAnyFolder() throws {
-    let dir = try fixture("discovery")
+  /// The names and statuses are SuiteRunnerTests'; here, the folder the command runs in.
+  @Test func resolvesScriptsFromAnyFolder() throws {
+    let dir = try suiteFixture("discovery")
     // From another folder: the app and the module resolve relative to the scenario file.
-    let r = try run(["test", dir, "--json", "-j", "1"], cwd: NSTemporaryDirectory())
-    #expect(try cases(r.out).map(\.name) == ["one [iOS 17]", "failing [iOS 17]", "later [iOS 17]"])
-    #expect(try cases(r.out).map(\.status) == ["passed", "failed", "passed"])
+    let r = try run(["test", dir, "-q", "-j", "1"], cwd: NSTemporaryDirectory())
     #expect(r.status == 1)
     // A relative path from inside the suite.
     let relative = try run(["test", "../a", "-q", "--no-wall-time"], cwd: dir + "/b")
     #expect(relative.status == 0, "\(relative.out)\(relative.err)")
     #expect(relative.out == "1 case: 1 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n")
-    let filtered = try run(["test", dir, "--filter", "one", "--json"])
-    #expect(try cases(filtered.out).map(\.name) == ["one [iOS 17]"])
-    let app = try run(["test", dir + "/apps/app.lua"])
-    #expect(app.status == 2)
-    #expect(app.err == "lifesim: \(dir)/apps/app.lua: not a scenario (it never calls scenario { … }); name a scenario or a folder\n")
     let none = try run(["test", dir, "--filter", "nothing-matches"])
     #expect(none.status == 2)
     #expect(none.err.hasPrefix("lifesim: no scenario in \(dir) matching \"nothing-matches\""))
   }
 
-  @Test func theMatrixNamesCasesAndSkipsWhatCannotRun() throws {
-    let dir = try fixture("matrix")
-    let r = try run(["test", dir + "/b/later.lua", "--ios", "12,15-16", "--scenes", "both", "--json"])
-    #expect(r.status == 0)
-    let got = try cases(r.out)
-    #expect(got.map(\.name) == ["later [iOS 12]", "later [iOS 12, no scenes]", "later [iOS 15]", "later [iOS 15, no scenes]",
-                                "later [iOS 16]", "later [iOS 16, no scenes]"])
-    #expect(got.map(\.status) == ["skipped", "skipped", "passed", "passed", "passed", "passed"])
-    let lines = try jsonLines(r.out)
-    #expect(lines[0]["message"] as? String == "iOS 12 has no scenes: only the sceneless case runs")
-    #expect(lines[1]["message"] as? String == "ios_range \"15-26\" excludes iOS 12")
-    #expect(lines.last?["kind"] as? String == "summary" && lines.last?["skipped"] as? Int == 2 && lines.last?["passed"] as? Int == 4)
-    // all: 12 to 18, 26 and 27.
-    let all = try run(["test", dir + "/a/one.lua", "--ios", "all", "--json"])
-    #expect(try cases(all.out).map(\.name) == [12, 13, 14, 15, 16, 17, 18, 26, 27].map { "one [iOS \($0)]" })
+  /// The matrix itself is SuiteRunnerTests'; here, --ios that names nothing is a usage error.
+  @Test func aBadIOSListIsAUsageError() throws {
+    let dir = try suiteFixture("matrix")
     let bad = try run(["test", dir, "--ios", "19-25"])
     #expect(bad.status == 2)
     #expect(bad.err.hasPrefix("lifesim: --ios 19-25: \"19-25\" names no iOS release (12 to 18, 26, or 27)\n"))
     let typo = try run(["test", dir, "--ios", "15,x"])
     #expect(typo.err.hasPrefix("lifesim: --ios 15,x: \"x\" is not a release (12 to 18, 26, or 27), a range such as 13-17, or all\n"))
-    // A malformed ios_range is a script error naming the file and line (scenario { } reads it strictly).
-    let broken = dir + "/b/broken.lua"
-    try "\nscenario { ios_range = \"15 to 26\" }\nlaunch()\n".write(toFile: broken, atomically: true, encoding: .utf8)
-    let error = try run(["test", broken, "--json"])
-    #expect(error.status == 2)
-    #expect(try jsonLines(error.out)[0]["message"] as? String == "\(broken):2: scenario: ios_range must be releases and ranges such as \"15-26\" or \"12,15-17\" (\"15 to 26\" is not a release (12 to 18, 26, or 27), a range such as 13-17, or all), not \"15 to 26\"")
-  }
-
-  @Test func reportsAreByteIdenticalWithOneOrTwoWorkers() throws {
-    var outputs: [[String]] = []
-    var logs: [[String: Data]] = []
-    for jobs in ["1", "2"] {
-      let junit = temporaryPath("lifesim-suite", "det-\(jobs).xml")
-      let human = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--junit", junit])
-      // Every case's log too: a state shared between worker threads would show in the events.
-      let dir = temporaryPath("lifesim-suite", "det-logs-\(jobs)")
-      let json = try run(["test", "Scripts/scenarios", "--ios", "all", "--scenes", "both", "-j", jobs, "--no-wall-time", "--json",
-                          "--logs", dir, "--keep", "all"])
-      #expect(human.status == 0 && json.status == 0, "\(human.out)")
-      outputs.append([human.out, json.out.replacingOccurrences(of: dir, with: "DIR"), try String(contentsOfFile: junit, encoding: .utf8)])
-      var files: [String: Data] = [:]
-      for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
-        files[name] = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
-      }
-      logs.append(files)
-    }
-    #expect(outputs[0] == outputs[1])
-    #expect(logs[0].count == 536)
-    #expect(logs[0] == logs[1])
-    #expect(outputs[0][0].hasSuffix("1062 cases: 536 passed, 0 failed, 526 skipped, 0 errors (virtual time 84946.00 s).\n"))
-    #expect(try jsonLines(outputs[0][1]).count == 1062 + 59 + 1)  // the cases, a line per file, the summary
-  }
-
-  @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
-    let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
-    #expect(r.status == 0, "\(r.out)")
-    #expect(r.out == "531 cases: 422 passed, 0 failed, 109 skipped, 0 errors (virtual time 75029.00 s).\n")
-  }
-
-  @Test func junitIsReadByARealConsumer() throws {
-    let dir = try fixture("junit")
-    try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/b/crashing.lua", atomically: true, encoding: .utf8)
-    let xml = temporaryPath("lifesim-suite", "report.xml")
-    let r = try run(["test", dir, "--ios", "14,15", "--junit", xml, "-q"])
-    #expect(r.status == 2)
-    let suites = try parsedJUnit(xml)
-    #expect(suites.map { $0["name"] as? String } == ["a/one.lua", "b/crashing.lua", "b/failing.lua", "b/later.lua"].map { dir + "/" + $0 })
-    #expect(suites.map { [$0["tests"], $0["failures"], $0["errors"], $0["skipped"]] as? [Int] } == [[2, 0, 0, 0], [2, 0, 2, 0], [2, 2, 0, 0], [2, 0, 0, 1]])
-    let failing = try #require(suites[2]["cases"] as? [[String: Any]])
-    #expect(failing[0]["classname"] as? String == dir + "/b/failing.lua")
-    #expect(failing[0]["name"] as? String == "failing [iOS 14]")
-    let failure = try #require((failing[0]["results"] as? [[String: Any]])?.first)
-    #expect(failure["type"] as? String == "Failure")
-    #expect(failure["message"] as? String == "expect_state: expected state active, but the app is suspended")
-    let text = failure["text"] as? String ?? ""
-    #expect(text.contains("reproduce: lifesim run \(dir)/b/failing.lua --ios 14 --seed 1\n"))
-    #expect(text.hasSuffix("✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4"))
-    #expect(text.contains("● suspended"))
-    let error = try #require(((suites[1]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
-    #expect(error["type"] as? String == "Error")
-    #expect(error["message"] as? String == "\(dir)/b/crashing.lua:3: boom")
-    let skipped = try #require(((suites[3]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
-    #expect(skipped["type"] as? String == "Skipped")
-    #expect(skipped["message"] as? String == "ios_range \"15-26\" excludes iOS 14")
   }
 
   @Test func aFailureShowsTheExpectationTheTraceAndTheReproduceCommand() throws {
-    let dir = try fixture("human")
+    let dir = try suiteFixture("human")
     let r = try run(["test", dir + "/b/failing.lua", "--ios", "15", "--no-wall-time"])
     #expect(r.status == 1)
     #expect(r.err == "")  // no progress line: stderr is not a terminal
@@ -207,7 +76,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
   }
 
   @Test func anUnexpectedTerminationFailsTheCaseAndSaysSo() throws {
-    let dir = try fixture("killed")
+    let dir = try suiteFixture("killed")
     try "app { root = \"Home\" }\nfunction AppDelegate.didFinishLaunchingWithOptions() work(25) return true end\ncontroller \"Home\" {}\n"
       .write(toFile: dir + "/apps/heavy.lua", atomically: true, encoding: .utf8)
     try "scenario { app = \"../apps/heavy.lua\" }\nlaunch()\n".write(toFile: dir + "/a/killed.lua", atomically: true, encoding: .utf8)
@@ -250,7 +119,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
   }
 
   @Test func aTerminalGetsALiveProgressLine() throws {
-    let dir = try fixture("progress")
+    let dir = try suiteFixture("progress")
     // script(1) gives the command a terminal for stdout and stderr.
     let r = try run(["script", "-qec", "\(root)/.build/debug/lifesim test \(dir)/b/failing.lua \(dir)/a --ios 15,16 -q -j 1 --no-wall-time",
                      "/dev/null"], binary: "/usr/bin/env")
@@ -261,7 +130,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
   }
 
   @Test func logsKeepFailingCasesUnderTheCaseName() throws {
-    let dir = try fixture("logs")
+    let dir = try suiteFixture("logs")
     let logs = temporaryPath("lifesim-suite", "kept")
     let r = try run(["test", dir, "--ios", "14,15", "--logs", logs, "-q"])
     #expect(r.status == 1)
@@ -281,42 +150,27 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(keepAlone.status == 2 && keepAlone.err.hasPrefix("lifesim: --keep all goes with --logs DIR\n"))
   }
 
-  @Test func exitStatusesAndAScriptErrorDoesNotStopTheOthers() throws {
-    let dir = try fixture("status")
+  /// Which statuses a suite ends with is SuiteRunnerTests'; here, that the process exits with them.
+  @Test func exitStatuses() throws {
+    let dir = try suiteFixture("status")
     #expect(try run(["test", dir + "/a", "-q"]).status == 0)
     #expect(try run(["test", dir + "/b/later.lua", "--ios", "14", "-q"]).status == 2)  // skipped only: nothing ran
-    #expect(try run(["test", dir, "-q"]).status == 1)
     try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/a/crashing.lua", atomically: true, encoding: .utf8)
     let r = try run(["test", dir, "--json", "--no-wall-time"])
     #expect(r.status == 2)
-    #expect(try cases(r.out).map(\.status) == ["error", "passed", "failed", "passed"])
     #expect(try jsonLines(r.out).last?["exitStatus"] as? Int == 2)
     #expect(try run(["test", "-j", "0", dir]).status == 2)
     #expect(try run(["test", "/no/such/folder"]).err == "lifesim: /no/such/folder: No such file or directory\n")
   }
 
-  @Test func shardsTogetherHoldExactlyTheCasesOfOneRun() throws {
-    let whole = temporaryPath("lifesim-suite", "whole.xml")
-    _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
-    let expected = try junitCaseNames(whole)
-    #expect(expected.count == 531)
-    var union: [String] = []
-    for k in 1...3 {
-      let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
-      let r = try run(["test", "Scripts", "--ios", "all", "-q", "--shard", "\(k)/3", "--junit", part])
-      #expect(r.status == 0)
-      let names = try junitCaseNames(part)
-      #expect(names.count == [177, 177, 177][k - 1])
-      union += names
-    }
-    #expect(union.sorted() == expected.sorted())
-    #expect(Set(union).count == union.count)
+  /// Shards are SuiteRunnerTests'; here, a shard that cannot exist is a usage error.
+  @Test func aBadShardIsAUsageError() throws {
     let bad = try run(["test", "Scripts", "--shard", "4/3"])
     #expect(bad.status == 2 && bad.err.hasPrefix("lifesim: --shard 4/3: expected K/N with 1 <= K <= N, e.g. 2/4\n"))
   }
 
   @Test func compareProfilesShowsWhatChangesAtIOS15() throws {
-    let dir = try fixture("compare")
+    let dir = try suiteFixture("compare")
     let scenario = dir + "/b/prewarmed.lua"
     try "scenario { }\nprewarm()\nlaunch()\nexpect_state(\"active\")\n".write(toFile: scenario, atomically: true, encoding: .utf8)
     let r = try run(["test", scenario, "--ios", "14-16", "--compare-profiles", "-q", "--no-wall-time"])
@@ -379,7 +233,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 531)
+      #expect(try testcaseCount(report) == 531)
     }
   }
 
@@ -406,7 +260,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
     #expect(suite.out == "531 cases: 422 passed, 0 failed, 109 skipped, 0 errors (virtual time 75029.00 s).\n")
-    #expect(try junitCaseNames(outside + "/report.xml").count == 531)
+    #expect(try testcaseCount(outside + "/report.xml") == 531)
     // `make install` installs the binary `make release` built: nothing is compiled again.
     let prefix = temporaryPath("lifesim-release", "prefix")
     let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")
