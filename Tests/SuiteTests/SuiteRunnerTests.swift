@@ -1,5 +1,6 @@
 import Foundation
 import Lifecycle
+import ScriptHost
 import Suite
 import Testing
 import TestSupport

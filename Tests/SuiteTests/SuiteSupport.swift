@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import ScriptHost
 import Suite
 import TestSupport
 
