@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Dependency arrows (see docs/architecture.md), none pointing up:
-//   lifesim → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → CLua
-//   lifesim → RunComparison → Lifecycle, EventStore;  lifesim → Suite → ScriptHost, RunComparison
+//   lifesim → ScriptHost → LifecycleLog → Lifecycle → JSON;  LifecycleLog → EventStore → JSON, CLibCrypto
+//   ScriptHost → CLua;  lifesim → RunComparison → LifecycleLog;  lifesim → Suite → ScriptHost, RunComparison
 // lifesim and ScriptHost also import the modules below them directly.
 // EventStore and Lifecycle know neither Lua nor the command line.
 let package = Package(
@@ -11,8 +11,10 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "lifesim", targets: ["lifesim"]),
+    .library(name: "JSON", targets: ["JSON"]),
     .library(name: "EventStore", targets: ["EventStore"]),
     .library(name: "Lifecycle", targets: ["Lifecycle"]),
+    .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
     .library(name: "ScriptHost", targets: ["ScriptHost"]),
   ],
   dependencies: [
@@ -28,40 +30,47 @@ let package = Package(
     // No pkgConfig: its `-lcrypto` would link the shared library; EventStore links the archive.
     // `make deps` installs libssl-dev where pkg-config cannot find libcrypto.
     .systemLibrary(name: "CLibCrypto"),
+    // JSON: the value, the parser, the canonical writer, the quick checker; no dependencies.
+    .target(name: "JSON"),
     .target(
       name: "EventStore",
-      dependencies: ["CLibCrypto"],
+      dependencies: ["JSON", "CLibCrypto"],
       // The static archive: only SHA-256's objects are linked in, and nothing is loaded at
       // start-up (the shared libcrypto added about 1 ms to every lifesim command).
       linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]
     ),
-    .target(name: "Lifecycle", dependencies: ["EventStore"]),
-    .target(name: "ScriptHost", dependencies: ["Lifecycle", "EventStore", "CLua"]),
+    // The pure model of iOS: no file I/O.
+    .target(name: "Lifecycle", dependencies: ["JSON"]),
+    // Coding events to and from log lines, and coverage.
+    .target(name: "LifecycleLog", dependencies: ["Lifecycle", "EventStore", "JSON"]),
+    .target(name: "ScriptHost", dependencies: ["LifecycleLog", "Lifecycle", "EventStore", "JSON", "CLua"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
-    .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
+    .target(name: "RunComparison", dependencies: ["LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
-    .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    .target(name: "Suite", dependencies: ["ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "ScriptHost", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
       // and a package with unsafeFlags cannot be used as a dependency.
     ),
     // Benchmarks and the log-writer child of the kill test; not part of the product.
-    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "ScriptHost"]),
+    .executableTarget(name: "lifesim-bench", dependencies: ["LifecycleLog", "Lifecycle", "EventStore", "JSON", "ScriptHost"]),
     // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
-    .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
+    .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore", "JSON"]),
     // libFuzzer entry point for loading and running app scripts.
     .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
     // Helpers the test targets share: one seeded generator, temporary paths.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
-    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
-    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
+    .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "LifecycleLog", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "LifecycleLogTests", dependencies: ["LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
+    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

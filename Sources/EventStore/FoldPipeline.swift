@@ -1,3 +1,5 @@
+import JSON
+
 import Dispatch
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does

@@ -1,3 +1,5 @@
+import JSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -209,14 +211,14 @@ private struct LineRules {
   /// kind is known: all of `{"seq":N,"t":T,"kind":"K"`, unless a number has a leading zero
   /// (which JSON refuses): then nothing.
   private static func prefix(_ line: UnsafeMutablePointer<UInt8>, kindStart: Int, kindEnd: Int) -> EventPrefix? {
-    let seqStart = 7  // after `{"seq":`
+    let seqStart = EventPrefix.Layout.seqStart
     var seqEnd = seqStart
     while line[seqEnd] &- UInt8(ascii: "0") < 10 { seqEnd += 1 }
-    let tStart = seqEnd + 5  // after `,"t":`
-    let tEnd = kindStart - 9  // before `,"kind":"`
+    let tStart = seqEnd + EventPrefix.Layout.timeAfterSeq
+    let tEnd = kindStart - EventPrefix.Layout.kindAfterTime
     guard line[seqStart] != UInt8(ascii: "0") || seqEnd - seqStart == 1,
           line[tStart] != UInt8(ascii: "0") || tEnd - tStart == 1 else { return nil }
-    return EventPrefix(tKey: Int32(seqEnd + 2), kindKey: Int32(tEnd + 2), rest: Int32(kindEnd + 1))
+    return EventPrefix(seqEnd: seqEnd, kindStart: kindStart, kindEnd: kindEnd)
   }
 
   /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
@@ -337,7 +339,7 @@ private final class JSONChecker: @unchecked Sendable {
       let count = lines[index].bodyEnd + 1 - start
       // The line's `"h":"…"}` follows the body: more than `QuickJSONCheck.readsPastEnd` bytes.
       if let prefix = lines[index].prefix {
-        if quick.acceptsEvent(chunk.bytes + start, count: count, prefix: prefix) { continue }
+        if quick.acceptsObject(chunk.bytes + start, count: count, checkedKeys: prefix.keys, rest: Int(prefix.rest)) { continue }
       } else if quick.accepts(chunk.bytes + start, count: count) {
         continue
       }

@@ -1,3 +1,5 @@
+import JSON
+
 /// A quick check of the lines a log writer produces, for `LogEventStream`: a JSON object with
 /// no whitespace whose keys and string values are ASCII without escapes or control characters, whose
 /// numbers are non-negative integers of at most 18 digits, and whose other values are `true`,
@@ -21,12 +23,9 @@ enum PlainObjectScan {
   /// not a member.
   static func eventMembers(_ bytes: UnsafeRawBufferPointer, prefix: EventPrefix,
                            into members: UnsafeMutableBufferPointer<JSONMember>) -> (count: Int, keys: UInt64)? {
-    let tKey = Int(prefix.tKey), kindKey = Int(prefix.kindKey), rest = Int(prefix.rest)
+    let rest = Int(prefix.rest)
     guard members.count >= 3, rest < bytes.count, bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
-    let seqKey = EventPrefix.seqKey
-    members[0] = JSONMember(key: seqKey..<(seqKey + 3), value: (seqKey + 5)..<(tKey - 2))
-    members[1] = JSONMember(key: tKey..<(tKey + 1), value: (tKey + 3)..<(kindKey - 2))
-    members[2] = JSONMember(key: kindKey..<(kindKey + 4), value: (kindKey + 6)..<rest)
+    (members[0], members[1], members[2]) = prefix.members
     let seen = bit(keyCount: 3, first: UInt8(ascii: "s")) | bit(keyCount: 1, first: UInt8(ascii: "t"))
       | bit(keyCount: 4, first: UInt8(ascii: "k"))
     if bytes[rest] == UInt8(ascii: "}") { return rest == bytes.count - 1 ? (3, seen) : nil }

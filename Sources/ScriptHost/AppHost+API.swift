@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 // The app API: the globals an app script calls (`app`, `controller`, `work`, `store`,

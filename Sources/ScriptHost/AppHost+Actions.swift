@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 // User actions: `controller "Editor" { actions = { type = function(vc, text) … end } }`, called

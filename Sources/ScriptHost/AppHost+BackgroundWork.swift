@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 // The app API of BGTaskScheduler and background URL sessions: the `BGTaskScheduler` global

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 // The app side of notification responses, quick actions, universal links and Handoff

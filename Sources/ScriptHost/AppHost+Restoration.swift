@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 // The Lua side of state restoration (docs/model.md §17): coders are plain tables (what an encode

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// The app script as a process: one sandboxed `lua_State` per launch, thrown

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Converting between Lua values and the JSON the log stores (`store`/`stored`).
 extension LuaVM {

@@ -1,7 +1,9 @@
 // lifesim-bench: the in-process half of `bench/run` (model throughput, log write,
 // log read+verify) and the writer child of the kill test. Prints one JSON object.
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 import ScriptHost
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// The time axis of a chrome trace.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 
 struct Coverage: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import EventStore
 import Lifecycle
+import LifecycleLog
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Lifecycle
+import LifecycleLog
 import ScriptHost
 
 #if canImport(Glibc)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 import ScriptHost
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventStore
+import JSON
 import Lifecycle
 
 /// `export --format tables -o DIR`: runs, events and state intervals of any number of logs as

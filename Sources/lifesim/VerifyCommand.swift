@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventStore
+import JSON
 
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 // User actions in explore: the spec's argument lists (`explore { actions = { type = { "hello", "" } } }`)

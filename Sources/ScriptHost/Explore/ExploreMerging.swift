@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Foundation
 
 /// `explore merge`: shards' folders into one. Everything read from a shard's folder is checked

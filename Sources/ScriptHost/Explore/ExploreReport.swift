@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// `report.json`: what an exploration (or a merge of shards) did. Every member is a function

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Reading a `report.json` back, for `explore merge`. The file is hostile until checked: every
 /// member must have the type and range the writer gives it, and a finding's `scenario` must be

@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 /// Why a run failed, as a finding names it: the termination reason (or `invariant`,

@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 /// Runs sequences of verbs against the app, one fresh simulated device per run: the app's Lua

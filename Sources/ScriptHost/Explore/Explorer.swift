@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 /// One finding: a signature and the shortest failing sequence found for it.

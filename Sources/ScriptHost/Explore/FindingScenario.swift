@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// Writes a finding as a normal scenario: a comment with the signature and the seed, the

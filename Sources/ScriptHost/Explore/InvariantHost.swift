@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// What `explore { … }` declares in an explore spec.

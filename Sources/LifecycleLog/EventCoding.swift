@@ -1,4 +1,6 @@
 import EventStore
+import JSON
+import Lifecycle
 
 // The JSON form of every event (docs/log-format.md lists them). Encoding
 // writes straight into the log's canonical writer; decoding reads a LogEvent
