@@ -11,18 +11,7 @@ extension EventBody {
   public func encodeFields(into w: inout CanonicalJSONWriter) {
     switch self {
     case let .inputPerformed(input, at):
-      // As the verb table declares the verb: each argument under its key, in the row's order.
-      let spec = input.spec, arguments = input.arguments
-      w.field("name", spec.name)
-      for (key, value) in spec.recorded(arguments) {
-        w.key(dynamic: key)
-        switch value {
-        case let .text(s): w.string(s)
-        case let .number(n): w.int(n)
-        case let .flag(b): w.bool(b)
-        case let .list(l): w.value(.array(l))
-        }
-      }
+      Self.encode(input, into: &w)
       if let at { w.field("at", at) }
     case let .applicationStateChanged(from, to):
       w.field("name", "applicationState"); w.field("from", from.rawValue); w.field("to", to.rawValue)
@@ -65,39 +54,7 @@ extension EventBody {
       w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
       if let value { w.field("value", value) }
     case let .appCalled(call, at):
-      w.field("name", call.name)
-      switch call {
-      case let .work(us): w.field("duration_us", us)
-      case let .beginBackgroundTask(name, task): w.field("label", name); w.field("task", task)
-      case let .endBackgroundTask(task): w.field("task", task)
-      case let .store(key, value, protection):
-        w.field("key", key); w.field("value", value ?? .null)
-        if protection != .untilFirstUnlock { w.field("protection", protection.rawValue) }
-      case let .holdLock(name, shared): w.field("lock", name); w.field("shared", shared)
-      case let .releaseLock(name): w.field("lock", name)
-      case let .log(message): w.field("message", message)
-      case let .observe(n): w.field("notification", n)
-      case let .after(us, id): w.field("delay_us", us); w.field("id", id)
-      case let .completion(id): w.field("id", id)
-      case let .push(c): w.field("class", c)
-      case let .present(c, style, nav):
-        w.field("class", c); w.field("style", style.rawValue)
-        if nav { w.field("navigation", true) }
-      case .pop, .dismiss, .setNotificationDelegate, .extendStateRestoration, .completeStateRestoration: break
-      case let .restorationHandler(controllers):
-        w.key("controllers"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
-      case let .registerBGTask(identifier, result):
-        w.field("identifier", identifier); w.field("result", result.rawValue)
-      case let .submitBGTask(request, result):
-        w.field("identifier", request.identifier); w.field("task_kind", request.kind.rawValue)
-        w.field("earliest_begin_us", request.earliestBeginUs)
-        if request.requiresExternalPower { w.field("requires_external_power", true) }
-        if request.requiresNetwork { w.field("requires_network", true) }
-        w.field("result", result.rawValue)
-      case let .setTaskCompleted(identifier, success): w.field("identifier", identifier); w.field("success", success)
-      case let .backgroundTransfer(session, task, us):
-        w.field("session", session); w.field("task", task); w.field("duration_us", us)
-      }
+      call.encodeFields(into: &w)
       if let at { w.field("at", at) }
     case let .notificationPosted(name, handled, depth):
       w.field("name", name); w.field("handled", handled); w.field("depth", depth)
@@ -112,6 +69,23 @@ extension EventBody {
       if let code { w.field("code", code) }
     }
   }
+
+  /// An input's members: its verb's name, then each argument under its key, in the row's order.
+  private static func encode(_ input: Input, into w: inout CanonicalJSONWriter) {
+    // As the verb table declares the verb: each argument under its key, in the row's order.
+    let spec = input.spec, arguments = input.arguments
+    w.field("name", spec.name)
+    for (key, value) in spec.recorded(arguments) {
+      w.key(dynamic: key)
+      switch value {
+      case let .text(s): w.string(s)
+      case let .number(n): w.int(n)
+      case let .flag(b): w.bool(b)
+      case let .list(l): w.value(.array(l))
+      }
+    }
+  }
+
 }
 
 extension Event {
@@ -155,168 +129,111 @@ extension Event {
   public init<Fields: EventFields>(_ e: Fields) throws(DecodingError) { try self.init(fields: e) }
 
   private init<Fields: EventFields>(fields e: Fields) throws(DecodingError) {
-    func fail(_ r: String) -> DecodingError { DecodingError(seq: e.seq, reason: r) }
-    func str(_ k: String) throws(DecodingError) -> String {
-      guard let v = e.string(k) else { throw fail("missing \"\(k)\"") }
-      return v
-    }
-    func optStr(_ k: String) -> String? { e.string(k) }
-    func int(_ k: String) throws(DecodingError) -> Int64 {
-      guard let v = e.int(k) else { throw fail("missing \"\(k)\"") }
-      return v
-    }
-    // A duration no run can reach (past the latest time a log holds) would overflow the fold's sums.
-    func micros(_ k: String) throws(DecodingError) -> Int64 {
-      let v = try int(k)
-      guard (0...LogLimits.timeMaxUs).contains(v) else { throw fail("\(k) \(v) is outside its range 0…\(LogLimits.timeMaxUs)") }
-      return v
-    }
-    func depth() throws(DecodingError) -> Int {
-      let v = try int("depth")
-      guard (0...Event.depthMax).contains(v) else { throw fail("depth \(v) is outside its range 0…\(Event.depthMax)") }
-      return Int(v)
-    }
-    func bool(_ k: String) throws(DecodingError) -> Bool {
-      guard let v = e.bool(k) else { throw fail("missing \"\(k)\"") }
-      return v
-    }
-    func raw<E: RawRepresentable>(_ k: String) throws(DecodingError) -> E where E.RawValue == String {
-      guard let v = E(rawValue: try str(k)) else { throw fail("bad \"\(k)\"") }
-      return v
-    }
-    let name = try str("name")
+    let r = FieldReader(fields: e)
+    let name = try r.str("name")
     let body: EventBody
     switch e.kind {
-    case .input:
-      // Read as the verb table declares the verb: each argument is recorded under its key.
-      guard let spec = VerbSpec.named(name) else { throw fail("unknown input \"\(name)\"") }
-      var arguments = VerbArguments()
-      for argument in spec.arguments {
-        switch argument {
-        case let .string(key, _, _): arguments.values[key] = .text(try str(key))
-        case let .choice(key, words, _):
-          let word = try str(key)
-          guard words.contains(word) else { throw fail("bad \"\(key)\"") }
-          arguments.values[key] = .text(word)
-        case let .tab(key, _), let .seconds(key), let .scene(key, _): arguments.values[key] = .number(try int(key))
-        case let .optionalChoice(key, words, _):
-          if let word = optStr(key) {
-            guard words.contains(word) else { throw fail("bad \"\(key)\"") }
-            arguments.values[key] = .text(word)
-          }
-        case let .boolean(key): arguments.values[key] = .flag(try bool(key))
-        case let .options(options):
-          for option in options {
-            switch option.kind {
-            case .string: arguments.values[option.key] = optStr(option.key).map(VerbValue.text)
-            case let .choice(words): arguments.values[option.key] = optStr(option.key).flatMap { words.contains($0) ? VerbValue.text($0) : nil }
-            case .flag: arguments.values[option.key] = e[option.key]?.boolValue.map(VerbValue.flag)
-            }
-          }
-        case let .action(key, argumentsKey):
-          arguments.values[key] = .text(try str(key))
-          guard let list = e[argumentsKey]?.arrayValue, list.allSatisfy(UserAction.isArgument) else {
-            throw fail("bad \"\(argumentsKey)\"")
-          }
-          arguments.values[argumentsKey] = .list(list)
-        }
-      }
-      guard let input = spec.make(arguments) else { throw fail("bad input \"\(name)\"") }
-      body = .inputPerformed(input, at: optStr("at"))
-    case .transition:
-      switch name {
-      case "applicationState": body = .applicationStateChanged(from: try raw("from"), to: try raw("to"))
-      case "activationState":
-        body = .sceneActivationChanged(scene: try str("target"), from: try raw("from"), to: try raw("to"))
-      case "sceneConnected": body = .sceneConnected(scene: try str("target"))
-      case "sceneDisconnected": body = .sceneDisconnected(scene: try str("target"))
-      case "sceneSession": body = .sceneSessionChanged(created: try str("to") == "created")
-      case "rootViewController":
-        guard let targets = e["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"targets\"") }
-        body = .rootBuilt(container: try raw("container"), navigation: try bool("navigation"), controllers: targets)
-      case "push": body = .pushed(try str("target"))
-      case "pop": body = .popped(try str("target"))
-      case "present":
-        body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
-      case "dismiss": body = .dismissed(try str("target"))
-      case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
-      case "protectedDataAvailable": body = .protectedDataChanged(available: try bool("to"))
-      case _ where RestorationChange.names.contains(name):
-        guard let change = RestorationChange(name: name, fields: e) else { throw fail("bad \"\(name)\"") }
-        body = .restorationChanged(change)
-      default: throw fail("unknown transition \"\(name)\"")
-      }
-    case .system:
-      switch name {
-      case "launchProcess": body = .processStarted(mode: try raw("mode"), state: try raw("state"))
-      case "continueLaunch": body = .launchContinued(state: try raw("state"))
-      case "suspend": body = .suspended
-      case "resume": body = .resumed
-      case "terminate":
-        body = .terminated(Termination(reason: try raw("reason"), code: optStr("code"), description: try str("description")))
-      default: throw fail("unknown system event \"\(name)\"")
-      }
+    case .input: body = .inputPerformed(try Self.input(name, r), at: r.optionalString("at"))
+    case .transition: body = try Self.transition(name, r)
+    case .system: body = try Self.system(name, r)
     case .callback:
-      guard let cb = Callback.decoded(name) else { throw fail("unknown callback \"\(name)\"") }
-      let arguments = CallbackArguments(url: optStr("url"), completion: e.int("completion").map { Int($0) },
-                                        animated: e.bool("animated"), payload: e["payload"])
-      body = .callbackDelivered(cb, target: try str("target"), handled: try bool("handled"), depth: try depth(),
+      guard let cb = Callback.decoded(name) else { throw r.fail("unknown callback \"\(name)\"") }
+      let arguments = CallbackArguments(url: r.optionalString("url"), completion: r.fields.int("completion").map { Int($0) },
+                                        animated: r.fields.bool("animated"), payload: r.fields["payload"])
+      body = .callbackDelivered(cb, target: try r.str("target"), handled: try r.bool("handled"), depth: try r.depth(),
                        arguments: arguments)
     case .return:
-      body = .returned(name: name, target: try str("target"), usedUs: try micros("used_us"), depth: try depth(),
-                       value: e["value"])
-    case .call:
-      let call: AppCall
-      switch name {
-      case "work": call = .work(us: try micros("duration_us"))
-      case "beginBackgroundTask": call = .beginBackgroundTask(name: try str("label"), task: Int(try int("task")))
-      case "endBackgroundTask": call = .endBackgroundTask(task: Int(try int("task")))
-      case "store":
-        let v = e["value"] ?? .null
-        let protection: DataProtection = e["protection"] == nil ? .untilFirstUnlock : try raw("protection")
-        call = .store(key: try str("key"), value: v == .null ? nil : v, protection: protection)
-      case "hold_lock": call = .holdLock(name: try str("lock"), shared: try bool("shared"))
-      case "release_lock": call = .releaseLock(name: try str("lock"))
-      case "log": call = .log(try str("message"))
-      case "observe": call = .observe(try str("notification"))
-      case "after": call = .after(us: try micros("delay_us"), id: Int(try int("id")))
-      case "completion": call = .completion(id: Int(try int("id")))
-      case "push": call = .push(try str("class"))
-      case "pop": call = .pop
-      case "present":
-        call = .present(try str("class"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
-      case "dismiss": call = .dismiss
-      case "UNUserNotificationCenter.setDelegate": call = .setNotificationDelegate
-      case "restorationHandler":
-        guard let controllers = e["controllers"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"controllers\"") }
-        call = .restorationHandler(controllers: controllers)
-      case "BGTaskScheduler.register":
-        call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
-      case "BGTaskScheduler.submit":
-        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
-                                    earliestBeginUs: try micros("earliest_begin_us"),
-                                    requiresExternalPower: e.bool("requires_external_power") ?? false,
-                                    requiresNetwork: e.bool("requires_network") ?? false)
-        call = .submitBGTask(request, result: try raw("result"))
-      case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
-      case "background_transfer":
-        call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try micros("duration_us"))
-      case "extendStateRestoration": call = .extendStateRestoration
-      case "completeStateRestoration": call = .completeStateRestoration
-      default: throw fail("unknown app call \"\(name)\"")
-      }
-      body = .appCalled(call, at: optStr("at"))
+      body = .returned(name: name, target: try r.str("target"), usedUs: try r.micros("used_us"), depth: try r.depth(),
+                       value: r.fields["value"])
+    case .call: body = .appCalled(try AppCall(name: name, r), at: r.optionalString("at"))
     case .notification:
-      body = .notificationPosted(name: name, handled: try bool("handled"), depth: try depth())
+      body = .notificationPosted(name: name, handled: try r.bool("handled"), depth: try r.depth())
     case .crash:
-      body = .crashed(name: name, target: try str("target"), message: try str("description"),
-                    traceback: try str("traceback"))
+      body = .crashed(name: name, target: try r.str("target"), message: try r.str("description"),
+                    traceback: try r.str("traceback"))
     case .expect:
-      body = .expectationChecked(name: name, passed: try bool("passed"), message: try str("message"), at: optStr("at"))
+      body = .expectationChecked(name: name, passed: try r.bool("passed"), message: try r.str("message"), at: r.optionalString("at"))
     case .note:
-      body = .noted(name: name, message: try str("message"), code: optStr("code"))
+      body = .noted(name: name, message: try r.str("message"), code: r.optionalString("code"))
     }
     self.init(t: e.t, body)
+  }
+
+  /// An input, read as the verb table declares its verb: each argument under its key.
+  private static func input<Fields: EventFields>(_ name: String, _ r: FieldReader<Fields>) throws(DecodingError) -> Input {
+    guard let spec = VerbSpec.named(name) else { throw r.fail("unknown input \"\(name)\"") }
+    var arguments = VerbArguments()
+    for argument in spec.arguments {
+      switch argument {
+      case let .string(key, _, _): arguments.values[key] = .text(try r.str(key))
+      case let .choice(key, words, _):
+        let word = try r.str(key)
+        guard words.contains(word) else { throw r.fail("bad \"\(key)\"") }
+        arguments.values[key] = .text(word)
+      case let .tab(key, _), let .seconds(key), let .scene(key, _): arguments.values[key] = .number(try r.int(key))
+      case let .optionalChoice(key, words, _):
+        if let word = r.optionalString(key) {
+          guard words.contains(word) else { throw r.fail("bad \"\(key)\"") }
+          arguments.values[key] = .text(word)
+        }
+      case let .boolean(key): arguments.values[key] = .flag(try r.bool(key))
+      case let .options(options):
+        for option in options {
+          switch option.kind {
+          case .string: arguments.values[option.key] = r.optionalString(option.key).map(VerbValue.text)
+          case let .choice(words): arguments.values[option.key] = r.optionalString(option.key).flatMap { words.contains($0) ? VerbValue.text($0) : nil }
+          case .flag: arguments.values[option.key] = r.fields[option.key]?.boolValue.map(VerbValue.flag)
+          }
+        }
+      case let .action(key, argumentsKey):
+        arguments.values[key] = .text(try r.str(key))
+        guard let list = r.fields[argumentsKey]?.arrayValue, list.allSatisfy(UserAction.isArgument) else {
+          throw r.fail("bad \"\(argumentsKey)\"")
+        }
+        arguments.values[argumentsKey] = .list(list)
+      }
+    }
+    guard let input = spec.make(arguments) else { throw r.fail("bad input \"\(name)\"") }
+    return input
+  }
+
+  /// A transition: app state, scene, view controllers, protected data, restoration.
+  private static func transition<Fields: EventFields>(_ name: String, _ r: FieldReader<Fields>) throws(DecodingError) -> EventBody {
+    switch name {
+    case "applicationState": return .applicationStateChanged(from: try r.raw("from"), to: try r.raw("to"))
+    case "activationState":
+      return .sceneActivationChanged(scene: try r.str("target"), from: try r.raw("from"), to: try r.raw("to"))
+    case "sceneConnected": return .sceneConnected(scene: try r.str("target"))
+    case "sceneDisconnected": return .sceneDisconnected(scene: try r.str("target"))
+    case "sceneSession": return .sceneSessionChanged(created: try r.str("to") == "created")
+    case "rootViewController":
+      guard let targets = r.fields["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw r.fail("missing \"targets\"") }
+      return .rootBuilt(container: try r.raw("container"), navigation: try r.bool("navigation"), controllers: targets)
+    case "push": return .pushed(try r.str("target"))
+    case "pop": return .popped(try r.str("target"))
+    case "present":
+      return .presented(try r.str("target"), style: try r.raw("style"), navigation: r.fields.bool("navigation") ?? false)
+    case "dismiss": return .dismissed(try r.str("target"))
+    case "selectTab": return .tabSelected(index: Int(try r.int("index")), controller: try r.str("target"))
+    case "protectedDataAvailable": return .protectedDataChanged(available: try r.bool("to"))
+    case _ where RestorationChange.names.contains(name):
+      guard let change = RestorationChange(name: name, fields: r.fields) else { throw r.fail("bad \"\(name)\"") }
+      return .restorationChanged(change)
+    default: throw r.fail("unknown transition \"\(name)\"")
+    }
+  }
+
+  /// A system event: the process launched, suspended, resumed or ended.
+  private static func system<Fields: EventFields>(_ name: String, _ r: FieldReader<Fields>) throws(DecodingError) -> EventBody {
+    switch name {
+    case "launchProcess": return .processStarted(mode: try r.raw("mode"), state: try r.raw("state"))
+    case "continueLaunch": return .launchContinued(state: try r.raw("state"))
+    case "suspend": return .suspended
+    case "resume": return .resumed
+    case "terminate":
+      return .terminated(Termination(reason: try r.raw("reason"), code: r.optionalString("code"), description: try r.str("description")))
+    default: throw r.fail("unknown system event \"\(name)\"")
+    }
   }
 }
 
