@@ -274,7 +274,7 @@ public final class LogReader {
   /// without `h` (the body is `line[..<count]` followed by `}`).
   static func chainedBodyCount(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> Int {
     if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
-    guard hasHashSuffix(line) else {
+    guard hasLowercaseHexHashSuffix(line) else {
       do { _ = try JSONParser.parse(line) } catch {
         throw .notJSON(error, line: number)
       }
@@ -298,7 +298,9 @@ public final class LogReader {
     }
   }
 
-  static func hasHashSuffix(_ line: [UInt8]) -> Bool {
+  /// `,"h":"`, 64 lowercase hex digits and `"}` at the end of `line` (`LogScanner.hasHashSuffixFrame`
+  /// checks only the frame around the digits).
+  static func hasLowercaseHexHashSuffix(_ line: [UInt8]) -> Bool {
     guard line.count > suffixCount, line.last == UInt8(ascii: "}") else { return false }
     let s = line.count - suffixCount
     guard equal(line, s, LogWriter.hashPrefix), line[line.count - 2] == UInt8(ascii: "\"") else { return false }

@@ -78,7 +78,7 @@ public final class LogScanner {
       // A partial last line is what a killed writer leaves: the log is cut, not damaged.
       guard line.complete else { return finish(.cutOff(afterEvent: order.lastSeq)) }
       let bytes = line.bytes
-      guard bytes.count > LogReader.suffixCount, LogScanner.hasHashSuffix(bytes) else {
+      guard bytes.count > LogReader.suffixCount, LogScanner.hasHashSuffixFrame(bytes) else {
         throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
       }
       let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - LogReader.suffixCount)])
@@ -124,7 +124,7 @@ public final class LogScanner {
 
   /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
   /// checked only with `checksChain`, against the chain).
-  static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
+  static func hasHashSuffixFrame(_ line: UnsafeRawBufferPointer) -> Bool {
     let s = line.count - LogReader.suffixCount
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")
       && line[s + 3] == UInt8(ascii: "\"") && line[s + 4] == UInt8(ascii: ":") && line[s + 5] == UInt8(ascii: "\"")

@@ -32,8 +32,8 @@ enum ParallelVerification {
     let validator = LineValidator(fd: fd)
     let checker = ChainChecker(chain: chain)
     let json = (0..<jsonParts).map { _ in JSONChecker() }
-    var current = Chunk(capacity: chunkBytes)
-    var spare = Chunk(capacity: chunkBytes)
+    var current = LineChunk(capacity: chunkBytes)
+    var spare = LineChunk(capacity: chunkBytes)
     validator.fill(current, after: nil)
     while true {
       if validator.failed { return nil }
@@ -60,7 +60,7 @@ enum ParallelVerification {
 
 /// Complete lines read from the log, and where each validated one ends (verify's chunks, and
 /// folding's: `FoldPipeline`).
-final class Chunk: @unchecked Sendable {
+final class LineChunk: @unchecked Sendable {
   // @unchecked: a chunk is written by one thread (the validator) and only then read by the
   // other; `ParallelVerification.check` joins both before handing it back.
   private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -104,7 +104,7 @@ final class LineValidator: @unchecked Sendable {
 
   /// Fills `chunk` with the bytes after `previous`'s complete lines and the next ones of the
   /// file, then validates its complete lines.
-  func fill(_ chunk: Chunk, after previous: Chunk?) {
+  func fill(_ chunk: LineChunk, after previous: LineChunk?) {
     chunk.count = 0
     chunk.lines.removeAll(keepingCapacity: true)
     if let previous, previous.count > previous.cut {
@@ -149,7 +149,7 @@ final class LineValidator: @unchecked Sendable {
     }
   }
 
-  private func validateLines(_ chunk: Chunk) {
+  private func validateLines(_ chunk: LineChunk) {
     // Locals, written back once: a property of a class costs an exclusivity check each access.
     var lines = chunk.lines
     chunk.lines = []
@@ -186,7 +186,7 @@ private struct LineRules {
   /// skip; nil when `LogReader` must read the line.
   mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> (Int, EventPrefix?)? {
     // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
-    guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
+    guard length > LogReader.suffixCount, LogScanner.hasHashSuffixFrame(UnsafeRawBufferPointer(start: line, count: length)) else {
       return nil
     }
     let bodyEnd = length - LogReader.suffixCount
@@ -283,7 +283,7 @@ final class ChainChecker: @unchecked Sendable {
 
   deinit { previous.deallocate() }
 
-  func check(_ chunk: Chunk) {
+  func check(_ chunk: LineChunk) {
     guard !failed else { return }
     guard Self.linked(chunk, lines: chunk.lines.indices, after: previous) else {
       failed = true
@@ -295,7 +295,7 @@ final class ChainChecker: @unchecked Sendable {
   /// Whether each of `chunk`'s `lines` links onto the one before, the chunk's first onto
   /// `previous` (64 hex digits). Each line's own `h`, once it matches, is the digest the next
   /// line links to, so that parts of a chunk can be checked at once, each after the `h` before it.
-  static func linked(_ chunk: Chunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
+  static func linked(_ chunk: LineChunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
     var last = previous
     var start = 0
     if lines.lowerBound > 0 {
@@ -317,7 +317,7 @@ final class ChainChecker: @unchecked Sendable {
   var last: UnsafePointer<UInt8> { UnsafePointer(previous) }
 
   /// Takes `chunk`'s lines, already checked, as linked: the next chunk goes on from its last.
-  func advance(past chunk: Chunk) {
+  func advance(past chunk: LineChunk) {
     if let last = chunk.lines.last { previous.update(from: chunk.bytes + last.bodyEnd + 6, count: HashChain.hexBytes) }
   }
 }
@@ -331,7 +331,7 @@ private final class JSONChecker: @unchecked Sendable {
   /// A line is not valid JSON.
   private(set) var failed = false
 
-  func check(_ chunk: Chunk, part: Int, of parts: Int) {
+  func check(_ chunk: LineChunk, part: Int, of parts: Int) {
     let lines = chunk.lines
     let first = lines.count * part / parts, end = lines.count * (part + 1) / parts
     for index in first..<end {

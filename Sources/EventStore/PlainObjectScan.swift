@@ -6,6 +6,12 @@ import JSON
 /// `false` or `null`. Such a line is valid JSON exactly when `JSONParser.validate` says so, with
 /// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
 /// fraction, damage) the scan gives up and the caller asks `JSONParser`.
+///
+/// Why it is not JSON's `QuickJSONCheck`: that one validates any JSON value (nesting, all
+/// escapes, a word at a time) and locates nothing, for `verify`; this one locates the members
+/// of one flat object, the event lines a fold decodes in place, and knows the event-line prefix
+/// (`EventPrefix`). One scanner for both would make `verify` record members it never reads, or
+/// the fold follow nesting it then gives up on; not merged, and not measured.
 enum PlainObjectScan {
   /// The number of members of `bytes` when it is such an object with no key twice, and at
   /// most `members.count` of them, written to `members` (key without quotes, value as
