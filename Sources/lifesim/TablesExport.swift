@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EventStore
 import JSON
 import Lifecycle
 
@@ -17,8 +18,8 @@ struct TablesExport {
 
   /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
   init(folder: String, overwrite: Bool, inputs: [String]) throws {
-    if mkdir(folder, 0o755) != 0, errno != EEXIST {
-      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(errno))")
+    if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
+      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(error.code))")
     }
     var sinks: [OutputSink] = []
     do {
