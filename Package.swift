@@ -62,7 +62,7 @@ let package = Package(
     // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
     .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore", "JSON"]),
     // libFuzzer entry point for loading and running app scripts.
-    .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
+    .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost", "EventStore"]),
     // Helpers the test targets share: one seeded generator, temporary paths.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),

@@ -61,6 +61,21 @@ package enum POSIXFile {
     }
   }
 
+  /// Every byte of the file at `path`; nil when it cannot be opened or read (the C functions
+  /// `open` and `read`).
+  package static func readAll(_ path: String) -> [UInt8]? {
+    guard case let .success(fd) = openForReading(path) else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let result = chunk.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress!, count: $0.count) }
+      guard case let .success(n) = result else { return nil }
+      if n == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+  }
+
   /// Forces written data to the disk (the C function `fsync`).
   package static func sync(_ fd: Int32) -> Int32? { fsync(fd) == 0 ? nil : errno }
 
@@ -92,12 +107,25 @@ package enum POSIXFile {
     return fd >= 0 ? .success(fd) : .failure(Errno(code: errno))
   }
 
-  /// The kind of file at `path` (its `S_IFMT` bits), following links; nil when there is none
-  /// (the C function `stat`).
-  package static func kind(_ path: String) -> Result<mode_t?, Errno> {
+  /// The type of the file at `path` (its `S_IFMT` bits), following links (the C function `stat`).
+  package static func fileType(_ path: String) -> Result<mode_t, Errno> {
     var info = stat()
-    if stat(path, &info) == 0 { return .success(info.st_mode & S_IFMT) }
-    return errno == ENOENT ? .success(nil) : .failure(Errno(code: errno))
+    return stat(path, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
+  }
+
+  /// As `fileType`, for a path given as bytes (a name that is not UTF-8).
+  package static func fileType(bytes path: [UInt8]) -> Result<mode_t, Errno> {
+    var info = stat()
+    let cPath = (path + [0]).map { CChar(bitPattern: $0) }
+    return stat(cPath, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
+  }
+
+  /// As `fileType`; nil when there is nothing at `path`.
+  package static func kind(_ path: String) -> Result<mode_t?, Errno> {
+    switch fileType(path) {
+    case let .success(kind): return .success(kind)
+    case let .failure(error): return error.code == ENOENT ? .success(nil) : .failure(error)
+    }
   }
 
   /// The device and inode of the file at `path`, links resolved; nil when nothing is there
@@ -116,14 +144,46 @@ package enum POSIXFile {
     return false
   }
 
+  /// The type of what is at `path` itself, a link not followed (the C function `lstat`).
+  package static func fileTypeWithoutFollowing(_ path: String) -> Result<mode_t, Errno> {
+    var info = stat()
+    return lstat(path, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
+  }
+
   /// Whether `path` names something, a dangling link included (the C function `lstat`).
   package static func existsWithoutFollowing(_ path: String) -> Bool {
+    if case .success = fileTypeWithoutFollowing(path) { return true }
+    return false
+  }
+
+  /// The type (`S_IFMT` bits) and size of an open file (the C function `fstat`).
+  package static func typeAndSize(_ fd: Int32) -> (type: mode_t, size: Int)? {
     var info = stat()
-    return lstat(path, &info) == 0
+    return fstat(fd, &info) == 0 ? (info.st_mode & S_IFMT, Int(info.st_size)) : nil
   }
 
   /// Whether something is at `path`, following links (the C function `access` with `F_OK`).
   package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// Whether the file at `path` may be read (the C function `access` with `R_OK`).
+  package static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+  /// `path` with every link, `.` and `..` resolved; nil when it names nothing (the C function
+  /// `realpath`).
+  package static func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Creates a new folder named `prefix` and six random characters (the C function `mkdtemp`).
+  package static func makeTemporaryDirectory(prefix: String) -> Result<String, Errno> {
+    var template = Array("\(prefix)XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+      return .failure(Errno(code: errno))
+    }
+    return .success(String(cString: made))
+  }
 
   /// Moves `from` to `to`, replacing what is there (the C function `rename`).
   package static func rename(_ from: String, to: String) -> Errno? {
@@ -139,6 +199,7 @@ package enum POSIXFile {
   package static func remove(cString path: UnsafePointer<CChar>) { unlink(path) }
 
   /// Creates the folder `path` (the C function `mkdir`); an existing one is an `EEXIST` error.
+  @discardableResult
   package static func makeDirectory(_ path: String) -> Errno? { mkdir(path, 0o755) == 0 ? nil : Errno(code: errno) }
 
   /// Whether `error` says that something is already there (`EEXIST`).
@@ -151,12 +212,18 @@ package enum POSIXFile {
   /// The names in the folder `path`, `.` and `..` included, in the order the system gives
   /// them; nil when it cannot be read (the C functions `opendir`, `readdir`, `closedir`).
   package static func directoryEntries(_ path: String) -> [String]? {
-    guard let handle = opendir(path) else { return nil }
+    guard case let .success(names) = directoryEntryBytes(path) else { return nil }
+    return names.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// As `directoryEntries`, each name as its bytes (it need not be UTF-8).
+  package static func directoryEntryBytes(_ path: String) -> Result<[[UInt8]], Errno> {
+    guard let handle = opendir(path) else { return .failure(Errno(code: errno)) }
     defer { closedir(handle) }
-    var names: [String] = []
+    var names: [[UInt8]] = []
     while let entry = readdir(handle) {
-      names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+      names.append(withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) })
     }
-    return names
+    return .success(names)
   }
 }

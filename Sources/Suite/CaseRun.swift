@@ -87,7 +87,7 @@ enum CaseRun {
     let declared = result.declaration
     let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? 17
     let scenes = result.header?.scenes ?? (!c.sceneless && (declared.scenes ?? (ios >= 13)))
-    func discardLog() { if let partial { unlink(partial) } }
+    func discardLog() { if let partial { POSIXFile.remove(partial) } }
 
     if let reason = skipReason(c, declared, ios: ios) {
       discardLog()
@@ -134,10 +134,12 @@ enum CaseRun {
           discardLog()
           status = .error
           message = refusal
-        } else if rename(partial, final) == 0 { logPath = final } else {
+        } else if let error = POSIXFile.rename(partial, to: final) {
           status = .error
-          message = "\(final): cannot keep the log: \(String(cString: strerror(errno)))"
+          message = "\(final): cannot keep the log: \(POSIXFile.describe(error.code))"
           discardLog()
+        } else {
+          logPath = final
         }
       }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import EventStore
 
 /// The file a case's log is written to in the logs folder until the case ends: a name no other
 /// case or process can have (`.lifesim-PID-RANDOM.partial.lifelog`, created with `O_EXCL`), so
@@ -12,12 +13,14 @@ enum PartialLog {
   static func create(in dir: String) -> Result<String, SuiteError> {
     while true {
       let path = "\(dir)/.lifesim-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).partial.lifelog"
-      let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      if fd >= 0 {
-        close(fd)
+      switch POSIXFile.openForWriting(path, exclusive: true) {
+      case let .success(fd):
+        POSIXFile.close(fd)
         return .success(path)
+      case let .failure(error) where !POSIXFile.alreadyExists(error):
+        return .failure(SuiteError("\(dir): cannot write a log: \(POSIXFile.describe(error.code))"))
+      case .failure: continue
       }
-      if errno != EEXIST { return .failure(SuiteError("\(dir): cannot write a log: \(String(cString: strerror(errno)))")) }
     }
   }
 }

@@ -107,7 +107,7 @@ struct Export: ParsableCommand {
       Terminal.error("export --format tables needs a folder: -o DIR")
       throw ExitCode(Status.trouble)
     }
-    let existed = access(folder, F_OK) == 0
+    let existed = POSIXFile.exists(folder)
     let tables: TablesExport
     do { tables = try TablesExport(folder: folder, overwrite: out.force, inputs: logs) } catch {
       Terminal.error("\(error)")
@@ -115,7 +115,7 @@ struct Export: ParsableCommand {
     }
     func fail(_ message: String) -> ExitCode {
       tables.discard()
-      if !existed { rmdir(folder) }
+      if !existed { POSIXFile.removeDirectory(folder) }
       Terminal.error(message)
       return ExitCode(Status.trouble)
     }
