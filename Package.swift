@@ -2,17 +2,21 @@
 import PackageDescription
 
 // Dependency arrows (see docs/architecture.md), none pointing up:
-//   lifesim → Explore → ScriptHost → Lifecycle → EventStore → CLibCrypto;  ScriptHost → LuaRuntime → CLua
-//   lifesim → RunComparison → Lifecycle, EventStore;  lifesim → Suite → ScriptHost, RunComparison
-// lifesim and ScriptHost also import the modules below them directly.
-// EventStore and Lifecycle know neither Lua nor the command line.
+//   JSON ← EventStore (files, the chain, readers) ← LifecycleLog → Lifecycle (the model) → JSON
+//   LuaRuntime → CLua;  ScriptHost → LuaRuntime, LifecycleLog;  Explore → ScriptHost
+//   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render
+//   lifesim (thin commands) → Suite, Explore, Render;  AppScan (lifesim scan) → Lifecycle
+// Modules also import the modules below them directly. JSON, EventStore and Lifecycle know
+// neither Lua nor the command line; Lifecycle reads and writes no file.
 let package = Package(
   name: "lifesim",
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "lifesim", targets: ["lifesim"]),
+    .library(name: "JSON", targets: ["JSON"]),
     .library(name: "EventStore", targets: ["EventStore"]),
     .library(name: "Lifecycle", targets: ["Lifecycle"]),
+    .library(name: "LifecycleLog", targets: ["LifecycleLog"]),
     .library(name: "ScriptHost", targets: ["ScriptHost"]),
   ],
   dependencies: [
@@ -28,53 +32,60 @@ let package = Package(
     // No pkgConfig: its `-lcrypto` would link the shared library; EventStore links the archive.
     // `make deps` installs libssl-dev where pkg-config cannot find libcrypto.
     .systemLibrary(name: "CLibCrypto"),
+    // JSON: the value, the parser, the canonical writer, the quick checker; no dependencies.
+    .target(name: "JSON"),
     .target(
       name: "EventStore",
-      dependencies: ["CLibCrypto"],
+      dependencies: ["JSON", "CLibCrypto"],
       // The static archive: only SHA-256's objects are linked in, and nothing is loaded at
       // start-up (the shared libcrypto added about 1 ms to every lifesim command).
       linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]
     ),
-    .target(name: "Lifecycle", dependencies: ["EventStore"]),
+    // The pure model of iOS: no file I/O.
+    .target(name: "Lifecycle", dependencies: ["JSON"]),
+    // Coding events to and from log lines, and coverage.
+    .target(name: "LifecycleLog", dependencies: ["Lifecycle", "EventStore", "JSON"]),
     // The Lua VM, its budgets and sandbox: the one importer of CLua (EventStore: only FNV1a).
     .target(name: "LuaRuntime", dependencies: ["CLua", "EventStore"]),
-    .target(name: "ScriptHost", dependencies: ["LuaRuntime", "Lifecycle", "EventStore"]),
+    .target(name: "ScriptHost", dependencies: ["LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // Random search for failing runs, their shrinking, the invariants and the findings.
-    .target(name: "Explore", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore"]),
+    .target(name: "Explore", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
-    .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
+    .target(name: "RunComparison", dependencies: ["LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
     // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
-    .target(name: "Render", dependencies: ["RunComparison", "Lifecycle", "EventStore"]),
-    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "Lifecycle", "EventStore"]),
+    .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
+    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "Explore", "Render", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "Suite", "Explore", "Render", "ScriptHost", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
       // and a package with unsafeFlags cannot be used as a dependency.
     ),
     // Benchmarks and the log-writer child of the kill test; not part of the product.
-    .executableTarget(name: "lifesim-bench", dependencies: ["Lifecycle", "EventStore", "LuaRuntime", "ScriptHost", "Explore"]),
+    .executableTarget(name: "lifesim-bench", dependencies: ["LifecycleLog", "Lifecycle", "EventStore", "JSON", "LuaRuntime", "ScriptHost", "Explore"]),
     // libFuzzer entry point for the log reader (see docs/testing.md): builds as an empty program without the fuzzer flag.
-    .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore"]),
+    .executableTarget(name: "lifesim-fuzz-reader", dependencies: ["EventStore", "JSON"]),
     // libFuzzer entry point for loading and running app scripts.
-    .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost"]),
+    .executableTarget(name: "lifesim-fuzz-script", dependencies: ["ScriptHost", "EventStore"]),
     // Helpers the test targets share: one seeded generator, temporary paths.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"]),
-    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
+    .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "LifecycleLog", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "LifecycleLogTests", dependencies: ["LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "TestSupport"]),
-    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile"]),
-    .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["ExploreApps"]),
-    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["Hostile"]),
+    .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["ExploreApps"]),
+    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // ScriptHost only to record the bundled scenarios' logs the renderers are tested over.
-    .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
     .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-    .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
+    .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

@@ -1,3 +1,5 @@
+import JSON
+
 import Dispatch
 
 /// A `LogWriter` whose hashing and writing run on a thread of their own.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A file as the system knows it: its device and inode, after resolving links. Two spellings
 /// of one file (`./a.lua`, `dir/../a.lua`, a link to it, a hard link) have the same identity,
 /// so every command compares its outputs with its inputs through this type.
@@ -15,12 +7,9 @@ public struct FileIdentity: Hashable, Sendable {
 
   /// The identity of the file at `path` (links resolved); nil when nothing is there.
   public init?(path: String) {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    var info = stat()
-    guard stat(resolved, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
+    guard let (device, inode) = POSIXFile.deviceAndInode(path) else { return nil }
+    self.device = device
+    self.inode = inode
   }
 
   /// Why `output` may not be written: it is one of `inputs` (the first such input is named).

@@ -1,3 +1,5 @@
+import JSON
+
 import Dispatch
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
@@ -128,10 +130,10 @@ final class FoldPipeline: @unchecked Sendable {
 /// A chunk of the log, its lines checked, and each event's place, kind and members.
 final class FoldChunk: @unchecked Sendable {
   // @unchecked: filled by the reading thread's tasks, each part by one, before it is handed over.
-  let lines: Chunk
+  let lines: LineChunk
   let parts = (0..<FoldPipeline.parts).map { _ in FoldPart() }
 
-  init(capacity: Int) { lines = Chunk(capacity: capacity) }
+  init(capacity: Int) { lines = LineChunk(capacity: capacity) }
 }
 
 /// One event of a chunk, where `FoldPart` found it.
@@ -165,7 +167,7 @@ final class FoldPart: @unchecked Sendable {
   deinit { members.deallocate() }
 
   /// Event `i` of this part, in `chunk`.
-  func event(_ i: Int, in chunk: Chunk, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
+  func event(_ i: Int, in chunk: LineChunk, strings: UnsafeMutablePointer<StringTable>) -> InPlaceEvent {
     let e = events[i]
     return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: UnsafeRawBufferPointer(start: chunk.bytes + e.bodyStart, count: e.bodyCount),
                         members: UnsafeBufferPointer(rebasing: members[e.firstMember..<(e.firstMember + e.memberCount)]),
@@ -173,7 +175,7 @@ final class FoldPart: @unchecked Sendable {
   }
 
   /// Checks `lines` of `chunk`, the first linking onto `previous`.
-  func check(_ chunk: Chunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) {
+  func check(_ chunk: LineChunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) {
     events.removeAll(keepingCapacity: true)
     memberCount = 0
     failed = !ChainChecker.linked(chunk, lines: lines, after: previous)

@@ -1,3 +1,5 @@
+import JSON
+
 /// An event line read in place by `LogEventStream`: its canonical body and where each of its
 /// members lies, valid until the stream moves on. Each member is parsed only when asked for;
 /// `string`, `int` and `bool` build no JSON value, and a string the stream has met before

@@ -1,4 +1,11 @@
 /// A file read in large chunks and cut into lines in place (no copy, no allocation a line).
+///
+/// Why there are two chunked readers, this and `LineValidator.fill` with its `LineChunk`: this
+/// one hands out one line at a time to one reader on one thread (`LogReader`, `LogScanner`),
+/// while `LineChunk`s are handed whole to other threads (verify's and folding's pipelines) with
+/// every line's end already found and checked. One type for both would either make the
+/// sequential readers keep a table of lines a chunk, or the pipelines take lines one call at
+/// a time; not merged, and not measured.
 struct LineSource: ~Copyable {
   struct Line {
     var bytes: UnsafeRawBufferPointer

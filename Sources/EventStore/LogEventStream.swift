@@ -1,3 +1,5 @@
+import JSON
+
 /// A log's events read in place for folding (`replay --state`, the exports): the same events,
 /// ending and problems, word for word, as `LogReader` in `.inPlace` mode, at a fraction of the
 /// cost. A thread of its own reads the log in chunks and has each chunk's lines checked (form,

@@ -1,3 +1,5 @@
+import JSON
+
 /// What a lifesim event is decoded from: its place in the log and its members by key.
 /// Both a parsed `LogEvent` and a `LogEventView` read in place are one.
 public protocol EventFields {

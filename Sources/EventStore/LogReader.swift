@@ -1,3 +1,5 @@
+import JSON
+
 /// What is wrong with a log, and where. The descriptions are the exact
 /// messages users see (`line 1042: hash chain broken`).
 public enum LogProblem: Error, Equatable, CustomStringConvertible, Sendable {
@@ -212,7 +214,7 @@ public final class LogReader {
   /// `seq`, `t` and `kind` from the canonical prefix. nil: not an event line (the trailer).
   private func integrityOnly(_ line: [UInt8], number: Int) throws(LogProblem) -> LogEvent? {
     // Not an event line (the trailer, or damage the full path names): leave it to the full path.
-    guard line.starts(with: Self.seqPrefix) else { return nil }
+    guard line.starts(with: EventPrefix.Layout.seqOpening) else { return nil }
     // A broken link throws, and a reader that threw is finished: the chain may advance now.
     let bodyCount = try Self.chainedBodyCount(line, number: number, chain: &chain)
     scratch.removeAll(keepingCapacity: true)
@@ -226,7 +228,7 @@ public final class LogReader {
       throw .notJSON(error, line: number)
     }
     // {"seq":N,"t":T,"kind":"K", …
-    var i = Self.seqPrefix.count
+    var i = EventPrefix.Layout.seqStart
     func integer() -> Int64? {
       var v: Int64 = 0, digits = 0
       while i < bodyCount, line[i] >= 0x30, line[i] <= 0x39, digits < LogLimits.integerDigitsMax {
@@ -239,7 +241,7 @@ public final class LogReader {
       i += t.count
       return true
     }
-    guard let seq = integer(), expect(Self.timeInfix), let t = integer(), expect(Self.kindInfix) else {
+    guard let seq = integer(), expect(EventPrefix.Layout.timeInfix), let t = integer(), expect(EventPrefix.Layout.kindInfix) else {
       throw .damaged(line: number, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
     }
     let kindStart = i
@@ -266,16 +268,13 @@ public final class LogReader {
     guard at + digest.count <= line.count else { return false }
     return line.withUnsafeBytes { l in digest.withUnsafeBytes { d in memcmp(l.baseAddress! + at, d.baseAddress!, d.count) == 0 } }
   }
-  static let seqPrefix = Array("{\"seq\":".utf8)
-  static let timeInfix = Array(",\"t\":".utf8)
-  static let kindInfix = Array(",\"kind\":\"".utf8)  // ,"h":" + 64 hex + "}
 
   /// Splits off `h`, checks it against the chain, and parses the body.
   /// Checks a line's form (LF, a trailing `h`) and links it onto the chain; returns the body's length
   /// without `h` (the body is `line[..<count]` followed by `}`).
   static func chainedBodyCount(_ line: [UInt8], number: Int, chain: inout HashChain) throws(LogProblem) -> Int {
     if line.last == 0x0D { throw .damaged(line: number, reason: "CRLF line end (a log uses LF only)") }
-    guard hasHashSuffix(line) else {
+    guard hasLowercaseHexHashSuffix(line) else {
       do { _ = try JSONParser.parse(line) } catch {
         throw .notJSON(error, line: number)
       }
@@ -299,7 +298,9 @@ public final class LogReader {
     }
   }
 
-  static func hasHashSuffix(_ line: [UInt8]) -> Bool {
+  /// `,"h":"`, 64 lowercase hex digits and `"}` at the end of `line` (`LogScanner.hasHashSuffixFrame`
+  /// checks only the frame around the digits).
+  static func hasLowercaseHexHashSuffix(_ line: [UInt8]) -> Bool {
     guard line.count > suffixCount, line.last == UInt8(ascii: "}") else { return false }
     let s = line.count - suffixCount
     guard equal(line, s, LogWriter.hashPrefix), line[line.count - 2] == UInt8(ascii: "\"") else { return false }

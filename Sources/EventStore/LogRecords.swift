@@ -1,3 +1,5 @@
+import JSON
+
 /// The kinds of event line a log holds (docs/log-format.md).
 public enum EventKind: String, CaseIterable, Sendable {
   case input, transition, callback, `return`, call, notification, system, crash, expect, note

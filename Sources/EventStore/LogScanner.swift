@@ -1,3 +1,5 @@
+import JSON
+
 /// Streams a log's events as raw canonical bytes, for comparing long logs fast (`diff`,
 /// `replay --verify`).
 ///
@@ -76,7 +78,7 @@ public final class LogScanner {
       // A partial last line is what a killed writer leaves: the log is cut, not damaged.
       guard line.complete else { return finish(.cutOff(afterEvent: order.lastSeq)) }
       let bytes = line.bytes
-      guard bytes.count > LogReader.suffixCount, LogScanner.hasHashSuffix(bytes) else {
+      guard bytes.count > LogReader.suffixCount, LogScanner.hasHashSuffixFrame(bytes) else {
         throw .damaged(line: lineNumber, reason: "no hash \"h\" as the last member")
       }
       let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - LogReader.suffixCount)])
@@ -122,7 +124,7 @@ public final class LogScanner {
 
   /// `,"h":"` 64 characters from the end and `"}` at the end (the digits themselves are
   /// checked only with `checksChain`, against the chain).
-  static func hasHashSuffix(_ line: UnsafeRawBufferPointer) -> Bool {
+  static func hasHashSuffixFrame(_ line: UnsafeRawBufferPointer) -> Bool {
     let s = line.count - LogReader.suffixCount
     return line[s] == UInt8(ascii: ",") && line[s + 1] == UInt8(ascii: "\"") && line[s + 2] == UInt8(ascii: "h")
       && line[s + 3] == UInt8(ascii: "\"") && line[s + 4] == UInt8(ascii: ":") && line[s + 5] == UInt8(ascii: "\"")
@@ -136,11 +138,11 @@ public final class LogScanner {
     guard let base = body.baseAddress else { return nil }
     let bytes = Words(base: base, count: body.count)
     var i = 0
-    // `{"seq":`, `,"t":` and `,"kind":"` as little-endian words, each with the mask of its length.
-    guard bytes.skip(0x3A22_7165_7322_7B, mask: 0xFF_FFFF_FFFF_FFFF, count: 7, at: &i), let seq = bytes.integer(at: &i),
-          bytes.skip(0x3A_2274_222C, mask: 0xFF_FFFF_FFFF, count: 5, at: &i), let t = bytes.integer(at: &i),
-          bytes.skip(0x3A22_646E_696B_222C, mask: ~0, count: 8, at: &i),
-          bytes.skip(0x22, mask: 0xFF, count: 1, at: &i) else {
+    typealias Layout = EventPrefix.Layout
+    guard bytes.skip(Layout.seqOpeningWord, count: Layout.seqStart, at: &i), let seq = bytes.integer(at: &i),
+          bytes.skip(Layout.timeInfixWord, count: Layout.timeAfterSeq, at: &i), let t = bytes.integer(at: &i),
+          bytes.skip(Layout.kindInfixWord, count: 8, at: &i),
+          bytes.skip((0x22, 0xFF), count: Layout.kindAfterTime - 8, at: &i) else {
       return nil
     }
     return (seq, t, i)
@@ -168,8 +170,8 @@ public final class LogScanner {
     /// Steps over the `count` bytes of `text` (a little-endian word, `mask` covering them) at `i`
     /// if the bytes there are exactly them.
     @inline(__always)
-    func skip(_ text: UInt64, mask: UInt64, count n: Int, at i: inout Int) -> Bool {
-      guard i &+ n <= count, (word(at: i) ^ text) & mask == 0 else { return false }
+    func skip(_ text: (word: UInt64, mask: UInt64), count n: Int, at i: inout Int) -> Bool {
+      guard i &+ n <= count, (word(at: i) ^ text.word) & text.mask == 0 else { return false }
       i &+= n
       return true
     }

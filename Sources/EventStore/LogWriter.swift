@@ -1,3 +1,5 @@
+import JSON
+
 /// Why a log could not be written. Every message names the file.
 public enum LogWriteError: Error, Equatable, CustomStringConvertible {
   case exists(path: String)

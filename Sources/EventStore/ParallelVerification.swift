@@ -1,3 +1,5 @@
+import JSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,8 +32,8 @@ enum ParallelVerification {
     let validator = LineValidator(fd: fd)
     let checker = ChainChecker(chain: chain)
     let json = (0..<jsonParts).map { _ in JSONChecker() }
-    var current = Chunk(capacity: chunkBytes)
-    var spare = Chunk(capacity: chunkBytes)
+    var current = LineChunk(capacity: chunkBytes)
+    var spare = LineChunk(capacity: chunkBytes)
     validator.fill(current, after: nil)
     while true {
       if validator.failed { return nil }
@@ -58,7 +60,7 @@ enum ParallelVerification {
 
 /// Complete lines read from the log, and where each validated one ends (verify's chunks, and
 /// folding's: `FoldPipeline`).
-final class Chunk: @unchecked Sendable {
+final class LineChunk: @unchecked Sendable {
   // @unchecked: a chunk is written by one thread (the validator) and only then read by the
   // other; `ParallelVerification.check` joins both before handing it back.
   private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -102,7 +104,7 @@ final class LineValidator: @unchecked Sendable {
 
   /// Fills `chunk` with the bytes after `previous`'s complete lines and the next ones of the
   /// file, then validates its complete lines.
-  func fill(_ chunk: Chunk, after previous: Chunk?) {
+  func fill(_ chunk: LineChunk, after previous: LineChunk?) {
     chunk.count = 0
     chunk.lines.removeAll(keepingCapacity: true)
     if let previous, previous.count > previous.cut {
@@ -147,7 +149,7 @@ final class LineValidator: @unchecked Sendable {
     }
   }
 
-  private func validateLines(_ chunk: Chunk) {
+  private func validateLines(_ chunk: LineChunk) {
     // Locals, written back once: a property of a class costs an exclusivity check each access.
     var lines = chunk.lines
     chunk.lines = []
@@ -184,7 +186,7 @@ private struct LineRules {
   /// skip; nil when `LogReader` must read the line.
   mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> (Int, EventPrefix?)? {
     // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
-    guard length > LogReader.suffixCount, LogScanner.hasHashSuffix(UnsafeRawBufferPointer(start: line, count: length)) else {
+    guard length > LogReader.suffixCount, LogScanner.hasHashSuffixFrame(UnsafeRawBufferPointer(start: line, count: length)) else {
       return nil
     }
     let bodyEnd = length - LogReader.suffixCount
@@ -209,14 +211,14 @@ private struct LineRules {
   /// kind is known: all of `{"seq":N,"t":T,"kind":"K"`, unless a number has a leading zero
   /// (which JSON refuses): then nothing.
   private static func prefix(_ line: UnsafeMutablePointer<UInt8>, kindStart: Int, kindEnd: Int) -> EventPrefix? {
-    let seqStart = 7  // after `{"seq":`
+    let seqStart = EventPrefix.Layout.seqStart
     var seqEnd = seqStart
     while line[seqEnd] &- UInt8(ascii: "0") < 10 { seqEnd += 1 }
-    let tStart = seqEnd + 5  // after `,"t":`
-    let tEnd = kindStart - 9  // before `,"kind":"`
+    let tStart = seqEnd + EventPrefix.Layout.timeAfterSeq
+    let tEnd = kindStart - EventPrefix.Layout.kindAfterTime
     guard line[seqStart] != UInt8(ascii: "0") || seqEnd - seqStart == 1,
           line[tStart] != UInt8(ascii: "0") || tEnd - tStart == 1 else { return nil }
-    return EventPrefix(tKey: Int32(seqEnd + 2), kindKey: Int32(tEnd + 2), rest: Int32(kindEnd + 1))
+    return EventPrefix(seqEnd: seqEnd, kindStart: kindStart, kindEnd: kindEnd)
   }
 
   /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
@@ -281,7 +283,7 @@ final class ChainChecker: @unchecked Sendable {
 
   deinit { previous.deallocate() }
 
-  func check(_ chunk: Chunk) {
+  func check(_ chunk: LineChunk) {
     guard !failed else { return }
     guard Self.linked(chunk, lines: chunk.lines.indices, after: previous) else {
       failed = true
@@ -293,7 +295,7 @@ final class ChainChecker: @unchecked Sendable {
   /// Whether each of `chunk`'s `lines` links onto the one before, the chunk's first onto
   /// `previous` (64 hex digits). Each line's own `h`, once it matches, is the digest the next
   /// line links to, so that parts of a chunk can be checked at once, each after the `h` before it.
-  static func linked(_ chunk: Chunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
+  static func linked(_ chunk: LineChunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
     var last = previous
     var start = 0
     if lines.lowerBound > 0 {
@@ -315,7 +317,7 @@ final class ChainChecker: @unchecked Sendable {
   var last: UnsafePointer<UInt8> { UnsafePointer(previous) }
 
   /// Takes `chunk`'s lines, already checked, as linked: the next chunk goes on from its last.
-  func advance(past chunk: Chunk) {
+  func advance(past chunk: LineChunk) {
     if let last = chunk.lines.last { previous.update(from: chunk.bytes + last.bodyEnd + 6, count: HashChain.hexBytes) }
   }
 }
@@ -329,7 +331,7 @@ private final class JSONChecker: @unchecked Sendable {
   /// A line is not valid JSON.
   private(set) var failed = false
 
-  func check(_ chunk: Chunk, part: Int, of parts: Int) {
+  func check(_ chunk: LineChunk, part: Int, of parts: Int) {
     let lines = chunk.lines
     let first = lines.count * part / parts, end = lines.count * (part + 1) / parts
     for index in first..<end {
@@ -337,7 +339,7 @@ private final class JSONChecker: @unchecked Sendable {
       let count = lines[index].bodyEnd + 1 - start
       // The line's `"h":"…"}` follows the body: more than `QuickJSONCheck.readsPastEnd` bytes.
       if let prefix = lines[index].prefix {
-        if quick.acceptsEvent(chunk.bytes + start, count: count, prefix: prefix) { continue }
+        if quick.acceptsObject(chunk.bytes + start, count: count, checkedKeys: prefix.keys, rest: Int(prefix.rest)) { continue }
       } else if quick.accepts(chunk.bytes + start, count: count) {
         continue
       }

@@ -1,9 +1,17 @@
+import JSON
+
 /// A quick check of the lines a log writer produces, for `LogEventStream`: a JSON object with
 /// no whitespace whose keys and string values are ASCII without escapes or control characters, whose
 /// numbers are non-negative integers of at most 18 digits, and whose other values are `true`,
 /// `false` or `null`. Such a line is valid JSON exactly when `JSONParser.validate` says so, with
 /// the same members; for anything else (an array, a nested object, an escape, non-ASCII text, a
 /// fraction, damage) the scan gives up and the caller asks `JSONParser`.
+///
+/// Why it is not JSON's `QuickJSONCheck`: that one validates any JSON value (nesting, all
+/// escapes, a word at a time) and locates nothing, for `verify`; this one locates the members
+/// of one flat object, the event lines a fold decodes in place, and knows the event-line prefix
+/// (`EventPrefix`). One scanner for both would make `verify` record members it never reads, or
+/// the fold follow nesting it then gives up on; not merged, and not measured.
 enum PlainObjectScan {
   /// The number of members of `bytes` when it is such an object with no key twice, and at
   /// most `members.count` of them, written to `members` (key without quotes, value as
@@ -21,12 +29,9 @@ enum PlainObjectScan {
   /// not a member.
   static func eventMembers(_ bytes: UnsafeRawBufferPointer, prefix: EventPrefix,
                            into members: UnsafeMutableBufferPointer<JSONMember>) -> (count: Int, keys: UInt64)? {
-    let tKey = Int(prefix.tKey), kindKey = Int(prefix.kindKey), rest = Int(prefix.rest)
+    let rest = Int(prefix.rest)
     guard members.count >= 3, rest < bytes.count, bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
-    let seqKey = EventPrefix.seqKey
-    members[0] = JSONMember(key: seqKey..<(seqKey + 3), value: (seqKey + 5)..<(tKey - 2))
-    members[1] = JSONMember(key: tKey..<(tKey + 1), value: (tKey + 3)..<(kindKey - 2))
-    members[2] = JSONMember(key: kindKey..<(kindKey + 4), value: (kindKey + 6)..<rest)
+    (members[0], members[1], members[2]) = prefix.members
     let seen = bit(keyCount: 3, first: UInt8(ascii: "s")) | bit(keyCount: 1, first: UInt8(ascii: "t"))
       | bit(keyCount: 4, first: UInt8(ascii: "k"))
     if bytes[rest] == UInt8(ascii: "}") { return rest == bytes.count - 1 ? (3, seen) : nil }

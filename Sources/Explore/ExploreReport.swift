@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 import ScriptHost
 

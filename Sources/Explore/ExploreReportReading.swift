@@ -1,5 +1,6 @@
 import EventStore
 import ScriptHost
+import JSON
 
 /// Reading a `report.json` back, for `explore merge`. The file is hostile until checked: every
 /// member must have the type and range the writer gives it, and a finding's `scenario` must be

@@ -39,9 +39,12 @@ enum FindingFolder {
   /// Refuses what explore never writes into a folder: anything but a plain file (a link could
   /// lead a merge to copy a file from anywhere, a folder a whole tree).
   static func requirePlainFile(_ path: String) throws(ScriptError) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { throw ScriptError("\(path): cannot read (\(String(cString: strerror(errno))))") }
-    guard info.st_mode & S_IFMT == S_IFREG else {
+    let type: mode_t
+    switch POSIXFile.fileTypeWithoutFollowing(path) {
+    case let .success(found): type = found
+    case let .failure(error): throw ScriptError("\(path): cannot read (\(POSIXFile.describe(error.code)))")
+    }
+    guard type == S_IFREG else {
       throw ScriptError("\(path): not a plain file; explore writes each finding as one, and merge copies nothing else")
     }
   }
@@ -55,10 +58,9 @@ enum FindingFolder {
       try? FileManager.default.removeItem(atPath: temporary)
       throw ScriptError("\(from): cannot copy (\(error.localizedDescription))")
     }
-    guard rename(temporary, to) == 0 else {
-      let reason = String(cString: strerror(errno))
+    if let error = POSIXFile.rename(temporary, to: to) {
       try? FileManager.default.removeItem(atPath: temporary)
-      throw ScriptError("\(to): cannot write (\(reason))")
+      throw ScriptError("\(to): cannot write (\(POSIXFile.describe(error.code)))")
     }
   }
 }

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The app's side of a run: ScriptHost in production, a scripted double in tests.
 ///

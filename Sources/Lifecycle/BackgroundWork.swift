@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The kind of a BGTaskScheduler request: `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`.
 public enum BGTaskKind: String, Sendable, CaseIterable {

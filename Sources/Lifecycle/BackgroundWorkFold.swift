@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // How the events of BGTaskScheduler and background URL sessions fold into
 // `LifecycleState.backgroundWork` (called from `LifecycleState.evolve`). Each hook looks only

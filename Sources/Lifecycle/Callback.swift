@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Every UIKit callback lifesim models, keyed by the short name an app script
 /// uses (docs/model.md §1), with the full Swift signature the log shows.

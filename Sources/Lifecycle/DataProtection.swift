@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The data-protection class a stored key is kept under (`store(key, value, {protection=})`),
 /// after Apple's file protection classes (docs/model.md §14).

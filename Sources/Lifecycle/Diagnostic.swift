@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Something UIKit tells a developer in the console, or silently skips, that a run records as a
 /// note with a stable `code` (docs/lua-api.md, "Diagnostics"). The outcome lists every one;

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// What the app's code asked of UIKit (an app call), as recorded.
 public enum AppCall: Equatable, Sendable {
@@ -129,24 +129,6 @@ public enum EventBody: Equatable, Sendable {
   case expectationChecked(name: String, passed: Bool, message: String, at: String?)
   /// `code`: a diagnostic's stable code (`handler_never_called`…), nil for a plain note.
   case noted(name: String, message: String, code: String? = nil)
-
-  /// The log kind this event is written as.
-  public var kind: EventKind {
-    switch self {
-    case .inputPerformed: return .input
-    case .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt,
-         .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged:
-      return .transition
-    case .processStarted, .launchContinued, .suspended, .resumed, .terminated: return .system
-    case .callbackDelivered: return .callback
-    case .returned: return .return
-    case .appCalled: return .call
-    case .notificationPosted: return .notification
-    case .crashed: return .crash
-    case .expectationChecked: return .expect
-    case .noted: return .note
-    }
-  }
 }
 
 extension EventBody {

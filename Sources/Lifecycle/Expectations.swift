@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// A callback named in `expect_calls{…}`: a key (`viewDidLoad`), a full
 /// signature (`viewDidLoad()`), optionally after a receiver:

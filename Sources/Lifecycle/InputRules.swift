@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Which scenario verbs make sense now: an input and the state give an error or nothing.
 /// Pure: it reads the state, the profile and the clock, and changes nothing.

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// One profile knob, declared once: its name, unit, default per iOS version and doc. The
 /// profile's defaults, its header record (`recordKey`, in table order), the header's decoding,

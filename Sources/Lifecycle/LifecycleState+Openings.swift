@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// A Handoff that launched a scene app: its activity's data is still arriving, and
 /// `scene(_:continue:)` follows `handoffTransferDelay` after the scene became active.

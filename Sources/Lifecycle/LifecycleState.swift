@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// One view-controller instance (`NoteList#2`).
 public struct Controller: Equatable, Sendable {

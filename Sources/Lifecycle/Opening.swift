@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// What opens the app in the verb being performed — a notification response, a quick action,
 /// a user activity (universal link, Handoff) — and how far it has reached the app. It lives only

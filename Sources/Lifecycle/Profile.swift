@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The platform profile: an iOS version, whether the app uses scenes, and
 /// every number and ordering choice of the model (docs/model.md §13), each a named knob.
@@ -186,17 +186,6 @@ public struct Profile: Equatable, Sendable {
   public static func implicitValue(of key: String, in record: JSONValue) -> JSONValue? {
     if key == "sdk" { return record["ios"]?.intValue.map { .int(Int64(defaultSDK(ios: Int(clamping: $0)))) } }
     return knobs.first { $0.recordKey == key && $0.omittedAtMissingValue }?.valueWhenMissing
-  }
-
-  /// Why a header's profile could not have been written by lifesim (a knob missing, of the wrong
-  /// type, or outside its range; an iOS version it has no profile for; `scenes` other than the
-  /// profile's), or nil. Installed as `HeaderRules.check`, so that no reader hands on a header
-  /// whose values would overflow.
-  @Sendable public static func headerProblem(_ header: LogHeader) -> String? {
-    let profile: Profile
-    do throws(KnobError) { profile = try Profile(json: header.profile) } catch { return error.description }
-    guard profile.scenes == header.scenes else { return "scenes is \(header.scenes) but the profile's is \(profile.scenes)" }
-    return nil
   }
 
   /// Rebuilds a profile from a header's record. A knob newer than the log takes the value

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// What `lifesim profile` prints: the profile a run would use for one released iOS version
 /// (with or without scenes), every knob with its Lua name, unit and value, and what changed

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 extension Simulator {
   /// `act(name, …)`: the user performs an action of the controller on screen. InputRules has

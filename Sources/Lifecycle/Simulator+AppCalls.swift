@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// An app call as the app's code makes it, before UIKit gives it an id: `handle(_:at:)`
 /// records it as an `AppCall`.

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // `AppServices`' reads of single fields of the state. Each reads the fields it needs: calling
 // a method of `state` from here would copy the whole struct first.

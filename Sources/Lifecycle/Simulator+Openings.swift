@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // UIKit's sequences for what opens an app besides its icon and URLs (docs/model.md §15):
 // notification responses (`notify`, `tap_notification`), Home Screen quick actions, universal

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // State restoration (docs/model.md §17): the scene session's restoration activity (scene apps),
 // and view-controller restoration with its archive (sceneless apps). What survives is changed only

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // What the system does on its own (docs/model.md §14): it disconnects a background scene to
 // reclaim memory while the process lives, reclaims a background app under critical memory

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // Background URL sessions: transfers the system runs outside the process, and the events
 // that bring the app back for them (docs/model.md §16; S133, S134, F108, F112).

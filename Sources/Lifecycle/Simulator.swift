@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The model of iOS: decides what happens for each input and app call, as
 /// events, and folds every event into `state` with `evolve` — the only place

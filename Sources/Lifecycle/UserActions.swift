@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The user actions an app declares on its controllers (`controller "Editor" { actions = { … } }`)
 /// and the argument lists explore calls each one with. `act(name, …)` calls an action of the

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// One argument of a verb, as the reader checks it and `candidates` enumerates it. Its key is
 /// the field the log records it under.

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// Every scenario verb, declared once: its Lua name, its arguments and their checks, the
 /// `Input` it makes, its one-line doc, when it is refused, what UIKit runs for it, what it

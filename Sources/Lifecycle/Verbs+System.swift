@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 // The verb table's rows for what the system does: memory, background launches, time, scenes,
 // reboots, power, BGTaskScheduler requests and background transfers.
@@ -48,8 +48,8 @@ extension VerbSpec {
     "advance", [.seconds(key: "duration_us")], doc: "virtual time passes; what falls due fires in order",
     make: { a in a.number("duration_us").map { .advance(us: $0) } },
     refusal: { r throws(ScenarioError) in
-      guard case let .advance(us) = r.input, us > LogLimits.timeMaxUs - r.clockUs else { return }
-      throw r.fail("the virtual clock would pass \(LogLimits.timeMaxUs) µs, the latest time a log can hold")
+      guard case let .advance(us) = r.input, us > VirtualTime.latestUs - r.clockUs else { return }
+      throw r.fail("the virtual clock would pass \(VirtualTime.latestUs) µs, the latest time a log can hold")
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .advance(us) = input else { return }

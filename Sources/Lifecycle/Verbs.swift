@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// What the user or the system did (a scenario verb), as recorded. Each case has one row in the
 /// verb table (`VerbSpec`, in the `Verbs+…` files): a new case makes the compiler point at

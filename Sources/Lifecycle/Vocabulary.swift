@@ -104,6 +104,9 @@ public struct AppLayout: Equatable, Sendable {
 /// Virtual time helpers: the clock counts integer microseconds.
 public enum VirtualTime {
   public static let microsecondsPerSecond: Int64 = 1_000_000
+  /// The latest time the clock may reach, µs: the latest a log can hold (EventStore's
+  /// `LogLimits.timeMaxUs`, which `LifecycleLogTests` holds equal to it; the model reads no log).
+  public static let latestUs: Int64 = 999_999_999_999_999_999
 
   /// Seconds (as a scenario writes them) to µs, rounded to the nearest µs.
   public static func microseconds(seconds: Double) -> Int64 {

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// Streams a run as Chrome Trace Event JSON (Perfetto opens it): one process named after the

@@ -1,6 +1,7 @@
 import Dispatch
 import EventStore
 import Lifecycle
+import LifecycleLog
 
 /// A log's events, decoded a batch ahead: the stream's events come in batches (a chunk of the
 /// log at a time); while this thread hands one batch's events to its caller in the log's

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// What set two runs up differently, from their logs' headers: the lifesim version, the seed,

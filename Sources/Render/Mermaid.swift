@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 
 /// Streams a run as Mermaid `sequenceDiagram`s, each under Mermaid's 50,000-character limit.

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import RunComparison
 
 /// How `diff` prints the two outcomes: a table in words, or the trailers as JSON.

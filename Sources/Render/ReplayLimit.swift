@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// `replay --until`: the last event to replay, by number (`40`) or by virtual time (`12.5s`).

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// A run's outcome as the page and the tables show it: each member of the trailer's `outcome`
 /// taken only with the type lifesim writes it with (anyone can write a log whose chain

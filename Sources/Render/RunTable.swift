@@ -1,5 +1,7 @@
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 
 /// One event of a run as the timeline and the tables show it: the log's own members, with a
 /// callback's duration (to its return, or to the kill that ended it).

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// `replay --state --json`: the state rebuilt from the events, as the object docs/json.md

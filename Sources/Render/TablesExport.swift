@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// `export --format tables -o DIR`: runs, events and state intervals of any number of logs as

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// `export --format html`: one self-contained page (inline CSS and JS, no request of any kind)

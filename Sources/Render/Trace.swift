@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// One line per event: virtual time, then the layer's indent (input, system,

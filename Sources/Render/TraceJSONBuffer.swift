@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// The bytes of a chrome trace on their way out: trace events written from their constant
 /// parts (each a static string copied whole: `{"ph":"i","s":"t","pid":` and the like), numbers

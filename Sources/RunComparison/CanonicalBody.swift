@@ -1,4 +1,3 @@
-import EventStore
 
 #if canImport(Glibc)
 import Glibc

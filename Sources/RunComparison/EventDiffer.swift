@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LifecycleLog
 
 /// Aligns two event streams with a bounded look-ahead (a streaming, linear-space diff).
 /// Events are compared on their canonical bytes, without `seq` (and `t` with --ignore-time)

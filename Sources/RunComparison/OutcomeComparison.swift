@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 
 /// The outcome of two runs side by side, from their logs' trailers: the final state, the kills
 /// (reason and code), the expectations, the stored data, and the script error that stopped a run.

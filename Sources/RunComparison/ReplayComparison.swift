@@ -1,5 +1,7 @@
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 
 /// Compares a re-run with the recorded log, event by event, streaming, on canonical bytes:
 /// the recorded line (without `h`) must equal the re-run event's encoding exactly.

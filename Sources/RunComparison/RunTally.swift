@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LifecycleLog
 
 /// What one run's log holds that a comparison counts: each callback delivered and each
 /// diagnostic noted (a `note` with a `code`), in the order each first appears.

@@ -1,5 +1,7 @@
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 
 /// The simulator's event sink: numbers each event, queues it for the log (when there is
 /// one), and hands it to the caller's `onEvent`.

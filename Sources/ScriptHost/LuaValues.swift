@@ -1,5 +1,6 @@
 import EventStore
 import LuaRuntime
+import JSON
 
 /// Converting between Lua values and the JSON the log stores (`store`/`stored`).
 extension LuaVM {

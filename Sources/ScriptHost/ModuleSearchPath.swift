@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import EventStore
 
 /// Where `require` looks after the requiring script's own folder: each `--lib` folder, then
 /// each folder of `LIFESIM_PATH` (colon-separated), then the bundled library that ships
@@ -35,14 +36,12 @@ public enum ModuleSearchPath {
   /// executable's real path (`/proc/self/exe`), whatever the working directory and however
   /// lifesim was started (through `PATH`, a symlink …).
   static func bundledFolder(_ name: String) -> String? {
-    guard let exe = realpath("/proc/self/exe", nil) ?? realpath(CommandLine.arguments[0], nil) else { return nil }
-    var dir = String(cString: exe)
-    free(exe)
+    guard var dir = POSIXFile.resolvedPath("/proc/self/exe") ?? POSIXFile.resolvedPath(CommandLine.arguments[0]) else { return nil }
     for level in 0..<ancestorsMax {
       guard let slash = dir.lastIndex(of: "/") else { break }
       dir = String(dir[..<slash])
       let installed = level == 0 ? [dir + "/../share/lifesim/" + name] : []
-      for candidate in installed + [dir + "/Scripts/" + name] where access(candidate, R_OK) == 0 {
+      for candidate in installed + [dir + "/Scripts/" + name] where POSIXFile.isReadable(candidate) {
         return ScriptLoader.normalize(candidate)
       }
     }

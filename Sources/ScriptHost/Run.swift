@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// The version written into every log header.

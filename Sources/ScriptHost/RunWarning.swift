@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// Something about a run that does not change its verdict but that its author should know: a

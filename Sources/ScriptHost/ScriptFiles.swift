@@ -54,22 +54,27 @@ package struct ScriptLoader {
 
   /// Reads a whole file as UTF-8.
   package static func readFile(_ path: String) throws(ScriptError) -> String {
-    guard let f = fopen(path, "rb") else { throw ScriptError(file: path, "cannot read: \(String(cString: strerror(errno)))") }
-    defer { fclose(f) }
-    var info = stat()
-    if fstat(fileno(f), &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    let fd: Int32
+    switch POSIXFile.openForReading(path) {
+    case let .success(opened): fd = opened
+    case let .failure(error): throw ScriptError(file: path, "cannot read: \(POSIXFile.describe(error.code))")
+    }
+    defer { POSIXFile.close(fd) }
+    let info = POSIXFile.typeAndSize(fd)
+    if info?.type == S_IFDIR {
       throw ScriptError(file: path, "is a directory; give a script file (to run every scenario in a folder, use `lifesim test`)")
     }
     var bytes: [UInt8] = []
     // A chunk the file's size fits in (one read for most scripts), 64 KiB at most: a fixed
     // 64 KiB buffer, zeroed, cost sixteen fresh pages in a run whose scripts are a few lines.
-    let sizeGuess = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
+    let sizeGuess = (info?.size ?? 0) > 0 ? (info?.size ?? 0) + 1 : 4096
     var chunk = [UInt8](repeating: 0, count: min(sizeGuess, 65536))
     while true {
-      let n = fread(&chunk, 1, chunk.count, f)
-      if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+      // A read error ends the text there, as the end of the file does.
+      let read = chunk.withUnsafeMutableBytes { POSIXFile.read(fd, into: $0.baseAddress!, count: $0.count) }
+      guard case let .success(n) = read, n > 0 else { break }
+      bytes.append(contentsOf: chunk[0..<n])
       if bytes.count > scriptBytesMax { throw ScriptError(file: path, "larger than \(scriptBytesMax >> 20) MiB") }
-      if n < chunk.count { break }
     }
     guard let text = String(validating: bytes, as: UTF8.self) else { throw ScriptError(file: path, "not valid UTF-8") }
     return text
@@ -155,7 +160,7 @@ package struct ScriptLoader {
                               line: Int?) throws(ScriptError) -> EmbeddedScript {
     for folder in folders {
       let candidate = join(folder, relative)
-      if access(candidate, R_OK) == 0 {
+      if POSIXFile.isReadable(candidate) {
         return EmbeddedScript(role: ModuleSide.role(name), path: candidate, source: try readFile(candidate))
       }
     }

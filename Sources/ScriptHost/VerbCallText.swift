@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// A recorded verb as the scenario line that performs it again: what a finding's scenario is

@@ -121,8 +121,8 @@ enum CaseRun {
       log.discard()
       return .failure(SuiteError(refusal))
     }
-    guard rename(log.path, final) == 0 else {
-      let message = "\(final): cannot keep the log: \(String(cString: strerror(errno)))"
+    if let error = POSIXFile.rename(log.path, to: final) {
+      let message = "\(final): cannot keep the log: \(POSIXFile.describe(error.code))"
       log.discard()
       return .failure(SuiteError(message))
     }

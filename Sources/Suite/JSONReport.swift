@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Lifecycle
 
 /// `--json`: JSON Lines, one object per case, then one summary object.

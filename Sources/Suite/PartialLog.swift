@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import EventStore
 
 /// The file a case's log is written to until the case ends: in the logs folder, a name no other
 /// case or process can have (`.lifesim-PID-RANDOM.partial.lifelog`, created with `O_EXCL`), so
@@ -22,14 +23,16 @@ struct PartialLog {
     let dir = logsDirectory ?? temporaryDirectory
     while true {
       let path = "\(dir)/.lifesim-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).partial.lifelog"
-      let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      if fd >= 0 {
-        close(fd)
+      switch POSIXFile.openForWriting(path, exclusive: true) {
+      case let .success(fd):
+        POSIXFile.close(fd)
         return .success(PartialLog(path: path, isTemporary: logsDirectory == nil))
+      case let .failure(error) where !POSIXFile.alreadyExists(error):
+        return .failure(SuiteError("\(dir): cannot write a log: \(POSIXFile.describe(error.code))"))
+      case .failure: continue
       }
-      if errno != EEXIST { return .failure(SuiteError("\(dir): cannot write a log: \(String(cString: strerror(errno)))")) }
     }
   }
 
-  func discard() { unlink(path) }
+  func discard() { _ = POSIXFile.remove(path) }
 }

@@ -1,35 +1,28 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import EventStore
 
-/// Writes a report file whole: into a temporary file beside it, renamed into place when complete,
-/// so a reader never sees half a report.
+/// Writes a report file whole, through `OutputTarget`: into a temporary file beside it, renamed
+/// into place when complete, so a reader never sees half a report.
 public enum ReportFile {
   public static func write(_ text: String, to path: String) throws(SuiteError) {
-    let temporary = "\(path).\(getpid()).partial"
-    guard let file = fopen(temporary, "w") else {
-      throw SuiteError("\(path): cannot write: \(String(cString: strerror(errno)))")
-    }
-    var text = text
-    let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-    guard fclose(file) == 0, written, rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw SuiteError("\(path): cannot write: \(reason)")
+    do {
+      let target = try OutputTarget(path: path, overwrite: true, inputs: [])
+      let fd = try target.open()
+      var text = text
+      let failure = text.withUTF8 { POSIXFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
+      POSIXFile.close(fd)
+      if let failure {
+        target.discard()
+        throw OutputTarget.Refused(description: "\(path): cannot write: \(OutputTarget.reason(failure))")
+      }
+      try target.commit()
+    } catch {
+      throw SuiteError(String(describing: error))
     }
   }
 
   /// The first `.lifelog` (in byte order) directly in the folder `dir`; nil when it holds none or does not exist.
   public static func firstLog(in dir: String) -> String? {
-    guard let handle = opendir(dir) else { return nil }
-    defer { closedir(handle) }
-    var logs: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name.hasSuffix(".lifelog"), !name.hasPrefix(".") { logs.append(name) }
-    }
+    let logs = (POSIXFile.directoryEntries(dir) ?? []).filter { $0.hasSuffix(".lifelog") && !$0.hasPrefix(".") }
     return logs.min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
@@ -38,12 +31,11 @@ public enum ReportFile {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {
       prefix += part
-      if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-        throw SuiteError("\(prefix): cannot create the folder: \(String(cString: strerror(errno)))")
+      if let error = POSIXFile.makeDirectory(prefix), !POSIXFile.alreadyExists(error) {
+        throw SuiteError("\(prefix): cannot create the folder: \(POSIXFile.describe(error.code))")
       }
       prefix += "/"
     }
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw SuiteError("\(path): not a folder") }
+    guard POSIXFile.isDirectory(path) else { throw SuiteError("\(path): not a folder") }
   }
 }

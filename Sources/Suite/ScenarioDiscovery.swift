@@ -28,11 +28,12 @@ public enum ScenarioDiscovery {
     var walk = FolderWalk()
     for path in paths {
       let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-      var info = stat()
-      guard stat(trimmed, &info) == 0 else {
-        throw SuiteError("\(path): \(String(cString: strerror(errno)))")
+      let type: mode_t
+      switch POSIXFile.fileType(trimmed) {
+      case let .success(found): type = found
+      case let .failure(error): throw SuiteError("\(path): \(POSIXFile.describe(error.code))")
       }
-      if info.st_mode & S_IFMT == S_IFDIR {
+      if type == S_IFDIR {
         walk.walk(trimmed)
       } else {
         let source = try read(trimmed)
@@ -88,17 +89,15 @@ struct FolderWalk {
 
   mutating func walk(_ dir: String) {
     if let identity = FileIdentity(path: dir), !folders.insert(identity).inserted { return }
-    guard let handle = opendir(dir) else {
+    let entries: [[UInt8]]
+    switch POSIXFile.directoryEntryBytes(dir) {
+    case let .success(found): entries = found
+    case let .failure(error):
       note(DiscoveredFile(path: VisibleText.escaped(dir) + "/", role: .notACase,
-                          why: "cannot read the folder: \(String(cString: strerror(errno)))", isProblem: true))
+                          why: "cannot read the folder: \(POSIXFile.describe(error.code))", isProblem: true))
       return
     }
-    var names: [[UInt8]] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-      if name.first != UInt8(ascii: ".") { names.append(name) }
-    }
-    closedir(handle)
+    let names = entries.filter { $0.first != UInt8(ascii: ".") }
     for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       visit(dir, name)
     }
@@ -106,12 +105,9 @@ struct FolderWalk {
 
   private mutating func visit(_ dir: String, _ name: [UInt8]) {
     let prefix = dir == "." ? "" : dir + "/"
-    var info = stat()
     guard let text = String(validating: name, as: UTF8.self) else {
       let visible = VisibleText.escaped(prefix) + VisibleText.escaped(bytes: name)
-      let cPath = (Array(prefix.utf8) + name + [0]).map { CChar(bitPattern: $0) }
-      let isFolder = stat(cPath, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-      if isFolder {
+      if case .success(S_IFDIR) = POSIXFile.fileType(bytes: Array(prefix.utf8) + name) {
         note(DiscoveredFile(path: visible + "/", role: .notACase, why: "folder name is not UTF-8; not searched", isProblem: true))
       } else if name.count >= 4, name.suffix(4).elementsEqual(".lua".utf8) {
         note(DiscoveredFile(path: visible, role: .notACase, why: "name is not UTF-8", isProblem: true))
@@ -119,13 +115,13 @@ struct FolderWalk {
       return
     }
     let path = prefix + text
-    guard stat(path, &info) == 0 else {
-      if text.hasSuffix(".lua"), lstat(path, &info) == 0 {
+    guard case let .success(type) = POSIXFile.fileType(path) else {
+      if text.hasSuffix(".lua"), POSIXFile.existsWithoutFollowing(path) {
         note(DiscoveredFile(path: VisibleText.escaped(path), role: .notACase, why: "a link that leads nowhere"))
       }
       return
     }
-    if info.st_mode & S_IFMT == S_IFDIR {
+    if type == S_IFDIR {
       walk(path)
     } else if text.hasSuffix(".lua") {
       do throws(SuiteError) { add(path, source: try ScenarioDiscovery.read(path)) } catch {

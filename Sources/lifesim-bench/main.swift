@@ -1,8 +1,10 @@
 // lifesim-bench: the in-process half of `bench/run` (model throughput, log write,
 // log read+verify) and the writer child of the kill test. Prints one JSON object.
 import EventStore
+import JSON
 import Lifecycle
 import Explore
+import LifecycleLog
 import ScriptHost
 
 #if canImport(Glibc)
@@ -61,7 +63,7 @@ func write(events count: Int, path: String) -> [(String, JSONValue)] {
       try sim.perform(.home); try sim.perform(.advance(us: 60_000_000)); try sim.perform(.launch(url: nil))
     }
   } catch { fatalError("\(error)") }
-  unlink(path)
+  POSIXFile.remove(path)
   let header = LogHeader(lifesim: "bench", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1, scripts: [])
   let start = now()
   do {
@@ -71,24 +73,18 @@ func write(events count: Int, path: String) -> [(String, JSONValue)] {
   } catch { fatalError("\(error)") }
   let seconds = now() - start
   // The raw floor: the same bytes, 64 KiB writes, one fsync.
-  let fd = open(path, O_RDONLY)
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 1 << 20)
-  while true { let n = read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
-  close(fd)
+  let bytes = POSIXFile.readAll(path) ?? []
   let raw = path + ".raw"
-  unlink(raw)
+  POSIXFile.remove(raw)
   let rawStart = now()
-  let out = open(raw, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  var offset = 0
-  while offset < bytes.count {
-    let n = bytes[offset..<min(offset + 65536, bytes.count)].withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
-    offset += max(n, 0)
+  guard case let .success(out) = POSIXFile.openForWriting(raw, exclusive: true) else { fatalError("cannot write \(raw)") }
+  for offset in stride(from: 0, to: bytes.count, by: 65536) {
+    _ = bytes[offset..<min(offset + 65536, bytes.count)].withUnsafeBytes { POSIXFile.writeAll(out, $0) }
   }
-  fsync(out)
-  close(out)
+  _ = POSIXFile.sync(out)
+  POSIXFile.close(out)
   let rawSeconds = now() - rawStart
-  unlink(raw)
+  POSIXFile.remove(raw)
   return [("events", .int(Int64(count))), ("bytes", .int(Int64(bytes.count))), ("seconds", .double(seconds)),
           ("eventsPerSecond", .double(Double(count) / seconds)), ("rawSeconds", .double(rawSeconds))]
 }
@@ -183,22 +179,13 @@ case "calls":
         ("luaToLuaInAppNs", .double(ns.luaToLuaInApp))])
 case "patterns":
   // bench/patterns.lua in the sandbox: seconds per case (best of 5); --as-app: with an app's hook and collector.
-  let fd = open(args[2], O_RDONLY)
-  guard fd >= 0 else { print("cannot read \(args[2])"); exit(2) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 1 << 16)
-  while true { let n = Glibc.read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
-  close(fd)
+  guard let bytes = POSIXFile.readAll(args[2]) else { print("cannot read \(args[2])"); exit(2) }
   let source = String(decoding: bytes, as: UTF8.self)
   let asApp = args.count > 3 && args[3] == "--as-app"
   emit(HostBenchmark.patternSeconds(source: source, repeats: 5, asApp: asApp).map { ($0.name, .double($0.seconds)) })
 case "hash":
   // The hashing floor: the chain over every line of a log, nothing else.
-  let fd = open(args[2], O_RDONLY)
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 1 << 20)
-  while true { let n = Glibc.read(fd, &chunk, chunk.count); if n <= 0 { break }; bytes.append(contentsOf: chunk[0..<n]) }
-  close(fd)
+  let bytes = POSIXFile.readAll(args[2]) ?? []
   let start = now()
   var chain = HashChain()
   var lineStart = 0

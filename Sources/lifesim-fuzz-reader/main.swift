@@ -14,10 +14,10 @@ import Glibc
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let path = "/tmp/lifesim-fuzz-\(getpid()).lifelog"
-  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  guard fd >= 0 else { return 0 }
-  _ = write(fd, data, size)
-  close(fd)
+  guard case let .success(fd) = POSIXFile.openForWriting(path, exclusive: false) else { return 0 }
+  _ = POSIXFile.truncate(fd)
+  _ = POSIXFile.writeAll(fd, UnsafeRawBufferPointer(start: data, count: size))
+  POSIXFile.close(fd)
   // verify's two-thread path must agree with LogReader on every input: where it gives a
   // verdict at all, the same one, and through its fall-back the same message everywhere.
   let byReading = LogVerification.checkByReading(path: path)

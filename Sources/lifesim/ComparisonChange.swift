@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Suite
 
 /// Two runs of one scenario that differ (`lifesim test --compare`): the callbacks one delivers

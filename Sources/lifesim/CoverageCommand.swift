@@ -1,7 +1,9 @@
 import ArgumentParser
 import EventStore
+import JSON
 import Lifecycle
 import Render
+import LifecycleLog
 
 struct Coverage: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventStore
+import JSON
 import Lifecycle
 import Render
 import RunComparison

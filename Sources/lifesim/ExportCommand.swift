@@ -1,10 +1,11 @@
 #if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import EventStore
-import Glibc
 import Lifecycle
+import LifecycleLog
 import Render
-#endif
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -107,7 +108,7 @@ struct Export: ParsableCommand {
       Terminal.error("export --format tables needs a folder: -o DIR")
       throw ExitCode(Status.trouble)
     }
-    let existed = access(folder, F_OK) == 0
+    let existed = POSIXFile.exists(folder)
     let tables: TablesExport
     do { tables = try TablesExport(folder: folder, overwrite: out.force, inputs: logs) } catch {
       Terminal.error("\(error)")
@@ -115,7 +116,7 @@ struct Export: ParsableCommand {
     }
     func fail(_ message: String) -> ExitCode {
       tables.discard()
-      if !existed { rmdir(folder) }
+      if !existed { POSIXFile.removeDirectory(folder) }
       Terminal.error(message)
       return ExitCode(Status.trouble)
     }
@@ -175,8 +176,8 @@ extension TraceClock: ExpressibleByArgument {}
 extension TablesExport {
   /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
   init(folder: String, overwrite: Bool, inputs: [String]) throws {
-    if mkdir(folder, 0o755) != 0, errno != EEXIST {
-      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(errno))")
+    if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
+      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(error.code))")
     }
     var sinks: [OutputSink] = []
     do {

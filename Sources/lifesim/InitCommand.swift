@@ -1,4 +1,6 @@
 import ArgumentParser
+import EventStore
+import ScriptHost
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,14 +36,13 @@ struct Init: ParsableCommand {
     }
     let files = [(Starter.scenarioName, Starter.scenario), (Starter.appName, Starter.app),
                  (".luarc.json", Starter.luarc(types: types)), (".luacheckrc", Starter.luacheckrc)]
-    if mkdir(directory, 0o755) != 0, errno != EEXIST {
-      Terminal.error("\(directory): cannot create the folder: \(String(cString: strerror(errno)))")
+    if let error = POSIXFile.makeDirectory(directory), !POSIXFile.alreadyExists(error) {
+      Terminal.error("\(directory): cannot create the folder: \(POSIXFile.describe(error.code))")
       throw ExitCode(Status.trouble)
     }
     let paths = files.map { (directory == "." ? $0.0 : directory + "/" + $0.0, $0.1) }
     // lstat: a link that leads nowhere is there too (open with O_EXCL refuses it).
-    var info = stat()
-    for (path, _) in paths where lstat(path, &info) == 0 {
+    for (path, _) in paths where POSIXFile.existsWithoutFollowing(path) {
       Terminal.error("\(path): already exists; lifesim init writes nothing over existing files")
       throw ExitCode(Status.trouble)
     }
@@ -57,19 +58,13 @@ struct Init: ParsableCommand {
 
   /// Creates `path` with `text`; never replaces a file (`O_EXCL`). Returns what went wrong.
   private static func create(_ path: String, _ text: String) -> String? {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-    guard fd >= 0 else { return String(cString: strerror(errno)) }
-    defer { close(fd) }
-    var text = text
-    return text.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return nil }
-      var offset = 0
-      while offset < bytes.count {
-        let n = write(fd, base + offset, bytes.count - offset)
-        if n < 0 { if errno == EINTR { continue }; return String(cString: strerror(errno)) }
-        offset += n
-      }
-      return nil
+    let fd: Int32
+    switch POSIXFile.openForWriting(path, exclusive: true) {
+    case let .success(opened): fd = opened
+    case let .failure(error): return POSIXFile.describe(error.code)
     }
+    defer { POSIXFile.close(fd) }
+    var text = text
+    return text.withUTF8 { bytes in POSIXFile.writeAll(fd, UnsafeRawBufferPointer(bytes)).map(POSIXFile.describe) }
   }
 }

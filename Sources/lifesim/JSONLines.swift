@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 /// `--json` output, one convention for every command (docs/json.md): JSON Lines on standard
 /// output, events as the log's objects (without `h`), and one final `{"kind":"end",…}` object

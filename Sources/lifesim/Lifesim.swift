@@ -2,6 +2,7 @@ import ArgumentParser
 import EventStore
 import Lifecycle
 import Render
+import LifecycleLog
 import ScriptHost
 
 #if canImport(Glibc)

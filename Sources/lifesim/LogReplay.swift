@@ -1,7 +1,9 @@
 import ArgumentParser
 import EventStore
+import JSON
 import Lifecycle
 import Render
+import LifecycleLog
 
 /// `replay LOG` without `--verify` or `--app`: the recorded trace, or with `--state` the state
 /// folded from the events, from the log alone (no script runs).

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Render
+import EventStore
 
 /// Where an export goes: standard output, or a file at `-o` that appears only when complete
 /// (see `OutputTarget`).
@@ -19,7 +20,7 @@ final class OutputSink: ExportSink {
     let fd = try target.open()
     guard let file = fdopen(fd, "w") else {
       let error = errno
-      Glibc.close(fd)
+      POSIXFile.close(fd)
       target.discard()
       throw OutputTarget.Refused(description: "\(path): cannot write: \(OutputTarget.reason(error))")
     }
@@ -52,7 +53,7 @@ final class OutputSink: ExportSink {
     guard let target, let file else { return }
     self.file = nil
     if fflush(file) != 0, failure == nil { failure = errno }
-    if target.renames, fsync(fileno(file)) != 0, failure == nil { failure = errno }
+    if target.renames, failure == nil, let error = POSIXFile.sync(fileno(file)) { failure = error }
     if fclose(file) != 0, failure == nil { failure = errno }
     if let failure {
       target.discard()

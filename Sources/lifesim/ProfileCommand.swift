@@ -1,5 +1,5 @@
 import ArgumentParser
-import EventStore
+import JSON
 import Lifecycle
 import Render
 

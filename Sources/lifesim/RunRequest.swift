@@ -1,5 +1,9 @@
 import ArgumentParser
 import EventStore
+import JSON
+import Lifecycle
+import LifecycleLog
+import ScriptHost
 #if canImport(Glibc)
 import Glibc
 #endif

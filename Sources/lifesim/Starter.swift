@@ -1,5 +1,6 @@
 import EventStore
 import Render
+import JSON
 
 /// The files `lifesim init` writes: a scenario and an app that run green, and the Lua
 /// Language Server settings that give both completion and checking.

@@ -29,11 +29,11 @@ struct SuiteComparison {
       return
     }
     let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(base)/lifesim-compare-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-      throw SuiteError("\(base): cannot create a temporary folder for the logs: \(String(cString: strerror(errno)))")
+    switch POSIXFile.makeTemporaryDirectory(prefix: "\(base)/lifesim-compare-") {
+    case let .success(made): directory = made
+    case let .failure(error):
+      throw SuiteError("\(base): cannot create a temporary folder for the logs: \(POSIXFile.describe(error.code))")
     }
-    directory = String(cString: made)
     temporary = true
   }
 
@@ -140,9 +140,9 @@ struct SuiteComparison {
   /// Removes the logs nobody asked for; returns the results as reported.
   func finish(_ results: [CaseResult]) -> [CaseResult] {
     for r in results where removes(r) {
-      if let path = r.logPath { unlink(path) }
+      if let path = r.logPath { POSIXFile.remove(path) }
     }
-    if temporary { rmdir(directory) }
+    if temporary { POSIXFile.removeDirectory(directory) }
     return results.map(reported)
   }
 }

@@ -122,7 +122,7 @@ struct Test: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     // Refused before any case runs: a report written earlier is never replaced by accident.
-    for existing in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) where !force && access(existing, F_OK) == 0 {
+    for existing in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) where !force && POSIXFile.exists(existing) {
       Terminal.error("\(existing): already exists; refusing to overwrite it (pass --force to replace it)")
       throw ExitCode(Status.trouble)
     }

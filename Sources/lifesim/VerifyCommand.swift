@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventStore
 import Render
+import JSON
 
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -86,12 +86,14 @@ private func explorationJob() throws -> (spec: [String: Any], container: [String
         targets: [.executableTarget(name: "consumer", dependencies: [
           .product(name: "Lifecycle", package: "lifesim"),
           .product(name: "EventStore", package: "lifesim"),
+          .product(name: "JSON", package: "lifesim"),
           .product(name: "lifesim", package: "lifesim"),
         ])]
       )
       """.write(toFile: consumer + "/Package.swift", atomically: true, encoding: .utf8)
     try """
       import EventStore
+      import JSON
       import Lifecycle
       print("default iOS \\(Profile.defaultIOS); \\(JSONValue.int(7))")
       """.write(toFile: consumer + "/Sources/consumer/main.swift", atomically: true, encoding: .utf8)

@@ -72,4 +72,16 @@ import TestSupport
     #expect(try String(contentsOfFile: dir + "/s.lua", encoding: .utf8).hasPrefix("scenario"))
     #expect(try String(contentsOfFile: dir + "/app.lua", encoding: .utf8) == app)
   }
+
+  @Test func aReportIsWrittenAsAnExportIsSoAFolderIsRefusedAndNothingIsLeftBehind() throws {
+    let dir = try scriptFolder("suite-report-folder", [
+      "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\n",
+      "app.lua": "app {}\ncontroller \"ViewController\" {}\n",
+    ])
+    try FileManager.default.createDirectory(atPath: dir + "/out.xml", withIntermediateDirectories: false)
+    let test = try lifesim(["test", "s.lua", "--junit", "out.xml", "--force", "-q"], cwd: dir)
+    #expect(test.status == 2)
+    #expect(test.err == "lifesim: out.xml: is a directory\n", "\(test.err)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["app.lua", "out.xml", "s.lua"])
+  }
 }

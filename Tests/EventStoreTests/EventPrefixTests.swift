@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import EventStore
+import JSON
 
 /// `{"seq":N,"t":T,"kind":"` read one byte at a time, as the definition of what
 /// `LogScanner.eventPrefix` (which reads eight at a time) must return.
@@ -90,5 +91,34 @@ private func prefixByteByByte(_ b: [UInt8]) -> (seq: Int64, t: Int64, kindStart:
     }
     #expect(events == 200)
     #expect(LogScanner.EventLine(seq: 1, t: 0, bodyWithoutBrace: UnsafeRawBufferPointer(start: nil, count: 0)).kindStart == nil)
+  }
+}
+
+/// `EventPrefix.Layout`'s words are its texts, read eight bytes at a time.
+@Suite struct EventPrefixLayoutTests {
+  private func word(_ text: [UInt8]) -> (word: UInt64, mask: UInt64) {
+    var word: UInt64 = 0, mask: UInt64 = 0
+    for (i, byte) in text.prefix(8).enumerated() {
+      word |= UInt64(byte) << (8 * UInt64(i)); mask |= 0xFF << (8 * UInt64(i))
+    }
+    return (word, mask)
+  }
+
+  @Test func theWordsAreTheTexts() {
+    typealias Layout = EventPrefix.Layout
+    #expect(word(Layout.seqOpening) == Layout.seqOpeningWord)
+    #expect(word(Layout.timeInfix) == Layout.timeInfixWord)
+    #expect(word(Layout.kindInfix) == Layout.kindInfixWord)
+    #expect(Layout.seqStart == Layout.seqOpening.count)
+    #expect(Layout.timeAfterSeq == Layout.timeInfix.count)
+    #expect(Layout.kindAfterTime == Layout.kindInfix.count)
+  }
+
+  @Test func thePrefixMembersAreWhereTheParserFindsThem() throws {
+    let line = Array(#"{"seq":12,"t":3400,"kind":"note","name":"x"}"#.utf8)
+    var scratch: [Range<Int>] = [], members: [JSONMember] = []
+    try line.withUnsafeBufferPointer { buf in try JSONParser.validate(buf, scratch: &scratch, members: &members, recording: true) }
+    let prefix = EventPrefix(seqEnd: 9, kindStart: 27, kindEnd: 31)
+    #expect([prefix.members.0, prefix.members.1, prefix.members.2] == Array(members.prefix(3)))
   }
 }

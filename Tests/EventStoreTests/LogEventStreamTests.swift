@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import EventStore
+import JSON
 
 private let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
                                scenes: true, seed: 1, scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])

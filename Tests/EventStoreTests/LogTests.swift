@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import EventStore
+import JSON
 
 private func tempPath(_ name: String) -> String { temporaryPath("lifesim-tests", name) }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import EventStore
 import Lifecycle
 @testable import Explore
 import ScriptHost

@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 @testable import Lifecycle
 
 /// The app calls the scripted doubles make, spelled as the app would: each is one

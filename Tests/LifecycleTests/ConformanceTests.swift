@@ -1,4 +1,3 @@
-import EventStore
 import Testing
 @testable import Lifecycle
 

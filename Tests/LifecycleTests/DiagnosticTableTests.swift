@@ -1,6 +1,7 @@
-import EventStore
+import JSON
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 
 /// The handler-never-called table is the delivery table's: what a scene run takes away from
 /// the same profile without scenes. A new callback lands here without a hand list.

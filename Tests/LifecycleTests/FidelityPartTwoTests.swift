@@ -1,6 +1,7 @@
-import EventStore
+import JSON
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 
 // The second audit's corrections to memory warnings and to a full Notification Center pull
 // (rotation, layout and overFullScreen are in FidelityPartTwoRotationTests.swift). Each test

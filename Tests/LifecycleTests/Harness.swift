@@ -1,6 +1,6 @@
-import EventStore
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 
 /// A run of the model that must account for every event it produces, like TCA's `TestStore`.
 ///

@@ -1,7 +1,9 @@
 import EventStore
+import JSON
 import Testing
 import TestSupport
 @testable import Lifecycle
+import LifecycleLog
 
 /// Reading events in place (`LogReader` in `.inPlace` mode, as replay --state and the exports
 /// do) decodes exactly the events the parsed path decodes, whatever their members hold.

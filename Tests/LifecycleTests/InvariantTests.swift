@@ -1,7 +1,8 @@
-import EventStore
+import JSON
 import Testing
 import TestSupport
 @testable import Lifecycle
+import LifecycleLog
 
 /// Thousands of seeded random runs (legal moves only), each checked against the rules an
 /// iOS engineer relies on (docs/model.md §3 and §8, Apple's appearance diagram), against replay,

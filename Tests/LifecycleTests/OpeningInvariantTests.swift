@@ -1,4 +1,3 @@
-import EventStore
 import Testing
 import TestSupport
 @testable import Lifecycle

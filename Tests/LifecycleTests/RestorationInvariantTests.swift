@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Testing
 import TestSupport
 @testable import Lifecycle

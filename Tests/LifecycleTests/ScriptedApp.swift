@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 @testable import Lifecycle
 
 /// A scripted double of the app: handlers keyed by callback key (or `Class.key`), each

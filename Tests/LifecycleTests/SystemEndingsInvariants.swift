@@ -1,4 +1,3 @@
-import EventStore
 import TestSupport
 @testable import Lifecycle
 

@@ -1,6 +1,7 @@
-import EventStore
+import JSON
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 
 /// `act(name, …)`: a user action of the controller on screen, run as app code and logged as
 /// the input and an `action(_:)` callback on the controller.

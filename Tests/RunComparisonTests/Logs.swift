@@ -1,5 +1,7 @@
 import EventStore
+import JSON
 import Lifecycle
+import LifecycleLog
 import TestSupport
 
 /// An event as the tests write it: its time, kind and members after `seq` and `t`.

@@ -1,4 +1,3 @@
-import EventStore
 import RunComparison
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 @testable import ScriptHost
 
 /// The diagnostics (notes with a stable code): which run gets which, once per run and handler,

@@ -1,4 +1,3 @@
-import EventStore
 import Lifecycle
 import Testing
 @testable import ScriptHost

@@ -1,5 +1,4 @@
 import Foundation
-import EventStore
 import Lifecycle
 import Testing
 @testable import ScriptHost

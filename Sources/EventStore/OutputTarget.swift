@@ -1,26 +1,28 @@
-import EventStore
-
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A file named with `-o`, written whole or not at all: the output goes to a temporary file in
-/// the same folder, renamed into place only when complete, so a failure leaves nothing behind.
+/// A file written whole or not at all (a command's `-o`, a suite's reports): the output goes to
+/// a temporary file in the same folder, renamed into place only when complete, so a failure
+/// leaves nothing behind.
 /// An existing file is replaced only with `--force`, and never when it is one of the command's
 /// inputs (same device and inode, however it is spelled). An existing device or pipe
 /// (`/dev/stdout`, `/dev/full`) is written in place: it cannot be replaced, and need not be.
-struct OutputTarget {
-  struct Refused: Error, CustomStringConvertible { let description: String }
+package struct OutputTarget {
+  package struct Refused: Error, CustomStringConvertible {
+    package let description: String
+    package init(description: String) { self.description = description }
+  }
 
   /// The path the user gave.
-  let path: String
+  package let path: String
   /// Where the bytes go until `commit`: the temporary file, or `path` itself for a device or pipe.
-  let writePath: String
+  package let writePath: String
   /// false: `writePath` is `path` (a device or pipe), opened as it is.
-  let renames: Bool
+  package let renames: Bool
 
   /// Checks `path` against `inputs` and `--force`, and picks the temporary file (not yet created).
-  init(path: String, overwrite: Bool, inputs: [String]) throws {
+  package init(path: String, overwrite: Bool, inputs: [String]) throws {
     self.path = path
     switch try Self.check(path, overwrite: overwrite, inputs: inputs) {
     case nil, S_IFREG?:
@@ -36,15 +38,14 @@ struct OutputTarget {
   /// Refuses `path` as an output when it is one of `inputs` (same device and inode), a
   /// directory, or an existing file without `overwrite`. The kind of file there (`S_IFMT`
   /// bits), nil if there is none.
-  static func check(_ path: String, overwrite: Bool, inputs: [String]) throws -> mode_t? {
-    var target = stat()
-    guard stat(path, &target) == 0 else {
-      let error = errno
-      guard error == ENOENT else { throw Refused(description: "\(path): cannot write: \(reason(error))") }
-      return nil
+  package static func check(_ path: String, overwrite: Bool, inputs: [String]) throws -> mode_t? {
+    let kind: mode_t
+    switch POSIXFile.kind(path) {
+    case let .failure(error): throw Refused(description: "\(path): cannot write: \(reason(error.code))")
+    case .success(nil): return nil
+    case let .success(found?): kind = found
     }
     if let refusal = FileIdentity.refusal(writing: path, over: inputs) { throw Refused(description: refusal) }
-    let kind = target.st_mode & S_IFMT
     if kind == S_IFDIR { throw Refused(description: "\(path): is a directory") }
     if kind == S_IFREG, !overwrite {
       throw Refused(description: "\(path): already exists; refusing to overwrite it (pass --force to replace it)")
@@ -53,29 +54,29 @@ struct OutputTarget {
   }
 
   /// Moves the complete file into place.
-  func commit() throws {
+  package func commit() throws {
     guard renames else { return }
     defer { InterruptCleanup.forget() }
-    if rename(writePath, path) != 0 {
-      let error = errno
+    if let error = POSIXFile.rename(writePath, to: path) {
       discard()
-      throw Refused(description: "\(path): cannot write: \(Self.reason(error))")
+      throw Refused(description: "\(path): cannot write: \(Self.reason(error.code))")
     }
   }
 
   /// Removes what was written: the command failed.
-  func discard() {
+  package func discard() {
     guard renames else { return }
-    unlink(writePath)
+    POSIXFile.remove(writePath)
     InterruptCleanup.forget()
   }
 
   /// Opens `writePath` for writing: the temporary file is new (never an existing one).
-  func open() throws -> Int32 {
-    let flags = renames ? (O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC) : (O_WRONLY | O_CLOEXEC)
-    let fd = Glibc.open(writePath, flags, 0o644)
-    if fd < 0 { throw Refused(description: "\(path): cannot write: \(Self.reason(errno))") }
-    return fd
+  package func open() throws -> Int32 {
+    let opened = renames ? POSIXFile.openForWriting(writePath, exclusive: true) : POSIXFile.openExistingForWriting(writePath)
+    switch opened {
+    case let .success(fd): return fd
+    case let .failure(error): throw Refused(description: "\(path): cannot write: \(Self.reason(error.code))")
+    }
   }
 
   /// `.NAME.PID.tmp` in the folder of `path`.
@@ -86,7 +87,7 @@ struct OutputTarget {
     return "\(folder).\(name).\(getpid()).tmp"
   }
 
-  static func reason(_ error: Int32) -> String { String(cString: strerror(error)) }
+  package static func reason(_ error: Int32) -> String { POSIXFile.describe(error) }
 }
 
 /// The temporary file being written, removed if lifesim is interrupted (SIGINT, SIGTERM, SIGHUP)
@@ -101,7 +102,7 @@ enum InterruptCleanup {
     pending = strdup(path)
     for signal in [SIGINT, SIGTERM, SIGHUP] {
       let previous = Glibc.signal(signal) { received in
-        if let path = InterruptCleanup.pending { unlink(path) }
+        if let path = InterruptCleanup.pending { POSIXFile.remove(cString: path) }
         // Then end as the signal would have ended lifesim.
         Glibc.signal(received, SIG_DFL)
         raise(received)

@@ -1,4 +1,6 @@
 import EventStore
+import JSON
+import Lifecycle
 
 /// Coverage over any set of logs: the transitions (app state, scene state, verb) their inputs
 /// performed, against the transitions each log's profile allows, and the callbacks delivered.

@@ -1,5 +1,5 @@
 import Testing
-import EventStore
+import JSON
 
 /// `joinedText(separator:)` stands in for `joined(separator:)` on start-up paths: same text.
 struct TextJoiningTests {

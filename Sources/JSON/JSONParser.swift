@@ -343,4 +343,6 @@ public struct JSONParser {
 public struct JSONMember: Equatable, Sendable {
   public let key: Range<Int>
   public let value: Range<Int>
+
+  package init(key: Range<Int>, value: Range<Int>) { self.key = key; self.value = value }
 }

@@ -1,6 +1,8 @@
 import EventStore
+import JSON
 import Testing
 @testable import Lifecycle
+import LifecycleLog
 
 /// A header's knobs are checked against the ranges a scenario may set: a crafted header (its chain
 /// re-hashed) with a knob at Int64.max overflowed the model's arithmetic (SIGILL).

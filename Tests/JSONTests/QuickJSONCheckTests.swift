@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import EventStore
+@testable import JSON
 
 /// `QuickJSONCheck` against `JSONParser`: where the quick check says yes, the parser must too;
 /// and on what logs hold, it must say yes (else verify's fast path gains nothing).

@@ -1,5 +1,5 @@
 import Testing
-@testable import EventStore
+@testable import JSON
 
 /// `JSONParser.parseDocument`: a JSON file as an editor or `jq .` leaves it; log lines stay strict.
 @Suite struct JSONDocumentTests {

@@ -12,13 +12,13 @@ import Darwin
 /// is not sure of what a canonical log seldom holds: keys with escapes, numbers with a fraction
 /// or an exponent or of more than 18 characters, nesting deeper than `depthMax` and more than
 /// `keysMax` keys open at once.
-final class QuickJSONCheck {
+package final class QuickJSONCheck {
   /// Containers open at once that it follows (`JSONParser` allows 64).
-  static let depthMax = 32
+  package static let depthMax = 32
   /// Keys of the open objects that it keeps for the duplicate check.
-  static let keysMax = 256
+  package static let keysMax = 256
   /// Bytes after the end of the text that `accepts` may read (it reads a word at a time).
-  static let readsPastEnd = 7
+  package static let readsPastEnd = 7
 
   /// Where each kept key starts and how long it is.
   private let keyStarts = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: keysMax)
@@ -37,19 +37,27 @@ final class QuickJSONCheck {
 
   /// True when `count` bytes at `start` are exactly one JSON value that `JSONParser` accepts;
   /// false when not, or not sure. `readsPastEnd` bytes after them must be readable.
-  func accepts(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+  package init() {}
+
+  package func accepts(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
     check(from: start, end: start + count, depth: 0, objects: 0, keys: 0, valueFirst: true)
   }
 
-  /// Like `accepts`, for an event line whose start, `{"seq":N,"t":T,"kind":"K"`, is known to be
-  /// valid JSON: it goes on from `prefix.rest`, with the keys `seq`, `t` and `kind` kept.
-  func acceptsEvent(_ start: UnsafePointer<UInt8>, count: Int, prefix: EventPrefix) -> Bool {
+  /// The keys of an object's first three members: offset from the object's start and length.
+  package typealias CheckedKeys = (KeySpan, KeySpan, KeySpan)
+  /// Where a key's text starts, from the object's start, and how long it is.
+  package typealias KeySpan = (offset: Int, length: Int)
+
+  /// Like `accepts`, for an object whose start, up to `rest` (an offset from `start`), is known
+  /// to be valid JSON holding the three members whose keys are `checkedKeys`: it goes on from `rest`, with those keys kept for the duplicate check.
+  package func acceptsObject(_ start: UnsafePointer<UInt8>, count: Int,
+                             checkedKeys: CheckedKeys, rest: Int) -> Bool {
     firstKeys[0] = 0
     var keys = 0
-    keep(start + EventPrefix.seqKey, length: 3, keys: &keys)
-    keep(start + Int(prefix.tKey), length: 1, keys: &keys)
-    keep(start + Int(prefix.kindKey), length: 4, keys: &keys)
-    return check(from: start + Int(prefix.rest), end: start + count, depth: 1, objects: 1, keys: keys, valueFirst: false)
+    keep(start + checkedKeys.0.offset, length: checkedKeys.0.length, keys: &keys)
+    keep(start + checkedKeys.1.offset, length: checkedKeys.1.length, keys: &keys)
+    keep(start + checkedKeys.2.offset, length: checkedKeys.2.length, keys: &keys)
+    return check(from: start + rest, end: start + count, depth: 1, objects: 1, keys: keys, valueFirst: false)
   }
 
   /// The pass itself, from `start` inside `depth` open containers (bit d of `objects`: the one
@@ -259,17 +267,4 @@ final class QuickJSONCheck {
 
   @inline(__always)
   private static func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
-}
-
-/// Where the JSON check of an event line goes on after `{"seq":N,"t":T,"kind":"K"`, which
-/// `LineRules` has checked: offsets from the line's start.
-struct EventPrefix {
-  /// The key `seq`, always here.
-  static let seqKey = 2
-  /// The key `t`.
-  var tKey: Int32
-  /// The key `kind`.
-  var kindKey: Int32
-  /// Just after the kind's closing quote.
-  var rest: Int32
 }

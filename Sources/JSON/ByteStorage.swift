@@ -1,8 +1,8 @@
 /// Growing a byte buffer, for the writer's and the verifier's buffers alike.
-enum ByteStorage {
+package enum ByteStorage {
   /// A new allocation of at least `needed` bytes (doubling `capacity` until it fits) holding
   /// the first `count` bytes of `base`, which is freed; and its capacity.
-  static func grown(_ base: UnsafeMutablePointer<UInt8>, keeping count: Int, capacity: Int,
+  package static func grown(_ base: UnsafeMutablePointer<UInt8>, keeping count: Int, capacity: Int,
                     needed: Int) -> (bytes: UnsafeMutablePointer<UInt8>, capacity: Int) {
     var bigger = capacity * 2
     while bigger < needed { bigger *= 2 }
