@@ -30,17 +30,17 @@ extension EventBody {
     case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
     case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
     case let .sceneSessionChanged(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
-    case let .rootBuilt(container, navigation, controllers):
+    case let .rootBuilt(container, navigation, controllers, _):
       w.field("name", "rootViewController"); w.field("container", container.rawValue)
       w.field("navigation", navigation)
       w.key("targets"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
-    case let .pushed(c): w.field("name", "push"); w.field("target", c)
-    case let .popped(c): w.field("name", "pop"); w.field("target", c)
-    case let .presented(c, style, nav):
+    case let .pushed(c, _): w.field("name", "push"); w.field("target", c)
+    case let .popped(c, _): w.field("name", "pop"); w.field("target", c)
+    case let .presented(c, style, nav, _):
       w.field("name", "present"); w.field("target", c); w.field("style", style.rawValue)
       if nav { w.field("navigation", true) }
-    case let .dismissed(c): w.field("name", "dismiss"); w.field("target", c)
-    case let .tabSelected(index, c): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
+    case let .dismissed(c, _): w.field("name", "dismiss"); w.field("target", c)
+    case let .tabSelected(index, c, _): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
     case let .protectedDataChanged(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
     case let .restorationChanged(change): change.encodeFields(into: &w)
     case let .processStarted(mode, state):
@@ -109,6 +109,7 @@ extension EventBody {
       w.field("name", name); w.field("message", message)
       if let code { w.field("code", code) }
     }
+    if let scene = viewControllerScene { w.field("scene", scene) }
   }
 }
 
@@ -231,13 +232,14 @@ extension Event {
       case "sceneSession": body = .sceneSessionChanged(created: try str("to") == "created")
       case "rootViewController":
         guard let targets = e["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw fail("missing \"targets\"") }
-        body = .rootBuilt(container: try raw("container"), navigation: try bool("navigation"), controllers: targets)
-      case "push": body = .pushed(try str("target"))
-      case "pop": body = .popped(try str("target"))
+        body = .rootBuilt(container: try raw("container"), navigation: try bool("navigation"), controllers: targets, scene: optStr("scene"))
+      case "push": body = .pushed(try str("target"), scene: optStr("scene"))
+      case "pop": body = .popped(try str("target"), scene: optStr("scene"))
       case "present":
-        body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false)
-      case "dismiss": body = .dismissed(try str("target"))
-      case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"))
+        body = .presented(try str("target"), style: try raw("style"), navigation: e.bool("navigation") ?? false,
+                          scene: optStr("scene"))
+      case "dismiss": body = .dismissed(try str("target"), scene: optStr("scene"))
+      case "selectTab": body = .tabSelected(index: Int(try int("index")), controller: try str("target"), scene: optStr("scene"))
       case "protectedDataAvailable": body = .protectedDataChanged(available: try bool("to"))
       case _ where RestorationChange.names.contains(name):
         guard let change = RestorationChange(name: name, fields: e) else { throw fail("bad \"\(name)\"") }

@@ -101,12 +101,12 @@ extension Simulator {
         try pop(cancelled: false)
       case let .present(cls, style, navigation):
         guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
-        guard state.window != nil else { throw AppCallError.invalid("present: the app has no window yet") }
+        guard state.frontWindow != nil else { throw AppCallError.invalid("present: the app has no window yet") }
         let resolved = style ?? profile.defaultPresentationStyle
         emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
         try present(cls, style: resolved, navigation: navigation)
       case .dismiss:
-        guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
+        guard !(state.frontWindow?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
         emit(.appCalled(.dismiss, at: at))
         try dismiss(cancelled: false)
       case .setNotificationDelegate:

@@ -247,7 +247,7 @@ final class ScenarioHost {
     do { try start() } catch let e as LuaRaise { throw stop(e.message) }
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
-    window.add(input, at: at, opensWindow: sim.state.windowChecked)
+    window.add(input, at: at, opensWindow: sim.state.expectationWindowChecked)
     do {
       try sim.perform(input, at: at)
     } catch {

@@ -399,7 +399,7 @@ struct ChromeTraceExporter: ~Copyable {
       time(seq, t)
       out.field("message", message)
       end(w)
-    case let .pushed(c), let .presented(c, _, _):
+    case let .pushed(c, _), let .presented(c, _, _, _):
       _ = track(c)
     case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
          .tabSelected, .protectedDataChanged, .restorationChanged:
