@@ -139,3 +139,36 @@ extension Simulator {
     try deliver(.viewDidAppear, state.label(bid), animated: false)
   }
 }
+
+extension Simulator {
+  // MARK: - The app's own navigation calls (checked, recorded, then performed as the verbs are)
+
+  func pushForApp(_ cls: String, at: String?) throws {
+    guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
+    guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
+    emit(.appCalled(.push(cls), at: at))
+    try push(cls)
+  }
+
+  func popForApp(at: String?) throws {
+    guard let stack = state.navigationStack, stack.count >= 2 else {
+      throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
+    }
+    emit(.appCalled(.pop, at: at))
+    try pop(cancelled: false)
+  }
+
+  func presentForApp(_ cls: String, style: PresentationStyle?, navigation: Bool, at: String?) throws {
+    guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
+    guard state.frontWindow != nil else { throw AppCallError.invalid("present: the app has no window yet") }
+    let resolved = style ?? profile.defaultPresentationStyle
+    emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
+    try present(cls, style: resolved, navigation: navigation)
+  }
+
+  func dismissForApp(at: String?) throws {
+    guard !(state.frontWindow?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
+    emit(.appCalled(.dismiss, at: at))
+    try dismiss(cancelled: false)
+  }
+}

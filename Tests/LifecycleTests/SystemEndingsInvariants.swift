@@ -82,7 +82,7 @@ struct SystemEndingsRules {
     case let .notificationPosted(name, _, _):
       defer { previous = name }
       if name.hasPrefix("UIScene."), name != "UIScene.didDisconnectNotification",
-         s.frontScene.map { disconnected.contains($0.label) } ?? true {
+         s.frontScene.map({ disconnected.contains($0.label) }) ?? true {
         return "\(name) with no connected scene"
       }
       if name == "UIApplication.didEnterBackgroundNotification",
