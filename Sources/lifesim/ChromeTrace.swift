@@ -252,7 +252,7 @@ struct ChromeTraceExporter: ~Copyable {
   private func trackName(for target: String) -> String {
     // Not on the task's own track: an expiration handler may end its task, and the two would overlap.
     if target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" { return "Background tasks" }
-    return target
+    return SceneTrackName.of(target, in: state)
   }
 
   /// Where an app call shows: on the track of the callback that made it.
@@ -328,7 +328,7 @@ struct ChromeTraceExporter: ~Copyable {
       place(at)
       end(w)
     case let .sceneActivationChanged(scene, from, to):
-      let w = beginInstant("SceneDelegate", "\(scene) → \(to.rawValue)", ts)
+      let w = beginInstant(SceneTrackName.sceneDelegate(of: scene, in: state), "\(scene) → \(to.rawValue)", ts)
       time(seq, t)
       out.field("from", from.rawValue)
       end(w)
@@ -383,7 +383,7 @@ struct ChromeTraceExporter: ~Copyable {
       end(w)
       task(call, seq: seq, args: args, ts: ts)
     case let .notificationPosted(name, handled, depth):
-      let w = beginInstant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts)
+      let w = beginInstant(name.hasPrefix("UIScene.") ? SceneTrackName.of("SceneDelegate", in: state) : "AppDelegate", name, ts)
       time(seq, t)
       out.field("handled", handled)
       out.field("depth", depth)
@@ -400,7 +400,7 @@ struct ChromeTraceExporter: ~Copyable {
       out.field("message", message)
       end(w)
     case let .pushed(c, _), let .presented(c, _, _, _):
-      _ = track(c)
+      _ = track(SceneTrackName.of(c, in: state))
     case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
          .tabSelected, .protectedDataChanged, .restorationChanged:
       break
