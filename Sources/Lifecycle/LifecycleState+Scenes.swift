@@ -35,14 +35,14 @@ extension LifecycleState {
     scenes.append(SceneState(label: label))
     scenesConnected += 1
     if scenes.count > 1 { severalScenesSeen = true }
-    disconnectedScene = nil
+    if !disconnectedScenes.isEmpty { disconnectedScenes.removeFirst() }
   }
 
   /// The scene, its delegate and its window's controllers are released with it.
   mutating func disconnectScene(_ label: String) {
     guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }
     scenes.remove(at: i).window?.allControllers.forEach { dropController($0) }
-    disconnectedScene = label
+    disconnectedScenes.append(label)
     openings.pendingHandoff = nil
   }
 

@@ -107,10 +107,10 @@ public struct LifecycleState: Equatable, Sendable {
   /// The device restarted (`reboot()`) and has not been unlocked since: untilFirstUnlock and
   /// complete data are unavailable; the next `unlock()` is the first unlock (docs/model.md §14).
   public var firstUnlockPending = false
-  /// The scene UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`):
-  /// its session is kept, so the next connection reuses it without `configurationForConnecting`.
-  /// Cleared when a scene connects again or the process ends.
-  public var disconnectedScene: String?
+  /// The scenes UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`),
+  /// oldest first: their sessions are kept, so a connection reuses one without
+  /// `configurationForConnecting`. A connection takes the oldest off; the process's end clears them.
+  public var disconnectedScenes: [String] = []
   /// A significant time change reached the suspended process: it is delivered (once, however many
   /// came) when the process next runs, as knob `queuedTimeChangeDelivery` says. Lost with the process.
   public var timeChangePending = false
@@ -329,7 +329,7 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
-    disconnectedScene = nil
+    disconnectedScenes = []
     timeChangePending = false
     protectedDataAvailablePending = false
     heldLocks = [:]

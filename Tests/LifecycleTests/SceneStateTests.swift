@@ -69,10 +69,10 @@ import Testing
       $0.controllers[2] = nil; $0.controllerIDs["Detail#1"] = nil
     }
     s.fold(.sceneDisconnected(scene: "Scene#1"), at: 10) {
-      $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.disconnectedScene = "Scene#1"
+      $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.disconnectedScenes = ["Scene#1"]
     }
     s.fold(.sceneConnected(scene: "Scene#2"), at: 11) {
-      $0.scenes = [SceneState(label: "Scene#2")]; $0.scenesConnected = 2; $0.disconnectedScene = nil
+      $0.scenes = [SceneState(label: "Scene#2")]; $0.scenesConnected = 2; $0.disconnectedScenes = []
     }
     // Scene#2 connected after Scene#1 left: one at a time is still one scene.
     #expect(!s.state.severalScenesSeen && s.state.sceneNamedInEvents == nil)
@@ -110,7 +110,7 @@ import Testing
     s.fold(.sceneDisconnected(scene: "Scene#1"), at: 13) {
       $0.scenes.removeFirst()
       $0.controllers[1] = nil; $0.controllers[4] = nil; $0.controllerIDs["List#1"] = nil; $0.controllerIDs["Detail#1"] = nil
-      $0.disconnectedScene = "Scene#1"
+      $0.disconnectedScenes = ["Scene#1"]
     }
     s.fold(.dismissed("Sheet#1", scene: "Scene#2"), at: 14) {
       $0.scenes[0].window?.presented = []
@@ -120,7 +120,7 @@ import Testing
     #expect(s.state.scenes.count == 1 && s.state.sceneNamedInEvents == "Scene#2")
     s.fold(.terminated(Termination(reason: .jetsam, code: nil, description: "reclaimed")), at: 15) {
       $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.process = .notRunning
-      $0.applicationState = .background; $0.disconnectedScene = nil
+      $0.applicationState = .background; $0.disconnectedScenes = []
       $0.terminations = [Termination(reason: .jetsam, code: nil, description: "reclaimed")]
     }
     #expect(s.state.sceneSessions == 2 && s.state.severalScenesSeen)
