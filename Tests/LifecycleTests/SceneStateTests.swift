@@ -126,6 +126,21 @@ import Testing
     #expect(s.state.sceneSessions == 2 && s.state.severalScenesSeen)
   }
 
+  /// A run of a scene app that relaunches (so `Scene#2` connects, alone) names no scene in its
+  /// view-controller events: its log keeps the bytes it had before scenes were a collection.
+  @Test func aOneSceneRunNamesNoSceneInItsViewControllerEvents() throws {
+    var recorded: [Event] = []
+    let sim = Simulator(profile: Profile(ios: 17, scenes: true), driver: ScriptedApp()) { recorded.append($0) }
+    for input: Input in [.launch(url: nil), .appSwitcher, .forceQuit, .launch(url: nil), .home, .disconnectScene(2), .launch(url: nil)] {
+      try sim.perform(input, at: "s.lua:1")
+    }
+    let connected = recorded.compactMap { e -> String? in if case let .sceneConnected(label) = e.body { return label }; return nil }
+    #expect(connected == ["Scene#1", "Scene#2", "Scene#3"])
+    #expect(recorded.contains { if case .rootBuilt = $0.body { return true }; return false })
+    #expect(recorded.allSatisfy { $0.body.viewControllerScene == nil })
+    #expect(!sim.state.severalScenesSeen && sim.state.scenes.map(\.label) == ["Scene#3"])
+  }
+
   @Test func anEventNamingAnUnknownSceneChangesNoWindow() {
     var s = oneScene()
     s.fold(.sceneActivationChanged(scene: "Scene#9", from: .background, to: .foregroundActive), at: 6) { _ in }
