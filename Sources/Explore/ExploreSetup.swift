@@ -111,7 +111,7 @@ struct ExploreSetup: @unchecked Sendable {
     try? sim.perform(.launch(url: nil))
     if let fatal = probe.fatal { throw fatal }
     controllers = probe.declaredControllers()
-    tabs = sim.state.window.map { $0.container == .tabs ? $0.tabs.count : 0 } ?? 0
+    tabs = sim.state.frontWindow.map { $0.container == .tabs ? $0.tabs.count : 0 } ?? 0
     actions = try Self.actionCatalog(probe, declaration: declaration, specPath: spec?.path)
     probe.endProcess()
   }

@@ -100,8 +100,8 @@ final class ExploreWorker {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
     let work = sim.state.backgroundWork
-    let verbs = candidates(DomainKey(tabs: sim.state.window?.tabs.count ?? 0,
-                                     scene: sim.state.sceneLabel.flatMap(InstanceLabel.number) ?? 1,
+    let verbs = candidates(DomainKey(tabs: sim.state.frontWindow?.tabs.count ?? 0,
+                                     scene: sim.state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1,
                                      bgTaskRequests: work.pending.map(\.request.identifier),
                                      transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock)))
     var order = Array(verbs.indices)

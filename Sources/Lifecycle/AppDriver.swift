@@ -73,7 +73,7 @@ public protocol AppServices: AnyObject {
 
   // The fields of `state` app code reads at its calls and callbacks, read in place: `state`
   // hands over a copy of the whole struct, which costs many times the call that reads one field.
-  /// `state.sceneLabel`.
+  /// `state.frontScene?.label`: the scene app code's `scene` objects name.
   var sceneLabel: String? { get }
   /// `state.orientation`.
   var orientation: Orientation { get }

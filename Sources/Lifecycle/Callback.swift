@@ -80,79 +80,64 @@ public enum Callback: String, CaseIterable, Sendable {
   /// The handler key an app script uses.
   public var key: String { Self.sharedKeys[self] ?? rawValue }
 
-  /// The full Swift signature shown in the trace and the log.
+  /// The full Swift signature shown in the trace and the log. Most follow from the case's name
+  /// by one of three rules; the rest are spelled out.
   public var signature: String {
     switch self {
-    case .willFinishLaunchingWithOptions: return "application(_:willFinishLaunchingWithOptions:)"
-    case .didFinishLaunchingWithOptions: return "application(_:didFinishLaunchingWithOptions:)"
-    case .configurationForConnecting: return "application(_:configurationForConnecting:options:)"
-    case .didDiscardSceneSessions: return "application(_:didDiscardSceneSessions:)"
-    case .applicationWillResignActive: return "applicationWillResignActive(_:)"
-    case .applicationDidEnterBackground: return "applicationDidEnterBackground(_:)"
-    case .applicationWillEnterForeground: return "applicationWillEnterForeground(_:)"
-    case .applicationDidBecomeActive: return "applicationDidBecomeActive(_:)"
-    case .applicationWillTerminate: return "applicationWillTerminate(_:)"
-    case .applicationDidReceiveMemoryWarning: return "applicationDidReceiveMemoryWarning(_:)"
-    case .applicationProtectedDataWillBecomeUnavailable: return "applicationProtectedDataWillBecomeUnavailable(_:)"
-    case .applicationProtectedDataDidBecomeAvailable: return "applicationProtectedDataDidBecomeAvailable(_:)"
-    case .openURL: return "application(_:open:options:)"
-    case .performFetchWithCompletionHandler: return "application(_:performFetchWithCompletionHandler:)"
-    case .didReceiveRemoteNotification: return "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
-    case .applicationSignificantTimeChange: return "applicationSignificantTimeChange(_:)"
-    case .willConnectTo: return "scene(_:willConnectTo:options:)"
-    case .sceneDidDisconnect: return "sceneDidDisconnect(_:)"
-    case .sceneWillEnterForeground: return "sceneWillEnterForeground(_:)"
-    case .sceneDidBecomeActive: return "sceneDidBecomeActive(_:)"
-    case .sceneWillResignActive: return "sceneWillResignActive(_:)"
-    case .sceneDidEnterBackground: return "sceneDidEnterBackground(_:)"
-    case .openURLContexts: return "scene(_:openURLContexts:)"
-    case .`init`: return "init(coder:)"
-    case .loadView: return "loadView()"
-    case .viewDidLoad: return "viewDidLoad()"
-    case .viewWillAppear: return "viewWillAppear(_:)"
-    case .viewIsAppearing: return "viewIsAppearing(_:)"
-    case .viewWillLayoutSubviews: return "viewWillLayoutSubviews()"
-    case .viewDidLayoutSubviews: return "viewDidLayoutSubviews()"
-    case .updateProperties: return "updateProperties()"
-    case .viewDidAppear: return "viewDidAppear(_:)"
-    case .viewWillDisappear: return "viewWillDisappear(_:)"
-    case .viewDidDisappear: return "viewDidDisappear(_:)"
-    case .didReceiveMemoryWarning: return "didReceiveMemoryWarning()"
-    case .willTransitionToTraitCollection: return "willTransition(to:with:)"
-    case .viewWillTransitionToSize: return "viewWillTransition(to:with:)"
-    case .traitCollectionDidChange: return "traitCollectionDidChange(_:)"
-    case .expirationHandler: return "expirationHandler()"
-    case .asyncAfter: return "DispatchQueue.main.asyncAfter(deadline:execute:)"
-    case .userAction: return "action(_:)"
-    case .willContinueUserActivityWithType: return "application(_:willContinueUserActivityWithType:)"
-    case .continueUserActivity: return "application(_:continue:restorationHandler:)"
-    case .didFailToContinueUserActivity: return "application(_:didFailToContinueUserActivityWithType:error:)"
-    case .performActionForShortcutItem: return "application(_:performActionFor:completionHandler:)"
-    case .sceneWillContinueUserActivityWithType: return "scene(_:willContinueUserActivityWithType:)"
-    case .sceneContinueUserActivity: return "scene(_:continue:)"
-    case .sceneDidFailToContinueUserActivity: return "scene(_:didFailToContinueUserActivityWithType:error:)"
-    case .scenePerformActionForShortcutItem: return "windowScene(_:performActionFor:completionHandler:)"
-    case .restoreUserActivityState: return "restoreUserActivityState(_:)"
-    case .willPresent: return "userNotificationCenter(_:willPresent:withCompletionHandler:)"
-    case .didReceive: return "userNotificationCenter(_:didReceive:withCompletionHandler:)"
-    case .launchHandler: return "launchHandler(_:)"
-    case .handleEventsForBackgroundURLSession: return "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
-    case .didCompleteWithError: return "urlSession(_:task:didCompleteWithError:)"
-    case .didFinishEvents: return "urlSessionDidFinishEvents(forBackgroundURLSession:)"
-    case .stateRestorationActivity: return "stateRestorationActivity(for:)"
-    case .restoreInteractionStateWith: return "scene(_:restoreInteractionStateWith:)"
-    case .shouldSaveSecureApplicationState: return "application(_:shouldSaveSecureApplicationState:)"
-    case .shouldRestoreSecureApplicationState: return "application(_:shouldRestoreSecureApplicationState:)"
-    case .shouldSaveApplicationState: return "application(_:shouldSaveApplicationState:)"
-    case .shouldRestoreApplicationState: return "application(_:shouldRestoreApplicationState:)"
-    case .willEncodeRestorableStateWith: return "application(_:willEncodeRestorableStateWith:)"
-    case .didDecodeRestorableStateWith: return "application(_:didDecodeRestorableStateWith:)"
-    case .viewControllerWithRestorationIdentifierPath: return "application(_:viewControllerWithRestorationIdentifierPath:coder:)"
-    case .encodeRestorableState: return "encodeRestorableState(with:)"
-    case .decodeRestorableState: return "decodeRestorableState(with:)"
-    case .applicationFinishedRestoringState: return "applicationFinishedRestoringState()"
+    case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .didDiscardSceneSessions,
+         .performFetchWithCompletionHandler, .willContinueUserActivityWithType, .shouldSaveSecureApplicationState,
+         .shouldRestoreSecureApplicationState, .shouldSaveApplicationState, .shouldRestoreApplicationState,
+         .willEncodeRestorableStateWith, .didDecodeRestorableStateWith:
+      return "application(_:\(rawValue):)"
+    case .applicationWillResignActive, .applicationDidEnterBackground, .applicationWillEnterForeground,
+         .applicationDidBecomeActive, .applicationWillTerminate, .applicationDidReceiveMemoryWarning,
+         .applicationProtectedDataWillBecomeUnavailable, .applicationProtectedDataDidBecomeAvailable,
+         .applicationSignificantTimeChange, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+         .sceneWillResignActive, .sceneDidEnterBackground, .viewWillAppear, .viewIsAppearing, .viewDidAppear,
+         .viewWillDisappear, .viewDidDisappear, .traitCollectionDidChange, .restoreUserActivityState, .launchHandler:
+      return "\(rawValue)(_:)"
+    case .loadView, .viewDidLoad, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties,
+         .didReceiveMemoryWarning, .expirationHandler, .applicationFinishedRestoringState:
+      return "\(rawValue)()"
+    case .encodeRestorableState, .decodeRestorableState: return "\(rawValue)(with:)"
+    case .configurationForConnecting, .openURL, .didReceiveRemoteNotification, .willConnectTo, .openURLContexts, .`init`,
+         .willTransitionToTraitCollection, .viewWillTransitionToSize, .asyncAfter, .userAction, .continueUserActivity,
+         .didFailToContinueUserActivity, .performActionForShortcutItem, .sceneWillContinueUserActivityWithType,
+         .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
+         .willPresent, .didReceive, .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents,
+         .stateRestorationActivity, .restoreInteractionStateWith, .viewControllerWithRestorationIdentifierPath:
+      return Self.irregularSignatures[self] ?? rawValue
     }
   }
+
+  /// The signatures no naming rule gives.
+  private static let irregularSignatures: [Callback: String] = [
+    .configurationForConnecting: "application(_:configurationForConnecting:options:)",
+    .openURL: "application(_:open:options:)",
+    .didReceiveRemoteNotification: "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
+    .willConnectTo: "scene(_:willConnectTo:options:)",
+    .openURLContexts: "scene(_:openURLContexts:)",
+    .`init`: "init(coder:)",
+    .willTransitionToTraitCollection: "willTransition(to:with:)",
+    .viewWillTransitionToSize: "viewWillTransition(to:with:)",
+    .asyncAfter: "DispatchQueue.main.asyncAfter(deadline:execute:)",
+    .userAction: "action(_:)",
+    .continueUserActivity: "application(_:continue:restorationHandler:)",
+    .didFailToContinueUserActivity: "application(_:didFailToContinueUserActivityWithType:error:)",
+    .performActionForShortcutItem: "application(_:performActionFor:completionHandler:)",
+    .sceneWillContinueUserActivityWithType: "scene(_:willContinueUserActivityWithType:)",
+    .sceneContinueUserActivity: "scene(_:continue:)",
+    .sceneDidFailToContinueUserActivity: "scene(_:didFailToContinueUserActivityWithType:error:)",
+    .scenePerformActionForShortcutItem: "windowScene(_:performActionFor:completionHandler:)",
+    .willPresent: "userNotificationCenter(_:willPresent:withCompletionHandler:)",
+    .didReceive: "userNotificationCenter(_:didReceive:withCompletionHandler:)",
+    .handleEventsForBackgroundURLSession: "application(_:handleEventsForBackgroundURLSession:completionHandler:)",
+    .didCompleteWithError: "urlSession(_:task:didCompleteWithError:)",
+    .didFinishEvents: "urlSessionDidFinishEvents(forBackgroundURLSession:)",
+    .stateRestorationActivity: "stateRestorationActivity(for:)",
+    .restoreInteractionStateWith: "scene(_:restoreInteractionStateWith:)",
+    .viewControllerWithRestorationIdentifierPath: "application(_:viewControllerWithRestorationIdentifierPath:coder:)",
+  ]
 
   private static let bySignature: [String: Callback] = {
     var map: [String: Callback] = [:]

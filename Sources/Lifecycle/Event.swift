@@ -102,12 +102,14 @@ public enum EventBody: Equatable, Sendable {
   case sceneConnected(scene: String)
   case sceneDisconnected(scene: String)
   case sceneSessionChanged(created: Bool)
-  case rootBuilt(container: Container, navigation: Bool, controllers: [String])
-  case pushed(String)
-  case popped(String)
-  case presented(String, style: PresentationStyle, navigation: Bool)
-  case dismissed(String)
-  case tabSelected(index: Int, controller: String)
+  // A view-controller event's `scene` is the scene whose window changed; nil names the app's
+  // only window (`LifecycleState.sceneNamedInEvents`), so a one-scene log never names a scene.
+  case rootBuilt(container: Container, navigation: Bool, controllers: [String], scene: String? = nil)
+  case pushed(String, scene: String? = nil)
+  case popped(String, scene: String? = nil)
+  case presented(String, style: PresentationStyle, navigation: Bool, scene: String? = nil)
+  case dismissed(String, scene: String? = nil)
+  case tabSelected(index: Int, controller: String, scene: String? = nil)
   case protectedDataChanged(available: Bool)
   /// What survives for state restoration changed (docs/model.md §17).
   case restorationChanged(RestorationChange)
@@ -132,6 +134,16 @@ public enum EventBody: Equatable, Sendable {
 }
 
 extension EventBody {
+  /// The scene a view-controller event names (nil: the app's only window, or not such an event).
+  public var viewControllerScene: String? {
+    switch self {
+    case let .rootBuilt(_, _, _, scene), let .pushed(_, scene), let .popped(_, scene), let .presented(_, _, _, scene),
+         let .dismissed(_, scene), let .tabSelected(_, _, scene):
+      return scene
+    default: return nil
+    }
+  }
+
   /// The termination this event records: a system kill, or a crash in app code; nil for any other event.
   public var termination: Termination? {
     if case let .terminated(t) = self { return t }

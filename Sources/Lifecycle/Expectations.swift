@@ -79,13 +79,13 @@ extension Simulator {
   }
 
   /// `expect_calls{…}`: among the callbacks of the expectation window (see
-  /// `LifecycleState.callsInWindow`), the ones these patterns name occur exactly in this order
+  /// `LifecycleState.expectationWindowCalls`), the ones these patterns name occur exactly in this order
   /// (others are ignored). `window`: the verbs the window covered (`home() at line 9 through
   /// advance(5) at line 11`), which a failure names.
   public func expectCalls(_ patterns: [CallPattern], at: String? = nil, window: String? = nil) {
     let expected = patterns.map(\.text).joined(separator: ", ")
-    if state.callWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
-    let relevant = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
+    if state.expectationWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
+    let relevant = state.expectationWindowCalls.filter { call in patterns.contains { $0.matches(call) } }
     let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
     let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
     emit(.expectationChecked(name: ExpectationName.calls, passed: passed,
@@ -99,11 +99,11 @@ extension Simulator {
   /// expectation holds vacuously for them, and its message says so.
   @discardableResult
   public func expectNoCalls(_ patterns: [CallPattern], at: String? = nil, window: String? = nil) -> [CallPattern] {
-    if state.callWindowOverflowed {
+    if state.expectationWindowOverflowed {
       failOverflowed(ExpectationName.noCalls, at: at)
       return []
     }
-    let offending = state.callsInWindow.filter { call in patterns.contains { $0.matches(call) } }
+    let offending = state.expectationWindowCalls.filter { call in patterns.contains { $0.matches(call) } }
     let passed = offending.isEmpty
     let names = patterns.map(\.text).joined(separator: ", ")
     let vacuous = patterns.filter { !$0.canMatch(on: profile) }
@@ -122,7 +122,7 @@ extension Simulator {
   /// A call expectation over a window that dropped callbacks cannot be checked: it fails, never passes by accident.
   private func failOverflowed(_ name: String, at: String?) {
     emit(.expectationChecked(name: name, passed: false,
-                 message: "more than \(LifecycleState.callWindowMax) callbacks since the window opened; "
+                 message: "more than \(LifecycleState.expectationWindowMax) callbacks since the window opened; "
                    + "check them in smaller steps (an expectation after each verb)",
                  at: at))
   }

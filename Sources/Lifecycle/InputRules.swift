@@ -22,8 +22,8 @@ public struct InputRules: Sendable {
   /// In the order of `VerbSpec.all`.
   public func legalInputs(state: LifecycleState, clockUs: Int64, controllers: [String],
                           urls: [String] = [], durationsUs: [Int64] = [], actions: ActionCatalog = ActionCatalog()) -> [Input] {
-    let domain = ArgumentDomain(controllers: controllers, tabs: state.window?.tabs.count ?? 0,
-                                urls: urls, durationsUs: durationsUs, scenes: state.sceneLabel.flatMap(InstanceLabel.number).map { [$0] } ?? [],
+    let domain = ArgumentDomain(controllers: controllers, tabs: state.frontWindow?.tabs.count ?? 0,
+                                urls: urls, durationsUs: durationsUs, scenes: state.scenes.compactMap { InstanceLabel.number($0.label) },
                                 actions: actions, bgTaskRequests: state.backgroundWork.pending.map(\.request.identifier),
                                 transferSessions: state.backgroundWork.sessionsWithFinishedTransfers(at: clockUs))
     let declared = Set(controllers)
@@ -44,7 +44,7 @@ public struct InputRules: Sendable {
 extension LifecycleState {
   /// The stack a push goes on, if a navigation controller is on top.
   var navigationStack: [Int]? {
-    guard let w = window else { return nil }
+    guard let w = frontWindow else { return nil }
     if let p = w.presented.last { return p.navigation ? p.stack : nil }
     return w.navigation ? w.tabs[w.selectedTab] : nil
   }

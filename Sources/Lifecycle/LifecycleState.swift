@@ -1,37 +1,5 @@
 import JSON
 
-/// One view-controller instance (`NoteList#2`).
-public struct Controller: Equatable, Sendable {
-  public var id: Int
-  public var className: String
-  public var label: String
-  public var viewLoaded = false
-  public var appearance: Appearance = .disappeared
-  /// The device rotated while this loaded controller was hidden: when it returns it gets the
-  /// trait transition and a layout pass at its new size (T24; docs/decisions.md, rotation while hidden).
-  public var traitsStale = false
-}
-
-/// A modally presented level: its controllers (a stack when it is a navigation controller).
-public struct Presentation: Equatable, Sendable {
-  public var stack: [Int]
-  public var style: PresentationStyle
-  public var navigation: Bool
-}
-
-/// The window's view-controller tree.
-public struct Window: Equatable, Sendable {
-  public var container: Container
-  /// One stack per tab (one stack in all without a tab bar). A stack grows only in a navigation controller.
-  public var tabs: [[Int]]
-  /// Whether the root stacks are navigation controllers.
-  public var navigation: Bool
-  /// 0-based.
-  public var selectedTab = 0
-  /// Modal presentations, bottom to top.
-  public var presented: [Presentation] = []
-}
-
 public struct BackgroundTask: Equatable, Sendable {
   public var id: Int
   public var name: String
@@ -67,14 +35,19 @@ public struct LifecycleState: Equatable, Sendable {
   /// Processes started so far (a relaunch is a new generation).
   public var generation = 0
   public var didFinishLaunchingRan = false
-  public var sceneLabel: String?
-  public var sceneActivation: SceneActivation = .unattached
+  /// The connected scenes, in connection order (scene apps; one at most today).
+  public var scenes: [SceneState] = []
+  /// Scenes connected so far in the run, relaunches included: the next one is `Scene#<this + 1>`.
   public var scenesConnected = 0
-  /// A scene session exists (it survives a system kill, not a force quit).
-  public var sceneSession = false
+  /// More than one scene was connected at once at some point of the run: from then on the
+  /// view-controller events name their scene (`sceneNamedInEvents`).
+  public var severalScenesSeen = false
+  /// Scene sessions kept (they survive a system kill, not a force quit).
+  public var sceneSessions = 0
   /// Sessions were discarded; `didDiscardSceneSessions` is owed at the next launch.
   public var sessionDiscardPending = false
-  public var window: Window?
+  /// A sceneless app's window (the app delegate's); a scene app's windows are its scenes'.
+  public var applicationWindow: ViewControllerTree?
   public var controllers: [Int: Controller] = [:]
   public var controllerIDs: [String: Int] = [:]
   public var instancesPerClass: [String: Int] = [:]
@@ -123,20 +96,21 @@ public struct LifecycleState: Equatable, Sendable {
   /// The expectation window: the callbacks since the first verb after the previous group of
   /// expectations (or since the start). Every expectation between two verbs checks the same
   /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
-  /// At most `callWindowMax` are kept; `callWindowOverflowed` says some were dropped.
-  public var callsInWindow: [CallRecord] = []
-  /// More than `callWindowMax` callbacks entered the window: a call expectation over it cannot be trusted.
-  public var callWindowOverflowed = false
-  /// An expectation was checked since the last verb: the next verb opens a new window.
-  public var windowChecked = false
-  public static let callWindowMax = 65_536
+  /// At most `expectationWindowMax` are kept; `expectationWindowOverflowed` says some were dropped.
+  public var expectationWindowCalls: [CallRecord] = []
+  /// More than `expectationWindowMax` callbacks entered the expectation window: a call
+  /// expectation over it cannot be trusted.
+  public var expectationWindowOverflowed = false
+  /// An expectation was checked since the last verb: the next verb opens a new expectation window.
+  public var expectationWindowChecked = false
+  public static let expectationWindowMax = 65_536
   /// The device restarted (`reboot()`) and has not been unlocked since: untilFirstUnlock and
   /// complete data are unavailable; the next `unlock()` is the first unlock (docs/model.md §14).
   public var firstUnlockPending = false
-  /// The scene UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`):
-  /// its session is kept, so the next connection reuses it without `configurationForConnecting`.
-  /// Cleared when a scene connects again or the process ends.
-  public var disconnectedScene: String?
+  /// The scenes UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`),
+  /// oldest first: their sessions are kept, so a connection reuses one without
+  /// `configurationForConnecting`. A connection takes the oldest off; the process's end clears them.
+  public var disconnectedScenes: [String] = []
   /// A significant time change reached the suspended process: it is delivered (once, however many
   /// came) when the process next runs, as knob `queuedTimeChangeDelivery` says. Lost with the process.
   public var timeChangePending = false
@@ -175,38 +149,6 @@ public struct LifecycleState: Equatable, Sendable {
 
   public func controller(_ label: String) -> Controller? { controllerIDs[label].flatMap { controllers[$0] } }
 
-  /// The controller on top of everything: the last presented level's top, or the selected tab's top.
-  public var topController: Int? {
-    guard let window else { return nil }
-    if let p = window.presented.last { return p.stack.last }
-    return window.tabs[window.selectedTab].last
-  }
-
-  /// Controllers whose views are in the window, parents first.
-  public var visibleControllers: [Int] {
-    guard let window else { return [] }
-    var out: [Int] = []
-    if let top = window.tabs[window.selectedTab].last { out.append(top) }
-    for p in window.presented {
-      if p.style.removesPresenter { out.removeAll() }
-      if let top = p.stack.last { out.append(top) }
-    }
-    return out
-  }
-
-  /// Every view-controller instance in the window, loaded or not: each tab's stack bottom to
-  /// top, tabs in order, then the presented levels bottom to top.
-  public var windowControllers: [Int] {
-    guard let window else { return [] }
-    var out: [Int] = []
-    for stack in window.tabs { out += stack }
-    for p in window.presented { out += p.stack }
-    return out
-  }
-
-  /// The window's controllers whose views are loaded, in `windowControllers` order.
-  public var loadedControllers: [Int] { windowControllers.filter { controllers[$0]?.viewLoaded == true } }
-
   public func label(_ id: Int) -> String { controllers[id]?.label ?? "?" }
 }
 
@@ -216,44 +158,22 @@ extension LifecycleState {
     now = event.t
     switch event.body {
     case let .inputPerformed(input, _):
-      if windowChecked { callsInWindow.removeAll(); callWindowOverflowed = false; windowChecked = false }
+      if expectationWindowChecked { expectationWindowCalls.removeAll(); expectationWindowOverflowed = false; expectationWindowChecked = false }
       evolve(input: input)
       backgroundWork.evolve(input: input)
     case let .applicationStateChanged(_, to):
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
-    case let .sceneActivationChanged(_, _, to): sceneActivation = to
-    case let .sceneConnected(label):
-      sceneLabel = label; sceneActivation = .unattached; scenesConnected += 1
-      disconnectedScene = nil
-    case let .sceneDisconnected(label):
-      sceneLabel = nil; sceneActivation = .unattached
-      // The scene, its delegate and its window's controllers are released with it.
-      window = nil; controllers = [:]; controllerIDs = [:]
-      disconnectedScene = label
-      openings.pendingHandoff = nil
-    case let .sceneSessionChanged(created):
-      sceneSession = created
-      if !created { sessionDiscardPending = true }
-    case let .rootBuilt(container, navigation, labels):
-      let ids = labels.map { makeController($0) }
-      window = Window(container: container, tabs: container == .tabs ? ids.map { [$0] } : [ids], navigation: navigation)
-      rotationPending = false  // a new root starts with the current traits
-    case let .pushed(label):
-      let id = makeController(label)
-      if let last = window?.presented.indices.last { window?.presented[last].stack.append(id) }
-      else if let w = window { window?.tabs[w.selectedTab].append(id) }
-    case let .popped(label):
-      guard let id = controllerIDs[label] else { break }
-      if let last = window?.presented.indices.last { window?.presented[last].stack.removeAll { $0 == id } }
-      else if let w = window { window?.tabs[w.selectedTab].removeAll { $0 == id } }
-      dropController(id)
-    case let .presented(label, style, navigation):
-      let id = makeController(label)
-      window?.presented.append(Presentation(stack: [id], style: style, navigation: navigation))
-    case .dismissed:
-      if let level = window?.presented.popLast() { level.stack.forEach { dropController($0) } }
-    case let .tabSelected(index, _): window?.selectedTab = index - 1
+    case let .sceneActivationChanged(scene, _, to): changeScene(scene) { $0.activation = to }
+    case let .sceneConnected(label): connectScene(label)
+    case let .sceneDisconnected(label): disconnectScene(label)
+    case let .sceneSessionChanged(created): changeSessions(created: created)
+    case let .rootBuilt(container, navigation, labels, scene): buildRoot(container, navigation: navigation, labels, scene: scene)
+    case let .pushed(label, scene): push(label, scene: scene)
+    case let .popped(label, scene): pop(label, scene: scene)
+    case let .presented(label, style, navigation, scene): present(label, style: style, navigation: navigation, scene: scene)
+    case let .dismissed(_, scene): dismiss(scene: scene)
+    case let .tabSelected(index, _, scene): changeWindow(of: scene) { $0?.selectedTab = index - 1 }
     case let .protectedDataChanged(available): protectedDataAvailable = available
     case let .restorationChanged(change): evolve(restoration: change)
     case let .processStarted(mode, state):
@@ -290,7 +210,7 @@ extension LifecycleState {
       resetProcess()
     case let .expectationChecked(name, passed, _, _):
       if passed { expectationsPassed += 1 } else { expectationsFailed += 1 }
-      windowChecked = true
+      expectationWindowChecked = true
       if passed, name == ExpectationName.terminated, latestFaultUnnamed {
         unexpectedFaults.removeLast()
         latestFaultUnnamed = false
@@ -310,11 +230,11 @@ extension LifecycleState {
   }
 
   private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {
-    if callsInWindow.count >= Self.callWindowMax {
-      callsInWindow.removeFirst(Self.callWindowMax / 2)
-      callWindowOverflowed = true
+    if expectationWindowCalls.count >= Self.expectationWindowMax {
+      expectationWindowCalls.removeFirst(Self.expectationWindowMax / 2)
+      expectationWindowOverflowed = true
     }
-    callsInWindow.append(CallRecord(callback: cb, target: target))
+    expectationWindowCalls.append(CallRecord(callback: cb, target: target))
     switch cb {
     case .viewDidLoad: setController(target) { $0.viewLoaded = true }
     case .viewWillAppear: setController(target) { $0.appearance = .appearing }
@@ -392,28 +312,13 @@ extension LifecycleState {
     controllers[id] = c
   }
 
-  private mutating func makeController(_ label: String) -> Int {
-    controllersCreated += 1
-    let id = controllersCreated
-    let className = InstanceLabel.className(label)
-    instancesPerClass[className, default: 0] += 1
-    controllers[id] = Controller(id: id, className: className, label: label)
-    controllerIDs[label] = id
-    return id
-  }
-
-  private mutating func dropController(_ id: Int) {
-    if let c = controllers.removeValue(forKey: id) { controllerIDs[c.label] = nil }
-  }
-
   /// What dies with the process: everything but the store and the scene session.
   private mutating func resetProcess() {
     process = .notRunning
     applicationState = .background
     didFinishLaunchingRan = false
-    sceneLabel = nil
-    sceneActivation = .unattached
-    window = nil
+    scenes = []
+    applicationWindow = nil
     controllers = [:]
     controllerIDs = [:]
     tasks = []
@@ -422,7 +327,7 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
-    disconnectedScene = nil
+    disconnectedScenes = []
     timeChangePending = false
     protectedDataAvailablePending = false
     heldLocks = [:]

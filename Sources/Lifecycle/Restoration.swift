@@ -158,7 +158,7 @@ extension LifecycleState {
   /// controller on top beneath it, so a level over a controller without one is skipped, and
   /// every level above it.
   func preservationEntries(identifier: (String) -> String?) -> [PreservationEntry] {
-    guard let window else { return [] }
+    guard let window = frontWindow else { return [] }
     var entries: [PreservationEntry] = []
     func pathIfTakingPart(_ id: Int, under parentPath: [String]) -> [String]? {
       guard let cls = controllers[id]?.className, let own = identifier(cls) else { return nil }

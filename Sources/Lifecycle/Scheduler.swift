@@ -114,7 +114,7 @@ struct Scheduler {
       for c in s.completions {
         if let deadline = completionDeadline(c, in: s) { offer(deadline, 3, c.id, .completionKill(c)) }
       }
-      if s.sceneLabel != nil, let since = s.openings.pendingHandoff?.activeSince {
+      if !s.scenes.isEmpty, let since = s.openings.pendingHandoff?.activeSince {
         offer(since + profile.handoffTransferDelay_us, 5, 0, .handoff)
       }
     }

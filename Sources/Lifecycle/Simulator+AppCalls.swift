@@ -88,27 +88,10 @@ extension Simulator {
       case let .complete(id):
         guard state.completions.contains(where: { $0.id == id }) || state.openings.softCompletions.contains(id) else { return nil }
         emit(.appCalled(.completion(id: id), at: at))
-      case let .push(cls):
-        guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
-        guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
-        emit(.appCalled(.push(cls), at: at))
-        try push(cls)
-      case .pop:
-        guard let stack = state.navigationStack, stack.count >= 2 else {
-          throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
-        }
-        emit(.appCalled(.pop, at: at))
-        try pop(cancelled: false)
-      case let .present(cls, style, navigation):
-        guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
-        guard state.window != nil else { throw AppCallError.invalid("present: the app has no window yet") }
-        let resolved = style ?? profile.defaultPresentationStyle
-        emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
-        try present(cls, style: resolved, navigation: navigation)
-      case .dismiss:
-        guard !(state.window?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
-        emit(.appCalled(.dismiss, at: at))
-        try dismiss(cancelled: false)
+      case let .push(cls): try pushForApp(cls, at: at)
+      case .pop: try popForApp(at: at)
+      case let .present(cls, style, navigation): try presentForApp(cls, style: style, navigation: navigation, at: at)
+      case .dismiss: try dismissForApp(at: at)
       case .setNotificationDelegate:
         emit(.appCalled(.setNotificationDelegate, at: at))
       case let .restorationHandler(controllers, activity):

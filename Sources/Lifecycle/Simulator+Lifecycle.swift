@@ -128,11 +128,11 @@ extension Simulator {
   /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
   func connectScene(url: String?) throws(ProcessEnded) {
     try reportDiscardedSessions()
-    if !state.sceneSession {
+    if state.sceneSessions <= state.scenes.count {
       try deliver(.configurationForConnecting, "AppDelegate")
       emit(.sceneSessionChanged(created: true))
     }
-    emit(.sceneConnected(scene: "Scene#\(state.scenesConnected + 1)"))
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
     try buildRoot()
     try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload())
     try post("UIScene.willConnectNotification")
@@ -155,7 +155,7 @@ extension Simulator {
 
   /// Back from background or suspension (the process still exists).
   func returnToForeground(url: String?) throws(ProcessEnded) {
-    if profile.scenes, state.sceneLabel == nil {
+    if profile.scenes, state.scenes.isEmpty {
       // Launched in the background, or its scene was disconnected: connecting one now is a
       // launch, under the launch watchdog (the hang rule applies once it is done).
       launching = true
@@ -208,7 +208,7 @@ extension Simulator {
     }
     // A sceneless app builds its window in the background as at any launch: the root's
     // init(coder:) before willFinishLaunching, its view and appearance after didFinishLaunching.
-    if !profile.scenes, state.window == nil { try buildRoot() }
+    if !profile.scenes, state.applicationWindow == nil { try buildRoot() }
     if !state.didFinishLaunchingRan {
       try deliver(.willFinishLaunchingWithOptions, "AppDelegate")
       try deliver(.didFinishLaunchingWithOptions, "AppDelegate")
@@ -228,8 +228,8 @@ extension Simulator {
   }
 
   func setScene(_ to: SceneActivation) {
-    if let scene = state.sceneLabel, state.sceneActivation != to {
-      emit(.sceneActivationChanged(scene: scene, from: state.sceneActivation, to: to))
+    if let scene = state.frontScene, scene.activation != to {
+      emit(.sceneActivationChanged(scene: scene.label, from: scene.activation, to: to))
     }
   }
 
@@ -331,7 +331,7 @@ extension Simulator {
       terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
       return
     }
-    if profile.scenes, let scene = state.sceneLabel {
+    if profile.scenes, let scene = state.frontScene?.label {
       try deliver(.sceneDidDisconnect, "SceneDelegate")
       try post("UIScene.didDisconnectNotification")
       emit(.sceneDisconnected(scene: scene))
@@ -354,6 +354,6 @@ extension Simulator {
   /// A force quit ends the scene's session, whatever the app delegate does.
   private func discardSceneSession() {
     forgetRestorationAtForceQuit()
-    if profile.scenes, state.sceneSession { emit(.sceneSessionChanged(created: false)) }
+    if profile.scenes, state.sceneSessions > 0 { emit(.sceneSessionChanged(created: false)) }
   }
 }

@@ -23,7 +23,7 @@ extension Simulator {
   /// the background-transition budget; sceneless apps preserve their controllers after
   /// `applicationDidEnterBackground` returns.
   func saveRestorationState(_ placement: Profile.RestorationRequestPlacement) throws(ProcessEnded) {
-    if profile.scenes, state.sceneLabel != nil, placement == profile.restorationRequestPlacement {
+    if profile.scenes, !state.scenes.isEmpty, placement == profile.restorationRequestPlacement {
       try requestRestorationActivity()
     }
     if placement == .afterDidEnterBackground { try preserveControllers() }
@@ -121,7 +121,7 @@ extension Simulator {
       preserved.append(PreservedController(className: c.className, identifier: entry.identifier, path: entry.path,
                                            place: entry.place, coder: coder))
     }
-    let archive = RestorationArchive(appCoder: appCoder, selectedTab: state.window?.selectedTab ?? 0, controllers: preserved)
+    let archive = RestorationArchive(appCoder: appCoder, selectedTab: state.frontWindow?.selectedTab ?? 0, controllers: preserved)
     emit(.restorationChanged(.archiveWritten(archive)))
   }
 
@@ -135,12 +135,12 @@ extension Simulator {
     guard try deliver(pair.restore, "AppDelegate", payload: coderPayload(archive.appCoder)) == .bool(true) else { return }
     var restored: [(id: Int, coder: JSONValue)] = []
     // Without a window (a scene app, under legacyRestorationInSceneApps) only the application's coder is restored.
-    if state.window != nil {
+    if state.frontWindow != nil {
       for saved in archive.controllers {
         guard let id = try make(saved) else { break }
         restored.append((id, saved.coder))
       }
-      if let w = state.window, w.container == .tabs, archive.selectedTab != w.selectedTab, w.tabs.indices.contains(archive.selectedTab) {
+      if let w = state.frontWindow, w.container == .tabs, archive.selectedTab != w.selectedTab, w.tabs.indices.contains(archive.selectedTab) {
         selectTabSilently(archive.selectedTab)
       }
       for (id, _) in restored { try loadView(id) }
@@ -177,7 +177,7 @@ extension Simulator {
   /// The controller at the saved place: the root the launch built, or a new instance pushed or
   /// presented there (`init(coder:)`). nil when the window has no such place.
   private func place(_ saved: PreservedController, as className: String) throws(ProcessEnded) -> Int? {
-    guard let window = state.window else { return nil }
+    guard let window = state.frontWindow else { return nil }
     if case let .root(tab, 0) = saved.place {
       // The launch built the root: it is restored in place, whatever the path method named.
       guard let root = window.tabs.indices.contains(tab) ? window.tabs[tab].first : nil,
@@ -192,16 +192,16 @@ extension Simulator {
       guard window.navigation, stack.count == position else { return nil }
       if tab != window.selectedTab { selectTabSilently(tab) }
       let label = nextLabel(className)
-      emit(.pushed(label))
+      emit(.pushed(label, scene: state.sceneNamedInEvents))
     case let .presented(level, position, style, navigation):
       if position == 0 {
         guard window.presented.count == level else { return nil }
         let label = nextLabel(className)
-        emit(.presented(label, style: style, navigation: navigation))
+        emit(.presented(label, style: style, navigation: navigation, scene: state.sceneNamedInEvents))
       } else {
         guard window.presented.count == level + 1, window.presented[level].navigation,
               window.presented[level].stack.count == position else { return nil }
-        emit(.pushed(nextLabel(className)))
+        emit(.pushed(nextLabel(className), scene: state.sceneNamedInEvents))
       }
     }
     guard let id = state.topController else { return nil }
@@ -211,8 +211,8 @@ extension Simulator {
 
   /// Restoration puts the tab bar back on a tab without an appearance (nothing is on screen yet).
   private func selectTabSilently(_ tab: Int) {
-    guard let top = state.window?.tabs[tab].last else { return }
-    emit(.tabSelected(index: tab + 1, controller: state.label(top)))
+    guard let top = state.frontWindow?.tabs[tab].last else { return }
+    emit(.tabSelected(index: tab + 1, controller: state.label(top), scene: state.sceneNamedInEvents))
   }
 }
 

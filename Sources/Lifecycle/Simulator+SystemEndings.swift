@@ -10,9 +10,12 @@ import JSON
 enum SystemEndingRules {
   static func whyNotDisconnect(scene n: Int, _ s: LifecycleState, scenes: Bool) -> String? {
     guard scenes else { return "a sceneless app has no scene to disconnect" }
-    guard s.process == .running || s.process == .suspended, let label = s.sceneLabel else { return "no scene is connected" }
-    guard label == "Scene#\(n)" else { return "Scene#\(n) is not connected (the connected scene is \(label))" }
-    guard s.sceneActivation == .background else { return "\(label) is in the foreground; UIKit disconnects only background scenes" }
+    guard s.process == .running || s.process == .suspended, let connected = s.frontScene else { return "no scene is connected" }
+    let label = SceneState.label(number: n)
+    guard let scene = s.scenes.first(where: { $0.label == label }) else {
+      return "\(label) is not connected (the connected scene is \(connected.label))"
+    }
+    guard scene.activation == .background else { return "\(label) is in the foreground; UIKit disconnects only background scenes" }
     return nil
   }
 }
@@ -23,8 +26,9 @@ extension Simulator {
   /// `disconnect_scene(n)`: [resume] → sceneDidDisconnect → its notification → the scene, its
   /// delegate and its controllers are released (no disappear callbacks). The session is kept;
   /// the process is suspended again when nothing keeps it running.
-  func disconnectScene() throws(ProcessEnded) {
-    guard let scene = state.sceneLabel else { return }
+  func disconnectScene(_ n: Int) throws(ProcessEnded) {
+    let scene = SceneState.label(number: n)
+    guard state.scenes.contains(where: { $0.label == scene }) else { return }
     if state.process == .suspended { try resumeInBackground() }
     try deliver(.sceneDidDisconnect, "SceneDelegate")
     try post("UIScene.didDisconnectNotification")

@@ -13,7 +13,7 @@ extension Simulator {
       labels.append("\(cls)#\(counts[cls]!)")
     }
     let navigation = layout.container == .navigation || (layout.container == .tabs && layout.tabsHaveNavigation)
-    emit(.rootBuilt(container: layout.container, navigation: navigation, controllers: labels))
+    emit(.rootBuilt(container: layout.container, navigation: navigation, controllers: labels, scene: state.sceneNamedInEvents))
     for label in labels { try deliver(.`init`, label) }
   }
 
@@ -63,7 +63,7 @@ extension Simulator {
   func push(_ cls: String) throws(ProcessEnded) {
     guard let a = state.topController else { return }
     let b = nextLabel(cls)
-    emit(.pushed(b))
+    emit(.pushed(b, scene: state.sceneNamedInEvents))
     try deliver(.`init`, b)
     guard let bid = state.controllerIDs[b] else { return }
     try loadView(bid)
@@ -89,14 +89,14 @@ extension Simulator {
     }
     try beginAppearance(aID, animated: true)
     try deliver(.viewDidDisappear, b, animated: true)
-    emit(.popped(b))
+    emit(.popped(b, scene: state.sceneNamedInEvents))
     try deliver(.viewDidAppear, a, animated: true)
   }
 
   func present(_ cls: String, style: PresentationStyle, navigation: Bool) throws(ProcessEnded) {
     let hidden = style.removesPresenter ? Array(state.visibleControllers.reversed()) : []
     let b = nextLabel(cls)
-    emit(.presented(b, style: style, navigation: navigation))
+    emit(.presented(b, style: style, navigation: navigation, scene: state.sceneNamedInEvents))
     try deliver(.`init`, b)
     guard let bid = state.controllerIDs[b] else { return }
     try loadView(bid)
@@ -108,7 +108,7 @@ extension Simulator {
 
   /// dismiss(), swipe_down{} (completed), or swipe_down{cancel = true}.
   func dismiss(cancelled: Bool) throws(ProcessEnded) {
-    guard let level = state.window?.presented.last, let bid = level.stack.last else { return }
+    guard let level = state.frontWindow?.presented.last, let bid = level.stack.last else { return }
     let b = state.label(bid)
     try deliver(.viewWillDisappear, b, animated: true)
     if cancelled {
@@ -118,26 +118,57 @@ extension Simulator {
       return
     }
     var revealed: [Int] = []
-    if level.style.removesPresenter, var w = state.window {
+    if level.style.removesPresenter, var w = state.frontWindow {
       w.presented.removeLast()
-      var below = LifecycleState()
-      below.window = w
-      revealed = below.visibleControllers
+      revealed = w.visibleControllers
     }
     // The presenter's view comes back as it was: laid out again only if its size changed.
     for id in revealed { try beginAppearance(id, animated: true, layout: false) }
     for id in revealed { try deliver(.viewDidAppear, state.label(id), animated: true) }
     try deliver(.viewDidDisappear, b, animated: true)
-    emit(.dismissed(b))
+    emit(.dismissed(b, scene: state.sceneNamedInEvents))
   }
 
   func selectTab(_ index: Int) throws(ProcessEnded) {
-    guard let a = state.topController, let w = state.window, let bid = w.tabs[index - 1].last else { return }
-    emit(.tabSelected(index: index, controller: state.label(bid)))
+    guard let a = state.topController, let w = state.frontWindow, let bid = w.tabs[index - 1].last else { return }
+    emit(.tabSelected(index: index, controller: state.label(bid), scene: state.sceneNamedInEvents))
     try loadView(bid)
     try beginAppearance(bid, animated: false)
     try deliver(.viewWillDisappear, state.label(a), animated: false)
     try deliver(.viewDidDisappear, state.label(a), animated: false)
     try deliver(.viewDidAppear, state.label(bid), animated: false)
+  }
+}
+
+extension Simulator {
+  // MARK: - The app's own navigation calls (checked, recorded, then performed as the verbs are)
+
+  func pushForApp(_ cls: String, at: String?) throws {
+    guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
+    guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
+    emit(.appCalled(.push(cls), at: at))
+    try push(cls)
+  }
+
+  func popForApp(at: String?) throws {
+    guard let stack = state.navigationStack, stack.count >= 2 else {
+      throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
+    }
+    emit(.appCalled(.pop, at: at))
+    try pop(cancelled: false)
+  }
+
+  func presentForApp(_ cls: String, style: PresentationStyle?, navigation: Bool, at: String?) throws {
+    guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
+    guard state.frontWindow != nil else { throw AppCallError.invalid("present: the app has no window yet") }
+    let resolved = style ?? profile.defaultPresentationStyle
+    emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
+    try present(cls, style: resolved, navigation: navigation)
+  }
+
+  func dismissForApp(at: String?) throws {
+    guard !(state.frontWindow?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
+    emit(.appCalled(.dismiss, at: at))
+    try dismiss(cancelled: false)
   }
 }

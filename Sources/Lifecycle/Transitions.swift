@@ -10,7 +10,7 @@ public struct Transition: Hashable, Comparable, Sendable {
 
   /// The transition a verb performed in `state` is.
   public init(_ state: LifecycleState, scenes: Bool, verb: String) {
-    self.init(appState: state.appState.rawValue, sceneState: scenes ? state.sceneActivation.rawValue : "none", verb: verb)
+    self.init(appState: state.appState.rawValue, sceneState: scenes ? (state.frontScene?.activation ?? .unattached).rawValue : "none", verb: verb)
   }
 
   /// `active/foregroundActive/home`.
@@ -64,17 +64,18 @@ public struct TransitionUniverse: Sendable {
         for (switcher, interruption) in foregroundExtras {
           for sheet in [false, true] {
             var s = LifecycleState()
-            s.process = process; s.applicationState = application; s.sceneActivation = scene
+            s.process = process; s.applicationState = application
             s.locked = locked; s.switcherOpen = switcher; s.interruption = interruption
-            if scene != .unattached { s.sceneLabel = "Scene#1" }  // a connected scene (disconnect_scene names it)
+            // a connected scene (disconnect_scene names it)
+            if scene != .unattached { s.scenes = [SceneState(label: SceneState.label(number: 1), activation: scene)] }
             s.backgroundWork.pending = [PendingBGTaskRequest(request: BGTaskRequest(identifier: "A", kind: .refresh), dueAt: 0)]
             s.backgroundWork.transfers = [BackgroundTransfer(id: 1, session: "A", startedAt: 0, durationUs: 0)]
             if process == .running || process == .suspended {
               let tabCount = max(tabs, 1)
-              var w = Window(container: tabs > 0 ? .tabs : .navigation,
+              var w = ViewControllerTree(container: tabs > 0 ? .tabs : .navigation,
                              tabs: (0..<tabCount).map { [$0 * 2 + 1, $0 * 2 + 2] }, navigation: true)
               if sheet { w.presented = [Presentation(stack: [99], style: .pageSheet, navigation: false)] }
-              s.window = w
+              if s.scenes.isEmpty { s.applicationWindow = w } else { s.scenes[0].window = w }
               for id in w.tabs.joined() + [99] { s.controllers[id] = Controller(id: id, className: "A", label: "A#\(id)") }
             } else if sheet {
               continue

@@ -74,7 +74,7 @@ extension VerbSpec {
     "dismiss", .dismiss, doc: "dismiss the topmost presentation",
     refusal: { r throws(ScenarioError) in
       try r.needActive()
-      if r.state.window?.presented.isEmpty ?? true { throw r.fail("nothing is presented") }
+      if r.state.frontWindow?.presented.isEmpty ?? true { throw r.fail("nothing is presented") }
     },
     sequence: { _, sim throws(ProcessEnded) in try sim.dismiss(cancelled: false) })
 
@@ -85,7 +85,7 @@ extension VerbSpec {
     refusal: { r throws(ScenarioError) in
       guard case let .selectTab(i) = r.input else { return }
       try r.needActive()
-      guard let w = r.state.window, w.container == .tabs else { throw r.fail("the app has no tab bar") }
+      guard let w = r.state.frontWindow, w.container == .tabs else { throw r.fail("the app has no tab bar") }
       guard (1...w.tabs.count).contains(i) else { throw r.fail("tab \(i) does not exist (tabs 1 to \(w.tabs.count))") }
       if i - 1 == w.selectedTab { throw r.fail("tab \(i) is already selected") }
       if !w.presented.isEmpty { throw r.fail("a modal is presented over the tab bar") }
@@ -120,7 +120,7 @@ extension VerbSpec {
     make: { a in .swipeDown(cancel: a.flag("cancel")) },
     refusal: { r throws(ScenarioError) in
       try r.needActive()
-      guard let p = r.state.window?.presented.last, p.style.isSheet else { throw r.fail("no sheet is presented") }
+      guard let p = r.state.frontWindow?.presented.last, p.style.isSheet else { throw r.fail("no sheet is presented") }
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .swipeDown(cancel) = input else { return }

@@ -74,10 +74,12 @@ extension VerbSpec {
             let why = SystemEndingRules.whyNotDisconnect(scene: n, r.state, scenes: r.profile.scenes) else { return }
       throw r.fail(why)
     },
-    sequence: { _, sim throws(ProcessEnded) in try sim.disconnectScene() },
+    sequence: { input, sim throws(ProcessEnded) in
+      if case let .disconnectScene(n) = input { try sim.disconnectScene(n) }
+    },
     traceText: { input in
       guard case let .disconnectScene(n) = input else { return "disconnect_scene" }
-      return "disconnect_scene Scene#\(n)"
+      return "disconnect_scene \(SceneState.label(number: n))"
     })
 
   static let timeChange = plain(

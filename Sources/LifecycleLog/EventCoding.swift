@@ -21,17 +21,17 @@ extension EventBody {
     case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
     case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
     case let .sceneSessionChanged(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
-    case let .rootBuilt(container, navigation, controllers):
+    case let .rootBuilt(container, navigation, controllers, _):
       w.field("name", "rootViewController"); w.field("container", container.rawValue)
       w.field("navigation", navigation)
       w.key("targets"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
-    case let .pushed(c): w.field("name", "push"); w.field("target", c)
-    case let .popped(c): w.field("name", "pop"); w.field("target", c)
-    case let .presented(c, style, nav):
+    case let .pushed(c, _): w.field("name", "push"); w.field("target", c)
+    case let .popped(c, _): w.field("name", "pop"); w.field("target", c)
+    case let .presented(c, style, nav, _):
       w.field("name", "present"); w.field("target", c); w.field("style", style.rawValue)
       if nav { w.field("navigation", true) }
-    case let .dismissed(c): w.field("name", "dismiss"); w.field("target", c)
-    case let .tabSelected(index, c): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
+    case let .dismissed(c, _): w.field("name", "dismiss"); w.field("target", c)
+    case let .tabSelected(index, c, _): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
     case let .protectedDataChanged(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
     case let .restorationChanged(change): change.encodeFields(into: &w)
     case let .processStarted(mode, state):
@@ -68,6 +68,7 @@ extension EventBody {
       w.field("name", name); w.field("message", message)
       if let code { w.field("code", code) }
     }
+    if let scene = viewControllerScene { w.field("scene", scene) }
   }
 
   /// An input's members: its verb's name, then each argument under its key, in the row's order.
@@ -208,13 +209,16 @@ extension Event {
     case "sceneSession": return .sceneSessionChanged(created: try r.str("to") == "created")
     case "rootViewController":
       guard let targets = r.fields["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw r.fail("missing \"targets\"") }
-      return .rootBuilt(container: try r.raw("container"), navigation: try r.bool("navigation"), controllers: targets)
-    case "push": return .pushed(try r.str("target"))
-    case "pop": return .popped(try r.str("target"))
+      return .rootBuilt(container: try r.raw("container"), navigation: try r.bool("navigation"), controllers: targets,
+                        scene: r.optionalString("scene"))
+    case "push": return .pushed(try r.str("target"), scene: r.optionalString("scene"))
+    case "pop": return .popped(try r.str("target"), scene: r.optionalString("scene"))
     case "present":
-      return .presented(try r.str("target"), style: try r.raw("style"), navigation: r.fields.bool("navigation") ?? false)
-    case "dismiss": return .dismissed(try r.str("target"))
-    case "selectTab": return .tabSelected(index: Int(try r.int("index")), controller: try r.str("target"))
+      return .presented(try r.str("target"), style: try r.raw("style"), navigation: r.fields.bool("navigation") ?? false,
+                        scene: r.optionalString("scene"))
+    case "dismiss": return .dismissed(try r.str("target"), scene: r.optionalString("scene"))
+    case "selectTab": return .tabSelected(index: Int(try r.int("index")), controller: try r.str("target"),
+                          scene: r.optionalString("scene"))
     case "protectedDataAvailable": return .protectedDataChanged(available: try r.bool("to"))
     case _ where RestorationChange.names.contains(name):
       guard let change = RestorationChange(name: name, fields: r.fields) else { throw r.fail("bad \"\(name)\"") }

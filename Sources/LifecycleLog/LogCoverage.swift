@@ -29,7 +29,7 @@ public struct LogCoverage: Sendable {
       case let .callbackDelivered(cb, target, _, _, _):
         let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
         callbacks.insert("\(name).\(cb.signature)")
-      case let .rootBuilt(container, _, controllers):
+      case let .rootBuilt(container, _, controllers, _):
         if container == .tabs { tabs = max(tabs, controllers.count) }
       case .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .pushed,
            .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted, .launchContinued,

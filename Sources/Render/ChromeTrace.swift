@@ -239,7 +239,7 @@ package struct ChromeTraceExporter: ~Copyable {
   private func trackName(for target: String) -> String {
     // Not on the task's own track: an expiration handler may end its task, and the two would overlap.
     if target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" { return "Background tasks" }
-    return target
+    return SceneTrackName.of(target, in: state)
   }
 
   /// Where an app call shows: on the track of the callback that made it.
@@ -315,7 +315,7 @@ package struct ChromeTraceExporter: ~Copyable {
       place(at)
       end(w)
     case let .sceneActivationChanged(scene, from, to):
-      let w = beginInstant("SceneDelegate", "\(scene) → \(to.rawValue)", ts)
+      let w = beginInstant(SceneTrackName.sceneDelegate(of: scene, in: state), "\(scene) → \(to.rawValue)", ts)
       time(seq, t)
       out.field("from", from.rawValue)
       end(w)
@@ -343,7 +343,7 @@ package struct ChromeTraceExporter: ~Copyable {
     case let .appCalled(call, at):
       appCalled(call, at: at, seq: seq, t: t, ts: ts)
     case let .notificationPosted(name, handled, depth):
-      let w = beginInstant(name.hasPrefix("UIScene.") ? "SceneDelegate" : "AppDelegate", name, ts)
+      let w = beginInstant(name.hasPrefix("UIScene.") ? SceneTrackName.of("SceneDelegate", in: state) : "AppDelegate", name, ts)
       time(seq, t)
       out.field("handled", handled)
       out.field("depth", depth)
@@ -359,8 +359,8 @@ package struct ChromeTraceExporter: ~Copyable {
       time(seq, t)
       out.field("message", message)
       end(w)
-    case let .pushed(c), let .presented(c, _, _):
-      _ = track(c)
+    case let .pushed(c, _), let .presented(c, _, _, _):
+      _ = track(SceneTrackName.of(c, in: state))
     case .applicationStateChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged, .rootBuilt, .popped, .dismissed,
          .tabSelected, .protectedDataChanged, .restorationChanged:
       break

@@ -13,6 +13,8 @@ package struct MermaidExporter {
   private var body: [String] = []
   private var size = 0
   private var participants: [String] = []
+  /// The run's state, folded as it goes: which scene a target belongs to.
+  private var state = LifecycleState()
 
   package init(sink: any ExportSink) { self.sink = sink }
 
@@ -73,16 +75,17 @@ package struct MermaidExporter {
 
   package mutating func add(_ event: Event) {
     let time = VirtualTime.format(event.t)
+    state.evolve(event)
     switch event.body {
     case let .inputPerformed(input, _):
       line("  User->>UIKit: \(Self.text(input.traceText)) @\(time)s")
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : target)
+      let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") ? "AppDelegate" : SceneTrackName.of(target, in: state))
       let action = arguments.payload?["action"]?.stringValue.map { " " + $0 } ?? ""
       line("  UIKit\(handled ? "->>" : "-->>")\(p): \(Self.text(cb.signature + action))")
     case let .returned(name, target, used, _, _):
       guard used > 0 else { return }
-      let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : target)
+      let p = participant(target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" ? "AppDelegate" : SceneTrackName.of(target, in: state))
       line("  \(p)-->>UIKit: \(Self.text(name)) returned after \(VirtualTime.format(used))s")
     case let .appCalled(.log(message), _):
       line("  Note right of UIKit: log: \(Self.text(Self.shortened(message)))")

@@ -133,7 +133,9 @@ package struct RunTable {
   /// Each layer's state now.
   private static func layers(of s: LifecycleState) -> [(String, String)] {
     var out = [("process", s.process.rawValue), ("application", s.appState.rawValue)]
-    if let scene = s.sceneLabel { out.append(("scene " + (scene.split(separator: "#").last.map(String.init) ?? scene), s.sceneActivation.rawValue)) }
+    for scene in s.scenes {
+      out.append(("scene " + (scene.label.split(separator: "#").last.map(String.init) ?? scene.label), scene.activation.rawValue))
+    }
     for c in s.controllers.values.sorted(by: { $0.id < $1.id }) { out.append(("controller " + c.label, c.appearance.rawValue)) }
     for task in s.tasks { out.append(("task \(task.id)", task.name)) }
     return out

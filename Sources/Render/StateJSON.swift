@@ -10,15 +10,15 @@ package enum StateJSON {
       ("app", .string(s.appState.rawValue)),
       ("process", .string(s.process.rawValue)),
       ("applicationState", s.process == .running ? .string(s.applicationState.rawValue) : .null),
-      ("scene", s.sceneLabel.map { .object([("label", .string($0)), ("activation", .string(s.sceneActivation.rawValue))]) } ?? .null),
-      ("sceneSession", .bool(s.sceneSession)),
+      ("scene", s.frontScene.map { .object([("label", .string($0.label)), ("activation", .string($0.activation.rawValue))]) } ?? .null),
+      ("sceneSession", .bool(s.sceneSessions > 0)),
       ("sessionDiscardPending", .bool(s.sessionDiscardPending)),
       ("locked", .bool(s.locked)),
       ("orientation", .string(s.orientation.rawValue)),
       ("protectedDataAvailable", .bool(s.protectedDataAvailable)),
       ("interruption", s.interruption.map { .string($0.rawValue) } ?? .null),
       ("switcherOpen", .bool(s.switcherOpen)),
-      ("window", s.window.map { window(s, $0) } ?? .null),
+      ("window", s.frontWindow.map { window(s, $0) } ?? .null),
       ("backgroundTasks", .array(s.tasks.map { task in
         .object([("id", .int(Int64(task.id))), ("name", .string(task.name)), ("expired", .bool(task.expirationCalled))])
       })),
@@ -42,7 +42,7 @@ package enum StateJSON {
     return .object(members)
   }
 
-  private static func window(_ s: LifecycleState, _ w: Window) -> JSONValue {
+  private static func window(_ s: LifecycleState, _ w: ViewControllerTree) -> JSONValue {
     func stack(_ ids: [Int]) -> JSONValue {
       .array(ids.map { id in
         guard let c = s.controllers[id] else { return .null }

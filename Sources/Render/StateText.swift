@@ -7,12 +7,12 @@ package enum StateText {
     var lines: [String] = []
     lines.append("State at t = \(VirtualTime.format(s.now)) s")
     lines.append("  app: \(s.appState.rawValue) (process \(s.process.rawValue)\(s.process == .running ? ", applicationState \(s.applicationState.rawValue)" : ""))")
-    if let scene = s.sceneLabel { lines.append("  scene: \(scene) \(s.sceneActivation.rawValue)") }
-    lines.append("  scene session: \(s.sceneSession ? "kept" : "none")\(s.sessionDiscardPending ? " (discarded; didDiscardSceneSessions owed)" : "")")
+    for scene in s.scenes { lines.append("  scene: \(scene.label) \(scene.activation.rawValue)") }
+    lines.append("  scene session: \(s.sceneSessions > 0 ? "kept" : "none")\(s.sessionDiscardPending ? " (discarded; didDiscardSceneSessions owed)" : "")")
     lines.append("  device: \(s.locked ? "locked" : "unlocked"), \(s.orientation.rawValue); protected data \(s.protectedDataAvailable ? "available" : "unavailable")")
     if let i = s.interruption { lines.append("  interruption: \(i.rawValue)") }
     if s.switcherOpen { lines.append("  app switcher: open") }
-    if let w = s.window {
+    if let w = s.frontWindow {
       lines.append("  window: \(w.container == .none ? "plain root" : w.container == .tabs ? "tab bar controller" : "navigation controller")")
       for (i, stack) in w.tabs.enumerated() {
         let prefix = w.container == .tabs ? "tab \(i + 1)\(i == w.selectedTab ? " (selected)" : "")" : "root"

@@ -25,13 +25,13 @@ package struct TraceFormatter {
     case let .sceneConnected(scene): text = Self.plain("  ◆ \(scene) connected")
     case let .sceneDisconnected(scene): text = Self.plain("  ◆ \(scene) disconnected")
     case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
-    case let .rootBuilt(container, _, controllers):
+    case let .rootBuilt(container, _, controllers, _):
       text = Self.plain("  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")")
-    case let .pushed(c): text = Self.plain("  ◆ push \(c)")
-    case let .popped(c): text = Self.plain("  ◆ pop \(c)")
-    case let .presented(c, style, _): text = Self.plain("  ◆ present \(c) (\(style.rawValue))")
-    case let .dismissed(c): text = Self.plain("  ◆ dismiss \(c)")
-    case let .tabSelected(i, c): text = Self.plain("  ◆ tab \(i) selected: \(c)")
+    case let .pushed(c, _): text = Self.plain("  ◆ push \(c)")
+    case let .popped(c, _): text = Self.plain("  ◆ pop \(c)")
+    case let .presented(c, style, _, _): text = Self.plain("  ◆ present \(c) (\(style.rawValue))")
+    case let .dismissed(c, _): text = Self.plain("  ◆ dismiss \(c)")
+    case let .tabSelected(i, c, _): text = Self.plain("  ◆ tab \(i) selected: \(c)")
     case let .protectedDataChanged(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
     case let .restorationChanged(change): text = Self.plain("  ◆ " + Self.describe(change))
     case let .processStarted(mode, state):

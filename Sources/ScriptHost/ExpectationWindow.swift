@@ -1,13 +1,13 @@
 import Lifecycle
 
-/// The verbs the expectation window covers (`LifecycleState.callsInWindow`): the first and the
+/// The verbs the expectation window covers (`LifecycleState.expectationWindowCalls`): the first and the
 /// latest, with the lines that called them, for a failed call expectation to name.
 struct ExpectationWindow {
   private var first: (call: String, at: String?)?
   private var last: (call: String, at: String?)?
 
   /// A verb about to be performed; `opensWindow`: an expectation was checked since the verb
-  /// before (the state's `windowChecked`), so this verb starts a new window.
+  /// before (the state's `expectationWindowChecked`), so this verb starts a new window.
   mutating func add(_ input: Input, at: String?, opensWindow: Bool) {
     let verb = (call: VerbCallText.call(input), at: at)
     if first == nil || opensWindow { first = verb }

@@ -249,7 +249,7 @@ final class ScenarioHost {
     guard let sim = simulator else { return }
     vm.resetInstructionBudget()
     app?.startHostWork(at: at)
-    window.add(input, at: at, opensWindow: sim.state.windowChecked)
+    window.add(input, at: at, opensWindow: sim.state.expectationWindowChecked)
     do {
       try sim.perform(input, at: at)
     } catch {

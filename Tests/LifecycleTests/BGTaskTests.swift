@@ -30,7 +30,7 @@ private func launchedAndHome(_ p: PlatformUnderTest, _ app: ScriptedApp, request
     h.expectCalls(BG.backgroundLaunch(p, instance: 2) + [BG.launchHandler(BG.refresh)])
     h.expectNotifications(BG.backgroundLaunchNotifications(p))
     h.expectSystem(BG.backgroundLaunchSystem(p) + ["suspended"])
-    #expect(h.sim.state.sceneLabel == nil && h.sim.state.backgroundWork.pending.isEmpty)
+    #expect(h.sim.state.scenes.isEmpty && h.sim.state.backgroundWork.pending.isEmpty)
     try h.perform(.launch(url: nil))
     if p.scenes {
       h.expectCalls(Array(StandardLaunch.sceneCalls(ios: p.ios, newSession: false, instance: 2).dropFirst(2)))

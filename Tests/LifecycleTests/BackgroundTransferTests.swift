@@ -74,7 +74,7 @@ private func transferApp(_ p: PlatformUnderTest, completes: Bool = true) -> Scri
     h.expectCalls(BG.backgroundLaunch(p, instance: 2) + [handleEvents, didComplete, didFinishEvents])
     h.expectNotifications(BG.backgroundLaunchNotifications(p))
     h.expectSystem(BG.backgroundLaunchSystem(p) + ["suspended"])
-    #expect(h.sim.state.sceneLabel == nil)
+    #expect(h.sim.state.scenes.isEmpty)
   }
 
   @Test("handleEvents' completion never called: killed 30 s into the background, background_task_expired 0x2182bad3 (S133, S27)",

@@ -114,7 +114,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
     h.expectCalls([SD + "sceneWillResignActive(_:)", SD + "stateRestorationActivity(for:)", SD + "sceneDidEnterBackground(_:)"] + snapshot)
     h.expectNotifications(Posted.home(scenes: true))
     h.expectSystem(["suspended"])
-    #expect(h.sim.state.sceneLabel == "Scene#1")
+    #expect(h.sim.state.scenes.map(\.label) == ["Scene#1"])
   }
 
   @Test("§3 return from suspension, no appearance callbacks (T7, T9, S14)", arguments: [false, true])
@@ -261,7 +261,7 @@ private let snapshot = [NL + "traitCollectionDidChange(_:)", NL + "traitCollecti
                    AD + "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"])
     h.expectNotifications(["UIApplication.didFinishLaunchingNotification"])
     h.expectSystem(["started background, background", "suspended"])
-    #expect(h.sim.state.appState == .suspended && h.sim.state.sceneLabel == nil)
+    #expect(h.sim.state.appState == .suspended && h.sim.state.scenes.isEmpty)
     try h.perform(.launch(url: nil))
     h.expectCalls(Array(StandardLaunch.sceneCalls(ios: 17).dropFirst(2)))  // no second willFinish/didFinish
     h.expectNotifications(Array(StandardLaunch.sceneNotifications.dropFirst()))

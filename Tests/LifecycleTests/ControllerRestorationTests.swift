@@ -86,7 +86,7 @@ private func restoringLaunch(ios: Int, pair: String) -> [String] {
             == .object([("path", .array([.string("detail")])), ("coder", detailCoder)]))
     #expect(h.payload(of: .decodeRestorableState) == .object([("coder", detailCoder)]))
     #expect(h.payload(of: .didDecodeRestorableStateWith) == .object([("coder", appCoder)]))
-    #expect(h.sim.state.window?.tabs == [[3, 4]])
+    #expect(h.sim.state.frontWindow?.tabs == [[3, 4]])
   }
 
   @Test("§17 both pairs implemented: iOS ≥ 13 calls only the secure pair; only the old pair: still called, with a deprecation note (S107, S108)")

@@ -98,7 +98,7 @@ extension SplitMix64 {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let work = state.backgroundWork
     let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)], scenes: [state.sceneLabel.flatMap(InstanceLabel.number) ?? 1],
+                                durationsUs: [rng.seconds(40)], scenes: [state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1],
                                 actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]),
                                 bgTaskRequests: work.pending.map(\.request.identifier) + ["com.example.never"],
                                 transferSessions: work.transfers.map(\.session) + ["com.example.never"])
@@ -180,7 +180,7 @@ extension SplitMix64 {
         }
         if cb == enterFG { pendingWillEnterForeground = true }
         if cb == active { pendingWillEnterForeground = false }
-        if cb == enterBG, s.applicationState == .background, s.sceneActivation != .unattached || !scenes,
+        if cb == enterBG, s.applicationState == .background, (s.frontScene?.activation ?? .unattached) != .unattached || !scenes,
            lastForeground != nil, lastForeground != resign {
           return "\(at): \(cb.key) from the foreground without \(resign.key) since \(active.key)"
         }

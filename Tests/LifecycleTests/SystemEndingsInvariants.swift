@@ -71,7 +71,7 @@ struct SystemEndingsRules {
     case let .callbackDelivered(cb, _, _, _, _):
       defer { previous = cb.key }
       if cb.receiver == .sceneDelegate {
-        guard let scene = s.sceneLabel else { return "\(cb.key) with no scene connected" }
+        guard let scene = s.frontScene?.label else { return "\(cb.key) with no scene connected" }
         if disconnected.contains(scene) { return "\(cb.key) to \(scene) after its sceneDidDisconnect" }
         if cb == .sceneDidDisconnect { disconnected.insert(scene) }
       }
@@ -81,12 +81,12 @@ struct SystemEndingsRules {
     case let .notificationPosted(name, _, _):
       defer { previous = name }
       if name.hasPrefix("UIScene."), name != "UIScene.didDisconnectNotification",
-         s.sceneLabel.map(disconnected.contains) ?? true {
+         s.frontScene.map({ disconnected.contains($0.label) }) ?? true {
         return "\(name) with no connected scene"
       }
       if name == "UIApplication.didEnterBackgroundNotification",
-         s.sceneActivation == .foregroundActive || s.sceneActivation == .foregroundInactive {
-        return "didEnterBackgroundNotification while the scene is \(s.sceneActivation.rawValue)"
+         let scene = s.frontScene, scene.activation == .foregroundActive || scene.activation == .foregroundInactive {
+        return "didEnterBackgroundNotification while the scene is \(scene.activation.rawValue)"
       }
     default:
       break

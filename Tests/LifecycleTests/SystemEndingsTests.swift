@@ -49,12 +49,12 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     h.expectCalls([SD + "sceneDidDisconnect(_:)"])  // no viewWillDisappear/viewDidDisappear: released as is
     h.expectNotifications(["UIScene.didDisconnectNotification"])
     h.expectSystem(["resumed", "suspended"])
-    #expect(h.sim.state.disconnectedScene == "Scene#1" && h.sim.state.sceneSession && h.sim.state.window == nil)
+    #expect(h.sim.state.disconnectedScenes == ["Scene#1"] && h.sim.state.sceneSessions == 1 && h.sim.state.frontWindow == nil)
     try h.perform(.launch(url: nil))
     h.expectCalls(reconnect(ios: ios, instance: 2))  // a new root, Scene#2, same session
     h.expectNotifications(reconnectNotifications)
     h.expectSystem(["resumed"])
-    #expect(h.sim.state.sceneLabel == "Scene#2" && h.sim.state.disconnectedScene == nil)
+    #expect(h.sim.state.scenes.map(\.label) == ["Scene#2"] && h.sim.state.disconnectedScenes.isEmpty)
   }
 
   @Test("§14 disconnect_scene while the app runs in the background: no resume, and the suspension waits for its task (S18, S5)")
@@ -69,7 +69,7 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     h.expectCalls([SD + "sceneDidDisconnect(_:)"])
     h.expectNotifications(["UIScene.didDisconnectNotification"])
     h.expectSystem([])
-    #expect(h.sim.state.process == .running && h.sim.state.sceneLabel == nil)
+    #expect(h.sim.state.process == .running && h.sim.state.scenes.isEmpty)
   }
 
   @Test("§14 disconnect_scene refuses a sceneless app, a foreground scene and a scene that is not connected")

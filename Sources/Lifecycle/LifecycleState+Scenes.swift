@@ -1,0 +1,124 @@
+// The scene child state: the connected scenes, their windows and the controllers in them, and
+// how `evolve` folds the scene and view-controller events into it (docs/model.md §1).
+
+extension LifecycleState {
+  // MARK: - Derived
+
+  /// The scene the user sees and the screen verbs act on: the last one connected.
+  public var frontScene: SceneState? { scenes.last }
+
+  /// The window the screen verbs act on: a sceneless app's own, else the front scene's.
+  public var frontWindow: ViewControllerTree? { applicationWindow ?? scenes.last?.window }
+
+  /// The scene a view-controller event names: none (the app's only window) until the app has
+  /// had several scenes at once, so a one-scene log never names one.
+  public var sceneNamedInEvents: String? { severalScenesSeen ? scenes.last?.label : nil }
+
+  /// The controller on top of everything in the front window.
+  public var topController: Int? { frontWindow?.topController }
+
+  /// Controllers whose views are in the front window, parents first.
+  public var visibleControllers: [Int] { frontWindow?.visibleControllers ?? [] }
+
+  /// Every view-controller instance in every window, loaded or not, window by window
+  /// (`ViewControllerTree.allControllers`): the application window, then the scenes in order.
+  public var windowControllers: [Int] {
+    ([applicationWindow] + scenes.map(\.window)).reduce(into: []) { out, window in out += window?.allControllers ?? [] }
+  }
+
+  /// The windows' controllers whose views are loaded, in `windowControllers` order.
+  public var loadedControllers: [Int] { windowControllers.filter { controllers[$0]?.viewLoaded == true } }
+
+  // MARK: - Folding scene events
+
+  mutating func connectScene(_ label: String) {
+    scenes.append(SceneState(label: label))
+    scenesConnected += 1
+    if scenes.count > 1 { severalScenesSeen = true }
+    if !disconnectedScenes.isEmpty { disconnectedScenes.removeFirst() }
+  }
+
+  /// The scene, its delegate and its window's controllers are released with it.
+  mutating func disconnectScene(_ label: String) {
+    guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }
+    scenes.remove(at: i).window?.allControllers.forEach { dropController($0) }
+    disconnectedScenes.append(label)
+    openings.pendingHandoff = nil
+  }
+
+  mutating func changeSessions(created: Bool) {
+    if created { sceneSessions += 1 } else { sceneSessions = max(0, sceneSessions - 1); sessionDiscardPending = true }
+  }
+
+  mutating func changeScene(_ label: String, _ change: (inout SceneState) -> Void) {
+    if let i = scenes.firstIndex(where: { $0.label == label }) { change(&scenes[i]) }
+  }
+
+  /// Changes the window a view-controller event names: that scene's, or with no name the app's
+  /// only window (a sceneless app's own, else its one scene's).
+  mutating func changeWindow(of scene: String?, _ change: (inout ViewControllerTree?) -> Void) {
+    if let scene {
+      changeScene(scene) { change(&$0.window) }
+    } else if scenes.isEmpty {
+      change(&applicationWindow)
+    } else {
+      change(&scenes[scenes.count - 1].window)
+    }
+  }
+
+  mutating func buildRoot(_ container: Container, navigation: Bool, _ labels: [String], scene: String?) {
+    let ids = labels.map { makeController($0) }
+    let tree = ViewControllerTree(container: container, tabs: container == .tabs ? ids.map { [$0] } : [ids], navigation: navigation)
+    changeWindow(of: scene) { $0 = tree }
+    rotationPending = false  // a new root starts with the current traits
+  }
+
+  mutating func push(_ label: String, scene: String?) {
+    let id = makeController(label)
+    changeWindow(of: scene) { $0?.pushOnTop(id) }
+  }
+
+  mutating func pop(_ label: String, scene: String?) {
+    guard let id = controllerIDs[label] else { return }
+    changeWindow(of: scene) { $0?.popFromTop(id) }
+    dropController(id)
+  }
+
+  mutating func present(_ label: String, style: PresentationStyle, navigation: Bool, scene: String?) {
+    let id = makeController(label)
+    changeWindow(of: scene) { $0?.presented.append(Presentation(stack: [id], style: style, navigation: navigation)) }
+  }
+
+  mutating func dismiss(scene: String?) {
+    var level: Presentation?
+    changeWindow(of: scene) { level = $0?.presented.popLast() }
+    level?.stack.forEach { dropController($0) }
+  }
+
+  private mutating func makeController(_ label: String) -> Int {
+    controllersCreated += 1
+    let id = controllersCreated
+    let className = InstanceLabel.className(label)
+    instancesPerClass[className, default: 0] += 1
+    controllers[id] = Controller(id: id, className: className, label: label)
+    controllerIDs[label] = id
+    return id
+  }
+
+  private mutating func dropController(_ id: Int) {
+    if let c = controllers.removeValue(forKey: id) { controllerIDs[c.label] = nil }
+  }
+}
+
+extension LifecycleState {
+  /// The scene an export groups a callback target's track under: none while the app has had one
+  /// scene at a time (its exports keep one `SceneDelegate` track); else the scene whose window
+  /// holds the controller, or for `SceneDelegate` the front scene (scene-delegate callbacks do
+  /// not name their scene yet).
+  public func exportSceneGroup(of target: String) -> String? {
+    guard severalScenesSeen else { return nil }
+    if target == "SceneDelegate" { return frontScene?.label }
+    guard let id = controllerIDs[target] else { return nil }
+    return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+  }
+}
