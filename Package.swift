@@ -17,6 +17,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `lifesim scan` parses Swift: 603 is the release made for the 6.3 toolchain.
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     .systemLibrary(
@@ -41,10 +43,15 @@ let package = Package(
     .target(name: "RunComparison", dependencies: ["EventStore", "Lifecycle"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
     .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
+    // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
+    .target(name: "AppScan", dependencies: [
+      "Lifecycle", "EventStore",
+      .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+    ]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
+        "AppScan", "Suite", "ScriptHost", "RunComparison", "Lifecycle", "EventStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
@@ -62,6 +69,7 @@ let package = Package(
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
+    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "EventStore", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )
