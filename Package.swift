@@ -45,7 +45,7 @@ let package = Package(
     .target(name: "Suite", dependencies: ["ScriptHost", "Lifecycle", "EventStore"]),
     // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
     .target(name: "AppScan", dependencies: [
-      "Lifecycle", "EventStore",
+      "Lifecycle", "EventStore", "ScriptHost",
       .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
     ]),
     .executableTarget(
@@ -69,7 +69,7 @@ let package = Package(
     .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "EventStore", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "Lifecycle", "EventStore", "TestSupport"], exclude: ["Hostile", "ExploreApps"]),
     .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "Lifecycle", "EventStore", "TestSupport"]),
-    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "EventStore", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "TestSupport"], exclude: ["scripts", "Fixtures"]),
   ]
 )

@@ -65,7 +65,7 @@ struct ScanAnalysis {
       DelegateAssignment(reach: graph.reach(of: $0.function), enclosing: graph.selector(of: $0.function), place: $0.place)
     }
     report.notificationDelegate = assignments.first { if case .launch = $0.reach { return true }; return false } ?? assignments.first
-    report.backgroundTasks = facts.backgroundTasks.map { ($0, resolve($0.name)) }
+    report.backgroundTasks = facts.backgroundTasks.map { BackgroundTask(fact: $0, name: resolve($0.name), reach: graph.reach(of: $0.function)) }
   }
 
   /// A literal's text; a name's value when exactly one constant matches it (`Tasks.refresh`

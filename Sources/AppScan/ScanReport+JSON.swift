@@ -62,7 +62,7 @@ extension ScanReport {
     return .object(members)
   }
 
-  private static func json(_ task: (fact: BackgroundTaskFact, name: String?)) -> JSONValue {
+  private static func json(_ task: BackgroundTask) -> JSONValue {
     .object([("name", task.name.map(JSONValue.string) ?? .null), ("expiration", .string(task.fact.expiration.rawValue)),
              ("file", .string(task.fact.place.file)), ("line", .int(Int64(task.fact.place.line)))])
   }

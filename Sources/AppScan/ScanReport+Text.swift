@@ -44,8 +44,8 @@ extension ScanReport {
     if let assignment = notificationDelegate {
       lines.append("notification delegate set in \(assignment.function ?? "file-level code")  \(assignment.place.file):\(assignment.place.line)")
     }
-    for (task, name) in backgroundTasks {
-      lines.append("background task \(name.map { "\"\($0)\"" } ?? "(unnamed)"): expiration handler \(task.expiration.rawValue.replacingOccurrences(of: "_", with: " "))  \(task.place.file):\(task.place.line)")
+    for task in backgroundTasks {
+      lines.append("background task \(task.name.map { "\"\($0)\"" } ?? "(unnamed)"): expiration handler \(task.fact.expiration.rawValue.replacingOccurrences(of: "_", with: " "))  \(task.fact.place.file):\(task.fact.place.line)")
     }
     if let rootController { lines.append("root controller: \(rootController)") }
     return lines

@@ -32,6 +32,13 @@ package struct DelegateAssignment: Sendable {
   package var function: String? { reach.entry?.selector ?? enclosing }
 }
 
+/// A `beginBackgroundTask` call, its name resolved and how it is reached.
+package struct BackgroundTask: Sendable {
+  package let fact: BackgroundTaskFact
+  package let name: String?
+  package let reach: Reach
+}
+
 /// Where the scan's idea of the Info.plist comes from.
 package enum PlistSource: Equatable, Sendable {
   case file(String)
@@ -60,7 +67,7 @@ package struct ScanReport: Sendable {
   package var methods: [DelegateMethod] = []
   package var registrations: [ResolvedRegistration] = []
   package var notificationDelegate: DelegateAssignment?
-  package var backgroundTasks: [(fact: BackgroundTaskFact, name: String?)] = []
+  package var backgroundTasks: [BackgroundTask] = []
   package var windows: [WindowFact] = []
   package var restoration = RestorationShape()
   /// The root controller class: the storyboard's initial controller, or the one the code builds.

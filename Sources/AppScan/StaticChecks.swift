@@ -69,10 +69,10 @@ enum StaticChecks {
   }
 
   private static func backgroundTasks(_ report: ScanReport) -> [ScanDiagnostic] {
-    report.backgroundTasks.compactMap { task, name in
-      guard task.expiration == .leavesTaskOpen else { return nil }
-      let shown = name.map { " \"\($0)\"" } ?? ""
-      return ScanDiagnostic(code: Diagnostic.Code.taskOpenAfterExpiration.rawValue, handler: nil, place: task.place,
+    report.backgroundTasks.compactMap { task in
+      guard task.fact.expiration == .leavesTaskOpen else { return nil }
+      let shown = task.name.map { " \"\($0)\"" } ?? ""
+      return ScanDiagnostic(code: Diagnostic.Code.taskOpenAfterExpiration.rawValue, handler: nil, place: task.fact.place,
                             message: "background task\(shown): its expiration handler does not call endBackgroundTask itself, so the task is still open when the handler returns")
     }
   }

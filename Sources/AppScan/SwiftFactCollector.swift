@@ -152,12 +152,14 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
     facts.constants.append(ConstantFact(qualifiedName: qualified, value: value))
   }
 
-  /// The text of a string literal without interpolation, else nil.
+  /// The text of a string literal without interpolation or escapes, else nil (unknown: the
+  /// scan does not decode Swift's escapes, and a raw string's `\#` escapes count as escapes).
   static func literal(_ expression: ExprSyntax) -> String? {
     guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
+    let escape = "\\" + (literal.openingPounds?.text ?? "")
     var text = ""
     for segment in literal.segments {
-      guard case let .stringSegment(piece) = segment else { return nil }
+      guard case let .stringSegment(piece) = segment, !piece.content.text.contains(escape) else { return nil }
       text += piece.content.text
     }
     return text

@@ -1,5 +1,6 @@
 import AppScan
 import ArgumentParser
+import Foundation
 import EventStore
 import ScriptHost
 
@@ -31,6 +32,12 @@ struct Scan: ParsableCommand {
   @Option(help: "text, json (as --json) or sarif (SARIF 2.1.0, for code scanning).")
   var format: Format = .text
 
+  @Option(name: .customLong("emit-app"), help: "Also write the Lua app that mirrors the Swift (app.lua) and its scenarios into this folder.")
+  var emitApp: String?
+
+  @Flag(help: "With --emit-app: overwrite files already there.")
+  var force = false
+
   func run() throws {
     defer { Terminal.flush() }
     let format = json ? .json : format
@@ -40,6 +47,9 @@ struct Scan: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
+    // Before any report line: a folder it cannot write to is trouble, and the end line says so.
+    let written = try emitApp.map { try emit(report, into: $0) } ?? []
+    for path in written where format != .text { Terminal.errorLine("wrote \(path)") }
     for trouble in report.troubles where format != .text { Terminal.error("\(trouble.file): not read: \(trouble.reason)") }
     switch format {
     case .text:
@@ -50,6 +60,19 @@ struct Scan: ParsableCommand {
     case .sarif:
       Terminal.write(report.sarif(toolVersion: lifesimVersion).canonicalText)
     }
+    for path in written where format == .text { Terminal.write("wrote \(path)") }
     if report.status != Status.ok { throw ExitCode(report.status) }
+  }
+
+  private func emit(_ report: ScanReport, into directory: String) throws -> [String] {
+    let trimmed = paths[0].hasSuffix("/") ? String(paths[0].dropLast()) : paths[0]
+    let name = report.appDelegate.map { _ in (trimmed as NSString).lastPathComponent } ?? "App"
+    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], force: force) {
+    case let .failure(trouble):
+      Terminal.error(trouble.description)
+      throw ExitCode(Status.trouble)
+    case let .success(written):
+      return written
+    }
   }
 }
