@@ -16,7 +16,7 @@ deps:
 
 ## What the test suite needs beyond building, each installed only when missing and announced first:
 ## luacheck (lua-check) and stock lua5.4 with apt; for the export checks Chromium with apt and
-## Python's playwright, duckdb and junitparser with pip; PyYAML with pip for the manifest's test. A browser or duckdb that cannot be
+## Python's playwright, duckdb and junitparser with pip; PyYAML with pip for the manifest's test; jsonschema for the SARIF test. A browser or duckdb that cannot be
 ## installed is not fatal: those tests say they skipped and why.
 test-tools: deps
 	@if ! command -v luacheck >/dev/null || ! command -v lua5.4 >/dev/null; then \
@@ -27,7 +27,7 @@ test-tools: deps
 	  echo "lifesim: installing chromium with apt-get for the HTML page tests (headless)"; \
 	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; } || echo "lifesim: chromium could not be installed; the browser tests will be skipped"; \
 	fi
-	@for pair in playwright:playwright duckdb:duckdb junitparser:junitparser yaml:PyYAML; do \
+	@for pair in playwright:playwright duckdb:duckdb junitparser:junitparser yaml:PyYAML jsonschema:jsonschema; do \
 	  module=$${pair%%:*} package=$${pair#*:}; \
 	  if ! python3 -c "import $$module" 2>/dev/null; then \
 	    echo "lifesim: installing Python's $$package with pip for the export and deployment tests"; \

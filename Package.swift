@@ -21,6 +21,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `lifesim scan` parses Swift: 603 is the release made for the 6.3 toolchain.
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
     .systemLibrary(
@@ -56,10 +58,15 @@ let package = Package(
     // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
     .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     .target(name: "Suite", dependencies: ["ScriptHost", "Render", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
+    // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
+    .target(name: "AppScan", dependencies: [
+      "Lifecycle", "JSON", "EventStore", "ScriptHost",
+      .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+    ]),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "Suite", "Explore", "Render", "ScriptHost", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON",
+        "AppScan", "Suite", "Explore", "Render", "ScriptHost", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
       // No linker flags here: `make release` links the fully static binary (see the Makefile),
@@ -87,5 +94,6 @@ let package = Package(
     // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
     .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "TestSupport"], exclude: ["scripts", "Fixtures"]),
+    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
   ]
 )

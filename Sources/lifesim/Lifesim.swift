@@ -28,7 +28,7 @@ struct Lifesim: ParsableCommand {
       """),
     version: lifesimVersion,
     subcommands: [Run.self, Test.self, Replay.self, Verify.self, Diff.self, Export.self, Init.self, ProfileCommand.self,
-                  Explore.self, Coverage.self]
+                  Explore.self, Coverage.self, Scan.self]
   )
 
   /// A usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.

@@ -1,0 +1,202 @@
+import Lifecycle
+import ScriptHost
+
+/// `lifesim scan --emit-app`: the Lua app that mirrors the scanned Swift. Each delegate method
+/// the model knows becomes a stub that logs its call and cites the Swift it mirrors; the BGTask
+/// registrations, the notification delegate and the background tasks go where the Swift reaches
+/// them. Every text taken from the Swift goes through `LuaStringLiteral`: app source is hostile.
+package struct LuaAppWriter {
+  let report: ScanReport
+  /// The app's name in `app { name = … }`.
+  let name: String
+  /// The folder the scan was given: citations are relative to it.
+  let root: String
+
+  package init(report: ScanReport, name: String, root: String) {
+    self.report = report
+    self.name = name
+    self.root = root.hasSuffix("/") ? root : root + "/"
+  }
+
+  /// What a stub places in its handler: lines of Lua, each citing its Swift source.
+  private typealias Placements = [String: [String]]
+
+  /// `app.lua`'s text.
+  package var app: String {
+    var placements = Placements()
+    var unplaced: [String] = []
+    placeRegistrations(&placements)
+    placeDelegate(&placements)
+    placeBackgroundTasks(&placements, unplaced: &unplaced)
+    var lines = header
+    for table in ["AppDelegate", "SceneDelegate", "NotificationDelegate"] {
+      lines += stubs(table, placements: &placements)
+    }
+    // A launch placement with no launch method in the Swift gets didFinishLaunching of its own.
+    for (key, body) in placements.sorted(by: { $0.key < $1.key }) where !body.isEmpty {
+      let (table, handler) = Self.split(key)
+      lines += ["", "function \(table).\(handler)(...)", "  log(\(LuaStringLiteral.quote(key)))"] + body
+        + (Self.returnsTrue(table, handler) ? ["  return true"] : []) + ["end"]
+    }
+    lines += ["", "controller \(LuaStringLiteral.quote(rootController)) {}"]
+    if !unplaced.isEmpty { lines += [""] + unplaced }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private var rootController: String { report.rootController ?? "Root" }
+
+  private var header: [String] {
+    var declaration = "app { name = \(LuaStringLiteral.quote(name)), root = \(LuaStringLiteral.quote(rootController))"
+    if !report.permittedIdentifiers.isEmpty {
+      declaration += ", bgTaskIdentifiers = {\n" + report.permittedIdentifiers.map { "  " + LuaStringLiteral.quote($0) + ",\n" }.joined() + "}"
+    }
+    var lines = [
+      "-- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and",
+      "-- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.",
+      declaration + " }",
+    ]
+    if report.methods.contains(where: { Callback(signature: $0.selector).map(Self.completes.contains) ?? false }) {
+      lines += [
+        "", "-- Calls the completion handler UIKit passes last, so that no stub leaves one waiting.",
+        "local function complete(...)",
+        "  local completion = select(select(\"#\", ...), ...)",
+        "  if type(completion) == \"function\" then completion() end",
+        "end",
+      ]
+    }
+    if report.registrations.contains(where: { $0.identifier != nil }) {
+      lines += ["", "-- A BGTask launch handler: completes its task at once.", "local function launchHandler(task) task:setTaskCompleted(true) end"]
+    }
+    return lines
+  }
+
+  /// Each registration where the Swift reaches it; an unknown place is launch (and says so).
+  private func placeRegistrations(_ placements: inout Placements) {
+    for registration in report.registrations {
+      guard let identifier = registration.identifier else { continue }
+      let call = "  BGTaskScheduler:register(\(LuaStringLiteral.quote(identifier)), launchHandler)"
+      let key = handlerKey(registration.reach) ?? "AppDelegate.didFinishLaunchingWithOptions"
+      let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
+      placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note, call]
+    }
+  }
+
+  private func placeDelegate(_ placements: inout Placements) {
+    guard let assignment = report.notificationDelegate, let key = handlerKey(assignment.reach) else { return }
+    placements[key, default: []] += ["  -- the notification delegate is set at " + cite(assignment.place), "  UNUserNotificationCenter:setDelegate()"]
+  }
+
+  /// A background task begun where the Swift begins it and ended a second later; its
+  /// expiration handler ends it only when the Swift's does.
+  private func placeBackgroundTasks(_ placements: inout Placements, unplaced: inout [String]) {
+    for task in report.backgroundTasks {
+      guard let key = handlerKey(task.reach) else {
+        unplaced.append("-- not placed: beginBackgroundTask at \(cite(task.fact.place)) (the scan cannot tell which handler reaches it)")
+        continue
+      }
+      let ending = task.fact.expiration == .endsTask
+        ? "    UIApplication.shared:endBackgroundTask(task)" : "    -- the Swift's expiration handler does not end the task"
+      placements[key, default: []] += [
+        "  -- beginBackgroundTask at " + cite(task.fact.place), "  local task",
+        "  task = UIApplication.shared:beginBackgroundTask(\(LuaStringLiteral.quote(task.name ?? "task")), function()",
+        ending, "  end)",
+        "  after(1, function() UIApplication.shared:endBackgroundTask(task) end)",
+      ]
+    }
+  }
+
+  /// `AppDelegate.didFinishLaunchingWithOptions` for the handler an entry point is; launch code
+  /// outside the app delegate (a SwiftUI `App`) is didFinishLaunching's; nil when unknown.
+  private func handlerKey(_ reach: Reach) -> String? {
+    guard let entry = reach.entry else { return nil }
+    guard let callback = Callback(signature: entry.selector), let table = Self.table(callback.receiver) else {
+      if case .launch = reach { return "AppDelegate.didFinishLaunchingWithOptions" }
+      return nil
+    }
+    return table + "." + callback.key
+  }
+
+  private static func table(_ receiver: Callback.Receiver) -> String? {
+    switch receiver {
+    case .appDelegate: return "AppDelegate"
+    case .sceneDelegate: return "SceneDelegate"
+    case .notificationDelegate: return "NotificationDelegate"
+    default: return nil
+    }
+  }
+
+  private static func split(_ key: String) -> (String, String) {
+    let parts = key.split(separator: ".", maxSplits: 1)
+    return (String(parts[0]), String(parts[1]))
+  }
+
+  /// `file:line`, safe in a comment.
+  private func cite(_ place: SourcePlace) -> String {
+    let file = place.file.hasPrefix(root) ? String(place.file.dropFirst(root.count)) : place.file
+    return LuaStringLiteral.comment("\(file):\(place.line)")
+  }
+
+  /// One stub per handler the Swift implements (methods in several `#if` branches or types
+  /// share it), with what the placements put in it; methods the model does not deliver are
+  /// listed as comments.
+  private func stubs(_ table: String, placements: inout Placements) -> [String] {
+    var lines: [String] = []
+    var done: Set<String> = []
+    for method in report.methods where Self.table(for: method.role) == table {
+      guard let callback = Callback(signature: method.selector) else {
+        lines += ["", "-- not modelled by lifesim: \(LuaStringLiteral.comment(method.type + "." + method.selector)) at \(cite(method.place))"]
+        continue
+      }
+      let key = table + "." + callback.key
+      guard done.insert(key).inserted else { continue }
+      let sources = report.methods.filter { Self.table(for: $0.role) == table && $0.selector == method.selector }
+      lines.append("")
+      for source in sources {
+        let branch = source.condition.map { " (#if \(LuaStringLiteral.comment($0)))" } ?? ""
+        lines.append("-- \(LuaStringLiteral.comment(source.type + "." + source.selector))\(branch)")
+        lines.append("--   at \(cite(source.place))")
+      }
+      lines.append("function \(key)(...)")
+      lines.append("  log(\(LuaStringLiteral.quote(key)))")
+      lines += placements.removeValue(forKey: key) ?? []
+      if Self.completes.contains(callback) { lines.append("  complete(...)") }
+      if Self.returnsTrue(table, callback.key) { lines.append("  return true") }
+      lines.append("end")
+    }
+    return lines
+  }
+
+  private static func table(for role: DelegateRole) -> String {
+    switch role {
+    case .application: return "AppDelegate"
+    case .scene: return "SceneDelegate"
+    case .notification: return "NotificationDelegate"
+    }
+  }
+
+  /// The handlers UIKit hands a completion handler to, last.
+  private static let completes: Set<Callback> = [
+    .willPresent, .didReceive, .performFetchWithCompletionHandler, .didReceiveRemoteNotification,
+    .performActionForShortcutItem, .scenePerformActionForShortcutItem, .handleEventsForBackgroundURLSession,
+  ]
+
+  /// The app-delegate handlers whose Bool UIKit reads, where the stub says yes.
+  private static func returnsTrue(_ table: String, _ key: String) -> Bool {
+    table == "AppDelegate" && [Callback.willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .openURL, .continueUserActivity].map(\.key).contains(key)
+  }
+}
+
+extension LuaAppWriter {
+  /// The scenarios written beside the app, each carrying `scenes` as the Swift declares it.
+  package var scenarios: [(name: String, text: String)] {
+    let head = { (title: String) in
+      "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
+        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = 17, scenes = \(report.scenes), app = \"app.lua\" }\n\n"
+    }
+    return [
+      ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),
+      ("home_and_return.lua", head("home and return")
+        + "launch()\nexpect_state(\"active\")\n\nhome()\nadvance(60)\nexpect_state(\"suspended\")\n\nlaunch()\nexpect_state(\"active\")\n"),
+    ]
+  }
+}

@@ -1,0 +1,65 @@
+import Lifecycle
+
+/// One static finding: a code shared with the runtime diagnostics where it means the same thing
+/// (Lifecycle's `Diagnostic.Code`), the place in the Swift or plist source, and the rule with its source.
+package struct ScanDiagnostic: Sendable {
+  package let code: String
+  /// The handler it is about (`AppDelegate.applicationDidEnterBackground`), as the runtime names it.
+  package let handler: String?
+  package let place: SourcePlace
+  package let message: String
+
+  package var rule: ScanRule { ScanRule.byCode[code]! }
+}
+
+/// A rule a scan checks: its code, what it says, and where the rule comes from.
+package struct ScanRule: Sendable {
+  package let code: String
+  package let summary: String
+  /// Apple's page the rule comes from.
+  package let source: String
+
+  /// SARIF's level: `error` where the app crashes, is terminated or does not launch.
+  package var level: String {
+    [Diagnostic.Code.sceneLifecycleRequired.rawValue, StaticCode.bgtaskRegisteredLate.rawValue, StaticCode.bgtaskIDNotPermitted.rawValue,
+     Diagnostic.Code.taskOpenAfterExpiration.rawValue].contains(code) ? "error" : "warning"
+  }
+
+  /// The static codes that have no runtime twin.
+  package enum StaticCode: String, CaseIterable, Sendable {
+    case bgtaskRegisteredLate = "bgtask_registered_late"
+    case bgtaskIDNotPermitted = "bgtask_id_not_permitted"
+    case bgtaskIDNotRegistered = "bgtask_id_not_registered"
+    case windowWithoutScene = "window_without_scene"
+  }
+
+  /// Every rule, in the order the docs and SARIF list them.
+  package static let all: [ScanRule] = [
+    ScanRule(code: Diagnostic.Code.handlerNeverCalled.rawValue,
+             summary: "In a scene app UIKit calls the scene delegate, not the app delegate, for the UI life cycle; the app delegate's method is never called.",
+             source: "https://developer.apple.com/documentation/uikit/transitioning-to-the-uikit-scene-based-life-cycle"),
+    ScanRule(code: Diagnostic.Code.sceneLifecycleRequired.rawValue,
+             summary: "An app without scenes does not launch when built with the SDK after iOS 26 (iOS 27); iOS 26 logs a warning.",
+             source: "https://developer.apple.com/documentation/technotes/tn3187-migrating-to-the-uikit-scene-based-life-cycle"),
+    ScanRule(code: StaticCode.bgtaskRegisteredLate.rawValue,
+             summary: "Every BGTaskScheduler launch handler must be registered before application(_:didFinishLaunchingWithOptions:) returns.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)"),
+    ScanRule(code: StaticCode.bgtaskIDNotPermitted.rawValue,
+             summary: "A BGTask identifier must be listed in Info.plist's BGTaskSchedulerPermittedIdentifiers.",
+             source: "https://developer.apple.com/documentation/bundleresources/information-property-list/bgtaskschedulerpermittedidentifiers"),
+    ScanRule(code: StaticCode.bgtaskIDNotRegistered.rawValue,
+             summary: "Every identifier in BGTaskSchedulerPermittedIdentifiers needs a registered launch handler.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)"),
+    ScanRule(code: Diagnostic.Code.notificationDelegateLate.rawValue,
+             summary: "The UNUserNotificationCenter delegate must be set before the app finishes launching, or the response that launched it is lost.",
+             source: "https://developer.apple.com/documentation/usernotifications/unusernotificationcenter/delegate"),
+    ScanRule(code: Diagnostic.Code.taskOpenAfterExpiration.rawValue,
+             summary: "A background task's expiration handler must end the task (endBackgroundTask) before it returns, or the app is terminated.",
+             source: "https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(expirationhandler:)"),
+    ScanRule(code: StaticCode.windowWithoutScene.rawValue,
+             summary: "In a scene app a window made with UIWindow(frame:) belongs to no scene and is never shown; make it with UIWindow(windowScene:) in the scene delegate.",
+             source: "https://developer.apple.com/documentation/technotes/tn3187-migrating-to-the-uikit-scene-based-life-cycle"),
+  ]
+
+  static let byCode: [String: ScanRule] = Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0) })
+}

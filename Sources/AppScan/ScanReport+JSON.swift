@@ -1,0 +1,108 @@
+import EventStore
+
+extension ScanReport {
+  /// The `app` line of `--json` (docs/scan.md): the names first, then the details.
+  package var appJSON: JSONValue {
+    var sceneDelegates: [(String, JSONValue)] = []
+    for type in types(.scene) { sceneDelegates.append((type, .array(selectors(.scene, type: type).map(JSONValue.string)))) }
+    var notificationDelegates: [(String, JSONValue)] = []
+    for type in types(.notification) {
+      notificationDelegates.append((type, .array(selectors(.notification, type: type).map(JSONValue.string))))
+    }
+    return .object([
+      ("kind", .string("app")),
+      ("scenes", .bool(scenes)),
+      ("app_delegate_methods", .array(selectors(.application).map(JSONValue.string))),
+      ("scene_delegate_methods", .object(sceneDelegates)),
+      ("bg_task_identifiers", .array(permittedIdentifiers.map(JSONValue.string))),
+      ("bg_task_registrations", .array(registrations.map(Self.json))),
+      ("background_modes", .array((plistFacts?.backgroundModes ?? []).map(JSONValue.string))),
+      ("notification_delegate_set_in", notificationDelegate?.function.map(JSONValue.string) ?? .null),
+      ("info_plist", plistJSON),
+      ("app_delegate", appDelegate.map(JSONValue.string) ?? .null),
+      ("swiftui", .bool(isSwiftUIApp)),
+      ("notification_delegate_methods", .object(notificationDelegates)),
+      ("background_tasks", .array(backgroundTasks.map(Self.json))),
+      ("windows", .array(windows.map { Self.place($0.place) })),
+      ("state_restoration", .object([
+        ("activity", .bool(restoration.activity)), ("restoration_identifiers", .int(Int64(restoration.restorationIdentifiers))),
+        ("save_restore_pair", .bool(restoration.saveRestorePair)),
+      ])),
+      ("root_controller", rootController.map(JSONValue.string) ?? .null),
+      ("methods", .array(methods.map(Self.json))),
+    ])
+  }
+
+  private var plistJSON: JSONValue {
+    switch plist {
+    case let .file(path): return .object([("file", .string(path))])
+    case let .generated(path): return .object([("generated_by", .string(path))])
+    case .unknown: return .null
+    }
+  }
+
+  private static func place(_ place: SourcePlace) -> JSONValue {
+    .object([("file", .string(place.file)), ("line", .int(Int64(place.line)))])
+  }
+
+  private static func json(_ registration: ResolvedRegistration) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("identifier", registration.identifier.map(JSONValue.string) ?? .null),
+      ("function", registration.function.map(JSONValue.string) ?? .null),
+      ("file", .string(registration.place.file)), ("line", .int(Int64(registration.place.line))),
+    ]
+    let reached: String
+    switch registration.reach {
+    case .launch: reached = "launch"
+    case .late: reached = "after_launch"
+    case .unknown: reached = "unknown"
+    }
+    members.append(("reached", .string(reached)))
+    if let enclosing = registration.enclosing, enclosing != registration.function { members.append(("via", .string(enclosing))) }
+    return .object(members)
+  }
+
+  private static func json(_ task: BackgroundTask) -> JSONValue {
+    .object([("name", task.name.map(JSONValue.string) ?? .null), ("expiration", .string(task.fact.expiration.rawValue)),
+             ("file", .string(task.fact.place.file)), ("line", .int(Int64(task.fact.place.line)))])
+  }
+
+  private static func json(_ method: DelegateMethod) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("role", .string(method.role.rawValue)), ("type", .string(method.type)), ("selector", .string(method.selector)),
+      ("file", .string(method.place.file)), ("line", .int(Int64(method.place.line))),
+    ]
+    if let condition = method.condition { members.append(("condition", .string(condition))) }
+    return .object(members)
+  }
+
+  /// A `diagnostic` line: `{"kind":"diagnostic","code":…,"handler"?:…,"file":…,"line":…,"message":…,"rule":…,"source":…}`.
+  package static func json(_ diagnostic: ScanDiagnostic) -> JSONValue {
+    var members: [(String, JSONValue)] = [("kind", .string("diagnostic")), ("code", .string(diagnostic.code))]
+    if let handler = diagnostic.handler { members.append(("handler", .string(handler))) }
+    members += [
+      ("file", .string(diagnostic.place.file)), ("line", .int(Int64(diagnostic.place.line))),
+      ("message", .string(diagnostic.message)), ("rule", .string(diagnostic.rule.summary)), ("source", .string(diagnostic.rule.source)),
+    ]
+    return .object(members)
+  }
+
+  /// The `--json` lines before the end line: the app line, then one line per diagnostic.
+  package var jsonLines: [JSONValue] { [appJSON] + diagnostics.map(Self.json) }
+
+  /// The end line's members after `kind`, `command` and `status`: the counts, and the files not read.
+  package var endMembers: [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = [
+      ("files", .int(Int64(files.swift.count + files.infoPlists.count + files.storyboards.count + files.projects.count))),
+      ("diagnostics", .int(Int64(diagnostics.count))),
+    ]
+    if !syntaxErrors.isEmpty { members.append(("syntax_errors", .array(syntaxErrors.map(Self.place)))) }
+    if !troubles.isEmpty {
+      members.append(("not_read", .array(troubles.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })))
+    }
+    return members
+  }
+
+  /// The exit status: 2 when a file could not be read, 1 with diagnostics, else 0.
+  package var status: Int32 { !troubles.isEmpty ? 2 : (diagnostics.isEmpty ? 0 : 1) }
+}

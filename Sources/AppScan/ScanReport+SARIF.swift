@@ -1,0 +1,41 @@
+import EventStore
+import Foundation
+
+extension ScanReport {
+  /// The report as one SARIF 2.1.0 log (the format code scanners such as GitHub's read): every
+  /// rule in the driver, one result per diagnostic, at its file and line.
+  package func sarif(toolVersion: String) -> JSONValue {
+    let rules = ScanRule.all
+    let driver = JSONValue.object([
+      ("name", .string("lifesim scan")), ("version", .string(toolVersion)),
+      ("rules", .array(rules.map { rule in
+        .object([("id", .string(rule.code)), ("shortDescription", .object([("text", .string(rule.summary))])),
+                 ("helpUri", .string(rule.source)),
+                 ("defaultConfiguration", .object([("level", .string(rule.level))]))])
+      })),
+    ])
+    let results = diagnostics.map { diagnostic -> JSONValue in
+      let location = JSONValue.object([("physicalLocation", .object([
+        ("artifactLocation", .object([("uri", .string(Self.uri(diagnostic.place.file)))])),
+        ("region", .object([("startLine", .int(Int64(max(1, diagnostic.place.line))))])),
+      ]))])
+      return .object([
+        ("ruleId", .string(diagnostic.code)), ("ruleIndex", .int(Int64(rules.firstIndex { $0.code == diagnostic.code } ?? 0))),
+        ("level", .string(diagnostic.rule.level)), ("message", .object([("text", .string(diagnostic.message))])),
+        ("locations", .array([location])),
+      ])
+    }
+    return .object([
+      ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")), ("version", .string("2.1.0")),
+      ("runs", .array([.object([("tool", .object([("driver", driver)])), ("results", .array(results))])])),
+    ])
+  }
+
+  /// A path as a URI reference: relative paths stay relative (GitHub resolves them against the
+  /// repository), and every byte a URI path cannot hold is percent-encoded.
+  package static func uri(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: ";?#[]%")
+    return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+  }
+}

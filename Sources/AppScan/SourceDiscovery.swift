@@ -1,0 +1,103 @@
+import Foundation
+
+/// The files a scan reads, found under the paths it was given, within limits.
+package struct SourceFiles: Sendable {
+  package var swift: [String] = []
+  package var infoPlists: [String] = []
+  package var storyboards: [String] = []
+  package var projects: [String] = []
+  /// Files found but not read, with why (`too large`, `cannot read: …`).
+  package var skipped: [(file: String, reason: String)] = []
+}
+
+/// The bounds of a scan: hostile trees are cut short, never followed forever.
+package struct ScanLimits: Sendable {
+  package var maxFiles = 20_000
+  package var maxFileBytes = 4 << 20
+  package var maxDepth = 40
+  package var maxTotalBytes = 512 << 20
+
+  package init() {}
+}
+
+/// Why a scan could not start or finish: the message names the path.
+package struct ScanTrouble: Error, Equatable, CustomStringConvertible {
+  package let description: String
+  package init(_ description: String) { self.description = description }
+}
+
+enum SourceDiscovery {
+  /// Folders a scan never enters: build products and vendored dependencies.
+  static let skippedFolders: Set<String> = [".build", "build", "Build", "DerivedData", "Pods", "Carthage", ".git", "node_modules", ".swiftpm"]
+
+  /// The Swift files, Info.plists, storyboards and project files under `paths`, each list sorted.
+  static func find(_ paths: [String], limits: ScanLimits) throws(ScanTrouble) -> SourceFiles {
+    var found = SourceFiles()
+    var count = 0
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw ScanTrouble("\(path): no such file or folder")
+      }
+      if isFolder.boolValue {
+        try walk(path, depth: 0, limits: limits, count: &count, into: &found)
+      } else {
+        classify(path, into: &found, explicit: true)
+      }
+    }
+    found.swift.sort(); found.infoPlists.sort(); found.storyboards.sort(); found.projects.sort()
+    return found
+  }
+
+  private static func walk(_ folder: String, depth: Int, limits: ScanLimits, count: inout Int,
+                           into found: inout SourceFiles) throws(ScanTrouble) {
+    guard depth <= limits.maxDepth else { throw ScanTrouble("\(folder): folders nest deeper than \(limits.maxDepth) levels") }
+    let names: [String]
+    do { names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
+      found.skipped.append((folder, "cannot read the folder"))
+      return
+    }
+    for name in names {
+      let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+      // lstat: a link is never followed (a link to a parent folder would loop).
+      guard let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType else { continue }
+      if type == .typeDirectory {
+        if skippedFolders.contains(name) { continue }
+        // An .xcodeproj holds project.pbxproj (a generated Info.plist's keys).
+        try walk(path, depth: depth + 1, limits: limits, count: &count, into: &found)
+      } else if type == .typeRegular {
+        guard classify(path, into: &found, explicit: false) else { continue }
+        count += 1
+        if count > limits.maxFiles { throw ScanTrouble("\(folder): more than \(limits.maxFiles) source files; scan a smaller folder") }
+      }
+    }
+  }
+
+  /// Files in the order of their kind; returns whether the file is one a scan reads.
+  @discardableResult
+  private static func classify(_ path: String, into found: inout SourceFiles, explicit: Bool) -> Bool {
+    let name = (path as NSString).lastPathComponent
+    if name.hasSuffix(".swift") { found.swift.append(path) }
+    else if name == "Info.plist" || (explicit && name.hasSuffix(".plist")) { found.infoPlists.append(path) }
+    else if name.hasSuffix(".storyboard") { found.storyboards.append(path) }
+    else if name == "project.pbxproj" { found.projects.append(path) }
+    else { return false }
+    return true
+  }
+
+  /// The bytes of `path` if it is within the limit, else why not.
+  static func read(_ path: String, limits: ScanLimits, total: inout Int) -> Result<Data, ScanTrouble> {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      return .failure(ScanTrouble("cannot read: \(String(cString: strerror(errno)))"))
+    }
+    defer { try? handle.close() }
+    let data: Data
+    do { data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data() } catch {
+      return .failure(ScanTrouble("cannot read: \(error.localizedDescription)"))
+    }
+    guard data.count <= limits.maxFileBytes else { return .failure(ScanTrouble("larger than \(limits.maxFileBytes) bytes; not read")) }
+    total += data.count
+    guard total <= limits.maxTotalBytes else { return .failure(ScanTrouble("the files read pass \(limits.maxTotalBytes) bytes; not read")) }
+    return .success(data)
+  }
+}

@@ -1,0 +1,87 @@
+import Lifecycle
+
+/// The static diagnostics of a scanned app, each from the shape the scan found. Anything the
+/// scan could not resolve (an identifier it cannot read, a call it cannot place) gives none.
+enum StaticChecks {
+  static func diagnostics(_ report: ScanReport) -> [ScanDiagnostic] {
+    var found = handlersNeverCalled(report) + sceneLifecycle(report) + registrations(report)
+    found += notificationDelegate(report) + backgroundTasks(report) + windows(report)
+    return found.sorted { $0.place < $1.place }
+  }
+
+  private static func handlersNeverCalled(_ report: ScanReport) -> [ScanDiagnostic] {
+    guard report.scenes else { return [] }
+    let sceneDelegate = report.types(.scene).first
+    var seen: Set<String> = []
+    return report.methods.compactMap { method in
+      guard method.role == .application, let replacement = SceneReplacements.replacement(for: method.selector),
+            let callback = Callback(signature: method.selector), seen.insert(method.type + method.selector).inserted else { return nil }
+      let instead = sceneDelegate.map { "\($0).\(replacement)" } ?? "the scene delegate's \(replacement)"
+      return ScanDiagnostic(code: Diagnostic.Code.handlerNeverCalled.rawValue, handler: "\(method.type).\(callback.key)", place: method.place,
+                            message: "\(method.type).\(method.selector) is never called in a scene app: UIKit calls \(instead) instead")
+    }
+  }
+
+  private static func sceneLifecycle(_ report: ScanReport) -> [ScanDiagnostic] {
+    guard !report.scenes else { return [] }
+    let place: SourcePlace
+    switch report.plist {
+    case .unknown: return []
+    case let .file(path): place = SourcePlace(file: path, line: report.plistFacts?.manifestLine ?? 1)
+    case let .generated(path): place = SourcePlace(file: path, line: 1)
+    }
+    return [ScanDiagnostic(code: Diagnostic.Code.sceneLifecycleRequired.rawValue, handler: nil, place: place,
+                           message: "the app declares no scenes (no UIApplicationSceneManifest configuration, no application(_:configurationForConnecting:options:)): built with the iOS 27 SDK it does not launch")]
+  }
+
+  private static func registrations(_ report: ScanReport) -> [ScanDiagnostic] {
+    var found: [ScanDiagnostic] = []
+    for registration in report.registrations {
+      let shown = registration.identifier.map { "\"\($0)\"" } ?? "(an identifier the scan cannot read)"
+      if case let .late(entry) = registration.reach {
+        found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskRegisteredLate.rawValue, handler: nil, place: registration.place,
+                                    message: "BGTask \(shown) is registered from \(entry.qualified), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"))
+      }
+      guard case let .file(plist) = report.plist, let identifier = registration.identifier,
+            !isPermitted(identifier, report.permittedIdentifiers) else { continue }
+      found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskIDNotPermitted.rawValue, handler: nil, place: registration.place,
+                                  message: "BGTask \(shown) is not in \(plist)'s BGTaskSchedulerPermittedIdentifiers: registering it throws"))
+    }
+    // A permitted id nobody registers, only when every registration's identifier is known.
+    guard case let .file(plist) = report.plist, report.registrations.allSatisfy({ $0.identifier != nil }) else { return found }
+    let registered = Set(report.registrations.compactMap(\.identifier))
+    for (identifier, line) in report.plistFacts?.permittedIdentifiers ?? [] where !identifier.hasSuffix("*") && !registered.contains(identifier) {
+      found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskIDNotRegistered.rawValue, handler: nil, place: SourcePlace(file: plist, line: line),
+                                  message: "BGTask \"\(identifier)\" is permitted in \(plist) but never registered: the system cannot launch the app for it"))
+    }
+    return found
+  }
+
+  /// An identifier listed, or matched by a listed `prefix.*` wildcard.
+  static func isPermitted(_ identifier: String, _ permitted: [String]) -> Bool {
+    permitted.contains { $0 == identifier || ($0.hasSuffix(".*") && identifier.hasPrefix($0.dropLast())) }
+  }
+
+  private static func notificationDelegate(_ report: ScanReport) -> [ScanDiagnostic] {
+    guard let assignment = report.notificationDelegate, case let .late(entry) = assignment.reach else { return [] }
+    return [ScanDiagnostic(code: Diagnostic.Code.notificationDelegateLate.rawValue, handler: nil, place: assignment.place,
+                           message: "the UNUserNotificationCenter delegate is set from \(entry.qualified), after launch: a notification response that launches the app is dropped")]
+  }
+
+  private static func backgroundTasks(_ report: ScanReport) -> [ScanDiagnostic] {
+    report.backgroundTasks.compactMap { task in
+      guard task.fact.expiration == .leavesTaskOpen else { return nil }
+      let shown = task.name.map { " \"\($0)\"" } ?? ""
+      return ScanDiagnostic(code: Diagnostic.Code.taskOpenAfterExpiration.rawValue, handler: nil, place: task.fact.place,
+                            message: "background task\(shown): its expiration handler does not call endBackgroundTask itself, so the task is still open when the handler returns")
+    }
+  }
+
+  private static func windows(_ report: ScanReport) -> [ScanDiagnostic] {
+    guard report.scenes else { return [] }
+    return report.windows.map { window in
+      ScanDiagnostic(code: ScanRule.StaticCode.windowWithoutScene.rawValue, handler: nil, place: window.place,
+                     message: "\(window.owner ?? "the app delegate") makes UIWindow(frame:) in a scene app: the window belongs to no scene and is never shown")
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The initial view controller of the app's main storyboard, read from its XML: the
+/// `<document … initialViewController="ID">` and the element with that `id`'s `customClass`.
+enum StoryboardReader {
+  static func initialController(_ report: ScanReport, limits: ScanLimits, total: inout Int) -> String? {
+    let name = (report.plistFacts?.mainStoryboard ?? "Main") + ".storyboard"
+    guard let path = report.files.storyboards.first(where: { ($0 as NSString).lastPathComponent == name }),
+          case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total) else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
+    guard let initial = attribute("initialViewController", in: text[...]),
+          let element = text.range(of: "id=\"\(initial)\"") else { return nil }
+    // The attributes of the element that holds the id: from its `<` to its `>`.
+    let start = text[..<element.lowerBound].lastIndex(of: "<") ?? element.lowerBound
+    let end = text[element.upperBound...].firstIndex(of: ">") ?? text.endIndex
+    let tag = text[start..<end]
+    if let custom = attribute("customClass", in: tag) { return custom }
+    // A plain controller: its element name (`viewController`, `navigationController`).
+    let elementName = tag.dropFirst().prefix { $0.isLetter }
+    return elementName.isEmpty ? nil : "UI" + elementName.prefix(1).uppercased() + elementName.dropFirst()
+  }
+
+  /// The value of `name="…"` in `text`, if it is a plain name.
+  private static func attribute(_ name: String, in text: Substring) -> String? {
+    guard let range = text.range(of: " \(name)=\"") else { return nil }
+    let value = text[range.upperBound...].prefix { $0 != "\"" }
+    return !value.isEmpty && value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) ? String(value) : nil
+  }
+}

@@ -1,0 +1,220 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Walks one parsed Swift file and gathers its `SwiftFacts`: declarations here, calls in
+/// `SwiftFactCollector+Calls.swift`. No type checking: names are kept as written.
+final class SwiftFactCollector: SyntaxAnyVisitor {
+  let path: String
+  let converter: SourceLocationConverter
+  var facts = SwiftFacts()
+  /// The enclosing types' names, innermost last.
+  var typeStack: [String] = []
+  /// The enclosing functions' indices in `facts.functions`, innermost last.
+  var functionStack: [Int] = []
+  /// The enclosing `#if` branches' conditions, outermost first.
+  var conditionStack: [String] = []
+  /// Names this file binds to `UNUserNotificationCenter.current()`.
+  var notificationCenterNames: Set<String> = []
+
+  /// The facts of `source`, read as the file `path`.
+  static func facts(path: String, source: String) -> SwiftFacts {
+    let tree = Parser.parse(source: source)
+    let collector = SwiftFactCollector(path: path, tree: tree)
+    collector.walk(tree)
+    if tree.hasError { collector.facts.syntaxErrorLines = SyntaxErrorFinder.lines(tree, collector.converter) }
+    return collector.facts
+  }
+
+  private init(path: String, tree: SourceFileSyntax) {
+    self.path = path
+    converter = SourceLocationConverter(fileName: path, tree: tree)
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  func place(_ node: some SyntaxProtocol) -> SourcePlace {
+    SourcePlace(file: path, line: node.startLocation(converter: converter, afterLeadingTrivia: true).line)
+  }
+
+  var currentCondition: String? { conditionStack.isEmpty ? nil : conditionStack.joined(separator: " && ") }
+
+  // MARK: Types
+
+  /// Classes, structs, enums, actors and protocols: any named declaration group. (Extensions
+  /// have their own visit, which `visitAny` never sees.)
+  override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+    if let type = Self.namedType(node) { enterType(type.name.text, type.inheritanceClause, type.attributes, node) }
+    return .visitChildren
+  }
+  override func visitAnyPost(_ node: Syntax) {
+    if Self.namedType(node) != nil { typeStack.removeLast() }
+  }
+
+  private static func namedType(_ node: Syntax) -> (any DeclGroupSyntax & NamedDeclSyntax)? {
+    node.asProtocol(DeclGroupSyntax.self) as? any DeclGroupSyntax & NamedDeclSyntax
+  }
+  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+    let name = Self.plainTypeName(node.extendedType.trimmedDescription)
+    facts.types.append(TypeFact(name: name, isExtension: true, conformances: Self.conformances(node.inheritanceClause),
+                                isMain: false, place: place(node)))
+    typeStack.append(name)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ExtensionDeclSyntax) { typeStack.removeLast() }
+
+  private func enterType(_ name: String, _ inheritance: InheritanceClauseSyntax?, _ attributes: AttributeListSyntax,
+                         _ node: some SyntaxProtocol) {
+    let isMain = attributes.contains { ["main", "UIApplicationMain"].contains(Self.attributeName($0)) }
+    facts.types.append(TypeFact(name: name, isExtension: false, conformances: Self.conformances(inheritance),
+                                isMain: isMain, place: place(node)))
+    typeStack.append(name)
+  }
+
+  static func conformances(_ clause: InheritanceClauseSyntax?) -> [String] {
+    (clause?.inheritedTypes ?? []).map { plainTypeName($0.type.trimmedDescription) }
+  }
+
+  /// `UIKit.UIApplicationDelegate` is `UIApplicationDelegate`; `Outer.Inner` keeps its last name.
+  static func plainTypeName(_ text: String) -> String {
+    String(text.split(separator: ".").last ?? Substring(text))
+  }
+
+  static func attributeName(_ element: AttributeListSyntax.Element) -> String? {
+    guard case let .attribute(attribute) = element else { return nil }
+    return attribute.attributeName.trimmedDescription
+  }
+
+  // MARK: Functions
+
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+    let labels = node.signature.parameterClause.parameters.map { $0.firstName.text }
+    enterFunction(Self.selector(node.name.text, labels), isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil, node)
+    return .visitChildren
+  }
+  override func visitPost(_ node: FunctionDeclSyntax) { functionStack.removeLast() }
+  override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+    let labels = node.signature.parameterClause.parameters.map { $0.firstName.text }
+    enterFunction(Self.selector("init", labels), isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil, node)
+    return .visitChildren
+  }
+  override func visitPost(_ node: InitializerDeclSyntax) { functionStack.removeLast() }
+
+  /// A computed property (`var body: some Scene { … }`) is a function named after it.
+  override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+    recordBinding(node)
+    guard node.accessorBlock != nil, let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+      return .visitChildren
+    }
+    enterFunction(name, isAsync: false, node)
+    return .visitChildren
+  }
+  override func visitPost(_ node: PatternBindingSyntax) {
+    if node.accessorBlock != nil, node.pattern.is(IdentifierPatternSyntax.self) { functionStack.removeLast() }
+  }
+
+  private func enterFunction(_ selector: String, isAsync: Bool, _ node: some SyntaxProtocol) {
+    facts.functions.append(FunctionFact(owner: typeStack.last, selector: selector, isAsync: isAsync,
+                                        place: place(node), condition: currentCondition))
+    functionStack.append(facts.functions.count - 1)
+  }
+
+  /// `name(label:_:)`; `name()` without parameters.
+  static func selector(_ name: String, _ labels: [String]) -> String {
+    name + "(" + labels.map { $0 + ":" }.joined() + ")"
+  }
+
+  // MARK: Constants, adaptors
+
+  override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+    if let value = node.rawValue.flatMap({ Self.literal($0.value) }) { addConstant(node.name.text, value) }
+    return .visitChildren
+  }
+
+  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+    for element in node.attributes where Self.attributeName(element) == "UIApplicationDelegateAdaptor" {
+      guard case let .attribute(attribute) = element, case let .argumentList(arguments) = attribute.arguments,
+            let first = arguments.first else { continue }
+      let text = first.expression.trimmedDescription
+      let delegate = text.hasSuffix(".self") ? String(text.dropLast(5)) : text
+      facts.adaptors.append(AdaptorFact(owner: typeStack.last, delegateType: Self.plainTypeName(delegate), place: place(node)))
+    }
+    return .visitChildren
+  }
+
+  private func recordBinding(_ node: PatternBindingSyntax) {
+    guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+          let value = node.initializer?.value else { return }
+    if let text = Self.literal(value), functionStack.isEmpty { addConstant(name, text) }
+    if value.trimmedDescription.contains("UNUserNotificationCenter.current()") { notificationCenterNames.insert(name) }
+  }
+
+  private func addConstant(_ name: String, _ value: String) {
+    let qualified = (typeStack + [name]).joined(separator: ".")
+    facts.constants.append(ConstantFact(qualifiedName: qualified, value: value))
+  }
+
+  /// The text of a string literal without interpolation or escapes, else nil (unknown: the
+  /// scan does not decode Swift's escapes, and a raw string's `\#` escapes count as escapes).
+  static func literal(_ expression: ExprSyntax) -> String? {
+    guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
+    let escape = "\\" + (literal.openingPounds?.text ?? "")
+    var text = ""
+    for segment in literal.segments {
+      guard case let .stringSegment(piece) = segment, !piece.content.text.contains(escape) else { return nil }
+      text += piece.content.text
+    }
+    return text
+  }
+
+  // MARK: Conditional compilation
+
+  override func visit(_ node: IfConfigClauseSyntax) -> SyntaxVisitorContinueKind {
+    conditionStack.append(Self.branchCondition(node))
+    return .visitChildren
+  }
+  override func visitPost(_ node: IfConfigClauseSyntax) { conditionStack.removeLast() }
+
+  /// `DEBUG` for `#if DEBUG`; `!(DEBUG)` for its `#else`; `!(A) && B` for `#elseif B` after `#if A`.
+  static func branchCondition(_ clause: IfConfigClauseSyntax) -> String {
+    var parts: [String] = []
+    if let list = clause.parent?.as(IfConfigClauseListSyntax.self) {
+      for earlier in list {
+        if earlier.id == clause.id { break }
+        if let condition = earlier.condition { parts.append("!(\(condition.trimmedDescription))") }
+      }
+    }
+    if let condition = clause.condition { parts.append(condition.trimmedDescription) }
+    return parts.joined(separator: " && ")
+  }
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { recordCall(node); return .visitChildren }
+  override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
+}
+
+/// The lines where the parser found unexpected text or had to assume missing tokens (a
+/// `sourceAccurate` walk never sees the missing ones, so this walk sees all).
+final class SyntaxErrorFinder: SyntaxVisitor {
+  private let converter: SourceLocationConverter
+  private var lines: [Int] = []
+
+  static func lines(_ tree: SourceFileSyntax, _ converter: SourceLocationConverter) -> [Int] {
+    let finder = SyntaxErrorFinder(converter)
+    finder.walk(tree)
+    return finder.lines
+  }
+
+  private init(_ converter: SourceLocationConverter) {
+    self.converter = converter
+    super.init(viewMode: .all)
+  }
+
+  override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind { note(node); return .skipChildren }
+  override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+    if token.presence == .missing { note(token) }
+    return .skipChildren
+  }
+
+  private func note(_ node: some SyntaxProtocol) {
+    let line = node.startLocation(converter: converter, afterLeadingTrivia: true).line
+    if !lines.contains(line) { lines.append(line) }
+  }
+}

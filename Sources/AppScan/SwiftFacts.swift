@@ -1,0 +1,104 @@
+/// A place in a scanned file: its path as the scan names it and a 1-based line.
+package struct SourcePlace: Equatable, Sendable, Comparable {
+  package let file: String
+  package let line: Int
+
+  package static func < (a: SourcePlace, b: SourcePlace) -> Bool { (a.file, a.line) < (b.file, b.line) }
+}
+
+/// A type declaration or an extension, with what it adopts.
+package struct TypeFact: Sendable {
+  package let name: String
+  package let isExtension: Bool
+  package let conformances: [String]
+  /// `@main` or `@UIApplicationMain` on the declaration.
+  package let isMain: Bool
+  package let place: SourcePlace
+}
+
+/// A function, initializer or computed property: the unit calls are resolved between.
+package struct FunctionFact: Sendable {
+  /// The type (or extended type) it is declared in; nil at file level.
+  package let owner: String?
+  /// Swift selector form: `application(_:didFinishLaunchingWithOptions:)`, `init()`, `body`.
+  package let selector: String
+  package let isAsync: Bool
+  package let place: SourcePlace
+  /// The `#if` branch it sits in (`DEBUG`, `!(DEBUG)`), nil outside any.
+  package let condition: String?
+  /// What it calls: selectors (`registerTasks()`) and base names (`registerTasks`).
+  package var calls: Set<String> = []
+
+  /// The base name: `application` for `application(_:didFinishLaunchingWithOptions:)`.
+  package var baseName: String { String(selector.prefix { $0 != "(" }) }
+}
+
+/// What an identifier argument is: a literal, a name to resolve, or neither.
+package enum IdentifierExpression: Equatable, Sendable {
+  case literal(String)
+  case reference(String)
+  case unknown
+}
+
+/// A `BGTaskScheduler.register(forTaskWithIdentifier:…)` call, or SwiftUI's `.backgroundTask(.appRefresh(…))`.
+package struct RegistrationFact: Sendable {
+  package let identifier: IdentifierExpression
+  /// The index of the function it sits in (`SwiftFacts.functions`), nil at file level.
+  package let function: Int?
+  package let place: SourcePlace
+  /// SwiftUI's scene modifier: registered by the system at launch.
+  package let isSwiftUIModifier: Bool
+}
+
+/// `UNUserNotificationCenter.current().delegate = …`.
+package struct DelegateAssignmentFact: Sendable {
+  package let function: Int?
+  package let place: SourcePlace
+}
+
+/// A `beginBackgroundTask` call and what its expiration handler does.
+package struct BackgroundTaskFact: Sendable {
+  package enum Expiration: String, Sendable { case endsTask = "ends_task", leavesTaskOpen = "leaves_task_open", unknown }
+  package let function: Int?
+  package let place: SourcePlace
+  package let name: IdentifierExpression
+  package let expiration: Expiration
+}
+
+/// A `UIWindow(frame:)` built in a type's code.
+package struct WindowFact: Sendable {
+  package let owner: String?
+  package let place: SourcePlace
+}
+
+/// A string constant (`static let refresh = "com.example.refresh"`, `case refresh = "…"`).
+package struct ConstantFact: Sendable {
+  /// `Owner.name`, or `name` at file level.
+  package let qualifiedName: String
+  package let value: String
+}
+
+/// `@UIApplicationDelegateAdaptor(AppDelegate.self)` in a SwiftUI `App`.
+package struct AdaptorFact: Sendable {
+  package let owner: String?
+  package let delegateType: String
+  package let place: SourcePlace
+}
+
+/// Everything one Swift file tells a scan.
+package struct SwiftFacts: Sendable {
+  package var types: [TypeFact] = []
+  package var functions: [FunctionFact] = []
+  package var registrations: [RegistrationFact] = []
+  package var delegateAssignments: [DelegateAssignmentFact] = []
+  package var backgroundTasks: [BackgroundTaskFact] = []
+  package var windows: [WindowFact] = []
+  package var constants: [ConstantFact] = []
+  package var adaptors: [AdaptorFact] = []
+  /// Where code sets a `restorationIdentifier` (state restoration's view-controller half).
+  package var restorationIdentifiers: [SourcePlace] = []
+  /// Lines where the parser found a syntax error (it still reads the rest).
+  package var syntaxErrorLines: [Int] = []
+  /// Controller classes the code instantiates as a window's root (`rootViewController = X()`).
+  package var rootControllers: [String] = []
+}

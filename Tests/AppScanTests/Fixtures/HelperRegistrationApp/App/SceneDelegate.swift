@@ -1,0 +1,9 @@
+import UIKit
+
+class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func sceneDidEnterBackground(_ scene: UIScene) {
+    BackgroundScheduler.shared.saveInBackground()
+  }
+}

@@ -1,0 +1,41 @@
+-- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
+-- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
+app { name = "HelperRegistrationApp", root = "Root", bgTaskIdentifiers = {
+  "com.example.notes.refresh",
+  "com.example.notes.cleanup",
+  "com.example.notes.sync",
+} }
+
+-- A BGTask launch handler: completes its task at once.
+local function launchHandler(task) task:setTaskCompleted(true) end
+
+-- AppDelegate.application(_:didFinishLaunchingWithOptions:)
+--   at App/AppDelegate.swift:5
+function AppDelegate.didFinishLaunchingWithOptions(...)
+  log("AppDelegate.didFinishLaunchingWithOptions")
+  -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:14
+  BGTaskScheduler:register("com.example.notes.refresh", launchHandler)
+  -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
+  BGTaskScheduler:register("com.example.notes.cleanup", launchHandler)
+  return true
+end
+
+-- AppDelegate.application(_:configurationForConnecting:options:)
+--   at App/AppDelegate.swift:16
+function AppDelegate.configurationForConnecting(...)
+  log("AppDelegate.configurationForConnecting")
+end
+
+-- SceneDelegate.sceneDidEnterBackground(_:)
+--   at App/SceneDelegate.swift:6
+function SceneDelegate.sceneDidEnterBackground(...)
+  log("SceneDelegate.sceneDidEnterBackground")
+  -- beginBackgroundTask at App/BackgroundScheduler.swift:23
+  local task
+  task = UIApplication.shared:beginBackgroundTask("save", function()
+    -- the Swift's expiration handler does not end the task
+  end)
+  after(1, function() UIApplication.shared:endBackgroundTask(task) end)
+end
+
+controller "Root" {}

@@ -1,0 +1,3 @@
+class VendorDelegate: UIResponder, UIApplicationDelegate {
+  func applicationDidBecomeActive(_ application: UIApplication) {}
+}

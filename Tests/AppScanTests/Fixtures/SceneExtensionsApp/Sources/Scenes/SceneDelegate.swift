@@ -1,0 +1,23 @@
+import UIKit
+
+class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+    guard let windowScene = scene as? UIWindowScene else { return }
+    let window = UIWindow(windowScene: windowScene)
+    window.rootViewController = UINavigationController(rootViewController: FeedViewController())
+    window.makeKeyAndVisible()
+    self.window = window
+  }
+
+  func sceneDidBecomeActive(_ scene: UIScene) {}
+
+  func sceneDidEnterBackground(_ scene: UIScene) {
+    Analytics.flush()
+  }
+
+  func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
+    scene.userActivity
+  }
+}

@@ -1,0 +1,73 @@
+import AppScan
+import EventStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The fixtures: apps in the shapes real ones take, written here, each with its expected report.
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+/// The `--json` report of a scan, paths relative to the fixtures folder, as `lifesim scan --json` prints it.
+func jsonReport(_ report: ScanReport) -> String {
+  let end = JSONValue.object([("kind", .string("end")), ("command", .string("scan")), ("status", .int(Int64(report.status)))] + report.endMembers)
+  let lines = (report.jsonLines + [end]).map(\.canonicalText)
+  return lines.joined(separator: "\n").replacingOccurrences(of: fixtures + "/", with: "") + "\n"
+}
+
+@Suite struct ScanFixtureTests {
+  @Test(arguments: ["StoryboardApp", "SceneExtensionsApp", "SwiftUIAdaptorApp", "HelperRegistrationApp",
+                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp"])
+  func reportEqualsTheExpectedReport(_ name: String) throws {
+    let report = try AppScanner.scan([fixtures + "/" + name])
+    let expected = try String(contentsOfFile: "\(fixtures)/\(name)/expected.jsonl", encoding: .utf8)
+    #expect(jsonReport(report) == expected)
+  }
+
+  @Test func theBGTaskRegisteredFromTheSceneDelegateIsLate() throws {
+    let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"])
+    let late = report.diagnostics.filter { $0.code == "bgtask_registered_late" }
+    #expect(late.map(\.place.line) == [20, 23])
+    #expect(report.registrations.first?.function == "scene(_:willConnectTo:options:)")
+  }
+
+  @Test func aBinaryInfoPlistIsRead() throws {
+    let report = try AppScanner.scan([fixtures + "/BinaryPlistApp"])
+    #expect(report.permittedIdentifiers == ["com.example.legacy.refresh"])
+    #expect(report.plistFacts?.backgroundModes == ["fetch"])
+  }
+
+  @Test func methodsOfOtherTypesThatShareADelegateName() throws {
+    let report = try AppScanner.scan([fixtures + "/SceneExtensionsApp"])
+    #expect(!report.methods.contains { $0.type == "LifecycleObserver" })
+    #expect(!report.methods.contains { $0.place.file.contains("/Pods/") || $0.place.file.contains("/build/") })
+  }
+}
+
+@Suite struct LuaAppWriterTests {
+  @Test(arguments: ["HelperRegistrationApp", "SceneExtensionsApp", "ConditionalApp"])
+  func theEmittedAppIsTheExpectedOne(_ name: String) throws {
+    let report = try AppScanner.scan([fixtures + "/" + name])
+    let app = LuaAppWriter(report: report, name: name, root: fixtures + "/" + name).app
+    #expect(app == (try String(contentsOfFile: "\(fixtures)/\(name)/expected-app.lua", encoding: .utf8)))
+  }
+
+  /// App source is hostile: an identifier, a type name and a path reach Lua only escaped.
+  @Test func swiftTextReachesLuaEscaped() throws {
+    let root = temporaryPath("appscan-lua", "Evil\nApp")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try #"""
+      @main class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: #"x") os.exit() --"#, using: nil) { _ in }
+          return true
+        }
+      }
+      """#.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root])
+    #expect(report.registrations.map(\.identifier) == [#"x") os.exit() --"#])
+    let app = LuaAppWriter(report: report, name: "a\"b\n", root: "/elsewhere").app
+    #expect(app.contains(#"BGTaskScheduler:register("x\") os.exit() --", launchHandler)"#))
+    #expect(app.contains(#"app { name = "a\"b\n", root = "Root" }"#))
+    #expect(app.contains("--   at " + root.replacingOccurrences(of: "\n", with: "\\n") + "/AppDelegate.swift:2"))
+  }
+}

@@ -1,0 +1,58 @@
+import AppScan
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ScanLimitTests {
+  private func folder(_ name: String, files: [String: String]) throws -> String {
+    let root = temporaryPath("appscan", name)
+    for (path, text) in files {
+      let full = root + "/" + path
+      try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try text.write(toFile: full, atomically: false, encoding: .utf8)
+    }
+    return root
+  }
+
+  @Test func aMissingPathIsTroubleNamingIt() {
+    #expect(throws: ScanTrouble("/nonexistent/App: no such file or folder")) { try AppScanner.scan(["/nonexistent/App"]) }
+  }
+
+  @Test func tooManyFilesStopTheScan() throws {
+    let root = try folder("many", files: ["a.swift": "", "b.swift": "", "c.swift": ""])
+    var limits = ScanLimits()
+    limits.maxFiles = 2
+    #expect(throws: ScanTrouble("\(root): more than 2 source files; scan a smaller folder")) { try AppScanner.scan([root], limits: limits) }
+  }
+
+  @Test func aFileOverTheSizeLimitIsNamedAndNotRead() throws {
+    let root = try folder("large", files: ["Big.swift": String(repeating: "// x\n", count: 100), "Info.plist": "not a plist"])
+    var limits = ScanLimits()
+    limits.maxFileBytes = 100
+    let report = try AppScanner.scan([root], limits: limits)
+    #expect(report.troubles.map(\.file) == [root + "/Big.swift", root + "/Info.plist"])
+    #expect(report.troubles.map(\.reason) == ["larger than 100 bytes; not read", "not a property list (XML or binary)"])
+    #expect(report.status == 2)
+  }
+
+  @Test func foldersNestedPastTheLimitStopTheScan() throws {
+    let root = try folder("deep", files: ["a/b/c/d.swift": ""])
+    var limits = ScanLimits()
+    limits.maxDepth = 1
+    #expect(throws: ScanTrouble("\(root)/a/b: folders nest deeper than 1 levels")) { try AppScanner.scan([root], limits: limits) }
+  }
+
+  @Test func anUnresolvedIdentifierGivesNoDiagnostic() throws {
+    let root = try folder("unresolved", files: [
+      "AppDelegate.swift": """
+        class AppDelegate: UIResponder, UIApplicationDelegate {
+          func sceneHelper() { BGTaskScheduler.shared.register(forTaskWithIdentifier: makeID(), using: nil) { _ in } }
+        }
+        """,
+      "Info.plist": "<plist><dict><key>BGTaskSchedulerPermittedIdentifiers</key><array><string>a</string></array><key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict><key>x</key><array/></dict></dict></dict></plist>",
+    ])
+    let report = try AppScanner.scan([root])
+    #expect(report.registrations.map(\.identifier) == [nil])
+    #expect(report.diagnostics.map(\.code) == [])
+  }
+}
