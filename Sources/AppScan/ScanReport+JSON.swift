@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 
 extension ScanReport {
   /// The `app` line of `--json` (docs/scan.md): the names first, then the details.

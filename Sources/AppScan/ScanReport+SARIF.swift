@@ -1,4 +1,4 @@
-import EventStore
+import JSON
 import Foundation
 
 extension ScanReport {

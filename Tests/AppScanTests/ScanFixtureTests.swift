@@ -1,5 +1,6 @@
 import AppScan
 import EventStore
+import JSON
 import Foundation
 import Testing
 import TestSupport
