@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// How `lifesim profile` shows a release's profile.

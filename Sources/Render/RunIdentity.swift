@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 
 /// What names a recorded run in an export: its scenario, app and a stable id derived from the
 /// header (profile, scenes, seed and every script's digest), so two runs told apart by any of

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// `replay --state`: the state rebuilt from the events, in words.

@@ -2,6 +2,8 @@ import AppScan
 import ArgumentParser
 import Foundation
 import EventStore
+import JSON
+import Render
 import ScriptHost
 
 struct Scan: ParsableCommand {

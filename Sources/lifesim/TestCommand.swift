@@ -3,6 +3,7 @@ import EventStore
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSON
 import Lifecycle
 import Render
 import ScriptHost

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import JSON
 import Testing
 
 /// Once an app has had two scenes at once, the chrome trace and the Mermaid diagram group each

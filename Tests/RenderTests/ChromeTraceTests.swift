@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 import Render
 import Testing

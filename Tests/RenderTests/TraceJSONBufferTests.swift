@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Render
 import Testing
 import TestSupport

@@ -4,13 +4,13 @@ import Lifecycle
 /// while the app has had one scene at a time, so one-scene exports keep their names; once it
 /// has had several at once, the name after its scene (`Scene#2 SceneDelegate`, `Scene#2 List#3`),
 /// so each scene's delegate and controllers show as one group.
-enum SceneTrackName {
-  static func of(_ target: String, in state: LifecycleState) -> String {
+package enum SceneTrackName {
+  package static func of(_ target: String, in state: LifecycleState) -> String {
     state.exportSceneGroup(of: target).map { "\($0) \(target)" } ?? target
   }
 
   /// The scene delegate's track for an event that names its scene.
-  static func sceneDelegate(of scene: String, in state: LifecycleState) -> String {
+  package static func sceneDelegate(of scene: String, in state: LifecycleState) -> String {
     state.severalScenesSeen ? "\(scene) SceneDelegate" : "SceneDelegate"
   }
 }
