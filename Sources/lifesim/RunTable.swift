@@ -23,6 +23,8 @@ struct EventRow {
   var killed = false
   /// A kill, a crash or a failed expectation: shown as a flag.
   let isFlag: Bool
+  /// A kill or a crash: MetricKit 27's category, and whether the app was in the foreground.
+  var termination: (category: TerminationCategory, foreground: Bool)?
 
   /// `target` before `#` (`NoteList`), and the number after it.
   var className: String? { target.map { String($0.split(separator: "#", maxSplits: 1).first ?? "") } }
@@ -120,6 +122,9 @@ struct RunTable {
       let i = waiting.remove(at: w)
       rows[i].durationUs = e.t - rows[i].t
     }
+    if kill, let ended = event.body.termination, let foreground = state.terminationsInForeground.last {
+      row.termination = (TerminationCategory(ended), foreground)
+    }
     if kill {
       for i in waiting { rows[i].durationUs = e.t - rows[i].t; rows[i].killed = true }
       waiting.removeAll()
@@ -156,8 +161,9 @@ struct RunTable {
     current = next
   }
 
-  /// lifesim's own outcome: the trailer's, or (a log cut off) the fold's.
-  var outcome: JSONValue { trailer?.outcome ?? Simulator.outcome(of: state) }
+  /// lifesim's own outcome: the trailer's, or (a log cut off) the fold's; each termination with
+  /// its category and foreground from the fold.
+  var outcome: JSONValue { state.annotated(outcome: trailer?.outcome ?? Simulator.outcome(of: state)) }
 
   /// 0: passed; 1: an expectation failed or a fault no expectation named; 2: the run stopped
   /// with an error or its log is cut off — as `lifesim run` exits.

@@ -5,7 +5,7 @@ import Testing
 /// `run`, `test`, `explore` and `replay --app`, the log header and the reproduce line.
 @Suite struct SDKTests {
   static let app = "app { name = \"A\", root = \"Main\", sdk = 27 }\ncontroller \"Main\" { viewDidLoad = function(vc) end }\n"
-  static let crash = "Terminations: crash EXC_BREAKPOINT (UIScene life cycle is required for apps built with this SDK)."
+  static let crash = "Terminations: crash EXC_BREAKPOINT (UIScene life cycle is required for apps built with this SDK) [illegalInstruction, foreground]."
 
   /// A sceneless app built with SDK 27 (`app.lua`), the same app declaring no SDK or SDK 26, and
   /// a scenario on iOS 27 that expects the mandate's crash.
