@@ -91,8 +91,10 @@ extension EventBody {
         w.field("earliest_begin_us", request.earliestBeginUs)
         if request.requiresExternalPower { w.field("requires_external_power", true) }
         if request.requiresNetwork { w.field("requires_network", true) }
+        request.continued?.encode(into: &w)
         w.field("result", result.rawValue)
       case let .setTaskCompleted(identifier, success): w.field("identifier", identifier); w.field("success", success)
+      case let .updateProgress(identifier, done, total): AppCall.encodeProgress(identifier: identifier, done: done, total: total, into: &w)
       case let .backgroundTransfer(session, task, us):
         w.field("session", session); w.field("task", task); w.field("duration_us", us)
       }
@@ -291,12 +293,15 @@ extension Event {
       case "BGTaskScheduler.register":
         call = .registerBGTask(identifier: try str("identifier"), result: try raw("result"))
       case "BGTaskScheduler.submit":
-        let request = BGTaskRequest(identifier: try str("identifier"), kind: try raw("task_kind"),
+        let kind: BGTaskKind = try raw("task_kind")
+        let request = BGTaskRequest(identifier: try str("identifier"), kind: kind,
                                     earliestBeginUs: try micros("earliest_begin_us"),
                                     requiresExternalPower: e.bool("requires_external_power") ?? false,
-                                    requiresNetwork: e.bool("requires_network") ?? false)
+                                    requiresNetwork: e.bool("requires_network") ?? false,
+                                    continued: try ContinuedRequest.decoded(e, kind: kind))
         call = .submitBGTask(request, result: try raw("result"))
       case "setTaskCompleted": call = .setTaskCompleted(identifier: try str("identifier"), success: try bool("success"))
+      case "updateProgress": call = try AppCall.decodedProgress(e)
       case "background_transfer":
         call = .backgroundTransfer(session: try str("session"), task: Int(try int("task")), us: try micros("duration_us"))
       case "extendStateRestoration": call = .extendStateRestoration

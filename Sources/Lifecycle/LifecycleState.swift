@@ -389,7 +389,7 @@ extension LifecycleState {
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
-         .submitBGTask, .setTaskCompleted, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
+         .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
       break
     }
   }

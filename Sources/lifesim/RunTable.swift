@@ -139,7 +139,17 @@ struct RunTable {
     if let scene = s.sceneLabel { out.append(("scene " + (scene.split(separator: "#").last.map(String.init) ?? scene), s.sceneActivation.rawValue)) }
     for c in s.controllers.values.sorted(by: { $0.id < $1.id }) { out.append(("controller " + c.label, c.appearance.rawValue)) }
     for task in s.tasks { out.append(("task \(task.id)", task.name)) }
-    return out
+    return out + continuedLayers(of: s)
+  }
+
+  /// A continued task's track (`continued <id>`): its progress (`3/10`), `expired` once its
+  /// expiration handler ran, `started` before its first report.
+  private static func continuedLayers(of s: LifecycleState) -> [(String, String)] {
+    s.backgroundWork.running.filter { $0.kind == .continued }.map { task in
+      let progress = s.backgroundWork.continued.progress(of: task.identifier)
+      let state = task.expiredAt != nil ? "expired" : progress.map { $0.total > 0 ? "\($0.done)/\($0.total)" : "started" } ?? "started"
+      return ("continued " + task.identifier, state)
+    }
   }
 
   /// Ends the intervals whose layer changed or went away at this event, and starts the new ones.

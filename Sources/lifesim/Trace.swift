@@ -121,6 +121,7 @@ struct TraceFormatter {
     case let .submitBGTask(request, result):
       return "BGTaskScheduler.submit \(request.kind.rawValue) \(request.identifier) → \(result.rawValue)"
     case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
+    case let .updateProgress(identifier, done, total): return "updateProgress \(identifier) \(done)/\(total)"
     case let .backgroundTransfer(session, task, us):
       return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     case .extendStateRestoration: return "extendStateRestoration"
