@@ -148,14 +148,14 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(outputs[0] == outputs[1])
     #expect(logs[0].count == 536)
     #expect(logs[0] == logs[1])
-    #expect(outputs[0][0].hasSuffix("1062 cases: 536 passed, 0 failed, 526 skipped, 0 errors (virtual time 84946.00 s).\n"))
-    #expect(try jsonLines(outputs[0][1]).count == 1062 + 59 + 1)  // the cases, a line per file, the summary
+    #expect(outputs[0][0].hasSuffix("1080 cases: 538 passed, 0 failed, 542 skipped, 0 errors (virtual time 85096.00 s).\n"))
+    #expect(try jsonLines(outputs[0][1]).count == 1080 + 60 + 1)  // the cases, a line per file, the summary
   }
 
   @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
     let r = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time"])
     #expect(r.status == 0, "\(r.out)")
-    #expect(r.out == "531 cases: 422 passed, 0 failed, 109 skipped, 0 errors (virtual time 75029.00 s).\n")
+    #expect(r.out == "540 cases: 424 passed, 0 failed, 116 skipped, 0 errors (virtual time 75179.00 s).\n")
   }
 
   @Test func junitIsReadByARealConsumer() throws {
@@ -299,7 +299,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     let whole = temporaryPath("lifesim-suite", "whole.xml")
     _ = try run(["test", "Scripts", "--ios", "all", "-q", "--junit", whole])
     let expected = try junitCaseNames(whole)
-    #expect(expected.count == 531)
+    #expect(expected.count == 540)
     var union: [String] = []
     for k in 1...3 {
       let part = temporaryPath("lifesim-suite", "shard-\(k).xml")
@@ -379,7 +379,7 @@ private func junitCaseNames(_ path: String) throws -> [String] {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try junitCaseNames(report).count == 531)
+      #expect(try junitCaseNames(report).count == 540)
     }
   }
 
@@ -405,8 +405,8 @@ private func junitCaseNames(_ path: String) throws -> [String] {
     #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
-    #expect(suite.out == "531 cases: 422 passed, 0 failed, 109 skipped, 0 errors (virtual time 75029.00 s).\n")
-    #expect(try junitCaseNames(outside + "/report.xml").count == 531)
+    #expect(suite.out == "540 cases: 424 passed, 0 failed, 116 skipped, 0 errors (virtual time 75179.00 s).\n")
+    #expect(try junitCaseNames(outside + "/report.xml").count == 540)
     // `make install` installs the binary `make release` built: nothing is compiled again.
     let prefix = temporaryPath("lifesim-release", "prefix")
     let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")
