@@ -10,7 +10,7 @@ local scenario_api = {
   "switch_to", "force_quit", "memory_warning", "memory_pressure", "background_launch", "open_url", "rotate",
   "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance",
   "notify", "tap_notification", "quick_action", "universal_link", "handoff",
-  "bg_task", "power", "transfer_done",
+  "bg_task", "power", "transfer_done", "cancel_task", "act",
   "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored",
   "app_state",
   "disconnect_scene", "time_change", "reboot",

@@ -6,7 +6,7 @@
 ---@field root? string                   # root controller class
 ---@field container? "navigation"|"none" # wraps the root (or each tab) in a navigation controller
 ---@field tabs? string[]                 # a tab bar controller as root
----@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers
+---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers; "com.example.export.*": a wildcard (iOS 26 continued tasks)
 ---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
 ---@field sdk? 12|13|14|15|16|17|18|26|27 # the SDK the app is built with (default 26, or the iOS if older; --sdk wins)
 
@@ -136,23 +136,31 @@ URLSessionDelegate = {}
 
 ---@class BGTask
 ---@field identifier string
----@field kind "refresh"|"processing"
+---@field kind "refresh"|"processing"|"continued"
 ---@field expirationHandler? fun()  # read when the task expires; nil: the task ends unsuccessfully
 local BGTaskInstance = {}
 ---@param success boolean
 function BGTaskInstance:setTaskCompleted(success) end
+---Continued tasks only (iOS 26): the Live Activity's progress; more done restarts the no-progress clock.
+---@param done integer   # 0 ≤ done ≤ total
+---@param total integer  # > 0
+function BGTaskInstance:updateProgress(done, total) end
 
 ---@class BGTaskRequest
 ---@field id string
----@field kind "refresh"|"processing"
----@field earliestBegin? number            # seconds after the submit (default: due at once)
+---@field kind "refresh"|"processing"|"continued"  # continued: iOS 26 and later, from the foreground only
+---@field earliestBegin? number            # seconds after the submit (default: due at once); not continued
+---@field title? string                    # continued only (required): the Live Activity's title
+---@field subtitle? string                 # continued only (required)
+---@field strategy? "queue"|"fail"         # continued only: wait behind the running one (default) or answer "unavailable"
 ---@field requiresExternalPower? boolean   # processing only
 ---@field requiresNetwork? boolean         # processing only; recorded, never holds a request back
 
 ---iOS 13 and later only (nil before, as the class is).
 ---@class BGTaskSchedulerClass
 BGTaskScheduler = {}
----Only until didFinishLaunchingWithOptions returns; later, or twice, crashes the app.
+---Only until didFinishLaunchingWithOptions returns; later, or twice, crashes the app. An id a
+---wildcard entry permits (iOS 26 continued tasks) may come later, but before its submit.
 ---@param id string
 ---@param launchHandler fun(task: BGTask)
 ---@return boolean registered  # false: id is not in bgTaskIdentifiers

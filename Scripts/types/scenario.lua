@@ -100,6 +100,9 @@ function power(on) end
 ---Every transfer of the background URL session that has run its seconds finishes.
 ---@param session string
 function transfer_done(session) end
+---iOS 26+: the user cancels the running continued task from its Live Activity (its expiration handler runs).
+---@param id string  # the continued task's identifier
+function cancel_task(id) end
 
 ---@param state AppStateName
 function expect_state(state) end

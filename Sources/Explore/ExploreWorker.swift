@@ -103,7 +103,8 @@ final class ExploreWorker {
     let verbs = candidates(DomainKey(tabs: sim.state.frontWindow?.tabs.count ?? 0,
                                      scene: sim.state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1,
                                      bgTaskRequests: work.pending.map(\.request.identifier),
-                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock)))
+                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock),
+                                     continuedTasks: work.cancellableContinued))
     var order = Array(verbs.indices)
     for k in order.indices {
       order.swapAt(k, k + random.below(order.count - k))
@@ -120,6 +121,8 @@ final class ExploreWorker {
   private struct DomainKey: Hashable {
     var tabs: Int, scene: Int
     var bgTaskRequests: [String], transferSessions: [String]
+    /// The running continued tasks the user can cancel (`cancel_task`).
+    var continuedTasks: [String]
   }
 
   /// Domains whose candidates are kept (an app's requests and sessions make only a few).
@@ -129,9 +132,10 @@ final class ExploreWorker {
   private func candidates(_ key: DomainKey) -> [(inputs: [Input], isAdvance: Bool)] {
     if let known = candidatesByDomain[key] { return known }
     if candidatesByDomain.count >= Self.cachedDomainsMax { candidatesByDomain.removeAll() }
-    let domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
+    var domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
                                 scenes: [key.scene], actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
                                 transferSessions: key.transferSessions)
+    domain.continuedTasks = key.continuedTasks
     let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
     candidatesByDomain[key] = verbs
     return verbs

@@ -1,14 +1,16 @@
 import JSON
 
-/// The kind of a BGTaskScheduler request: `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`.
+/// The kind of a BGTaskScheduler request: `BGAppRefreshTaskRequest`, `BGProcessingTaskRequest`
+/// or (iOS 26) `BGContinuedProcessingTaskRequest`.
 public enum BGTaskKind: String, Sendable, CaseIterable {
-  case refresh, processing
+  case refresh, processing, continued
 
   /// The BGTask subclass the launch handler receives, as crash reports name it.
   public var className: String {
     switch self {
     case .refresh: return "BGAppRefreshTask"
     case .processing: return "BGProcessingTask"
+    case .continued: return "BGContinuedProcessingTask"
     }
   }
 }
@@ -23,11 +25,14 @@ public struct BGTaskRequest: Equatable, Sendable {
   public var requiresExternalPower: Bool
   /// Processing only: recorded; lifesim models no network, so it never holds a request back.
   public var requiresNetwork: Bool
+  /// Continued only: the Live Activity's title and subtitle, and the strategy.
+  public var continued: ContinuedRequest?
 
   public init(identifier: String, kind: BGTaskKind, earliestBeginUs: Int64 = 0, requiresExternalPower: Bool = false,
-              requiresNetwork: Bool = false) {
+              requiresNetwork: Bool = false, continued: ContinuedRequest? = nil) {
     self.identifier = identifier; self.kind = kind; self.earliestBeginUs = earliestBeginUs
     self.requiresExternalPower = requiresExternalPower; self.requiresNetwork = requiresNetwork
+    self.continued = continued
   }
 }
 
@@ -61,11 +66,12 @@ public enum BGTaskRegisterResult: String, Sendable, AppCallReply {
 public enum BGTaskSubmitResult: String, Sendable, AppCallReply {
   /// The request is pending (it replaced any pending request with its identifier): `true`.
   case pending
-  /// `false, "notPermitted"`: the identifier is not declared.
+  /// `false, "notPermitted"`: the identifier is not declared (a continued request: or not submitted from the foreground).
   case notPermitted
   /// `false, "tooManyPendingTaskRequests"`: 1 refresh or 10 processing requests are pending.
   case tooManyPendingTaskRequests
-  /// `false, "unavailable"`: Background App Refresh is off (knob `backgroundRefreshStatus`).
+  /// `false, "unavailable"`: Background App Refresh is off (knob `backgroundRefreshStatus`), or a
+  /// continued request with strategy `fail` cannot start at once.
   case unavailable
   /// A declared identifier with no launch handler in this process: the app crashes in the call.
   case noLaunchHandler
@@ -134,6 +140,8 @@ public struct BackgroundWorkState: Equatable, Sendable {
   public var transfersStarted = 0
   /// The device is on external power (`power(on)`).
   public var externalPower = false
+  /// Running continued tasks' progress (their requests and tasks are in `pending` and `running`).
+  public var continued = ContinuedTasksState()
 
   public init() {}
 
@@ -156,10 +164,13 @@ public struct BackgroundWorkState: Equatable, Sendable {
     transfers.sessions.filter { !finishedTransfers($0, at: now).isEmpty }
   }
 
-  /// What dies with the process: registrations and running tasks. Requests and transfers stay.
+  /// What dies with the process: registrations and running tasks, and queued continued requests
+  /// (their Live Activities go with the app). Other requests and transfers stay.
   mutating func resetProcess() {
     registered = []
     launchFinished = false
     running = []
+    continued = ContinuedTasksState()
+    pending.removeAll { $0.request.kind == .continued }
   }
 }

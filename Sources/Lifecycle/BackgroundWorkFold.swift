@@ -15,12 +15,13 @@ extension BackgroundWorkState {
        let i = pending.firstIndex(where: { $0.request.identifier == identifier }) {
       // The system consumed the request and started the task.
       running.append(RunningBGTask(identifier: identifier, kind: pending[i].request.kind, startedAt: t))
+      if pending[i].request.kind == .continued { continued.started(identifier, at: t) }
       pending.remove(at: i)
     }
     if cb == .expirationHandler, let identifier = BGTaskLabel.identifier(of: target),
        let i = running.firstIndex(where: { $0.identifier == identifier }) {
       // With no expiration handler set the task is marked complete, unsuccessful.
-      if handled { running[i].expiredAt = t } else { running.remove(at: i) }
+      if handled { running[i].expiredAt = t } else { running.remove(at: i); continued.ended(identifier) }
     }
     if cb == .didCompleteWithError, let task = payload?["task"]?.intValue {
       transfers.remove(id: Int(task))
@@ -37,6 +38,9 @@ extension BackgroundWorkState {
       pending.append(PendingBGTaskRequest(request: request, dueAt: t + request.earliestBeginUs))
     case let .setTaskCompleted(identifier, _):
       running.removeAll { $0.identifier == identifier }
+      continued.ended(identifier)
+    case let .updateProgress(identifier, done, total):
+      continued.updated(identifier, done: done, total: total, at: t)
     case let .backgroundTransfer(session, id, us):
       transfers.append(BackgroundTransfer(id: id, session: session, startedAt: t, durationUs: us))
       transfersStarted = max(transfersStarted, id)

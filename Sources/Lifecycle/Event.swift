@@ -28,6 +28,8 @@ public enum AppCall: Equatable, Sendable {
   case registerBGTask(identifier: String, result: BGTaskRegisterResult)
   case submitBGTask(BGTaskRequest, result: BGTaskSubmitResult)
   case setTaskCompleted(identifier: String, success: Bool)
+  /// `task:updateProgress(done, total)` of a continued task.
+  case updateProgress(identifier: String, done: Int64, total: Int64)
   case backgroundTransfer(session: String, task: Int, us: Int64)
 
   public var name: String {
@@ -53,6 +55,7 @@ public enum AppCall: Equatable, Sendable {
     case .registerBGTask: return "BGTaskScheduler.register"
     case .submitBGTask: return "BGTaskScheduler.submit"
     case .setTaskCompleted: return "setTaskCompleted"
+    case .updateProgress: return "updateProgress"
     case .backgroundTransfer: return "background_transfer"
     }
   }

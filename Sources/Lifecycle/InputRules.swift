@@ -22,10 +22,11 @@ public struct InputRules: Sendable {
   /// In the order of `VerbSpec.all`.
   public func legalInputs(state: LifecycleState, clockUs: Int64, controllers: [String],
                           urls: [String] = [], durationsUs: [Int64] = [], actions: ActionCatalog = ActionCatalog()) -> [Input] {
-    let domain = ArgumentDomain(controllers: controllers, tabs: state.frontWindow?.tabs.count ?? 0,
+    var domain = ArgumentDomain(controllers: controllers, tabs: state.frontWindow?.tabs.count ?? 0,
                                 urls: urls, durationsUs: durationsUs, scenes: state.scenes.compactMap { InstanceLabel.number($0.label) },
                                 actions: actions, bgTaskRequests: state.backgroundWork.pending.map(\.request.identifier),
                                 transferSessions: state.backgroundWork.sessionsWithFinishedTransfers(at: clockUs))
+    domain.continuedTasks = state.backgroundWork.cancellableContinued
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
       .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains, actions: actions.actions(of:)) == nil }

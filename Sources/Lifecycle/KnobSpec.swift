@@ -116,7 +116,14 @@ public struct KnobSpec: Sendable {
   /// only when true: a header without it (every log before it existed) reads false.
   static func sdkFlag(_ name: String, get: @escaping Read<Bool>, set: @escaping Write<Bool>,
                       _ value: @escaping @Sendable (_ ios: Int, _ sdk: Int) -> Bool, default defaultText: String, _ doc: String) -> KnobSpec {
-    var knob = typed(name, .flag, get, set, value, missing: .bool(false), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
+    typed(name, .flag, get, set, value, missing: .bool(false), defaultText, doc, record: JSONValue.bool) { $0.boolValue }
+      .recordedOnlyWhenSet()
+  }
+
+  /// The knob left out of the header at the value its absence reads as (a knob added after logs
+  /// were written: runs that do not set it keep their bytes).
+  func recordedOnlyWhenSet() -> KnobSpec {
+    var knob = self
     knob.omittedAtMissingValue = true
     return knob
   }

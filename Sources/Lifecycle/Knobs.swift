@@ -123,6 +123,10 @@ extension Profile {
     .flag("processingRunsAfterForceQuit", get: { $0.processingRunsAfterForceQuit }, set: { $0.processingRunsAfterForceQuit = $1 },
           { $0 >= 18 }, missing: true, default: "iOS ≥ 18",
           "after a force quit processing requests may still run; refresh requests wait for the user"),
+    // Continued processing tasks (iOS 26). Recorded only when set, so runs keep their bytes.
+    .seconds("continuedNoProgressLimit", get: { $0.continuedNoProgressLimit_us }, set: { $0.continuedNoProgressLimit_us = $1 },
+             { _ in 30 }, missingSeconds: 30, default: "30 s (unsourced)",
+             "a continued task that reports no more done for this long is expired (its expiration handler runs)").recordedOnlyWhenSet(),
     // State restoration (docs/model.md §17). Logs written before these knobs replay with their defaults.
     .count("restoreInteractionMinIOS", get: { $0.restoreInteractionMinIOS }, set: { $0.restoreInteractionMinIOS = $1 },
            13...26, { _ in 15 }, missing: 15, default: "15",

@@ -82,6 +82,10 @@ public struct LifecycleState: Equatable, Sendable {
   /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §17).
   public var restorationArchive: RestorationArchive?
   public var terminations: [Termination] = []
+  /// For each of `terminations`: whether the app was in the foreground (MetricKit 27's split).
+  public var terminationsInForeground: [Bool] = []
+  /// Whether the app is in the foreground now, as a termination would be counted.
+  public var foregroundTracker = ForegroundTracker()
   /// Fault terminations (`Termination.isFault`) that no passing `expect_terminated` named: each fails the run.
   public var unexpectedFaults: [Termination] = []
   /// The latest termination is a fault still in `unexpectedFaults`, which the next passing
@@ -156,6 +160,7 @@ extension LifecycleState {
   /// The only code that changes a run's state: folds one event into it.
   public mutating func evolve(_ event: Event) {
     now = event.t
+    defer { foregroundTracker.follow(event.body) }
     switch event.body {
     case let .inputPerformed(input, _):
       if expectationWindowChecked { expectationWindowCalls.removeAll(); expectationWindowOverflowed = false; expectationWindowChecked = false }
@@ -220,6 +225,7 @@ extension LifecycleState {
 
   private mutating func recordTermination(_ termination: Termination) {
     terminations.append(termination)
+    terminationsInForeground.append(foregroundTracker.foreground)
     latestFaultUnnamed = termination.isFault
     if termination.isFault { unexpectedFaults.append(termination) }
   }
@@ -301,7 +307,7 @@ extension LifecycleState {
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
-         .submitBGTask, .setTaskCompleted, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
+         .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
       break
     }
   }

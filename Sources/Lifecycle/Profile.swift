@@ -89,12 +89,17 @@ public struct Profile: Equatable, Sendable {
   public var bgTaskGrace_us: Int64 = 0
   public var urlSessionCompletionAllowance_us: Int64 = 0
   public var processingRunsAfterForceQuit = false
+  public var continuedNoProgressLimit_us: Int64 = 0
   public var restoreInteractionMinIOS: Int64 = 0
   public var restorationRequestPlacement: RestorationRequestPlacement = .beforeDidEnterBackground
   public var restoreInteractionWhenNil = false
   public var forceQuitKeepsRestoration = false
   public var legacyArchiveSurvivesForceQuit = false
   public var legacyRestorationInSceneApps = false
+
+  /// BGContinuedProcessingTask exists (iOS 26, S136): `submit{ kind = "continued" }`, `cancel_task`.
+  /// A rule of the version, not a knob: no log before it could have used one.
+  public var continuedProcessingTasks: Bool { ios >= 26 }
 
   /// The defaults for iOS `ios` and an app built with `sdk`: `ios` any of `iosRange`, which a
   /// log header may name; a scenario may ask only for one of `releases` (12 to 18, 26, or 27).

@@ -16,6 +16,7 @@ extension Scheduler {
     switch kind {
     case .refresh: return profile.bgRefreshAllowance_us
     case .processing: return profile.bgProcessingAllowance_us
+    case .continued: return profile.continuedNoProgressLimit_us
     }
   }
 
@@ -40,7 +41,8 @@ extension Scheduler {
     var out: [(time: Int64, rank: Int, id: Int, what: Due)] = []
     for (i, task) in s.backgroundWork.running.enumerated() {
       if task.expiredAt == nil {
-        out.append((expiry(task), 1, 1 + i, .backgroundWork(.expiration(task.identifier))))
+        let due = task.kind == .continued ? continuedExpiry(task, in: s) : expiry(task)
+        out.append((due, 1, 1 + i, .backgroundWork(.expiration(task.identifier))))
       } else if let deadline = graceDeadline(task, in: s) {
         out.append((deadline, 4, 1 + i, .backgroundWork(.graceKill(task.identifier))))
       }

@@ -39,6 +39,8 @@ public enum AppRequest: Equatable, Sendable {
   case submitBGTask(BGTaskRequest)
   /// `task:setTaskCompleted(ok)`.
   case setTaskCompleted(identifier: String, success: Bool)
+  /// `task:updateProgress(done, total)` of a continued task.
+  case updateProgress(identifier: String, done: Int64, total: Int64)
   /// `background_transfer{session=, seconds=}`: answered with the transfer's id.
   case backgroundTransfer(session: String, us: Int64)
 }
@@ -96,14 +98,8 @@ extension Simulator {
         emit(.appCalled(.setNotificationDelegate, at: at))
       case let .restorationHandler(controllers, activity):
         try restoreUserActivityState(controllers, activity: activity, at: at)
-      case let .registerBGTask(identifier):
-        try requireBGTaskScheduler("register")
-        return try registerBGTask(identifier, at: at).reply
-      case let .submitBGTask(request):
-        try requireBGTaskScheduler("submit")
-        return try submitBGTask(request, at: at).reply
-      case let .setTaskCompleted(identifier, success):
-        setTaskCompleted(identifier, success: success, at: at)
+      case .registerBGTask, .submitBGTask, .setTaskCompleted, .updateProgress:
+        return try handleBGTaskCall(request, at: at)
       case let .backgroundTransfer(session, us):
         return startTransfer(session: session, us: max(us, 0), at: at)
       case .extendStateRestoration:

@@ -14,13 +14,15 @@ extension Simulator {
 
   /// `BGTaskScheduler:register(id, fn)`: the handler is registered, or the identifier is not
   /// declared (the call returns false); after `didFinishLaunching` has returned, or for an
-  /// identifier already registered, the app crashes inside the call (S112, D2).
+  /// identifier already registered, the app crashes inside the call (S112, D2). An identifier a
+  /// wildcard permits (a continued task's) may be registered after launch too (S136).
   func registerBGTask(_ identifier: String, at: String?) throws(ProcessEnded) -> BGTaskRegisterResult {
-    let work = state.backgroundWork
+    let work = state.backgroundWork, declared = driver.declaredLayout().bgTaskIdentifiers
+    let byWildcard = profile.continuedProcessingTasks && BGTaskIdentifierPattern.wildcardPermits(declared, identifier)
     let result: BGTaskRegisterResult
-    if work.launchFinished { result = .late }
+    if work.launchFinished, !byWildcard { result = .late }
     else if work.registered.contains(identifier) { result = .duplicate }
-    else { result = driver.declaredLayout().bgTaskIdentifiers.contains(identifier) ? .registered : .undeclared }
+    else { result = declared.contains(identifier) || byWildcard ? .registered : .undeclared }
     emit(.appCalled(.registerBGTask(identifier: identifier, result: result), at: at))
     switch result {
     case .registered, .undeclared: return result
@@ -54,6 +56,7 @@ extension Simulator {
     switch kind {
     case .refresh: return 1
     case .processing: return 10
+    case .continued: return Int.max  // queued behind the running one; no limit is known
     }
   }
 
@@ -68,7 +71,7 @@ extension Simulator {
 
   /// An NSInternalInconsistencyException inside an app call: the app crashes there, whatever
   /// Lua code around the call would do (an Objective-C exception is not a Lua error).
-  private func crashInCall(_ reason: String) throws(ProcessEnded) -> Never {
+  func crashInCall(_ reason: String) throws(ProcessEnded) -> Never {
     terminate(.crash("NSInternalInconsistencyException: \(reason)"))
     throw ProcessEnded()
   }
@@ -93,12 +96,13 @@ extension Simulator {
   }
 
   /// The task's expiration: its `expirationHandler` runs (`BGTask#<id>`); with none set the
-  /// task is marked complete, unsuccessful (S115), with a note.
-  func expireBGTask(_ identifier: String) throws(ProcessEnded) {
+  /// task is marked complete, unsuccessful (S115), with a note. A continued task's expiry
+  /// carries its cause (`{"cause": …}`).
+  func expireBGTask(_ identifier: String, cause: ContinuedExpiryCause? = nil) throws(ProcessEnded) {
     guard let task = state.backgroundWork.running.first(where: { $0.identifier == identifier }), task.expiredAt == nil else { return }
     let target = BGTaskLabel.task(identifier)
     let handled = driver.implements(.expirationHandler, target: target)
-    try deliver(.expirationHandler, target)
+    try deliver(.expirationHandler, target, payload: cause.map { .object([("cause", .string($0.rawValue))]) })
     if !handled {
       note("bgTaskExpiredUnhandled",
            "\(task.kind.className) \"\(identifier)\" expired with no expirationHandler set: it is marked complete, unsuccessful")
@@ -110,7 +114,7 @@ extension Simulator {
   func fireBackgroundWork(_ due: Scheduler.BackgroundWorkDue) throws(ProcessEnded) {
     switch due {
     case let .expiration(identifier):
-      try expireBGTask(identifier)
+      try expireContinuedOrBGTask(identifier)
     case let .graceKill(identifier):
       if let task = state.backgroundWork.running.first(where: { $0.identifier == identifier }) {
         terminate(scheduler.graceTermination(task))
@@ -163,6 +167,7 @@ extension InputRules {
         let ids = work.pending.map { "\"\($0.request.identifier)\"" }
         return "no task request \"\(id)\" is pending" + (ids.isEmpty ? "" : " (pending: \(ids.joined(separator: ", ")))")
       }
+      if pending.request.kind == .continued { return "the continued request \"\(id)\" starts on its own when the running one ends, not by bg_task" }
       if clock < pending.dueAt { return "the request \"\(id)\" is not due before \(VirtualTime.format(pending.dueAt)) s" }
       if s.isForeground { return "the system runs no BGTask while the app is in the foreground" }
       if pending.request.requiresExternalPower, !work.externalPower {

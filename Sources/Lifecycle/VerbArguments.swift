@@ -84,6 +84,8 @@ public enum StringDomain: Sendable {
   case notificationIDs, notificationActions, shortcutTypes, activityTypes
   /// The pending BGTaskScheduler requests' identifiers; the sessions with a transfer that can finish.
   case bgTaskRequests, transferSessions
+  /// The running continued tasks a user can cancel (`cancel_task`).
+  case continuedTasks
 }
 
 /// A read argument's value.
@@ -149,6 +151,8 @@ public struct ArgumentDomain: Sendable {
   public var bgTaskRequests: [String]
   /// The background sessions with a transfer that can finish (`transfer_done`).
   public var transferSessions: [String]
+  /// The running continued tasks not yet expired (`cancel_task`).
+  public var continuedTasks: [String] = []
 
   public init(controllers: [String], tabs: Int, urls: [String], durationsUs: [Int64], scenes: [Int] = [1],
               actions: ActionCatalog = ActionCatalog(), bgTaskRequests: [String] = [], transferSessions: [String] = []) {
@@ -165,6 +169,7 @@ public struct ArgumentDomain: Sendable {
     case .notificationIDs, .notificationActions, .shortcutTypes, .activityTypes: return Self.sampleWords[kind] ?? []
     case .bgTaskRequests: return bgTaskRequests
     case .transferSessions: return transferSessions
+    case .continuedTasks: return continuedTasks
     }
   }
 }

@@ -49,6 +49,8 @@ public enum Input: Equatable, Sendable {
   case power(Bool)
   /// The transfers of this background URL session that have run their time finish.
   case transferDone(String)
+  /// The user cancels the running continued task from its Live Activity (`cancel_task(id)`).
+  case cancelTask(String)
 }
 
 extension Input {
@@ -90,6 +92,7 @@ extension Input {
     case .bgTask: return .bgTask
     case .power: return .power
     case .transferDone: return .transferDone
+    case .cancelTask: return .cancelTask
     }
   }
 
@@ -119,7 +122,7 @@ extension Input {
     case let .disconnectScene(n): return VerbArguments(["scene": .number(Int64(n))])
     case .criticalMemoryPressure: return VerbArguments(["level": .text("critical")])
     case let .act(name, arguments): return VerbArguments(["action": .text(name), "arguments": .list(arguments)])
-    case let .notify(id), let .bgTask(id): return VerbArguments(["id": .text(id)])
+    case let .notify(id), let .bgTask(id), let .cancelTask(id): return VerbArguments(["id": .text(id)])
     case let .tapNotification(id, action, foreground):
       var values: [String: VerbValue] = ["id": .text(id), "action": .text(action)]
       if foreground { values["foreground"] = .flag(true) }
@@ -140,7 +143,7 @@ extension VerbSpec {
     .launch, .prewarm, .home, .lock, .unlock, .interrupt, .endInterrupt, .appSwitcher, .switchTo, .forceQuit,
     .memoryWarning, .memoryPressure, .backgroundLaunch, .openURL, .rotate, .push, .pop, .present, .dismiss, .selectTab,
     .swipeBack, .swipeDown, .advance, .disconnectScene, .timeChange, .reboot, .act, .notify, .tapNotification,
-    .quickAction, .universalLink, .handoff, .bgTask, .power, .transferDone,
+    .quickAction, .universalLink, .handoff, .bgTask, .power, .transferDone, .cancelTask,
   ]
 
   /// The spec whose Lua name is `name`.

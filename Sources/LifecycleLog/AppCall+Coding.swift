@@ -33,8 +33,10 @@ extension AppCall {
       w.field("earliest_begin_us", request.earliestBeginUs)
       if request.requiresExternalPower { w.field("requires_external_power", true) }
       if request.requiresNetwork { w.field("requires_network", true) }
+      request.continued?.encode(into: &w)
       w.field("result", result.rawValue)
     case let .setTaskCompleted(identifier, success): w.field("identifier", identifier); w.field("success", success)
+    case let .updateProgress(identifier, done, total): AppCall.encodeProgress(identifier: identifier, done: done, total: total, into: &w)
     case let .backgroundTransfer(session, task, us):
       w.field("session", session); w.field("task", task); w.field("duration_us", us)
     }
@@ -68,12 +70,15 @@ extension AppCall {
     case "BGTaskScheduler.register":
       self = .registerBGTask(identifier: try r.str("identifier"), result: try r.raw("result"))
     case "BGTaskScheduler.submit":
-      let request = BGTaskRequest(identifier: try r.str("identifier"), kind: try r.raw("task_kind"),
+      let kind: BGTaskKind = try r.raw("task_kind")
+      let request = BGTaskRequest(identifier: try r.str("identifier"), kind: kind,
                                   earliestBeginUs: try r.micros("earliest_begin_us"),
                                   requiresExternalPower: r.fields.bool("requires_external_power") ?? false,
-                                  requiresNetwork: r.fields.bool("requires_network") ?? false)
+                                  requiresNetwork: r.fields.bool("requires_network") ?? false,
+                                  continued: try ContinuedRequest.decoded(r.fields, kind: kind))
       self = .submitBGTask(request, result: try r.raw("result"))
     case "setTaskCompleted": self = .setTaskCompleted(identifier: try r.str("identifier"), success: try r.bool("success"))
+    case "updateProgress": self = try AppCall.decodedProgress(r.fields)
     case "background_transfer":
       self = .backgroundTransfer(session: try r.str("session"), task: Int(try r.int("task")), us: try r.micros("duration_us"))
     case "extendStateRestoration": self = .extendStateRestoration

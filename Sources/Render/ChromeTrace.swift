@@ -442,8 +442,8 @@ package struct ChromeTraceExporter: ~Copyable {
         end(w)
       }
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
-         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer,
-         .extendStateRestoration, .completeStateRestoration:
+         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .updateProgress,
+         .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
       break
     }
   }

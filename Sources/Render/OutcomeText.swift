@@ -12,8 +12,9 @@ package enum OutcomeText {
     if state.terminations.isEmpty {
       parts.append("No termination.")
     } else {
-      parts.append("Terminations: " + state.terminations.map {
-        "\($0.reason.rawValue)\($0.code.map { " \($0)" } ?? "") (\($0.description))"
+      parts.append("Terminations: " + state.terminations.enumerated().map { i, t in
+        let place = state.terminationsInForeground.indices.contains(i) && state.terminationsInForeground[i] ? "foreground" : "background"
+        return "\(t.reason.rawValue)\(t.code.map { " \($0)" } ?? "") (\(t.description)) [\(TerminationCategory(t).rawValue), \(place)]"
       }.joined(separator: "; ") + ".")
     }
     if !state.unexpectedFaults.isEmpty {

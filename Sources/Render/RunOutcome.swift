@@ -8,6 +8,9 @@ package struct RunOutcome {
     let reason: String?
     let code: String?
     let description: String?
+    /// MetricKit 27's category and whether the app was in the foreground (`TerminationCategory.annotated`).
+    let category: String?
+    let foreground: Bool?
   }
 
   /// The application state at the end.
@@ -23,7 +26,8 @@ package struct RunOutcome {
     expectationsPassed = outcome["expectations"]?["passed"]?.intValue
     expectationsFailed = outcome["expectations"]?["failed"]?.intValue
     terminations = (outcome["terminations"]?.arrayValue ?? []).map {
-      Termination(reason: $0["reason"]?.stringValue, code: $0["code"]?.stringValue, description: $0["description"]?.stringValue)
+      Termination(reason: $0["reason"]?.stringValue, code: $0["code"]?.stringValue, description: $0["description"]?.stringValue,
+                  category: $0["category"]?.stringValue, foreground: $0["foreground"]?.boolValue)
     }
     error = outcome["error"]?.stringValue
   }
@@ -34,7 +38,8 @@ package struct RunOutcome {
       ("state", Self.json(state)), ("passed", expectationsPassed.map(JSONValue.int) ?? .null),
       ("failed", expectationsFailed.map(JSONValue.int) ?? .null),
       ("terminations", .array(terminations.map {
-        .object([("reason", Self.json($0.reason)), ("code", Self.json($0.code)), ("description", Self.json($0.description))])
+        .object([("reason", Self.json($0.reason)), ("code", Self.json($0.code)), ("description", Self.json($0.description)),
+                 ("category", Self.json($0.category)), ("foreground", $0.foreground.map(JSONValue.bool) ?? .null)])
       })),
       ("error", Self.json(error)),
     ])

@@ -25,6 +25,8 @@ package struct EventRow {
   package var killed = false
   /// A kill, a crash or a failed expectation: shown as a flag.
   package let isFlag: Bool
+  /// A kill or a crash: MetricKit 27's category, and whether the app was in the foreground.
+  package var termination: (category: TerminationCategory, foreground: Bool)?
 
   /// `target` before `#` (`NoteList`), and the number after it.
   package var className: String? { target.map { String($0.split(separator: "#", maxSplits: 1).first ?? "") } }
@@ -122,6 +124,9 @@ package struct RunTable {
       let i = waiting.remove(at: w)
       rows[i].durationUs = e.t - rows[i].t
     }
+    if kill, let ended = event.body.termination, let foreground = state.terminationsInForeground.last {
+      row.termination = (TerminationCategory(ended), foreground)
+    }
     if kill {
       for i in waiting { rows[i].durationUs = e.t - rows[i].t; rows[i].killed = true }
       waiting.removeAll()
@@ -138,7 +143,17 @@ package struct RunTable {
     }
     for c in s.controllers.values.sorted(by: { $0.id < $1.id }) { out.append(("controller " + c.label, c.appearance.rawValue)) }
     for task in s.tasks { out.append(("task \(task.id)", task.name)) }
-    return out
+    return out + continuedLayers(of: s)
+  }
+
+  /// A continued task's track (`continued <id>`): its progress (`3/10`), `expired` once its
+  /// expiration handler ran, `started` before its first report.
+  private static func continuedLayers(of s: LifecycleState) -> [(String, String)] {
+    s.backgroundWork.running.filter { $0.kind == .continued }.map { task in
+      let progress = s.backgroundWork.continued.progress(of: task.identifier)
+      let state = task.expiredAt != nil ? "expired" : progress.map { $0.total > 0 ? "\($0.done)/\($0.total)" : "started" } ?? "started"
+      return ("continued " + task.identifier, state)
+    }
   }
 
   /// Ends the intervals whose layer changed or went away at this event, and starts the new ones.
@@ -160,8 +175,9 @@ package struct RunTable {
     current = next
   }
 
-  /// lifesim's own outcome: the trailer's, or (a log cut off) the fold's.
-  package var outcome: JSONValue { trailer?.outcome ?? Simulator.outcome(of: state) }
+  /// lifesim's own outcome: the trailer's, or (a log cut off) the fold's; each termination with
+  /// its category and foreground from the fold.
+  package var outcome: JSONValue { state.annotated(outcome: trailer?.outcome ?? Simulator.outcome(of: state)) }
 
   /// 0: passed; 1: an expectation failed or a fault no expectation named; 2: the run stopped
   /// with an error or its log is cut off — as `lifesim run` exits.

@@ -31,6 +31,7 @@ package struct TablesExport {
       ("final_state", RunOutcome.json(outcome.state)), ("expectations_passed", outcome.expectationsPassed.map(JSONValue.int) ?? .null),
       ("expectations_failed", outcome.expectationsFailed.map(JSONValue.int) ?? .null), ("terminations", .int(Int64(outcome.terminations.count))),
       ("termination_reasons", .array(outcome.terminations.map { RunOutcome.json($0.reason) })),
+      ("termination_categories", .array(outcome.terminations.map { RunOutcome.json($0.category) })),
       ("error_message", RunOutcome.json(outcome.error)), ("events", .int(run.lastSeq)), ("end_us", .int(run.trailer?.t ?? run.lastUs)),
       ("complete", .bool(run.trailer != nil)), ("log_path", .string(log)),
     ]).canonicalText)
@@ -43,6 +44,8 @@ package struct TablesExport {
         ("src_file", source.map { .string($0.file) } ?? .null), ("src_line", source.map { .int($0.line) } ?? .null),
         ("from_state", row.from.map(JSONValue.string) ?? .null), ("to_state", row.to.map(JSONValue.string) ?? .null),
         ("duration_us", row.durationUs.map(JSONValue.int) ?? .null), ("killed", .bool(row.killed)),
+        ("termination_category", row.termination.map { .string($0.category.rawValue) } ?? .null),
+        ("foreground", row.termination.map { .bool($0.foreground) } ?? .null),
         ("value_json", row.details),
       ]).canonicalText)
     }
@@ -69,12 +72,13 @@ package struct TablesExport {
     CREATE OR REPLACE VIEW runs AS SELECT * FROM read_json('runs.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', scenario: 'VARCHAR', scenario_path: 'VARCHAR', app_path: 'VARCHAR', ios: 'BIGINT',
       scenes: 'BOOLEAN', seed: 'BIGINT', status: 'VARCHAR', final_state: 'VARCHAR', expectations_passed: 'BIGINT',
-      expectations_failed: 'BIGINT', terminations: 'BIGINT', termination_reasons: 'JSON', error_message: 'VARCHAR',
+      expectations_failed: 'BIGINT', terminations: 'BIGINT', termination_reasons: 'JSON', termination_categories: 'JSON', error_message: 'VARCHAR',
       events: 'BIGINT', end_us: 'BIGINT', complete: 'BOOLEAN', log_path: 'VARCHAR'});
     CREATE OR REPLACE VIEW events AS SELECT * FROM read_json('events.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', seq: 'BIGINT', t_us: 'BIGINT', kind: 'VARCHAR', event_name: 'VARCHAR', class_name: 'VARCHAR',
       instance: 'BIGINT', depth: 'BIGINT', src_file: 'VARCHAR', src_line: 'BIGINT', from_state: 'VARCHAR',
-      to_state: 'VARCHAR', duration_us: 'BIGINT', killed: 'BOOLEAN', value_json: 'JSON'});
+      to_state: 'VARCHAR', duration_us: 'BIGINT', killed: 'BOOLEAN', termination_category: 'VARCHAR', foreground: 'BOOLEAN',
+      value_json: 'JSON'});
     CREATE OR REPLACE VIEW states AS SELECT *, end_us - start_us AS duration_us FROM read_json('states.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', layer: 'VARCHAR', state: 'VARCHAR', start_seq: 'BIGINT', end_seq: 'BIGINT', start_us: 'BIGINT', end_us: 'BIGINT'});
     """

@@ -6,6 +6,8 @@ import Lifecycle
 /// app and scene state, callbacks by nesting depth, app calls, kills).
 package struct TraceFormatter {
   private var depth = 0
+  /// Whether the app is in the foreground, for the category line of a termination.
+  private var foreground = ForegroundTracker()
   /// `--numbers`: each line starts with its event's number (`#12`), as `replay --until` takes it.
   package let numbered: Bool
 
@@ -14,6 +16,7 @@ package struct TraceFormatter {
   package mutating func line(seq: Int64, _ event: Event) -> String {
     let time = (numbered ? Self.paint(pad("#\(seq)", 7), "2") + " " : "") + Self.paint(pad(VirtualTime.format(event.t), 12), "2")
     let text: String
+    defer { foreground.follow(event.body) }
     switch event.body {
     case let .inputPerformed(input, at):
       depth = 0
@@ -40,7 +43,7 @@ package struct TraceFormatter {
     case .suspended: text = Self.paint("  ● suspended", "33")
     case .resumed: text = Self.paint("  ● resumed", "33")
     case let .terminated(t):
-      text = Self.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31")
+      text = Self.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31") + counted(t)
     case let .callbackDelivered(cb, target, handled, depth, arguments):
       self.depth = depth
       let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
@@ -54,7 +57,7 @@ package struct TraceFormatter {
     case let .notificationPosted(name, handled, depth):
       text = indent(depth) + Self.paint("✉ \(name)\(handled ? " (observed)" : "")", handled ? "0" : "2")
     case let .crashed(name, target, message, traceback):
-      text = Self.paint("  ✖ crash in \(target).\(name): \(message)", "1;31")
+      text = Self.paint("  ✖ crash in \(target).\(name): \(message)", "1;31") + counted(.crash(message))
         + Self.frames(of: traceback).map { "\n" + String(repeating: " ", count: 17) + Self.paint($0, "2") }.joined()
     case let .expectationChecked(name, passed, message, at):
       text = Self.paint("\(passed ? "✔" : "✘") \(name): \(message)", passed ? "32" : "1;31") + (at.map { Self.paint("  \($0)", "2") } ?? "")
@@ -62,6 +65,11 @@ package struct TraceFormatter {
       text = code.map { Self.paint("  ⚠ \($0): \(message)", "33") } ?? Self.paint("  ℹ \(name): \(message)", "35")
     }
     return "\(time) \(text)"
+  }
+
+  /// How MetricKit 27 counts a termination: its category, in the foreground or the background.
+  private func counted(_ termination: Termination) -> String {
+    Self.paint(" [\(TerminationCategory(termination).rawValue), \(foreground.foreground ? "foreground" : "background")]", "2")
   }
 
   /// Text from the event (an app's, a scenario's or a log's) in colour, its control characters visible.
@@ -114,6 +122,7 @@ package struct TraceFormatter {
     case let .submitBGTask(request, result):
       return "BGTaskScheduler.submit \(request.kind.rawValue) \(request.identifier) → \(result.rawValue)"
     case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
+    case let .updateProgress(identifier, done, total): return "updateProgress \(identifier) \(done)/\(total)"
     case let .backgroundTransfer(session, task, us):
       return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     case .extendStateRestoration: return "extendStateRestoration"

@@ -89,14 +89,14 @@ extension AppHost {
   private static func readRequest(_ vm: LuaVM, at idx: Int32) throws -> BGTaskRequest {
     let usage = "submit: expected a request: BGTaskScheduler:submit{ id = \"com.example.refresh\", kind = \"refresh\" }"
     guard vm.type(idx) == .table else { throw LuaRaise(at: vm, usage) }
-    let keys = ["earliestBegin", "id", "kind", "requiresExternalPower", "requiresNetwork"]
+    let keys = ["earliestBegin", "id", "kind", "requiresExternalPower", "requiresNetwork"] + Self.continuedKeys
     if let problem = vm.unknownKey(inTableAt: idx, allowed: keys) { throw LuaRaise(at: vm, "submit: \(problem)") }
     vm.rawGet(idx, "id")
     guard vm.type(-1) == .string, let identifier = vm.string(-1) else { throw LuaRaise(at: vm, usage) }
     vm.pop()
     vm.rawGet(idx, "kind")
     guard let kind = vm.string(-1).flatMap(BGTaskKind.init(rawValue:)) else {
-      throw LuaRaise(at: vm, "submit: kind must be \"refresh\" or \"processing\"")
+      throw LuaRaise(at: vm, "submit: kind must be \"refresh\", \"processing\" or \"continued\"")
     }
     vm.pop()
     vm.rawGet(idx, "earliestBegin")
@@ -121,7 +121,8 @@ extension AppHost {
       vm.pop()
     }
     return BGTaskRequest(identifier: identifier, kind: kind, earliestBeginUs: earliestBeginUs,
-                         requiresExternalPower: flags[0], requiresNetwork: flags[1])
+                         requiresExternalPower: flags[0], requiresNetwork: flags[1],
+                         continued: try readContinued(vm, at: idx, kind: kind, earliestBeginUs: earliestBeginUs))
   }
 
   /// Pushes a BGTask closure (`launchHandler` from the scheduler's registrations,
@@ -156,6 +157,7 @@ extension AppHost {
       return 0
     }
     vm.rawSet(-2, "setTaskCompleted")
+    if arguments.payload?["kind"]?.stringValue == BGTaskKind.continued.rawValue { pushUpdateProgress(vm, identifier: identifier) }
     pushRegistryTable(vm, Self.tasksTable)
     vm.pushValue(-2)
     vm.rawSet(-2, identifier)
@@ -208,6 +210,9 @@ extension AppHost {
         throw LuaRaise(at: vm, "app: bgTaskIdentifiers[\(i)] must be a non-empty string, not \(vm.describeValue(-1))")
       }
       vm.pop()
+      if let problem = BGTaskIdentifierPattern.problem(s) {
+        throw LuaRaise(at: vm, "app: bgTaskIdentifiers[\(i)] \"\(s)\": \(problem)")
+      }
       if let first = identifiers.firstIndex(of: s) {
         throw LuaRaise(at: vm, "app: bgTaskIdentifiers[\(i)] repeats bgTaskIdentifiers[\(first + 1)], \"\(s)\"")
       }

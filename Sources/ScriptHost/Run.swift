@@ -54,6 +54,7 @@ public struct RunResult: Sendable {
   public var stopped: String?
   public var header: LogHeader?
   public var state: LifecycleState
+  /// The trailer's outcome with each termination's MetricKit category and foreground (`LifecycleState.annotated`).
   public var outcome: JSONValue
   public var events: Int64
   /// Virtual time at the end, µs.

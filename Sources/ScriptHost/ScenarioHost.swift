@@ -220,7 +220,7 @@ final class ScenarioHost {
     let tolerated = expectedDiagnostics.union(forcedSceneless ? [Diagnostic.Code.sceneLifecycleRequired.rawValue] : [])
     let failedDiagnostic = strict ? state.diagnostics.first { !tolerated.contains($0.code) }?.code : nil
     let status: Int32 = error != nil ? 2 : (failed || failedDiagnostic != nil ? 1 : 0)
-    return RunResult(exitStatus: status, error: error, stopped: stopped, header: header, state: state, outcome: outcome,
+    return RunResult(exitStatus: status, error: error, stopped: stopped, header: header, state: state, outcome: state.annotated(outcome: outcome),
                      events: recorder?.seq ?? 0, endTime: sim?.clock ?? 0, declaration: declaration, warnings: warnings,
                      failedDiagnostic: failedDiagnostic)
   }

@@ -101,7 +101,7 @@ struct LogReplay: Equatable {
       case nil: if let until { members.append(until.json) }
       }
       members.append(state ? ("state", StateJSON.object(folded, profile: profile))
-                           : ("outcome", Simulator.outcome(of: folded, error: recordedError, stopped: ending?.stopped)))
+                           : ("outcome", folded.annotated(outcome: Simulator.outcome(of: folded, error: recordedError, stopped: ending?.stopped))))
       if let cutOff { members.append(("error", .string(cutOff))) }
       JSONLines.end(status: status, members)
     } else {

@@ -15,7 +15,7 @@ import Testing
     #expect(r.status == 1, "\(r.err)")
     #expect(r.err == "lifesim: \(Self.stopped)\n")
     #expect(r.out.contains("ℹ stopped: \(Self.stopped)\n"), "\(r.out)")
-    #expect(r.out.contains("Expectations: 0 passed, 0 failed. Terminations: crash (app.lua:3: boom). Failed: unexpected termination (crash)"), "\(r.out)")
+    #expect(r.out.contains("Expectations: 0 passed, 0 failed. Terminations: crash (app.lua:3: boom) [illegalInstruction, foreground]. Failed: unexpected termination (crash)"), "\(r.out)")
     let log = try String(contentsOfFile: dir + "/s.lifelog", encoding: .utf8)
     let trailer = try #require(log.split(separator: "\n").last)
     #expect(trailer.contains(",\"unexpected_terminations\":[\"crash\"],\"stopped\":\"\(Self.stopped)\"},"), "\(trailer)")

@@ -48,7 +48,7 @@ import Testing
     // The trailer's texts escaped, and its count of the wrong type shown as unknown.
     let meta = try #require(json["meta"])
     #expect(meta.contains(#""outcome":{"state":"\u003c/script\u003e\u003c!--\u003cscript\u003e","passed":null,"failed":null,"#
-      + #""terminations":[{"reason":"\u003cimg src=x onerror=window.pwned=1\u003e","code":null,"description":"'\u0026\u2028"}],"error":null}"#))
+      + #""terminations":[{"reason":"\u003cimg src=x onerror=window.pwned=1\u003e","code":null,"description":"'\u0026\u2028","category":null,"foreground":null}],"error":null}"#))
     #expect(meta.contains(#""scenario":"h\u003c!--\u003cscript\u003e'\u0026\"""#))
     // Read back, every text is the log's own.
     let namesText = try #require(json["names"])
@@ -73,7 +73,7 @@ import Testing
     let runs = try String(contentsOfFile: dir + "/runs.jsonl", encoding: .utf8).split(separator: "\n")
     #expect(runs.count == 2)
     #expect(runs[1].contains(#""final_state":"</script><!--<script>","expectations_passed":null,"expectations_failed":null,"terminations":1,"#
-      + #""termination_reasons":["<img src=x onerror=window.pwned=1>"],"error_message":null"#), "\(runs[1])")
+      + #""termination_reasons":["<img src=x onerror=window.pwned=1>"],"termination_categories":[null],"error_message":null"#), "\(runs[1])")
     guard duckdbReady else { return }
     let query = try shell("cd " + ShellCommand.line([dir]) + " && python3 -c " + ShellCommand.line([
       "import duckdb; c = duckdb.connect(); c.execute(open('schema.sql').read()); "

@@ -34,6 +34,21 @@ import Testing
     #expect(diff.status == 1 && diff.out.contains("← differs"), "\(diff.err)")
   }
 
+  /// An older log's terminations get MetricKit 27's category and foreground at read time, from
+  /// the recorded reason and the events before it: in the outcome, the trace and the tables.
+  @Test(arguments: versions) func anOlderLogsTerminationsGetTheirCategory(_ version: String) throws {
+    let log = Self.folder(version) + "/did_enter_background_overrun.lifelog"
+    let json = try lifesim(["replay", log, "--json"])
+    #expect(json.status == 0 && json.out.hasSuffix(#"of 5.00 seconds","category":"watchdog","foreground":false}],"expectations":{"passed":2,"failed":0},"stored":{"draft":"!"}}}"# + "\n"), "\(json.out)")
+    let trace = try lifesim(["replay", log], env: ["NO_COLOR": "1"])
+    #expect(trace.out.contains("allowance of 5.00 seconds [watchdog, background]\n"), "\(trace.out)")
+    let dir = temp("old-\(version)-categories")
+    try? FileManager.default.removeItem(atPath: dir)
+    #expect(try lifesim(["export", log, "--format", "tables", "-o", dir]).status == 0)
+    let events = try String(contentsOfFile: dir + "/events.jsonl", encoding: .utf8)
+    #expect(events.contains(#""killed":false,"termination_category":"watchdog","foreground":false,"value_json":{"reason":"watchdog""#), "\(events)")
+  }
+
   /// Both versions depart at the process start: their notes app, which declares no deployment
   /// target, keeps an app-delegate method a scene app never hears, and the run now says so.
   @Test(arguments: versions) func aReRunThatDepartsNamesTheVersionThatRecordedTheLog(_ version: String) throws {

@@ -13,7 +13,7 @@ import TestSupport
       With Scripts/apps/overrun.lua these expectations fail:
          65.000000 ✘ expect_state: expected state suspended, but the app is not_running  Scripts/scenarios/home_and_return.lua:9
          65.000000 ✘ expect_no_calls: covered launch() at line 10: unexpected calls: NoteList#2.viewWillAppear, NoteList#2.viewDidAppear  Scripts/scenarios/home_and_return.lua:12
-      Outcome: the app is active after 87 events. Expectations: 4 passed, 2 failed. Terminations: watchdog 0x8badf00d (sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds). Failed: unexpected termination (watchdog); name it with expect_terminated if the scenario means it. Stored: draft = "!". Seed 1.
+      Outcome: the app is active after 87 events. Expectations: 4 passed, 2 failed. Terminations: watchdog 0x8badf00d (sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds) [watchdog, background]. Failed: unexpected termination (watchdog); name it with expect_terminated if the scenario means it. Stored: draft = "!". Seed 1.
 
       """
     #expect(r.out.hasSuffix("endBackgroundTask\",\"task\":1,\"at\":\"Scripts/apps/notes.lua:24\"}\n" + end), "\(r.out)")
@@ -24,7 +24,7 @@ import TestSupport
     let r = try lifesim(["replay", log, "--app", "Scripts/apps/overrun.lua", "--json"])
     let end = try #require(r.out.split(separator: "\n").last.map(String.init))
     #expect(r.status == 1)
-    #expect(end.hasSuffix(#","outcome":{"state":"active","terminations":[{"reason":"watchdog","code":"0x8badf00d","description":"sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds"}],"expectations":{"passed":4,"failed":2},"stored":{"draft":"!"},"unexpected_terminations":["watchdog"]},"failedExpectations":[{"name":"expect_state","message":"expected state suspended, but the app is not_running","at":"Scripts/scenarios/home_and_return.lua:9"},{"name":"expect_no_calls","message":"covered launch() at line 10: unexpected calls: NoteList#2.viewWillAppear, NoteList#2.viewDidAppear","at":"Scripts/scenarios/home_and_return.lua:12"}]}"#), "\(end)")
+    #expect(end.hasSuffix(#","outcome":{"state":"active","terminations":[{"reason":"watchdog","code":"0x8badf00d","description":"sceneDidEnterBackground(_:) did not return: exhausted real (wall clock) time allowance of 5.00 seconds","category":"watchdog","foreground":false}],"expectations":{"passed":4,"failed":2},"stored":{"draft":"!"},"unexpected_terminations":["watchdog"]},"failedExpectations":[{"name":"expect_state","message":"expected state suspended, but the app is not_running","at":"Scripts/scenarios/home_and_return.lua:9"},{"name":"expect_no_calls","message":"covered launch() at line 10: unexpected calls: NoteList#2.viewWillAppear, NoteList#2.viewDidAppear","at":"Scripts/scenarios/home_and_return.lua:12"}]}"#), "\(end)")
   }
 
   @Test func anAppThatDepartsButHoldsEveryExpectationSaysSo() throws {

@@ -121,7 +121,7 @@ import Testing
       ])
       let r = try lifesim(["run", "s.lua"], cwd: dir)
       #expect(r.status == 0, "\(code)")
-      #expect(r.out.contains("Terminations: crash (\(description))."), "\(code): \(r.out)")
+      #expect(r.out.contains("Terminations: crash (\(description)) [illegalInstruction, background]."), "\(code): \(r.out)")
       #expect(r.out.contains("\n                 at app.lua:3: in function <app.lua:2>\n"), "the trace shows the traceback: \(r.out)")
     }
   }

@@ -38,7 +38,7 @@ import Testing
     let dir = try scriptFolder("crash", ["app.lua": Self.crashingApp, "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\n"])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
     #expect(r.status == 1)
-    #expect(r.out.contains("Terminations: crash (app.lua:3: boom). Failed: unexpected termination (crash); name it with expect_terminated if the scenario means it."), "\(r.out)")
+    #expect(r.out.contains("Terminations: crash (app.lua:3: boom) [illegalInstruction, foreground]. Failed: unexpected termination (crash); name it with expect_terminated if the scenario means it."), "\(r.out)")
   }
 
   @Test func anExpectedCrashPasses() throws {

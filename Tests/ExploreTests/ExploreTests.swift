@@ -242,8 +242,22 @@ extension ExploreTests {
     #expect(result.findings.map(\.signature.text) == ["crash in BGTaskScheduler.launchHandler(_:)"])
     let text = read(dir + "/finding-1.lua")
     #expect(verbLines(text).filter { !$0.hasPrefix(" ") && !$0.hasPrefix("local") && $0 != "end" } == [
-      "launch()", "home()", "bg_task(\"com.example.refresh\")",
+      "launch()", "lock()", "bg_task(\"com.example.refresh\")",
     ])
     #expect(rerun(dir, "finding-1.lua").exitStatus == 1)
+  }
+}
+
+extension ExploreTests {
+  @Test("explore draws cancel_task from the running continued tasks: a crashing expiration handler only the user's cancel reaches is found")
+  func continuedTaskCancelCrash() throws {
+    let explorer = try Explorer(ExploreOptions(path: exploreApps + "/continued_cancel_crash.lua", ios: 26, runs: 200, seed: 1, jobs: 2,
+                                               shard: Shard(index: 1, count: 1)))
+    let result = try explorer.explore()
+    #expect(result.findings.map(\.signature.text) == ["crash in BGTask.expirationHandler()"])
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-explore-\(getpid())-\(UUID().uuidString)").path
+    _ = try ExploreOutput.write(result, explorer: explorer, to: dir)
+    let text = read(dir + "/finding-1.lua")
+    #expect(text.contains("cancel_task(\"com.example.export.1\")"), "\(text)")
   }
 }

@@ -97,11 +97,12 @@ extension SplitMix64 {
   static func randomInput(_ rng: inout Rng, _ state: LifecycleState) -> Input {
     let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
     let work = state.backgroundWork
-    let domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
+    var domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
                                 durationsUs: [rng.seconds(40)], scenes: [state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1],
                                 actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]),
                                 bgTaskRequests: work.pending.map(\.request.identifier) + ["com.example.never"],
                                 transferSessions: work.transfers.map(\.session) + ["com.example.never"])
+    domain.continuedTasks = work.cancellableContinued + ["com.example.never"]
     let inputs = spec.candidates(domain)
     return inputs[rng.below(inputs.count)]
   }
@@ -135,6 +136,12 @@ extension SplitMix64 {
         if case .forceQuit = input { forceQuitBeforeUserLaunch = true }
         if case .launch = input { forceQuitBeforeUserLaunch = false }
         if case .openURL = input { forceQuitBeforeUserLaunch = false }
+        // The user opens the app from a quick action, a link, a handoff or a notification's tap too.
+        switch input {
+        case .quickAction, .universalLink, .handoff: forceQuitBeforeUserLaunch = false
+        case .tapNotification where input.userTakesDevice: forceQuitBeforeUserLaunch = false
+        default: break
+        }
       case let .notificationPosted(name, _, _):
         if name == "UIApplication.didFinishLaunchingNotification" { didFinishReturned = true }
       case let .sceneConnected(scene):

@@ -53,9 +53,10 @@ import Testing
 
   @Test("every verb makes at least one input, and each input names its verb")
   func everyVerbMakesInputs() {
-    let domain = ArgumentDomain(controllers: ["Detail"], tabs: 2, urls: ["notes://1"], durationsUs: [1],
+    var domain = ArgumentDomain(controllers: ["Detail"], tabs: 2, urls: ["notes://1"], durationsUs: [1],
                                 actions: ActionCatalog(byController: ["Detail": ["save"]]),
                                 bgTaskRequests: ["com.example.refresh"], transferSessions: ["com.example.images"])
+    domain.continuedTasks = ["com.example.export.1"]
     for spec in VerbSpec.all {
       let inputs = spec.candidates(domain)
       #expect(!inputs.isEmpty, "\(spec.name)")

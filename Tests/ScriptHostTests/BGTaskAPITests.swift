@@ -80,7 +80,7 @@ import Testing
     for (call, message) in [
       ("BGTaskScheduler.register(\"r\", function() end)", "app.lua:4: register: call it with ':' — BGTaskScheduler:register(…), not BGTaskScheduler.register(…)"),
       ("BGTaskScheduler:submit { id = \"r\", kind = \"refresh\", requiresExternalPower = true }", "app.lua:4: submit: only a processing request takes requiresExternalPower"),
-      ("BGTaskScheduler:submit { id = \"r\", kind = \"daily\" }", "app.lua:4: submit: kind must be \"refresh\" or \"processing\""),
+      ("BGTaskScheduler:submit { id = \"r\", kind = \"daily\" }", "app.lua:4: submit: kind must be \"refresh\", \"processing\" or \"continued\""),
       ("background_transfer { session = 3 }", "app.lua:4: background_transfer: session must be a string (the background session's identifier)"),
     ] {
       let app = Self.declaring + "\nfunction AppDelegate.didFinishLaunchingWithOptions(application)\n  \(call)\nend\n"

@@ -19,6 +19,39 @@ def read_log(path):
     return lines[0], [l for l in lines[1:] if "seq" in l], lines[-1]
 
 
+def category(t):
+    """MetricKit 27's category of an outcome's termination, written out apart from lifesim's."""
+    reason, description = t["reason"], t["description"]
+    if reason == "jetsam":
+        return "memoryLimit" if description.startswith("per-process-limit") else "systemPressure"
+    if reason == "crash":
+        bad_access = t.get("code") == "EXC_BAD_ACCESS" or "EXC_BAD_ACCESS" in description
+        return "badAccess" if bad_access else "illegalInstruction"
+    return {"watchdog": "watchdog", "suspended_with_locked_file": "watchdog",
+            "background_task_expired": "taskTimeout", "user": "normal", "reboot": "normal"}[reason]
+
+
+def foreground_at_terminations(events):
+    """For each kill or crash: whether the app was active or inactive just before it."""
+    out, foreground = [], False
+    for e in events:
+        name = e.get("name")
+        if e["kind"] == "crash" or (e["kind"] == "system" and name == "terminate"):
+            out.append(foreground)
+            foreground = False
+        elif e["kind"] == "system" and name == "launchProcess":
+            foreground = e["mode"] == "foreground"
+        elif e["kind"] == "system" and name == "continueLaunch":
+            foreground = e["state"] != "background"
+        elif e["kind"] == "system" and name == "suspend":
+            foreground = False
+        elif e["kind"] == "transition" and name == "applicationState":
+            foreground = e["to"] != "background"
+        elif e["kind"] == "transition" and e.get("to") in ("foregroundInactive", "foregroundActive"):
+            foreground = True
+    return out
+
+
 def main(folder, analytics, hand, logs):
     problems = []
     logs = [os.path.abspath(l) if not os.path.isabs(l) else l for l in logs]
@@ -42,10 +75,13 @@ def main(folder, analytics, hand, logs):
         problems.append(f"{len(queries)} queries in {analytics}")
 
     # lifesim's own outcomes, from the trailers.
-    outcomes, headers, slowest = {}, {}, defaultdict(int)
+    outcomes, headers, slowest, counted = {}, {}, defaultdict(int), Counter()
     for log in logs:
         header, events, trailer = read_log(log)
         outcomes[log], headers[log] = trailer["outcome"], header
+        places = foreground_at_terminations(events)
+        for t, fg in zip(trailer["outcome"]["terminations"], places):
+            counted[(category(t), "foreground" if fg else "background")] += 1
         scenario = next(s for s in header["scripts"] if s["role"] == "scenario")["path"]
         headers[log]["scenario_path"] = scenario
         waiting = []
@@ -77,6 +113,10 @@ def main(folder, analytics, hand, logs):
     got = {r[0]: r[1] for r in results.get("Terminations by reason across runs", [])}
     if got != dict(reasons):
         problems.append(f"terminations by reason: {got}, lifesim says {dict(reasons)}")
+
+    got = {(r[0], r[1]): r[2] for r in results.get("Terminations by MetricKit category, foreground and background", [])}
+    if got != dict(counted) or len(counted) < 3:
+        problems.append(f"terminations by category: {got}, the logs say {dict(counted)}")
 
     failed = sum(o["expectations"]["failed"] for o in outcomes.values())
     if len(results.get("Failed expectations", [])) != failed:
