@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LuaRuntime
 
 // The app API of continued processing tasks (iOS 26): the members `submit{ kind = "continued" }`
 // takes, and `task:updateProgress(done, total)` on the task a continued launch handler receives

@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Testing
 @testable import Lifecycle
 
