@@ -236,12 +236,6 @@ package struct ChromeTraceExporter: ~Copyable {
     if let at { out.string(at) } else { out.raw("null") }
   }
 
-  private func trackName(for target: String) -> String {
-    // Not on the task's own track: an expiration handler may end its task, and the two would overlap.
-    if target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" { return "Background tasks" }
-    return SceneTrackName.of(target, in: state)
-  }
-
   /// Where an app call shows: on the track of the callback that made it.
   private var callerTrack: String { open.last?.track ?? "System" }
 
@@ -371,7 +365,7 @@ package struct ChromeTraceExporter: ~Copyable {
   /// tick (sequence clock) or none.
   private mutating func callbackDelivered(_ cb: Callback, target: String, handled: Bool, depth: Int,
                                           _ arguments: CallbackArguments, seq: Int64, t: Int64, ts: Int64) {
-    let track = trackName(for: target)
+    let track = SceneTrackName.chromeTrack(for: target, in: state)
     if handled {
       let start = beginArgs()
       callbackArgs(seq: seq, t: t, target: target, depth: depth, handled: handled, arguments)

@@ -13,4 +13,12 @@ package enum SceneTrackName {
   package static func sceneDelegate(of scene: String, in state: LifecycleState) -> String {
     state.severalScenesSeen ? "\(scene) SceneDelegate" : "SceneDelegate"
   }
+
+  /// The chrome trace's track for a callback or call on `target`: background tasks, `after` work
+  /// and notification observers share one track (an expiration handler may end its task, and
+  /// the two would overlap on the task's own), the rest as `of(_:in:)` names them.
+  package static func chromeTrack(for target: String, in state: LifecycleState) -> String {
+    if target.hasPrefix("BackgroundTask#") || target.hasPrefix("after#") || target == "NotificationCenter" { return "Background tasks" }
+    return of(target, in: state)
+  }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// No function in Sources/ spans more than 70 lines, and the lint that says so can fail.
+@Suite struct FunctionLengthTests {
+  private let lint = repositoryRoot.appendingPathComponent("lint/function-length").path
+
+  @Test func noFunctionInSourcesIsOverSeventyLines() throws {
+    let r = try runProcess(lint, ["Sources"], cwd: repositoryRoot.path)
+    #expect(r.status == 0 && r.out.isEmpty && r.err.isEmpty, "\(r.out)\(r.err)")
+  }
+
+  @Test func theLintReportsALongFunctionAndIgnoresBracesInStringsAndComments() throws {
+    let dir = temp("function-length")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let body = (1...69).map { _ in "  let s = \"}\" // }" }.joined(separator: "\n")
+    let longOne = "struct S {\n  func long() {\n\(body)\n  }\n  func short() { }\n}\n"
+    try longOne.write(toFile: dir + "/Long.swift", atomically: true, encoding: .utf8)
+    let r = try runProcess(lint, [dir], cwd: repositoryRoot.path)
+    #expect(r.status == 1)
+    #expect(r.out == "\(dir)/Long.swift:2: func long spans 71 lines (limit 70)\n")
+    let fits = "func fits() {\n" + (1...68).map { _ in "  _ = 1" }.joined(separator: "\n") + "\n}\n"
+    try fits.write(toFile: dir + "/Long.swift", atomically: true, encoding: .utf8)
+    let ok = try runProcess(lint, [dir], cwd: repositoryRoot.path)
+    #expect(ok.status == 0 && ok.out.isEmpty, "\(ok.out)")
+  }
+}
+
+/// The module boundaries the package promises: C's Lua API only in LuaRuntime, no file over 500
+/// lines in Sources/, and a model that reads no log.
+@Suite struct ModuleBoundaryTests {
+  private func swiftFiles(under folder: String) throws -> [String] {
+    let root = repositoryRoot.appendingPathComponent(folder).path
+    let paths = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+    return paths.filter { $0.hasSuffix(".swift") }.sorted().map { root + "/" + $0 }
+  }
+
+  @Test func onlyLuaRuntimeImportsCLuaOrCallsLuasCAPI() throws {
+    var offenders: [String] = []
+    for path in try swiftFiles(under: "Sources") where !path.contains("/Sources/LuaRuntime/") {
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      if text.contains("import CLua") || text.range(of: #"\blua(L)?_[a-z]+\("#, options: .regularExpression) != nil { offenders.append(path) }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+  }
+
+  @Test func noFileInSourcesIsOverFiveHundredLines() throws {
+    var offenders: [String] = []
+    for path in try swiftFiles(under: "Sources") {
+      let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+      if lines > 500 { offenders.append("\(path): \(lines)") }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+  }
+
+  @Test func theModelImportsOnlyJSON() throws {
+    var imports: Set<String> = []
+    for path in try swiftFiles(under: "Sources/Lifecycle") {
+      for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where line.hasPrefix("import ") {
+        imports.insert(String(line.dropFirst("import ".count)))
+      }
+    }
+    #expect(imports.subtracting(["Foundation", "Glibc", "Darwin"]) == ["JSON"], "\(imports.sorted())")
+  }
+}
