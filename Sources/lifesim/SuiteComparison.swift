@@ -115,7 +115,7 @@ struct SuiteComparison {
   }
 
   /// A short name for an event: a callback's or a verb's name, else its trace text.
-  private func label(_ line: EventDiffer.Line) -> String {
+  private func label(_ line: EventDiffer.Body) -> String {
     guard let decoded = try? line.decoded() else { return "?" }
     let body = decoded.event.body
     if case let .callbackDelivered(callback, _, _, _, _) = body { return callback.key }
