@@ -4,7 +4,7 @@ import PackageDescription
 // Dependency arrows (see docs/architecture.md), none pointing up:
 //   JSON ← EventStore (files, the chain, readers) ← LifecycleLog → Lifecycle (the model) → JSON
 //   LuaRuntime → CLua;  ScriptHost → LuaRuntime, LifecycleLog;  Explore → ScriptHost
-//   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render
+//   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
 //   lifesim (thin commands) → Suite, Explore, Render;  AppScan (lifesim scan) → Lifecycle
 // Modules also import the modules below them directly. JSON, EventStore and Lifecycle know
 // neither Lua nor the command line; Lifecycle reads and writes no file.
@@ -57,7 +57,7 @@ let package = Package(
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
     // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
     .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
-    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
+    .target(name: "Suite", dependencies: ["ScriptHost", "Render", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
     .target(name: "AppScan", dependencies: [
       "Lifecycle", "JSON", "EventStore", "ScriptHost",

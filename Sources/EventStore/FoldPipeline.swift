@@ -137,7 +137,7 @@ final class FoldChunk: @unchecked Sendable {
 }
 
 /// One event of a chunk, where `FoldPart` found it.
-struct FoldEvent {
+struct FoldEventLine {
   var seq: Int64
   var t: Int64
   var kind: EventKind
@@ -156,7 +156,7 @@ struct FoldEvent {
 /// for the lines it leaves).
 final class FoldPart: @unchecked Sendable {
   // @unchecked: used by one task at a time; read by the caller only once handed over.
-  private(set) var events: [FoldEvent] = []
+  private(set) var events: [FoldEventLine] = []
   private(set) var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 1024)
   private var memberCount = 0
   /// A line does not link, is not JSON, or its kind is unknown.
@@ -197,7 +197,7 @@ final class FoldPart: @unchecked Sendable {
       }
       let seq = Self.integer(body, members[memberCount - count].value)
       let t = Self.integer(body, members[memberCount - count + 1].value)
-      events.append(FoldEvent(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
+      events.append(FoldEventLine(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
                               firstMember: memberCount - count, memberCount: count, keys: keys))
     }
   }

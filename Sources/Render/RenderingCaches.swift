@@ -36,7 +36,7 @@ package struct TraceLineCache {
   /// The trace line of `line`, formatted by `formatter` (whose state moves on as if it had
   /// formatted it); `timed`: the line is `time(t)`, a space, and a text that does not depend
   /// on `t`.
-  package mutating func text(of line: EventDiffer.Line, formatter: inout TraceFormatter) throws -> (text: String, timed: Bool) {
+  package mutating func text(of line: EventDiffer.Body, formatter: inout TraceFormatter) throws -> (text: String, timed: Bool) {
     guard Self.usable, let (t, afterTime) = Self.timeAndRest(line.body) else { return (try Self.plainText(of: line, formatter: &formatter), false) }
     let key = line.body.withUnsafeBytes { body in
       withUnsafeBytes(of: formatter) { CanonicalBody.hash(UnsafeRawBufferPointer(rebasing: body[afterTime...]), seed: CanonicalBody.hash($0)) }
@@ -65,7 +65,7 @@ package struct TraceLineCache {
 
   /// The trace line of `line`, decoded and formatted afresh: what `text(of:formatter:)` gives
   /// without the cache.
-  package static func plainText(of line: EventDiffer.Line, formatter: inout TraceFormatter) throws -> String {
+  package static func plainText(of line: EventDiffer.Body, formatter: inout TraceFormatter) throws -> String {
     let decoded = try line.decoded()
     return formatter.line(seq: decoded.seq, decoded.event)
   }

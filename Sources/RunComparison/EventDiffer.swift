@@ -23,7 +23,7 @@ public struct EventDiffer {
   public enum Side: Sendable { case same, removed, added }
 
   /// One event of a hunk: its canonical body (with its closing brace).
-  public struct Line: Sendable {
+  public struct Body: Sendable {
     public var side: Side
     public var body: [UInt8]
 
@@ -47,7 +47,7 @@ public struct EventDiffer {
   /// or one piece of a longer one.
   public struct Hunk: Sendable {
     public var aStart: Int64, aCount: Int64, bStart: Int64, bCount: Int64
-    public var lines: [Line]
+    public var lines: [Body]
     /// The hunk goes on in the next piece, which starts where this one ends on both sides.
     public var continued = false
 
@@ -59,7 +59,7 @@ public struct EventDiffer {
 
   /// Where the runs first part: each side's first differing event (nil: that run ended there).
   public struct Divergence: Sendable {
-    public var a: Line?, b: Line?
+    public var a: Body?, b: Body?
     public var aSeq: Int64, bSeq: Int64
     public var t: Int64
   }
@@ -121,7 +121,7 @@ public struct EventDiffer {
       if open, trailing > 0 {
         var copy = [UInt8](body)
         if !hasBrace { copy.append(UInt8(ascii: "}")) }
-        hunk.lines.append(Line(side: .same, body: copy)); hunk.aCount += 1; hunk.bCount += 1
+        hunk.lines.append(Body(side: .same, body: copy)); hunk.aCount += 1; hunk.bCount += 1
         trailing -= 1
         if trailing == 0 { try close() }
       } else {
@@ -169,17 +169,17 @@ public struct EventDiffer {
       if firstDivergence == nil {
         let x = pendingA.isEmpty ? nil : pendingA[0], y = pendingB.isEmpty ? nil : pendingB[0]
         firstDivergence = Divergence(
-          a: x.map { _ in Line(side: .removed, body: pendingA.body(0)) }, b: y.map { _ in Line(side: .added, body: pendingB.body(0)) },
+          a: x.map { _ in Body(side: .removed, body: pendingA.body(0)) }, b: y.map { _ in Body(side: .added, body: pendingB.body(0)) },
           aSeq: x?.seq ?? recentSeq.a + 1, bSeq: y?.seq ?? recentSeq.b + 1, t: min(x?.t ?? Int64.max, y?.t ?? Int64.max))
       }
       if !open {
-        let lines = recent.drain().map { Line(side: .same, body: $0) }
+        let lines = recent.drain().map { Body(side: .same, body: $0) }
         let n = Int64(lines.count)
         hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
         open = true
       }
-      for k in 0..<i { hunk.lines.append(Line(side: .removed, body: pendingA.body(k))); hunk.aCount += 1 }
-      for k in 0..<j { hunk.lines.append(Line(side: .added, body: pendingB.body(k))); hunk.bCount += 1 }
+      for k in 0..<i { hunk.lines.append(Body(side: .removed, body: pendingA.body(k))); hunk.aCount += 1 }
+      for k in 0..<j { hunk.lines.append(Body(side: .added, body: pendingB.body(k))); hunk.bCount += 1 }
       if i > 0 { recentSeq.a = pendingA[i - 1].seq }
       if j > 0 { recentSeq.b = pendingB[j - 1].seq }
       pendingA.removeFirst(i)

@@ -40,7 +40,7 @@ import Testing
       let scanner = try LogScanner(path: log)
       while let e = try scanner.next() { bodies.append(Array(e.bodyWithoutBrace) + [UInt8(ascii: "}")]) }
       for body in bodies + bodies {
-        let line = EventDiffer.Line(side: .same, body: body)
+        let line = EventDiffer.Body(side: .same, body: body)
         let (text, _) = try cache.text(of: line, formatter: &cached)
         #expect(text == (try TraceLineCache.plainText(of: line, formatter: &plain)), "\(log)")
       }

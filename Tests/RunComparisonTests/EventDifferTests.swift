@@ -14,7 +14,7 @@ import Testing
     return (differ, hunks, read)
   }
 
-  private func text(_ line: EventDiffer.Line) -> String { String(decoding: line.body, as: UTF8.self) }
+  private func text(_ line: EventDiffer.Body) -> String { String(decoding: line.body, as: UTF8.self) }
 
   @Test func identicalRunsHaveNoHunk() throws {
     let events: [Recorded] = [.launch(at: 1), .note("a"), .note("b")]
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func aBodyThatIsNotAnEventFailsToDecode() {
-    let line = EventDiffer.Line(side: .same, body: Array(#"{"seq":1}"#.utf8))
+    let line = EventDiffer.Body(side: .same, body: Array(#"{"seq":1}"#.utf8))
     #expect(throws: EventDiffer.Failure.self) { try line.decoded() }
   }
 }

@@ -2,10 +2,12 @@ import Render
 
 /// The suite report's `--compare` section: one row per pair of runs that differ, every text
 /// through `HTMLText`.
-struct ComparisonTable {
-  let changes: [ComparisonChange]
+package struct ComparisonTable {
+  package let changes: [ComparisonChange]
 
-  var html: String {
+  package init(changes: [ComparisonChange]) { self.changes = changes }
+
+  package var html: String {
     var rows = ""
     for change in changes {
       let cells = [

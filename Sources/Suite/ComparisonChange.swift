@@ -1,28 +1,27 @@
 import EventStore
 import JSON
-import Suite
 
 /// Two runs of one scenario that differ (`lifesim test --compare`): the callbacks one delivers
 /// more often than the other, the outcome's changes, the diagnostics that are new, and where
 /// the events first part.
-struct ComparisonChange {
-  let name: String, file: String
-  let from: CaseResult, to: CaseResult
+package struct ComparisonChange {
+  package let name: String, file: String
+  package let from: CaseResult, to: CaseResult
   /// `+ restoreInteractionStateWith`, `- viewDidAppear`, `- x + y`; nil: the events agree.
-  let step: String?
+  package let step: String?
   /// The last event both runs share before the step.
-  let after: String?
+  package let after: String?
   /// Outcome rows that differ: (row, from, to).
-  let outcome: [(String, String, String)]
+  package let outcome: [(String, String, String)]
   /// Callbacks `to` delivers more often than `from`, with how many more; and the reverse.
-  let appeared: [(String, Int)], disappeared: [(String, Int)]
+  package let appeared: [(String, Int)], disappeared: [(String, Int)]
   /// Diagnostic codes `to` notes more often than `from`, with how many more.
-  let diagnostics: [(String, Int)]
+  package let diagnostics: [(String, Int)]
 
   /// Both runs' profiles, saying only what differs and what both lack: `iOS 12 → 13`,
   /// `iOS 17: no scenes → scenes`, `iOS 12 (no scenes) → 13 (scenes)`, `iOS 14 → 15, no scenes`,
   /// `iOS 27: SDK 26 → 27, no scenes`.
-  var pairText: String {
+  package var pairText: String {
     func scenes(_ r: CaseResult) -> String { r.scenes ? "scenes" : "no scenes" }
     if let a = from.sdk, let b = to.sdk, a != b { return "iOS \(from.ios): SDK \(a) → \(b)" + (from.scenes ? "" : ", no scenes") }
     if from.ios == to.ios { return "iOS \(from.ios): \(scenes(from)) → \(scenes(to))" }
@@ -31,7 +30,7 @@ struct ComparisonChange {
   }
 
   /// The outcome's changes, the status first: `error → passed; final state: a → b`.
-  var outcomeText: String? {
+  package var outcomeText: String? {
     var changes: [String] = []
     if from.status != to.status { changes.append("\(from.status.rawValue) → \(to.status.rawValue)") }
     changes += outcome.map { "\($0.0): \($0.1) → \($0.2)" }
@@ -39,15 +38,15 @@ struct ComparisonChange {
   }
 
   /// The first divergence as the report names it: `- x + y (after z)`, or `the same events`.
-  var divergenceText: String { step.map { $0 + (after.map { " (after \($0))" } ?? "") } ?? "the same events" }
+  package var divergenceText: String { step.map { $0 + (after.map { " (after \($0))" } ?? "") } ?? "the same events" }
 
-  static func countsText(_ counts: [(String, Int)]) -> String {
+  package static func countsText(_ counts: [(String, Int)]) -> String {
     counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
   }
 
   /// The human report: the scenario and the pair, then one line per kind of change, the first
   /// divergence last.
-  var text: String {
+  package var text: String {
     var lines = ["\(TerminalText.visible(name)): \(pairText)"]
     if !appeared.isEmpty { lines.append("  appeared: " + Self.countsText(appeared)) }
     if !disappeared.isEmpty { lines.append("  disappeared: " + Self.countsText(disappeared)) }
@@ -58,7 +57,7 @@ struct ComparisonChange {
   }
 
   /// The `comparison` line of `lifesim test --json` (docs/json.md).
-  func json(axis: ComparisonAxis) -> JSONValue {
+  package func json(axis: ComparisonAxis) -> JSONValue {
     func run(_ r: CaseResult) -> JSONValue {
       .object([("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))] + (r.sdk.map { [("sdk", .int(Int64($0)))] } ?? []))
     }

@@ -5,22 +5,20 @@ import Glibc
 import Lifecycle
 import Render
 import RunComparison
-import Suite
-
 
 /// `lifesim test --compare profiles|scenes`: what changes from one profile to the next, or when
 /// the app adopts scenes. Every case keeps its log; each pair of runs the axis names is compared
 /// with `diff`'s engine and counted (`RunTally`), and the pairs whose runs differ are reported.
-struct SuiteComparison {
+package struct SuiteComparison {
   /// Which runs are paired.
-  let axis: ComparisonAxis
+  package let axis: ComparisonAxis
   /// Where every case's log goes: --logs DIR, or a temporary folder removed at the end.
-  let directory: String
+  package let directory: String
   private let temporary: Bool
   /// --keep all: the logs of passing cases stay in --logs DIR too.
   private let keepPassing: Bool
 
-  init(axis: ComparisonAxis, logs: String?, keepPassing: Bool) throws(SuiteError) {
+  package init(axis: ComparisonAxis, logs: String?, keepPassing: Bool) throws(SuiteError) {
     self.axis = axis
     self.keepPassing = keepPassing
     if let logs {
@@ -39,7 +37,7 @@ struct SuiteComparison {
 
   /// The pairs the axis compares, scenario by scenario in case order: each profile with the
   /// next one run (oldest first), or each run without scenes with the same run with scenes.
-  func pairs(_ results: [CaseResult]) -> [(from: CaseResult, to: CaseResult)] {
+  package func pairs(_ results: [CaseResult]) -> [(from: CaseResult, to: CaseResult)] {
     var groups: [String: [CaseResult]] = [:]
     var order: [String] = []
     for r in results where r.logPath != nil && r.status != .skipped {
@@ -68,7 +66,7 @@ struct SuiteComparison {
   }
 
   /// What the report says when no pair differs: that none was formed, or that all agree.
-  func noChangeText(pairs: Int) -> String {
+  package func noChangeText(pairs: Int) -> String {
     let compared = pairs == 1 ? "1 pair compared" : "\(pairs) pairs compared"
     switch (axis, pairs) {
     case (.scenes, 0): return "Nothing to compare: no scenario ran both without scenes and with them on one iOS."
@@ -82,7 +80,7 @@ struct SuiteComparison {
 
   /// The change from `a` to `b`; nil when their runs agree. A kept log that cannot be read is
   /// trouble, never "no difference": the report would say that nothing changed.
-  func compare(_ a: CaseResult, _ b: CaseResult) throws(SuiteError) -> ComparisonChange? {
+  package func compare(_ a: CaseResult, _ b: CaseResult) throws(SuiteError) -> ComparisonChange? {
     guard let pathA = a.logPath, let pathB = b.logPath else { return nil }
     let logA: LogScanner, logB: LogScanner, tallyA: RunTally, tallyB: RunTally
     var first: EventDiffer.Hunk?
@@ -115,7 +113,7 @@ struct SuiteComparison {
   }
 
   /// A short name for an event: a callback's or a verb's name, else its trace text.
-  private func label(_ line: EventDiffer.Line) -> String {
+  private func label(_ line: EventDiffer.Body) -> String {
     guard let decoded = try? line.decoded() else { return "?" }
     let body = decoded.event.body
     if case let .callbackDelivered(callback, _, _, _, _) = body { return callback.key }
@@ -131,14 +129,14 @@ struct SuiteComparison {
   private func removes(_ r: CaseResult) -> Bool { temporary || (!keepPassing && r.status == .passed) }
 
   /// A result as reported: without a log that will not be kept.
-  func reported(_ r: CaseResult) -> CaseResult {
+  package func reported(_ r: CaseResult) -> CaseResult {
     var r = r
     if removes(r) { r.logPath = nil }
     return r
   }
 
   /// Removes the logs nobody asked for; returns the results as reported.
-  func finish(_ results: [CaseResult]) -> [CaseResult] {
+  package func finish(_ results: [CaseResult]) -> [CaseResult] {
     for r in results where removes(r) {
       if let path = r.logPath { POSIXFile.remove(path) }
     }

@@ -1,15 +1,16 @@
-import ArgumentParser
 import Lifecycle
 
 /// `lifesim test --compare AXIS`: what two runs of each scenario differ in. `profiles` pairs each
 /// profile with the next one run; `scenes` pairs a run without scenes with the same run with
 /// scenes, on each iOS; `sdk=A,B` pairs a run built with SDK A with the same run built with B.
-enum ComparisonAxis: Equatable, ExpressibleByArgument {
+package enum ComparisonAxis: Equatable, Sendable {
   case profiles
   case scenes
   case sdk(from: Int, to: Int)
 
-  init?(argument: String) {
+  /// The axis `--compare` names (`profiles`, `scenes`, `sdk=A,B` with two different releases);
+  /// nil for anything else.
+  package init?(argument: String) {
     switch argument {
     case "profiles": self = .profiles
     case "scenes": self = .scenes
@@ -22,11 +23,8 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
     }
   }
 
-  /// What the usage error for a wrong value lists.
-  static var allValueStrings: [String] { ["profiles", "scenes", "sdk=A,B"] }
-
   /// `profiles`, `scenes`, `sdk=26,27`: as the option spells it.
-  var text: String {
+  package var text: String {
     switch self {
     case .profiles: return "profiles"
     case .scenes: return "scenes"
@@ -35,7 +33,7 @@ enum ComparisonAxis: Equatable, ExpressibleByArgument {
   }
 
   /// The SDKs each case runs with: both of `sdk=A,B`'s, else the run's own (`[nil]`).
-  var sdkVariants: [Int?] {
+  package var sdkVariants: [Int?] {
     if case let .sdk(a, b) = self { return [a, b] }
     return [nil]
   }
