@@ -34,6 +34,7 @@ import Testing
     var s = Steps()
     s.fold(.processStarted(mode: .foreground, state: .inactive), at: 1) {
       $0.process = .running; $0.applicationState = .inactive; $0.generation = 1
+      $0.foregroundTracker.follow(.processStarted(mode: .foreground, state: .inactive))  // a user's launch is in the foreground
     }
     s.fold(.sceneSessionChanged(created: true), at: 2) { $0.sceneSessions = 1 }
     s.fold(.sceneConnected(scene: "Scene#1"), at: 3) { $0.scenes = [SceneState(label: "Scene#1")]; $0.scenesConnected = 1 }
