@@ -16,6 +16,8 @@ package struct ScanLimits: Sendable {
   package var maxFileBytes = 4 << 20
   package var maxDepth = 40
   package var maxTotalBytes = 512 << 20
+  /// Folder entries looked at, of any kind: a tree of millions of other files is cut short too.
+  package var maxEntries = 1_000_000
 
   package init() {}
 }
@@ -33,23 +35,27 @@ enum SourceDiscovery {
   /// The Swift files, Info.plists, storyboards and project files under `paths`, each list sorted.
   static func find(_ paths: [String], limits: ScanLimits) throws(ScanTrouble) -> SourceFiles {
     var found = SourceFiles()
-    var count = 0
+    var count = 0, entries = 0
     for path in paths {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
         throw ScanTrouble("\(path): no such file or folder")
       }
       if isFolder.boolValue {
-        try walk(path, depth: 0, limits: limits, count: &count, into: &found)
-      } else {
-        classify(path, into: &found, explicit: true)
+        try walk(path, depth: 0, limits: limits, count: &count, entries: &entries, into: &found)
+      } else if !isRegularFile(path) || !classify(path, into: &found, explicit: true) {
+        throw ScanTrouble("\(path): not a file a scan reads (a .swift file, an Info.plist or other .plist, a .storyboard, a project.pbxproj, or a folder)")
       }
+    }
+    // A scan that read no Swift cannot say the app is fine: a wrong folder is trouble, not green.
+    if found.swift.isEmpty {
+      throw ScanTrouble("\(paths.joined(separator: ", ")): no Swift file found (build folders, Pods and Carthage are skipped); give the app's source folder")
     }
     found.swift.sort(); found.infoPlists.sort(); found.storyboards.sort(); found.projects.sort()
     return found
   }
 
-  private static func walk(_ folder: String, depth: Int, limits: ScanLimits, count: inout Int,
+  private static func walk(_ folder: String, depth: Int, limits: ScanLimits, count: inout Int, entries: inout Int,
                            into found: inout SourceFiles) throws(ScanTrouble) {
     guard depth <= limits.maxDepth else { throw ScanTrouble("\(folder): folders nest deeper than \(limits.maxDepth) levels") }
     let names: [String]
@@ -58,19 +64,26 @@ enum SourceDiscovery {
       return
     }
     for name in names {
+      entries += 1
+      if entries > limits.maxEntries { throw ScanTrouble("\(folder): more than \(limits.maxEntries) entries under the scanned folders; scan a smaller folder") }
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
       // lstat: a link is never followed (a link to a parent folder would loop).
       guard let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType else { continue }
       if type == .typeDirectory {
         if skippedFolders.contains(name) { continue }
         // An .xcodeproj holds project.pbxproj (a generated Info.plist's keys).
-        try walk(path, depth: depth + 1, limits: limits, count: &count, into: &found)
+        try walk(path, depth: depth + 1, limits: limits, count: &count, entries: &entries, into: &found)
       } else if type == .typeRegular {
         guard classify(path, into: &found, explicit: false) else { continue }
         count += 1
         if count > limits.maxFiles { throw ScanTrouble("\(folder): more than \(limits.maxFiles) source files; scan a smaller folder") }
       }
     }
+  }
+
+  /// A regular file (not a FIFO or a device, whose read would block or never end), links followed.
+  private static func isRegularFile(_ path: String) -> Bool {
+    (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type] as? FileAttributeType) == .typeRegular
   }
 
   /// Files in the order of their kind; returns whether the file is one a scan reads.

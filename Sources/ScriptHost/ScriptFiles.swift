@@ -70,9 +70,14 @@ package struct ScriptLoader {
     let sizeGuess = (info?.size ?? 0) > 0 ? (info?.size ?? 0) + 1 : 4096
     var chunk = [UInt8](repeating: 0, count: min(sizeGuess, 65536))
     while true {
-      // A read error ends the text there, as the end of the file does.
+      // A read error is the script's trouble: a script cut short could run, and pass.
       let read = chunk.withUnsafeMutableBytes { POSIXFile.read(fd, into: $0.baseAddress!, count: $0.count) }
-      guard case let .success(n) = read, n > 0 else { break }
+      let n: Int
+      switch read {
+      case let .success(count): n = count
+      case let .failure(error): throw ScriptError(file: path, "cannot read: \(POSIXFile.describe(error.code))")
+      }
+      guard n > 0 else { break }
       bytes.append(contentsOf: chunk[0..<n])
       if bytes.count > scriptBytesMax { throw ScriptError(file: path, "larger than \(scriptBytesMax >> 20) MiB") }
     }

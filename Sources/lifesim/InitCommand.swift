@@ -5,8 +5,6 @@ import ScriptHost
 import Glibc
 #endif
 import Render
-import ScriptHost
-
 
 struct Init: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -7,9 +7,7 @@ import ScriptHost
 #if canImport(Glibc)
 import Glibc
 #endif
-import Lifecycle
 import Render
-import ScriptHost
 
 
 /// What `lifesim run` was asked to do, as plain values: built by ArgumentParser's `Run`, or by

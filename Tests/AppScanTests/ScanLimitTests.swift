@@ -18,6 +18,25 @@ import TestSupport
     #expect(throws: ScanTrouble("/nonexistent/App: no such file or folder")) { try AppScanner.scan(["/nonexistent/App"]) }
   }
 
+  /// A scan that reads no Swift cannot call the app fine: a wrong folder or file is trouble.
+  @Test func aScanThatFindsNoSwiftOrIsGivenAnotherFileIsTrouble() throws {
+    let empty = try folder("no-swift", files: ["README.md": "# app", "Pods/X/X.swift": "class X {}"])
+    #expect(throws: ScanTrouble("\(empty): no Swift file found (build folders, Pods and Carthage are skipped); give the app's source folder")) {
+      try AppScanner.scan([empty])
+    }
+    let objc = try folder("objc", files: ["Main.m": "int main() {}"]) + "/Main.m"
+    #expect(throws: ScanTrouble("\(objc): not a file a scan reads (a .swift file, an Info.plist or other .plist, a .storyboard, a project.pbxproj, or a folder)")) {
+      try AppScanner.scan([objc])
+    }
+  }
+
+  @Test func aTreeOfManyOtherFilesStopsTheScan() throws {
+    let root = try folder("entries", files: ["a.txt": "", "b.txt": "", "c.txt": "", "App.swift": ""])
+    var limits = ScanLimits()
+    limits.maxEntries = 3
+    #expect(throws: ScanTrouble("\(root): more than 3 entries under the scanned folders; scan a smaller folder")) { try AppScanner.scan([root], limits: limits) }
+  }
+
   @Test func tooManyFilesStopTheScan() throws {
     let root = try folder("many", files: ["a.swift": "", "b.swift": "", "c.swift": ""])
     var limits = ScanLimits()

@@ -27,8 +27,8 @@ import TestSupport
   }
 }
 
-/// The module boundaries the package promises: C's Lua API only in LuaRuntime, no file over 500
-/// lines in Sources/, and a model that reads no log.
+/// The module boundaries the package promises: C's Lua API only in LuaRuntime, C's file
+/// functions only in POSIXFile, no file over 500 lines in Sources/, and a model that imports JSON alone.
 @Suite struct ModuleBoundaryTests {
   private func swiftFiles(under folder: String) throws -> [String] {
     let root = repositoryRoot.appendingPathComponent(folder).path
@@ -40,7 +40,8 @@ import TestSupport
     var offenders: [String] = []
     for path in try swiftFiles(under: "Sources") where !path.contains("/Sources/LuaRuntime/") {
       let text = try String(contentsOfFile: path, encoding: .utf8)
-      if text.contains("import CLua") || text.range(of: #"\blua(L)?_[a-z]+\("#, options: .regularExpression) != nil { offenders.append(path) }
+      let cAPI = #"\b(lua|luaL|clua)_[a-z]+\(|\bLUA_[A-Z]+"#
+      if text.contains("import CLua") || text.range(of: cAPI, options: .regularExpression) != nil { offenders.append(path) }
     }
     #expect(offenders.isEmpty, "\(offenders)")
   }
@@ -61,6 +62,21 @@ import TestSupport
         imports.insert(String(line.dropFirst("import ".count)))
       }
     }
-    #expect(imports.subtracting(["Foundation", "Glibc", "Darwin"]) == ["JSON"], "\(imports.sorted())")
+    #expect(imports == ["JSON"], "\(imports.sorted())")
+  }
+
+  /// POSIXFile is the one place C file functions are called: a file that imports the C library
+  /// elsewhere calls none of them (a method of the same name is reached with `.`).
+  @Test func cFileFunctionsAreCalledOnlyInPOSIXFile() throws {
+    let call = #"(?<![.A-Za-z0-9_]|func )(open|stat|lstat|fstat|rename|unlink|mkdir|rmdir|opendir|readdir|fopen|realpath|mkdtemp|access|ftruncate)\("#
+    var offenders: [String] = []
+    for path in try swiftFiles(under: "Sources") where !path.hasSuffix("/EventStore/POSIXFile.swift") {
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      guard text.contains("import Glibc") || text.contains("import Darwin") else { continue }
+      for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+        if line.range(of: call, options: .regularExpression) != nil { offenders.append("\(path): \(line)") }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
   }
 }

@@ -104,4 +104,25 @@ import TestSupport
     #expect(forced.status == 1)
     #expect(try String(contentsOfFile: dir + "/home_and_return.lua", encoding: .utf8).hasPrefix("-- Written by `lifesim scan --emit-app`"))
   }
+
+  /// Even with --force, an emitted file never lands on a scanned source (a link to it), and a
+  /// folder that holds no Swift is trouble, not a green scan.
+  @Test func emitAppNeverWritesOverAnInputAndAScanOfNothingIsTrouble() throws {
+    let dir = temp("scan-emit-input")
+    try? FileManager.default.removeItem(atPath: dir)
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let source = fixtures + "/StoryboardApp/StoryboardApp/AppDelegate.swift"
+    let before = try String(contentsOfFile: source, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/app.lua", withDestinationPath: source)
+    let refused = try lifesim(["scan", "StoryboardApp", "--emit-app", dir, "--force"], cwd: fixtures)
+    #expect(refused.status == 2)
+    #expect(refused.err == "lifesim: \(dir)/app.lua: is the input StoryboardApp/StoryboardApp/AppDelegate.swift; refusing to write over it, even with --force\n")
+    #expect(try String(contentsOfFile: source, encoding: .utf8) == before)
+    let empty = temp("scan-nothing")
+    try? FileManager.default.removeItem(atPath: empty)
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let nothing = try lifesim(["scan", empty])
+    #expect(nothing.status == 2)
+    #expect(nothing.err == "lifesim: \(empty): no Swift file found (build folders, Pods and Carthage are skipped); give the app's source folder\n")
+  }
 }

@@ -8,6 +8,12 @@ import Glibc
 /// `ScriptLoader.normalize`, which names modules in log headers and finds the bundled library:
 /// `.` and `..` resolved textually, empty segments dropped, a relative path kept relative.
 @Suite struct ScriptPathTests {
+  /// A read error is the script's trouble, named, not the end of a script cut short that could
+  /// run and pass (/proc/self/mem opens, and its first read fails with EIO).
+  @Test func aReadErrorIsTroubleNotTheEndOfTheScript() {
+    #expect(throws: ScriptError("/proc/self/mem: cannot read: Input/output error")) { try ScriptLoader.readFile("/proc/self/mem") }
+  }
+
   @Test func pathsNormalizeTextually() {
     let cases: [(String, String)] = [
       ("/a/b/../c", "/a/c"), ("a/./b", "a/b"), ("a//b/", "a/b"), ("../x", "../x"), ("/../x", "/x"),

@@ -1,5 +1,6 @@
 import Foundation
 import Lifecycle
+import Render
 import ScriptHost
 import Suite
 import Testing
@@ -101,7 +102,8 @@ import TestSupport
   @Test func junitIsReadByARealConsumer() throws {
     let dir = try suiteFixture("junit")
     try "scenario { }\nlaunch()\nerror(\"boom\")\n".write(toFile: dir + "/b/crashing.lua", atomically: true, encoding: .utf8)
-    let results = try runSuite([dir], profiles: [14, 15])
+    // The real trace renderer (Render's, reading the case's log), so the report's text is the trace.
+    let results = try runSuite([dir], profiles: [14, 15], renderer: { path, seqs in try TraceText.lines(ofLogAt: path, seqs: seqs) })
     #expect(SuiteSummary(results).exitStatus == 2)
     let suites = try junitSuites(JUnitReport.xml(results, wallTimes: true, wallUs: 1))
     #expect(suites.map { $0["name"] as? String } == ["a/one.lua", "b/crashing.lua", "b/failing.lua", "b/later.lua"].map { dir + "/" + $0 })
@@ -114,8 +116,8 @@ import TestSupport
     #expect(failure["message"] as? String == "expect_state: expected state active, but the app is suspended")
     let text = failure["text"] as? String ?? ""
     #expect(text.contains("reproduce: lifesim run \(dir)/b/failing.lua --ios 14 --seed 1\n"))
-    let failingCase = try #require(results.first { $0.name == "failing [iOS 14]" })
-    #expect(text.hasSuffix(try #require(failingCase.trace.last)))
+    #expect(text.hasSuffix("✘ expect_state: expected state active, but the app is suspended  \(dir)/b/failing.lua:4"))
+    #expect(text.contains("● suspended"))
     let error = try #require(((suites[1]["cases"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
     #expect(error["type"] as? String == "Error")
     #expect(error["message"] as? String == "\(dir)/b/crashing.lua:3: boom")
