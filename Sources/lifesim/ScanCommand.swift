@@ -15,7 +15,7 @@ struct Scan: ParsableCommand {
       build folders, Pods, Carthage and .build), parses the Swift without type checking, and
       reports the app's lifecycle shape and the diagnostics of docs/scan.md, each with its
       file:line, its rule and the rule's source. Exit status: 0 no diagnostics, 1 diagnostics,
-      2 trouble (a path missing, a file that cannot be read).
+      2 trouble (a path missing, no Swift file found, a file that cannot be read).
 
       Example:
         lifesim scan MyApp/
