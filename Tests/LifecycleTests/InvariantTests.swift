@@ -85,9 +85,31 @@ extension SplitMix64 {
         }
       }
     }
+    usesContinuedTasks(app, &rng)
     var completion: Int?
     app.handlers["handleEventsForBackgroundURLSession"] = { sim in completion = sim.state.completions.last?.id }
     app.handlers["didFinishEvents"] = { sim in if ending != 2, let completion { try sim.complete(completion) } }
+  }
+
+  /// From iOS 26, the app starts an export as the user comes back: a continued task under a
+  /// wildcard identifier, registered just before its submit, queued or refused while another runs
+  /// (so `cancel_task`, the no-progress expiry and the swipe have a task to act on).
+  private static func usesContinuedTasks(_ app: ScriptedApp, _ rng: inout Rng) {
+    app.layout.bgTaskIdentifiers.append("com.example.export.*")
+    let strategy: ContinuedStrategy = rng.below(2) == 0 ? .queue : .fail
+    var exports = 0
+    for key in ["applicationDidBecomeActive", "sceneDidBecomeActive"] {
+      let earlier = app.handlers[key]
+      app.handlers[key] = { sim in
+        try earlier?(sim)
+        guard sim.profile.continuedProcessingTasks else { return }
+        exports += 1
+        let id = "com.example.export.\(exports)"
+        try sim.appRegister(id)
+        try sim.appSubmit(BGTaskRequest(identifier: id, kind: .continued,
+                                        continued: ContinuedRequest(title: "Export", subtitle: "\(exports)", strategy: strategy)))
+      }
+    }
   }
 
   /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
@@ -161,10 +183,21 @@ extension SplitMix64 {
         }
         if cb == .launchHandler {
           if !didFinishReturned { return "\(at): \(target) launch handler before didFinishLaunching returned" }
-          if s.isForeground { return "\(at): \(target) launch handler while the app is in the foreground" }
+          // A continued task starts inside its submit, which only the foreground may make.
+          let kind = arguments.payload?["kind"]?.stringValue
+          if s.isForeground, kind != BGTaskKind.continued.rawValue { return "\(at): \(target) launch handler while the app is in the foreground" }
           if forceQuitBeforeUserLaunch, arguments.payload?["kind"]?.stringValue == BGTaskKind.refresh.rawValue {
             return "\(at): \(target) refresh launch handler after a force quit, before the user opened the app"
           }
+          // One started in the foreground was submitted by the user's app just now; one started
+          // in the background would have outlived the force quit in the queue.
+          if forceQuitBeforeUserLaunch, !s.isForeground, kind == BGTaskKind.continued.rawValue {
+            return "\(at): \(target) continued task started after a force quit, before the user opened the app"
+          }
+        }
+        if cb == .expirationHandler, s.backgroundWork.running.contains(where: { $0.kind == .continued && BGTaskLabel.task($0.identifier) == target }),
+           !ContinuedExpiryCause.allCases.map(\.rawValue).contains(arguments.payload?["cause"]?.stringValue ?? "") {
+          return "\(at): \(target) expired with no cause"
         }
         if cb == .viewDidLoad {
           if loaded.contains(target) { return "\(at): viewDidLoad twice for \(target)" }
@@ -199,6 +232,11 @@ extension SplitMix64 {
       }
       if let broken = endings.check(e, before: s) { return "\(at): \(broken)" }
       s.evolve(e)
+      let work = s.backgroundWork
+      if forceQuitBeforeUserLaunch, s.process != .running,
+         work.pending.contains(where: { $0.request.kind == .continued }) || work.running.contains(where: { $0.kind == .continued }) {
+        return "\(at): a continued task outlived the force quit"
+      }
     }
     return nil
   }
@@ -209,6 +247,7 @@ extension SplitMix64 {
     var sawPush = false, sawSheet = false, sawExpiration = false, sawLaunchHandler = false, sawTransfer = false
     var sawEndings: Set<Callback> = []
     var openings: Set<String> = []
+    var continuedCauses: Set<String> = []  // the causes of continued tasks' expiries seen
     for seed in UInt64(1)...5_000 {
       var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
@@ -238,7 +277,9 @@ extension SplitMix64 {
         switch e.body {
         case .pushed: sawPush = true
         case .presented: sawSheet = true
-        case .callbackDelivered(.expirationHandler, _, _, _, _): sawExpiration = true
+        case let .callbackDelivered(.expirationHandler, _, _, _, arguments):
+          sawExpiration = true
+          if let cause = arguments.payload?["cause"]?.stringValue { continuedCauses.insert(cause) }
         case .callbackDelivered(.sceneDidDisconnect, _, _, _, _), .callbackDelivered(.applicationSignificantTimeChange, _, _, _, _),
              .callbackDelivered(.applicationProtectedDataDidBecomeAvailable, _, _, _, _):
           if case let .callbackDelivered(cb, _, _, _, _) = e.body { sawEndings.insert(cb) }
@@ -253,6 +294,7 @@ extension SplitMix64 {
     #expect(sawPush && sawSheet && sawExpiration && sawLaunchHandler && sawTransfer)
     #expect(sawEndings == [.sceneDidDisconnect, .applicationSignificantTimeChange, .applicationProtectedDataDidBecomeAvailable])
     #expect(openings == OpeningInvariants.all, "§15 cases never reached: \(OpeningInvariants.all.subtracting(openings).sorted())")
+    #expect(continuedCauses == Set(ContinuedExpiryCause.allCases.map(\.rawValue)))
   }
 
   @Test("the checker catches a broken rule")
@@ -282,6 +324,15 @@ extension SplitMix64 {
     ]
     #expect(Self.check(afterForceQuit, scenes: true)
       == "event 4: BGTaskScheduler#r refresh launch handler after a force quit, before the user opened the app")
+    let continued = CallbackArguments(payload: .object([("kind", .string(BGTaskKind.continued.rawValue))]))
+    let continuedAfterForceQuit: [Event] = [
+      Event(t: 0, .inputPerformed(.forceQuit, at: nil)),
+      Event(t: 0, .processStarted(mode: .background, state: .background)),
+      Event(t: 0, .notificationPosted(name: "UIApplication.didFinishLaunchingNotification", handled: false, depth: 0)),
+      Event(t: 0, .callbackDelivered(.launchHandler, target: "BGTaskScheduler#x", handled: true, depth: 0, arguments: continued)),
+    ]
+    #expect(Self.check(continuedAfterForceQuit, scenes: true)
+      == "event 4: BGTaskScheduler#x continued task started after a force quit, before the user opened the app")
     let sceneForTask: [Event] = [
       Event(t: 0, .inputPerformed(.bgTask("r"), at: nil)),
       Event(t: 0, .processStarted(mode: .background, state: .background)),
