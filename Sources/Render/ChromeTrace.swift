@@ -13,13 +13,11 @@ package struct ChromeTraceExporter: ~Copyable {
   private let profile: Profile?
   private let pid: Int64
   private var first = true
-  /// The trace events not yet handed to the sink, a line each, written in place (no JSON value
-  /// is built for them). A line after the first starts with a comma.
+  /// The trace lines not yet handed to the sink, written in place; after the first, each starts with a comma.
   private var out: TraceJSONBuffer
   /// Writes the lines to the sink on another thread.
   private let writer: TraceChunkWriter
-  /// The constant start of every instant, complete slice and counter of this run (up to their
-  /// `tid`, or `ts` for a counter, which has no track).
+  /// The constant start of every instant, slice and counter (up to `tid`, or a counter's `ts`).
   private let instantHead: [UInt8]
   private let spanHead: [UInt8]
   private let counterHead: [UInt8]
@@ -35,14 +33,11 @@ package struct ChromeTraceExporter: ~Copyable {
   /// The state shown on the "App state" track, and the `seq` and `t` of the event that started
   /// it (none: the process has not started yet, which the track leaves blank).
   private var appState: (label: String, ts: Int64, started: (seq: Int64, t: Int64)?) = ("not_running", 0, nil)
-  private var lastTs: Int64 = 0
-  private var lastT: Int64 = 0
-  /// The virtual time of the last counter sample (virtual clock).
+  private var lastTs: Int64 = 0, lastT: Int64 = 0
+  /// The virtual time (virtual clock) and the value (sequence clock) of the last counter sample.
   private var lastCounterT: Int64 = -1
-  /// The value of the last counter sample (sequence clock).
   private var lastCounterValue: Int64?
 
-  /// Bytes of trace lines gathered before they go to the sink.
   private let flushBytes: Int
 
   /// `flushBytes`: how many bytes of lines are gathered before they go to the sink (the tests
@@ -249,14 +244,22 @@ package struct ChromeTraceExporter: ~Copyable {
   }
 
   private mutating func counter(_ value: Int64, ts: Int64) {
+    sample("backgroundTimeRemaining (s)", "seconds", Double(value) / 1e6, ts: ts)
+    lastCounterValue = value
+  }
+
+  /// One sample of the counter `name` (a track of its own in Perfetto), its value under `key`.
+  private mutating func sample(_ name: String, _ key: StaticString, _ value: Double, ts: Int64) {
     startLine()
     out.raw(counterHead)
     out.int(ts)
-    out.raw(",\"name\":\"backgroundTimeRemaining (s)\",\"args\":{\"seconds\":")
-    out.double(Double(value) / 1e6)
+    out.raw(",\"name\":")
+    out.string(name)
+    out.raw(",\"args\":{\"")
+    out.raw(key); out.raw("\":")
+    out.double(value)
     out.raw("}}")
     endLine()
-    lastCounterValue = value
   }
 
   /// Virtual clock: between events the counter is drawn as a step, sampled every second of the
@@ -435,8 +438,10 @@ package struct ChromeTraceExporter: ~Copyable {
         out.field("end_seq", seq)
         end(w)
       }
+    case let .updateProgress(identifier, done, total):  // a continued task's progress, as its Live Activity shows it
+      sample("continued \(identifier) (%)", "percent", Double(done) / Double(max(total, 1)) * 100, ts: ts)
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
-         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .updateProgress,
+         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted,
          .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
       break
     }

@@ -17,7 +17,8 @@ struct Export: ParsableCommand {
       side); a track each for the system, the app state, the app and scene delegates, every view
       controller and each background task; callbacks and tasks as spans, inputs, app calls,
       notifications, expectations and kills as instants on their target's track, every event
-      with its seq and virtual time (t_us) in its args; backgroundTimeRemaining as a counter.
+      with its seq and virtual time (t_us) in its args; backgroundTimeRemaining, and each
+      continued task's progress (%), as counters.
       --clock sequence (the default) gives every event its own tick (ts = seq), so order and
       nesting show at any zoom; --clock virtual puts events at their virtual time (callbacks
       last their virtual durations, and the counter counts down each second while the app runs

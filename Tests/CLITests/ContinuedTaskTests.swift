@@ -130,4 +130,21 @@ end
     let cancel = try Self.run("launch() cancel_task(\"\(Self.id1)\")\n", ios: 18)
     #expect(cancel.status == 2 && cancel.err == "lifesim: s.lua:2: cancel_task(): continued processing tasks need iOS 26 or later (profile: iOS 18) (state: active)\n", "\(cancel.err)")
   }
+
+  /// The chrome-trace draws a continued task's progress as a counter of its own, a sample per
+  /// `updateProgress` (the bundled export scenario reports six steps, then a second export one).
+  @Test func theChromeTraceDrawsAContinuedTasksProgressAsACounter() throws {
+    let log = temp("continued-export-trace.lifelog")
+    try? FileManager.default.removeItem(atPath: log)
+    let run = try lifesim(["run", "Scripts/scenarios/continued_export.lua", "--lib", "Scripts/lib", "--ios", "26", "-q", "-o", log])
+    #expect(run.status == 0, "\(run.out)\(run.err)")
+    let trace = try lifesim(["export", log, "--format", "chrome-trace"])
+    let samples = trace.out.split(separator: "\n").filter { $0.contains(#""name":"continued "#) }
+    let expected = [(59, 1, "16.666666666666664"), (63, 1, "33.33333333333333"), (67, 1, "50.0"), (71, 1, "66.66666666666666"),
+                    (75, 1, "83.33333333333334"), (79, 1, "100.0"), (123, 2, "16.666666666666664")]
+    #expect(samples.count == expected.count, "\(samples)")
+    for (line, (ts, export, percent)) in zip(samples, expected) {
+      #expect(line.hasSuffix(#""ts":\#(ts),"name":"continued com.example.exporter.export.\#(export) (%)","args":{"percent":\#(percent)}}"#), "\(line)")
+    }
+  }
 }
