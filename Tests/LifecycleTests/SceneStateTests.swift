@@ -124,6 +124,8 @@ import Testing
       $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.process = .notRunning
       $0.applicationState = .background; $0.disconnectedScenes = []
       $0.terminations = [Termination(reason: .jetsam, code: nil, description: "reclaimed")]
+      $0.terminationsInForeground = [true]  // killed while still in the foreground (MetricKit's split)
+      $0.foregroundTracker.follow(.terminated(Termination(reason: .jetsam, code: nil, description: "reclaimed")))
     }
     #expect(s.state.sceneSessions == 2 && s.state.severalScenesSeen)
   }
