@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 
 /// The files a scan reads, found under the paths it was given, within limits.
@@ -37,13 +38,10 @@ enum SourceDiscovery {
     var found = SourceFiles()
     var count = 0, entries = 0
     for path in paths {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw ScanTrouble("\(path): no such file or folder")
-      }
-      if isFolder.boolValue {
+      guard case let .success(kind?) = POSIXFile.kind(path) else { throw ScanTrouble("\(path): no such file or folder") }
+      if kind == S_IFDIR {
         try walk(path, depth: 0, limits: limits, count: &count, entries: &entries, into: &found)
-      } else if !isRegularFile(path) || !classify(path, into: &found, explicit: true) {
+      } else if kind != S_IFREG || !classify(path, into: &found, explicit: true) {
         throw ScanTrouble("\(path): not a file a scan reads (a .swift file, an Info.plist or other .plist, a .storyboard, a project.pbxproj, or a folder)")
       }
     }
@@ -58,22 +56,21 @@ enum SourceDiscovery {
   private static func walk(_ folder: String, depth: Int, limits: ScanLimits, count: inout Int, entries: inout Int,
                            into found: inout SourceFiles) throws(ScanTrouble) {
     guard depth <= limits.maxDepth else { throw ScanTrouble("\(folder): folders nest deeper than \(limits.maxDepth) levels") }
-    let names: [String]
-    do { names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted() } catch {
+    guard let listed = POSIXFile.directoryEntries(folder) else {
       found.skipped.append((folder, "cannot read the folder"))
       return
     }
-    for name in names {
+    for name in listed.filter({ $0 != "." && $0 != ".." }).sorted() {
       entries += 1
       if entries > limits.maxEntries { throw ScanTrouble("\(folder): more than \(limits.maxEntries) entries under the scanned folders; scan a smaller folder") }
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
       // lstat: a link is never followed (a link to a parent folder would loop).
-      guard let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType else { continue }
-      if type == .typeDirectory {
+      guard case let .success(type) = POSIXFile.fileTypeWithoutFollowing(path) else { continue }
+      if type == S_IFDIR {
         if skippedFolders.contains(name) { continue }
         // An .xcodeproj holds project.pbxproj (a generated Info.plist's keys).
         try walk(path, depth: depth + 1, limits: limits, count: &count, entries: &entries, into: &found)
-      } else if type == .typeRegular {
+      } else if type == S_IFREG {
         guard classify(path, into: &found, explicit: false) else { continue }
         count += 1
         if count > limits.maxFiles { throw ScanTrouble("\(folder): more than \(limits.maxFiles) source files; scan a smaller folder") }
@@ -81,13 +78,7 @@ enum SourceDiscovery {
     }
   }
 
-  /// A regular file (not a FIFO or a device, whose read would block or never end), links followed.
-  private static func isRegularFile(_ path: String) -> Bool {
-    (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.type] as? FileAttributeType) == .typeRegular
-  }
-
   /// Files in the order of their kind; returns whether the file is one a scan reads.
-  @discardableResult
   private static func classify(_ path: String, into found: inout SourceFiles, explicit: Bool) -> Bool {
     let name = (path as NSString).lastPathComponent
     if name.hasSuffix(".swift") { found.swift.append(path) }
