@@ -66,13 +66,14 @@ import TestSupport
   }
 
   /// POSIXFile is the one place C file functions are called: a file that imports the C library
-  /// elsewhere calls none of them (a method of the same name is reached with `.`).
+  /// (or Foundation) elsewhere calls none of them (a method of the same name is reached with `.`).
   @Test func cFileFunctionsAreCalledOnlyInPOSIXFile() throws {
     let call = #"(?<![.A-Za-z0-9_]|func )(open|stat|lstat|fstat|rename|unlink|mkdir|rmdir|opendir|readdir|fopen|realpath|mkdtemp|access|ftruncate)\("#
     var offenders: [String] = []
     for path in try swiftFiles(under: "Sources") where !path.hasSuffix("/EventStore/POSIXFile.swift") {
       let text = try String(contentsOfFile: path, encoding: .utf8)
-      guard text.contains("import Glibc") || text.contains("import Darwin") else { continue }
+      // Foundation brings the C library with it on Linux.
+      guard ["import Glibc", "import Darwin", "import Foundation"].contains(where: text.contains) else { continue }
       for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
         if line.range(of: call, options: .regularExpression) != nil { offenders.append("\(path): \(line)") }
       }
