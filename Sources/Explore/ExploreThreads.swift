@@ -72,9 +72,9 @@ final class ProgressCounter: @unchecked Sendable {
   }
 }
 
-/// Seconds on a monotonic clock.
-enum WallTime {
-  static func now() -> Double {
+/// Seconds on a monotonic clock (the deadline of `--time`, and the CLI's runs per second).
+package enum WallTime {
+  package static func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -90,14 +90,14 @@ struct ExploreRun: ParsableCommand {
       path: path, ios: profile.ios, sdk: profile.sdk, scenes: profile.scenes, runs: runs ?? (time == nil ? ExploreOptions.defaultRuns : nil),
       timeSeconds: time, steps: steps, seed: seed, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
       shard: shard.flatMap { Shard($0) } ?? shardIndex.flatMap { Shard(zeroBased: $0) } ?? Shard(index: 1, count: 1), searchPath: modules.searchPath)
-    let started = WallSeconds.now()
+    let started = WallTime.now()
     let result: ExploreResult
     let explorer: Explorer
     do {
       explorer = try Explorer(options)
       if isatty(STDERR_FILENO) == 1 {
         explorer.onProgress = { p in
-          let rate = Double(p.runs) / max(WallSeconds.now() - started, 0.001)
+          let rate = Double(p.runs) / max(WallTime.now() - started, 0.001)
           Terminal.progress("explore: \(quantity(p.runs, "run")), \(Int(rate)) runs/s, \(quantity(p.failingRuns, "failing run")), "
                             + "coverage \(p.covered)/\(p.total)")
         }
@@ -108,7 +108,7 @@ struct ExploreRun: ParsableCommand {
       Terminal.error(error.message)
       throw ExitCode(Status.trouble)
     }
-    let seconds = WallSeconds.now() - started
+    let seconds = WallTime.now() - started
     if let output {
       do { _ = try ExploreOutput.write(result, explorer: explorer, to: output, overwrite: force) } catch {
         Terminal.error(error.message)
@@ -151,15 +151,6 @@ struct ExploreMerge: ParsableCommand {
     Terminal.write("\(quantity(report.runs, "run")) merged from \(quantity(dirs.count, "report")); coverage \(report.reached.count)/"
                    + "\(report.reached.count + report.neverReached.count); \(quantity(report.findings.count, "finding"))")
     throw ExitCode(report.findings.isEmpty ? Status.ok : Status.failed)
-  }
-}
-
-/// Seconds on the monotonic clock.
-enum WallSeconds {
-  static func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
   }
 }
 
