@@ -1,18 +1,12 @@
 import EventStore
 import Lifecycle
 
-/// The trace (the text `lifesim run` prints, one line per event) of a run's events, for reports
-/// that show what happened around a point: from events in memory, or from a log file.
+/// The trace (the text `lifesim run` prints, one line per event) of a run's events, read from its
+/// log, for reports that show what happened around a point.
 package enum TraceText {
-  /// One line per event, in order, as `TraceFormatter` writes them from the first event on.
-  package static func lines(of events: some Sequence<(seq: Int64, event: Event)>) -> [String] {
-    var trace = TraceFormatter()
-    return events.map { trace.line(seq: $0.seq, $0.event) }
-  }
-
   /// The trace lines of the events numbered `seqs` in the log at `path`, read as a stream from
   /// the log's first event (a line's nesting depends on the events before it) and no further
-  /// than the range's end; each line is as `lines(of:)` writes it. What a suite shows of a
+  /// than the range's end; each line is as `TraceFormatter` writes it. What a suite shows of a
   /// failure: no case holds its events in memory. Throws the log's reading or decoding error.
   package static func lines(ofLogAt path: String, seqs: ClosedRange<Int64>) throws -> [String] {
     let stream = try LogEventStream(path: path)
