@@ -111,6 +111,15 @@ import Testing
 
   static let versions = [13, 17, 26, 27]
 
+  /// A relaunch after jetsam: a kept session reconnects as `Scene#3` without
+  /// `configurationForConnecting`; `reporting` comes after didFinishLaunching.
+  static func relaunch(reporting: [String] = []) -> [String] {
+    ["AppDelegate.willFinishLaunchingWithOptions", "AppDelegate.didFinishLaunchingWithOptions", "app didFinishLaunching"] + reporting
+      + ["+Scene#3", "Scene#3.SceneDelegate.willConnectTo", "Editor#3.viewDidLoad", "Editor#3.viewWillAppear",
+         "Scene#3.SceneDelegate.sceneWillEnterForeground", "app willEnterForeground",
+         "Scene#3.SceneDelegate.sceneDidBecomeActive", "app didBecomeActive", "Editor#3.viewDidAppear"]
+  }
+
   /// A new window leaves the app active: no `UIApplication` notification (S12, S13); the new
   /// session is configured, its scene connects with the activity (S137, S138), comes on screen
   /// frontmost, then the first window resigns and enters the background.
@@ -257,14 +266,7 @@ import Testing
       launch()
       expect_state("active", 3)
       """, ios: ios)
-    #expect(lines == [
-      "-Scene#1",
-      "AppDelegate.willFinishLaunchingWithOptions", "AppDelegate.didFinishLaunchingWithOptions", "app didFinishLaunching",
-      "AppDelegate.didDiscardSceneSessions",
-      "+Scene#3", "Scene#3.SceneDelegate.willConnectTo", "Editor#3.viewDidLoad", "Editor#3.viewWillAppear",
-      "Scene#3.SceneDelegate.sceneWillEnterForeground", "app willEnterForeground",
-      "Scene#3.SceneDelegate.sceneDidBecomeActive", "app didBecomeActive", "Editor#3.viewDidAppear",
-    ])
+    #expect(lines == ["-Scene#1"] + Self.relaunch(reporting: ["AppDelegate.didDiscardSceneSessions"]))
     #expect(result.exitStatus == 0)
   }
 
@@ -283,12 +285,7 @@ import Testing
       expect_state("active", 3)
       expect_state("unattached", 1)
       """, ios: ios)
-    #expect(lines == [
-      "AppDelegate.willFinishLaunchingWithOptions", "AppDelegate.didFinishLaunchingWithOptions", "app didFinishLaunching",
-      "+Scene#3", "Scene#3.SceneDelegate.willConnectTo", "Editor#3.viewDidLoad", "Editor#3.viewWillAppear",
-      "Scene#3.SceneDelegate.sceneWillEnterForeground", "app willEnterForeground",
-      "Scene#3.SceneDelegate.sceneDidBecomeActive", "app didBecomeActive", "Editor#3.viewDidAppear",
-    ])
+    #expect(lines == Self.relaunch())
     #expect(result.exitStatus == 0)
   }
 
