@@ -113,7 +113,7 @@ extension Simulator {
     if state.expectationWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
     let relevant = state.expectationWindowCalls.filter { call in patterns.contains { $0.matches(call) } }
     let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
-    let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
+    let got = relevant.map(named).joined(separator: ", ")
     emit(.expectationChecked(name: ExpectationName.calls, passed: passed,
                  message: passed ? "calls \(expected)"
                    : Self.covered(window) + "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
@@ -137,9 +137,15 @@ extension Simulator {
       : " (vacuous for \(vacuous.map(\.text).joined(separator: ", ")): never called on \(Callback.profileName(profile)))"
     emit(.expectationChecked(name: ExpectationName.noCalls, passed: passed,
                  message: passed ? "no calls of \(names)\(vacuity)"
-                   : Self.covered(window) + "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
+                   : Self.covered(window) + "unexpected calls: \(offending.map(named).joined(separator: ", "))",
                  at: at))
     return vacuous
+  }
+
+  /// A call as a failed expectation names it (`SceneDelegate.sceneDidBecomeActive`), after its
+  /// scene once the app has had several at once (`Scene#2.SceneDelegate.sceneDidBecomeActive`).
+  private func named(_ call: CallRecord) -> String {
+    (state.severalScenesSeen ? call.scene.map { "\($0)." } ?? "" : "") + "\(call.target).\(call.callback.key)"
   }
 
   /// `covered home() at line 9 through advance(5) at line 11: `, what a failed call expectation starts with.

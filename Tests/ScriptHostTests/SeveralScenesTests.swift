@@ -107,6 +107,20 @@ import Testing
     #expect(unknown?.description == "profile: device must be \"iphone\" or \"ipad\"")
   }
 
+  @Test func aFailedCallExpectationNamesTheScenesOfTheCallsOnceThereAreSeveral() throws {
+    let run = try runScripts(app: Self.app, scenario: """
+      scenario { app = "app.lua", device = "ipad" }
+      launch()
+      expect_state("active")
+      open_window()
+      expect_no_calls { "sceneDidBecomeActive" }
+      """)
+    let messages = run.events.compactMap { e -> String? in
+      if case let .expectationChecked(_, false, message, _) = e.body { return message } else { return nil }
+    }
+    #expect(messages == ["covered open_window() at line 4: unexpected calls: Scene#2.SceneDelegate.sceneDidBecomeActive"])
+  }
+
   // MARK: - Conformance: exact sequences per scene (iOS 13, 17, 26, 27)
 
   static let versions = [13, 17, 26, 27]
