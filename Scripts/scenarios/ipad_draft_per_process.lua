@@ -7,7 +7,7 @@
 scenario { name = "iPad: a draft kept per process is lost to a second window", ios = 17, ios_range = "13-27",
            device = "ipad", scenes = true, app = "../apps/composer.lua" }
 
-local steps = require "steps"
+local windows = require "windows"
 
-local shown = steps.two_window_drafts("hello", "bye")
+local shown = windows.two_window_drafts("hello", "bye")
 expect(shown == "bye", "the bug: the first window shows the second window's draft")

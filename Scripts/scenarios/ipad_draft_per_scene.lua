@@ -3,7 +3,7 @@
 scenario { name = "iPad: a draft kept per scene survives a second window", ios = 17, ios_range = "13-27",
            device = "ipad", scenes = true, app = "../apps/composer_per_scene.lua" }
 
-local steps = require "steps"
+local windows = require "windows"
 
-local shown = steps.two_window_drafts("hello", "bye")
+local shown = windows.two_window_drafts("hello", "bye")
 expect(shown == "hello", "the first window shows its own draft")
