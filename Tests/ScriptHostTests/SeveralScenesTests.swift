@@ -322,4 +322,56 @@ import Testing
                                        "app didBecomeActive"])
     #expect(result.exitStatus == 0)
   }
+
+  // MARK: - The app's requests
+
+  static let requestingApp = """
+    app { root = "Editor", multipleScenes = true }
+    controller "Editor" { actions = {
+      close = function(vc) UIApplication.shared:requestSceneSessionDestruction(2) end,
+      ask = function(vc, n) UIApplication.shared:requestSceneSessionActivation { session = n } end,
+    } }
+    """
+
+  @Test(arguments: versions)
+  func theAppClosesAWindow(ios: Int) throws {
+    let (result, lines) = try run("""
+      launch()
+      open_window()
+      print("mark")
+      act("close")
+      expect_state("unattached", 2)
+      """, ios: ios, app: Self.requestingApp)
+    #expect(lines == [
+      "Editor#2.actions", "Scene#2.SceneDelegate.sceneWillResignActive", "app willResignActive",
+      "Scene#2.SceneDelegate.stateRestorationActivity", "Scene#2.SceneDelegate.sceneDidEnterBackground", "app didEnterBackground",
+      "Editor#2.traitCollectionDidChange", "Editor#2.traitCollectionDidChange",
+      "Scene#2.SceneDelegate.sceneDidDisconnect", "-Scene#2", "AppDelegate.didDiscardSceneSessions", "suspended",
+    ])
+    #expect(result.exitStatus == 0)
+  }
+
+  @Test(arguments: [
+    ("act(\"ask\", 5)", "device = \"ipad\"", "UIApplication.requestSceneSessionActivation: Scene#5 is not connected"),
+    ("act(\"ask\", 1)", "device = \"iphone\"",
+     "UIApplication.requestSceneSessionActivation: windows are an iPad's with scenes (scenario { device = \"ipad\" })"),
+  ])
+  func aRequestUIKitWouldNotServeIsALuaErrorAtTheAppsLine(_ verb: String, _ device: String, _ message: String) throws {
+    let run = try runScripts(app: Self.requestingApp, scenario: """
+      scenario { app = "app.lua", \(device) }
+      launch()
+      \(verb)
+      expect_terminated("crash")
+      """)
+    let crashes = run.events.compactMap { e -> String? in if case let .crashed(_, _, m, _) = e.body { return m } else { return nil } }
+    #expect(crashes.count == 1 && crashes[0].hasSuffix("app.lua:4: " + message), "\(crashes)")
+  }
+
+  @Test func aNewWindowWithIPadWindowing26LeavesTheFirstActive() throws {
+    let (result, lines) = try run("launch()\nprint(\"mark\")\nopen_window()\nexpect_state(\"active\", 1)\n", ios: 26,
+                                  knobs: "ipadWindowing26 = true")
+    #expect(Array(lines.suffix(3)) == ["Editor#2.viewDidAppear", "Editor#1.traitCollectionDidChange", "Editor#2.traitCollectionDidChange"])
+    #expect(!lines.contains("Scene#1.SceneDelegate.sceneWillResignActive"))
+    #expect(result.exitStatus == 0)
+  }
 }
