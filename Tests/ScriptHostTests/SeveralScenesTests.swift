@@ -68,6 +68,12 @@ import Testing
      "s.lua:3: open_window: from must be a scene number (1 names Scene#1), not 0"),
     ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nexpect_state(\"suspended\", 1)\n",
      "s.lua:3: expect_state: a scene's state is one of \"active\", \"inactive\", \"background\", \"unattached\""),
+    ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nfocus(1)\n",
+     "s.lua:3: focus(): Scene#1 is already frontmost (state: active)"),
+    ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nopen_window { from = 3 }\n",
+     "s.lua:3: open_window(): Scene#3 is not connected (connected: Scene#1) (state: active)"),
+    ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nhome()\nopen_window()\n",
+     "s.lua:4: open_window(): the app must be active and frontmost (state: suspended)"),
     // The device needs iOS 13 and scenes.
     ("scenario { app = \"app.lua\", device = \"ipad\", ios = 12 }\nlaunch()\n",
      "s.lua:1: device \"ipad\" needs iOS 13 or later (ios = 12)"),
