@@ -71,6 +71,13 @@ extension LifecycleState {
 
   // MARK: - Folding scene events
 
+  /// An activation request for the session of `label`: a connected scene comes to the front; a
+  /// released one's kept session is the next to reconnect (`connectScene` takes the first).
+  mutating func activateSession(of label: String) {
+    if isConnected(label) { return bringToFront(label) }
+    if let i = disconnectedScenes.firstIndex(of: label) { disconnectedScenes.insert(disconnectedScenes.remove(at: i), at: 0) }
+  }
+
   /// Scene `label` comes to the front (the last of `scenes`): `focus`, Split View, an activation request.
   mutating func bringToFront(_ label: String) {
     guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }

@@ -313,7 +313,7 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case let .requestSceneActivation(session?, _): bringToFront(SceneState.label(number: session))
+    case let .requestSceneActivation(session?, _): activateSession(of: SceneState.label(number: session))
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
          .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
          .requestSceneActivation, .requestSceneDestruction:

@@ -55,8 +55,7 @@ extension Simulator {
     emit(.sceneSessionChanged(created: true))
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
     try buildRoot()
-    let options = activity.map { JSONValue.object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]) }
-    try deliver(.willConnectTo, "SceneDelegate", payload: options.map { .object([("options", $0)]) })
+    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
     try showConnectedScene(restoring: false)
     try leave(previous, front: previousFront)
   }
@@ -129,7 +128,9 @@ extension Simulator {
       return profile.multipleScenes ? nil : "a second window needs app { multipleScenes = true }"
     case .requestSceneActivation(let n?, _), .requestSceneDestruction(let n):
       let label = SceneState.label(number: n)
-      return state.isConnected(label) ? nil : "\(label) is not connected"
+      if state.isConnected(label) { return nil }
+      if case .requestSceneActivation = call, state.disconnectedScenes.contains(label) { return nil }
+      return "\(label) is not connected"
     default: return nil
     }
   }
@@ -150,7 +151,7 @@ extension Simulator {
   /// A connected scene's session activated (the fold brought it frontmost): it comes forward as
   /// with `focus`, then receives the activity through `scene(_:continue:)` (S137).
   private func activateSession(_ label: String, activity: String?) throws(ProcessEnded) {
-    guard state.isConnected(label) else { return }
+    guard state.isConnected(label) else { return try reconnectSession(activity: activity) }
     let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
     try bringForward(label)
     try leave(previous, front: state.scenes.dropLast().last?.label)
@@ -158,6 +159,23 @@ extension Simulator {
       try deliver(.sceneContinueUserActivity, "SceneDelegate",
                   payload: .object([("activity", Opening.activity(type: activity, webpageURL: nil))]), scene: label)
     }
+  }
+
+  /// The kept session of a scene UIKit released (the request's fold made it the next to
+  /// reconnect): a new scene connects without `configurationForConnecting` (W3), with the
+  /// activity in its connection options, and comes on screen frontmost.
+  private func reconnectSession(activity: String?) throws(ProcessEnded) {
+    let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
+    try buildRoot()
+    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
+    try showConnectedScene(restoring: true)
+    try leave(previous, front: previousFront)
+  }
+
+  /// `willConnectTo`'s payload for a window opened with `activity`: `options.userActivities` (S138).
+  private func activityOptions(_ activity: String?) -> JSONValue? {
+    activity.map { .object([("options", .object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]))]) }
   }
 
   /// Scene `label` comes to the foreground (from the background) and becomes active.

@@ -357,6 +357,28 @@ import Testing
     #expect(result.exitStatus == 0)
   }
 
+  /// A session whose scene UIKit released reconnects on the app's request: `willConnectTo`
+  /// without `configurationForConnecting` (W3), frontmost; the window on screen leaves.
+  @Test(arguments: versions)
+  func theAppReactivatesAReleasedScenesSession(ios: Int) throws {
+    let (result, lines) = try run("""
+      launch()
+      open_window()
+      disconnect_scene(1)
+      print("mark")
+      act("ask", 1)
+      expect_state("active", 3)
+      expect_state("background", 2)
+      """, ios: ios, app: Self.requestingApp)
+    #expect(lines == [
+      "Editor#2.actions", "+Scene#3", "Scene#3.SceneDelegate.willConnectTo", "Editor#3.viewDidLoad", "Editor#3.viewWillAppear",
+      "Scene#3.SceneDelegate.sceneWillEnterForeground", "Scene#3.SceneDelegate.sceneDidBecomeActive", "Editor#3.viewDidAppear",
+      "Scene#2.SceneDelegate.sceneWillResignActive", "Scene#2.SceneDelegate.stateRestorationActivity",
+      "Scene#2.SceneDelegate.sceneDidEnterBackground", "Editor#2.traitCollectionDidChange", "Editor#2.traitCollectionDidChange",
+    ])
+    #expect(result.exitStatus == 0)
+  }
+
   @Test(arguments: [
     ("act(\"ask\", 5)", "device = \"ipad\"", "UIApplication.requestSceneSessionActivation: Scene#5 is not connected"),
     ("act(\"ask\", 1)", "device = \"iphone\"",
