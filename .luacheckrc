@@ -14,6 +14,7 @@ local scenario_api = {
   "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored",
   "app_state",
   "disconnect_scene", "time_change", "reboot",
+  "open_window", "close_window", "focus", "side_by_side", "drag_divider",
 }
 local app_api = {
   "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",

@@ -9,6 +9,7 @@
 ---@field bgTaskIdentifiers? string[]    # Info.plist's BGTaskSchedulerPermittedIdentifiers; "com.example.export.*": a wildcard (iOS 26 continued tasks)
 ---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
 ---@field sdk? 12|13|14|15|16|17|18|26|27 # the SDK the app is built with (default 26, or the iOS if older; --sdk wins)
+---@field multipleScenes? boolean       # Info.plist's UIApplicationSupportsMultipleScenes: several windows on iPad (default false)
 
 ---@param config AppConfig
 function app(config) end
@@ -24,6 +25,13 @@ local UIApplicationInstance = {}
 function UIApplicationInstance:beginBackgroundTask(name, expiration) end
 ---@param task integer
 function UIApplicationInstance:endBackgroundTask(task) end
+---iPad: a new window (session nil) or Scene#session's window frontmost; the activity goes to
+---willConnectTo's options.userActivities, or to scene(_:continue:). Served once the handler returns.
+---@param request? { session?: integer, activity?: string }
+function UIApplicationInstance:requestSceneSessionActivation(request) end
+---iPad: closes the window of Scene#n (served once the handler returns).
+---@param n integer
+function UIApplicationInstance:requestSceneSessionDestruction(n) end
 
 ---@class UIApplicationClass
 ---@field shared UIApplication

@@ -9,6 +9,7 @@
 ---@field ios? 12|13|14|15|16|17|18|26|27  # platform profile: a released iOS, 12 to 18, 26, or 27 (default 17)
 ---@field ios_range? string   # where the scenario applies, e.g. "15-26" or "13,15-17": lifesim test skips other profiles
 ---@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
+---@field device? "iphone"|"ipad"  # an iPad shows several windows of one app (needs iOS 13 and scenes; default "iphone")
 ---@field seed? integer        # drives math.random (default 1)
 ---@field strict? boolean      # any diagnostic fails the run, as --strict does (default false)
 ---@field app? string          # app script, relative to this file
@@ -103,9 +104,26 @@ function transfer_done(session) end
 ---iOS 26+: the user cancels the running continued task from its Live Activity (its expiration handler runs).
 ---@param id string  # the continued task's identifier
 function cancel_task(id) end
+---iPad, app active: the user opens a new window (a new scene, frontmost); needs app { multipleScenes = true }.
+---@param opts? { activity?: string, from?: integer }  # from: the scene the user acted in
+function open_window(opts) end
+---iPad: the user closes the window of Scene#n (sceneDidDisconnect, then didDiscardSceneSessions).
+---@param n integer
+function close_window(n) end
+---iPad: Scene#n comes frontmost; the other windows on screen go to the background (not with ipadWindowing26).
+---@param n integer
+function focus(n) end
+---iPad Split View: both scenes foreground active, b frontmost.
+---@param a integer
+---@param b integer
+function side_by_side(a, b) end
+---iPad Split View: the divider moves: each visible scene resigns, resizes and becomes active again.
+function drag_divider() end
 
----@param state AppStateName
-function expect_state(state) end
+---The application's state; with n, scene Scene#n's ("active", "inactive", "background", "unattached").
+---@param state AppStateName|"unattached"
+---@param n? integer
+function expect_state(state, n) end
 ---These callbacks, in this order, among the callbacks of the expectation window: since the
 ---verb that followed the previous expectations (callbacks not named are ignored).
 ---Names: "viewDidLoad", "NoteList.viewDidLoad", "NoteList#2.viewDidLoad".

@@ -101,7 +101,7 @@ final class ExploreWorker {
                      Int64(random.below(60_000)) * 1_000]
     let work = sim.state.backgroundWork
     let verbs = candidates(DomainKey(tabs: sim.state.frontWindow?.tabs.count ?? 0,
-                                     scene: sim.state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1,
+                                     scenes: sim.state.scenes.isEmpty ? [1] : sim.state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted(),
                                      bgTaskRequests: work.pending.map(\.request.identifier),
                                      transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock),
                                      continuedTasks: work.cancellableContinued))
@@ -117,9 +117,9 @@ final class ExploreWorker {
   }
 
   /// What the verbs' arguments are drawn from besides the app's declarations: the window's
-  /// tabs, the connected scene, the pending BGTask requests and the sessions with a finished transfer.
+  /// tabs, the connected scenes, the pending BGTask requests and the sessions with a finished transfer.
   private struct DomainKey: Hashable {
-    var tabs: Int, scene: Int
+    var tabs: Int, scenes: [Int]
     var bgTaskRequests: [String], transferSessions: [String]
     /// The running continued tasks the user can cancel (`cancel_task`).
     var continuedTasks: [String]
@@ -133,10 +133,10 @@ final class ExploreWorker {
     if let known = candidatesByDomain[key] { return known }
     if candidatesByDomain.count >= Self.cachedDomainsMax { candidatesByDomain.removeAll() }
     var domain = ArgumentDomain(controllers: setup.controllers, tabs: key.tabs, urls: [ExploreSetup.exploreURL], durationsUs: [],
-                                scenes: [key.scene], actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
+                                scenes: key.scenes, actions: setup.actions, bgTaskRequests: key.bgTaskRequests,
                                 transferSessions: key.transferSessions)
     domain.continuedTasks = key.continuedTasks
-    let verbs = VerbSpec.all.map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
+    let verbs = VerbSpec.drawn(on: setup.profile).map { (inputs: $0.candidates(domain), isAdvance: $0.name == "advance") }
     candidatesByDomain[key] = verbs
     return verbs
   }

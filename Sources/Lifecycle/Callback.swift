@@ -201,8 +201,11 @@ public struct CallbackArguments: Equatable, Sendable {
   /// Any other UIKit argument (launch or connection options, an activity, an item, a response),
   /// as a JSON object whose keys are the Lua names the app reads; nil when there is none.
   public var payload: JSONValue?
+  /// The scene a scene-delegate callback is delivered for (`Scene#2`); nil while the app has had
+  /// one scene at a time (`LifecycleState.sceneNamedInEvents`), so one-scene logs keep their bytes.
+  public var scene: String?
 
-  public init(url: String? = nil, completion: Int? = nil, animated: Bool? = nil, payload: JSONValue? = nil) {
-    self.url = url; self.completion = completion; self.animated = animated; self.payload = payload
+  public init(url: String? = nil, completion: Int? = nil, animated: Bool? = nil, payload: JSONValue? = nil, scene: String? = nil) {
+    self.url = url; self.completion = completion; self.animated = animated; self.payload = payload; self.scene = scene
   }
 }

@@ -31,6 +31,11 @@ public enum AppCall: Equatable, Sendable {
   /// `task:updateProgress(done, total)` of a continued task.
   case updateProgress(identifier: String, done: Int64, total: Int64)
   case backgroundTransfer(session: String, task: Int, us: Int64)
+  /// `UIApplication.shared:requestSceneSessionActivation{session=, activity=}`: the session of
+  /// `Scene#session` comes frontmost, or (nil) a new window opens.
+  case requestSceneActivation(session: Int?, activity: String?)
+  /// `UIApplication.shared:requestSceneSessionDestruction(n)`: the window of `Scene#n` closes.
+  case requestSceneDestruction(session: Int)
 
   public var name: String {
     switch self {
@@ -57,6 +62,8 @@ public enum AppCall: Equatable, Sendable {
     case .setTaskCompleted: return "setTaskCompleted"
     case .updateProgress: return "updateProgress"
     case .backgroundTransfer: return "background_transfer"
+    case .requestSceneActivation: return "UIApplication.requestSceneSessionActivation"
+    case .requestSceneDestruction: return "UIApplication.requestSceneSessionDestruction"
     }
   }
 }

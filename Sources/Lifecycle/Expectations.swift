@@ -5,17 +5,31 @@ import JSON
 /// `NoteList.viewDidLoad` (any instance of the class), `NoteList#2.viewDidLoad`
 /// (one instance), `AppDelegate.…`, `SceneDelegate.…`. A bare key the two delegates share
 /// (`continueUserActivity`) matches either; `SceneDelegate.continueUserActivity` or the full
-/// signature matches one.
+/// signature matches one. `Scene#2.` before any of these keeps the callbacks delivered for that
+/// scene (`Scene#2.sceneDidBecomeActive`, `Scene#2.Editor.viewDidAppear`).
 public struct CallPattern: Equatable, Sendable {
-  public let text: String
+  public private(set) var text: String
   public let callback: Callback
   /// nil: any receiver.
   public let receiver: String?
+  /// `Scene#n`: only callbacks delivered for that scene; nil: any.
+  public let scene: String?
   /// A bare key: any callback with that key matches (both delegates' for a shared key).
   private var anyDelegate = false
 
   public init(_ text: String) throws(ScenarioError) {
+    guard text.hasPrefix("Scene#"), let dot = text.firstIndex(of: "."),
+          let n = Int(text[text.index(text.startIndex, offsetBy: 6)..<dot]), n >= 1 else {
+      try self.init(text, scene: nil)
+      return
+    }
+    try self.init(String(text[text.index(after: dot)...]), scene: SceneState.label(number: n))
     self.text = text
+  }
+
+  private init(_ text: String, scene: String?) throws(ScenarioError) {
+    self.text = text
+    self.scene = scene
     if let cb = Self.callback(named: text) {
       callback = cb; receiver = nil; anyDelegate = text == cb.key; return
     }
@@ -52,6 +66,7 @@ public struct CallPattern: Equatable, Sendable {
 
   public func matches(_ call: CallRecord) -> Bool {
     guard call.callback == callback || (anyDelegate && call.callback.key == callback.key) else { return false }
+    if let scene, call.scene != scene { return false }
     guard let receiver else { return true }
     if receiver.contains("#") { return call.target == receiver }
     return call.target == receiver || call.target.hasPrefix(receiver + "#")
@@ -69,6 +84,17 @@ public enum ExpectationName {
 }
 
 extension Simulator {
+  /// `expect_state(s, n)`: scene `Scene#n`'s state (active, inactive, background, or unattached
+  /// when not connected).
+  public func expectSceneState(_ expected: SceneActivation, scene n: Int, at: String? = nil) {
+    let label = SceneState.label(number: n)
+    let actual = state.scenes.first { $0.label == label }?.activation ?? .unattached
+    let passed = actual == expected
+    emit(.expectationChecked(name: ExpectationName.state, passed: passed,
+                 message: passed ? "\(label) is \(actual.luaName)" : "expected \(label) \(expected.luaName), but it is \(actual.luaName)",
+                 at: at))
+  }
+
   /// `expect_state(s)`.
   public func expectState(_ expected: AppState, at: String? = nil) {
     let actual = state.appState
@@ -87,7 +113,7 @@ extension Simulator {
     if state.expectationWindowOverflowed { return failOverflowed(ExpectationName.calls, at: at) }
     let relevant = state.expectationWindowCalls.filter { call in patterns.contains { $0.matches(call) } }
     let passed = relevant.count == patterns.count && zip(patterns, relevant).allSatisfy { $0.matches($1) }
-    let got = relevant.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", ")
+    let got = relevant.map(named).joined(separator: ", ")
     emit(.expectationChecked(name: ExpectationName.calls, passed: passed,
                  message: passed ? "calls \(expected)"
                    : Self.covered(window) + "expected calls \(expected); got \(got.isEmpty ? "none" : got)",
@@ -111,9 +137,15 @@ extension Simulator {
       : " (vacuous for \(vacuous.map(\.text).joined(separator: ", ")): never called on \(Callback.profileName(profile)))"
     emit(.expectationChecked(name: ExpectationName.noCalls, passed: passed,
                  message: passed ? "no calls of \(names)\(vacuity)"
-                   : Self.covered(window) + "unexpected calls: \(offending.map { "\($0.target).\($0.callback.key)" }.joined(separator: ", "))",
+                   : Self.covered(window) + "unexpected calls: \(offending.map(named).joined(separator: ", "))",
                  at: at))
     return vacuous
+  }
+
+  /// A call as a failed expectation names it (`SceneDelegate.sceneDidBecomeActive`), after its
+  /// scene once the app has had several at once (`Scene#2.SceneDelegate.sceneDidBecomeActive`).
+  private func named(_ call: CallRecord) -> String {
+    (state.severalScenesSeen ? call.scene.map { "\($0)." } ?? "" : "") + "\(call.target).\(call.callback.key)"
   }
 
   /// `covered home() at line 9 through advance(5) at line 11: `, what a failed call expectation starts with.

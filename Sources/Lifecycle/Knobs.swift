@@ -123,6 +123,10 @@ extension Profile {
     .flag("processingRunsAfterForceQuit", get: { $0.processingRunsAfterForceQuit }, set: { $0.processingRunsAfterForceQuit = $1 },
           { $0 >= 18 }, missing: true, default: "iOS ≥ 18",
           "after a force quit processing requests may still run; refresh requests wait for the user"),
+    // Several scenes on iPad (docs/model.md §19). Recorded only when set, so runs keep their bytes.
+    .flag("ipadWindowing26", get: { $0.ipadWindowing26 }, set: { $0.ipadWindowing26 = $1 },
+          { _ in false }, missing: false, default: "`false`",
+          "iPadOS 26 windowing: windows that are not frontmost stay foreground active; focus moves only through `activeAppearance` trait changes").recordedOnlyWhenSet(),
     // Continued processing tasks (iOS 26). Recorded only when set, so runs keep their bytes.
     .seconds("continuedNoProgressLimit", get: { $0.continuedNoProgressLimit_us }, set: { $0.continuedNoProgressLimit_us = $1 },
              { _ in 30 }, missingSeconds: 30, default: "30 s (unsourced)",

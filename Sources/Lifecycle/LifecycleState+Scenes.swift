@@ -14,6 +14,12 @@ extension LifecycleState {
   /// had several scenes at once, so a one-scene log never names one.
   public var sceneNamedInEvents: String? { severalScenesSeen ? scenes.last?.label : nil }
 
+  /// Controllers whose views are in scene `label`'s window (nil: the front window), parents first.
+  public func visibleControllers(in label: String?) -> [Int] {
+    guard let label else { return visibleControllers }
+    return scenes.first { $0.label == label }?.window?.visibleControllers ?? []
+  }
+
   /// The controller on top of everything in the front window.
   public var topController: Int? { frontWindow?.topController }
 
@@ -29,7 +35,54 @@ extension LifecycleState {
   /// The windows' controllers whose views are loaded, in `windowControllers` order.
   public var loadedControllers: [Int] { windowControllers.filter { controllers[$0]?.viewLoaded == true } }
 
+  /// The scene a callback was delivered for: the one it names, else a scene delegate's front
+  /// scene (the app's only one) or the scene whose window holds the controller.
+  func sceneOfCall(_ cb: Callback, target: String, named: String?) -> String? {
+    switch cb.receiver {
+    case .sceneDelegate: return named ?? frontScene?.label
+    case .viewController:
+      guard let id = controllerIDs[target] else { return nil }
+      return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+    default: return nil
+    }
+  }
+
+  /// Whether scene `label` is connected.
+  public func isConnected(_ label: String) -> Bool { scenes.contains { $0.label == label } }
+
+  /// The connected scenes in the foreground, served frontmost first, then by number (an input
+  /// that reaches several scenes delivers to them in this order).
+  public var foregroundScenesInServiceOrder: [SceneState] { scenesInServiceOrder.filter { $0.activation.isForeground } }
+
+  /// Every connected scene, frontmost first, then by number.
+  public var scenesInServiceOrder: [SceneState] {
+    guard let front = frontScene else { return [] }
+    return [front] + scenes.dropLast().sorted { (InstanceLabel.number($0.label) ?? 0) < (InstanceLabel.number($1.label) ?? 0) }
+  }
+
+  /// `UIApplication.applicationState` as the scenes make it: the most active scene's, background
+  /// with none in the foreground; nil with no scene connected.
+  public var sceneAggregate: ApplicationState? {
+    if scenes.isEmpty { return nil }
+    if scenes.contains(where: { $0.activation == .foregroundActive }) { return .active }
+    if scenes.contains(where: { $0.activation == .foregroundInactive }) { return .inactive }
+    return .background
+  }
+
   // MARK: - Folding scene events
+
+  /// An activation request for the session of `label`: a connected scene comes to the front; a
+  /// released one's kept session is the next to reconnect (`connectScene` takes the first).
+  mutating func activateSession(of label: String) {
+    if isConnected(label) { return bringToFront(label) }
+    if let i = disconnectedScenes.firstIndex(of: label) { disconnectedScenes.insert(disconnectedScenes.remove(at: i), at: 0) }
+  }
+
+  /// Scene `label` comes to the front (the last of `scenes`): `focus`, Split View, an activation request.
+  mutating func bringToFront(_ label: String) {
+    guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }
+    scenes.append(scenes.remove(at: i))
+  }
 
   mutating func connectScene(_ label: String) {
     scenes.append(SceneState(label: label))

@@ -23,6 +23,13 @@ public struct PendingAfter: Equatable, Sendable {
 public struct CallRecord: Equatable, Sendable {
   public var callback: Callback
   public var target: String
+  /// The scene it was delivered for: a scene delegate's, or the scene whose window holds the
+  /// controller (`expect_calls{"Scene#2.sceneDidBecomeActive"}`); nil for any other receiver.
+  public var scene: String?
+
+  public init(callback: Callback, target: String, scene: String? = nil) {
+    self.callback = callback; self.target = target; self.scene = scene
+  }
 }
 
 /// Everything about a run at one instant: a fold over its events (`evolve`).
@@ -199,7 +206,7 @@ extension LifecycleState {
       recordTermination(term)
       resetProcess()
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      evolve(callback: cb, target: target, at: event.t, completion: arguments.completion)
+      evolve(callback: cb, target: target, at: event.t, completion: arguments.completion, scene: arguments.scene)
       openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
       backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
     case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
@@ -235,12 +242,12 @@ extension LifecycleState {
     input.spec.deviceChange(input, &self)
   }
 
-  private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?) {
+  private mutating func evolve(callback cb: Callback, target: String, at t: Int64, completion: Int?, scene: String?) {
     if expectationWindowCalls.count >= Self.expectationWindowMax {
       expectationWindowCalls.removeFirst(Self.expectationWindowMax / 2)
       expectationWindowOverflowed = true
     }
-    expectationWindowCalls.append(CallRecord(callback: cb, target: target))
+    expectationWindowCalls.append(CallRecord(callback: cb, target: target, scene: sceneOfCall(cb, target: target, named: scene)))
     switch cb {
     case .viewDidLoad: setController(target) { $0.viewLoaded = true }
     case .viewWillAppear: setController(target) { $0.appearance = .appearing }
@@ -306,8 +313,10 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
+    case let .requestSceneActivation(session?, _): activateSession(of: SceneState.label(number: session))
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
-         .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration:
+         .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
+         .requestSceneActivation, .requestSceneDestruction:
       break
     }
   }

@@ -49,6 +49,12 @@ public struct Profile: Equatable, Sendable {
   /// The SDK the app is built with (`app { sdk = N }`, `--sdk N`): one of `releases`. UIKit
   /// decides some rules by it rather than by `ios` (docs/model.md §13, the scene mandate).
   public var sdk: Int
+  /// The device (`scenario { device = "ipad" }`): an iPad shows several windows of one app, each
+  /// a scene (docs/model.md §19). The header records it only on iPad.
+  public var device: Device = .iphone
+  /// Info.plist's `UIApplicationSupportsMultipleScenes` (`app { multipleScenes = true }`): the app
+  /// may have more than one scene connected at once. The header records it only when true.
+  public var multipleScenes = false
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
   // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
   // starts at a placeholder that `init` replaces with its default for the iOS version.
@@ -89,6 +95,7 @@ public struct Profile: Equatable, Sendable {
   public var bgTaskGrace_us: Int64 = 0
   public var urlSessionCompletionAllowance_us: Int64 = 0
   public var processingRunsAfterForceQuit = false
+  public var ipadWindowing26 = false
   public var continuedNoProgressLimit_us: Int64 = 0
   public var restoreInteractionMinIOS: Int64 = 0
   public var restorationRequestPlacement: RestorationRequestPlacement = .beforeDidEnterBackground
@@ -171,7 +178,9 @@ public struct Profile: Equatable, Sendable {
       let value = knob.read(self)
       return knob.omittedAtMissingValue && value == knob.valueWhenMissing ? nil : (knob.recordKey, value)
     }
-    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + knobFields)
+    let deviceFields: [(String, JSONValue)] = (device == .iphone ? [] : [("device", .string(device.rawValue))])
+      + (multipleScenes ? [("multipleScenes", .bool(true))] : [])
+    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + deviceFields + knobFields)
   }
 
   /// This profile for an app built with `sdk` (`replay --app` with another SDK): a knob at its
@@ -209,6 +218,7 @@ public struct Profile: Equatable, Sendable {
       return sdk
     }
     self.init(ios: ios, scenes: scenes, sdk: sdk)
+    try readDevice(json)
     for knob in Self.knobs {
       guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
         if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }
@@ -217,6 +227,34 @@ public struct Profile: Equatable, Sendable {
       if let range = knob.recordRange, let n = value.intValue, !range.contains(n) {
         throw KnobError(description: "profile: knob \(knob.recordKey) is \(n), outside its range \(range.lowerBound)…\(range.upperBound)")
       }
+    }
+  }
+}
+
+extension Profile {
+  /// The devices a scenario may name.
+  public enum Device: String, Sendable, CaseIterable { case iphone, ipad }
+
+  /// Why an iPad run is impossible on this profile (iOS before 13 or no scenes), or nil.
+  public var deviceProblem: String? {
+    guard device == .ipad else { return nil }
+    if ios < 13 { return "device \"ipad\" needs iOS 13 or later (ios = \(ios))" }
+    if !scenes { return "device \"ipad\" needs scenes (scenes = false)" }
+    return nil
+  }
+
+  /// The header's `device` and `multipleScenes`, absent on an iPhone and for a one-scene app.
+  mutating func readDevice(_ json: JSONValue) throws(KnobError) {
+    if let value = json["device"] {
+      guard let name = value.stringValue, let device = Device(rawValue: name) else {
+        throw KnobError(description: "profile: device must be \"iphone\" or \"ipad\"")
+      }
+      self.device = device
+      if let problem = deviceProblem { throw KnobError(description: "profile: " + problem) }
+    }
+    if let value = json["multipleScenes"] {
+      guard let flag = value.boolValue else { throw KnobError(description: "profile: multipleScenes must be true or false") }
+      multipleScenes = flag
     }
   }
 }

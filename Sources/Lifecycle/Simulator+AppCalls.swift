@@ -43,6 +43,10 @@ public enum AppRequest: Equatable, Sendable {
   case updateProgress(identifier: String, done: Int64, total: Int64)
   /// `background_transfer{session=, seconds=}`: answered with the transfer's id.
   case backgroundTransfer(session: String, us: Int64)
+  /// `UIApplication.shared:requestSceneSessionActivation{session=, activity=}` (nil session: a new window).
+  case requestSceneActivation(session: Int?, activity: String?)
+  /// `UIApplication.shared:requestSceneSessionDestruction(n)`.
+  case requestSceneDestruction(Int)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -106,6 +110,8 @@ extension Simulator {
         emit(.appCalled(.extendStateRestoration, at: at))
       case .completeStateRestoration:
         emit(.appCalled(.completeStateRestoration, at: at))
+      case .requestSceneActivation, .requestSceneDestruction:
+        try requestScene(request, at: at)
       }
     } catch let error as AppCallError {
       throw error

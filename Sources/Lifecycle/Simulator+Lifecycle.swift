@@ -135,6 +135,12 @@ extension Simulator {
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
     try buildRoot()
     try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload())
+    try showConnectedScene(restoring: true)
+  }
+
+  /// A scene just connected (the front one) comes on screen: its root's view, foreground, active,
+  /// the root's viewDidAppear. `restoring`: its session may have an interaction state to restore.
+  func showConnectedScene(restoring: Bool) throws(ProcessEnded) {
     try post("UIScene.willConnectNotification")
     guard let root = state.topController else { return }
     try loadView(root)
@@ -142,11 +148,11 @@ extension Simulator {
     case .willAppearBeforeForeground:
       try beginAppearance(root, animated: false)
       try enterForeground(url: nil)
-      try offerRestoreInteraction()
+      if restoring { try offerRestoreInteraction() }
       try becomeActive()
     case .allVCAfterActive:
       try enterForeground(url: nil)
-      try offerRestoreInteraction()
+      if restoring { try offerRestoreInteraction() }
       try becomeActive()
       try beginAppearance(root, animated: false)
     }
@@ -227,33 +233,49 @@ extension Simulator {
     if state.applicationState != to { emit(.applicationStateChanged(from: state.applicationState, to: to)) }
   }
 
-  func setScene(_ to: SceneActivation) {
-    if let scene = state.frontScene, scene.activation != to {
-      emit(.sceneActivationChanged(scene: scene.label, from: scene.activation, to: to))
-    }
+  /// Scene `label` (nil: the front scene) moves to `to`.
+  func setScene(_ to: SceneActivation, _ label: String? = nil) {
+    guard let label = label ?? state.frontScene?.label, let scene = state.scenes.first(where: { $0.label == label }),
+          scene.activation != to else { return }
+    emit(.sceneActivationChanged(scene: label, from: scene.activation, to: to))
   }
 
-  func resignActive() throws(ProcessEnded) {
+  /// The application state follows the scenes (the most active one's); with none connected, `fallback`.
+  func followScenes(or fallback: ApplicationState) {
+    setApplicationState(state.sceneAggregate ?? fallback)
+  }
+
+  /// Whether a scene other than `label` (nil: the front one) is in one of `activations`: the
+  /// aggregate `UIApplication` notification is then not posted (docs/model.md §19).
+  func otherScene(than label: String?, isIn activations: Set<SceneActivation>) -> Bool {
+    let label = label ?? state.frontScene?.label
+    return state.scenes.contains { $0.label != label && activations.contains($0.activation) }
+  }
+
+  func resignActive(_ scene: String? = nil) throws(ProcessEnded) {
     if profile.scenes {
-      try deliver(.sceneWillResignActive, "SceneDelegate")
+      let stillActive = otherScene(than: scene, isIn: [.foregroundActive])
+      try deliver(.sceneWillResignActive, "SceneDelegate", scene: scene)
       try post("UIScene.willDeactivateNotification")
-      try post("UIApplication.willResignActiveNotification")
-      setScene(.foregroundInactive)
+      if !stillActive { try post("UIApplication.willResignActiveNotification") }
+      setScene(.foregroundInactive, scene)
+      followScenes(or: .inactive)
     } else {
       try deliver(.applicationWillResignActive, "AppDelegate")
       try post("UIApplication.willResignActiveNotification")
+      setApplicationState(.inactive)
     }
-    setApplicationState(.inactive)
   }
 
-  func becomeActive() throws(ProcessEnded) {
+  func becomeActive(_ scene: String? = nil) throws(ProcessEnded) {
     try deliverOpening(at: .beforeDidBecomeActive)
     if profile.scenes {
-      setScene(.foregroundActive)
-      setApplicationState(.active)
-      try deliver(.sceneDidBecomeActive, "SceneDelegate")
+      let alreadyActive = otherScene(than: scene, isIn: [.foregroundActive])
+      setScene(.foregroundActive, scene)
+      followScenes(or: .active)
+      try deliver(.sceneDidBecomeActive, "SceneDelegate", scene: scene)
       try post("UIScene.didActivateNotification")
-      try post("UIApplication.didBecomeActiveNotification")
+      if !alreadyActive { try post("UIApplication.didBecomeActiveNotification") }
     } else {
       setApplicationState(.active)
       try deliver(.applicationDidBecomeActive, "AppDelegate")
@@ -263,44 +285,47 @@ extension Simulator {
   }
 
   /// inactive → background: the transition, the 5 s budget, then the snapshot.
-  func enterBackground() throws(ProcessEnded) {
-    try saveRestorationState(.beforeDidEnterBackground)
-    setScene(.background)
-    setApplicationState(.background)
-    try didEnterBackground()
-    try saveRestorationState(.afterDidEnterBackground)
+  func enterBackground(_ scene: String? = nil) throws(ProcessEnded) {
+    try saveRestorationState(.beforeDidEnterBackground, scene: scene)
+    let stillForeground = otherScene(than: scene, isIn: [.foregroundActive, .foregroundInactive])
+    setScene(.background, scene)
+    followScenes(or: .background)
+    try didEnterBackground(scene, last: !stillForeground)
+    try saveRestorationState(.afterDidEnterBackground, scene: scene)
     if profile.snapshotTraitFlip {
-      let visible = state.visibleControllers
+      let visible = state.visibleControllers(in: scene)
       for _ in 0..<2 {
         for id in visible { try deliver(.traitCollectionDidChange, state.label(id)) }
       }
     }
   }
 
-  /// The didEnterBackground callback and notifications, under their budget.
-  func didEnterBackground() throws(ProcessEnded) {
+  /// The didEnterBackground callback and notifications, under their budget; the application's
+  /// notification only when the `last` foreground scene leaves.
+  func didEnterBackground(_ scene: String? = nil, last: Bool = true) throws(ProcessEnded) {
     let callback: Callback = profile.scenes ? .sceneDidEnterBackground : .applicationDidEnterBackground
     scheduler.arm(.didEnterBackground(callback))
     defer { scheduler.disarmInnermost() }
     if profile.scenes {
-      try deliver(.sceneDidEnterBackground, "SceneDelegate")
+      try deliver(.sceneDidEnterBackground, "SceneDelegate", scene: scene)
       try post("UIScene.didEnterBackgroundNotification")
     } else {
       try deliver(.applicationDidEnterBackground, "AppDelegate")
     }
-    try post("UIApplication.didEnterBackgroundNotification")
+    if last { try post("UIApplication.didEnterBackgroundNotification") }
   }
 
   /// background → inactive (rotation news first, then the URL after willEnterForeground).
-  func enterForeground(url: String?) throws(ProcessEnded) {
+  func enterForeground(url: String?, _ scene: String? = nil) throws(ProcessEnded) {
     if state.rotationPending { try deliverRotation() }
     if profile.scenes {
-      try deliver(.sceneWillEnterForeground, "SceneDelegate")
+      let alreadyForeground = otherScene(than: scene, isIn: [.foregroundActive, .foregroundInactive])
+      try deliver(.sceneWillEnterForeground, "SceneDelegate", scene: scene)
       try post("UIScene.willEnterForegroundNotification")
-      try post("UIApplication.willEnterForegroundNotification")
-      setScene(.foregroundInactive)
-      setApplicationState(.inactive)
-      if let url { try deliver(.openURLContexts, "SceneDelegate", url: url) }
+      if !alreadyForeground { try post("UIApplication.willEnterForegroundNotification") }
+      setScene(.foregroundInactive, scene)
+      followScenes(or: .inactive)
+      if let url { try deliver(.openURLContexts, "SceneDelegate", url: url, scene: scene) }
     } else {
       try deliver(.applicationWillEnterForeground, "AppDelegate")
       try post("UIApplication.willEnterForegroundNotification")
@@ -331,8 +356,8 @@ extension Simulator {
       terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
       return
     }
-    if profile.scenes, let scene = state.frontScene?.label {
-      try deliver(.sceneDidDisconnect, "SceneDelegate")
+    for scene in state.scenesInServiceOrder.map(\.label) where profile.scenes {
+      try deliver(.sceneDidDisconnect, "SceneDelegate", scene: scene)
       try post("UIScene.didDisconnectNotification")
       emit(.sceneDisconnected(scene: scene))
     }
@@ -351,9 +376,9 @@ extension Simulator {
     terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher"))
   }
 
-  /// A force quit ends the scene's session, whatever the app delegate does.
+  /// A force quit ends the scenes' sessions, whatever the app delegate does.
   private func discardSceneSession() {
     forgetRestorationAtForceQuit()
-    if profile.scenes, state.sceneSessions > 0 { emit(.sceneSessionChanged(created: false)) }
+    for _ in 0..<(profile.scenes ? state.sceneSessions : 0) { emit(.sceneSessionChanged(created: false)) }
   }
 }

@@ -22,19 +22,19 @@ extension Simulator {
   /// (knob `restorationRequestPlacement`): scene apps ask `stateRestorationActivity(for:)` under
   /// the background-transition budget; sceneless apps preserve their controllers after
   /// `applicationDidEnterBackground` returns.
-  func saveRestorationState(_ placement: Profile.RestorationRequestPlacement) throws(ProcessEnded) {
+  func saveRestorationState(_ placement: Profile.RestorationRequestPlacement, scene: String? = nil) throws(ProcessEnded) {
     if profile.scenes, !state.scenes.isEmpty, placement == profile.restorationRequestPlacement {
-      try requestRestorationActivity()
+      try requestRestorationActivity(scene: scene)
     }
     if placement == .afterDidEnterBackground { try preserveControllers() }
   }
 
   /// `stateRestorationActivity(for:)`: a table with a string `activityType` replaces the saved
   /// activity, nil (or no handler) deletes it; anything else is a crash, as a wrong type would be.
-  private func requestRestorationActivity() throws(ProcessEnded) {
+  private func requestRestorationActivity(scene: String?) throws(ProcessEnded) {
     scheduler.arm(.didEnterBackground(.stateRestorationActivity))
     defer { scheduler.disarmInnermost() }
-    guard let activity = try deliver(.stateRestorationActivity, "SceneDelegate") else {
+    guard let activity = try deliver(.stateRestorationActivity, "SceneDelegate", scene: scene) else {
       if state.restorationActivity != nil {
         emit(.restorationChanged(.activityDeleted(why: "stateRestorationActivity(for:) returned nil")))
       }

@@ -34,6 +34,9 @@ public final class Simulator: AppServices {
   var layout = AppLayout()
   /// What opens the app in the verb being performed (Opening.swift); nil outside those verbs.
   var opening: Opening?
+  /// The app's scene requests (`requestSceneSessionActivation`…) not yet served: UIKit serves
+  /// them once the app code that made them has returned (Simulator+Scenes.swift).
+  var sceneRequests: [AppCall] = []
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {
@@ -74,6 +77,7 @@ public final class Simulator: AppServices {
     backgroundWorkBefore(input)
     do {
       try run(input)
+      try serveSceneRequests()
     } catch {}
     backgroundWorkAfter(input)
     settle()
@@ -87,10 +91,14 @@ public final class Simulator: AppServices {
   /// `animated` is the appearance callbacks' argument (nil for every other callback); `payload`
   /// any other UIKit argument (`CallbackArguments.payload`).
   @discardableResult
+  /// `scene`: the scene a scene-delegate callback is for (nil: the front scene); the log names it
+  /// once the app has had several scenes at once.
   func deliver(_ cb: Callback, _ target: String, url: String? = nil, completion: Int? = nil,
-               animated: Bool? = nil, payload: JSONValue? = nil) throws(ProcessEnded) -> JSONValue? {
+               animated: Bool? = nil, payload: JSONValue? = nil, scene: String? = nil) throws(ProcessEnded) -> JSONValue? {
     let handled = driver.implements(cb, target: target)
-    let arguments = CallbackArguments(url: url, completion: handled ? completion : nil, animated: animated, payload: payload)
+    let named = cb.receiver == .sceneDelegate && state.severalScenesSeen ? scene ?? state.frontScene?.label : nil
+    let arguments = CallbackArguments(url: url, completion: handled ? completion : nil, animated: animated, payload: payload,
+                                      scene: named)
     emit(.callbackDelivered(cb, target: target, handled: handled, depth: depth, arguments: arguments))
     guard handled else { return nil }
     return try runApp(.callback(cb, target: target, arguments: arguments), name: cb.signature, target: target)
@@ -210,7 +218,10 @@ public final class Simulator: AppServices {
     suspendIfIdle()
     while scheduler.runaway == nil, let next = scheduler.nextDue(in: state), next.time <= target {
       scheduler.advance(to: next.time)
-      do { try fire(next.what) } catch {}
+      do {
+        try fire(next.what)
+        try serveSceneRequests()
+      } catch {}
       suspendIfIdle()
     }
     scheduler.advance(to: target)

@@ -59,6 +59,8 @@ public struct VerbOption: Sendable {
     case choice([String])
     /// true or false; absent is false.
     case flag
+    /// A scene's number (`from = 1` names `Scene#1`). Candidates: the domain's scenes.
+    case scene
   }
   public let key: String
   public let kind: Kind
@@ -72,6 +74,7 @@ public struct VerbOption: Sendable {
     case let .string(kind): return domain.strings(kind).map(VerbValue.text)
     case let .choice(words): return words.map(VerbValue.text)
     case .flag: return [.flag(true)]
+    case .scene: return domain.scenes.map { .number(Int64($0)) }
     }
   }
 }

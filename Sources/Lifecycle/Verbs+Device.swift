@@ -48,8 +48,8 @@ extension VerbSpec {
       guard r.state.isForeground, r.state.interruption == nil, !r.state.locked else { throw r.fail("the app is not frontmost") }
     },
     sequence: { _, sim throws(ProcessEnded) in
-      if sim.state.applicationState == .active { try sim.resignActive() }
-      try sim.enterBackground()
+      try sim.resignEveryScene()
+      try sim.backgroundEveryScene()
     },
     deviceChange: { _, s in s.switcherOpen = false })
 
@@ -61,8 +61,8 @@ extension VerbSpec {
     sequence: { _, sim throws(ProcessEnded) in
       let s = sim.state
       if s.isForeground {
-        if s.applicationState == .active { try sim.resignActive() }
-        try sim.enterBackground()
+        try sim.resignEveryScene()
+        try sim.backgroundEveryScene()
       }
     },
     deviceChange: { _, s in
@@ -95,11 +95,11 @@ extension VerbSpec {
     refusal: { r throws(ScenarioError) in try r.needActive() },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .interrupt(kind) = input else { return }
-      try sim.resignActive()
+      try sim.resignEveryScene()
       if kind == .notificationCenter, sim.profile.notificationCenterDoubleActivation {
         // Fully extended, the center lets the app become active and resign again.
-        try sim.becomeActive()
-        try sim.resignActive()
+        try sim.activateEveryScene()
+        try sim.resignEveryScene()
       }
     },
     deviceChange: { input, s in
@@ -119,7 +119,7 @@ extension VerbSpec {
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .endInterrupt(how) = input, sim.state.isForeground else { return }
-      if how == .answered { try sim.enterBackground() } else { try sim.becomeActive() }
+      if how == .answered { try sim.backgroundEveryScene() } else { try sim.activateEveryScene() }
     },
     deviceChange: { _, s in s.interruption = nil })
 
@@ -131,7 +131,7 @@ extension VerbSpec {
       if r.state.interruption != nil { throw r.fail("an interruption is in progress") }
     },
     sequence: { _, sim throws(ProcessEnded) in
-      if sim.state.applicationState == .active, sim.state.process == .running { try sim.resignActive() }
+      if sim.state.process == .running { try sim.resignEveryScene() }
     },
     deviceChange: { _, s in s.switcherOpen = true })
 
@@ -146,9 +146,9 @@ extension VerbSpec {
       guard case let .switchTo(other) = input else { return }
       let s = sim.state
       if other {
-        if s.isForeground { try sim.enterBackground() }
+        if s.isForeground { try sim.backgroundEveryScene() }
       } else if s.isForeground {
-        try sim.becomeActive()
+        try sim.activateEveryScene()
       } else {
         try sim.userLaunch(url: nil)
       }

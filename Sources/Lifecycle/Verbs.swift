@@ -51,6 +51,17 @@ public enum Input: Equatable, Sendable {
   case transferDone(String)
   /// The user cancels the running continued task from its Live Activity (`cancel_task(id)`).
   case cancelTask(String)
+  /// iPad: the user opens a new window of the app (`open_window { activity, from }`); `from`: the
+  /// scene the user acted in.
+  case openWindow(activity: String?, from: Int?)
+  /// iPad: the user closes the window of `Scene#n` (`close_window(n)`).
+  case closeWindow(Int)
+  /// iPad: `Scene#n` comes frontmost (`focus(n)`).
+  case focus(Int)
+  /// iPad: Split View with the two scenes (`side_by_side(a, b)`), b frontmost.
+  case sideBySide(Int, Int)
+  /// iPad: the user drags the Split View divider (`drag_divider()`).
+  case dragDivider
 }
 
 extension Input {
@@ -93,6 +104,11 @@ extension Input {
     case .power: return .power
     case .transferDone: return .transferDone
     case .cancelTask: return .cancelTask
+    case .openWindow: return .openWindow
+    case .closeWindow: return .closeWindow
+    case .focus: return .focus
+    case .sideBySide: return .sideBySide
+    case .dragDivider: return .dragDivider
     }
   }
 
@@ -102,7 +118,7 @@ extension Input {
     switch self {
     case let .launch(url): return VerbArguments(url.map { ["url": .text($0)] } ?? [:])
     case .prewarm, .home, .lock, .unlock, .appSwitcher, .forceQuit, .memoryWarning, .memoryPressure, .pop, .dismiss,
-         .timeChange, .reboot:
+         .timeChange, .reboot, .dragDivider:
       return VerbArguments()
     case let .interrupt(i): return VerbArguments(["type": .text(i.rawValue)])
     case let .endInterrupt(e): return VerbArguments(["how": .text(e.rawValue)])
@@ -130,6 +146,13 @@ extension Input {
     case let .quickAction(type), let .handoff(type): return VerbArguments(["type": .text(type)])
     case let .power(on): return VerbArguments(["on": .flag(on)])
     case let .transferDone(session): return VerbArguments(["session": .text(session)])
+    case let .openWindow(activity, from):
+      var values: [String: VerbValue] = [:]
+      if let activity { values["activity"] = .text(activity) }
+      if let from { values["from"] = .number(Int64(from)) }
+      return VerbArguments(values)
+    case let .closeWindow(n), let .focus(n): return VerbArguments(["scene": .number(Int64(n))])
+    case let .sideBySide(a, b): return VerbArguments(["a": .number(Int64(a)), "b": .number(Int64(b))])
     }
   }
 
@@ -144,7 +167,17 @@ extension VerbSpec {
     .memoryWarning, .memoryPressure, .backgroundLaunch, .openURL, .rotate, .push, .pop, .present, .dismiss, .selectTab,
     .swipeBack, .swipeDown, .advance, .disconnectScene, .timeChange, .reboot, .act, .notify, .tapNotification,
     .quickAction, .universalLink, .handoff, .bgTask, .power, .transferDone, .cancelTask,
+    .openWindow, .closeWindow, .focus, .sideBySide, .dragDivider,
   ]
+
+  /// The iPad's window verbs (Verbs+Windows.swift), last in `all`.
+  static let windows: [VerbSpec] = [.openWindow, .closeWindow, .focus, .sideBySide, .dragDivider]
+
+  /// The verbs a random run draws from on `profile`'s device: the window verbs only on an iPad, so
+  /// a run on an iPhone draws from the same verbs, in the same order, as before they existed.
+  public static func drawn(on profile: Profile) -> [VerbSpec] {
+    profile.device == .ipad ? all : all.filter { spec in !windows.contains { $0.name == spec.name } }
+  }
 
   /// The spec whose Lua name is `name`.
   public static func named(_ name: String) -> VerbSpec? { all.first { $0.name == name } }

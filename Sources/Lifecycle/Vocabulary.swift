@@ -16,6 +16,26 @@ public enum ProcessState: String, Sendable {
 /// `UIScene.ActivationState`.
 public enum SceneActivation: String, Sendable {
   case unattached, foregroundInactive, foregroundActive, background
+
+  /// On screen: foreground active or inactive.
+  public var isForeground: Bool { self == .foregroundActive || self == .foregroundInactive }
+
+  /// The word `expect_state(word, n)` names it by: active, inactive, background, unattached.
+  public var luaName: String {
+    switch self {
+    case .foregroundActive: return "active"
+    case .foregroundInactive: return "inactive"
+    case .background, .unattached: return rawValue
+    }
+  }
+
+  /// The state `expect_state(word, n)` names.
+  public init?(luaName: String) {
+    guard let match = [Self.foregroundActive, .foregroundInactive, .background, .unattached].first(where: { $0.luaName == luaName }) else {
+      return nil
+    }
+    self = match
+  }
 }
 
 /// Apple's appearance state diagram for a view controller (S21).
@@ -93,6 +113,8 @@ public struct AppLayout: Equatable, Sendable {
   public var minimumIOS: Int
   /// The SDK the app is built with (`app { sdk = 27 }`), one of `Profile.releases`; nil: not declared.
   public var sdk: Int?
+  /// Info.plist's `UIApplicationSupportsMultipleScenes` (`app { multipleScenes = true }`).
+  public var multipleScenes = false
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
               tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], minimumIOS: Int = 13, sdk: Int? = nil) {

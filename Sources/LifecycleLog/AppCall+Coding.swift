@@ -39,6 +39,10 @@ extension AppCall {
     case let .updateProgress(identifier, done, total): AppCall.encodeProgress(identifier: identifier, done: done, total: total, into: &w)
     case let .backgroundTransfer(session, task, us):
       w.field("session", session); w.field("task", task); w.field("duration_us", us)
+    case let .requestSceneActivation(session, activity):
+      if let session { w.field("session", session) }
+      if let activity { w.field("activity", activity) }
+    case let .requestSceneDestruction(session): w.field("session", session)
     }
   }
 
@@ -59,6 +63,9 @@ extension AppCall {
     case "after": self = .after(us: try r.micros("delay_us"), id: Int(try r.int("id")))
     case "completion": self = .completion(id: Int(try r.int("id")))
     case "push": self = .push(try r.str("class"))
+    case "UIApplication.requestSceneSessionActivation":
+      self = .requestSceneActivation(session: r.fields.int("session").map { Int(clamping: $0) }, activity: r.optionalString("activity"))
+    case "UIApplication.requestSceneSessionDestruction": self = .requestSceneDestruction(session: Int(clamping: try r.int("session")))
     case "pop": self = .pop
     case "present":
       self = .present(try r.str("class"), style: try r.raw("style"), navigation: r.fields.bool("navigation") ?? false)

@@ -50,6 +50,7 @@ extension EventBody {
       if let completion = arguments.completion { w.field("completion", completion) }
       if let animated = arguments.animated { w.field("animated", animated) }
       if let payload = arguments.payload { w.field("payload", payload) }
+      if let scene = arguments.scene { w.field("scene", scene) }
     case let .returned(name, target, used, depth, value):
       w.field("name", name); w.field("target", target); w.field("used_us", used); w.field("depth", depth)
       if let value { w.field("value", value) }
@@ -140,7 +141,8 @@ extension Event {
     case .callback:
       guard let cb = Callback.decoded(name) else { throw r.fail("unknown callback \"\(name)\"") }
       let arguments = CallbackArguments(url: r.optionalString("url"), completion: r.fields.int("completion").map { Int($0) },
-                                        animated: r.fields.bool("animated"), payload: r.fields["payload"])
+                                        animated: r.fields.bool("animated"), payload: r.fields["payload"],
+                                        scene: r.optionalString("scene"))
       body = .callbackDelivered(cb, target: try r.str("target"), handled: try r.bool("handled"), depth: try r.depth(),
                        arguments: arguments)
     case .return:
@@ -184,6 +186,7 @@ extension Event {
           case .string: arguments.values[option.key] = r.optionalString(option.key).map(VerbValue.text)
           case let .choice(words): arguments.values[option.key] = r.optionalString(option.key).flatMap { words.contains($0) ? VerbValue.text($0) : nil }
           case .flag: arguments.values[option.key] = r.fields[option.key]?.boolValue.map(VerbValue.flag)
+          case .scene: arguments.values[option.key] = r.fields.int(option.key).map(VerbValue.number)
           }
         }
       case let .action(key, argumentsKey):

@@ -66,7 +66,7 @@ extension AppHost {
     return { vm in
       guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "name", "root", "sdk", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "multipleScenes", "name", "root", "sdk", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
       }
       self.appSite = vm.callerSite()
@@ -78,6 +78,12 @@ extension AppHost {
           throw self.stopRun(vm, "app: sdk must be a released iOS SDK (\(Profile.releasesText)), not \(vm.describeValue(-1))")
         }
         layout.sdk = sdk
+      }
+      vm.pop()
+      vm.rawGet(1, "multipleScenes")
+      if vm.type(-1) != .nil {
+        guard vm.type(-1) == .boolean else { throw self.stopRun(vm, "app: multipleScenes must be true or false, not \(vm.describeValue(-1))") }
+        layout.multipleScenes = vm.bool(-1)
       }
       vm.pop()
       vm.rawGet(1, "container")
@@ -287,6 +293,7 @@ extension AppHost {
       return 0
     }
     vm.rawSet(-2, "endBackgroundTask")
+    installSceneRequests(vm)
     // Dynamic properties through __index.
     vm.newTable()
     vm.push { [link] vm in

@@ -297,7 +297,7 @@ package final class AppHost: AppDriver {
       vm.rawGet(-1, "UIApplication")
       if vm.type(-1) == .table { vm.rawGet(-1, "shared"); vm.insert(-3); vm.pop(2) } else { vm.pop(2); vm.pushNil() }
     case .sceneDelegate:
-      pushInstance(vm, references, label: services?.sceneLabel ?? SceneState.unconnectedLabel, className: "UIWindowScene")
+      pushInstance(vm, references, label: arguments.scene ?? services?.sceneLabel ?? SceneState.unconnectedLabel, className: "UIWindowScene")
     case .viewController:
       pushInstance(vm, references, label: target, className: InstanceLabel.className(target))
     case .notificationDelegate:

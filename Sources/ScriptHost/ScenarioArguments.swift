@@ -76,6 +76,14 @@ extension ScenarioHost {
       defer { vm.pop() }
       guard vm.type(-1) != .nil else { return nil }
       return .text(try word(vm, -1, verb, words: words, expected: VerbSpec.oneOf(words)))
+    case .scene:
+      vm.rawGet(idx, option.key)
+      defer { vm.pop() }
+      guard vm.type(-1) != .nil else { return nil }
+      guard let n = vm.integer(-1), n >= 1 else {
+        throw scriptError(vm, "\(verb): \(option.key) must be a scene number (1 names Scene#1), not \(vm.describeValue(-1))")
+      }
+      return .number(n)
     }
   }
 

@@ -6,6 +6,8 @@ import LuaRuntime
 public struct ScenarioDeclaration: Sendable {
   public internal(set) var ios: Int?
   public internal(set) var scenes: Bool?
+  /// `device = "ipad"`; nil: not declared (an iPhone).
+  public internal(set) var device: Profile.Device?
   /// `ios_range = "15-26"`: the releases the scenario applies to (`lifesim test` skips the others).
   public internal(set) var iosRange: IOSVersionSet?
   var seed: Int64?
@@ -15,7 +17,7 @@ public struct ScenarioDeclaration: Sendable {
   /// In name order, so applying them never depends on table order.
   var knobs: [(name: String, value: Profile.KnobValue)] = []
 
-  static let keys = ["app", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
+  static let keys = ["app", "device", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
 
   /// Reads the table at `idx`; the error is the message without a location.
   static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
@@ -34,6 +36,12 @@ public struct ScenarioDeclaration: Sendable {
       field("app") {
         guard vm.type(-1) == .string else { return "the app script's path (a string)" }
         d.app = vm.string(-1); return nil
+      },
+      field("device") {
+        guard vm.type(-1) == .string, let device = vm.string(-1).flatMap(Profile.Device.init(rawValue:)) else {
+          return "\"iphone\" or \"ipad\""
+        }
+        d.device = device; return nil
       },
       field("ios") {
         guard let v = vm.wholeNumber(-1), Profile.releases.contains(Int(v)) else {

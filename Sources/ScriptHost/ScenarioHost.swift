@@ -136,6 +136,10 @@ final class ScenarioHost {
       profile = try makeProfile(sdk: sdk)
       app.profile = profile
     }
+    if app.declaredLayout().multipleScenes != profile.multipleScenes {
+      profile.multipleScenes = app.declaredLayout().multipleScenes
+      app.profile = profile
+    }
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
                    EmbeddedScript(role: "app", path: appFile, source: appSource)]
     scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
@@ -180,6 +184,8 @@ final class ScenarioHost {
     let scenes = config.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
     if scenes, ios < 13 { throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
     var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
+    profile.device = declaration.device ?? .iphone
+    if let problem = profile.deviceProblem { throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + problem) }
     for (name, value) in declaration.knobs {
       do { try profile.set(name, value) } catch {
         throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + error.description)
@@ -312,10 +318,25 @@ final class ScenarioHost {
     vm.pop()
   }
 
+  /// `expect_state(word, n)`: scene `n`'s state (active, inactive, background or unattached).
+  private func expectSceneState(_ vm: LuaVM) throws -> Int32 {
+    let words = ["active", "inactive", "background", "unattached"]
+    guard let s = vm.string(1), let expected = SceneActivation(luaName: s) else {
+      throw scriptError(vm, "expect_state: a scene's state is \(VerbSpec.oneOf(words))")
+    }
+    guard let n = vm.wholeNumber(2), n >= 1, n <= Int64(Int32.max) else {
+      throw scriptError(vm, "expect_state: expected a scene number (1 names Scene#1), not \(vm.describeValue(2))")
+    }
+    try start()
+    simulator?.expectSceneState(expected, scene: Int(n), at: location(vm))
+    return 0
+  }
+
   /// The expectations a scenario checks (`expect_state`, `expect_calls`, …), in the order they are set.
   private func expectationRows() -> [(String, HostFunction.Body)] {
     [
       ("expect_state", { [unowned self] vm in
+        if vm.type(2) != .nil, vm.type(2) != .none { return try self.expectSceneState(vm) }
         let s = try self.choice(vm, 1, "expect_state", AppState.self)
         try self.start()
         self.simulator?.expectState(s, at: self.location(vm))

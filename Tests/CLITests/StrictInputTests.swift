@@ -9,9 +9,9 @@ import Testing
     ("", "lifesim: s.lua: the scenario is empty; call verbs such as launch() and home() (see docs/lua-api.md)"),
     ("local x = 1\n", "lifesim: s.lua: the scenario calls no verb (launch(), home(), advance(…) …): there is nothing to simulate"),
     ("scenario { iOS = 12 }\nlaunch()\n",
-     "lifesim: s.lua:1: scenario: unknown key \"iOS\" (did you mean ios?); the keys are app, ios, ios_range, knobs, name, scenes, seed, strict"),
+     "lifesim: s.lua:1: scenario: unknown key \"iOS\" (did you mean ios?); the keys are app, device, ios, ios_range, knobs, name, scenes, seed, strict"),
     ("scenario { sceens = false }\nlaunch()\n",
-     "lifesim: s.lua:1: scenario: unknown key \"sceens\" (did you mean scenes?); the keys are app, ios, ios_range, knobs, name, scenes, seed, strict"),
+     "lifesim: s.lua:1: scenario: unknown key \"sceens\" (did you mean scenes?); the keys are app, device, ios, ios_range, knobs, name, scenes, seed, strict"),
     ("scenario { ios = 17 }\nscenario { ios = 15 }\nlaunch()\n",
      "lifesim: s.lua:2: scenario { } may appear only once (the first is at s.lua:1)"),
     ("scenario { ios = 21 }\nlaunch()\n", "lifesim: s.lua:1: scenario: ios must be a released iOS version (12 to 18, 26, or 27), not 21"),
@@ -135,7 +135,7 @@ import Testing
     ])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
     #expect(r.status == 2)
-    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, name, root, sdk, tabs\n", "\(r.err)")
+    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, multipleScenes, name, root, sdk, tabs\n", "\(r.err)")
     let container = try scriptFolder("app-container", [
       "app.lua": "app { root = \"Home\", container = \"nav\" }\ncontroller \"Home\" {}\n",
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",

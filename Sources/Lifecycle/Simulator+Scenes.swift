@@ -1,0 +1,206 @@
+import JSON
+
+// UIKit's sequences for several scenes of one process (docs/model.md §19): a new window, closing
+// one, focus, Split View and its divider, and what an input that reaches every foreground scene
+// does to each, frontmost first, then by number.
+
+extension Simulator {
+  // MARK: - Every foreground scene
+
+  /// Every active scene resigns (the switcher, Control Center, an alert, home); a sceneless app's
+  /// window the same way.
+  func resignEveryScene() throws(ProcessEnded) {
+    guard profile.scenes, !state.scenes.isEmpty else {
+      if state.applicationState == .active { try resignActive() }
+      return
+    }
+    for scene in state.foregroundScenesInServiceOrder where scene.activation == .foregroundActive {
+      guard stillIn(scene.label, [.foregroundActive]) else { continue }
+      try resignActive(scene.label)
+    }
+  }
+
+  /// Every foreground scene enters the background (home, lock, another app).
+  func backgroundEveryScene() throws(ProcessEnded) {
+    guard profile.scenes, !state.scenes.isEmpty else { return try enterBackground() }
+    for scene in state.foregroundScenesInServiceOrder {
+      guard stillIn(scene.label, [.foregroundActive, .foregroundInactive]) else { continue }
+      try enterBackground(scene.label)
+    }
+  }
+
+  /// Every foreground inactive scene becomes active again (an interruption ends, back from the switcher).
+  func activateEveryScene() throws(ProcessEnded) {
+    guard profile.scenes, !state.scenes.isEmpty else { return try becomeActive() }
+    for scene in state.foregroundScenesInServiceOrder where scene.activation == .foregroundInactive {
+      guard stillIn(scene.label, [.foregroundInactive]) else { continue }
+      try becomeActive(scene.label)
+    }
+  }
+
+  /// Whether scene `label` is still connected in one of `activations` (app code may have changed it).
+  private func stillIn(_ label: String, _ activations: Set<SceneActivation>) -> Bool {
+    state.scenes.contains { $0.label == label && activations.contains($0.activation) }
+  }
+
+  // MARK: - Windows
+
+  /// A new window (the user's drag or the app's request): a new session, its scene connects with
+  /// the activity in its connection options and comes on screen frontmost; the scenes that were
+  /// in the foreground then resign and enter the background (knob `ipadWindowing26`: they stay
+  /// active, and the two scenes' controllers hear of the focus moving).
+  func openWindow(activity: String?) throws(ProcessEnded) {
+    let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    try deliver(.configurationForConnecting, "AppDelegate")
+    emit(.sceneSessionChanged(created: true))
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
+    try buildRoot()
+    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
+    try showConnectedScene(restoring: false)
+    try leave(previous, front: previousFront)
+  }
+
+  /// `focus(n)`: the scene (already frontmost in the state) comes to the foreground and becomes
+  /// active; the others leave as `leave` says.
+  func focus(_ label: String) throws(ProcessEnded) {
+    // The input's fold brought it to the end of `scenes`: the one before it was frontmost.
+    let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
+    let previousFront = state.scenes.dropLast().last?.label
+    if state.process == .suspended { emit(.resumed) }
+    try bringForward(label)
+    try leave(previous, front: previousFront)
+  }
+
+  /// `side_by_side(a, b)`: both scenes foreground active; any other foreground scene enters the background.
+  func sideBySide(_ a: String, _ b: String) throws(ProcessEnded) {
+    let others = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != a && $0 != b }
+    if state.process == .suspended { emit(.resumed) }
+    try bringForward(a)
+    try bringForward(b)
+    for label in others where !profile.ipadWindowing26 { try sendBack(label) }
+  }
+
+  /// `drag_divider()`: every visible scene resigns, each visible controller is resized, then each
+  /// scene becomes active again: the app's notifications once each way (S139).
+  func dragDivider() throws(ProcessEnded) {
+    let visible = state.foregroundScenesInServiceOrder.map(\.label)
+    try resignEveryScene()
+    for label in visible {
+      for id in state.visibleControllers(in: label) { try deliver(.viewWillTransitionToSize, state.label(id)) }
+    }
+    try activateEveryScene()
+  }
+
+  /// `close_window(n)`: a running process hears the scene leave (resign, background, disconnect)
+  /// and the session's discard at once; a suspended one hears nothing now, and the discarded
+  /// session at its next launch (docs/decisions.md, closing a window of a suspended app).
+  func closeWindow(_ label: String) throws(ProcessEnded) {
+    if state.process == .running {
+      if stillIn(label, [.foregroundActive, .foregroundInactive]) { try sendBack(label) }
+      try deliver(.sceneDidDisconnect, "SceneDelegate", scene: label)
+      try post("UIScene.didDisconnectNotification")
+    }
+    emit(.sceneDisconnected(scene: label))
+    emit(.sceneSessionChanged(created: false))
+    if state.process == .running { try deliver(.didDiscardSceneSessions, "AppDelegate") }
+  }
+
+  // MARK: - The app's requests
+
+  /// Records `requestSceneSessionActivation` / `requestSceneSessionDestruction`, or refuses one
+  /// UIKit would not serve (a Lua error at the app's line); UIKit serves it once the app code returns.
+  func requestScene(_ request: AppRequest, at: String?) throws(AppCallError) {
+    let call: AppCall
+    switch request {
+    case let .requestSceneActivation(session, activity): call = .requestSceneActivation(session: session, activity: activity)
+    case let .requestSceneDestruction(session): call = .requestSceneDestruction(session: session)
+    default: return
+    }
+    if let why = whyNotServed(call) { throw .invalid("\(call.name): \(why)") }
+    emit(.appCalled(call, at: at))
+    sceneRequests.append(call)
+  }
+
+  private func whyNotServed(_ call: AppCall) -> String? {
+    if profile.device != .ipad || !profile.scenes { return "windows are an iPad's with scenes (scenario { device = \"ipad\" })" }
+    switch call {
+    case .requestSceneActivation(nil, _):
+      return profile.multipleScenes ? nil : "a second window needs app { multipleScenes = true }"
+    case .requestSceneActivation(let n?, _), .requestSceneDestruction(let n):
+      let label = SceneState.label(number: n)
+      if state.isConnected(label) { return nil }
+      if case .requestSceneActivation = call, state.disconnectedScenes.contains(label) { return nil }
+      return "\(label) is not connected"
+    default: return nil
+    }
+  }
+
+  /// Serves the app's scene requests, in the order made.
+  func serveSceneRequests() throws(ProcessEnded) {
+    while !sceneRequests.isEmpty, state.process == .running {
+      switch sceneRequests.removeFirst() {
+      case .requestSceneActivation(nil, let activity): try openWindow(activity: activity)
+      case .requestSceneActivation(let n?, let activity): try activateSession(SceneState.label(number: n), activity: activity)
+      case let .requestSceneDestruction(n): if state.isConnected(SceneState.label(number: n)) { try closeWindow(SceneState.label(number: n)) }
+      default: break
+      }
+    }
+    sceneRequests = []
+  }
+
+  /// A connected scene's session activated (the fold brought it frontmost): it comes forward as
+  /// with `focus`, then receives the activity through `scene(_:continue:)` (S137).
+  private func activateSession(_ label: String, activity: String?) throws(ProcessEnded) {
+    guard state.isConnected(label) else { return try reconnectSession(activity: activity) }
+    let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
+    try bringForward(label)
+    try leave(previous, front: state.scenes.dropLast().last?.label)
+    if let activity {
+      try deliver(.sceneContinueUserActivity, "SceneDelegate",
+                  payload: .object([("activity", Opening.activity(type: activity, webpageURL: nil))]), scene: label)
+    }
+  }
+
+  /// The kept session of a scene UIKit released (the request's fold made it the next to
+  /// reconnect): a new scene connects without `configurationForConnecting` (W3), with the
+  /// activity in its connection options, and comes on screen frontmost.
+  private func reconnectSession(activity: String?) throws(ProcessEnded) {
+    let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
+    try buildRoot()
+    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
+    try showConnectedScene(restoring: true)
+    try leave(previous, front: previousFront)
+  }
+
+  /// `willConnectTo`'s payload for a window opened with `activity`: `options.userActivities` (S138).
+  private func activityOptions(_ activity: String?) -> JSONValue? {
+    activity.map { .object([("options", .object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]))]) }
+  }
+
+  /// Scene `label` comes to the foreground (from the background) and becomes active.
+  private func bringForward(_ label: String) throws(ProcessEnded) {
+    if stillIn(label, [.background, .unattached]) { try enterForeground(url: nil, label) }
+    if stillIn(label, [.foregroundInactive]) { try becomeActive(label) }
+  }
+
+  /// Scene `label` resigns if active and enters the background.
+  private func sendBack(_ label: String) throws(ProcessEnded) {
+    if stillIn(label, [.foregroundActive]) { try resignActive(label) }
+    if stillIn(label, [.foregroundInactive]) { try enterBackground(label) }
+  }
+
+  /// The scenes that were in the foreground before another came frontmost: each resigns and
+  /// enters the background; with `ipadWindowing26` they stay active and the controllers of the
+  /// previous frontmost scene and the new one get a trait change (`activeAppearance`).
+  private func leave(_ previous: [String], front previousFront: String?) throws(ProcessEnded) {
+    guard profile.ipadWindowing26 else {
+      for label in previous { try sendBack(label) }
+      return
+    }
+    guard let front = state.frontScene?.label, let previousFront, previousFront != front else { return }
+    for label in [previousFront, front] {
+      for id in state.visibleControllers(in: label) { try deliver(.traitCollectionDidChange, state.label(id)) }
+    }
+  }
+}

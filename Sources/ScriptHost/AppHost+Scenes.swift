@@ -1,0 +1,57 @@
+import Lifecycle
+import LuaRuntime
+
+/// The app's window requests on iPad (docs/lua-api.md): `UIApplication.shared:requestSceneSessionActivation{…}`
+/// and `UIApplication.shared:requestSceneSessionDestruction(n)`.
+extension AppHost {
+  /// Sets both methods on the `UIApplication.shared` table on top of the stack.
+  func installSceneRequests(_ vm: LuaVM) {
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
+      try Self.requireMethodCall(vm, "requestSceneSessionActivation")
+      var session: Int?, activity: String?
+      switch vm.type(2) {
+      case .nil, .none: break
+      case .table:
+        if let problem = vm.unknownKey(inTableAt: 2, allowed: ["activity", "session"]) {
+          throw LuaRaise(at: vm, "requestSceneSessionActivation: \(problem)")
+        }
+        session = try Self.sceneNumber(vm, key: "session")
+        vm.rawGet(2, "activity")
+        defer { vm.pop() }
+        if vm.type(-1) != .nil {
+          guard vm.type(-1) == .string, let s = vm.string(-1) else {
+            throw LuaRaise(at: vm, "requestSceneSessionActivation: activity must be a string, not \(vm.describeValue(-1))")
+          }
+          activity = s
+        }
+      default:
+        throw LuaRaise(at: vm, "requestSceneSessionActivation: expected a table ({ session = n, activity = \"compose\" }), not \(vm.describeValue(2))")
+      }
+      try self.call(.requestSceneActivation(session: session, activity: activity), from: vm)
+      return 0
+    }
+    vm.rawSet(-2, "requestSceneSessionActivation")
+    vm.push { [link] vm in
+      guard let self = link.host else { return 0 }
+      try Self.requireMethodCall(vm, "requestSceneSessionDestruction")
+      guard let n = vm.wholeNumber(2), n >= 1, n <= Int64(Int32.max) else {
+        throw LuaRaise(at: vm, "requestSceneSessionDestruction: expected a scene number (1 names Scene#1), not \(vm.describeValue(2))")
+      }
+      try self.call(.requestSceneDestruction(Int(n)), from: vm)
+      return 0
+    }
+    vm.rawSet(-2, "requestSceneSessionDestruction")
+  }
+
+  /// The options table's `key` (at argument 2) as a scene number, or nil when absent.
+  private static func sceneNumber(_ vm: LuaVM, key: String) throws -> Int? {
+    vm.rawGet(2, key)
+    defer { vm.pop() }
+    guard vm.type(-1) != .nil else { return nil }
+    guard let n = vm.wholeNumber(-1), n >= 1, n <= Int64(Int32.max) else {
+      throw LuaRaise(at: vm, "requestSceneSessionActivation: \(key) must be a scene number (1 names Scene#1), not \(vm.describeValue(-1))")
+    }
+    return Int(n)
+  }
+}
