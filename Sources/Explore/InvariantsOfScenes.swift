@@ -70,7 +70,7 @@ package struct InvariantsOfScenes {
     guard state.process == .running || state.process == .suspended else { return true }
     let ranks = state.scenes.map { rank($0.activation) }
     guard let most = ranks.max(), most > 0 else { return true }
-    switch state.appState {
+    switch state.applicationState {
     case .active: return most == 3
     case .inactive: return most == 2
     case .background: return most == 1

@@ -45,9 +45,8 @@ extension TimelinePage {
   /// `text` with each piece replaced; each must occur exactly once.
   private static func replacing(_ text: String, _ pieces: [(String, String)]) -> String {
     pieces.reduce(text) { out, piece in
-      let parts = out.components(separatedBy: piece.0)
-      precondition(parts.count == 2, "the timeline's script no longer has the piece the scene groups replace")
-      return parts.joined(separator: piece.1)
+      precondition(out.ranges(of: piece.0).count == 1, "the timeline's script no longer has the piece the scene groups replace")
+      return out.replacing(piece.0, with: piece.1)
     }
   }
 }

@@ -129,10 +129,11 @@ import Testing
     let a = try twoSceneLog("scene-diff-a", then: push(in: "Scene#1")), b = try twoSceneLog("scene-diff-b", then: push(in: "Scene#2"))
     let r = try lifesim(["diff", a, b, "--context", "0"])
     #expect(r.status == 1, "\(r.err)")
-    #expect(r.out.hasSuffix("""
+    #expect(r.out.contains("""
       @@ -13,1 +13,1 @@
       -     0.012000   ◆ push Detail#1 in Scene#1
       +     0.012000   ◆ push Detail#1 in Scene#2
+      First divergence: event 13 of A, event 13 of B, at t = 0.012000 s.
 
       """), "\(r.out)")
   }
