@@ -13,10 +13,12 @@ package struct InvariantsOfScenes {
     case noAggregateNotificationTwiceInARow = "no UIApplication state notification is posted twice in a row"
   }
 
+  private static let didEnterBackground = "UIApplication.didEnterBackgroundNotification"
+
   /// The `UIApplication` notifications that follow the aggregate state of the app's scenes.
   package static let aggregateNotifications: Set<String> = [
     "UIApplication.didBecomeActiveNotification", "UIApplication.willResignActiveNotification",
-    "UIApplication.didEnterBackgroundNotification", "UIApplication.willEnterForegroundNotification",
+    didEnterBackground, "UIApplication.willEnterForegroundNotification",
   ]
 
   /// The first rule broken so far (the rules read from events; `check(after:)` adds the state's).
@@ -50,6 +52,9 @@ package struct InvariantsOfScenes {
       if lastAggregate == name { breaks(.noAggregateNotificationTwiceInARow) }
       lastAggregate = name
     case .processStarted: lastAggregate = nil
+    // A suspended sceneless app woken in the background hears didEnterBackground again
+    // (docs/model.md §2, knob resumeBackgroundEventCallsDidEnterBackground).
+    case .resumed: if lastAggregate == Self.didEnterBackground { lastAggregate = nil }
     case let .rootBuilt(_, _, controllers, scene): inWindow(of: scene) { $0 = Set(controllers) }
     case let .pushed(label, scene), let .presented(label, _, _, scene): inWindow(of: scene) { _ = $0.insert(label) }
     case let .popped(label, scene), let .dismissed(label, scene): inWindow(of: scene) { _ = $0.remove(label) }

@@ -91,6 +91,10 @@ import Lifecycle
     let other = Self.twoScenes + [.notificationPosted(name: "UIScene.didEnterBackgroundNotification", handled: false, depth: 0),
                                   Self.posted("significantTimeChange")]
     #expect(Self.broken(other) == nil)
+    // A suspended app woken in the background hears didEnterBackground again; only that one.
+    #expect(Self.broken(Self.twoScenes + [.suspended, .resumed, Self.posted("didEnterBackground")]) == nil)
+    #expect(Self.broken(Self.twoScenes + [.suspended, .resumed, Self.posted("didEnterBackground"), Self.posted("didEnterBackground")])
+      == .noAggregateNotificationTwiceInARow)
     // A new process starts its own sequence.
     let relaunched = Self.twoScenes + [.terminated(Termination(reason: .user, code: nil, description: "force quit")),
                                        .processStarted(mode: .background, state: .background), Self.posted("didEnterBackground")]
