@@ -44,9 +44,12 @@ final class RunTracker {
   private(set) var faultPlace: String?
   private(set) var faultDetail = ""
   private(set) var callbacks: Set<String> = []
+  /// The built-in rules of scenes, followed over the run's events.
+  var scenes = InvariantsOfScenes()
 
   func record(_ event: Event) {
     events += 1
+    scenes.record(event)
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
       let name = "\(Self.className(target)).\(cb.signature)"

@@ -77,6 +77,11 @@ final class ExploreWorker {
         record.failureDetail = tracker.faultDetail
         break
       }
+      if let rule = tracker.scenes.check(after: sim.state) {
+        record.failure = FailureSignature(reason: "invariant", place: rule.rawValue)
+        record.failureDetail = "after \(input.verb)"
+        break
+      }
       if let invariants {
         invariants.state = sim.state
         if let name = invariants.violated() {

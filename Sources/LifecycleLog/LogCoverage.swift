@@ -10,6 +10,10 @@ public struct LogCoverage: Sendable {
   /// `Class.callback()` delivered (the instance number dropped).
   public private(set) var callbacks: Set<String> = []
   public private(set) var logs = 0
+  /// Runs with several scenes: for each scene (`Scene#2`), the transitions performed with that
+  /// scene's own state as the scene state (an input reaches every connected scene); empty while
+  /// no log has had two scenes at once, so one-scene coverage reads as before.
+  public private(set) var coveredPerScene: [String: Set<Transition>] = [:]
 
   public init() {}
 
@@ -25,6 +29,7 @@ public struct LogCoverage: Sendable {
       switch event.body {
       case let .inputPerformed(input, _):
         covered.insert(Transition(state, scenes: profile.scenes, verb: input.verb))
+        if state.severalScenesSeen { addPerScene(state, verb: input.verb) }
         if case .act = input { actions = true }
       case let .callbackDelivered(cb, target, _, _, _):
         let name = target.firstIndex(of: "#").map { String(target[..<$0]) } ?? target
@@ -40,6 +45,13 @@ public struct LogCoverage: Sendable {
     }
     total.formUnion(TransitionUniverse(profile: profile, tabs: tabs, url: "lifesim://coverage", actions: actions).transitions)
     logs += 1
+  }
+
+  private mutating func addPerScene(_ state: LifecycleState, verb: String) {
+    for scene in state.scenes {
+      let transition = Transition(appState: state.appState.rawValue, sceneState: scene.activation.rawValue, verb: verb)
+      coveredPerScene[scene.label, default: []].insert(transition)
+    }
   }
 
   /// Allowed transitions never performed, in order.

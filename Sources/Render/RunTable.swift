@@ -27,6 +27,8 @@ package struct EventRow {
   package let isFlag: Bool
   /// A kill or a crash: MetricKit 27's category, and whether the app was in the foreground.
   package var termination: (category: TerminationCategory, foreground: Bool)?
+  /// The scene it belongs to (`EventScene`), whether or not the run has had several.
+  package var scene: String?
 
   /// `target` before `#` (`NoteList`), and the number after it.
   package var className: String? { target.map { String($0.split(separator: "#", maxSplits: 1).first ?? "") } }
@@ -116,6 +118,7 @@ package struct RunTable {
     var row = EventRow(seq: e.seq, t: e.t, kind: e.kind, name: text("name") ?? e.kind.rawValue, target: text("target"),
                        depth: number("depth"), at: text("at"), from: stateText("from"), to: stateText("to"),
                        details: .object(e.fields.filter { !Self.columns.contains($0.0) }), isFlag: isFlag)
+    row.scene = EventScene.of(event.body, in: state)
     if case let .callbackDelivered(_, _, handled, _, _) = event.body {
       if handled { waiting.append(rows.count) } else { row.durationUs = 0 }
     }

@@ -35,8 +35,12 @@ package struct TablesExport {
       ("error_message", RunOutcome.json(outcome.error)), ("events", .int(run.lastSeq)), ("end_us", .int(run.trailer?.t ?? run.lastUs)),
       ("complete", .bool(run.trailer != nil)), ("log_path", .string(log)),
     ]).canonicalText)
+    // A run that has had several scenes names each event's scene; a one-scene run's lines keep
+    // their bytes, and the view reads its missing `scene` as null.
+    let scenes = run.state.severalScenesSeen
     for row in run.rows {
       let source = row.source
+      let scene: [(String, JSONValue)] = scenes ? [("scene", row.scene.map(JSONValue.string) ?? .null)] : []
       events.write(JSONValue.object([
         ("run_id", id), ("seq", .int(row.seq)), ("t_us", .int(row.t)), ("kind", .string(row.kind.rawValue)),
         ("event_name", .string(row.name)), ("class_name", row.className.map(JSONValue.string) ?? .null),
@@ -47,7 +51,7 @@ package struct TablesExport {
         ("termination_category", row.termination.map { .string($0.category.rawValue) } ?? .null),
         ("foreground", row.termination.map { .bool($0.foreground) } ?? .null),
         ("value_json", row.details),
-      ]).canonicalText)
+      ] + scene).canonicalText)
     }
     for s in run.intervals {
       states.write(JSONValue.object([
@@ -78,7 +82,7 @@ package struct TablesExport {
       run_id: 'VARCHAR', seq: 'BIGINT', t_us: 'BIGINT', kind: 'VARCHAR', event_name: 'VARCHAR', class_name: 'VARCHAR',
       instance: 'BIGINT', depth: 'BIGINT', src_file: 'VARCHAR', src_line: 'BIGINT', from_state: 'VARCHAR',
       to_state: 'VARCHAR', duration_us: 'BIGINT', killed: 'BOOLEAN', termination_category: 'VARCHAR', foreground: 'BOOLEAN',
-      value_json: 'JSON'});
+      value_json: 'JSON', scene: 'VARCHAR'});
     CREATE OR REPLACE VIEW states AS SELECT *, end_us - start_us AS duration_us FROM read_json('states.jsonl', format = 'newline_delimited', columns = {
       run_id: 'VARCHAR', layer: 'VARCHAR', state: 'VARCHAR', start_seq: 'BIGINT', end_seq: 'BIGINT', start_us: 'BIGINT', end_us: 'BIGINT'});
     """

@@ -33,7 +33,10 @@ package enum TimelineExport {
       ("allowanceUs", profile.map { .int($0.backgroundTaskAllowance_us) } ?? .null),
       ("replay", .string(id.replayCommand(log: log))), ("rerun", .string(ShellCommand.line(rerun))),
     ])
-    sink.write(TimelinePage.head(title: "lifesim · \(id.scenario)"))
+    // A run that has had several scenes groups its lanes per scene: each row names its scene.
+    let scenes = run.state.severalScenesSeen
+    let script = scenes ? TimelinePage.sceneScript : TimelinePage.script
+    sink.write(TimelinePage.head(title: "lifesim · \(id.scenario)", script: script))
     sink.write(HTMLText.dataBlock(id: "meta", json: meta.canonicalText))
     // Texts repeat (kinds, names, targets, source lines, details): each is written once, in
     // `names`, and the rows and intervals give its index; the page is half the size.
@@ -45,7 +48,7 @@ package enum TimelineExport {
         .int(row.seq), .int(row.t), names.index(row.kind.rawValue), names.index(row.name), names.index(row.target),
         row.depth.map(JSONValue.int) ?? .null, row.durationUs.map(JSONValue.int) ?? .null, names.index(row.at),
         names.index(row.details.canonicalText), .bool(row.killed), .bool(row.isFlag),
-      ]
+      ] + (scenes ? [names.index(row.scene)] : [])
       sink.write((first ? "" : ",") + HTMLText.scriptJSON(JSONValue.array(cells).canonicalText))
       first = false
     }
@@ -61,7 +64,7 @@ package enum TimelineExport {
     }
     sink.write("]</script>")
     sink.write(HTMLText.dataBlock(id: "names", json: JSONValue.array(names.texts.map(JSONValue.string)).canonicalText))
-    sink.write("<script>" + TimelinePage.script + "</script>")
+    sink.write("<script>" + script + "</script>")
     sink.write("</body></html>")
   }
 

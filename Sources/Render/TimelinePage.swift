@@ -4,8 +4,8 @@
 /// column per event) draws the 200-event chunks on screen; so a 100,000-event run
 /// stays quick. Every mark carries `data-seq` (its event's `seq`).
 package enum TimelinePage {
-  /// The page up to its data: the policy allows its own style and script (by hash) and nothing else.
-  package static func head(title: String) -> String {
+  /// The page up to its data: the policy allows its own style and `script` (by hash) and nothing else.
+  package static func head(title: String, script: String = TimelinePage.script) -> String {
     """
       <!doctype html><html lang="en"><head><meta charset="utf-8">
       \(HTMLText.policy(style: style, script: script))

@@ -28,13 +28,14 @@ package struct TraceFormatter {
     case let .sceneConnected(scene): text = Self.plain("  ◆ \(scene) connected")
     case let .sceneDisconnected(scene): text = Self.plain("  ◆ \(scene) disconnected")
     case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
-    case let .rootBuilt(container, _, controllers, _):
-      text = Self.plain("  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")")
-    case let .pushed(c, _): text = Self.plain("  ◆ push \(c)")
-    case let .popped(c, _): text = Self.plain("  ◆ pop \(c)")
-    case let .presented(c, style, _, _): text = Self.plain("  ◆ present \(c) (\(style.rawValue))")
-    case let .dismissed(c, _): text = Self.plain("  ◆ dismiss \(c)")
-    case let .tabSelected(i, c, _): text = Self.plain("  ◆ tab \(i) selected: \(c)")
+    case let .rootBuilt(container, _, controllers, scene):
+      text = Self.plain("  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
+                        + Self.inScene(scene))
+    case let .pushed(c, scene): text = Self.plain("  ◆ push \(c)" + Self.inScene(scene))
+    case let .popped(c, scene): text = Self.plain("  ◆ pop \(c)" + Self.inScene(scene))
+    case let .presented(c, style, _, scene): text = Self.plain("  ◆ present \(c) (\(style.rawValue))" + Self.inScene(scene))
+    case let .dismissed(c, scene): text = Self.plain("  ◆ dismiss \(c)" + Self.inScene(scene))
+    case let .tabSelected(i, c, scene): text = Self.plain("  ◆ tab \(i) selected: \(c)" + Self.inScene(scene))
     case let .protectedDataChanged(available): text = "  ◆ protected data \(available ? "available" : "unavailable")"
     case let .restorationChanged(change): text = Self.plain("  ◆ " + Self.describe(change))
     case let .processStarted(mode, state):
@@ -66,6 +67,11 @@ package struct TraceFormatter {
     }
     return "\(time) \(text)"
   }
+
+  /// ` in Scene#2` after a view-controller event that names its scene (only a run that has had
+  /// several does), so `diff` never pairs one scene's line with another's and one-scene lines
+  /// keep their text.
+  private static func inScene(_ scene: String?) -> String { scene.map { " in \($0)" } ?? "" }
 
   /// How MetricKit 27 counts a termination: its category, in the foreground or the background.
   private func counted(_ termination: Termination) -> String {

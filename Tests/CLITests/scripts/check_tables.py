@@ -118,6 +118,10 @@ def main(folder, analytics, hand, logs):
     if got != dict(counted) or len(counted) < 3:
         problems.append(f"terminations by category: {got}, the logs say {dict(counted)}")
 
+    # No bundled run has had two scenes at once: none names a scene.
+    if results.get("Callbacks per scene") != []:
+        problems.append(f"callbacks per scene of one-scene runs: {results.get('Callbacks per scene')}")
+
     failed = sum(o["expectations"]["failed"] for o in outcomes.values())
     if len(results.get("Failed expectations", [])) != failed:
         problems.append(f"failed expectations: {len(results.get('Failed expectations', []))} rows, lifesim says {failed}")

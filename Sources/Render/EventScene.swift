@@ -1,0 +1,31 @@
+import Lifecycle
+
+/// The scene an event belongs to, for the exports that show a run's scenes apart (the `tables`
+/// export's `scene` column, the HTML timeline's groups): a scene's own transitions, a
+/// view-controller event's window, a callback's receiver. Asked of every event, whether or not
+/// the run has had several scenes; the exports use it only once it has.
+package enum EventScene {
+  /// `state`: the run's state with `body` folded in.
+  package static func of(_ body: EventBody, in state: LifecycleState) -> String? {
+    switch body {
+    case let .sceneActivationChanged(scene, _, _), let .sceneConnected(scene), let .sceneDisconnected(scene):
+      return scene
+    case .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected:
+      return body.viewControllerScene ?? state.frontScene?.label
+    case let .callbackDelivered(_, target, _, _, _), let .returned(_, target, _, _, _), let .crashed(_, target, _, _):
+      return receiver(target, in: state)
+    default:
+      return nil
+    }
+  }
+
+  /// The scene of a callback's receiver: a scene named as the receiver (`Scene#2`), the front
+  /// scene for `SceneDelegate` (its callbacks do not name their scene), or the scene whose
+  /// window holds the controller; nil for the app delegate, handlers and a sceneless window.
+  package static func receiver(_ target: String, in state: LifecycleState) -> String? {
+    if InstanceLabel.className(target) == "Scene", InstanceLabel.number(target) != nil { return target }
+    if target == "SceneDelegate" { return state.frontScene?.label }
+    guard let id = state.controllerIDs[target] else { return nil }
+    return state.scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+  }
+}
