@@ -79,14 +79,16 @@ struct ScanCheck {
   }
 
   /// The human report of the runs: what the matrix was, a line per case that did not pass, the
-  /// runs' diagnostics, what did not run, and the counts.
-  func textLines(_ outcome: Outcome, scenes: Bool) -> [String] {
+  /// runs' diagnostics, what did not run, and the counts. `removed`: the temporary folder, gone
+  /// by the time the report is read, which places are shown without.
+  func textLines(_ outcome: Outcome, scenes: Bool, removed: String?) -> [String] {
     let scenarios = Set(outcome.results.map(\.file)).count
     var lines = ["check: \(scenarios) scenario\(scenarios == 1 ? "" : "s") on iOS \(ios.map(String.init).joined(separator: ", "))"
       + " × SDK \(sdks.map(String.init).joined(separator: ", ")), \(scenes ? "with scenes" : "without scenes")"]
     for r in outcome.results {
       let name = TerminalText.visible(r.name)
-      let message = TerminalText.visible(r.message ?? "") + (r.at.map { "  (\($0))" } ?? "")
+      let at = r.at.map { at in removed.map { at.replacingOccurrences(of: $0 + "/", with: "") } ?? at }
+      let message = TerminalText.visible((r.message ?? "") + (at.map { "  (\($0))" } ?? ""))
       switch r.status {
       case .passed: continue
       case .failed: lines.append("✘ \(name): \(message)")

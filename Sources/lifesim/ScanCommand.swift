@@ -101,7 +101,7 @@ struct Scan: ParsableCommand {
     switch format {
     case .text:
       for line in report.textLines { Terminal.write(line) }
-      if let outcome { for line in checker.textLines(outcome, scenes: report.scenes) { Terminal.write(line) } }
+      if let outcome { for line in checker.textLines(outcome, scenes: report.scenes, removed: temporary) { Terminal.write(line) } }
     case .json:
       for line in report.jsonLines { JSONLines.write(line) }
       if let outcome { for r in outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false)) } }

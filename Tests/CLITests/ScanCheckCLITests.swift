@@ -70,6 +70,8 @@ import TestSupport
     #expect(lines.contains("✘ home and return [iOS 17, SDK 26]: " + crash), "\(r.out)")
     #expect(lines.contains("✘ memory kill [iOS 27, SDK 27]: " + crash))
     #expect(lines.contains("✘ background refresh com.example.runner.fetch [iOS 27, SDK 27]: " + crash.replacingOccurrences(of: "line 6", with: "line 7")))
+    // The place of a failed expectation is in the battery's folder, removed with the temporary folder.
+    #expect(lines.contains("✘ cold launch [iOS 26, SDK 27]: expect_state: expected state active, but the app is not_running  (check/cold_launch.lua:6)"))
     #expect(lines.last == "48 cases: 0 passed, 48 failed, 0 skipped, 0 errors (virtual time 90.00 s).")
     #expect(!lines.contains { $0.hasPrefix("wrote ") })
   }
