@@ -91,14 +91,16 @@ release-build: static-libs
 	$(RELEASE_BUILD) --product $(PRODUCT)
 
 ## Installs the static release build under PREFIX: bin/lifesim, share/lifesim/lib (the modules
-## `require` finds without --lib) and share/lifesim/types (the LuaLS annotations). The binary
+## `require` finds without --lib), share/lifesim/types (the LuaLS annotations) and share/lifesim/scan
+## (`lifesim scan --check`'s battery). The binary
 ## runs without the toolchain, Lua or even the C library's shared objects. After `make release`
 ## nothing is compiled again (one scratch folder, see above).
 install: release-build
 	install -D -m 755 $(STATIC_BUILD)/release/lifesim $(PREFIX)/bin/lifesim
-	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types
+	install -d $(PREFIX)/share/lifesim/lib $(PREFIX)/share/lifesim/types $(PREFIX)/share/lifesim/scan
 	install -m 644 Scripts/lib/*.lua $(PREFIX)/share/lifesim/lib/
 	install -m 644 Scripts/types/*.lua $(PREFIX)/share/lifesim/types/
+	install -m 644 Scripts/scan/*.lua.in $(PREFIX)/share/lifesim/scan/
 
 ## A self-contained Linux binary for machines without Swift or Lua (the build of `install`), in a
 ## tarball with the bundled scripts and the LuaLS types: dist/lifesim-VERSION-linux-ARCH.tar.gz.

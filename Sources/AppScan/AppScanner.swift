@@ -46,15 +46,27 @@ package enum AppScanner {
     all.rootControllers += facts.rootControllers
   }
 
-  /// The app's Info.plist: the first that is an app's (not an extension's), else the project's
-  /// generated one, else unknown.
+  /// The app's Info.plist: the one a project that generates its Info.plist merges in (with the
+  /// project's scenes), else the first that is an app's (not an extension's), else the project's
+  /// generated one alone (its BGTask keys unknown), else unknown.
   private static func readPlist(_ report: inout ScanReport, limits: ScanLimits, total: inout Int) {
+    var generated: GeneratedInfoPlist?
+    for path in report.files.projects where generated == nil {
+      guard case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total) else { continue }
+      generated = GeneratedInfoPlist.read(path: path, text: String(decoding: data, as: UTF8.self))
+    }
     for path in report.files.infoPlists {
+      let merged = generated?.merges(path) == true
       switch SourceDiscovery.read(path, limits: limits, total: &total) {
       case let .failure(trouble): report.files.skipped.append((path, trouble.description))
       case let .success(data):
-        switch InfoPlistFacts.read(path: path, data: data) {
+        switch InfoPlistFacts.read(path: path, data: data, merged: merged) {
         case let .failure(trouble): report.files.skipped.append((path, trouble.description))
+        case let .success(facts?) where merged:
+          report.plistFacts = facts
+          report.plist = .generated(generated?.project ?? path, merged: path)
+          report.scenes = facts.declaresScenes || generated?.declaresScenes == true
+          return
         case let .success(facts?) where report.plistFacts == nil:
           report.plistFacts = facts
           report.plist = .file(path)
@@ -63,13 +75,8 @@ package enum AppScanner {
         }
       }
     }
-    guard report.plistFacts == nil else { return }
-    for path in report.files.projects {
-      guard case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total),
-            let scenes = GeneratedInfoPlist.declaresScenes(projectText: String(decoding: data, as: UTF8.self)) else { continue }
-      report.plist = .generated(path)
-      report.scenes = scenes
-      return
-    }
+    guard report.plistFacts == nil, let generated else { return }
+    report.plist = .generated(generated.project, merged: nil)
+    report.scenes = generated.declaresScenes
   }
 }

@@ -15,7 +15,8 @@ package struct InfoPlistFacts: Sendable {
   package let manifestLine: Int
 
   /// The plist at `path`, or why it is not one; nil for an extension's or a test bundle's plist.
-  static func read(path: String, data: Data) -> Result<InfoPlistFacts?, ScanTrouble> {
+  /// `merged`: the file a generated Info.plist merges in, read whatever keys it holds.
+  static func read(path: String, data: Data, merged: Bool = false) -> Result<InfoPlistFacts?, ScanTrouble> {
     let root: Any
     do { root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
       return .failure(ScanTrouble("not a property list (XML or binary)"))
@@ -23,7 +24,7 @@ package struct InfoPlistFacts: Sendable {
     guard let plist = root as? [String: Any] else { return .failure(ScanTrouble("the property list is not a dictionary")) }
     let appKeys = ["UIApplicationSceneManifest", "BGTaskSchedulerPermittedIdentifiers", "UIBackgroundModes",
                    "UIMainStoryboardFile", "UILaunchStoryboardName", "LSRequiresIPhoneOS"]
-    guard plist["NSExtension"] == nil, appKeys.contains(where: { plist[$0] != nil }) else { return .success(nil) }
+    guard merged || (plist["NSExtension"] == nil && appKeys.contains(where: { plist[$0] != nil })) else { return .success(nil) }
     let lines = PlistLines(data: data)
     let manifest = plist["UIApplicationSceneManifest"] as? [String: Any]
     let configurations = (manifest?["UISceneConfigurations"] as? [String: Any]) ?? [:]
@@ -75,12 +76,38 @@ struct PlistLines {
   }
 }
 
-/// A project whose Info.plist the build generates: the scene manifest's generation flag from
-/// project.pbxproj (`INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES`).
-enum GeneratedInfoPlist {
-  /// Whether the project generates an Info.plist with scenes (nil: the project does not say).
-  static func declaresScenes(projectText: String) -> Bool? {
-    guard projectText.contains("GENERATE_INFOPLIST_FILE = YES") else { return nil }
-    return projectText.contains("INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES")
+/// A project whose Info.plist the build generates (`GENERATE_INFOPLIST_FILE = YES` in
+/// project.pbxproj). Xcode builds it from `INFOPLIST_KEY_*` settings, which exist only for some
+/// keys: the scene manifest (`INFOPLIST_KEY_UIApplicationSceneManifest_Generation`) is one;
+/// `UIBackgroundModes` and `BGTaskSchedulerPermittedIdentifiers` are not (the generator ignores
+/// such settings), so they come from the file `INFOPLIST_FILE` names, which the build merges in.
+package struct GeneratedInfoPlist: Sendable, Equatable {
+  /// The project.pbxproj.
+  package let project: String
+  /// The generated manifest declares scenes.
+  package let declaresScenes: Bool
+  /// Each `INFOPLIST_FILE` the project's configurations name, as written (relative to the project's folder).
+  package let mergedFiles: [String]
+
+  /// The project at `path`, nil when it does not generate an Info.plist.
+  static func read(path: String, text: String) -> GeneratedInfoPlist? {
+    var settings: [String: [String]] = [:]
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let key = parts[0].trimmingCharacters(in: .whitespaces)
+      var value = parts[1].trimmingCharacters(in: .whitespaces)
+      if value.hasSuffix(";") { value.removeLast() }
+      if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+      if !settings[key, default: []].contains(value) { settings[key, default: []].append(value) }
+    }
+    guard settings["GENERATE_INFOPLIST_FILE"]?.contains("YES") == true else { return nil }
+    return GeneratedInfoPlist(project: path, declaresScenes: settings["INFOPLIST_KEY_UIApplicationSceneManifest_Generation"]?.contains("YES") == true,
+                              mergedFiles: settings["INFOPLIST_FILE"] ?? [])
+  }
+
+  /// Whether the plist at `path` is one the build merges into the generated one.
+  func merges(_ path: String) -> Bool {
+    mergedFiles.contains { !$0.isEmpty && (path == $0 || path.hasSuffix("/" + $0)) }
   }
 }

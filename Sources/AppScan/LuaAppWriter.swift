@@ -70,14 +70,20 @@ package struct LuaAppWriter {
     return lines
   }
 
-  /// Each registration where the Swift reaches it; an unknown place is launch (and says so).
+  /// Each registration where the Swift reaches it, an unknown place being launch (and saying so),
+  /// with a request submitted for it: the scan does not follow where the Swift submits.
   private func placeRegistrations(_ placements: inout Placements) {
     for registration in report.registrations {
       guard let identifier = registration.identifier else { continue }
-      let call = "  BGTaskScheduler:register(\(LuaStringLiteral.quote(identifier)), launchHandler)"
+      let quoted = LuaStringLiteral.quote(identifier)
       let key = handlerKey(registration.reach) ?? "AppDelegate.didFinishLaunchingWithOptions"
       let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
-      placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note, call]
+      placements[key, default: []] += [
+        "  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note,
+        "  BGTaskScheduler:register(\(quoted), launchHandler)",
+        "  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
+        "  BGTaskScheduler:submit { id = \(quoted), kind = \"refresh\" }",
+      ]
     }
   }
 

@@ -36,7 +36,7 @@ extension ScanReport {
   private var plistJSON: JSONValue {
     switch plist {
     case let .file(path): return .object([("file", .string(path))])
-    case let .generated(path): return .object([("generated_by", .string(path))])
+    case let .generated(path, merged): return .object([("generated_by", .string(path)), ("merged", merged.map(JSONValue.string) ?? .null)])
     case .unknown: return .null
     }
   }

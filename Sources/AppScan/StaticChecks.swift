@@ -28,7 +28,7 @@ enum StaticChecks {
     switch report.plist {
     case .unknown: return []
     case let .file(path): place = SourcePlace(file: path, line: report.plistFacts?.manifestLine ?? 1)
-    case let .generated(path): place = SourcePlace(file: path, line: 1)
+    case let .generated(path, _): place = SourcePlace(file: path, line: 1)
     }
     return [ScanDiagnostic(code: Diagnostic.Code.sceneLifecycleRequired.rawValue, handler: nil, place: place,
                            message: "the app declares no scenes (no UIApplicationSceneManifest configuration, no application(_:configurationForConnecting:options:)): built with the iOS 27 SDK it does not launch")]
@@ -42,13 +42,13 @@ enum StaticChecks {
         found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskRegisteredLate.rawValue, handler: nil, place: registration.place,
                                     message: "BGTask \(shown) is registered from \(entry.qualified), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"))
       }
-      guard case let .file(plist) = report.plist, let identifier = registration.identifier,
+      guard let plist = report.plistFacts?.path, let identifier = registration.identifier,
             !isPermitted(identifier, report.permittedIdentifiers) else { continue }
       found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskIDNotPermitted.rawValue, handler: nil, place: registration.place,
                                   message: "BGTask \(shown) is not in \(plist)'s BGTaskSchedulerPermittedIdentifiers: registering it throws"))
     }
     // A permitted id nobody registers, only when every registration's identifier is known.
-    guard case let .file(plist) = report.plist, report.registrations.allSatisfy({ $0.identifier != nil }) else { return found }
+    guard let plist = report.plistFacts?.path, report.registrations.allSatisfy({ $0.identifier != nil }) else { return found }
     let registered = Set(report.registrations.compactMap(\.identifier))
     for (identifier, line) in report.plistFacts?.permittedIdentifiers ?? [] where !identifier.hasSuffix("*") && !registered.contains(identifier) {
       found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskIDNotRegistered.rawValue, handler: nil, place: SourcePlace(file: plist, line: line),

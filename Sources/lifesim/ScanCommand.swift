@@ -3,8 +3,10 @@ import ArgumentParser
 import Foundation
 import EventStore
 import JSON
+import Lifecycle
 import Render
 import ScriptHost
+import Suite
 
 struct Scan: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -40,36 +42,81 @@ struct Scan: ParsableCommand {
   @Flag(help: "With --emit-app: overwrite files already there.")
   var force = false
 
+  @Flag(help: "Also run lifesim's battery of scenarios against the emitted app (in a temporary folder unless --emit-app says where) on an iOS × SDK matrix, and report what the runs find with the scan's diagnostics.")
+  var check = false
+
+  @Option(help: "With --check: the profiles, e.g. 17,26,27 (the default) or 15-27 or all.")
+  var ios: String?
+
+  @Option(help: "With --check: the SDKs the app is built with, e.g. 26,27 (the default).")
+  var sdk: String?
+
+  func validate() throws {
+    if !check, ios != nil || sdk != nil { throw ValidationError("--ios and --sdk go with --check") }
+    if check, !json, format == .sarif {
+      throw ValidationError("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)")
+    }
+    _ = try matrix()
+  }
+
+  /// `--ios` and `--sdk` as releases, each parsed as `lifesim test --ios` is.
+  private func matrix() throws -> ScanCheck {
+    func releases(_ text: String, _ option: String) throws -> [Int] {
+      do throws(ScenarioError) { return try IOSVersionSet(parsing: text).profiles } catch {
+        throw ValidationError("\(option) \(text): \(error.message)")
+      }
+    }
+    return ScanCheck(ios: try releases(ios ?? "17,26,27", "--ios"), sdks: try releases(sdk ?? "26,27", "--sdk"))
+  }
+
   func run() throws {
     defer { Terminal.flush() }
     let format = json ? .json : format
     if format == .json { JSONLines.begin("scan") }
     let report: ScanReport
-    do { report = try AppScanner.scan(paths) } catch {
+    var battery: (files: [(String, String)], notRun: [String]) = ([], [])
+    do {
+      report = try AppScanner.scan(paths)
+      if check { battery = try ScanCheck.scenarioFiles(report) }
+    } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
+    let temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil
+    defer { if let temporary { ScanCheck.remove(temporary) } }
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
-    let written = try emitApp.map { try emit(report, into: $0) } ?? []
-    for path in written where format != .text { Terminal.errorLine("wrote \(path)") }
+    let written = try (emitApp ?? temporary).map { try emit(report, into: $0, battery: battery.files) } ?? []
+    let checker = try matrix()
+    var outcome: ScanCheck.Outcome?
+    if check, let folder = emitApp ?? temporary {
+      do { outcome = try checker.run(folder + "/" + ScanEmit.batteryFolder, notRun: battery.notRun) } catch {
+        Terminal.error(error.description)
+        throw ExitCode(Status.trouble)
+      }
+    }
+    let reported = emitApp == nil ? [] : written
+    for path in reported where format != .text { Terminal.errorLine("wrote \(path)") }
     for trouble in report.troubles where format != .text { Terminal.error("\(trouble.file): not read: \(trouble.reason)") }
+    let status = ScanCheck.status(scan: report.status, outcome)
     switch format {
     case .text:
       for line in report.textLines { Terminal.write(line) }
+      if let outcome { for line in checker.textLines(outcome, scenes: report.scenes, removed: temporary) { Terminal.write(line) } }
     case .json:
       for line in report.jsonLines { JSONLines.write(line) }
-      JSONLines.end(status: report.status, report.endMembers)
+      if let outcome { for r in outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false)) } }
+      JSONLines.end(status: status, report.endMembers + (outcome.map { [ScanCheck.endMember($0)] } ?? []))
     case .sarif:
       Terminal.write(report.sarif(toolVersion: lifesimVersion).canonicalText)
     }
-    for path in written where format == .text { Terminal.write("wrote \(path)") }
-    if report.status != Status.ok { throw ExitCode(report.status) }
+    for path in reported where format == .text { Terminal.write("wrote \(path)") }
+    if status != Status.ok { throw ExitCode(status) }
   }
 
-  private func emit(_ report: ScanReport, into directory: String) throws -> [String] {
+  private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> [String] {
     let trimmed = paths[0].hasSuffix("/") ? String(paths[0].dropLast()) : paths[0]
     let name = report.appDelegate.map { _ in (trimmed as NSString).lastPathComponent } ?? "App"
-    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], force: force) {
+    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force) {
     case let .failure(trouble):
       Terminal.error(trouble.description)
       throw ExitCode(Status.trouble)

@@ -6,13 +6,21 @@ import EventStore
 /// file lands on a scanned source, and each file appears whole (written beside it and renamed,
 /// as every `-o` is): a failed write leaves what was there before.
 enum ScanEmit {
-  /// Writes the files; returns their paths, or the message of what went wrong.
+  /// The folder, beside the app, that `--check` writes its battery's scenarios into.
+  static let batteryFolder = "check"
+
+  /// Writes the files, and `battery` (file names and texts) into `batteryFolder`; returns their
+  /// paths, or the message of what went wrong.
   static func write(_ report: ScanReport, into directory: String, appName: String, root: String,
-                    force: Bool) -> Result<[String], ScanTrouble> {
+                    battery: [(String, String)] = [], force: Bool) -> Result<[String], ScanTrouble> {
     let writer = LuaAppWriter(report: report, name: appName, root: root)
-    let files = ([("app.lua", writer.app)] + writer.scenarios).map { (directory + "/" + $0.0, $0.1) }
-    if let error = POSIXFile.makeDirectory(directory), !POSIXFile.alreadyExists(error) {
-      return .failure(ScanTrouble("\(directory): cannot create the folder: \(POSIXFile.describe(error.code))"))
+    let named: [(String, String)] = [("app.lua", writer.app)] + writer.scenarios.map { ($0.name, $0.text) }
+      + battery.map { (batteryFolder + "/" + $0.0, $0.1) }
+    let files = named.map { (directory + "/" + $0.0, $0.1) }
+    for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + batteryFolder]) {
+      if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
+        return .failure(ScanTrouble("\(folder): cannot create the folder: \(POSIXFile.describe(error.code))"))
+      }
     }
     // Every file is checked before any is written (a link that leads nowhere is there too).
     for (path, _) in files where !force && POSIXFile.existsWithoutFollowing(path) {

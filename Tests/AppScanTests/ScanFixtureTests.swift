@@ -17,7 +17,7 @@ func jsonReport(_ report: ScanReport) -> String {
 
 @Suite struct ScanFixtureTests {
   @Test(arguments: ["StoryboardApp", "SceneExtensionsApp", "SwiftUIAdaptorApp", "HelperRegistrationApp",
-                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp"])
+                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp", "GeneratedPlistApp"])
   func reportEqualsTheExpectedReport(_ name: String) throws {
     let report = try AppScanner.scan([fixtures + "/" + name])
     let expected = try String(contentsOfFile: "\(fixtures)/\(name)/expected.jsonl", encoding: .utf8)
@@ -35,6 +35,22 @@ func jsonReport(_ report: ScanReport) -> String {
     let report = try AppScanner.scan([fixtures + "/BinaryPlistApp"])
     #expect(report.permittedIdentifiers == ["com.example.legacy.refresh"])
     #expect(report.plistFacts?.backgroundModes == ["fetch"])
+  }
+
+  /// A generated Info.plist: the scenes from the project's INFOPLIST_KEY_ setting, the BGTask
+  /// identifiers and background modes from the file INFOPLIST_FILE names (Xcode ignores
+  /// `INFOPLIST_KEY_UIBackgroundModes`); without that file they are unknown and give no diagnostic.
+  @Test func aGeneratedInfoPlistMergesItsFile() throws {
+    let report = try AppScanner.scan([fixtures + "/GeneratedPlistApp"])
+    #expect(report.scenes)
+    #expect(report.plist == .generated(fixtures + "/GeneratedPlistApp/Recipes.xcodeproj/project.pbxproj",
+                                       merged: fixtures + "/GeneratedPlistApp/Recipes/Info.plist"))
+    #expect(report.plistFacts?.backgroundModes == ["fetch", "processing"])
+    #expect(report.diagnostics.map(\.code) == ["bgtask_id_not_registered"])
+    let alone = try AppScanner.scan([fixtures + "/GeneratedPlistApp/Recipes.xcodeproj", fixtures + "/GeneratedPlistApp/Recipes/AppDelegate.swift",
+                                     fixtures + "/GeneratedPlistApp/Recipes/SceneDelegate.swift"])
+    #expect(alone.plist == .generated(fixtures + "/GeneratedPlistApp/Recipes.xcodeproj/project.pbxproj", merged: nil))
+    #expect(alone.scenes && alone.permittedIdentifiers.isEmpty && alone.diagnostics.isEmpty)
   }
 
   @Test func methodsOfOtherTypesThatShareADelegateName() throws {

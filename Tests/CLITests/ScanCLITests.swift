@@ -63,7 +63,7 @@ import TestSupport
   /// Scripts/apps and Scripts/scenarios, the folders it names) and run green; the app that
   /// registers its BGTasks from the scene delegate crashes at launch, as the Swift would.
   @Test(arguments: ["StoryboardApp", "SceneExtensionsApp", "SwiftUIAdaptorApp", "HelperRegistrationApp",
-                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp"])
+                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp", "GeneratedPlistApp"])
   func theEmittedAppPassesLuacheckAndRuns(_ name: String) throws {
     let dir = temp("scan-emit-" + name)
     try? FileManager.default.removeItem(atPath: dir)

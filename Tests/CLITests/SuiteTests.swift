@@ -261,12 +261,17 @@ private func testcaseCount(_ path: String) throws -> Int {
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
     #expect(suite.out == "558 cases: 440 passed, 0 failed, 118 skipped, 0 errors (virtual time 75179.00 s).\n")
     #expect(try testcaseCount(outside + "/report.xml") == 558)
+    // `lifesim scan --check` finds its battery (Scripts/scan) beside the unpacked binary.
+    let check = try run(["scan", root + "/Tests/AppScanTests/Fixtures/SceneRegistrationApp", "--check", "--ios", "17", "--sdk", "26"],
+                        cwd: outside, binary: binary, env: env)
+    #expect(check.status == 1 && check.out.contains("\ncheck: 8 scenarios on iOS 17 × SDK 26, with scenes\n"), "\(check.out)\(check.err)")
     // `make install` installs the binary `make release` built: nothing is compiled again.
     let prefix = temporaryPath("lifesim-release", "prefix")
     let install = try run(["make", "--no-print-directory", "install", "PREFIX=" + prefix], binary: "/usr/bin/env")
     #expect(install.status == 0, "make install: \(install.out)\(install.err)")
     #expect(!install.out.contains("Compiling") && !install.out.contains("Linking"), "make install built again: \(install.out)")
     #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lifesim"))
+    #expect(FileManager.default.fileExists(atPath: prefix + "/share/lifesim/scan/cold_launch.lua.in"))
     try expectImageTreeRuns(tarball: root + "/" + tarball, bundledSuite: suite.out)
   }
 

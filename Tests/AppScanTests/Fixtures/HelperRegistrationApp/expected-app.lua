@@ -15,8 +15,12 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:14
   BGTaskScheduler:register("com.example.notes.refresh", launchHandler)
+  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+  BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
   BGTaskScheduler:register("com.example.notes.cleanup", launchHandler)
+  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+  BGTaskScheduler:submit { id = "com.example.notes.cleanup", kind = "refresh" }
   return true
 end
 

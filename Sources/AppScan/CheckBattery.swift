@@ -1,0 +1,101 @@
+import Lifecycle
+import ScriptHost
+
+/// `lifesim scan --check`: which scenarios of the bundled battery run against the emitted app,
+/// and their text. The battery is a set of templates (`Scripts/scan/NAME.lua.in`): Lua scenario
+/// bodies that name no app; each scenario written from one gets a `scenario { … }` line naming
+/// the emitted app and its scenes, and the locals its template reads (`taskIdentifier`, `handler`).
+package enum CheckBattery {
+  /// One scenario of the battery for this app.
+  package struct Scenario: Sendable, Equatable {
+    /// The template it is written from: `background_refresh` for `background_refresh.lua.in`.
+    package let template: String
+    /// Its name in `scenario { name = … }` and in the report.
+    package let name: String
+    /// Its file, beside the others in the battery's folder.
+    package let fileName: String
+    /// The locals set before the template's text, as names and string values.
+    package let locals: [Local]
+
+    package init(template: String, name: String, fileName: String, locals: [Local]) {
+      self.template = template; self.name = name; self.fileName = fileName; self.locals = locals
+    }
+  }
+
+  /// A string local a template reads.
+  package struct Local: Sendable, Equatable {
+    package let name: String
+    package let value: String
+
+    package init(name: String, value: String) { self.name = name; self.value = value }
+  }
+
+  /// The battery's templates, in the order their scenarios run.
+  package static let templates = [
+    "cold_launch", "home_and_return", "lock", "memory_kill", "force_quit", "background_refresh",
+    "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link",
+  ]
+
+  /// The scenarios that run for the app, and one line for each that does not, with why.
+  package static func scenarios(for report: ScanReport) -> (run: [Scenario], notRun: [String]) {
+    var run = ["cold_launch", "home_and_return", "lock", "memory_kill", "force_quit"].map {
+      Scenario(template: $0, name: $0.replacingOccurrences(of: "_", with: " "), fileName: $0 + ".lua", locals: [])
+    }
+    var notRun: [String] = []
+    let registered = Set(report.registrations.compactMap(\.identifier))
+    for (index, identifier) in report.permittedIdentifiers.enumerated() {
+      guard registered.contains(identifier) else {
+        notRun.append("background refresh \(identifier): not run, no registration of it was found")
+        continue
+      }
+      run.append(Scenario(template: "background_refresh", name: "background refresh \(identifier)",
+                          fileName: "background_refresh_\(index + 1).lua", locals: [Local(name: "taskIdentifier", value: identifier)]))
+    }
+    if report.notificationDelegate != nil && implements(report, .didReceive) {
+      for warmth in ["cold", "warm"] {
+        run.append(Scenario(template: "notification_tap_\(warmth)", name: "notification tap \(warmth)",
+                            fileName: "notification_tap_\(warmth).lua", locals: []))
+      }
+    } else {
+      notRun.append("notification taps: not run, no notification delegate with userNotificationCenter(_:didReceive:withCompletionHandler:) is set")
+    }
+    let links: [(template: String, name: String, handler: Callback?, missing: String)] = [
+      ("open_url", "open URL", urlHandler(report), "no application(_:open:options:) or scene(_:openURLContexts:)"),
+      ("universal_link", "universal link", activityHandler(report),
+       "no application(_:continue:restorationHandler:) or scene(_:continue:)"),
+    ]
+    for link in links {
+      guard let handler = link.handler else { notRun.append("\(link.name): not run, \(link.missing)"); continue }
+      run.append(Scenario(template: link.template, name: link.name, fileName: link.template + ".lua",
+                          locals: [Local(name: "handler", value: handler.key)]))
+    }
+    return (run, notRun)
+  }
+
+  /// The scenario's file: a comment, its `scenario { … }` line, its locals, then the template.
+  /// Every value taken from the Swift goes through `LuaStringLiteral`.
+  package static func text(_ scenario: Scenario, template: String, scenes: Bool, app: String) -> String {
+    var lines = [
+      "-- Written by `lifesim scan --check` from its battery (\(scenario.template).lua.in) for the app it wrote.",
+      "scenario { name = \(LuaStringLiteral.quote(scenario.name)), scenes = \(scenes), app = \(LuaStringLiteral.quote(app)) }",
+    ]
+    lines += scenario.locals.map { "local \($0.name) = \(LuaStringLiteral.quote($0.value))" }
+    return lines.joined(separator: "\n") + "\n\n" + template + (template.hasSuffix("\n") ? "" : "\n")
+  }
+
+  private static func implements(_ report: ScanReport, _ callback: Callback) -> Bool {
+    report.methods.contains { Callback(signature: $0.selector) == callback }
+  }
+
+  /// The handler a warm URL reaches: the scene delegate's in a scene app, else the app delegate's;
+  /// a scene app with only the app delegate's is expected to call it, and fails as UIKit would.
+  private static func urlHandler(_ report: ScanReport) -> Callback? {
+    let preferred: [Callback] = report.scenes ? [.openURLContexts, .openURL] : [.openURL]
+    return preferred.first { implements(report, $0) }
+  }
+
+  /// The handler a warm universal link reaches (`continueUserActivity` names either delegate's).
+  private static func activityHandler(_ report: ScanReport) -> Callback? {
+    [.sceneContinueUserActivity, .continueUserActivity].first { implements(report, $0) }
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `lifesim scan --check`: the bundled battery run against the emitted app on the iOS × SDK matrix.
+@Suite struct ScanCheckCLITests {
+  private let fixtures = repositoryRoot.appendingPathComponent("Tests/AppScanTests/Fixtures").path
+
+  /// A scene app in the shape the battery expects everything of: a BGTask registered at launch,
+  /// the notification delegate set at launch, a URL and an activity handler on the scene delegate.
+  private static let cleanApp = [
+    "Clean/AppDelegate.swift": """
+      import BackgroundTasks
+      import UIKit
+      import UserNotifications
+
+      @main class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.clean.refresh", using: nil) { task in
+            task.setTaskCompleted(success: true)
+          }
+          UNUserNotificationCenter.current().delegate = self
+          return true
+        }
+
+        func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+                                    withCompletionHandler completionHandler: @escaping () -> Void) {
+          completionHandler()
+        }
+      }
+      """,
+    "Clean/SceneDelegate.swift": """
+      import UIKit
+
+      class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+        func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {}
+        func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {}
+        func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {}
+      }
+      """,
+    "Clean/Info.plist": """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+        <key>BGTaskSchedulerPermittedIdentifiers</key>
+        <array><string>com.example.clean.refresh</string></array>
+        <key>UIApplicationSceneManifest</key>
+        <dict>
+          <key>UISceneConfigurations</key>
+          <dict>
+            <key>UIWindowSceneSessionRoleApplication</key>
+            <array><dict><key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string></dict></array>
+          </dict>
+        </dict>
+      </dict>
+      </plist>
+      """,
+  ]
+
+  /// The BGTask registered from the scene delegate: the scan says it is late, and every run
+  /// crashes at launch, as BGTaskScheduler throws for it.
+  @Test func theLateRegistrationIsFoundStaticallyAndAsACrash() throws {
+    let r = try lifesim(["scan", "SceneRegistrationApp", "--check"], cwd: fixtures)
+    #expect(r.status == 1)
+    #expect(r.err == "")
+    let lines = r.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("SceneRegistrationApp/Runner/SceneDelegate.swift:20: bgtask_registered_late: BGTask \"com.example.runner.fetch\"") })
+    #expect(lines.contains("check: 8 scenarios on iOS 17, 26, 27 × SDK 26, 27, with scenes"))
+    let crash = "stopped at line 6: home() needs a running app; the app was terminated by crash (NSInternalInconsistencyException: All launch handlers must be registered before application finishes launching) at 0.000000 s"
+    #expect(lines.contains("✘ home and return [iOS 17, SDK 26]: " + crash), "\(r.out)")
+    #expect(lines.contains("✘ memory kill [iOS 27, SDK 27]: " + crash))
+    #expect(lines.contains("✘ background refresh com.example.runner.fetch [iOS 27, SDK 27]: " + crash.replacingOccurrences(of: "line 6", with: "line 7")))
+    // The place of a failed expectation is in the battery's folder, removed with the temporary folder.
+    #expect(lines.contains("✘ cold launch [iOS 26, SDK 27]: expect_state: expected state active, but the app is not_running  (check/cold_launch.lua:6)"))
+    #expect(lines.last == "48 cases: 0 passed, 48 failed, 0 skipped, 0 errors (virtual time 90.00 s).")
+    #expect(!lines.contains { $0.hasPrefix("wrote ") })
+  }
+
+  /// An app with nothing to find: every scenario of the battery runs, and passes, on the matrix.
+  @Test func aCleanAppPassesTheWholeBatteryAndExitsZero() throws {
+    let dir = try scriptFolder("scan-check-clean", Self.cleanApp)
+    let tmp = dir + "/tmp"
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    let r = try lifesim(["scan", "Clean", "--check"], env: ["TMPDIR": tmp], cwd: dir)
+    #expect(r.status == 0, "\(r.out)\(r.err)")
+    #expect(r.out.hasSuffix("""
+      no diagnostics
+      check: 10 scenarios on iOS 17, 26, 27 × SDK 26, 27, with scenes
+      60 cases: 60 passed, 0 failed, 0 skipped, 0 errors (virtual time 6180.00 s).
+
+      """), "\(r.out)")
+    // The temporary folder, with the app, the battery and the cases' logs, is gone.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
+  }
+
+  /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
+  @Test func theMatrixIsTheUsers() throws {
+    let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)
+    #expect(r.status == 1)
+    let end = try #require(r.out.split(separator: "\n").last.map(String.init))
+    #expect(end.hasSuffix(#""check":{"cases":5,"passed":0,"failed":5,"skipped":0,"errors":0,"diagnostics":1,"not_run":["notification taps: not run, no notification delegate with userNotificationCenter(_:didReceive:withCompletionHandler:) is set","open URL: not run, no application(_:open:options:) or scene(_:openURLContexts:)","universal link: not run, no application(_:continue:restorationHandler:) or scene(_:continue:)"]}}"#), "\(end)")
+    #expect(r.out.split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"case""#) }.count == 5)
+  }
+
+  /// With --emit-app the battery stays in DIR/check, passes luacheck, and runs again with `lifesim test`.
+  @Test func theKeptBatteryPassesLuacheckAndRunsAgain() throws {
+    let source = try scriptFolder("scan-check-keep", Self.cleanApp)
+    let dir = source + "/emitted"
+    let r = try lifesim(["scan", "Clean", "--check", "--emit-app", dir, "--ios", "17", "--sdk", "26"], cwd: source)
+    #expect(r.status == 0, "\(r.out)")
+    #expect(r.out.hasSuffix("wrote \(dir)/check/universal_link.lua\n"), "\(r.out)")
+    let lint = temp("scan-check-lint")
+    try? FileManager.default.removeItem(atPath: lint)
+    try FileManager.default.createDirectory(atPath: lint + "/Scripts", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: dir + "/check", toPath: lint + "/Scripts/scenarios")
+    let luacheck = try runProcess("/usr/bin/env", ["luacheck", "--config", repositoryRoot.path + "/.luacheckrc", "--no-color", "Scripts"], cwd: lint)
+    #expect(luacheck.status == 0, "\(luacheck.out)")
+    let again = try lifesim(["test", dir + "/check", "--ios", "26", "-q", "--no-wall-time"])
+    #expect(again.status == 0, "\(again.out)")
+  }
+
+  @Test func sarifDoesNotGoWithCheck() throws {
+    let r = try lifesim(["scan", "StoryboardApp", "--check", "--format", "sarif"], cwd: fixtures)
+    #expect(r.status == 2)
+    #expect(r.out == "")
+    #expect(r.err.contains("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)"), "\(r.err)")
+    let matrix = try lifesim(["scan", "StoryboardApp", "--ios", "17"], cwd: fixtures)
+    #expect(matrix.status == 2)
+    #expect(matrix.err.contains("--ios and --sdk go with --check"), "\(matrix.err)")
+  }
+}
