@@ -45,8 +45,8 @@ package struct InvariantsOfScenes {
     case let .sceneSessionChanged(created):
       if created { sessionsCreated += 1 } else { sessionsDiscarded += 1 }
       if sessionsDiscarded > sessionsCreated { breaks(.everyDiscardedSessionWasConnected) }
-    case let .callbackDelivered(_, target, _, _, _):
-      if gone.contains(target) { breaks(.noCallbackReachesADisconnectedScene) }
+    case let .callbackDelivered(_, target, _, _, arguments):
+      if gone.contains(target) || arguments.scene.map(gone.contains) == true { breaks(.noCallbackReachesADisconnectedScene) }
     case let .notificationPosted(name, _, _):
       guard Self.aggregateNotifications.contains(name) else { return }
       if lastAggregate == name { breaks(.noAggregateNotificationTwiceInARow) }

@@ -126,6 +126,7 @@ package struct RunTable {
        let w = waiting.lastIndex(where: { rows[$0].name == name && rows[$0].target == target }) {
       let i = waiting.remove(at: w)
       rows[i].durationUs = e.t - rows[i].t
+      row.scene = rows[i].scene
     }
     if kill, let ended = event.body.termination, let foreground = state.terminationsInForeground.last {
       row.termination = (TerminationCategory(ended), foreground)

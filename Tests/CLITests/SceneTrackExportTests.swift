@@ -158,4 +158,25 @@ import Testing
     #expect(onePage.out.contains("const SCENE") == false && r.status == 0)
     #expect(try String(contentsOfFile: html, encoding: .utf8).contains("const SCENE = 11;"))
   }
+
+  /// A real two-window run (the bundled iPad draft): a scene-delegate call names the scene it is
+  /// for, and its return takes the call's scene, also for the window that is not frontmost.
+  @Test func theTablesTakeACallbacksSceneFromTheCallNotFromTheFrontWindow() throws {
+    let dir = temp("scene-tables-ipad")
+    try? FileManager.default.removeItem(atPath: dir)
+    let log = temp("scene-tables-ipad.lifelog")
+    try? FileManager.default.removeItem(atPath: log)
+    let scenario = repositoryRoot.appendingPathComponent("Scripts/scenarios/ipad_draft_per_scene.lua").path
+    #expect(try lifesim(["run", scenario, "-o", log, "-q"]).status == 0)
+    #expect(try lifesim(["export", log, "--format", "tables", "-o", dir]).status == 0)
+    let rows = try String(contentsOfFile: dir + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+      guard line.contains(#""event_name":"sceneDidEnterBackground(_:)""#), let s = line.range(of: #""scene":"#) else { return nil }
+      let kind = line.contains(#""kind":"return""#) ? "return" : "callback"
+      return kind + " " + line[s.upperBound...].prefix { $0 != "," && $0 != "}" }
+    }
+    // The second window opens full screen and sends the first (not frontmost) to the background;
+    // home takes the second; back in the app, focus(1) sends the second away again.
+    #expect(rows == [#"callback "Scene#1""#, #"return "Scene#1""#, #"callback "Scene#2""#, #"return "Scene#2""#,
+                     #"callback "Scene#2""#, #"return "Scene#2""#])
+  }
 }

@@ -71,6 +71,10 @@ import Lifecycle
 
   @Test func noCallbackReachesADisconnectedScene() {
     #expect(Self.broken(Self.twoScenes + [Self.callback(.sceneDidBecomeActive, "Scene#2")]) == .noCallbackReachesADisconnectedScene)
+    // The simulator's form: the scene delegate, with the scene the call is for.
+    let forScene2 = EventBody.callbackDelivered(.sceneDidBecomeActive, target: "SceneDelegate", handled: false, depth: 0,
+                                                arguments: CallbackArguments(scene: "Scene#2"))
+    #expect(Self.broken(Self.twoScenes + [forScene2]) == .noCallbackReachesADisconnectedScene)
     // A controller of the closed window, pushed there by name.
     #expect(Self.broken(Self.twoScenes + [Self.callback(.viewDidDisappear, "Detail#1")]) == .noCallbackReachesADisconnectedScene)
     #expect(Self.broken(Self.twoScenes + [Self.callback(.viewDidDisappear, "Editor#1")]) == .noCallbackReachesADisconnectedScene)
