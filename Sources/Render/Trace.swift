@@ -47,7 +47,7 @@ package struct TraceFormatter {
       text = Self.paint("  ✖ terminated: \(t.reason.rawValue)\(t.code.map { " \($0)" } ?? ""): \(t.description)", "1;31") + counted(t)
     case let .callbackDelivered(cb, target, handled, depth, arguments):
       self.depth = depth
-      let name = "\(target).\(cb.signature)" + (arguments.url.map { " url=\($0)" } ?? "")
+      let name = "\(target).\(cb.signature)" + Self.inScene(arguments.scene) + (arguments.url.map { " url=\($0)" } ?? "")
         + (arguments.payload.map { " \($0.canonicalText)" } ?? "")
       text = indent(depth) + (handled ? Self.paint("→ \(name)", "32") : Self.paint("→ \(name)", "2"))
     case let .returned(name, target, used, depth, value):
@@ -68,9 +68,9 @@ package struct TraceFormatter {
     return "\(time) \(text)"
   }
 
-  /// ` in Scene#2` after a view-controller event that names its scene (only a run that has had
-  /// several does), so `diff` never pairs one scene's line with another's and one-scene lines
-  /// keep their text.
+  /// ` in Scene#2` after a view-controller event or a scene-delegate call that names its scene
+  /// (only a run that has had several does), so `diff` never pairs one scene's line with
+  /// another's and one-scene lines keep their text.
   private static func inScene(_ scene: String?) -> String { scene.map { " in \($0)" } ?? "" }
 
   /// How MetricKit 27 counts a termination: its category, in the foreground or the background.

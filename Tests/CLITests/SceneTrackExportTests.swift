@@ -160,7 +160,8 @@ import Testing
   }
 
   /// A real two-window run (the bundled iPad draft): a scene-delegate call names the scene it is
-  /// for, and its return takes the call's scene, also for the window that is not frontmost.
+  /// for, and its return takes the call's scene, also for the window that is not frontmost; the
+  /// trace names it.
   @Test func theTablesTakeACallbacksSceneFromTheCallNotFromTheFrontWindow() throws {
     let dir = temp("scene-tables-ipad")
     try? FileManager.default.removeItem(atPath: dir)
@@ -178,5 +179,8 @@ import Testing
     // home takes the second; back in the app, focus(1) sends the second away again.
     #expect(rows == [#"callback "Scene#1""#, #"return "Scene#1""#, #"callback "Scene#2""#, #"return "Scene#2""#,
                      #"callback "Scene#2""#, #"return "Scene#2""#])
+    // The trace says which window a scene-delegate call is for.
+    let trace = try lifesim(["replay", log])
+    #expect(trace.out.contains("→ SceneDelegate.sceneDidEnterBackground(_:) in Scene#1\n"), "\(trace.out)")
   }
 }
