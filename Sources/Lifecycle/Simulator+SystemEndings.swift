@@ -30,7 +30,7 @@ extension Simulator {
     let scene = SceneState.label(number: n)
     guard state.scenes.contains(where: { $0.label == scene }) else { return }
     if state.process == .suspended { try resumeInBackground() }
-    try deliver(.sceneDidDisconnect, "SceneDelegate")
+    try deliver(.sceneDidDisconnect, "SceneDelegate", scene: scene)
     try post("UIScene.didDisconnectNotification")
     emit(.sceneDisconnected(scene: scene))
   }

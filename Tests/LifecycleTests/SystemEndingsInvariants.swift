@@ -68,10 +68,11 @@ struct SystemEndingsRules {
       }
     case .suspended:
       if let lock = sharedLocks.sorted().first { return "suspended while holding the shared lock \(lock)" }
-    case let .callbackDelivered(cb, _, _, _, _):
+    case let .callbackDelivered(cb, _, _, _, arguments):
       defer { previous = cb.key }
       if cb.receiver == .sceneDelegate {
-        guard let scene = s.frontScene?.label else { return "\(cb.key) with no scene connected" }
+        // The scene the call is for: named once the app has had several, else the only one.
+        guard let scene = arguments.scene ?? s.frontScene?.label else { return "\(cb.key) with no scene connected" }
         if disconnected.contains(scene) { return "\(cb.key) to \(scene) after its sceneDidDisconnect" }
         if cb == .sceneDidDisconnect { disconnected.insert(scene) }
       }

@@ -329,6 +329,23 @@ import Testing
     #expect(result.exitStatus == 0)
   }
 
+  /// The system disconnects the window behind (`disconnect_scene(1)`, to reclaim its memory):
+  /// its own scene delegate hears `sceneDidDisconnect`, not the frontmost window's (found by the
+  /// 5,000-seed invariant run, which gave the call to Scene#2).
+  @Test(arguments: versions)
+  func theSystemDisconnectsTheWindowBehind(ios: Int) throws {
+    let (result, lines) = try run("""
+      launch()
+      open_window()
+      print("mark")
+      disconnect_scene(1)
+      expect_calls { "Scene#1.sceneDidDisconnect" }
+      expect_state("active", 2)
+      """, ios: ios)
+    #expect(lines == ["Scene#1.SceneDelegate.sceneDidDisconnect", "-Scene#1"])
+    #expect(result.exitStatus == 0)
+  }
+
   // MARK: - The app's requests
 
   static let requestingApp = """
