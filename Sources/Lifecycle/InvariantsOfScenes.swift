@@ -1,5 +1,3 @@
-import Lifecycle
-
 /// The rules of several scenes that every run keeps whatever its app does (docs/explore.md,
 /// "Built-in invariants"): `explore` checks them after every verb, and any random run can feed
 /// its events to `record(_:)` and its state after each verb to `check(after:)`. A broken one is

@@ -112,15 +112,18 @@ extension SplitMix64 {
     }
   }
 
-  /// A verb drawn from the verb table (so a new verb is fuzzed as soon as it is declared), then
+  /// A verb drawn from the verb table for the device (so a new verb is fuzzed as soon as it is declared), then
   /// one of its inputs over the scripted app's controllers, three tabs, a URL and up to 40 s.
   /// `bg_task` and `transfer_done` take the pending requests and the transfers' sessions (as
   /// `InputRules.legalInputs` does), and one the app never used, which is refused.
-  static func randomInput(_ rng: inout Rng, _ state: LifecycleState) -> Input {
-    let spec = VerbSpec.all[rng.below(VerbSpec.all.count)]
+  static func randomInput(_ rng: inout Rng, _ state: LifecycleState, on profile: Profile) -> Input {
+    let verbs = VerbSpec.drawn(on: profile)
+    let spec = verbs[rng.below(verbs.count)]
     let work = state.backgroundWork
+    // The connected scenes, as explore offers them (and one more, which is refused).
+    let connected = state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted()
     var domain = ArgumentDomain(controllers: ["Detail", "Sheet"], tabs: 3, urls: ["notes://1"],
-                                durationsUs: [rng.seconds(40)], scenes: [state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1],
+                                durationsUs: [rng.seconds(40)], scenes: connected.isEmpty ? [1] : connected + [(connected.last ?? 0) + 1],
                                 actions: ActionCatalog(byController: ["Detail": ["sync", "tap"]]),
                                 bgTaskRequests: work.pending.map(\.request.identifier) + ["com.example.never"],
                                 transferSessions: work.transfers.map(\.session) + ["com.example.never"])
@@ -248,15 +251,30 @@ extension SplitMix64 {
     var sawEndings: Set<Callback> = []
     var openings: Set<String> = []
     var continuedCauses: Set<String> = []  // the causes of continued tasks' expiries seen
+    var windowVerbs: Set<String> = []      // the iPad's window verbs performed (not refused)
     for seed in UInt64(1)...5_000 {
       var rng = Rng(seed: seed)
       let ios = [12, 13, 17, 26][rng.below(4)]
       let scenes = ios >= 13 && rng.below(3) != 0
-      let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
-      for _ in 0..<40 {
-        let input = Self.randomInput(&rng, h.sim.state)
-        do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
+      // One scene app in four is an iPad app with several windows, half of those on iPadOS 26's windowing.
+      let ipad = scenes && seed % 4 == 0, windowing26 = ipad && ios >= 26 && seed % 8 == 0
+      let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng)) { profile in
+        if ipad { profile.device = .ipad; profile.multipleScenes = true; profile.ipadWindowing26 = windowing26 }
       }
+      var sceneRules = InvariantsOfScenes(), recorded = 0
+      var brokenSceneRule: InvariantsOfScenes.Rule?
+      for _ in 0..<40 {
+        let input = Self.randomInput(&rng, h.sim.state, on: h.sim.profile)
+        do { try h.sim.perform(input) } catch {}  // an illegal move is refused and recorded nowhere
+        for e in h.allEvents[recorded...] { sceneRules.record(e) }
+        recorded = h.allEvents.count
+        brokenSceneRule = brokenSceneRule ?? sceneRules.check(after: h.sim.state)
+      }
+      if let rule = brokenSceneRule {
+        Issue.record(Comment(rawValue: "seed \(seed) (iOS \(ios), iPad \(ipad)): \(rule.rawValue)"))
+        return
+      }
+      if ipad { windowVerbs.formUnion(Self.windowVerbsPerformed(h.allEvents)) }
       if let broken = Self.check(h.allEvents, scenes: scenes) ?? OpeningInvariants.check(h.allEvents, scenes: scenes) {
         let n = Int(broken.split(separator: " ")[1].dropLast()) ?? h.allEvents.count
         let context: [String] = h.allEvents.enumerated().filter { $0.offset >= n - 12 && $0.offset < n }
@@ -295,6 +313,16 @@ extension SplitMix64 {
     #expect(sawEndings == [.sceneDidDisconnect, .applicationSignificantTimeChange, .applicationProtectedDataDidBecomeAvailable])
     #expect(openings == OpeningInvariants.all, "§15 cases never reached: \(OpeningInvariants.all.subtracting(openings).sorted())")
     #expect(continuedCauses == Set(ContinuedExpiryCause.allCases.map(\.rawValue)))
+    #expect(windowVerbs == ["open_window", "close_window", "focus", "side_by_side", "drag_divider"])
+  }
+
+  /// The window verbs a run performed: an input is recorded only when it was not refused.
+  private static func windowVerbsPerformed(_ events: [Event]) -> Set<String> {
+    let names = Set(VerbSpec.windows.map(\.name))
+    return Set(events.compactMap { e -> String? in
+      if case let .inputPerformed(input, _) = e.body, names.contains(input.verb) { return input.verb }
+      return nil
+    })
   }
 
   @Test("the checker catches a broken rule")

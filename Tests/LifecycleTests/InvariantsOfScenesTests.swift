@@ -1,6 +1,5 @@
 import Testing
-import Lifecycle
-@testable import Explore
+@testable import Lifecycle
 
 /// The built-in rules of several scenes, each against a stream of two scenes' events that keeps
 /// every rule and the same stream with one fault planted. No verb connects a second scene here:

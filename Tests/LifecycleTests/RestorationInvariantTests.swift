@@ -139,7 +139,7 @@ import TestSupport
       let scenes = ios >= 13 && rng.below(2) == 0
       let h = Harness(ios: ios, scenes: scenes, app: Self.randomApp(&rng))
       for _ in 0..<80 {
-        do { try h.sim.perform(InvariantTests.randomInput(&rng, h.sim.state)) } catch {}
+        do { try h.sim.perform(InvariantTests.randomInput(&rng, h.sim.state, on: h.sim.profile)) } catch {}
       }
       if let broken = Self.check(h.allEvents, profile: h.sim.profile) {
         Issue.record(Comment(rawValue: "seed \(seed) (iOS \(ios), scenes \(scenes)): \(broken)"))
