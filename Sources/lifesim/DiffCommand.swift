@@ -48,10 +48,10 @@ struct Diff: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    let ra: LogScanner, rb: LogScanner
+    let ra: BackgroundLogScanner, rb: BackgroundLogScanner
     do {
-      ra = try LogScanner(path: a)
-      rb = try LogScanner(path: b)
+      ra = BackgroundLogScanner(try LogScanner(path: a))
+      rb = BackgroundLogScanner(try LogScanner(path: b))
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
