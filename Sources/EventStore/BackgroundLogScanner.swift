@@ -12,8 +12,6 @@ public final class BackgroundLogScanner {
   public static var batchesAhead: Int { 4 }
 
   public let header: LogHeader
-  /// The log's path, as the scanner was given it (for messages).
-  public let path: String
   /// Set once `next()` has returned nil.
   public private(set) var ending: LogEnding?
 
@@ -25,7 +23,6 @@ public final class BackgroundLogScanner {
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
   public init(_ scanner: LogScanner) {
     header = scanner.header
-    path = scanner.path
     channel = Channel(scanner)
     let channel = self.channel
     channel.queue.async { channel.produce() }

@@ -84,19 +84,17 @@ public struct EventDiffer {
   private var key: EventKey { EventKey(ignoreTime: ignoreTime) }
 
   /// The next event of `scanner`; a damaged line is a failure naming the file.
-  private func next(_ scanner: BackgroundLogScanner) throws(Failure) -> LogScanner.EventLine? {
+  private func next(_ scanner: LogScanner) throws(Failure) -> LogScanner.EventLine? {
     do { return try scanner.next() } catch { throw Failure(description: "\(scanner.path): \(error)") }
   }
 
-  /// Streams both logs, each read and scanned on a thread of its own while this one compares;
-  /// `emit` gets each hunk as soon as it is complete, `onEvent` is called once for each event
-  /// read (for progress).
-  public mutating func run(a: BackgroundLogScanner, b: BackgroundLogScanner, onEvent: () -> Void = {},
-                           emit: (Hunk) throws -> Void) throws {
+  /// Streams both logs; `emit` gets each hunk as soon as it is complete, `onEvent` is called
+  /// once for each event read (for progress).
+  public mutating func run(a: LogScanner, b: LogScanner, onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
     let key = self.key
     var pendingA = PendingEvents(), pendingB = PendingEvents()
     var doneA = false, doneB = false
-    func fill(_ pending: inout PendingEvents, _ scanner: BackgroundLogScanner, _ done: inout Bool, upTo n: Int) throws {
+    func fill(_ pending: inout PendingEvents, _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
       while pending.count < n, !done {
         guard let e = try next(scanner) else { done = true; break }
         onEvent()

@@ -82,11 +82,11 @@ package struct SuiteComparison {
   /// trouble, never "no difference": the report would say that nothing changed.
   package func compare(_ a: CaseResult, _ b: CaseResult) throws(SuiteError) -> ComparisonChange? {
     guard let pathA = a.logPath, let pathB = b.logPath else { return nil }
-    let logA: BackgroundLogScanner, logB: BackgroundLogScanner, tallyA: RunTally, tallyB: RunTally
+    let logA: LogScanner, logB: LogScanner, tallyA: RunTally, tallyB: RunTally
     var first: EventDiffer.Hunk?
     do {
-      logA = BackgroundLogScanner(try LogScanner(path: pathA))
-      logB = BackgroundLogScanner(try LogScanner(path: pathB))
+      logA = try LogScanner(path: pathA)
+      logB = try LogScanner(path: pathB)
       var differ = EventDiffer(context: 1, ignoreTime: false)
       try differ.run(a: logA, b: logB) { hunk in if first == nil { first = hunk } }
       tallyA = try RunTally(reading: pathA)

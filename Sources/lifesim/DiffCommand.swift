@@ -48,10 +48,10 @@ struct Diff: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    let ra: BackgroundLogScanner, rb: BackgroundLogScanner
+    let ra: LogScanner, rb: LogScanner
     do {
-      ra = BackgroundLogScanner(try LogScanner(path: a))
-      rb = BackgroundLogScanner(try LogScanner(path: b))
+      ra = try LogScanner(path: a)
+      rb = try LogScanner(path: b)
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)

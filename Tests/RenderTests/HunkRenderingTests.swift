@@ -11,7 +11,7 @@ import Testing
   private static func hunks(_ a: String, _ b: String, context: Int, ignoreTime: Bool, _ renderer: inout HunkRenderer) throws -> [[UInt8]] {
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
     var texts: [[UInt8]] = []
-    try differ.run(a: BackgroundLogScanner(try LogScanner(path: a)), b: BackgroundLogScanner(try LogScanner(path: b))) { hunk in texts.append(try renderer.utf8(hunk)) }
+    try differ.run(a: try LogScanner(path: a), b: try LogScanner(path: b)) { hunk in texts.append(try renderer.utf8(hunk)) }
     return texts
   }
 

@@ -10,7 +10,7 @@ import Testing
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
     var hunks: [EventDiffer.Hunk] = []
     var read = 0
-    try differ.run(a: BackgroundLogScanner(try LogScanner(path: pa)), b: BackgroundLogScanner(try LogScanner(path: pb)), onEvent: { read += 1 }) { hunks.append($0) }
+    try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pb), onEvent: { read += 1 }) { hunks.append($0) }
     return (differ, hunks, read)
   }
 
@@ -100,7 +100,7 @@ import Testing
     try lines.joined(separator: "\n").write(toFile: pa, atomically: false, encoding: .utf8)
     var differ = EventDiffer(context: 3, ignoreTime: false)
     do {
-      try differ.run(a: BackgroundLogScanner(try LogScanner(path: pa)), b: BackgroundLogScanner(try LogScanner(path: pa))) { _ in }
+      try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pa)) { _ in }
       Issue.record("no failure")
     } catch let failure as EventDiffer.Failure {
       #expect(failure.description == "\(pa): line 3: expected event 2, found event 3")
