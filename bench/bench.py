@@ -6,7 +6,7 @@ Run with bench/run (it builds release first). Medians of 5 runs; scale points of
 import itertools, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIFESIM = os.path.join(ROOT, ".build/static/release/lifesim")
+LIFESIM = os.environ.get("LIFESIM", os.path.join(ROOT, ".build/static/release/lifesim"))
 BENCH = os.path.join(ROOT, ".build/static/release/lifesim-bench")
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 TMP = tempfile.mkdtemp(prefix="lifesim-bench-")
@@ -149,15 +149,15 @@ def patterns_markdown():
     return lines
 
 
-def alternating(first, second, runs=RUNS):
+def alternating(first, second, runs=RUNS, pick=statistics.median):
     """Two commands timed in turn (first, second, first, …), so that a shared machine's slow
-    spells fall on both alike: for each, the median wall time, the peak RSS and the median CPU
-    time (which a busy machine inflates less than wall time)."""
+    spells fall on both alike: for each, the median (or `pick`: min, the best) wall time, the
+    peak RSS and the median (best) CPU time (which a busy machine inflates less than wall time)."""
     a, b = [], []
     for _ in range(runs):
         a.append(first())
         b.append(second())
-    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), statistics.median(r[3] for r in x)) for x in (a, b))
+    return tuple((pick(r[0] for r in x), max(r[1] for r in x), pick(r[3] for r in x)) for x in (a, b))
 
 
 def recorded_log(cycles):
@@ -191,6 +191,34 @@ def fold_rows():
         out = os.path.join(TMP, "trace.json")
         t_trace, _ = median_of(lambda: timed([LIFESIM, "export", log, "--format", "chrome-trace", "-o", out, "--force"]))
         row(f"export chrome-trace, {n:,} events", fmt(n / t_trace), "events/s", "target", "2,000,000", f"({t_trace:.3f} s)")
+
+
+RATIO_CYCLES = 34000  # 952,029 events: a log of 185 MB, where start-up costs are small
+
+
+def ratio_rows():
+    """Issue 34's four ratios, each the best of 3 against its baseline, timed in turn, in one run:
+    replay --state against replay --verify, the chrome-trace export against 2 M events/s, diff at
+    20,000 differences against GNU diff -u, and run against hashing its own log (openssl
+    dgst -sha256 of the file it wrote; our verify of the same file beside it)."""
+    log = recorded_log(RATIO_CYCLES)
+    n = events_in(log)
+    (t_state, _, cpu_state), (t_verify, _, cpu_verify) = alternating(lambda: timed([LIFESIM, "replay", log, "--state"]),
+                                                                    lambda: timed([LIFESIM, "replay", log, "--verify"]), 3, min)
+    row(f"ratio: replay --state, {n:,} events", f"{t_state / t_verify:.2f}", "×", "replay --verify of the same log",
+        f"{t_verify:.3f} s", f"(best of 3: {t_state:.3f} s; CPU {cpu_state:.3f} s vs {cpu_verify:.3f} s; target ≤ 0.5×)")
+    out = os.path.join(TMP, "ratio-trace.json")
+    t_trace = min(timed([LIFESIM, "export", log, "--format", "chrome-trace", "-o", out, "--force"])[0] for _ in range(3))
+    row(f"ratio: export chrome-trace, {n:,} events", fmt(n / t_trace), "events/s", "target", "2,000,000",
+        f"(best of 3: {t_trace:.3f} s)")
+    diff_rows(pick=min, runs=3, only_label="20,000", prefix="ratio: ")
+    s, own = scenario(RATIO_CYCLES), os.path.join(TMP, "ratio-run.lifelog")
+    (t_run, _, cpu_run), (t_ossl, _, _) = alternating(lambda: timed([LIFESIM, "run", s, "-o", fresh(own), "-q"]),
+                                                      lambda: timed(["openssl", "dgst", "-sha256", own]), 3, min)
+    t_ours = min(timed([LIFESIM, "verify", own])[0] for _ in range(3))
+    row(f"ratio: run, no-op app, {n:,} events", f"{t_run / t_ossl:.2f}", "×", "openssl dgst -sha256 of the log it wrote",
+        f"{t_ossl:.3f} s", f"(best of 3: {t_run:.3f} s, CPU {cpu_run:.3f} s; {t_run / t_ours:.2f}× our verify of the same "
+        f"file, {t_ours:.3f} s; target ≤ 3×)")
 
 
 def verify_rows():
@@ -273,14 +301,15 @@ def main():
 
     explore_rows()
     fold_rows()
+    ratio_rows()
 
     write_markdown()
 
 
-def diff_rows():
+def diff_rows(pick=statistics.median, runs=RUNS, only_label=None, prefix=""):
     """`lifesim diff` of two runs against GNU `diff -u` of their replay text, timed in turn: at 20
     differences (a memory warning every 1,000th cycle) and at 20,000 (the app of one run
-    handles sceneWillResignActive, called once a cycle)."""
+    handles sceneWillResignActive, called once a cycle). `only_label`: one of the two."""
     plain, resign = os.path.join(TMP, "plain.lua"), os.path.join(TMP, "resign.lua")
     with open(plain, "w") as f:
         f.write('app { name = "Plain", root = "Home" }\ncontroller "Home" {}\n')
@@ -289,14 +318,16 @@ def diff_rows():
     cycles = 20000
     for label, (sa, aa), (sb, ab) in (("20", (scenario(cycles), plain), (scenario(cycles, variant=True), plain)),
                                       ("20,000", (scenario(cycles), plain), (scenario(cycles), resign))):
+        if only_label not in (None, label):
+            continue
         a, b = os.path.join(TMP, "diff-a.lifelog"), os.path.join(TMP, "diff-b.lifelog")
         for s, app, out in ((sa, aa, a), (sb, ab, b)):
             subprocess.call([LIFESIM, "run", s, "--app", app, "-o", fresh(out), "-q"], cwd=ROOT, stdout=subprocess.DEVNULL)
             with open(out + ".txt", "w") as f:
                 subprocess.check_call([LIFESIM, "replay", out], cwd=ROOT, stdout=f, env={**os.environ, "NO_COLOR": "1"})
         (t_diff, rss_diff, cpu_diff), (t_gnu, rss_gnu, cpu_gnu) = alternating(
-            lambda: timed([LIFESIM, "diff", a, b, "--ignore-time"]), lambda: timed(["diff", "-u", a + ".txt", b + ".txt"]))
-        row(f"diff, {events_in(a):,} events, {label} differences", f"{t_diff:.3f}", "s", "GNU diff -u on their replay text",
+            lambda: timed([LIFESIM, "diff", a, b, "--ignore-time"]), lambda: timed(["diff", "-u", a + ".txt", b + ".txt"]), runs, pick)
+        row(f"{prefix}diff, {events_in(a):,} events, {label} differences", f"{t_diff:.3f}", "s", "GNU diff -u on their replay text",
             f"{t_gnu:.3f} s", f"({t_diff / t_gnu:.2f}×; CPU {cpu_diff:.3f} s vs {cpu_gnu:.3f} s; "
             f"memory {rss_diff / 2**20:.0f} MiB vs {rss_gnu / 2**20:.0f} MiB)")
 
@@ -331,8 +362,24 @@ def startup_rows():
 
 
 # The parts `bench/run --only a,b` runs alone; their rows replace the same rows of BENCHMARKS.md.
-PARTS = {"calls": call_rows, "verify": verify_rows, "diff": diff_rows, "startup": startup_rows, "explore": explore_rows, "fold": fold_rows}
+PARTS = {"calls": call_rows, "verify": verify_rows, "diff": diff_rows, "startup": startup_rows, "explore": explore_rows, "fold": fold_rows,
+         "ratios": ratio_rows}
 ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
+
+
+PROFILES_HEADING = "## The four ratios: where the time goes"
+
+
+def profiles_section():
+    """The profiles of the ratios (written by hand from `perf`, not measured here), kept from the
+    last BENCHMARKS.md through a full run."""
+    with open(os.path.join(ROOT, "BENCHMARKS.md")) as f:
+        previous = f.read().splitlines()
+    if PROFILES_HEADING not in previous:
+        return []
+    start = previous.index(PROFILES_HEADING)
+    end = next((i for i in range(start + 1, len(previous)) if previous[i].startswith("## ")), len(previous))
+    return previous[start:end]
 
 
 def write_markdown(merge=False):
@@ -385,7 +432,7 @@ def write_markdown(merge=False):
     lines += table
     lines.append("")
     # A partial run keeps the sections after the main table (patterns, lifesim test) as they were.
-    lines += list(itertools.dropwhile(lambda l: l == "", previous[end:])) if merge else patterns_markdown()
+    lines += list(itertools.dropwhile(lambda l: l == "", previous[end:])) if merge else patterns_markdown() + profiles_section()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\nwrote BENCHMARKS.md")

@@ -24,7 +24,9 @@ public struct Transition: Hashable, Comparable, Sendable {
 /// the device locked or not, an interruption in progress or the switcher open (inactive),
 /// or the switcher open over an app that is away, a navigation stack of two with or without a
 /// sheet over it, and the app's tabs; each with a due BGTaskScheduler request and a finished
-/// background transfer pending, so `bg_task` and `transfer_done` count where they are legal.
+/// background transfer pending, so `bg_task` and `transfer_done` count where they are legal,
+/// and, where continued processing tasks exist (iOS 26), a running process with a continued
+/// task running, so `cancel_task` counts too.
 public struct TransitionUniverse: Sendable {
   public let transitions: Set<Transition>
 
@@ -70,6 +72,9 @@ public struct TransitionUniverse: Sendable {
             if scene != .unattached { s.scenes = [SceneState(label: SceneState.label(number: 1), activation: scene)] }
             s.backgroundWork.pending = [PendingBGTaskRequest(request: BGTaskRequest(identifier: "A", kind: .refresh), dueAt: 0)]
             s.backgroundWork.transfers = [BackgroundTransfer(id: 1, session: "A", startedAt: 0, durationUs: 0)]
+            if process == .running, profile.continuedProcessingTasks {
+              s.backgroundWork.running = [RunningBGTask(identifier: "A", kind: .continued, startedAt: 0)]
+            }
             if process == .running || process == .suspended {
               let tabCount = max(tabs, 1)
               var w = ViewControllerTree(container: tabs > 0 ? .tabs : .navigation,
