@@ -10,6 +10,9 @@ final class ExploreWorker {
   private let rules: InputRules
   private let declared: Set<String>
   private var candidatesByDomain: [DomainKey: [(inputs: [Input], isAdvance: Bool)]] = [:]
+  /// The app's process states at their checkpoints, shared by this worker's runs (nil: each
+  /// process start builds its state).
+  private let statePool: AppStatePool?
 
   init(_ setup: ExploreSetup) throws(ScriptError) {
     self.setup = setup
@@ -18,7 +21,14 @@ final class ExploreWorker {
     }
     rules = InputRules(profile: setup.profile)
     declared = Set(setup.controllers)
+    statePool = setup.reusesProcessStates
+      ? AppStatePool(path: setup.appPath, source: setup.appSource, profile: setup.profile, seed: setup.seed,
+                     wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+      : nil
   }
+
+  /// The process starts that restored a checkpoint of the app's state instead of building it.
+  var processStatesRestored: Int { statePool?.restores ?? 0 }
 
   /// How a run chooses its verbs.
   enum Plan {
@@ -34,7 +44,7 @@ final class ExploreWorker {
     let tracker = RunTracker()
     let app = AppHost(path: setup.appPath, source: setup.appSource, loader: setup.loader, modules: setup.modules,
                       profile: setup.profile, seed: setup.seed, output: OutputBudget(),
-                      wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+                      wallLimitSeconds: ExploreSetup.wallLimitSeconds, statePool: statePool)
     let sim = Simulator(profile: setup.profile, driver: app) { tracker.record($0) }
     var fixed: [Input] = []
     var prefix: [Input] = []

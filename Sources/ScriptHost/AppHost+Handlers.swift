@@ -50,6 +50,15 @@ final class AppReferences {
     urlSessionDelegate = name(URLSessionLabel.delegate)
   }
 
+  /// The same references into a copy of the state they were made in (`AppStatePool`), none of
+  /// the ones made later (handler keys, the last instance).
+  init(copying other: AppReferences) {
+    environment = other.environment; controllers = other.controllers; instances = other.instances
+    expirations = other.expirations; afters = other.afters; runObservers = other.runObservers
+    appDelegate = other.appDelegate; sceneDelegate = other.sceneDelegate
+    notificationDelegate = other.notificationDelegate; urlSessionDelegate = other.urlSessionDelegate
+  }
+
   /// The global name of the table holding `receiver`'s handlers (AppDelegate for those without one).
   func handlerTableName(_ receiver: Callback.Receiver) -> Int32 {
     switch receiver {
