@@ -62,8 +62,10 @@ final class ExploreWorker {
       else if var r = random, let drawn = draw(sim, &r) { input = drawn; random = r }
       else { break }
       step += 1
-      let transition = Transition(sim.state, scenes: setup.profile.scenes, verb: input.verb)
-      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
+      // One copy of the state per use here: reading `sim.state` copies (and retains) all of it.
+      let before = sim.state
+      let transition = Transition(before, scenes: setup.profile.scenes, verb: input.verb)
+      if random == nil, rules.check(input, state: before, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
         continue
       }
       do {
@@ -109,18 +111,19 @@ final class ExploreWorker {
   private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
-    let work = sim.state.backgroundWork
-    let verbs = candidates(DomainKey(tabs: sim.state.frontWindow?.tabs.count ?? 0,
-                                     scene: sim.state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1,
+    let state = sim.state, clock = sim.clock
+    let work = state.backgroundWork
+    let verbs = candidates(DomainKey(tabs: state.frontWindow?.tabs.count ?? 0,
+                                     scene: state.frontScene.flatMap { InstanceLabel.number($0.label) } ?? 1,
                                      bgTaskRequests: work.pending.map(\.request.identifier),
-                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock),
+                                     transferSessions: work.sessionsWithFinishedTransfers(at: clock),
                                      continuedTasks: work.cancellableContinued))
     var order = Array(verbs.indices)
     for k in order.indices {
       order.swapAt(k, k + random.below(order.count - k))
       let verb = verbs[order[k]]
       let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
-      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
+      let legal = inputs.filter { rules.check($0, state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
       if !legal.isEmpty { return random.pick(legal) }
     }
     return nil

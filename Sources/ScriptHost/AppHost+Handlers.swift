@@ -190,5 +190,5 @@ extension Callback {
   /// The callback's place in `allCases`, found without hashing (a `Callback` hashes its raw
   /// string): a case without a payload is stored as its number in declaration order, which is
   /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
-  var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+  package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }

@@ -409,20 +409,39 @@ package final class AppHost: AppDriver {
     }
   }
 
+  /// The keys a handler table of `receiver` may have (a controller's: `restorationIdentifier`
+  /// too), in `Callback`'s order for "did you mean", and as a set; made once, not at every process start.
+  private static func handlerKeys(_ receiver: Callback.Receiver) -> ([String], Set<String>) {
+    switch receiver {
+    case .appDelegate: appDelegateKeys
+    case .sceneDelegate: sceneDelegateKeys
+    case .viewController: controllerKeys
+    case .notificationDelegate: notificationDelegateKeys
+    case .urlSessionDelegate: urlSessionDelegateKeys
+    case .closure: ([], [])
+    }
+  }
+  private static let appDelegateKeys = keySet(Callback.keys(for: .appDelegate))
+  private static let sceneDelegateKeys = keySet(Callback.keys(for: .sceneDelegate))
+  private static let controllerKeys = keySet(Callback.keys(for: .viewController) + ["restorationIdentifier"])
+  private static let notificationDelegateKeys = keySet(Callback.keys(for: .notificationDelegate))
+  private static let urlSessionDelegateKeys = keySet(Callback.keys(for: .urlSessionDelegate))
+  private static func keySet(_ keys: [String]) -> ([String], Set<String>) { (keys, Set(keys)) }
+
   /// Unknown handler keys are script errors naming the nearest known key and the function's line.
   func validateHandlers(_ vm: LuaVM) -> ScriptError? {
     let top = vm.top
     defer { vm.setTop(top) }
     var problems: [(SourceSite?, String)] = []
     func check(_ table: Int32, owner: String, receiver: Callback.Receiver, declaredAt: SourceSite?) {
-      let keys = Callback.keys(for: receiver) + (receiver == .viewController ? ["restorationIdentifier"] : [])
+      let (keys, known) = Self.handlerKeys(receiver)
       vm.pushNil()
       while vm.next(table) {
         let line = vm.type(-1) == .function ? vm.definitionSite(-1) ?? declaredAt : declaredAt
         if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
           if receiver == .viewController, key == "restorationIdentifier" {
             if vm.type(-1) != .string { problems.append((line, "\(owner).restorationIdentifier must be a string")) }
-          } else if !keys.contains(key) {
+          } else if !known.contains(key) {
             let near = nearest(key, in: keys).map { " (did you mean \($0)?)" } ?? ""
             problems.append((line, "\(owner) has no handler \"\(key)\"\(near)"))
           } else if receiver == .viewController, key == Callback.userAction.key {
