@@ -180,7 +180,9 @@ def explore_rows():
         load = os.getloadavg()[0]
         row(name, fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "5,000",
             f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings; "
-            f"{statistics.median(x['runs_per_s'] for x in b):,.0f} runs/s building every state; load {load:.2f} at the end)")
+            f"{statistics.median(x['runs_per_cpu_s'] for x in e):,.0f} runs per CPU second; "
+            f"{statistics.median(x['runs_per_s'] for x in b):,.0f} runs/s and {statistics.median(x['runs_per_cpu_s'] for x in b):,.0f} "
+            f"per CPU second building every state; load {load:.2f} at the end)")
     k = [bench_json("explore-shrink", "bench/explore_shrink.lua") for _ in range(RUNS)]
     row("explore: shrink a failure at verb 150 of 200", f"{statistics.median(x['seconds'] for x in k):.3f}", "s", "target", "< 10 s",
         f"(to {k[0]['verbs']} verbs in {k[0]['attempts']} runs)")
