@@ -170,9 +170,19 @@ def recorded_log(cycles):
 
 def explore_rows():
     """Explore: 30-verb runs of a small app, and shrinking a failure planted at verb 150 of 200."""
-    e = [bench_json("explore", "bench/explore_small.lua", "10000", "2") for _ in range(RUNS)]
-    row("explore, 10,000 30-verb runs, 2 threads", fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "2,000",
-        f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings)")
+    for app, name in [("bench/explore_small.lua", "explore, 10,000 30-verb runs, 2 threads"),
+                      ("Scripts/apps/notes.lua", "explore notes.lua, 10,000 30-verb runs, 2 threads")]:
+        # Interleaved with the same runs building every process's Lua state (--no-pool), the path before AppStatePool.
+        e, b = [], []
+        for _ in range(RUNS):
+            e.append(bench_json("explore", app, "10000", "2"))
+            b.append(bench_json("explore", app, "10000", "2", "--no-pool"))
+        load = os.getloadavg()[0]
+        row(name, fmt(statistics.median(x["runs_per_s"] for x in e)), "runs/s", "target", "5,000",
+            f"({statistics.median(x['events_per_s'] for x in e):,.0f} events/s; {e[0]['findings']} findings; "
+            f"{statistics.median(x['runs_per_cpu_s'] for x in e):,.0f} runs per CPU second; "
+            f"{statistics.median(x['runs_per_s'] for x in b):,.0f} runs/s and {statistics.median(x['runs_per_cpu_s'] for x in b):,.0f} "
+            f"per CPU second building every state; load {load:.2f} at the end)")
     k = [bench_json("explore-shrink", "bench/explore_shrink.lua") for _ in range(RUNS)]
     row("explore: shrink a failure at verb 150 of 200", f"{statistics.median(x['seconds'] for x in k):.3f}", "s", "target", "< 10 s",
         f"(to {k[0]['verbs']} verbs in {k[0]['attempts']} runs)")

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 // MARK: - Macros Swift cannot import
 
@@ -52,7 +54,109 @@ typedef struct clua_limits {
   void *host;                  // the Swift object owning this state (found from any coroutine)
   long long wall_deadline_ns;  // CLOCK_MONOTONIC time the current host call must end by; 0: none
   int wall_exceeded;           // set once the wall-clock guard fired
+  char *arena;                 // the state's own memory range (`clua_arena_*`); NULL: malloc
+  int recording;               // host functions made now belong to the arena's checkpoint
 } clua_limits;
+
+// MARK: - A state's own memory range, for checkpoints
+
+/// Why it is C: the allocator runs inside Lua with only C frames around it.
+/// An arena is one reserved range whose first bytes are this header; every block the state
+/// allocates comes from it, in size classes, so the state's whole heap (and the allocator's
+/// own lists) is the range's first `top` bytes. Copying those bytes out is a checkpoint;
+/// copying them back at the same address restores the state exactly, every pointer in it
+/// still valid. Blocks over the largest class, or once the range is full, come from malloc
+/// (`outside_live` counts them): a checkpoint is refused while any is live.
+#define CLUA_ARENA_SMALL 64                 /* classes of 16 bytes up to 1 KiB */
+#define CLUA_ARENA_CLASSES (CLUA_ARENA_SMALL + 11) /* then powers of two up to 2 MiB */
+typedef struct clua_arena_header {
+  size_t size;
+  size_t top;
+  size_t outside_live;
+  void *free_lists[CLUA_ARENA_CLASSES];
+} clua_arena_header;
+
+/// The class of a block of `n` bytes (n > 0), or -1 when it is too big for the arena.
+static inline int clua_arena_class(size_t n) {
+  if (n <= 16 * CLUA_ARENA_SMALL) return (int)((n + 15) >> 4) - 1;
+  int c = CLUA_ARENA_SMALL;
+  size_t cap = 2048;
+  while (cap < n) { cap <<= 1; c++; }
+  return c < CLUA_ARENA_CLASSES ? c : -1;
+}
+
+static inline size_t clua_arena_class_bytes(int c) {
+  return c < CLUA_ARENA_SMALL ? (size_t)(c + 1) << 4 : (size_t)2048 << (c - CLUA_ARENA_SMALL);
+}
+
+/// Reserves `size` bytes of address space (pages are only backed once touched); NULL on failure.
+static inline char *clua_arena_create(size_t size) {
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  clua_arena_header *h = (clua_arena_header *)p;
+  h->size = size;
+  h->top = (sizeof(clua_arena_header) + 15) & ~(size_t)15;
+  return (char *)p;
+}
+
+/// Empties the arena for a new state (every block of the last one was freed when it closed).
+static inline void clua_arena_reset(char *arena) {
+  clua_arena_header *h = (clua_arena_header *)arena;
+  size_t size = h->size;
+  memset(h, 0, sizeof(clua_arena_header));
+  h->size = size;
+  h->top = (sizeof(clua_arena_header) + 15) & ~(size_t)15;
+}
+
+/// Gives the pages from `from` to `to` back to the system (they read as zeros when used again).
+static inline void clua_arena_release(char *arena, size_t from, size_t to) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  from = (from + page - 1) & ~(page - 1);
+  if (to > from) madvise(arena + from, to - from, MADV_DONTNEED);
+}
+
+static inline void clua_arena_destroy(char *arena) {
+  munmap(arena, ((clua_arena_header *)arena)->size);
+}
+
+/// The bytes a checkpoint of the arena copies (the header and every block handed out so far).
+static inline size_t clua_arena_used(const char *arena) { return ((const clua_arena_header *)arena)->top; }
+/// The blocks from malloc still allocated (a checkpoint needs none).
+static inline size_t clua_arena_outside(const char *arena) { return ((const clua_arena_header *)arena)->outside_live; }
+
+static inline void *clua_arena_alloc(char *arena, size_t n) {
+  clua_arena_header *h = (clua_arena_header *)arena;
+  int c = clua_arena_class(n);
+  if (c >= 0) {
+    void *p = h->free_lists[c];
+    if (p) { h->free_lists[c] = *(void **)p; return p; }
+    size_t bytes = clua_arena_class_bytes(c);
+    if (bytes <= h->size - h->top) { p = arena + h->top; h->top += bytes; return p; }
+  }
+  void *p = malloc(n);
+  if (p) h->outside_live++;
+  return p;
+}
+
+static inline void clua_arena_free(char *arena, void *p, size_t n) {
+  clua_arena_header *h = (clua_arena_header *)arena;
+  if ((char *)p < arena || (char *)p >= arena + h->size) { free(p); h->outside_live--; return; }
+  int c = clua_arena_class(n);
+  *(void **)p = h->free_lists[c];
+  h->free_lists[c] = p;
+}
+
+/// `realloc` in the arena: the block stays where it is when its class does not change.
+static inline void *clua_arena_realloc(char *arena, void *p, size_t old, size_t n) {
+  if (p == NULL) return clua_arena_alloc(arena, n);
+  int inside = (char *)p >= arena && (char *)p < arena + ((clua_arena_header *)arena)->size;
+  if (inside && clua_arena_class(old) == clua_arena_class(n) && clua_arena_class(n) >= 0) return p;
+  void *q = clua_arena_alloc(arena, n);
+  if (q == NULL) return NULL;
+  memcpy(q, p, old < n ? old : n);
+  clua_arena_free(arena, p, old);
+  return q;
+}
 
 /// Why it is C: read by the count hook, which must not call Swift. `CLOCK_MONOTONIC` in ns.
 static inline long long clua_monotonic_ns(void) {
@@ -67,7 +171,7 @@ static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
   clua_limits *lim = (clua_limits *)ud;
   size_t old = ptr ? osize : 0;
   if (nsize == 0) {
-    free(ptr);
+    if (lim->arena && ptr) clua_arena_free(lim->arena, ptr, old); else free(ptr);
     lim->bytes_in_use -= old;
     return NULL;
   }
@@ -76,7 +180,7 @@ static inline void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
     lim->memory_exceeded = 1;
     return NULL;
   }
-  void *p = realloc(ptr, nsize);
+  void *p = lim->arena ? clua_arena_realloc(lim->arena, ptr, old, nsize) : realloc(ptr, nsize);
   if (p) lim->bytes_in_use = lim->bytes_in_use - old + nsize;
   return p;
 }

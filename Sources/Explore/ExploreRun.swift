@@ -43,20 +43,33 @@ final class RunTracker {
   /// Where the first fault happened, when it happened inside app code.
   private(set) var faultPlace: String?
   private(set) var faultDetail = ""
-  private(set) var callbacks: Set<String> = []
   /// The built-in rules of scenes, followed over the run's events.
   var scenes = InvariantsOfScenes()
+  /// The callbacks delivered, by class and `Callback.ordinal`: named only once the run is over
+  /// (a name per event, and hashing a `Callback`, which hashes its text, cost more than the rest).
+  private var delivered: Set<DeliveredCallback> = []
+
+  private struct DeliveredCallback: Hashable {
+    var className: String
+    var ordinal: Int
+  }
+
+  /// `Class.callback()` of every callback delivered.
+  var callbacks: Set<String> {
+    Set(delivered.map { "\($0.className).\(Callback.allCases[$0.ordinal].signature)" })
+  }
 
   func record(_ event: Event) {
     events += 1
     scenes.record(event)
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      let name = "\(Self.className(target)).\(cb.signature)"
-      callbacks.insert(name)
+      let className = Self.className(target)
+      delivered.insert(DeliveredCallback(className: className, ordinal: cb.ordinal))
+      guard handled else { break }
       // A user action is named by its action (`Editor.action(save)`), so two that fail are two findings.
-      let action = cb == .userAction ? UserAction.call(in: arguments.payload).map { "\(Self.className(target)).action(\($0.name))" } : nil
-      if handled { running.append(action ?? name) }
+      let action = cb == .userAction ? UserAction.call(in: arguments.payload).map { "\(className).action(\($0.name))" } : nil
+      running.append(action ?? "\(className).\(cb.signature)")
     case .returned:
       _ = running.popLast()
     case let .crashed(name, target, message, _):

@@ -20,6 +20,9 @@ public struct ExploreOptions: Sendable {
   public var jobs: Int
   public var shard: Shard
   public var searchPath: [String]
+  /// Whether workers start the app's processes from checkpoints of their Lua state
+  /// (`AppStatePool`); the results are the same either way (a test compares them).
+  package var reusesProcessStates = true
 
   public init(path: String, ios: Int? = nil, sdk: Int? = nil, scenes: Bool? = nil, runs: Int? = nil, timeSeconds: Double? = nil,
               steps: Int? = nil, seed: Int64? = nil, jobs: Int = 1, shard: Shard = Shard(index: 1, count: 1),
@@ -57,6 +60,8 @@ struct ExploreSetup: @unchecked Sendable {
   let tabs: Int
   /// The user actions of the app's controllers, with the spec's argument lists.
   let actions: ActionCatalog
+  /// `ExploreOptions.reusesProcessStates`.
+  let reusesProcessStates: Bool
 
   /// Steering keeps one corpus per lane (run index mod `lanes`), so a lane's runs depend only
   /// on the lane's own earlier runs: any number of threads, and any shard count dividing
@@ -67,6 +72,7 @@ struct ExploreSetup: @unchecked Sendable {
   /// Reads the app or the spec; the error is the message to print (exit 2).
   init(_ options: ExploreOptions) throws(ScriptError) {
     loader = ScriptLoader(source: .files(searchPath: options.searchPath))
+    reusesProcessStates = options.reusesProcessStates
     let source = try loader.read(options.path, role: "app or explore spec")
     var declaration = ExploreDeclaration()
     var invariants: [InvariantSource] = []

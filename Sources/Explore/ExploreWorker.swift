@@ -10,6 +10,9 @@ final class ExploreWorker {
   private let rules: InputRules
   private let declared: Set<String>
   private var candidatesByDomain: [DomainKey: [(inputs: [Input], isAdvance: Bool)]] = [:]
+  /// The app's process states at their checkpoints, shared by this worker's runs (nil: each
+  /// process start builds its state).
+  private let statePool: AppStatePool?
 
   init(_ setup: ExploreSetup) throws(ScriptError) {
     self.setup = setup
@@ -18,7 +21,14 @@ final class ExploreWorker {
     }
     rules = InputRules(profile: setup.profile)
     declared = Set(setup.controllers)
+    statePool = setup.reusesProcessStates
+      ? AppStatePool(path: setup.appPath, source: setup.appSource, profile: setup.profile, seed: setup.seed,
+                     wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+      : nil
   }
+
+  /// The process starts that restored a checkpoint of the app's state instead of building it.
+  var processStatesRestored: Int { statePool?.restores ?? 0 }
 
   /// How a run chooses its verbs.
   enum Plan {
@@ -34,7 +44,7 @@ final class ExploreWorker {
     let tracker = RunTracker()
     let app = AppHost(path: setup.appPath, source: setup.appSource, loader: setup.loader, modules: setup.modules,
                       profile: setup.profile, seed: setup.seed, output: OutputBudget(),
-                      wallLimitSeconds: ExploreSetup.wallLimitSeconds)
+                      wallLimitSeconds: ExploreSetup.wallLimitSeconds, statePool: statePool)
     let sim = Simulator(profile: setup.profile, driver: app) { tracker.record($0) }
     var fixed: [Input] = []
     var prefix: [Input] = []
@@ -52,8 +62,10 @@ final class ExploreWorker {
       else if var r = random, let drawn = draw(sim, &r) { input = drawn; random = r }
       else { break }
       step += 1
-      let transition = Transition(sim.state, scenes: setup.profile.scenes, verb: input.verb)
-      if random == nil, rules.check(input, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
+      // One copy of the state per use here: reading `sim.state` copies (and retains) all of it.
+      let before = sim.state
+      let transition = Transition(before, scenes: setup.profile.scenes, verb: input.verb)
+      if random == nil, rules.check(input, state: before, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
         continue
       }
       do {
@@ -104,18 +116,19 @@ final class ExploreWorker {
   private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
-    let work = sim.state.backgroundWork
-    let verbs = candidates(DomainKey(tabs: sim.state.frontWindow?.tabs.count ?? 0,
-                                     scenes: sim.state.scenes.isEmpty ? [1] : sim.state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted(),
+    let state = sim.state, clock = sim.clock
+    let work = state.backgroundWork
+    let verbs = candidates(DomainKey(tabs: state.frontWindow?.tabs.count ?? 0,
+                                     scenes: state.scenes.isEmpty ? [1] : state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted(),
                                      bgTaskRequests: work.pending.map(\.request.identifier),
-                                     transferSessions: work.sessionsWithFinishedTransfers(at: sim.clock),
+                                     transferSessions: work.sessionsWithFinishedTransfers(at: clock),
                                      continuedTasks: work.cancellableContinued))
     var order = Array(verbs.indices)
     for k in order.indices {
       order.swapAt(k, k + random.below(order.count - k))
       let verb = verbs[order[k]]
       let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
-      let legal = inputs.filter { rules.check($0, state: sim.state, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
+      let legal = inputs.filter { rules.check($0, state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
       if !legal.isEmpty { return random.pick(legal) }
     }
     return nil

@@ -30,10 +30,26 @@ package final class LuaVM {
     return parts.count >= 2 ? Int(parts[parts.count - 1]) : nil
   }
 
+  /// The arena the state lives in (`LuaArena`), if any.
+  let arena: LuaArena?
+  /// The Swift closures given to the state while its arena records them for a checkpoint.
+  private(set) var recordedClosures: [UnsafeMutableRawPointer] = []
+
   /// A state with a memory cap (0: none) and an instruction budget per protected call (0: none).
-  package init(memoryLimitBytes: Int, instructionLimit: Int) {
-    limits = .allocate(capacity: 1)
+  package convenience init(memoryLimitBytes: Int, instructionLimit: Int) {
+    let limits = UnsafeMutablePointer<clua_limits>.allocate(capacity: 1)
     limits.initialize(to: clua_limits())
+    self.init(limits: limits, memoryLimitBytes: memoryLimitBytes, instructionLimit: instructionLimit, arena: nil)
+  }
+
+  /// A new state in `arena` (`LuaArena.makeState`).
+  convenience init(memoryLimitBytes: Int, instructionLimit: Int, arena: LuaArena) {
+    self.init(limits: arena.limits, memoryLimitBytes: memoryLimitBytes, instructionLimit: instructionLimit, arena: arena)
+  }
+
+  private init(limits: UnsafeMutablePointer<clua_limits>, memoryLimitBytes: Int, instructionLimit: Int, arena: LuaArena?) {
+    self.limits = limits
+    self.arena = arena
     limits.pointee.bytes_limit = memoryLimitBytes
     limits.pointee.host_active = 1
     limits.pointee.instructions_step = 1000
@@ -44,10 +60,23 @@ package final class LuaVM {
     if instructionLimit > 0 { clua_install_hook(L) }
   }
 
-  deinit {
-    lua_close(mainL)
-    limits.deallocate()
+  /// The state `state`, just copied back into `arena` (`LuaArena.restore`).
+  init(restoring state: OpaquePointer, instructionLimit: Int, arena: LuaArena) {
+    limits = arena.limits
+    self.arena = arena
+    self.instructionLimit = instructionLimit
+    L = state
+    mainL = state
   }
+
+  deinit {
+    limits.pointee.recording = 0
+    lua_close(mainL)
+    if let arena { arena.stateClosed() } else { limits.deallocate() }
+  }
+
+  /// Whether host calls operate on the main state (not on a coroutine).
+  var isOnMainThread: Bool { L == mainL }
 
   package let instructionLimit: Int
 
@@ -197,6 +226,7 @@ package final class LuaVM {
   /// Registers a Swift function as a Lua closure (through `clua_trampoline`) and pushes it.
   package func push(function body: @escaping HostFunction.Body) {
     let box = Unmanaged.passRetained(HostFunction(body))
+    if limits.pointee.recording != 0 { recordedClosures.append(box.toOpaque()) }
     let raw = lua_newuserdatauv(L, MemoryLayout<UnsafeRawPointer>.size, 0)!
     raw.storeBytes(of: box.toOpaque(), as: UnsafeRawPointer.self)
     newTable()
@@ -425,6 +455,11 @@ extension LuaVM {
     return try body()
   }
 
+  /// A recorded closure was collected before the checkpoint: the checkpoint does not hold it.
+  func forgetRecorded(_ closure: UnsafeMutableRawPointer) {
+    if let i = recordedClosures.lastIndex(of: closure) { recordedClosures.remove(at: i) }
+  }
+
   /// Sets the first upvalue (`_ENV`) of the function at `fn` to the value on top (`lua_setupvalue`).
   package func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
 
@@ -453,6 +488,8 @@ private let hostDispatch: clua_host_fn = { L in
 /// `__gc` of a host function's userdata: releases the Swift closure.
 private let hostFunctionCollect: lua_CFunction = { L in
   guard let L, let raw = lua_touserdata(L, 1) else { return 0 }
-  Unmanaged<HostFunction>.fromOpaque(raw.load(as: UnsafeRawPointer.self)).release()
+  let box = raw.load(as: UnsafeMutableRawPointer.self)
+  if clua_limits_of(L).pointee.recording != 0, let vm = LuaVM.vm(for: L) { vm.forgetRecorded(box) }
+  Unmanaged<HostFunction>.fromOpaque(box).release()
   return 0
 }

@@ -50,6 +50,15 @@ final class AppReferences {
     urlSessionDelegate = name(URLSessionLabel.delegate)
   }
 
+  /// The same references into a copy of the state they were made in (`AppStatePool`), none of
+  /// the ones made later (handler keys, the last instance).
+  init(copying other: AppReferences) {
+    environment = other.environment; controllers = other.controllers; instances = other.instances
+    expirations = other.expirations; afters = other.afters; runObservers = other.runObservers
+    appDelegate = other.appDelegate; sceneDelegate = other.sceneDelegate
+    notificationDelegate = other.notificationDelegate; urlSessionDelegate = other.urlSessionDelegate
+  }
+
   /// The global name of the table holding `receiver`'s handlers (AppDelegate for those without one).
   func handlerTableName(_ receiver: Callback.Receiver) -> Int32 {
     switch receiver {
@@ -181,5 +190,5 @@ extension Callback {
   /// The callback's place in `allCases`, found without hashing (a `Callback` hashes its raw
   /// string): a case without a payload is stored as its number in declaration order, which is
   /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
-  var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+  package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }

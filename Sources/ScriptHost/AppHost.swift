@@ -50,19 +50,25 @@ package final class AppHost: AppDriver {
   private var hostWork = HostWorkGuard()
 
   /// How the app's Lua closures reach this host (`HostLink`).
-  private(set) lazy var link = HostLink(self)
+  private(set) lazy var link = statePool?.link ?? HostLink(self)
+  /// Checkpoints of this app's process states, when the host starts its processes from them (explore).
+  let statePool: AppStatePool?
 
   /// The Lua state goes with the host: its finalizers find no host, and the process is marked
   /// ended, so any Lua code they run unwinds at the hook's next count.
   deinit {
-    link.clear()
+    link.clear(ifHost: self)
     vm?.abort()
   }
 
+  /// `statePool`: one that serves this app, profile and seed (`AppStatePool.serves`); any other is not used.
   package init(path: String, source: String, loader: ScriptLoader, modules: [EmbeddedScript], profile: Profile, seed: Int64,
-               output: OutputBudget, wallLimitSeconds: Int) {
+               output: OutputBudget, wallLimitSeconds: Int, statePool: AppStatePool? = nil) {
     self.path = path; self.source = source; self.loader = loader; self.modules = modules
     self.profile = profile; self.seed = seed; self.output = output; self.wallLimitSeconds = wallLimitSeconds
+    let pool = statePool.flatMap { $0.serves(path: path, source: source, profile: profile, seed: seed, wallLimitSeconds: wallLimitSeconds) ? $0 : nil }
+    self.statePool = pool
+    pool?.link.attach(self)
   }
 
   /// A verb starts at `at`: the host's work for it is guarded from now.
@@ -105,29 +111,18 @@ package final class AppHost: AppDriver {
   package func startProcess(services: AppServices) -> Result<AppLayout, AppFault> {
     keep(services)
     closeNow()
-    let vm = LuaVM(memoryLimitBytes: Int(profile.memoryLimitBytes), instructionLimit: Int(profile.instructionLimit))
-    vm.wallLimitSeconds = wallLimitSeconds
-    vm.register()
-    self.vm = vm
     layout = AppLayout()
-    let generation = Int64(services.state.generation)
-    Sandbox.install(on: vm, hooks: Sandbox.Hooks(
-      seed: seed &+ generation &* 1_000_003,
-      virtualSeconds: { [link] in Double(link.host?.services?.clock ?? 0) / 1e6 },
-      print: { [link] text in
-        guard let self = link.host, let vm = self.vm else { return }
-        try self.writeLog(vm, text, by: "print")
-      },
-      require: { [link] vm in try link.host?.require(vm) ?? 0 }))
-    installAPI(vm)
-    references = AppReferences(vm)
-    output.startCallback()
-    // A script that does not compile, or declares what no app can, stops the run as a script
-    // error (`fatal`), not as a crash of the app: no event records it.
-    if let error = Sandbox.loadChunk(vm, source: source, name: path) {
-      fatal = fatal ?? ScriptError(error)
+    let processSeed = seed &+ Int64(services.state.generation) &* 1_000_003
+    if let restored = statePool?.restore(seed: processSeed) {
+      // The state `buildState` left at its checkpoint, and the Swift side as it leaves it.
+      vm = restored.vm; references = restored.references
+      controllerSites = [:]; appSite = nil
+      output.startCallback()
+    } else if let problem = buildState(seed: processSeed) {
+      fatal = fatal ?? problem
       return .failure(.processEnded)
     }
+    guard let vm else { return .failure(.processEnded) }
     let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
     if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
     if let problem = validateHandlers(vm) {
@@ -136,6 +131,34 @@ package final class AppHost: AppDriver {
     }
     declaredLayoutCache = layout
     return .success(layout)
+  }
+
+  /// A new Lua state for the process: the sandbox, the app API and the app's chunk loaded, not
+  /// yet run; with a pool, built in one of its arenas and checkpointed there. The error: a script
+  /// that does not compile stops the run as a script error, not a crash of the app (no event
+  /// records it); so does one that declares what no app can (`validateHandlers`).
+  private func buildState(seed processSeed: Int64) -> ScriptError? {
+    let memory = Int(profile.memoryLimitBytes), instructions = Int(profile.instructionLimit)
+    let vm = statePool?.emptyState(seed: processSeed, memoryLimitBytes: memory, instructionLimit: instructions)
+      ?? LuaVM(memoryLimitBytes: memory, instructionLimit: instructions)
+    vm.wallLimitSeconds = wallLimitSeconds
+    vm.register()
+    self.vm = vm
+    Sandbox.install(on: vm, hooks: Sandbox.Hooks(
+      seed: processSeed,
+      virtualSeconds: { [link] in Double(link.host?.services?.clock ?? 0) / 1e6 },
+      print: { [link] text in
+        guard let self = link.host, let vm = self.vm else { return }
+        try self.writeLog(vm, text, by: "print")
+      },
+      require: { [link] vm in try link.host?.require(vm) ?? 0 }))
+    installAPI(vm)
+    let references = AppReferences(vm)
+    self.references = references
+    output.startCallback()
+    if let error = Sandbox.loadChunk(vm, source: source, name: path) { return ScriptError(error) }
+    statePool?.checkpoint(vm, seed: processSeed, references: references)
+    return nil
   }
 
   package func servicesEnded(_ ended: AppServices) {
@@ -386,20 +409,39 @@ package final class AppHost: AppDriver {
     }
   }
 
+  /// The keys a handler table of `receiver` may have (a controller's: `restorationIdentifier`
+  /// too), in `Callback`'s order for "did you mean", and as a set; made once, not at every process start.
+  private static func handlerKeys(_ receiver: Callback.Receiver) -> ([String], Set<String>) {
+    switch receiver {
+    case .appDelegate: appDelegateKeys
+    case .sceneDelegate: sceneDelegateKeys
+    case .viewController: controllerKeys
+    case .notificationDelegate: notificationDelegateKeys
+    case .urlSessionDelegate: urlSessionDelegateKeys
+    case .closure: ([], [])
+    }
+  }
+  private static let appDelegateKeys = keySet(Callback.keys(for: .appDelegate))
+  private static let sceneDelegateKeys = keySet(Callback.keys(for: .sceneDelegate))
+  private static let controllerKeys = keySet(Callback.keys(for: .viewController) + ["restorationIdentifier"])
+  private static let notificationDelegateKeys = keySet(Callback.keys(for: .notificationDelegate))
+  private static let urlSessionDelegateKeys = keySet(Callback.keys(for: .urlSessionDelegate))
+  private static func keySet(_ keys: [String]) -> ([String], Set<String>) { (keys, Set(keys)) }
+
   /// Unknown handler keys are script errors naming the nearest known key and the function's line.
   func validateHandlers(_ vm: LuaVM) -> ScriptError? {
     let top = vm.top
     defer { vm.setTop(top) }
     var problems: [(SourceSite?, String)] = []
     func check(_ table: Int32, owner: String, receiver: Callback.Receiver, declaredAt: SourceSite?) {
-      let keys = Callback.keys(for: receiver) + (receiver == .viewController ? ["restorationIdentifier"] : [])
+      let (keys, known) = Self.handlerKeys(receiver)
       vm.pushNil()
       while vm.next(table) {
         let line = vm.type(-1) == .function ? vm.definitionSite(-1) ?? declaredAt : declaredAt
         if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
           if receiver == .viewController, key == "restorationIdentifier" {
             if vm.type(-1) != .string { problems.append((line, "\(owner).restorationIdentifier must be a string")) }
-          } else if !keys.contains(key) {
+          } else if !known.contains(key) {
             let near = nearest(key, in: keys).map { " (did you mean \($0)?)" } ?? ""
             problems.append((line, "\(owner) has no handler \"\(key)\"\(near)"))
           } else if receiver == .viewController, key == Callback.userAction.key {
@@ -448,52 +490,4 @@ package final class AppHost: AppDriver {
     guard let (site, message) = first else { return nil }
     return site.map { ScriptError("\($0): \(message)") } ?? ScriptError(file: path, message)
   }
-
-  // MARK: require
-
-  private func require(_ vm: LuaVM) throws -> Int32 {
-    try Self.require(vm, modules: modules, from: path)
-  }
-
-  /// `require(name)` for either script, from that side's `modules` (`ModuleSide`): modules were
-  /// found before the run, so a log records them all.
-  static func require(_ vm: LuaVM, modules: [EmbeddedScript], from path: String) throws -> Int32 {
-    guard let name = vm.type(1) == .string ? vm.string(1) : nil else { throw LuaRaise(at: vm, "require: expected a module name") }
-    guard ScriptLoader.isModuleName(name) else {
-      throw LuaRaise(at: vm, "require \"\(name)\": module names are dotted names of files under the script's folder or Scripts/lib (no paths)")
-    }
-    vm.pushRegistry()
-    vm.rawGet(-1, "lifesim.loaded")
-    if vm.type(-1) != .table {
-      vm.pop(); vm.newTable(); vm.pushValue(-1); vm.rawSet(-3, "lifesim.loaded")
-    }
-    let loaded = vm.absIndex(-1)
-    vm.rawGet(loaded, name)
-    if vm.type(-1) != .nil { return 1 }
-    vm.pop()
-    guard let module = modules.first(where: { $0.role == ModuleSide.role(name) }) else {
-      throw LuaRaise(at: vm, "require \"\(name)\": not found before the run (require needs a constant module name)")
-    }
-    if let error = Sandbox.loadChunk(vm, source: module.source, name: module.path) { throw LuaRaise(error) }
-    switch vm.protectedCall(nargs: 0, nresults: 1, freshBudget: false) {
-    case .ok: break
-    case let .error(message, _): throw LuaRaise(message)
-    default: throw LuaRaise("lifesim: limit exceeded")
-    }
-    if vm.type(-1) == .nil { vm.pop(); vm.push(true) }
-    vm.pushValue(-1)
-    vm.rawSet(loaded, name)
-    return 1
-  }
-}
-
-/// The reference from the app API's Lua closures back to their host, cleared when the host is
-/// released, so that a closure run afterwards (by a finalizer, as the host's Lua state is
-/// closed) finds no host, as a weak reference would. Not `weak`: a weak reference puts the
-/// host's reference count in a side table, and every retain of it, at every app call, then takes
-/// the runtime's slow path.
-final class HostLink {
-  private(set) unowned(unsafe) var host: AppHost?
-  init(_ host: AppHost) { self.host = host }
-  func clear() { host = nil }
 }

@@ -122,9 +122,12 @@ func writeForever(path: String) -> Never {
 }
 
 /// `lifesim explore` of a small app: runs/s and events/s inside explore (wall and CPU).
-func explore(app: String, runs: Int, jobs: Int) -> [(String, JSONValue)] {
+/// `pooled: false` builds every process's Lua state (no `AppStatePool`), the path before it.
+func explore(app: String, runs: Int, jobs: Int, pooled: Bool) -> [(String, JSONValue)] {
   do {
-    let explorer = try Explorer(ExploreOptions(path: app, runs: runs, steps: 30, seed: 1, jobs: jobs))
+    var options = ExploreOptions(path: app, runs: runs, steps: 30, seed: 1, jobs: jobs)
+    options.reusesProcessStates = pooled
+    let explorer = try Explorer(options)
     let cpu0 = cpuSeconds(), start = now()
     let result = try explorer.explore()
     let wall = now() - start, cpu = cpuSeconds() - cpu0
@@ -166,7 +169,7 @@ func cpuSeconds() -> Double {
 
 let args = CommandLine.arguments
 switch args.dropFirst().first {
-case "explore": emit(explore(app: args[2], runs: Int(args[3]) ?? 10_000, jobs: Int(args[4]) ?? 2))
+case "explore": emit(explore(app: args[2], runs: Int(args[3]) ?? 10_000, jobs: Int(args[4]) ?? 2, pooled: !args.contains("--no-pool")))
 case "explore-shrink": emit(shrink(app: args[2]))
 case "model": emit(model(cycles: Int(args[2]) ?? 100_000))
 case "write": emit(write(events: Int(args[2]) ?? 1_000_000, path: args[3]))

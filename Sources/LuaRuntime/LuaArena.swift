@@ -1,0 +1,102 @@
+internal import CLua
+
+/// A Lua state's own memory range, and a checkpoint of the state kept in it.
+///
+/// Lua cannot copy a state, and closures and upvalues cannot be reset. But a state built in an
+/// arena keeps its whole heap, and its allocator's lists, in the range's first bytes: copying
+/// them out is a checkpoint, and copying them back at the same address gives the state as it
+/// was, byte for byte, with every pointer in it still valid. The state's limits (its
+/// `clua_limits`) live here too, so the allocator and the hook find them at the same address.
+///
+/// Swift closures the state holds (`LuaVM.push(function:)`) are counted references: the
+/// checkpoint keeps one on each closure the state held when it was taken, and every restore
+/// adds the one the restored state's userdata gives back when it is collected.
+///
+/// One state lives in an arena at a time (`inUse`).
+package final class LuaArena {
+  let limits: UnsafeMutablePointer<clua_limits>
+  private let base: UnsafeMutablePointer<CChar>
+  /// True while a `LuaVM` uses the arena (from `makeState` or `restore` until it is closed).
+  package private(set) var inUse = false
+  private var image: UnsafeMutableRawBufferPointer?
+  private var imageLimits = clua_limits()
+  private var imageState: OpaquePointer?
+  private var imageClosures: [UnsafeMutableRawPointer] = []
+  private var imageWallLimitSeconds = 0
+  private var imageInstructionLimit = 0
+
+  /// The most memory past the checkpoint a restore leaves backed (the heap a run grows into).
+  static let keptBytes = 4 << 20
+
+  /// Reserves `bytes` of address space (pages are backed only once used); nil when it cannot.
+  package init?(bytes: Int) {
+    guard let base = clua_arena_create(bytes) else { return nil }
+    self.base = base
+    limits = .allocate(capacity: 1)
+    limits.initialize(to: clua_limits())
+  }
+
+  deinit {
+    for closure in imageClosures { Unmanaged<HostFunction>.fromOpaque(closure).release() }
+    image?.deallocate()
+    clua_arena_destroy(base)
+    limits.deallocate()
+  }
+
+  /// Whether a checkpoint was taken.
+  package var hasCheckpoint: Bool { image != nil }
+
+  /// A new, empty state in the arena (nil while another is in use); the host functions it is
+  /// given are recorded for `checkpoint`.
+  package func makeState(memoryLimitBytes: Int, instructionLimit: Int) -> LuaVM? {
+    guard !inUse else { return nil }
+    inUse = true
+    clua_arena_reset(base)
+    limits.pointee = clua_limits()
+    limits.pointee.arena = base
+    limits.pointee.recording = 1
+    return LuaVM(memoryLimitBytes: memoryLimitBytes, instructionLimit: instructionLimit, arena: self)
+  }
+
+  /// Takes the checkpoint of `vm`, made by `makeState` and not yet running Lua code; false
+  /// (and no checkpoint) when part of its heap came from outside the arena.
+  @discardableResult
+  package func checkpoint(_ vm: LuaVM) -> Bool {
+    guard vm.arena === self, limits.pointee.recording != 0, vm.guestDepth == 0, vm.isOnMainThread else { return false }
+    limits.pointee.recording = 0
+    guard clua_arena_outside(base) == 0 else { return false }
+    let used = clua_arena_used(base)
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: used, alignment: 16)
+    copy.copyMemory(from: UnsafeRawBufferPointer(start: base, count: used))
+    image?.deallocate()
+    image = copy
+    imageLimits = limits.pointee
+    imageState = vm.mainL
+    for closure in imageClosures { Unmanaged<HostFunction>.fromOpaque(closure).release() }
+    imageClosures = vm.recordedClosures
+    for closure in imageClosures { _ = Unmanaged<HostFunction>.fromOpaque(closure).retain() }
+    imageWallLimitSeconds = vm.wallLimitSeconds
+    imageInstructionLimit = vm.instructionLimit
+    return true
+  }
+
+  /// The state as it was at the checkpoint, as a new `LuaVM` (registered); nil without a
+  /// checkpoint or while another state uses the arena.
+  package func restore() -> LuaVM? {
+    guard let image, let imageState, !inUse else { return nil }
+    inUse = true
+    // Pages the last state used past the checkpoint go back to the system when they are many.
+    let reached = clua_arena_used(base)
+    if reached > image.count + Self.keptBytes { clua_arena_release(base, image.count, reached) }
+    UnsafeMutableRawPointer(base).copyMemory(from: image.baseAddress!, byteCount: image.count)
+    limits.pointee = imageLimits
+    for closure in imageClosures { _ = Unmanaged<HostFunction>.fromOpaque(closure).retain() }
+    let vm = LuaVM(restoring: imageState, instructionLimit: imageInstructionLimit, arena: self)
+    vm.wallLimitSeconds = imageWallLimitSeconds
+    vm.register()
+    return vm
+  }
+
+  /// Called by the state's `LuaVM` once it closed the state.
+  func stateClosed() { inUse = false }
+}
