@@ -109,8 +109,12 @@ struct ExploreSetup: @unchecked Sendable {
                         seed: seed, output: OutputBudget(), wallLimitSeconds: Self.wallLimitSeconds)
     if options.sdk == nil, let declared = probe.declaredLayout().sdk, declared != profile.sdk {
       profile = Profile(ios: ios, scenes: scenes, sdk: declared)
-      probe.profile = profile
     }
+    // An iPad (the spec's `device`) with the app's `multipleScenes`: explore draws the window verbs.
+    profile.device = declaration.device ?? .iphone
+    profile.multipleScenes = probe.declaredLayout().multipleScenes
+    if let problem = profile.deviceProblem { throw ScriptError(file: spec?.path ?? options.path, "explore: " + problem) }
+    probe.profile = profile
     self.profile = profile
     // Launch once to read what the app declares: its controllers and its tabs.
     let sim = Simulator(profile: profile, driver: probe) { _ in }

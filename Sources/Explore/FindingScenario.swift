@@ -15,7 +15,8 @@ public enum FindingScenario {
       "-- Found by lifesim explore --seed \(seed) (run \(finding.run)), shrunk to \(quantity(finding.inputs.count, "verb")).",
     ]
     if !finding.detail.isEmpty { lines.append("-- " + LuaStringLiteral.comment(finding.detail)) }
-    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes), seed = \(seed) }")
+    let device = profile.device == .iphone ? "" : ", device = \(LuaStringLiteral.quote(profile.device.rawValue))"
+    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes)\(device), seed = \(seed) }")
     var check: String?
     if finding.signature.reason == "invariant", let specSource, let range = invariantLines,
        let function = functionText(specSource, range) {

@@ -8,11 +8,13 @@ struct ExploreDeclaration: Equatable {
   var app: String?
   var ios: Int?
   var scenes: Bool?
+  /// `device = "ipad"`: explore draws the window verbs too.
+  var device: Profile.Device?
   var steps: Int?
   var seed: Int64?
   /// The argument lists explore calls each user action with (`actions = { type = { "hello" } }`).
   var actions: [String: [[JSONValue]]] = [:]
-  static let keys = ["actions", "app", "ios", "scenes", "seed", "steps"]
+  static let keys = ["actions", "app", "device", "ios", "scenes", "seed", "steps"]
 }
 
 /// One `invariant(name, fn)` of a spec: its name and the lines of its function, copied into
@@ -89,6 +91,14 @@ final class InvariantHost {
       vm.rawGet(1, "steps"); d.steps = vm.wholeNumber(-1).map(Int.init); vm.pop()
       vm.rawGet(1, "seed"); d.seed = vm.wholeNumber(-1); vm.pop()
       vm.rawGet(1, "scenes"); d.scenes = vm.type(-1) == .boolean ? vm.bool(-1) : nil; vm.pop()
+      vm.rawGet(1, "device")
+      if vm.type(-1) != .nil {
+        guard let name = vm.string(-1), vm.type(-1) == .string, let device = Profile.Device(rawValue: name) else {
+          throw LuaRaise(at: vm, "explore: device must be \"iphone\" or \"ipad\", not \(vm.describeValue(-1))")
+        }
+        d.device = device
+      }
+      vm.pop()
       d.actions = try Self.actionArgumentLists(vm, 1)
       guard d.app != nil else { throw LuaRaise(at: vm, "explore: app must be the app script's path (a string)") }
       if let steps = d.steps, steps < 1 { throw LuaRaise(at: vm, "explore: steps must be at least 1") }
