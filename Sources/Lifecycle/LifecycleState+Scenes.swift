@@ -99,8 +99,13 @@ extension LifecycleState {
     openings.pendingHandoff = nil
   }
 
+  /// A discard ends the session of the scene disconnected just before it (a closed window), so
+  /// no request reconnects it; a force quit's discards precede the process's end, which clears all.
   mutating func changeSessions(created: Bool) {
-    if created { sceneSessions += 1 } else { sceneSessions = max(0, sceneSessions - 1); sessionDiscardPending = true }
+    if created { sceneSessions += 1; return }
+    sceneSessions = max(0, sceneSessions - 1)
+    sessionDiscardPending = true
+    if !disconnectedScenes.isEmpty { disconnectedScenes.removeLast() }
   }
 
   mutating func changeScene(_ label: String, _ change: (inout SceneState) -> Void) {

@@ -135,10 +135,26 @@ extension Simulator {
     }
   }
 
-  /// Serves the app's scene requests, in the order made.
+  /// The most scene requests served after one verb or timer: a window that asks for another
+  /// from its own activation would otherwise open windows for ever at one instant.
+  static let sceneRequestsServedMax = 64
+
+  /// Serves the app's scene requests, in the order made. An activation is denied when no scene
+  /// is in the foreground by then (UIKit brings a window forward only for an app on screen: one
+  /// asked for from `sceneDidEnterBackground` after `home()` stays away), and every request past
+  /// `sceneRequestsServedMax` or the host's wall-clock guard is denied.
   func serveSceneRequests() throws(ProcessEnded) {
+    var served = 0
     while !sceneRequests.isEmpty, state.process == .running {
-      switch sceneRequests.removeFirst() {
+      let request = sceneRequests.removeFirst()
+      guard served < Self.sceneRequestsServedMax, driver.hostWorkMayContinue() else {
+        sceneRequests = []
+        return note("sceneRequestDenied", "\(request.name) denied: \(Self.sceneRequestsServedMax) scene requests were served since the last verb, and the app keeps asking")
+      }
+      served += 1
+      switch request {
+      case .requestSceneActivation where !state.scenes.contains(where: { $0.activation.isForeground }):
+        note("sceneRequestDenied", "\(request.name) denied: no window of the app is in the foreground")
       case .requestSceneActivation(nil, let activity): try openWindow(activity: activity)
       case .requestSceneActivation(let n?, let activity): try activateSession(SceneState.label(number: n), activity: activity)
       case let .requestSceneDestruction(n): if state.isConnected(SceneState.label(number: n)) { try closeWindow(SceneState.label(number: n)) }

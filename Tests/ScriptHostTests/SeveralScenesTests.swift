@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Lifecycle
 import Testing
@@ -347,6 +348,56 @@ import Testing
   }
 
   // MARK: - The app's requests
+
+  /// The notes a run made under `name`.
+  private static func notes(_ events: [Event], _ name: String) -> [String] {
+    events.compactMap { if case let .noted(n, message, _) = $0.body, n == name { return message } else { return nil } }
+  }
+
+  /// A window that asks for another from its own activation opens 64, then UIKit denies the
+  /// rest: the run ends (it looped for ever at one virtual instant before).
+  @Test func windowsAskingForWindowsStopAtTheServedLimit() throws {
+    let run = try runScripts(app: """
+      app { root = "Editor", multipleScenes = true }
+      controller "Editor" {}
+      function SceneDelegate.sceneDidBecomeActive(scene)
+        UIApplication.shared:requestSceneSessionActivation { activity = "more" }
+      end
+      """, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nexpect_state(\"active\", 65)\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.scenesConnected == 65)
+    #expect(Self.notes(run.events, "sceneRequestDenied") == [
+      "UIApplication.requestSceneSessionActivation denied: 64 scene requests were served since the last verb, and the app keeps asking",
+    ])
+  }
+
+  /// An app that asks for a window from `sceneDidEnterBackground` after `home()` stays away:
+  /// UIKit brings a window forward only for an app on screen.
+  @Test(arguments: versions)
+  func aBackgroundAppCannotBringItselfBack(ios: Int) throws {
+    let run = try runScripts(app: """
+      app { root = "Editor", multipleScenes = true }
+      controller "Editor" {}
+      function SceneDelegate.sceneDidEnterBackground(scene)
+        UIApplication.shared:requestSceneSessionActivation {}
+      end
+      """, scenario: "scenario { app = \"app.lua\", ios = \(ios), device = \"ipad\" }\nlaunch()\nhome()\nexpect_state(\"suspended\")\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.scenesConnected == 1)
+    #expect(Self.notes(run.events, "sceneRequestDenied") == ["UIApplication.requestSceneSessionActivation denied: no window of the app is in the foreground"])
+  }
+
+  /// A closed window's session is discarded: asking to activate it is refused at the app's line.
+  @Test func aClosedWindowsSessionCannotBeActivated() throws {
+    let run = try runScripts(app: """
+      app { root = "Editor", multipleScenes = true }
+      controller "Editor" { actions = { ask = function(vc) UIApplication.shared:requestSceneSessionActivation { session = 1 } end } }
+      """, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nopen_window()\nclose_window(1)\nact(\"ask\")\nexpect_terminated(\"crash\")\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    let folder = (run.scenarioPath as NSString).deletingLastPathComponent
+    #expect(run.result.state.terminations.map(\.description) == [folder + "/app.lua:2: UIApplication.requestSceneSessionActivation: Scene#1 is not connected"])
+  }
+
 
   static let requestingApp = """
     app { root = "Editor", multipleScenes = true }
