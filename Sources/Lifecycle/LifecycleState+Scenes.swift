@@ -171,11 +171,10 @@ extension LifecycleState {
 extension LifecycleState {
   /// The scene an export groups a callback target's track under: none while the app has had one
   /// scene at a time (its exports keep one `SceneDelegate` track); else the scene whose window
-  /// holds the controller, or for `SceneDelegate` the front scene (scene-delegate callbacks do
-  /// not name their scene yet).
+  /// holds the controller, or for `SceneDelegate` the scene its latest call was for.
   public func exportSceneGroup(of target: String) -> String? {
     guard severalScenesSeen else { return nil }
-    if target == "SceneDelegate" { return frontScene?.label }
+    if target == "SceneDelegate" { return sceneOfLastSceneDelegateCall ?? frontScene?.label }
     guard let id = controllerIDs[target] else { return nil }
     return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
   }

@@ -46,6 +46,9 @@ public struct LifecycleState: Equatable, Sendable {
   public var scenes: [SceneState] = []
   /// Scenes connected so far in the run, relaunches included: the next one is `Scene#<this + 1>`.
   public var scenesConnected = 0
+  /// The scene the latest scene-delegate call was for: once the app has had several, the
+  /// exports draw that call, its return and the `UIScene` notification after it on its track.
+  public var sceneOfLastSceneDelegateCall: String?
   /// More than one scene was connected at once at some point of the run: from then on the
   /// view-controller events name their scene (`sceneNamedInEvents`).
   public var severalScenesSeen = false
@@ -247,7 +250,9 @@ extension LifecycleState {
       expectationWindowCalls.removeFirst(Self.expectationWindowMax / 2)
       expectationWindowOverflowed = true
     }
-    expectationWindowCalls.append(CallRecord(callback: cb, target: target, scene: sceneOfCall(cb, target: target, named: scene)))
+    let record = CallRecord(callback: cb, target: target, scene: sceneOfCall(cb, target: target, named: scene))
+    expectationWindowCalls.append(record)
+    if cb.receiver == .sceneDelegate { sceneOfLastSceneDelegateCall = record.scene }
     switch cb {
     case .viewDidLoad: setController(target) { $0.viewLoaded = true }
     case .viewWillAppear: setController(target) { $0.appearance = .appearing }

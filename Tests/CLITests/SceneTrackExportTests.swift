@@ -182,5 +182,19 @@ import Testing
     // The trace says which window a scene-delegate call is for.
     let trace = try lifesim(["replay", log])
     #expect(trace.out.contains("→ SceneDelegate.sceneDidEnterBackground(_:) in Scene#1\n"), "\(trace.out)")
+    // Mermaid and the chrome trace draw each call on its own scene's delegate.
+    let mermaid = try lifesim(["export", log, "--format", "mermaid"]).out.split(separator: "\n")
+      .filter { $0.hasSuffix(": sceneDidEnterBackground(_:)") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(mermaid == ["UIKit->>Scene_1_SceneDelegate: sceneDidEnterBackground(_:)", "UIKit->>Scene_2_SceneDelegate: sceneDidEnterBackground(_:)",
+                        "UIKit->>Scene_2_SceneDelegate: sceneDidEnterBackground(_:)"])
+    let chrome = try lifesim(["export", log, "--format", "chrome-trace"]).out
+    let object = try JSONSerialization.jsonObject(with: Data(chrome.utf8)) as? [String: Any]
+    let events = object?["traceEvents"] as? [[String: Any]] ?? []
+    var threads: [Int: String] = [:]
+    for e in events where e["name"] as? String == "thread_name" {
+      threads[e["tid"] as? Int ?? -1] = (e["args"] as? [String: Any])?["name"] as? String
+    }
+    let tracks = events.filter { $0["name"] as? String == "sceneDidEnterBackground(_:)" }.map { threads[$0["tid"] as? Int ?? -1] ?? "?" }
+    #expect(tracks == ["Scene#1 SceneDelegate", "Scene#2 SceneDelegate", "Scene#2 SceneDelegate"])
   }
 }
