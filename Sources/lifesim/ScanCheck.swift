@@ -87,7 +87,7 @@ struct ScanCheck {
       + " × SDK \(sdks.map(String.init).joined(separator: ", ")), \(scenes ? "with scenes" : "without scenes")"]
     for r in outcome.results {
       let name = TerminalText.visible(r.name)
-      let at = r.at.map { at in removed.map { at.replacingOccurrences(of: $0 + "/", with: "") } ?? at }
+      let at = r.at.map { at in removed == nil ? at : Self.placeInBattery(at) }
       let message = TerminalText.visible((r.message ?? "") + (at.map { "  (\($0))" } ?? ""))
       switch r.status {
       case .passed: continue
@@ -103,6 +103,13 @@ struct ScanCheck {
     lines += outcome.notRun.map { "- \(TerminalText.visible($0))" }
     lines.append(HumanReport.summary(outcome.summary, wallUs: nil))
     return lines
+  }
+
+  /// A place in the battery's folder, `check/cold_launch.lua:6`, whatever came before it (the
+  /// temporary folder, or Lua's `...` where it shortened a long path).
+  static func placeInBattery(_ at: String) -> String {
+    guard let folder = at.range(of: "/check/", options: .backwards) else { return at }
+    return "check/" + at[folder.upperBound...]
   }
 
   /// The `check` member of `--json`'s end line.

@@ -71,7 +71,13 @@ import TestSupport
     #expect(lines.contains("✘ memory kill [iOS 27, SDK 27]: " + crash))
     #expect(lines.contains("✘ background refresh com.example.runner.fetch [iOS 27, SDK 27]: " + crash.replacingOccurrences(of: "line 6", with: "line 7")))
     // The place of a failed expectation is in the battery's folder, removed with the temporary folder.
-    #expect(lines.contains("✘ cold launch [iOS 26, SDK 27]: expect_state: expected state active, but the app is not_running  (check/cold_launch.lua:6)"))
+    let place = "✘ cold launch [iOS 26, SDK 27]: expect_state: expected state active, but the app is not_running  (check/cold_launch.lua:6)"
+    #expect(lines.contains(place))
+    // Also under a temporary folder whose path Lua shortens in its messages (`...`).
+    let long = FileManager.default.temporaryDirectory.path + "/lifesim-scan-check-" + String(repeating: "long-", count: 12)
+    try FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
+    let deep = try lifesim(["scan", "SceneRegistrationApp", "--check", "--ios", "26", "--sdk", "27"], env: ["TMPDIR": long], cwd: fixtures)
+    #expect(deep.out.split(separator: "\n").map(String.init).contains(place), "\(deep.out)")
     #expect(lines.last == "48 cases: 0 passed, 48 failed, 0 skipped, 0 errors (virtual time 90.00 s).")
     #expect(!lines.contains { $0.hasPrefix("wrote ") })
   }
