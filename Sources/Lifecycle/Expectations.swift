@@ -18,10 +18,13 @@ public struct CallPattern: Equatable, Sendable {
   private var anyDelegate = false
 
   public init(_ text: String) throws(ScenarioError) {
-    guard text.hasPrefix("Scene#"), let dot = text.firstIndex(of: "."),
-          let n = Int(text[text.index(text.startIndex, offsetBy: 6)..<dot]), n >= 1 else {
+    guard text.lowercased().hasPrefix("scene#") else {
       try self.init(text, scene: nil)
       return
+    }
+    guard text.hasPrefix("Scene#"), let dot = text.firstIndex(of: "."),
+          let n = Int(text[text.index(text.startIndex, offsetBy: 6)..<dot]), n >= 1, n <= Self.sceneNumberMax else {
+      throw ScenarioError("\"\(text)\": a scene is named Scene#n. before the callback, n from 1 (\"Scene#2.sceneDidBecomeActive\")")
     }
     try self.init(String(text[text.index(after: dot)...]), scene: SceneState.label(number: n))
     self.text = text
@@ -52,6 +55,9 @@ public struct CallPattern: Equatable, Sendable {
     let owner: Callback.Receiver? = receiver == "AppDelegate" ? .appDelegate : receiver == "SceneDelegate" ? .sceneDelegate : nil
     callback = owner.flatMap { Callback.named(cb.key, receiver: $0) } ?? cb
   }
+
+  /// The largest scene number a pattern may name.
+  static let sceneNumberMax = 1_000_000
 
   private static func callback(named name: String) -> Callback? {
     Callback(rawValue: name).flatMap { $0.key == name ? $0 : nil } ?? Callback(signature: name)
@@ -88,6 +94,10 @@ extension Simulator {
   /// when not connected).
   public func expectSceneState(_ expected: SceneActivation, scene n: Int, at: String? = nil) {
     let label = SceneState.label(number: n)
+    guard n >= 1, n <= state.scenesConnected else {
+      return emit(.expectationChecked(name: ExpectationName.state, passed: false,
+                                      message: "expected \(label) \(expected.luaName), but no \(label) has connected", at: at))
+    }
     let actual = state.scenes.first { $0.label == label }?.activation ?? .unattached
     let passed = actual == expected
     emit(.expectationChecked(name: ExpectationName.state, passed: passed,

@@ -347,6 +347,22 @@ import Testing
     #expect(result.exitStatus == 0)
   }
 
+  /// A scene filter that names no scene is a script error, not a filter that never matches (so
+  /// an `expect_no_calls` with a typo would pass); a scene that never connected is not unattached.
+  @Test func aSceneFilterOrNumberThatNamesNoSceneIsCaught() throws {
+    let head = "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\n"
+    for pattern in ["Scene#x.sceneDidBecomeActive", "scene#2.sceneDidBecomeActive", "Scene#0.sceneDidBecomeActive", "Scene#.sceneDidBecomeActive"] {
+      #expect(try error(head + "expect_no_calls { \"\(pattern)\" }\n").hasSuffix(
+        "s.lua:3: expect_no_calls: \"\(pattern)\": a scene is named Scene#n. before the callback, n from 1 (\"Scene#2.sceneDidBecomeActive\")"))
+    }
+    let run = try runScripts(app: Self.app, scenario: head + "expect_state(\"unattached\", 2)\n")
+    #expect(run.result.exitStatus == 1)
+    let checked = run.events.compactMap { e -> String? in
+      if case let .expectationChecked(_, passed, message, _) = e.body { return "\(passed) \(message)" } else { return nil }
+    }
+    #expect(checked == ["false expected Scene#2 unattached, but no Scene#2 has connected"])
+  }
+
   // MARK: - The app's requests
 
   /// The notes a run made under `name`.
