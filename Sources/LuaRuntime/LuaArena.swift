@@ -6,7 +6,8 @@ internal import CLua
 /// arena keeps its whole heap, and its allocator's lists, in the range's first bytes: copying
 /// them out is a checkpoint, and copying them back at the same address gives the state as it
 /// was, byte for byte, with every pointer in it still valid. The state's limits (its
-/// `clua_limits`) live here too, so the allocator and the hook find them at the same address.
+/// `clua_limits`) are one allocation per arena, kept for its life, so the allocator and the hook
+/// find them at the same address after every restore (a restore copies their values back).
 ///
 /// Swift closures the state holds (`LuaVM.push(function:)`) are counted references: the
 /// checkpoint keeps one on each closure the state held when it was taken, and every restore
