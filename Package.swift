@@ -93,7 +93,7 @@ let package = Package(
     .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
     .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-    .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "TestSupport"], exclude: ["scripts", "Fixtures"]),
+    .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "Lifecycle", "TestSupport"], exclude: ["scripts", "Fixtures"]),
     .testTarget(name: "AppScanTests", dependencies: ["AppScan", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
   ]
 )

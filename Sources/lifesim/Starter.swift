@@ -1,4 +1,5 @@
 import EventStore
+import Lifecycle
 import Render
 import JSON
 
@@ -54,23 +55,28 @@ enum Starter {
 
     """
 
+  /// The scenario API's globals for `.luacheckrc`: `scenario`, every verb of the verb table (so a
+  /// new verb is known as soon as it is declared), the expectations and the reads, a few a line.
+  static var scenarioGlobals: String {
+    let names = ["scenario"] + VerbSpec.all.map(\.name)
+      + ["expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored", "app_state"]
+    return stride(from: 0, to: names.count, by: 8).map { start in
+      names[start..<min(start + 8, names.count)].map { "\"\($0)\"," }.joined(separator: " ")
+    }.joined(separator: "\n  ")
+  }
+
   /// `.luacheckrc`: luacheck's settings for the folder (`cd DIR && luacheck .`), modelled on
   /// lifesim's own: the scenario API for scenarios and their modules, the app API for `app.lua`
   /// and anything under an `apps` folder, whose delegate tables and top-level globals are theirs.
-  static let luacheckrc = """
+  static var luacheckrc: String {
+    """
     -- luacheck settings for lifesim scripts: run `luacheck .` in this folder.
     std = "lua54"
     max_line_length = 140
     unused_args = false  -- callbacks take UIKit's arguments whether or not they use them
 
     local scenario_api = {
-      "scenario", "launch", "prewarm", "home", "lock", "unlock", "interrupt", "end_interrupt", "app_switcher",
-      "switch_to", "force_quit", "memory_warning", "memory_pressure", "background_launch", "open_url", "rotate",
-      "push", "pop", "present", "dismiss", "select_tab", "swipe_back", "swipe_down", "advance", "act",
-      "notify", "tap_notification", "quick_action", "universal_link", "handoff",
-      "bg_task", "power", "transfer_done", "disconnect_scene", "time_change", "reboot",
-      "expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored",
-      "app_state",
+      \(scenarioGlobals)
     }
     local app_api = {
       "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
@@ -84,6 +90,7 @@ enum Starter {
     files["apps"] = app_files
 
     """
+  }
 
   /// `.luarc.json`: Lua 5.4 and lifesim's annotations (`types`: the folder of them).
   static func luarc(types: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 import Testing
 import TestSupport
 
@@ -83,5 +84,20 @@ import TestSupport
     let app = try luacheck(["--filename", "Scripts/apps/typo.lua", "-"], stdin: "controller \"A\" { viewDidLoad = function(vc) wrok(1) end }\n")
     #expect(app.status == 1)
     #expect(app.out.contains("accessing undefined variable 'wrok'"), "\(app.out)")
+  }
+
+  /// Every verb of the verb table is a global of the starter's `.luacheckrc` and of the
+  /// repository's: a new verb is never a luacheck warning in a user's scenario or a bundled one.
+  @Test func everyVerbIsKnownToBothLuacheckConfigurations() throws {
+    let names = VerbSpec.all.map(\.name)
+    let source = "scenario { }\nlocal verbs = {\n" + names.map { "  \($0),\n" }.joined() + "}\nexpect(verbs ~= nil)\n"
+    let dir = temp("init-verbs")
+    #expect(try lifesim(["init", dir]).status == 0)
+    try source.write(toFile: dir + "/verbs.lua", atomically: true, encoding: .utf8)
+    let starter = try runProcess("/usr/bin/env", ["luacheck", "--no-color", "verbs.lua"], cwd: dir)
+    #expect(starter.status == 0, "\(starter.out)")
+    let bundled = try luacheck(["--filename", "Scripts/scenarios/verbs.lua", "-"], stdin: source)
+    #expect(bundled.status == 0, "\(bundled.out)")
+    #expect(names.contains("cancel_task") && names.contains("drag_divider"))
   }
 }
