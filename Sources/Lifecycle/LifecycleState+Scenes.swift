@@ -40,11 +40,21 @@ extension LifecycleState {
   func sceneOfCall(_ cb: Callback, target: String, named: String?) -> String? {
     switch cb.receiver {
     case .sceneDelegate: return named ?? frontScene?.label
-    case .viewController:
-      guard let id = controllerIDs[target] else { return nil }
-      return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+    case .viewController: return scene(holding: target)
     default: return nil
     }
+  }
+
+  /// The scene whose window holds controller `label` (nil: none, or a sceneless app's window).
+  public func scene(holding label: String) -> String? {
+    guard let id = controllerIDs[label] else { return nil }
+    return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+  }
+
+  /// The scene a callback target belongs to: for `SceneDelegate` the scene its latest call was
+  /// for (else the front one), for a controller the scene whose window holds it; nil otherwise.
+  public func scene(ofTarget target: String) -> String? {
+    target == "SceneDelegate" ? sceneOfLastSceneDelegateCall ?? frontScene?.label : scene(holding: target)
   }
 
   /// Whether scene `label` is connected.
@@ -173,9 +183,6 @@ extension LifecycleState {
   /// scene at a time (its exports keep one `SceneDelegate` track); else the scene whose window
   /// holds the controller, or for `SceneDelegate` the scene its latest call was for.
   public func exportSceneGroup(of target: String) -> String? {
-    guard severalScenesSeen else { return nil }
-    if target == "SceneDelegate" { return sceneOfLastSceneDelegateCall ?? frontScene?.label }
-    guard let id = controllerIDs[target] else { return nil }
-    return scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+    severalScenesSeen ? scene(ofTarget: target) : nil
   }
 }

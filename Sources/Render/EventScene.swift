@@ -12,23 +12,18 @@ package enum EventScene {
       return scene
     case .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected:
       return body.viewControllerScene ?? state.frontScene?.label
-    case let .callbackDelivered(_, target, _, _, arguments):
-      return arguments.scene ?? receiver(target, in: state)
-    case let .returned(_, target, _, _, _), let .crashed(_, target, _, _):
+    case let .callbackDelivered(_, target, _, _, _), let .returned(_, target, _, _, _), let .crashed(_, target, _, _):
       return receiver(target, in: state)
     default:
       return nil
     }
   }
 
-  /// The scene of a callback's receiver: a scene named as the receiver (`Scene#2`), the front
-  /// scene for `SceneDelegate` (a callback that does not name its scene, so while the app has
-  /// had one scene at a time; a return takes its call's scene in `RunTable`), or the scene whose
-  /// window holds the controller; nil for the app delegate, handlers and a sceneless window.
+  /// The scene of a callback's receiver: a scene named as the receiver (`Scene#2`), else the
+  /// state's answer (`LifecycleState.scene(ofTarget:)`: the scene-delegate call's scene, or the
+  /// scene whose window holds the controller); nil for the app delegate, handlers and a sceneless window.
   package static func receiver(_ target: String, in state: LifecycleState) -> String? {
     if InstanceLabel.className(target) == "Scene", InstanceLabel.number(target) != nil { return target }
-    if target == "SceneDelegate" { return state.frontScene?.label }
-    guard let id = state.controllerIDs[target] else { return nil }
-    return state.scenes.first { $0.window?.allControllers.contains(id) == true }?.label
+    return state.scene(ofTarget: target)
   }
 }
