@@ -20,6 +20,15 @@ import Testing
   /// one-scene conformance tests): left out so each sequence below reads the same on iOS 13 to 27.
   static let layout: Set<Callback> = [.`init`, .loadView, .viewIsAppearing, .updateProperties, .viewWillLayoutSubviews, .viewDidLayoutSubviews]
 
+  /// Closing Scene#2 while it is the active window and Scene#1 is in the background: it leaves
+  /// the screen, disconnects, its session is discarded at once, and the process suspends.
+  static let closingTheActiveSecondWindow = [
+    "Scene#2.SceneDelegate.sceneWillResignActive", "app willResignActive", "Scene#2.SceneDelegate.stateRestorationActivity",
+    "Scene#2.SceneDelegate.sceneDidEnterBackground", "app didEnterBackground",
+    "Editor#2.traitCollectionDidChange", "Editor#2.traitCollectionDidChange",
+    "Scene#2.SceneDelegate.sceneDidDisconnect", "-Scene#2", "AppDelegate.didDiscardSceneSessions", "suspended",
+  ]
+
   /// Runs `scenario` after `scenario { … device = "ipad" … }` on `ios` (with `knobs`), and returns
   /// the run and what it delivered after `print("mark")`: callbacks (`Scene#2.SceneDelegate.sceneDidBecomeActive`,
   /// a controller's `Editor#2.viewDidAppear`), `UIApplication` notifications (`app didBecomeActive`)
@@ -264,12 +273,7 @@ import Testing
   @Test(arguments: versions)
   func closingTheActiveWindowDiscardsItsSessionAtOnce(ios: Int) throws {
     let (result, lines) = try run("launch()\nopen_window()\nprint(\"mark\")\nclose_window(2)\nexpect_state(\"unattached\", 2)\n", ios: ios)
-    #expect(lines == [
-      "Scene#2.SceneDelegate.sceneWillResignActive", "app willResignActive", "Scene#2.SceneDelegate.stateRestorationActivity",
-      "Scene#2.SceneDelegate.sceneDidEnterBackground", "app didEnterBackground",
-      "Editor#2.traitCollectionDidChange", "Editor#2.traitCollectionDidChange",
-      "Scene#2.SceneDelegate.sceneDidDisconnect", "-Scene#2", "AppDelegate.didDiscardSceneSessions", "suspended",
-    ])
+    #expect(lines == Self.closingTheActiveSecondWindow)
     #expect(result.exitStatus == 0)
   }
 
@@ -432,12 +436,7 @@ import Testing
       act("close")
       expect_state("unattached", 2)
       """, ios: ios, app: Self.requestingApp)
-    #expect(lines == [
-      "Editor#2.actions", "Scene#2.SceneDelegate.sceneWillResignActive", "app willResignActive",
-      "Scene#2.SceneDelegate.stateRestorationActivity", "Scene#2.SceneDelegate.sceneDidEnterBackground", "app didEnterBackground",
-      "Editor#2.traitCollectionDidChange", "Editor#2.traitCollectionDidChange",
-      "Scene#2.SceneDelegate.sceneDidDisconnect", "-Scene#2", "AppDelegate.didDiscardSceneSessions", "suspended",
-    ])
+    #expect(lines == ["Editor#2.actions"] + Self.closingTheActiveSecondWindow)
     #expect(result.exitStatus == 0)
   }
 
