@@ -52,6 +52,21 @@ def foreground_at_terminations(events):
     return out
 
 
+def several_scenes(log, scenario, events, several, call_scenes):
+    """A run that has had two scenes at once names scenes: adds its scenario's name to `several`,
+    and to `call_scenes` the scene of each scene-delegate call, {(log, seq): scene}, as its log line
+    names it (before the second window, the one scene connected)."""
+    if not any(isinstance(e.get("scene"), str) for e in events):
+        return
+    several.add(os.path.splitext(os.path.basename(scenario))[0])
+    connected = None
+    for e in events:
+        if e["kind"] == "transition" and e.get("name") == "sceneConnected":
+            connected = e["target"]
+        elif e["kind"] == "callback" and e["target"] == "SceneDelegate":
+            call_scenes[(log, e["seq"])] = e.get("scene", connected)
+
+
 def main(folder, analytics, hand, logs):
     problems = []
     logs = [os.path.abspath(l) if not os.path.isabs(l) else l for l in logs]
@@ -76,6 +91,7 @@ def main(folder, analytics, hand, logs):
 
     # lifesim's own outcomes, from the trailers.
     outcomes, headers, slowest, counted = {}, {}, defaultdict(int), Counter()
+    several, call_scenes = set(), {}  # runs that have had several scenes; their scene-delegate calls' scenes
     for log in logs:
         header, events, trailer = read_log(log)
         outcomes[log], headers[log] = trailer["outcome"], header
@@ -84,6 +100,7 @@ def main(folder, analytics, hand, logs):
             counted[(category(t), "foreground" if fg else "background")] += 1
         scenario = next(s for s in header["scripts"] if s["role"] == "scenario")["path"]
         headers[log]["scenario_path"] = scenario
+        several_scenes(log, scenario, events, several, call_scenes)
         waiting = []
         for e in events:
             if e["kind"] == "callback":
@@ -119,28 +136,15 @@ def main(folder, analytics, hand, logs):
         problems.append(f"terminations by category: {got}, the logs say {dict(counted)}")
 
     # Only runs that have had two scenes at once name scenes (the bundled iPad ones); each of
-    # their scene delegate's calls is under the scene its log line names (before the second
-    # window, the one scene connected), checked call by call.
-    several, want = set(), {}
-    for log in logs:
-        _, events, _ = read_log(log)
-        if not any(isinstance(e.get("scene"), str) for e in events):
-            continue
-        several.add(os.path.splitext(os.path.basename(headers[log]["scenario_path"]))[0])
-        connected = None
-        for e in events:
-            if e["kind"] == "transition" and e.get("name") == "sceneConnected":
-                connected = e["target"]
-            elif e["kind"] == "callback" and e["target"] == "SceneDelegate":
-                want[(log, e["seq"])] = e.get("scene", connected)
+    # their scene delegate's calls is under the scene its log line names, checked call by call.
     rows = results.get("Callbacks per scene", [])
     if not several or {r[0] for r in rows} != several:
         problems.append(f"callbacks per scene name {sorted({r[0] for r in rows})}, the logs of several scenes are {sorted(several)}")
     got = {(r[0], r[1]): r[2] for r in con.sql(
         "SELECT r.log_path, e.seq, e.scene FROM events e JOIN runs r USING (run_id) "
         "WHERE e.kind = 'callback' AND e.class_name = 'SceneDelegate' AND e.scene IS NOT NULL").fetchall()}
-    wrong = sorted((k, got.get(k), v) for k, v in want.items() if got.get(k) != v)
-    if wrong or len(got) != len(want):
+    wrong = sorted((k, got.get(k), v) for k, v in call_scenes.items() if got.get(k) != v)
+    if wrong or len(got) != len(call_scenes):
         problems.append(f"scene delegate calls filed under the wrong scene (log, seq; tables, log): {wrong[:3]}")
 
     failed = sum(o["expectations"]["failed"] for o in outcomes.values())
