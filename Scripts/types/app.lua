@@ -29,7 +29,7 @@ function UIApplicationInstance:endBackgroundTask(task) end
 ---willConnectTo's options.userActivities, or to scene(_:continue:). Served once the handler returns.
 ---@param request? { session?: integer, activity?: string }
 function UIApplicationInstance:requestSceneSessionActivation(request) end
----iPad: closes the window of Scene#n (served once the handler returns).
+---iPad: closes window n, the one Scene#n opened (served once the handler returns).
 ---@param n integer
 function UIApplicationInstance:requestSceneSessionDestruction(n) end
 

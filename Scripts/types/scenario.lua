@@ -107,10 +107,11 @@ function cancel_task(id) end
 ---iPad, app active: the user opens a new window (a new scene, frontmost); needs app { multipleScenes = true }.
 ---@param opts? { activity?: string, from?: integer }  # from: the scene the user acted in
 function open_window(opts) end
----iPad: the user closes the window of Scene#n (sceneDidDisconnect, then didDiscardSceneSessions).
+---iPad: the user closes window n, the one Scene#n opened (sceneDidDisconnect, then didDiscardSceneSessions).
 ---@param n integer
 function close_window(n) end
----iPad: Scene#n comes frontmost; the other windows on screen go to the background (not with ipadWindowing26).
+---iPad: window n (the one Scene#n opened) comes frontmost, reconnecting its scene if it was released;
+---the other windows on screen go to the background (not with ipadWindowing26).
 ---@param n integer
 function focus(n) end
 ---iPad Split View: both scenes foreground active, b frontmost.
@@ -120,7 +121,7 @@ function side_by_side(a, b) end
 ---iPad Split View: the divider moves: each visible scene resigns, resizes and becomes active again.
 function drag_divider() end
 
----The application's state; with n, scene Scene#n's ("active", "inactive", "background", "unattached").
+---The application's state; with n, window n's ("active", "inactive", "background", "unattached").
 ---@param state AppStateName|"unattached"
 ---@param n? integer
 function expect_state(state, n) end

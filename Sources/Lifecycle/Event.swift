@@ -111,7 +111,10 @@ public enum EventBody: Equatable, Sendable {
   case sceneActivationChanged(scene: String, from: SceneActivation, to: SceneActivation)
   case sceneConnected(scene: String)
   case sceneDisconnected(scene: String)
-  case sceneSessionChanged(created: Bool)
+  /// A scene session was created (for the scene about to connect) or discarded. A discard names
+  /// its session once the app has had several scenes (nil: the session of the scene released
+  /// last, else the only one).
+  case sceneSessionChanged(created: Bool, session: Int? = nil)
   // A view-controller event's `scene` is the scene whose window changed; nil names the app's
   // only window (`LifecycleState.sceneNamedInEvents`), so a one-scene log never names a scene.
   case rootBuilt(container: Container, navigation: Bool, controllers: [String], scene: String? = nil)

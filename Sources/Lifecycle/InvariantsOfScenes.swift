@@ -40,7 +40,7 @@ package struct InvariantsOfScenes {
       guard let i = connected.firstIndex(where: { $0.scene == scene }) else { return }
       gone.insert(scene)
       gone.formUnion(connected.remove(at: i).controllers)
-    case let .sceneSessionChanged(created):
+    case let .sceneSessionChanged(created, _):
       if created { sessionsCreated += 1 } else { sessionsDiscarded += 1 }
       if sessionsDiscarded > sessionsCreated { breaks(.everyDiscardedSessionWasConnected) }
     case let .callbackDelivered(_, target, _, _, arguments):

@@ -81,41 +81,34 @@ extension LifecycleState {
 
   // MARK: - Folding scene events
 
-  /// An activation request for the session of `label`: a connected scene comes to the front; a
-  /// released one's kept session is the next to reconnect (`connectScene` takes the first).
-  mutating func activateSession(of label: String) {
-    if isConnected(label) { return bringToFront(label) }
-    if let i = disconnectedScenes.firstIndex(of: label) { disconnectedScenes.insert(disconnectedScenes.remove(at: i), at: 0) }
+  /// An activation request (or `focus`) for session `n`: a connected scene comes to the front; an
+  /// unattached session becomes the next to reconnect (`sessionToReconnect`).
+  mutating func activateSession(_ n: Int) {
+    if let scene = session(numbered: n)?.scene { return bringToFront(scene) }
+    moveSessionToFront(n)
   }
 
-  /// Scene `label` comes to the front (the last of `scenes`): `focus`, Split View, an activation request.
+  /// Scene `label` comes to the front (the last of `scenes`, its session the last of `sessions`):
+  /// `focus`, Split View, an activation request.
   mutating func bringToFront(_ label: String) {
     guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }
     scenes.append(scenes.remove(at: i))
+    if let n = session(ofScene: label)?.number { moveSessionToFront(n) }
   }
 
   mutating func connectScene(_ label: String) {
     scenes.append(SceneState(label: label))
     scenesConnected += 1
     if scenes.count > 1 { severalScenesSeen = true }
-    if !disconnectedScenes.isEmpty { disconnectedScenes.removeFirst() }
+    attachSession(to: label)
   }
 
-  /// The scene, its delegate and its window's controllers are released with it.
+  /// The scene, its delegate and its window's controllers are released with it; its session stays.
   mutating func disconnectScene(_ label: String) {
     guard let i = scenes.firstIndex(where: { $0.label == label }) else { return }
     scenes.remove(at: i).window?.allControllers.forEach { dropController($0) }
-    disconnectedScenes.append(label)
+    detachSession(of: label)
     openings.pendingHandoff = nil
-  }
-
-  /// A discard ends the session of the scene disconnected just before it (a closed window), so
-  /// no request reconnects it; a force quit's discards precede the process's end, which clears all.
-  mutating func changeSessions(created: Bool) {
-    if created { sceneSessions += 1; return }
-    sceneSessions = max(0, sceneSessions - 1)
-    sessionDiscardPending = true
-    if !disconnectedScenes.isEmpty { disconnectedScenes.removeLast() }
   }
 
   mutating func changeScene(_ label: String, _ change: (inout SceneState) -> Void) {

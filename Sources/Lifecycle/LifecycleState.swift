@@ -52,8 +52,15 @@ public struct LifecycleState: Equatable, Sendable {
   /// More than one scene was connected at once at some point of the run: from then on the
   /// view-controller events name their scene (`sceneNamedInEvents`).
   public var severalScenesSeen = false
-  /// Scene sessions kept (they survive a system kill, not a force quit).
-  public var sceneSessions = 0
+  /// The scene sessions kept (they survive a system kill, not a force quit), the one whose window
+  /// was frontmost last at the end (`SceneSession.swift`).
+  public var sessions: [SceneSession] = []
+  /// The session whose scene was released last: a discard recorded without a number (a log of
+  /// one scene, or one written before sessions were named) ends it.
+  public var lastDetachedSession: Int?
+  /// The activity of a session discarded with it (knob `forceQuitKeepsRestoration`): the next
+  /// new session starts with it (docs/model.md §17).
+  public var restorationActivityOfDiscardedSession: JSONValue?
   /// Sessions were discarded; `didDiscardSceneSessions` is owed at the next launch.
   public var sessionDiscardPending = false
   /// A sceneless app's window (the app delegate's); a scene app's windows are its scenes'.
@@ -87,8 +94,6 @@ public struct LifecycleState: Equatable, Sendable {
   /// Persisted with `store`: survives termination.
   public var store: [String: JSONValue] = [:]
   public var memoryWarnings = 0
-  /// The scene session's state-restoration activity: survives the process, not a force quit (docs/model.md §17).
-  public var restorationActivity: JSONValue?
   /// The view-controller restoration archive (sceneless apps): survives the process (docs/model.md §17).
   public var restorationArchive: RestorationArchive?
   public var terminations: [Termination] = []
@@ -121,10 +126,6 @@ public struct LifecycleState: Equatable, Sendable {
   /// The device restarted (`reboot()`) and has not been unlocked since: untilFirstUnlock and
   /// complete data are unavailable; the next `unlock()` is the first unlock (docs/model.md §14).
   public var firstUnlockPending = false
-  /// The scenes UIKit disconnected to reclaim memory while the process lived (`disconnect_scene`),
-  /// oldest first: their sessions are kept, so a connection reuses one without
-  /// `configurationForConnecting`. A connection takes the oldest off; the process's end clears them.
-  public var disconnectedScenes: [String] = []
   /// A significant time change reached the suspended process: it is delivered (once, however many
   /// came) when the process next runs, as knob `queuedTimeChangeDelivery` says. Lost with the process.
   public var timeChangePending = false
@@ -182,7 +183,7 @@ extension LifecycleState {
     case let .sceneActivationChanged(scene, _, to): changeScene(scene) { $0.activation = to }
     case let .sceneConnected(label): connectScene(label)
     case let .sceneDisconnected(label): disconnectScene(label)
-    case let .sceneSessionChanged(created): changeSessions(created: created)
+    case let .sceneSessionChanged(created, number): changeSessions(created: created, number: number)
     case let .rootBuilt(container, navigation, labels, scene): buildRoot(container, navigation: navigation, labels, scene: scene)
     case let .pushed(label, scene): push(label, scene: scene)
     case let .popped(label, scene): pop(label, scene: scene)
@@ -318,7 +319,7 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case let .requestSceneActivation(session?, _): activateSession(of: SceneState.label(number: session))
+    case let .requestSceneActivation(session?, _): activateSession(session)
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
          .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
          .requestSceneActivation, .requestSceneDestruction:
@@ -347,7 +348,7 @@ extension LifecycleState {
     afters = []
     observers = []
     interruption = nil
-    disconnectedScenes = []
+    for i in sessions.indices { sessions[i].scene = nil }
     timeChangePending = false
     protectedDataAvailablePending = false
     heldLocks = [:]

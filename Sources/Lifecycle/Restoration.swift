@@ -4,9 +4,12 @@ import JSON
 /// the fold keeps the scene session's activity and the view-controller archive from these alone.
 public enum RestorationChange: Equatable, Sendable {
   /// `stateRestorationActivity(for:)` returned this activity: the scene session keeps it.
-  case activitySaved(JSONValue)
-  /// The session's activity is gone: the delegate returned nil, or the user force quit the app.
-  case activityDeleted(why: String)
+  /// `session` is the session's number, recorded once the app has had several scenes (nil: the
+  /// front scene's session, or the only one).
+  case activitySaved(JSONValue, session: Int? = nil)
+  /// The session's activity is gone: the delegate returned nil, the user closed the window, or
+  /// force quit the app.
+  case activityDeleted(why: String, session: Int? = nil)
   /// View-controller restoration wrote its archive.
   case archiveWritten(RestorationArchive)
   /// The archive is gone: a force quit, or a process that died before its launch finished.
@@ -80,8 +83,8 @@ extension LifecycleState {
   /// The fold's part for restoration: what survives the process (never reset by a termination).
   mutating func evolve(restoration change: RestorationChange) {
     switch change {
-    case let .activitySaved(activity): restorationActivity = activity
-    case .activityDeleted: restorationActivity = nil
+    case let .activitySaved(activity, session): changeRestorationActivity(of: session, to: activity)
+    case let .activityDeleted(_, session): changeRestorationActivity(of: session, to: nil)
     case let .archiveWritten(archive): restorationArchive = archive
     case .archiveDeleted: restorationArchive = nil
     }

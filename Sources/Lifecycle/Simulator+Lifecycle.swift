@@ -125,10 +125,12 @@ extension Simulator {
     if state.sessionDiscardPending { try deliver(.didDiscardSceneSessions, "AppDelegate") }
   }
 
-  /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root, foreground, active.
+  /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root,
+  /// foreground, active. A kept unattached session reconnects (the one whose window was frontmost
+  /// last, `sessionToReconnect`) without `configurationForConnecting`; else a new one is made.
   func connectScene(url: String?) throws(ProcessEnded) {
     try reportDiscardedSessions()
-    if state.sceneSessions <= state.scenes.count {
+    if state.sessionToReconnect == nil {
       try deliver(.configurationForConnecting, "AppDelegate")
       emit(.sceneSessionChanged(created: true))
     }
@@ -379,6 +381,7 @@ extension Simulator {
   /// A force quit ends the scenes' sessions, whatever the app delegate does.
   private func discardSceneSession() {
     forgetRestorationAtForceQuit()
-    for _ in 0..<(profile.scenes ? state.sceneSessions : 0) { emit(.sceneSessionChanged(created: false)) }
+    guard profile.scenes else { return }
+    for session in state.sessions { emit(.sceneSessionChanged(created: false, session: state.sessionNamedInEvents(session))) }
   }
 }

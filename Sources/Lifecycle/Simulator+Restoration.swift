@@ -7,10 +7,13 @@ import JSON
 extension Simulator {
   // MARK: - Scene restoration
 
-  /// What `session.stateRestorationActivity` holds when a scene connects (nil: nothing saved, or
-  /// the session is new after a force quit). Every connection reads it here, so a verb that
-  /// reconnects a kept session (a system disconnect, a reboot) gets the same rule.
-  func sessionRestorationActivity() -> JSONValue? { state.restorationActivity }
+  /// What `session.stateRestorationActivity` holds for the scene just connected (the front one):
+  /// its own session's (nil: nothing saved, or the session is new). Every connection reads it
+  /// here, so a verb that reconnects a kept session (a system disconnect, a reboot, a relaunch,
+  /// `focus(n)`) gets the same rule.
+  func sessionRestorationActivity() -> JSONValue? {
+    state.frontScene.flatMap { state.session(ofScene: $0.label) }?.restorationActivity
+  }
 
   /// `willConnectTo`'s payload: `{session = {stateRestorationActivity = …}}` when the session
   /// has an activity (nil otherwise, so a connection without one logs no payload).
@@ -34,9 +37,11 @@ extension Simulator {
   private func requestRestorationActivity(scene: String?) throws(ProcessEnded) {
     scheduler.arm(.didEnterBackground(.stateRestorationActivity))
     defer { scheduler.disarmInnermost() }
+    let session = (scene ?? state.frontScene?.label).flatMap { state.session(ofScene: $0) }
+    let named = state.sessionNamedInEvents(session)
     guard let activity = try deliver(.stateRestorationActivity, "SceneDelegate", scene: scene) else {
-      if state.restorationActivity != nil {
-        emit(.restorationChanged(.activityDeleted(why: "stateRestorationActivity(for:) returned nil")))
+      if session?.restorationActivity != nil {
+        emit(.restorationChanged(.activityDeleted(why: "stateRestorationActivity(for:) returned nil", session: named)))
       }
       return
     }
@@ -45,7 +50,7 @@ extension Simulator {
                       traceback: ""),
                in: Callback.stateRestorationActivity.signature, target: "SceneDelegate")
     }
-    emit(.restorationChanged(.activitySaved(activity)))
+    emit(.restorationChanged(.activitySaved(activity, session: named)))
   }
 
   /// iOS ≥ `restoreInteractionMinIOS`: once per connection, right after the scene's first move
@@ -57,11 +62,12 @@ extension Simulator {
     try deliver(.restoreInteractionStateWith, "SceneDelegate", payload: .object([("activity", activity ?? .null)]))
   }
 
-  /// A force quit: the session's activity goes with the session (knob `forceQuitKeepsRestoration`),
+  /// A force quit: each session's activity goes with the session (knob `forceQuitKeepsRestoration`),
   /// and the archive too (knob `legacyArchiveSurvivesForceQuit`).
   func forgetRestorationAtForceQuit() {
-    if state.restorationActivity != nil, !profile.forceQuitKeepsRestoration {
-      emit(.restorationChanged(.activityDeleted(why: "force quit: the scene session was discarded")))
+    for session in state.sessions where session.restorationActivity != nil && !profile.forceQuitKeepsRestoration {
+      emit(.restorationChanged(.activityDeleted(why: "force quit: the scene session was discarded",
+                                                session: state.sessionNamedInEvents(session))))
     }
     if state.restorationArchive != nil, !profile.legacyArchiveSurvivesForceQuit {
       emit(.restorationChanged(.archiveDeleted(why: "force quit")))

@@ -55,14 +55,20 @@ extension Simulator {
     emit(.sceneSessionChanged(created: true))
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
+    try deliver(.willConnectTo, "SceneDelegate", payload: windowConnectionPayload(activity))
     try showConnectedScene(restoring: false)
     try leave(previous, front: previousFront)
   }
 
-  /// `focus(n)`: the scene (already frontmost in the state) comes to the foreground and becomes
-  /// active; the others leave as `leave` says.
-  func focus(_ label: String) throws(ProcessEnded) {
+  /// `focus(n)`: window `n`'s scene (already frontmost in the state) comes to the foreground and
+  /// becomes active; the others leave as `leave` says. A window whose scene was released (a
+  /// relaunch, `disconnect_scene`) reconnects: the input's fold made its session the next to.
+  func focus(session n: Int) throws(ProcessEnded) {
+    guard let label = state.session(numbered: n)?.scene else {
+      // No scene connected: a launch, or a return that connects one, takes this session.
+      if state.process == .notRunning || state.scenes.isEmpty { return try userLaunch(url: nil) }
+      return try reconnectSession(activity: nil)
+    }
     // The input's fold brought it to the end of `scenes`: the one before it was frontmost.
     let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
     let previousFront = state.scenes.dropLast().last?.label
@@ -93,15 +99,24 @@ extension Simulator {
 
   /// `close_window(n)`: a running process hears the scene leave (resign, background, disconnect)
   /// and the session's discard at once; a suspended one hears nothing now, and the discarded
-  /// session at its next launch (docs/decisions.md, closing a window of a suspended app).
-  func closeWindow(_ label: String) throws(ProcessEnded) {
-    if state.process == .running {
-      if stillIn(label, [.foregroundActive, .foregroundInactive]) { try sendBack(label) }
-      try deliver(.sceneDidDisconnect, "SceneDelegate", scene: label)
-      try post("UIScene.didDisconnectNotification")
+  /// session at its next launch (docs/decisions.md, closing a window of a suspended app). The
+  /// session's restoration activity goes with it. A window whose scene was released has only
+  /// its session to discard.
+  func closeWindow(session n: Int) throws(ProcessEnded) {
+    guard let session = state.session(numbered: n) else { return }
+    if let label = session.scene {
+      if state.process == .running {
+        if stillIn(label, [.foregroundActive, .foregroundInactive]) { try sendBack(label) }
+        try deliver(.sceneDidDisconnect, "SceneDelegate", scene: label)
+        try post("UIScene.didDisconnectNotification")
+      }
+      emit(.sceneDisconnected(scene: label))
     }
-    emit(.sceneDisconnected(scene: label))
-    emit(.sceneSessionChanged(created: false))
+    let named = state.sessionNamedInEvents(session)
+    if state.session(numbered: n)?.restorationActivity != nil {
+      emit(.restorationChanged(.activityDeleted(why: "the window was closed: its session was discarded", session: named)))
+    }
+    emit(.sceneSessionChanged(created: false, session: named))
     if state.process == .running { try deliver(.didDiscardSceneSessions, "AppDelegate") }
   }
 
@@ -127,10 +142,7 @@ extension Simulator {
     case .requestSceneActivation(nil, _):
       return profile.multipleScenes ? nil : "a second window needs app { multipleScenes = true }"
     case .requestSceneActivation(let n?, _), .requestSceneDestruction(let n):
-      let label = SceneState.label(number: n)
-      if state.isConnected(label) { return nil }
-      if case .requestSceneActivation = call, state.disconnectedScenes.contains(label) { return nil }
-      return "\(label) is not connected"
+      return state.session(numbered: n) == nil ? "no window \(n) is open (open: \(state.openWindowsText))" : nil
     default: return nil
     }
   }
@@ -156,18 +168,19 @@ extension Simulator {
       case .requestSceneActivation where !state.scenes.contains(where: { $0.activation.isForeground }):
         note("sceneRequestDenied", "\(request.name) denied: no window of the app is in the foreground")
       case .requestSceneActivation(nil, let activity): try openWindow(activity: activity)
-      case .requestSceneActivation(let n?, let activity): try activateSession(SceneState.label(number: n), activity: activity)
-      case let .requestSceneDestruction(n): if state.isConnected(SceneState.label(number: n)) { try closeWindow(SceneState.label(number: n)) }
+      case .requestSceneActivation(let n?, let activity): try activateSession(n, activity: activity)
+      case let .requestSceneDestruction(n): try closeWindow(session: n)
       default: break
       }
     }
     sceneRequests = []
   }
 
-  /// A connected scene's session activated (the fold brought it frontmost): it comes forward as
-  /// with `focus`, then receives the activity through `scene(_:continue:)` (S137).
-  private func activateSession(_ label: String, activity: String?) throws(ProcessEnded) {
-    guard state.isConnected(label) else { return try reconnectSession(activity: activity) }
+  /// Session `n` activated (the fold brought its scene frontmost, or made it the next to
+  /// reconnect): a connected scene comes forward as with `focus`, then receives the activity
+  /// through `scene(_:continue:)` (S137); an unattached session reconnects.
+  private func activateSession(_ n: Int, activity: String?) throws(ProcessEnded) {
+    guard let label = state.session(numbered: n)?.scene else { return try reconnectSession(activity: activity) }
     let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
     try bringForward(label)
     try leave(previous, front: state.scenes.dropLast().last?.label)
@@ -177,21 +190,28 @@ extension Simulator {
     }
   }
 
-  /// The kept session of a scene UIKit released (the request's fold made it the next to
-  /// reconnect): a new scene connects without `configurationForConnecting` (W3), with the
-  /// activity in its connection options, and comes on screen frontmost.
+  /// The kept session of a scene UIKit released (the request's or the focus's fold made it the
+  /// next to reconnect): a new scene connects without `configurationForConnecting` (W3), with
+  /// the activity in its connection options and the session's restoration activity, and comes
+  /// on screen frontmost.
   private func reconnectSession(activity: String?) throws(ProcessEnded) {
     let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    if state.process == .suspended { emit(.resumed) }
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", payload: activityOptions(activity))
+    try deliver(.willConnectTo, "SceneDelegate", payload: windowConnectionPayload(activity))
     try showConnectedScene(restoring: true)
     try leave(previous, front: previousFront)
   }
 
-  /// `willConnectTo`'s payload for a window opened with `activity`: `options.userActivities` (S138).
-  private func activityOptions(_ activity: String?) -> JSONValue? {
-    activity.map { .object([("options", .object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]))]) }
+  /// `willConnectTo`'s payload for a window opened with `activity`: `options.userActivities`
+  /// (S138), and its session's restoration activity when it has one.
+  private func windowConnectionPayload(_ activity: String?) -> JSONValue? {
+    let options: JSONValue? = activity.map {
+      .object([("options", .object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]))])
+    }
+    let members = [options, connectionSessionPayload()].compactMap { $0?.objectValue }.flatMap { $0 }
+    return members.isEmpty ? nil : .object(members)
   }
 
   /// Scene `label` comes to the foreground (from the background) and becomes active.

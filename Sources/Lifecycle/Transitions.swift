@@ -68,8 +68,10 @@ public struct TransitionUniverse: Sendable {
             var s = LifecycleState()
             s.process = process; s.applicationState = application
             s.locked = locked; s.switcherOpen = switcher; s.interruption = interruption
-            // a connected scene (disconnect_scene names it)
+            // a connected scene (disconnect_scene names it), and its window's session, kept
+            // unattached when it is not (focus(1) reconnects it)
             if scene != .unattached { s.scenes = [SceneState(label: SceneState.label(number: 1), activation: scene)] }
+            if profile.scenes { s.sessions = [SceneSession(number: 1, scene: s.scenes.first?.label)] }
             s.backgroundWork.pending = [PendingBGTaskRequest(request: BGTaskRequest(identifier: "A", kind: .refresh), dueAt: 0)]
             s.backgroundWork.transfers = [BackgroundTransfer(id: 1, session: "A", startedAt: 0, durationUs: 0)]
             if process == .running, profile.continuedProcessingTasks {

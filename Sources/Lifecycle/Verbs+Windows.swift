@@ -9,19 +9,27 @@ extension VerbRule {
     if !profile.scenes { throw fail("windows are scenes: this iPad app has none (scenes = false)") }
   }
 
-  /// `Scene#n` is connected; its label.
+  /// Window `n` is open (its session is kept); the session.
   @discardableResult
-  func needConnected(_ n: Int) throws(ScenarioError) -> String {
-    let label = SceneState.label(number: n)
-    guard state.isConnected(label) else {
-      let connected = state.scenes.map(\.label).sorted().joined(separator: ", ")
-      throw fail("\(label) is not connected (connected: \(connected.isEmpty ? "none" : connected))")
+  func needWindow(_ n: Int) throws(ScenarioError) -> SceneSession {
+    guard let session = state.session(numbered: n) else { throw fail("no window \(n) is open (open: \(state.openWindowsText))") }
+    return session
+  }
+
+  /// Window `n` is open and its scene connected; the scene's label.
+  @discardableResult
+  func needConnectedWindow(_ n: Int) throws(ScenarioError) -> String {
+    guard let label = try needWindow(n).scene else {
+      throw fail("window \(n)'s scene is not connected (focus(\(n)) reconnects it)")
     }
     return label
   }
 }
 
 extension VerbSpec {
+  /// What a window verb's number names, as an argument error says it.
+  static let windowNumber = "a window number (1 names the window Scene#1 opened)"
+
   static let openWindow = VerbSpec(
     "open_window", [.options([VerbOption("activity", .string(.activityTypes)), VerbOption("from", .scene)])],
     doc: "iPad: the user opens a new window of the app (a new scene, frontmost); from: the scene acted in",
@@ -29,7 +37,7 @@ extension VerbSpec {
     refusal: { r throws(ScenarioError) in
       try r.needWindows()
       try r.needActive()
-      if case let .openWindow(_, from?) = r.input { try r.needConnected(from) }
+      if case let .openWindow(_, from?) = r.input { try r.needConnectedWindow(from) }
       if !r.profile.multipleScenes { throw r.fail("a second window needs app { multipleScenes = true }") }
     },
     sequence: { input, sim throws(ProcessEnded) in
@@ -38,56 +46,55 @@ extension VerbSpec {
     },
     traceText: { input in
       guard case let .openWindow(activity, from) = input else { return "open_window" }
-      return "open_window" + (activity.map { " activity=\($0)" } ?? "") + (from.map { " from=\(SceneState.label(number: $0))" } ?? "")
+      return "open_window" + (activity.map { " activity=\($0)" } ?? "") + (from.map { " from=\($0)" } ?? "")
     })
 
   static let closeWindow = VerbSpec(
-    "close_window", [.scene(key: "scene", expected: "a scene number (1 names Scene#1)")],
-    doc: "iPad: the user closes a window: sceneDidDisconnect, then its session is discarded",
+    "close_window", [.scene(key: "scene", expected: Self.windowNumber)],
+    doc: "iPad: the user closes window n: sceneDidDisconnect, then its session is discarded with its restoration activity",
     make: { a in a.number("scene").map { .closeWindow(Int($0)) } },
     refusal: { r throws(ScenarioError) in
       try r.needWindows()
       guard case let .closeWindow(n) = r.input else { return }
-      try r.needConnected(n)
+      try r.needWindow(n)
       if r.state.locked { throw r.fail("the device is locked") }
       if r.state.interruption != nil { throw r.fail("an interruption is in progress") }
     },
     sequence: { input, sim throws(ProcessEnded) in
-      if case let .closeWindow(n) = input { try sim.closeWindow(SceneState.label(number: n)) }
+      if case let .closeWindow(n) = input { try sim.closeWindow(session: n) }
     },
     traceText: { input in
       guard case let .closeWindow(n) = input else { return "close_window" }
-      return "close_window \(SceneState.label(number: n))"
+      return "close_window \(n)"
     })
 
   static let focus = VerbSpec(
-    "focus", [.scene(key: "scene", expected: "a scene number (1 names Scene#1)")],
-    doc: "iPad: a window comes frontmost; the previous one goes to the background (not with ipadWindowing26)",
+    "focus", [.scene(key: "scene", expected: Self.windowNumber)],
+    doc: "iPad: window n comes frontmost (its scene reconnects if it was released); the previous one goes to the background (not with ipadWindowing26)",
     make: { a in a.number("scene").map { .focus(Int($0)) } },
     refusal: { r throws(ScenarioError) in
       try r.needWindows()
       guard case let .focus(n) = r.input else { return }
-      let label = try r.needConnected(n)
       try r.needReachable()
+      guard let label = try r.needWindow(n).scene else { return }
       guard r.state.process == .running || r.state.process == .suspended else { throw r.fail("the app is not running") }
       if r.state.frontScene?.label == label, r.state.frontScene?.activation == .foregroundActive {
-        throw r.fail("\(label) is already frontmost")
+        throw r.fail("window \(n) (\(label)) is already frontmost")
       }
     },
     sequence: { input, sim throws(ProcessEnded) in
-      if case let .focus(n) = input { try sim.focus(SceneState.label(number: n)) }
+      if case let .focus(n) = input { try sim.focus(session: n) }
     },
     deviceChange: { input, s in
-      if case let .focus(n) = input { s.bringToFront(SceneState.label(number: n)) }
+      if case let .focus(n) = input { s.activateSession(n) }
     },
     traceText: { input in
       guard case let .focus(n) = input else { return "focus" }
-      return "focus \(SceneState.label(number: n))"
+      return "focus \(n)"
     })
 
   static let sideBySide = VerbSpec(
-    "side_by_side", [.scene(key: "a", expected: "a scene number (1 names Scene#1)"),
-                     .scene(key: "b", expected: "a scene number (1 names Scene#1)")],
+    "side_by_side", [.scene(key: "a", expected: Self.windowNumber), .scene(key: "b", expected: Self.windowNumber)],
     doc: "iPad: Split View: both windows foreground active, b frontmost; any other goes to the background",
     make: { a in
       guard let x = a.number("a"), let y = a.number("b") else { return nil }
@@ -96,23 +103,25 @@ extension VerbSpec {
     refusal: { r throws(ScenarioError) in
       try r.needWindows()
       guard case let .sideBySide(a, b) = r.input else { return }
-      if a == b { throw r.fail("Split View needs two different scenes") }
-      try r.needConnected(a)
-      try r.needConnected(b)
+      if a == b { throw r.fail("Split View needs two different windows") }
+      try r.needConnectedWindow(a)
+      try r.needConnectedWindow(b)
       try r.needReachable()
       guard r.state.process == .running || r.state.process == .suspended else { throw r.fail("the app is not running") }
     },
     sequence: { input, sim throws(ProcessEnded) in
-      if case let .sideBySide(a, b) = input { try sim.sideBySide(SceneState.label(number: a), SceneState.label(number: b)) }
+      guard case let .sideBySide(a, b) = input, let x = sim.state.session(numbered: a)?.scene,
+            let y = sim.state.session(numbered: b)?.scene else { return }
+      try sim.sideBySide(x, y)
     },
     deviceChange: { input, s in
       guard case let .sideBySide(a, b) = input else { return }
-      s.bringToFront(SceneState.label(number: a))
-      s.bringToFront(SceneState.label(number: b))
+      s.activateSession(a)
+      s.activateSession(b)
     },
     traceText: { input in
       guard case let .sideBySide(a, b) = input else { return "side_by_side" }
-      return "side_by_side \(SceneState.label(number: a)) \(SceneState.label(number: b))"
+      return "side_by_side \(a) \(b)"
     })
 
   static let dragDivider = plain(

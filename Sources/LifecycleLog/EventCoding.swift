@@ -20,7 +20,9 @@ extension EventBody {
       w.field("from", from.rawValue); w.field("to", to.rawValue)
     case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
     case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
-    case let .sceneSessionChanged(created): w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
+    case let .sceneSessionChanged(created, session):
+      w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
+      if let session { w.field("session", session) }
     case let .rootBuilt(container, navigation, controllers, _):
       w.field("name", "rootViewController"); w.field("container", container.rawValue)
       w.field("navigation", navigation)
@@ -209,7 +211,7 @@ extension Event {
       return .sceneActivationChanged(scene: try r.str("target"), from: try r.raw("from"), to: try r.raw("to"))
     case "sceneConnected": return .sceneConnected(scene: try r.str("target"))
     case "sceneDisconnected": return .sceneDisconnected(scene: try r.str("target"))
-    case "sceneSession": return .sceneSessionChanged(created: try r.str("to") == "created")
+    case "sceneSession": return .sceneSessionChanged(created: try r.str("to") == "created", session: try r.sessionNumber())
     case "rootViewController":
       guard let targets = r.fields["targets"]?.arrayValue?.compactMap(\.stringValue) else { throw r.fail("missing \"targets\"") }
       return .rootBuilt(container: try r.raw("container"), navigation: try r.bool("navigation"), controllers: targets,

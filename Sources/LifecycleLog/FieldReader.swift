@@ -16,6 +16,14 @@ struct FieldReader<Fields: EventFields> {
 
   func optionalString(_ k: String) -> String? { fields.string(k) }
 
+  /// The scene session an event names (`session`), if any: a number from 1 to `Int32.max`.
+  func sessionNumber() throws(Event.DecodingError) -> Int? {
+    guard fields["session"] != nil else { return nil }
+    let v = try int("session")
+    guard (1...Int64(Int32.max)).contains(v) else { throw fail("session \(v) is outside its range 1…\(Int32.max)") }
+    return Int(v)
+  }
+
   func int(_ k: String) throws(Event.DecodingError) -> Int64 {
     guard let v = fields.int(k) else { throw fail("missing \"\(k)\"") }
     return v

@@ -11,21 +11,33 @@ extension RestorationChange {
   func encodeFields(into w: inout CanonicalJSONWriter) {
     w.field("name", name)
     switch self {
-    case let .activitySaved(activity): w.field("activity", activity)
-    case let .activityDeleted(why), let .archiveDeleted(why): w.field("why", why)
+    case let .activitySaved(activity, session):
+      w.field("activity", activity)
+      if let session { w.field("session", session) }
+    case let .activityDeleted(why, session):
+      w.field("why", why)
+      if let session { w.field("session", session) }
+    case let .archiveDeleted(why): w.field("why", why)
     case let .archiveWritten(archive): w.field("archive", archive.json)
     }
   }
 
   /// Reads the change a transition named `name` records; nil when its fields are not one.
   init?<Fields: EventFields>(name: String, fields e: Fields) {
+    let session: Int?
+    if let n = e["session"] {
+      guard let v = n.intValue, (1...Int64(Int32.max)).contains(v) else { return nil }
+      session = Int(v)
+    } else {
+      session = nil
+    }
     switch name {
     case "restorationActivitySaved":
       guard let activity = e["activity"] else { return nil }
-      self = .activitySaved(activity)
+      self = .activitySaved(activity, session: session)
     case "restorationActivityDeleted":
       guard let why = e["why"]?.stringValue else { return nil }
-      self = .activityDeleted(why: why)
+      self = .activityDeleted(why: why, session: session)
     case "restorationArchiveWritten":
       guard let archive = e["archive"].flatMap(RestorationArchive.init(json:)) else { return nil }
       self = .archiveWritten(archive)

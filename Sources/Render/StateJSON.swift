@@ -11,7 +11,7 @@ package enum StateJSON {
       ("process", .string(s.process.rawValue)),
       ("applicationState", s.process == .running ? .string(s.applicationState.rawValue) : .null),
       ("scene", s.frontScene.map { .object([("label", .string($0.label)), ("activation", .string($0.activation.rawValue))]) } ?? .null),
-      ("sceneSession", .bool(s.sceneSessions > 0)),
+      ("sceneSession", .bool(!s.sessions.isEmpty)),
       ("sessionDiscardPending", .bool(s.sessionDiscardPending)),
       ("locked", .bool(s.locked)),
       ("orientation", .string(s.orientation.rawValue)),
@@ -19,6 +19,10 @@ package enum StateJSON {
       ("interruption", s.interruption.map { .string($0.rawValue) } ?? .null),
       ("switcherOpen", .bool(s.switcherOpen)),
       ("window", s.frontWindow.map { window(s, $0) } ?? .null),
+    ]
+    // Once the app has had several scenes: every open window (a one-scene state keeps its members).
+    if s.severalScenesSeen { members.append(("windows", .array(s.sessions.sorted { $0.number < $1.number }.map { windowOf(s, $0) }))) }
+    members += [
       ("backgroundTasks", .array(s.tasks.map { task in
         .object([("id", .int(Int64(task.id))), ("name", .string(task.name)), ("expired", .bool(task.expirationCalled))])
       })),
@@ -40,6 +44,14 @@ package enum StateJSON {
       ("expectations", .object([("passed", .int(Int64(s.expectationsPassed))), ("failed", .int(Int64(s.expectationsFailed)))])),
     ]
     return .object(members)
+  }
+
+  /// One open window: its number, its scene and that scene's state (null while unattached), its restoration activity.
+  private static func windowOf(_ s: LifecycleState, _ session: SceneSession) -> JSONValue {
+    let activation = session.scene.flatMap { label in s.scenes.first { $0.label == label }?.activation }
+    return .object([("number", .int(Int64(session.number))), ("scene", session.scene.map(JSONValue.string) ?? .null),
+                    ("activation", .string((activation ?? .unattached).rawValue)),
+                    ("restorationActivity", session.restorationActivity ?? .null)])
   }
 
   private static func window(_ s: LifecycleState, _ w: ViewControllerTree) -> JSONValue {

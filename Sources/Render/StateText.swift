@@ -9,7 +9,12 @@ package enum StateText {
     lines.append("State at t = \(VirtualTime.format(s.now)) s")
     lines.append("  app: \(s.appState.rawValue) (process \(s.process.rawValue)\(s.process == .running ? ", applicationState \(s.applicationState.rawValue)" : ""))")
     for scene in s.scenes { lines.append("  scene: \(scene.label) \(scene.activation.rawValue)") }
-    lines.append("  scene session: \(s.sceneSessions > 0 ? "kept" : "none")\(s.sessionDiscardPending ? " (discarded; didDiscardSceneSessions owed)" : "")")
+    let owed = s.sessionDiscardPending ? " (discarded; didDiscardSceneSessions owed)" : ""
+    if s.severalScenesSeen {
+      lines.append("  windows: \(s.openWindowsText)\(owed)")
+    } else {
+      lines.append("  scene session: \(s.sessions.isEmpty ? "none" : "kept")\(owed)")
+    }
     lines.append("  device: \(s.locked ? "locked" : "unlocked"), \(s.orientation.rawValue); protected data \(s.protectedDataAvailable ? "available" : "unavailable")")
     if let i = s.interruption { lines.append("  interruption: \(i.rawValue)") }
     if s.switcherOpen { lines.append("  app switcher: open") }
@@ -44,7 +49,13 @@ package enum StateText {
     let stored = s.store.keys.sorted().map { "\($0) = \(s.store[$0]!.canonicalText)" }
     lines.append("  stored: " + (stored.isEmpty ? "nothing" : stored.joined(separator: ", ")))
     lines.append("  memory warnings: \(s.memoryWarnings)")
-    if let activity = s.restorationActivity { lines.append("  restoration activity: \(activity.canonicalText)") }
+    if s.severalScenesSeen {
+      for session in s.sessions.sorted(by: { $0.number < $1.number }) {
+        if let activity = session.restorationActivity { lines.append("  restoration activity of window \(session.number): \(activity.canonicalText)") }
+      }
+    } else if let activity = s.restorationActivity {
+      lines.append("  restoration activity: \(activity.canonicalText)")
+    }
     if let archive = s.restorationArchive { lines.append("  restoration archive: \(archive.pathsText)") }
     lines.append("  terminations: " + (s.terminations.isEmpty ? "none" : s.terminations.map { "\($0.reason.rawValue) (\($0.description))" }.joined(separator: "; ")))
     lines.append("  expectations: \(s.expectationsPassed) passed, \(s.expectationsFailed) failed")

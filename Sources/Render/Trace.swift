@@ -27,7 +27,8 @@ package struct TraceFormatter {
       text = Self.plain("  ◆ \(scene) \(from.rawValue) → \(to.rawValue)")
     case let .sceneConnected(scene): text = Self.plain("  ◆ \(scene) connected")
     case let .sceneDisconnected(scene): text = Self.plain("  ◆ \(scene) disconnected")
-    case let .sceneSessionChanged(created): text = "  ◆ scene session \(created ? "created" : "discarded")"
+    case let .sceneSessionChanged(created, session):
+      text = "  ◆ " + (session.map { "window \($0)'s scene session" } ?? "scene session") + (created ? " created" : " discarded")
     case let .rootBuilt(container, _, controllers, scene):
       text = Self.plain("  ◆ window root: \(controllers.joined(separator: ", "))\(container == .none ? "" : " in a \(container == .tabs ? "tab bar" : "navigation") controller")"
                         + Self.inScene(scene))
@@ -139,11 +140,14 @@ package struct TraceFormatter {
     }
   }
 
+  /// ` of window 2` when a change names its session.
+  private static func ofWindow(_ session: Int?) -> String { session.map { " of window \($0)" } ?? "" }
+
   /// A change to what survives for state restoration, in words.
   package static func describe(_ change: RestorationChange) -> String {
     switch change {
-    case let .activitySaved(activity): return "restoration activity saved: \(activity.canonicalText)"
-    case let .activityDeleted(why): return "restoration activity deleted (\(why))"
+    case let .activitySaved(activity, session): return "restoration activity\(ofWindow(session)) saved: \(activity.canonicalText)"
+    case let .activityDeleted(why, session): return "restoration activity\(ofWindow(session)) deleted (\(why))"
     case let .archiveWritten(archive): return "restoration archive written: \(archive.pathsText)"
     case let .archiveDeleted(why): return "restoration archive deleted (\(why))"
     }

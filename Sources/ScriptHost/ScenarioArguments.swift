@@ -81,7 +81,7 @@ extension ScenarioHost {
       defer { vm.pop() }
       guard vm.type(-1) != .nil else { return nil }
       guard let n = vm.integer(-1), n >= 1 else {
-        throw scriptError(vm, "\(verb): \(option.key) must be a scene number (1 names Scene#1), not \(vm.describeValue(-1))")
+        throw scriptError(vm, "\(verb): \(option.key) must be a window number (1 names the window Scene#1 opened), not \(vm.describeValue(-1))")
       }
       return .number(n)
     }

@@ -38,7 +38,7 @@ import ScriptHost
     #expect(report.findings.first?.reproduces == true)
     let scenario = try String(contentsOfFile: dir + "/out/finding-1.lua", encoding: .utf8)
     #expect(scenario.contains("scenario { app = \"../app.lua\", ios = 17, scenes = true, device = \"ipad\", seed = 1 }\n"), "\(scenario)")
-    #expect(scenario.hasSuffix("launch()\nopen_window { from = 1 }\n"), "\(scenario)")
+    #expect(scenario.hasSuffix("launch()\nopen_window { activity = \"com.example.notes.editing\" }\n"), "\(scenario)")
   }
 
   @Test func onAnIPhoneTheSameAppHasNoSecondWindow() throws {

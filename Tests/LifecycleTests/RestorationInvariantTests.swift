@@ -57,7 +57,7 @@ import TestSupport
       case let .processStarted(mode, _):
         launchPhase = 0
         launchUnfinished = mode == .foreground
-        hadSession = s.sceneSessions > 0
+        hadSession = !s.sessions.isEmpty
         configuredThisLaunch = false
       case let .terminated(t):
         if launchUnfinished { archive = false }

@@ -36,8 +36,10 @@ import Testing
       $0.process = .running; $0.applicationState = .inactive; $0.generation = 1
       $0.foregroundTracker.follow(.processStarted(mode: .foreground, state: .inactive))  // a user's launch is in the foreground
     }
-    s.fold(.sceneSessionChanged(created: true), at: 2) { $0.sceneSessions = 1 }
-    s.fold(.sceneConnected(scene: "Scene#1"), at: 3) { $0.scenes = [SceneState(label: "Scene#1")]; $0.scenesConnected = 1 }
+    s.fold(.sceneSessionChanged(created: true), at: 2) { $0.sessions = [SceneSession(number: 1)] }
+    s.fold(.sceneConnected(scene: "Scene#1"), at: 3) {
+      $0.scenes = [SceneState(label: "Scene#1")]; $0.scenesConnected = 1; $0.sessions[0].scene = "Scene#1"
+    }
     s.fold(.rootBuilt(container: .navigation, navigation: true, controllers: ["List#1"]), at: 4) {
       $0.scenes[0].window = stack([1])
       $0.controllers = [1: controller(1, "List#1")]; $0.controllerIDs = ["List#1": 1]
@@ -71,10 +73,10 @@ import Testing
       $0.controllers[2] = nil; $0.controllerIDs["Detail#1"] = nil
     }
     s.fold(.sceneDisconnected(scene: "Scene#1"), at: 10) {
-      $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.disconnectedScenes = ["Scene#1"]
+      $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.sessions[0].scene = nil; $0.lastDetachedSession = 1
     }
     s.fold(.sceneConnected(scene: "Scene#2"), at: 11) {
-      $0.scenes = [SceneState(label: "Scene#2")]; $0.scenesConnected = 2; $0.disconnectedScenes = []
+      $0.scenes = [SceneState(label: "Scene#2")]; $0.scenesConnected = 2; $0.sessions[0].scene = "Scene#2"  // window 1 reconnected
     }
     // Scene#2 connected after Scene#1 left: one at a time is still one scene.
     #expect(!s.state.severalScenesSeen && s.state.sceneNamedInEvents == nil)
@@ -82,9 +84,10 @@ import Testing
 
   @Test func twoScenesKeepTheirOwnWindowsAndTheirEventsNameThem() {
     var s = oneScene()
-    s.fold(.sceneSessionChanged(created: true), at: 6) { $0.sceneSessions = 2 }
+    s.fold(.sceneSessionChanged(created: true), at: 6) { $0.sessions.append(SceneSession(number: 2)) }
     s.fold(.sceneConnected(scene: "Scene#2"), at: 7) {
       $0.scenes.append(SceneState(label: "Scene#2")); $0.scenesConnected = 2; $0.severalScenesSeen = true
+      $0.sessions[1].scene = "Scene#2"
     }
     #expect(s.state.sceneNamedInEvents == "Scene#2" && s.state.frontScene?.label == "Scene#2")
     s.fold(.rootBuilt(container: .tabs, navigation: false, controllers: ["Inbox#1", "Settings#1"], scene: "Scene#2"), at: 8) {
@@ -112,7 +115,7 @@ import Testing
     s.fold(.sceneDisconnected(scene: "Scene#1"), at: 13) {
       $0.scenes.removeFirst()
       $0.controllers[1] = nil; $0.controllers[4] = nil; $0.controllerIDs["List#1"] = nil; $0.controllerIDs["Detail#1"] = nil
-      $0.disconnectedScenes = ["Scene#1"]
+      $0.sessions[0].scene = nil; $0.lastDetachedSession = 1
     }
     s.fold(.dismissed("Sheet#1", scene: "Scene#2"), at: 14) {
       $0.scenes[0].window?.presented = []
@@ -122,12 +125,12 @@ import Testing
     #expect(s.state.scenes.count == 1 && s.state.sceneNamedInEvents == "Scene#2")
     s.fold(.terminated(Termination(reason: .jetsam, code: nil, description: "reclaimed")), at: 15) {
       $0.scenes = []; $0.controllers = [:]; $0.controllerIDs = [:]; $0.process = .notRunning
-      $0.applicationState = .background; $0.disconnectedScenes = []
+      $0.applicationState = .background; $0.sessions[1].scene = nil
       $0.terminations = [Termination(reason: .jetsam, code: nil, description: "reclaimed")]
       $0.terminationsInForeground = [true]  // killed while still in the foreground (MetricKit's split)
       $0.foregroundTracker.follow(.terminated(Termination(reason: .jetsam, code: nil, description: "reclaimed")))
     }
-    #expect(s.state.sceneSessions == 2 && s.state.severalScenesSeen)
+    #expect(s.state.sessions.map(\.number) == [1, 2] && s.state.sessionToReconnect?.number == 2 && s.state.severalScenesSeen)
   }
 
   /// A run of a scene app that relaunches (so `Scene#2` connects, alone) names no scene in its
@@ -166,13 +169,57 @@ import Testing
     #expect(s.state.frontWindow == s.state.applicationWindow && s.state.scenes.isEmpty && s.state.topController == 1)
   }
 
-  @Test func sessionsAreCountedAndADiscardOwesTheReport() {
+  /// Two windows opened one after the other, both connected: sessions 1 and 2 (no process events).
+  private func twoWindows() -> Steps {
     var s = Steps()
-    s.fold(.sceneSessionChanged(created: true), at: 1) { $0.sceneSessions = 1 }
-    s.fold(.sceneSessionChanged(created: true), at: 2) { $0.sceneSessions = 2 }
-    s.fold(.sceneSessionChanged(created: false), at: 3) { $0.sceneSessions = 1; $0.sessionDiscardPending = true }
-    s.fold(.sceneSessionChanged(created: false), at: 4) { $0.sceneSessions = 0 }
-    s.fold(.sceneSessionChanged(created: false), at: 5) { _ in }
+    s.fold(.sceneSessionChanged(created: true), at: 1) { $0.sessions = [SceneSession(number: 1)] }
+    s.fold(.sceneConnected(scene: "Scene#1"), at: 2) {
+      $0.scenes = [SceneState(label: "Scene#1")]; $0.scenesConnected = 1; $0.sessions[0].scene = "Scene#1"
+    }
+    s.fold(.sceneSessionChanged(created: true), at: 3) { $0.sessions.append(SceneSession(number: 2)) }
+    s.fold(.sceneConnected(scene: "Scene#2"), at: 4) {
+      $0.scenes.append(SceneState(label: "Scene#2")); $0.scenesConnected = 2; $0.severalScenesSeen = true
+      $0.sessions[1].scene = "Scene#2"
+    }
+    return s
+  }
+
+  @Test func sessionsAreKeptByNumberAndADiscardOwesTheReport() {
+    var s = twoWindows()
+    // A discard that names its session ends that one, wherever it is.
+    s.fold(.sceneSessionChanged(created: false, session: 1), at: 5) {
+      $0.sessions = [SceneSession(number: 2, scene: "Scene#2")]; $0.sessionDiscardPending = true
+    }
+    // One without a number (a one-scene log) ends the session of the scene released last, else the first.
+    s.fold(.sceneSessionChanged(created: false), at: 6) { $0.sessions = [] }
+    s.fold(.sceneSessionChanged(created: false), at: 7) { _ in }
+  }
+
+  @Test func aReleasedWindowReconnectsByTheOrderItWasLastFrontmost() {
+    let activityA = JSONValue.object([("activityType", .string("a"))]), activityB = JSONValue.object([("activityType", .string("b"))])
+    var s = twoWindows()
+    s.fold(.restorationChanged(.activitySaved(activityA, session: 1)), at: 5) {
+      $0.sessions[0].restorationActivity = activityA
+    }
+    // Unnamed: the front scene's session.
+    s.fold(.restorationChanged(.activitySaved(activityB)), at: 6) { $0.sessions[1].restorationActivity = activityB }
+    s.fold(.inputPerformed(.focus(1), at: nil), at: 7) {
+      $0.scenes = [SceneState(label: "Scene#2"), SceneState(label: "Scene#1")]
+      $0.sessions = [SceneSession(number: 2, scene: "Scene#2", restorationActivity: activityB),
+                     SceneSession(number: 1, scene: "Scene#1", restorationActivity: activityA)]
+    }
+    #expect(s.state.restorationActivity == activityA)
+    s.fold(.terminated(Termination(reason: .jetsam, code: nil, description: "reclaimed")), at: 8) {
+      $0.scenes = []; $0.process = .notRunning; $0.sessions[0].scene = nil; $0.sessions[1].scene = nil
+      $0.terminations = [Termination(reason: .jetsam, code: nil, description: "reclaimed")]
+      $0.terminationsInForeground = [false]
+    }
+    #expect(s.state.sessionToReconnect?.number == 1)
+    s.fold(.inputPerformed(.focus(2), at: nil), at: 9) { $0.sessions.reverse() }
+    s.fold(.sceneConnected(scene: "Scene#3"), at: 10) {
+      $0.scenes = [SceneState(label: "Scene#3")]; $0.scenesConnected = 3; $0.sessions[1].scene = "Scene#3"
+    }
+    #expect(s.state.session(ofScene: "Scene#3")?.restorationActivity == activityB)
   }
 
   /// A view-controller event writes `scene` last, and only when it names one; both read back.

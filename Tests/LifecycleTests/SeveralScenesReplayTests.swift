@@ -22,7 +22,7 @@ import Testing
                   .act("back", arguments: []), .act("close", arguments: []), .act("compose", arguments: []), .home)
     #expect(h.sim.state.scenes.map(\.label) == ["Scene#1", "Scene#3"])
     #expect(h.sim.state.scenes.map(\.activation) == [.background, .background])
-    #expect(h.sim.state.sceneSessions == 2 && !h.sim.state.sessionDiscardPending)
+    #expect(h.sim.state.sessions.map(\.number) == [1, 3] && !h.sim.state.sessionDiscardPending)
     h.skipRemainingEvents()
   }
 

@@ -49,12 +49,12 @@ private let reconnectNotifications = Array(StandardLaunch.sceneNotifications.dro
     h.expectCalls([SD + "sceneDidDisconnect(_:)"])  // no viewWillDisappear/viewDidDisappear: released as is
     h.expectNotifications(["UIScene.didDisconnectNotification"])
     h.expectSystem(["resumed", "suspended"])
-    #expect(h.sim.state.disconnectedScenes == ["Scene#1"] && h.sim.state.sceneSessions == 1 && h.sim.state.frontWindow == nil)
+    #expect(h.sim.state.sessions == [SceneSession(number: 1)] && h.sim.state.frontWindow == nil)
     try h.perform(.launch(url: nil))
     h.expectCalls(reconnect(ios: ios, instance: 2))  // a new root, Scene#2, same session
     h.expectNotifications(reconnectNotifications)
     h.expectSystem(["resumed"])
-    #expect(h.sim.state.scenes.map(\.label) == ["Scene#2"] && h.sim.state.disconnectedScenes.isEmpty)
+    #expect(h.sim.state.scenes.map(\.label) == ["Scene#2"] && h.sim.state.sessions == [SceneSession(number: 1, scene: "Scene#2")])
   }
 
   @Test("§14 disconnect_scene while the app runs in the background: no resume, and the suspension waits for its task (S18, S5)")

@@ -213,7 +213,7 @@ private func appearances(_ h: Harness) -> [String] {
     h.expectCalls([SD + "sceneDidDisconnect(_:)", AD + "applicationWillTerminate(_:)"])
     h.expectNotifications(Posted.resignActive(scenes: true) + ["UIScene.didDisconnectNotification"])
     h.expectSystem(["terminated user: applicationWillTerminate(_:) did not return within 5.00 seconds; the process was ended"])
-    #expect(h.sim.clock == quitAt + 5_000_000 && h.sim.state.sceneSessions == 0)
+    #expect(h.sim.clock == quitAt + 5_000_000 && h.sim.state.sessions.isEmpty)
     try h.perform(.launch(url: nil))
     h.expectStandardLaunch(instance: 2, newSession: true, discarded: true)
   }

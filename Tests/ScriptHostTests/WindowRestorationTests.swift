@@ -1,0 +1,139 @@
+import Foundation
+import JSON
+import Lifecycle
+import Testing
+@testable import ScriptHost
+
+/// State restoration and session identity per window on iPad (docs/model.md §17, §19): each
+/// session keeps the activity its own scene saved (S101, S102) and gives it back to whichever
+/// scene reconnects it, after a relaunch or a release; a window keeps its number for the verbs
+/// while its scene's number changes; a closed window's activity goes with its session (T108).
+extension SeveralScenesTests {
+  /// Saves each window's typed text in its restoration activity, and stores what a connecting
+  /// scene finds in its session under `restored.<scene>`.
+  static let restoringApp = """
+    app { root = "Editor", multipleScenes = true }
+    local typed, front = {}, nil
+    function SceneDelegate.sceneDidBecomeActive(scene) front = scene.id end
+    function SceneDelegate.stateRestorationActivity(scene)
+      if typed[scene.id] then return { activityType = "edit", userInfo = { text = typed[scene.id] } } end
+    end
+    function SceneDelegate.willConnectTo(scene, session, options)
+      local saved = session.stateRestorationActivity
+      store("restored." .. scene.id, saved and saved.userInfo.text or "nothing")
+    end
+    controller "Editor" { actions = { type = function(vc, text) typed[front] = text end } }
+    """
+
+  /// Two windows, each with its text, home, then jetsam: both sessions are kept.
+  static let twoWindowsReclaimed = """
+    launch()
+    act("type", "hello")
+    open_window()
+    act("type", "bye")
+    home()
+    memory_pressure()
+    expect_terminated("jetsam")
+    """
+
+  /// The relaunch reconnects the window that was frontmost (2) with its own activity; `focus(1)`
+  /// reconnects window 1, unattached until then, with its own: no configuration, and from
+  /// iOS 15 `restoreInteractionStateWith` between entering the foreground and activation.
+  @Test(arguments: versions)
+  func eachWindowComesBackWithItsOwnActivityAfterJetsam(ios: Int) throws {
+    let (result, lines) = try run(Self.twoWindowsReclaimed + """
+      launch()
+      expect_state("active", 2)
+      expect_state("unattached", 1)
+      print("mark")
+      focus(1)
+      expect_state("active", 1)
+      expect_state("background", 2)
+      expect_calls { "Scene#4.willConnectTo" }
+      """, ios: ios, app: Self.restoringApp)
+    let restore = ios >= 15 ? ["Scene#4.SceneDelegate.restoreInteractionStateWith"] : []
+    #expect(lines == [
+      "+Scene#4", "Scene#4.SceneDelegate.willConnectTo", "Editor#4.viewDidLoad", "Editor#4.viewWillAppear",
+      "Scene#4.SceneDelegate.sceneWillEnterForeground"] + restore + [
+      "Scene#4.SceneDelegate.sceneDidBecomeActive", "Editor#4.viewDidAppear",
+      "Scene#3.SceneDelegate.sceneWillResignActive", "Scene#3.SceneDelegate.stateRestorationActivity",
+      "Scene#3.SceneDelegate.sceneDidEnterBackground", "Editor#3.traitCollectionDidChange", "Editor#3.traitCollectionDidChange",
+    ])
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(result.state.store["restored.Scene#3"] == .string("bye") && result.state.store["restored.Scene#4"] == .string("hello"))
+    #expect(result.state.sessions.map(\.number) == [2, 1])
+    #expect(result.state.sessions.map(\.scene) == ["Scene#3", "Scene#4"])
+  }
+
+  /// After jetsam, `focus(1)` on the app not running launches it into window 1: it reconnects
+  /// first, with its activity, and window 2 stays unattached.
+  /// The expectations name a window by its first scene while that scene holds it, and both once
+  /// a later scene does.
+  @Test func focusingAReleasedWindowOfAnAppNotRunningLaunchesIntoIt() throws {
+    let run = try runScripts(app: Self.restoringApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      \(Self.twoWindowsReclaimed)
+      focus(1)
+      expect_state("active", 1)
+      expect_state("unattached", 2)
+      expect_no_calls { "configurationForConnecting" }
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.store["restored.Scene#3"] == .string("hello"))
+    let messages = run.events.compactMap { e -> String? in
+      if case let .expectationChecked(name, _, message, _) = e.body, name == "expect_state" { return message } else { return nil }
+    }
+    #expect(messages == ["window 1 (Scene#3) is active", "Scene#2 is unattached"])
+  }
+
+  /// A window the user closes loses its activity with its session; the other keeps its own, and
+  /// a new window starts with nothing.
+  @Test func aClosedWindowsActivityGoesWithItsSession() throws {
+    let run = try runScripts(app: Self.restoringApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      launch()
+      act("type", "hello")
+      open_window()
+      act("type", "bye")
+      focus(1)
+      close_window(2)
+      open_window()
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    let changes = run.events.compactMap { e -> String? in
+      guard case let .restorationChanged(change) = e.body else { return nil }
+      switch change {
+      case let .activitySaved(activity, session): return "saved \(session.map(String.init) ?? "-") \(activity["userInfo"]?["text"]?.stringValue ?? "")"
+      case let .activityDeleted(why, session): return "deleted \(session.map(String.init) ?? "-") \(why)"
+      default: return nil
+      }
+    }
+    #expect(changes == ["saved 1 hello", "saved 2 bye", "deleted 2 the window was closed: its session was discarded", "saved 1 hello"])
+    #expect(run.result.state.store["restored.Scene#3"] == .string("nothing"))
+    #expect(run.result.state.sessions.map(\.number) == [1, 3])
+    #expect(run.result.state.sessions.map { $0.restorationActivity?["userInfo"]?["text"]?.stringValue } == ["hello", nil])
+  }
+
+  /// A one-scene log names no session; once two scenes were connected, every session change and
+  /// restoration change names its window, and the trace says which.
+  @Test func aChangeNamesItsWindowOnlyOnceTheAppHadTwoScenes() throws {
+    let run = try runScripts(app: Self.restoringApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      launch()
+      act("type", "hello")
+      home()
+      launch()
+      open_window()
+      close_window(2)
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    let named = run.events.compactMap { e -> String? in
+      switch e.body {
+      case let .sceneSessionChanged(created, session): return "\(created ? "created" : "discarded") \(session.map(String.init) ?? "-")"
+      case let .restorationChanged(.activitySaved(_, session)): return "saved \(session.map(String.init) ?? "-")"
+      default: return nil
+      }
+    }
+    #expect(named == ["created -", "saved -", "created -", "saved 1", "discarded 2"])
+  }
+}
