@@ -19,4 +19,26 @@ function windows.two_window_drafts(first, second)
   return stored("shown.Scene#1")
 end
 
+--- iPad: types `first` in window 1 and `second` in window 2, goes home; the system reclaims the
+--- app. The next launch brings back window 2 (the last in front) as Scene#3, and focus(1)
+--- window 1 as Scene#4. Returns what each window then shows, window 1's first (the app stores
+--- them under "shown.Scene#n").
+function windows.drafts_after_jetsam(first, second)
+  launch()
+  act("type", first)
+  open_window { activity = "compose", from = 1 }
+  act("type", second)
+  home()
+  memory_pressure()
+  expect_terminated("jetsam")
+  launch()
+  expect_state("active", 2)
+  expect_state("unattached", 1)
+  expect_no_calls { "configurationForConnecting" }
+  focus(1)
+  expect_state("active", 1)
+  expect_calls { "Scene#4.willConnectTo" }
+  return stored("shown.Scene#4"), stored("shown.Scene#3")
+end
+
 return windows

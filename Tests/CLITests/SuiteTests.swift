@@ -233,7 +233,7 @@ private func testcaseCount(_ path: String) throws -> Int {
       if let logs = args.firstIndex(of: "--logs") { args[logs + 1] = temporaryPath("lifesim-suite", "\(ci)-logs") }
       let run = try run(args)
       #expect(run.status == 0, "\(ci): \(run.out)")
-      #expect(try testcaseCount(report) == 558)
+      #expect(try testcaseCount(report) == 576)
     }
   }
 
@@ -259,8 +259,8 @@ private func testcaseCount(_ path: String) throws -> Int {
     #expect(try run(["sh", "-c", "command -v swift"], binary: "/usr/bin/env", env: env).status != 0)
     let suite = try run(["test", "Scripts", "--ios", "all", "-q", "--no-wall-time", "--junit", "report.xml"], cwd: outside, binary: binary, env: env)
     #expect(suite.status == 0, "\(suite.out)\(suite.err)")
-    #expect(suite.out == "558 cases: 440 passed, 0 failed, 118 skipped, 0 errors (virtual time 75179.00 s).\n")
-    #expect(try testcaseCount(outside + "/report.xml") == 558)
+    #expect(suite.out == "576 cases: 456 passed, 0 failed, 120 skipped, 0 errors (virtual time 75179.00 s).\n")
+    #expect(try testcaseCount(outside + "/report.xml") == 576)
     // `lifesim scan --check` finds its battery (Scripts/scan) beside the unpacked binary.
     let check = try run(["scan", root + "/Tests/AppScanTests/Fixtures/SceneRegistrationApp", "--check", "--ios", "17", "--sdk", "26"],
                         cwd: outside, binary: binary, env: env)
