@@ -88,6 +88,8 @@ extension VerbSpec {
     deviceChange: { input, s in
       if case let .focus(n) = input { s.activateSession(n) }
     },
+    // The user brings a window forward, as `launch()` brings the app: a processing task ends.
+    userTakesDevice: { _ in true },
     traceText: { input in
       guard case let .focus(n) = input else { return "focus" }
       return "focus \(n)"

@@ -4,7 +4,7 @@ import Lifecycle
 import Testing
 @testable import ScriptHost
 
-/// State restoration and session identity per window on iPad (docs/model.md §17, §19): each
+/// Windows as sessions on iPad: state restoration and identity per window (docs/model.md §17, §19): each
 /// session keeps the activity its own scene saved (S101, S102) and gives it back to whichever
 /// scene reconnects it, after a relaunch or a release; a window keeps its number for the verbs
 /// while its scene's number changes; a closed window's activity goes with its session (T108).
@@ -135,5 +135,33 @@ extension SeveralScenesTests {
       }
     }
     #expect(named == ["created -", "saved -", "created -", "saved 1", "discarded 2"])
+  }
+
+  /// Bringing a window forward is the user taking the device, as `launch()` is: a processing task
+  /// running in the background ends at once, its expiration handler first (S114).
+  @Test func focusEndsAProcessingTask() throws {
+    let (result, lines) = try run("""
+      launch()
+      open_window()
+      home()
+      power(true)
+      bg_task("com.example.cleanup")
+      print("mark")
+      focus(1)
+      expect_state("active", 1)
+      """, app: """
+      app { root = "Editor", multipleScenes = true, bgTaskIdentifiers = { "com.example.cleanup" } }
+      controller "Editor" {}
+      function AppDelegate.didFinishLaunchingWithOptions(application, options)
+        BGTaskScheduler:register("com.example.cleanup", function(task)
+          task.expirationHandler = function() task:setTaskCompleted(false) end
+        end)
+      end
+      function SceneDelegate.sceneDidEnterBackground(scene)
+        BGTaskScheduler:submit { id = "com.example.cleanup", kind = "processing", requiresExternalPower = true }
+      end
+      """)
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(lines.prefix(2) == ["BGTask#com.example.cleanup.expirationHandler", "Scene#1.SceneDelegate.sceneWillEnterForeground"])
   }
 }
