@@ -10,8 +10,13 @@ import RunComparison
 /// as the trace names them: a one-scene run's hunks name none.
 package struct HunkScenes {
   private var state = LifecycleState()
-  /// The scenes of the callbacks under way, by depth (nil: a callback of no scene).
+  /// The scenes of the callbacks under way, by depth (nil: a callback of no scene); at most
+  /// `depthsMax`, so a log that only ever goes deeper keeps memory flat.
   private var open: [String?] = []
+  private static let depthsMax = 256
+
+  /// Before the log's first event.
+  package init() {}
 
   /// A namer for `EventDiffer`, or nil when the log's profile cannot have two scenes at once
   /// (no `multipleScenes`): then no event of it is decoded for this.
@@ -33,7 +38,7 @@ package struct HunkScenes {
     switch event.body {
     case let .callbackDelivered(_, _, _, depth, _):
       close(from: depth)
-      open.append(scene)
+      if open.count < Self.depthsMax { open.append(scene) }
     case let .returned(_, _, _, depth, _):
       if depth >= 0, depth < open.count { scene = open[depth] }
       close(from: depth)
