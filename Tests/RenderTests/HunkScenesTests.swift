@@ -61,6 +61,17 @@ import Testing
     #expect(checked.appCalls >= 4 && checked.returns >= 8 && checked.controllers >= 4, "\(checked)")
   }
 
+  /// A scene label read from a log is hostile: only `Scene#` and a number from 1 is named (as
+  /// `Scene#n`, so nothing else of the label reaches the terminal).
+  @Test(arguments: [("Scene#2", "Scene#2"), ("Scene#007", "Scene#7"), ("Scene#2\u{1b}[2J", nil), ("Scene#0", nil),
+                    ("Window#2", nil), ("Scene#99999999999999999999", nil), ("Scene", nil)])
+  func aSceneLabelIsNamedOnlyAsSceneAndANumber(_ label: String, _ named: String?) {
+    var scenes = HunkScenes()
+    _ = scenes.scene(of: Event(t: 0, .sceneConnected(scene: "Scene#1")))
+    _ = scenes.scene(of: Event(t: 0, .sceneConnected(scene: "Scene#2")))
+    #expect(scenes.scene(of: Event(t: 0, .sceneDisconnected(scene: label))) == named)
+  }
+
   /// Callbacks nested deeper than 256 (only a crafted log has them) are not followed, so memory
   /// stays bounded: an app call inside one is named by the deepest callback followed.
   @Test func callbacksPast256DeepAreNotFollowed() {
