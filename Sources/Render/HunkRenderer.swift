@@ -122,9 +122,12 @@ package struct HunkRenderer {
   }
 
   /// `@@ -aStart,aCount +bStart,bCount @@`, as `diff -u` heads a hunk, in UTF-8 (formatted by
-  /// hand: interpolating four numbers cost as much as the rest of printing a hunk).
+  /// hand: interpolating four numbers cost as much as the rest of printing a hunk), then the
+  /// scenes its removed and added events belong to, as `git diff` names a function there:
+  /// `@@ -63,7 +63,7 @@ Scene#1, Scene#2` (by number; nothing when they belong to none).
   package static func header(_ hunk: EventDiffer.Hunk) -> [UInt8] {
-    ASCIIWriter.bytes(capacity: 96) { out in
+    let numbers = Set(hunk.lines.compactMap { $0.side == .same ? nil : $0.scene.flatMap(InstanceLabel.number) })
+    let range = ASCIIWriter.bytes(capacity: 96) { out in
       out.put("@@ -")
       out.putDecimal(hunk.aStart)
       out.put(",")
@@ -135,6 +138,8 @@ package struct HunkRenderer {
       out.putDecimal(hunk.bCount)
       out.put(" @@")
     }
+    guard !numbers.isEmpty else { return range }
+    return range + Array((" " + numbers.sorted().map { "Scene#\($0)" }.joined(separator: ", ")).utf8)
   }
 
   /// The note `diff` prints after the hunks, if a time shift made one.

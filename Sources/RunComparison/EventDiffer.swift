@@ -26,10 +26,14 @@ public struct EventDiffer {
   public struct Body: Sendable {
     public var side: Side
     public var body: [UInt8]
+    /// The scene the event belongs to, as its log's `SceneNamer` said (a removed or added
+    /// event only; nil: none, or no namer).
+    public var scene: String?
 
-    public init(side: Side, body: [UInt8]) {
+    public init(side: Side, body: [UInt8], scene: String? = nil) {
       self.side = side
       self.body = body
+      self.scene = scene
     }
 
     /// The event, decoded from the body.
@@ -71,21 +75,32 @@ public struct EventDiffer {
   /// one realignment adds: at most `2 * windowEvents` lines).
   public static let hunkLinesMax = 8192
 
+  /// Says which scene an event of one log belongs to (nil: none). It is called with every
+  /// event of its log once, in the log's order, so it can fold the run as it goes; its answer
+  /// is kept for the events a hunk shows as removed or added.
+  public typealias SceneNamer = (LogScanner.EventLine) -> String?
+
   public let context: Int
   public let ignoreTime: Bool
+  /// Each log's namer of scenes, if any.
+  private let scenes: (a: SceneNamer?, b: SceneNamer?)
   public private(set) var firstDivergence: Divergence?
 
-  /// `context`: unchanged events around each hunk; `ignoreTime`: compare events without `t`.
-  public init(context: Int, ignoreTime: Bool) {
+  /// `context`: unchanged events around each hunk; `ignoreTime`: compare events without `t`;
+  /// `scenes`: what names the scene of each log's events (none: no event has a scene).
+  public init(context: Int, ignoreTime: Bool, scenes: (a: SceneNamer?, b: SceneNamer?) = (nil, nil)) {
     self.context = context
     self.ignoreTime = ignoreTime
+    self.scenes = scenes
   }
 
   private var key: EventKey { EventKey(ignoreTime: ignoreTime) }
 
-  /// The next event of `scanner`; a damaged line is a failure naming the file.
-  private func next(_ scanner: LogScanner) throws(Failure) -> LogScanner.EventLine? {
-    do { return try scanner.next() } catch { throw Failure(description: "\(scanner.path): \(error)") }
+  /// The next event of `scanner` and its scene as `namer` names it; a damaged line is a failure naming the file.
+  private func next(_ scanner: LogScanner, _ namer: SceneNamer?) throws(Failure) -> (line: LogScanner.EventLine, scene: String?)? {
+    let line: LogScanner.EventLine?
+    do { line = try scanner.next() } catch { throw Failure(description: "\(scanner.path): \(error)") }
+    return line.map { ($0, namer?($0)) }
   }
 
   /// Streams both logs; `emit` gets each hunk as soon as it is complete, `onEvent` is called
@@ -94,11 +109,11 @@ public struct EventDiffer {
     let key = self.key
     var pendingA = PendingEvents(), pendingB = PendingEvents()
     var doneA = false, doneB = false
-    func fill(_ pending: inout PendingEvents, _ scanner: LogScanner, _ done: inout Bool, upTo n: Int) throws {
+    func fill(_ pending: inout PendingEvents, _ scanner: LogScanner, _ namer: SceneNamer?, _ done: inout Bool, upTo n: Int) throws {
       while pending.count < n, !done {
-        guard let e = try next(scanner) else { done = true; break }
+        guard let e = try next(scanner, namer) else { done = true; break }
         onEvent()
-        pending.append(e, key: key)
+        pending.append(e.line, key: key, scene: e.scene)
       }
     }
     var recent = RecentBodies(size: context)  // unchanged lines before the next hunk
@@ -131,21 +146,21 @@ public struct EventDiffer {
     while true {
       // While nothing is pending the runs agree so far: compare the next lines in place.
       if pendingA.isEmpty, pendingB.isEmpty {
-        let x = doneA ? nil : try next(a)
+        let x = doneA ? nil : try next(a, scenes.a)
         if x == nil { doneA = true } else { onEvent() }
-        let y = doneB ? nil : try next(b)
+        let y = doneB ? nil : try next(b, scenes.b)
         if y == nil { doneB = true } else { onEvent() }
-        if let x, let y, key.same(x, y) {
-          try same(x.bodyWithoutBrace, hasBrace: false)
-          recentSeq = (x.seq, y.seq)
+        if let x, let y, key.same(x.line, y.line) {
+          try same(x.line.bodyWithoutBrace, hasBrace: false)
+          recentSeq = (x.line.seq, y.line.seq)
           continue
         }
-        if let x { pendingA.append(x, key: key) }
-        if let y { pendingB.append(y, key: key) }
+        if let x { pendingA.append(x.line, key: key, scene: x.scene) }
+        if let y { pendingB.append(y.line, key: key, scene: y.scene) }
         if pendingA.isEmpty && pendingB.isEmpty { break }
       }
-      try fill(&pendingA, a, &doneA, upTo: 1)
-      try fill(&pendingB, b, &doneB, upTo: 1)
+      try fill(&pendingA, a, scenes.a, &doneA, upTo: 1)
+      try fill(&pendingB, b, scenes.b, &doneB, upTo: 1)
       if pendingA.isEmpty && pendingB.isEmpty { break }
       if !pendingA.isEmpty, !pendingB.isEmpty, pendingA.sameKey(0, pendingB, 0) {
         try pendingA.withBody(0) { try same($0, hasBrace: true) }
@@ -157,8 +172,8 @@ public struct EventDiffer {
       var window = 8
       let i: Int, j: Int
       while true {
-        try fill(&pendingA, a, &doneA, upTo: window)
-        try fill(&pendingB, b, &doneB, upTo: window)
+        try fill(&pendingA, a, scenes.a, &doneA, upTo: window)
+        try fill(&pendingB, b, scenes.b, &doneB, upTo: window)
         let realignment = Realignment(a: pendingA, b: pendingB, aDone: doneA, bDone: doneB)
         if let found = realignment.pair(final: window >= Self.windowEvents) {
           (i, j) = found
@@ -178,8 +193,8 @@ public struct EventDiffer {
         hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
         open = true
       }
-      for k in 0..<i { hunk.lines.append(Body(side: .removed, body: pendingA.body(k))); hunk.aCount += 1 }
-      for k in 0..<j { hunk.lines.append(Body(side: .added, body: pendingB.body(k))); hunk.bCount += 1 }
+      for k in 0..<i { hunk.lines.append(Body(side: .removed, body: pendingA.body(k), scene: pendingA[k].scene)); hunk.aCount += 1 }
+      for k in 0..<j { hunk.lines.append(Body(side: .added, body: pendingB.body(k), scene: pendingB[k].scene)); hunk.bCount += 1 }
       if i > 0 { recentSeq.a = pendingA[i - 1].seq }
       if j > 0 { recentSeq.b = pendingB[j - 1].seq }
       pendingA.removeFirst(i)

@@ -59,6 +59,8 @@ struct PendingEvents {
     var start: Int, end: Int
     var key: Range<Int>
     var seq: Int64, t: Int64
+    /// The event's scene, as the log's `SceneNamer` named it.
+    var scene: String?
   }
 
   private var bytes: [UInt8] = []
@@ -72,14 +74,14 @@ struct PendingEvents {
   subscript(_ i: Int) -> Entry { entries[head + i] }
 
   /// Copies an event line in, with its closing brace, and indexes its key.
-  mutating func append(_ line: LogScanner.EventLine, key: EventKey) {
+  mutating func append(_ line: LogScanner.EventLine, key: EventKey, scene: String?) {
     let start = bytes.count
     bytes.append(contentsOf: line.bodyWithoutBrace)
     bytes.append(UInt8(ascii: "}"))
     let entry = bytes.withUnsafeBytes { all in
       let body = UnsafeRawBufferPointer(rebasing: all[start...])
       let range = key.range(body, hasBrace: true, start: key.start(line))
-      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound), seq: line.seq, t: line.t)
+      return Entry(start: start, end: all.count, key: (start + range.lowerBound)..<(start + range.upperBound), seq: line.seq, t: line.t, scene: scene)
     }
     entries.append(entry)
   }

@@ -16,7 +16,9 @@ struct Diff: ParsableCommand {
       event sequence and trailer are checked; its hash chain is not (lifesim verify does that).
       What set the runs up differently (iOS, scenes, knobs, seed, scripts) is shown first. Two
       events whose trace lines read the same show the fields that differ ([handled: false]); a
-      hunk that is mostly the same events at other times is named a time shift.
+      hunk that is mostly the same events at other times is named a time shift. Once a run has
+      had two scenes at once (iPad), each hunk's @@ line names the scenes its changed events
+      belong to (docs/diff.md).
 
       Exit status: 0 same, 1 different, 2 trouble (as diff), including a log whose run stopped
       on a script error (its trailer says so) or that ends without a trailer (the diff is
@@ -56,7 +58,8 @@ struct Diff: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
+    var differ = EventDiffer(context: context, ignoreTime: ignoreTime,
+                             scenes: (HunkScenes.namer(for: ra.header), HunkScenes.namer(for: rb.header)))
     var renderer = HunkRenderer(a: a, b: b)
     writeHeaders(HeaderComparison(a: ra.header, b: rb.header))
     let output: (EventDiffer.Hunk) throws -> Void = { hunk in

@@ -28,4 +28,14 @@ import Testing
     let replay = try lifesim(["replay", ok, "--app", "Scripts/apps/overrun.lua"])
     #expect(replay.out.hasPrefix("Departs at event \(event) (t = 0.500000 s):\n"), "\(replay.out)")
   }
+
+  @Test func theDiffOfTheTwoComposersIsQuotedAsPrinted() throws {
+    let perProcess = temp("cookbook-per-process.lifelog"), perScene = temp("cookbook-per-scene.lifelog")
+    _ = try lifesim(["run", "Scripts/scenarios/ipad_draft_per_process.lua", "-o", perProcess, "-q", "--force"])
+    _ = try lifesim(["run", "Scripts/scenarios/ipad_draft_per_scene.lua", "-o", perScene, "-q", "--force"])
+    let diff = try lifesim(["diff", perProcess, perScene, "--context", "1"], env: ["NO_COLOR": "1"])
+    let quoted = try quotedBlock(after: "per_process.lifelog per_scene.lifelog --context 1")
+    #expect(quoted.count == 5 && quoted[0].hasSuffix("@@ Scene#1"), "\(quoted)")
+    #expect(diff.out.contains(quoted.joined(separator: "\n") + "\n"), "\(diff.out)")
+  }
 }

@@ -107,6 +107,21 @@ import Testing
     }
   }
 
+  /// Each log's namer sees every event of its log once, in order, and the hunk keeps its answer
+  /// for the removed and added events (each side its own), not for the unchanged ones.
+  @Test func eachLogsNamerNamesItsRemovedAndAddedEvents() throws {
+    let pa = try writeLog("named-a.lifelog", [.launch(at: 1), .note("a"), .note("b"), .note("c")])
+    let pb = try writeLog("named-b.lifelog", [.launch(at: 1), .note("a"), .note("B"), .note("c")])
+    var seen: (a: [Int64], b: [Int64]) = ([], [])
+    var differ = EventDiffer(context: 1, ignoreTime: false, scenes: (
+      { seen.a.append($0.seq); return "A\($0.seq)" }, { seen.b.append($0.seq); return "B\($0.seq)" }))
+    var hunks: [EventDiffer.Hunk] = []
+    try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pb)) { hunks.append($0) }
+    #expect(seen.a == [1, 2, 3, 4] && seen.b == [1, 2, 3, 4])
+    #expect(hunks.count == 1)
+    #expect(hunks.first?.lines.map(\.scene) == [nil, "A3", "B3", nil])
+  }
+
   @Test func aBodyThatIsNotAnEventFailsToDecode() {
     let line = EventDiffer.Body(side: .same, body: Array(#"{"seq":1}"#.utf8))
     #expect(throws: EventDiffer.Failure.self) { try line.decoded() }
