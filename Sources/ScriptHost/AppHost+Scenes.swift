@@ -36,7 +36,7 @@ extension AppHost {
       guard let self = link.host else { return 0 }
       try Self.requireMethodCall(vm, "requestSceneSessionDestruction")
       guard let n = vm.wholeNumber(2), n >= 1, n <= Int64(Int32.max) else {
-        throw LuaRaise(at: vm, "requestSceneSessionDestruction: expected a scene number (1 names Scene#1), not \(vm.describeValue(2))")
+        throw LuaRaise(at: vm, "requestSceneSessionDestruction: expected a window number (1 names the window Scene#1 opened), not \(vm.describeValue(2))")
       }
       try self.call(.requestSceneDestruction(Int(n)), from: vm)
       return 0
@@ -50,7 +50,7 @@ extension AppHost {
     defer { vm.pop() }
     guard vm.type(-1) != .nil else { return nil }
     guard let n = vm.wholeNumber(-1), n >= 1, n <= Int64(Int32.max) else {
-      throw LuaRaise(at: vm, "requestSceneSessionActivation: \(key) must be a scene number (1 names Scene#1), not \(vm.describeValue(-1))")
+      throw LuaRaise(at: vm, "requestSceneSessionActivation: \(key) must be a window number (1 names the window Scene#1 opened), not \(vm.describeValue(-1))")
     }
     return Int(n)
   }

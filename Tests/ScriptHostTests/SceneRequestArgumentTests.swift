@@ -38,9 +38,9 @@ import Testing
     ("UIApplication.shared:requestSceneSessionActivation { 1 }",
      "requestSceneSessionActivation: unexpected positional entry [1]; options are named: activity, session"),
     ("UIApplication.shared:requestSceneSessionActivation { session = \"1\" }",
-     "requestSceneSessionActivation: session must be a scene number (1 names Scene#1), not \"1\""),
+     "requestSceneSessionActivation: session must be a window number (1 names the window Scene#1 opened), not \"1\""),
     ("UIApplication.shared:requestSceneSessionActivation { session = 0 }",
-     "requestSceneSessionActivation: session must be a scene number (1 names Scene#1), not 0"),
+     "requestSceneSessionActivation: session must be a window number (1 names the window Scene#1 opened), not 0"),
     ("UIApplication.shared:requestSceneSessionActivation { activity = 3 }",
      "requestSceneSessionActivation: activity must be a string, not 3"),
     ("UIApplication.shared:requestSceneSessionActivation(1)",
@@ -48,9 +48,9 @@ import Testing
     ("UIApplication.shared.requestSceneSessionActivation {}",
      "requestSceneSessionActivation: call it with ':' — UIApplication.shared:requestSceneSessionActivation(…), not UIApplication.shared.requestSceneSessionActivation(…)"),
     ("UIApplication.shared:requestSceneSessionDestruction(1.5)",
-     "requestSceneSessionDestruction: expected a scene number (1 names Scene#1), not 1.5"),
+     "requestSceneSessionDestruction: expected a window number (1 names the window Scene#1 opened), not 1.5"),
     ("UIApplication.shared:requestSceneSessionDestruction { session = 2 }",
-     "requestSceneSessionDestruction: expected a scene number (1 names Scene#1), not a table"),
+     "requestSceneSessionDestruction: expected a window number (1 names the window Scene#1 opened), not a table"),
     ("UIApplication.shared.requestSceneSessionDestruction(2)",
      "requestSceneSessionDestruction: call it with ':' — UIApplication.shared:requestSceneSessionDestruction(…), not UIApplication.shared.requestSceneSessionDestruction(…)"),
   ])
@@ -63,7 +63,7 @@ import Testing
   /// An argument after the ones a call takes is ignored, as every app call ignores it: the
   /// request is served as without it.
   @Test(arguments: [
-    ("UIApplication.shared:requestSceneSessionDestruction(2, 3)", "expect_state(\"unattached\", 2)\nexpect_state(\"background\", 1)"),
+    ("UIApplication.shared:requestSceneSessionDestruction(2, 3)", "expect_state(\"background\", 1)\nexpect_state(\"suspended\")"),
     ("UIApplication.shared:requestSceneSessionActivation({ session = 1 }, \"x\")", "expect_state(\"active\", 1)\nexpect_state(\"background\", 2)"),
   ])
   func anArgumentAfterTheOnesACallTakesIsIgnored(_ call: String, _ expectations: String) throws {
