@@ -23,6 +23,8 @@ public struct ProfileReport: Sendable {
   public let scenes: Bool
   /// The SDK the app is built with.
   public let sdk: Int
+  /// The device (`--device ipad`: several windows; the knobs are the same).
+  public let device: Profile.Device
   /// The release before `ios` (nil for the oldest modelled).
   public let previousRelease: Int?
   /// Whether the previous release used scenes, when that differs.
@@ -31,19 +33,22 @@ public struct ProfileReport: Sendable {
 
   /// The report for `ios` (one of `Profile.releases`) and an app built with `sdk` (nil: the
   /// version's default); `scenes` nil: the version's default. The previous release is compared
-  /// with the same choice of scenes and SDK.
-  public init(ios: Int, scenes: Bool?, sdk: Int? = nil) throws(ScenarioError) {
+  /// with the same choice of scenes and SDK. An iPad needs iOS 13 and scenes.
+  public init(ios: Int, scenes: Bool?, sdk: Int? = nil, device: Profile.Device = .iphone) throws(ScenarioError) {
     guard Profile.releases.contains(ios) else {
       throw ScenarioError("iOS \(ios) is not a release lifesim models (\(Profile.releasesText))")
     }
     if let sdk, !Profile.releases.contains(sdk) {
       throw ScenarioError("SDK \(sdk) is not a release lifesim models (\(Profile.releasesText))")
     }
-    let profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
+    var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
+    profile.device = device
+    if let problem = profile.deviceProblem { throw ScenarioError(problem) }
     let before = Profile.releases.last { $0 < ios }.map { Profile(ios: $0, scenes: scenes == false ? false : nil, sdk: sdk) }
     self.ios = ios
     self.scenes = profile.scenes
     self.sdk = profile.sdk
+    self.device = device
     previousRelease = before?.ios
     previousScenes = before.flatMap { $0.scenes == profile.scenes ? nil : $0.scenes }
     rows = Profile.knobs.map { knob in

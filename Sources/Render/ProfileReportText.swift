@@ -10,7 +10,8 @@ extension ProfileReport {
     let r = self
     let nameWidth = r.rows.map(\.name.count).max() ?? 0, unitWidth = r.rows.map(\.unit.count).max() ?? 0
     func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: width - s.count) }
-    var lines = ["iOS \(r.ios), SDK \(r.sdk), \(r.scenes ? "with scenes" : "sceneless"): the profile a run uses unless a scenario's knobs override it",
+    let on = r.device == .ipad ? ", on iPad" : ""
+    var lines = ["iOS \(r.ios), SDK \(r.sdk), \(r.scenes ? "with scenes" : "sceneless")\(on): the profile a run uses unless a scenario's knobs override it",
                  "", pad("knob", nameWidth) + "  " + pad("unit", unitWidth) + "  value"]
     lines += r.rows.map { pad($0.name, nameWidth) + "  " + pad($0.unit, unitWidth) + "  " + $0.value }
     lines.append("")
@@ -28,6 +29,7 @@ extension ProfileReport {
   package var json: JSONValue {
     let r = self
     var fields: [(String, JSONValue)] = [("ios", .int(Int64(r.ios))), ("sdk", .int(Int64(r.sdk))), ("scenes", .bool(r.scenes))]
+    if r.device == .ipad { fields.append(("device", .string(r.device.rawValue))) }
     fields.append(("knobs", .array(r.rows.map { .object([("name", .string($0.name)), ("unit", .string($0.unit)), ("value", $0.json)]) })))
     if let previous = r.previousRelease {
       var changes: [JSONValue] = r.previousScenes.map { [.object([("name", .string("scenes")), ("from", .bool($0)), ("to", .bool(r.scenes))])] } ?? []

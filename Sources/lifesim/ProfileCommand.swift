@@ -15,6 +15,7 @@ struct ProfileCommand: ParsableCommand {
         lifesim profile --ios 13
         lifesim profile --ios 26 --no-scenes --json
         lifesim profile --ios 27 --sdk 27 --no-scenes
+        lifesim profile --ios 26 --device ipad
       """)
   )
 
@@ -26,6 +27,9 @@ struct ProfileCommand: ParsableCommand {
   @Flag(help: "The profile of an app without the UIScene life cycle (app delegate only).")
   var noScenes = false
 
+  @Option(help: "The device: iphone (default) or ipad (several windows; needs iOS 13 or later and scenes).")
+  var device: String = Profile.Device.iphone.rawValue
+
   @Flag(help: "Print one JSON object instead of the table.")
   var json = false
 
@@ -33,12 +37,16 @@ struct ProfileCommand: ParsableCommand {
     if !Profile.releases.contains(ios) {
       throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
     }
+    if Profile.Device(rawValue: device) == nil {
+      throw ValidationError("--device must be iphone or ipad, not \(ShellCommand.quote(device))")
+    }
   }
 
   func run() throws {
     defer { Terminal.flush() }
     let report: ProfileReport
-    do { report = try ProfileReport(ios: ios, scenes: noScenes ? false : nil, sdk: sdkOption.sdk) } catch {
+    do { report = try ProfileReport(ios: ios, scenes: noScenes ? false : nil, sdk: sdkOption.sdk,
+                                                         device: Profile.Device(rawValue: device) ?? .iphone) } catch {
       throw ValidationError(error.message)
     }
     if json {

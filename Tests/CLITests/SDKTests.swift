@@ -102,4 +102,15 @@ import Testing
     let refused = try lifesim(["profile", "--ios", "27", "--sdk", "19"])
     #expect(refused.status == 2 && refused.err.hasPrefix("lifesim: --sdk must be a released iOS SDK (12 to 18, 26, or 27), not 19\n"))
   }
+
+  @Test func profileShowsTheDevice() throws {
+    let text = try lifesim(["profile", "--ios", "26", "--device", "ipad"])
+    #expect(text.status == 0 && text.out.hasPrefix("iOS 26, SDK 26, with scenes, on iPad: the profile a run uses unless a scenario's knobs override it\n"))
+    let json = try lifesim(["profile", "--ios", "26", "--device", "ipad", "--json"])
+    #expect(json.out.hasPrefix(#"{"ios":26,"sdk":26,"scenes":true,"device":"ipad","knobs":"#))
+    let old = try lifesim(["profile", "--ios", "12", "--device", "ipad"])
+    #expect(old.status == 2 && old.err.hasPrefix("lifesim: device \"ipad\" needs iOS 13 or later (ios = 12)\n"), "\(old.err)")
+    let watch = try lifesim(["profile", "--device", "watch\u{1B}[31m"])
+    #expect(watch.status == 2 && watch.err.hasPrefix("lifesim: --device must be iphone or ipad, not 'watch'\"$(printf '\\033')\"'[31m'\n"), "\(watch.err)")
+  }
 }

@@ -47,4 +47,13 @@ import Testing
       try ProfileReport(ios: 27, scenes: nil, sdk: 11)
     }
   }
+
+  @Test("an iPad's profile has the same knobs; it needs iOS 13 and scenes")
+  func iPad() throws {
+    let r = try ProfileReport(ios: 26, scenes: nil, device: .ipad)
+    let iPhone = try ProfileReport(ios: 26, scenes: nil)
+    #expect(r.device == .ipad && r.rows == iPhone.rows)
+    #expect(throws: ScenarioError("device \"ipad\" needs iOS 13 or later (ios = 12)")) { try ProfileReport(ios: 12, scenes: nil, device: .ipad) }
+    #expect(throws: ScenarioError("device \"ipad\" needs scenes (scenes = false)")) { try ProfileReport(ios: 17, scenes: false, device: .ipad) }
+  }
 }
