@@ -65,6 +65,27 @@ extension SeveralScenesTests {
     #expect(result.state.sessions.map(\.scene) == ["Scene#3", "Scene#4"])
   }
 
+  /// iPadOS 26 windows (T118): the window reconnected by `focus(1)` comes with its own activity
+  /// and the window in front stays active; only the two windows' controllers hear of it.
+  @Test(arguments: [26, 27])
+  func windowing26ReconnectsAReleasedWindowBesideTheActiveOne(ios: Int) throws {
+    let (result, lines) = try run(Self.twoWindowsReclaimed + """
+      launch()
+      print("mark")
+      focus(1)
+      expect_state("active", 1)
+      expect_state("active", 2)
+      """, ios: ios, knobs: "ipadWindowing26 = true", app: Self.restoringApp)
+    #expect(lines == [
+      "+Scene#4", "Scene#4.SceneDelegate.willConnectTo", "Editor#4.viewDidLoad", "Editor#4.viewWillAppear",
+      "Scene#4.SceneDelegate.sceneWillEnterForeground", "Scene#4.SceneDelegate.restoreInteractionStateWith",
+      "Scene#4.SceneDelegate.sceneDidBecomeActive", "Editor#4.viewDidAppear",
+      "Editor#3.traitCollectionDidChange", "Editor#4.traitCollectionDidChange",
+    ])
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(result.state.store["restored.Scene#3"] == .string("bye") && result.state.store["restored.Scene#4"] == .string("hello"))
+  }
+
   /// After jetsam, `focus(1)` on the app not running launches it into window 1: it reconnects
   /// first, with its activity, and window 2 stays unattached.
   /// The expectations name a window by its first scene while that scene holds it, and both once
