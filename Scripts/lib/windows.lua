@@ -32,11 +32,12 @@ function windows.drafts_after_jetsam(first, second)
   memory_pressure()
   expect_terminated("jetsam")
   launch()
-  expect_state("active", 2)
+  expect_state("active", 3)
   expect_state("unattached", 1)
   expect_no_calls { "configurationForConnecting" }
   focus(1)
-  expect_state("active", 1)
+  expect_state("active", 4)
+  expect_state("background", 3)
   expect_calls { "Scene#4.willConnectTo" }
   return stored("shown.Scene#4"), stored("shown.Scene#3")
 end

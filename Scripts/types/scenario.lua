@@ -121,7 +121,7 @@ function side_by_side(a, b) end
 ---iPad Split View: the divider moves: each visible scene resigns, resizes and becomes active again.
 function drag_divider() end
 
----The application's state; with n, window n's ("active", "inactive", "background", "unattached").
+---The application's state; with n, scene Scene#n's ("active", "inactive", "background", "unattached").
 ---@param state AppStateName|"unattached"
 ---@param n? integer
 function expect_state(state, n) end

@@ -109,7 +109,10 @@ public enum EventBody: Equatable, Sendable {
   // transitions
   case applicationStateChanged(from: ApplicationState, to: ApplicationState)
   case sceneActivationChanged(scene: String, from: SceneActivation, to: SceneActivation)
-  case sceneConnected(scene: String)
+  /// A scene connected to a session: a new one (made just before), or a kept one. It names the
+  /// window it reconnects once the app has had several scenes (nil: the session
+  /// `sessionToReconnect` names, the only one in a one-scene log).
+  case sceneConnected(scene: String, session: Int? = nil)
   case sceneDisconnected(scene: String)
   /// A scene session was created (for the scene about to connect) or discarded. A discard names
   /// its session once the app has had several scenes (nil: the session of the scene released

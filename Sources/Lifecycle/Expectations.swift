@@ -90,21 +90,19 @@ public enum ExpectationName {
 }
 
 extension Simulator {
-  /// `expect_state(s, n)`: window `n`'s scene state (active, inactive, background, or unattached
-  /// when its session is kept but no scene is connected to it); a window that is not open fails.
+  /// `expect_state(s, n)`: scene `Scene#n`'s state (active, inactive, background, or unattached
+  /// when not connected). It names the scene as the log does, in connection order; the window
+  /// verbs name windows (`SceneSession.number`), which keep their number across scenes.
   public func expectSceneState(_ expected: SceneActivation, scene n: Int, at: String? = nil) {
-    guard let session = state.session(numbered: n) else {
-      return emit(.expectationChecked(name: ExpectationName.state, passed: false,
-                                      message: "expected window \(n) \(expected.luaName), but no window \(n) is open (open: \(state.openWindowsText))",
-                                      at: at))
-    }
-    let actual = session.scene.flatMap { label in state.scenes.first { $0.label == label }?.activation } ?? .unattached
-    let passed = actual == expected
-    // Window n is Scene#n's until a later scene reconnects it: then both are named.
     let label = SceneState.label(number: n)
-    let name = session.scene == nil || session.scene == label ? label : "window \(n) (\(session.scene ?? ""))"
+    guard n >= 1, n <= state.scenesConnected else {
+      return emit(.expectationChecked(name: ExpectationName.state, passed: false,
+                                      message: "expected \(label) \(expected.luaName), but no \(label) has connected", at: at))
+    }
+    let actual = state.scenes.first { $0.label == label }?.activation ?? .unattached
+    let passed = actual == expected
     emit(.expectationChecked(name: ExpectationName.state, passed: passed,
-                 message: passed ? "\(name) is \(actual.luaName)" : "expected \(name) \(expected.luaName), but it is \(actual.luaName)",
+                 message: passed ? "\(label) is \(actual.luaName)" : "expected \(label) \(expected.luaName), but it is \(actual.luaName)",
                  at: at))
   }
 

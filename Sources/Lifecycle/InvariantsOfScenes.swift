@@ -35,7 +35,7 @@ package struct InvariantsOfScenes {
   /// Follows one event of the run, in order.
   package mutating func record(_ event: Event) {
     switch event.body {
-    case let .sceneConnected(scene): connected.append((scene, []))
+    case let .sceneConnected(scene, _): connected.append((scene, []))
     case let .sceneDisconnected(scene):
       guard let i = connected.firstIndex(where: { $0.scene == scene }) else { return }
       gone.insert(scene)

@@ -96,11 +96,11 @@ extension LifecycleState {
     if let n = session(ofScene: label)?.number { moveSessionToFront(n) }
   }
 
-  mutating func connectScene(_ label: String) {
+  mutating func connectScene(_ label: String, session: Int?) {
     scenes.append(SceneState(label: label))
     scenesConnected += 1
     if scenes.count > 1 { severalScenesSeen = true }
-    attachSession(to: label)
+    attachSession(to: label, number: session)
   }
 
   /// The scene, its delegate and its window's controllers are released with it; its session stays.

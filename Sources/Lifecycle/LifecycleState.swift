@@ -181,7 +181,7 @@ extension LifecycleState {
       applicationState = to
       backgroundSince = to == .background ? event.t : nil
     case let .sceneActivationChanged(scene, _, to): changeScene(scene) { $0.activation = to }
-    case let .sceneConnected(label): connectScene(label)
+    case let .sceneConnected(label, session): connectScene(label, session: session)
     case let .sceneDisconnected(label): disconnectScene(label)
     case let .sceneSessionChanged(created, number): changeSessions(created: created, number: number)
     case let .rootBuilt(container, navigation, labels, scene): buildRoot(container, navigation: navigation, labels, scene: scene)

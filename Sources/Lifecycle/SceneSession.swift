@@ -64,15 +64,17 @@ extension LifecycleState {
       return
     }
     sessionDiscardPending = true
-    guard let i = number.flatMap({ n in sessions.firstIndex { $0.number == n } })
-      ?? lastDetachedSession.flatMap({ n in sessions.firstIndex { $0.number == n } }) ?? sessions.indices.first else { return }
-    let gone = sessions.remove(at: i)
-    if let activity = gone.restorationActivity { restorationActivityOfDiscardedSession = activity }
+    let unnamed = lastDetachedSession.flatMap { n in sessions.firstIndex { $0.number == n } } ?? sessions.indices.first
+    guard let i = number.map({ n in sessions.firstIndex { $0.number == n } }) ?? unnamed else { return }
+    // A force quit discards the windows frontmost last: the activity left is that window's.
+    restorationActivityOfDiscardedSession = sessions.remove(at: i).restorationActivity
   }
 
-  /// Scene `label` connects to the session `sessionToReconnect` names (a new one is the last).
-  mutating func attachSession(to label: String) {
-    guard let i = sessions.lastIndex(where: { $0.scene == nil }) else { return }
+  /// Scene `label` connects to unattached session `number`, or without one to the session
+  /// `sessionToReconnect` names (a new one is the last).
+  mutating func attachSession(to label: String, number: Int?) {
+    let named = number.flatMap { n in sessions.firstIndex { $0.number == n && $0.scene == nil } }
+    guard let i = named ?? sessions.lastIndex(where: { $0.scene == nil }) else { return }
     var session = sessions.remove(at: i)
     session.scene = label
     sessions.append(session)

@@ -126,15 +126,19 @@ extension Simulator {
   }
 
   /// Scene apps: [didDiscardSceneSessions] [configurationForConnecting] willConnectTo, the root,
-  /// foreground, active. A kept unattached session reconnects (the one whose window was frontmost
-  /// last, `sessionToReconnect`) without `configurationForConnecting`; else a new one is made.
+  /// foreground, active. A kept unattached session reconnects (the window `focus(n)` named, else
+  /// the one frontmost last, `sessionToReconnect`) without `configurationForConnecting`; else a
+  /// new one is made.
   func connectScene(url: String?) throws(ProcessEnded) {
     try reportDiscardedSessions()
-    if state.sessionToReconnect == nil {
+    let focused = windowToReconnect.flatMap { state.session(numbered: $0) }.flatMap { $0.scene == nil ? $0 : nil }
+    windowToReconnect = nil
+    let kept = focused ?? state.sessionToReconnect
+    if kept == nil {
       try deliver(.configurationForConnecting, "AppDelegate")
       emit(.sceneSessionChanged(created: true))
     }
-    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1), session: state.sessionNamedInEvents(kept)))
     try buildRoot()
     try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload())
     try showConnectedScene(restoring: true)
@@ -163,9 +167,10 @@ extension Simulator {
 
   /// Back from background or suspension (the process still exists).
   func returnToForeground(url: String?) throws(ProcessEnded) {
-    if profile.scenes, state.scenes.isEmpty {
-      // Launched in the background, or its scene was disconnected: connecting one now is a
-      // launch, under the launch watchdog (the hang rule applies once it is done).
+    if profile.scenes, state.scenes.isEmpty || state.sessions.last?.scene == nil {
+      // Launched in the background, or its scene (the window frontmost last) was disconnected:
+      // connecting one now is a launch, under the launch watchdog (the hang rule applies once
+      // it is done).
       launching = true
       scheduler.arm(.launch)
       defer { launching = false; scheduler.disarmInnermost() }

@@ -65,14 +65,18 @@ extension Simulator {
   /// relaunch, `disconnect_scene`) reconnects: the input's fold made its session the next to.
   func focus(session n: Int) throws(ProcessEnded) {
     guard let label = state.session(numbered: n)?.scene else {
-      // No scene connected: a launch, or a return that connects one, takes this session.
-      if state.process == .notRunning || state.scenes.isEmpty { return try userLaunch(url: nil) }
-      return try reconnectSession(activity: nil)
+      windowToReconnect = n
+      // The input's fold made it the window frontmost last: a launch, or a return, reconnects it.
+      if state.process == .notRunning || state.process == .prewarmed || state.applicationState == .background {
+        return try userLaunch(url: nil)
+      }
+      windowToReconnect = nil
+      return try reconnectSession(n, activity: nil)
     }
     // The input's fold brought it to the end of `scenes`: the one before it was frontmost.
     let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
     let previousFront = state.scenes.dropLast().last?.label
-    if state.process == .suspended { emit(.resumed) }
+    try resumeForTheUser()
     try bringForward(label)
     try leave(previous, front: previousFront)
   }
@@ -80,7 +84,7 @@ extension Simulator {
   /// `side_by_side(a, b)`: both scenes foreground active; any other foreground scene enters the background.
   func sideBySide(_ a: String, _ b: String) throws(ProcessEnded) {
     let others = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != a && $0 != b }
-    if state.process == .suspended { emit(.resumed) }
+    try resumeForTheUser()
     try bringForward(a)
     try bringForward(b)
     for label in others where !profile.ipadWindowing26 { try sendBack(label) }
@@ -178,9 +182,13 @@ extension Simulator {
 
   /// Session `n` activated (the fold brought its scene frontmost, or made it the next to
   /// reconnect): a connected scene comes forward as with `focus`, then receives the activity
-  /// through `scene(_:continue:)` (S137); an unattached session reconnects.
+  /// through `scene(_:continue:)` (S137); an unattached session reconnects. A window closed since
+  /// the request (by an earlier request of the same code) is not served.
   private func activateSession(_ n: Int, activity: String?) throws(ProcessEnded) {
-    guard let label = state.session(numbered: n)?.scene else { return try reconnectSession(activity: activity) }
+    guard let session = state.session(numbered: n) else {
+      return note("sceneRequestDenied", "UIApplication.requestSceneSessionActivation denied: window \(n) was closed before it was served")
+    }
+    guard let label = session.scene else { return try reconnectSession(n, activity: activity) }
     let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
     try bringForward(label)
     try leave(previous, front: state.scenes.dropLast().last?.label)
@@ -190,14 +198,14 @@ extension Simulator {
     }
   }
 
-  /// The kept session of a scene UIKit released (the request's or the focus's fold made it the
-  /// next to reconnect): a new scene connects without `configurationForConnecting` (W3), with
-  /// the activity in its connection options and the session's restoration activity, and comes
-  /// on screen frontmost.
-  private func reconnectSession(activity: String?) throws(ProcessEnded) {
+  /// Window `n`'s kept session, whose scene UIKit released, while another window is on screen
+  /// (`focus(n)`, an activation request): a new scene connects to it without
+  /// `configurationForConnecting` (W3), with the activity in its connection options and the
+  /// session's restoration activity, and comes on screen frontmost.
+  private func reconnectSession(_ n: Int, activity: String?) throws(ProcessEnded) {
     let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
-    if state.process == .suspended { emit(.resumed) }
-    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
+    emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1),
+                         session: state.sessionNamedInEvents(state.session(numbered: n))))
     try buildRoot()
     try deliver(.willConnectTo, "SceneDelegate", payload: windowConnectionPayload(activity))
     try showConnectedScene(restoring: true)
@@ -212,6 +220,14 @@ extension Simulator {
     }
     let members = [options, connectionSessionPayload()].compactMap { $0?.objectValue }.flatMap { $0 }
     return members.isEmpty ? nil : .object(members)
+  }
+
+  /// A suspended app the user brings a window of forward runs again, and hears first what was
+  /// queued for its return to the foreground (as `launch()` does).
+  private func resumeForTheUser() throws(ProcessEnded) {
+    guard state.process == .suspended else { return }
+    emit(.resumed)
+    try deliverQueued(foreground: true)
   }
 
   /// Scene `label` comes to the foreground (from the background) and becomes active.

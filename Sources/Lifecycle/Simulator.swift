@@ -37,6 +37,9 @@ public final class Simulator: AppServices {
   /// The app's scene requests (`requestSceneSessionActivation`…) not yet served: UIKit serves
   /// them once the app code that made them has returned (Simulator+Scenes.swift).
   var sceneRequests: [AppCall] = []
+  /// The window `focus(n)` launches or returns the app into: the next connection reconnects it,
+  /// whatever app code asked for in between.
+  var windowToReconnect: Int?
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {

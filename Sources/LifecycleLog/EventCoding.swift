@@ -18,7 +18,9 @@ extension EventBody {
     case let .sceneActivationChanged(scene, from, to):
       w.field("name", "activationState"); w.field("target", scene)
       w.field("from", from.rawValue); w.field("to", to.rawValue)
-    case let .sceneConnected(scene): w.field("name", "sceneConnected"); w.field("target", scene)
+    case let .sceneConnected(scene, session):
+      w.field("name", "sceneConnected"); w.field("target", scene)
+      if let session { w.field("session", session) }
     case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
     case let .sceneSessionChanged(created, session):
       w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
@@ -209,7 +211,7 @@ extension Event {
     case "applicationState": return .applicationStateChanged(from: try r.raw("from"), to: try r.raw("to"))
     case "activationState":
       return .sceneActivationChanged(scene: try r.str("target"), from: try r.raw("from"), to: try r.raw("to"))
-    case "sceneConnected": return .sceneConnected(scene: try r.str("target"))
+    case "sceneConnected": return .sceneConnected(scene: try r.str("target"), session: try r.sessionNumber())
     case "sceneDisconnected": return .sceneDisconnected(scene: try r.str("target"))
     case "sceneSession": return .sceneSessionChanged(created: try r.str("to") == "created", session: try r.sessionNumber())
     case "rootViewController":

@@ -18,8 +18,8 @@ struct FieldReader<Fields: EventFields> {
 
   /// The scene session an event names (`session`), if any: a number from 1 to `Int32.max`.
   func sessionNumber() throws(Event.DecodingError) -> Int? {
-    guard fields["session"] != nil else { return nil }
-    let v = try int("session")
+    guard let value = fields["session"] else { return nil }
+    guard let v = value.intValue else { throw fail("session must be a whole number, not \(value.canonicalText.prefix(40))") }
     guard (1...Int64(Int32.max)).contains(v) else { throw fail("session \(v) is outside its range 1…\(Int32.max)") }
     return Int(v)
   }

@@ -8,7 +8,7 @@ package enum EventScene {
   /// `state`: the run's state with `body` folded in.
   package static func of(_ body: EventBody, in state: LifecycleState) -> String? {
     switch body {
-    case let .sceneActivationChanged(scene, _, _), let .sceneConnected(scene), let .sceneDisconnected(scene):
+    case let .sceneActivationChanged(scene, _, _), let .sceneConnected(scene, _), let .sceneDisconnected(scene):
       return scene
     case .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected:
       return body.viewControllerScene ?? state.frontScene?.label

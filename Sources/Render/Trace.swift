@@ -25,7 +25,7 @@ package struct TraceFormatter {
       text = "  ◆ applicationState \(from.rawValue) → \(to.rawValue)"
     case let .sceneActivationChanged(scene, from, to):
       text = Self.plain("  ◆ \(scene) \(from.rawValue) → \(to.rawValue)")
-    case let .sceneConnected(scene): text = Self.plain("  ◆ \(scene) connected")
+    case let .sceneConnected(scene, session): text = Self.plain("  ◆ \(scene) connected" + (session.map { " (window \($0))" } ?? ""))
     case let .sceneDisconnected(scene): text = Self.plain("  ◆ \(scene) disconnected")
     case let .sceneSessionChanged(created, session):
       text = "  ◆ " + (session.map { "window \($0)'s scene session" } ?? "scene session") + (created ? " created" : " discarded")

@@ -325,7 +325,7 @@ final class ScenarioHost {
       throw scriptError(vm, "expect_state: a scene's state is \(VerbSpec.oneOf(words))")
     }
     guard let n = vm.wholeNumber(2), n >= 1, n <= Int64(Int32.max) else {
-      throw scriptError(vm, "expect_state: expected a window number (1 names the window Scene#1 opened), not \(vm.describeValue(2))")
+      throw scriptError(vm, "expect_state: expected a scene number (1 names Scene#1), not \(vm.describeValue(2))")
     }
     try start()
     simulator?.expectSceneState(expected, scene: Int(n), at: location(vm))

@@ -141,7 +141,7 @@ import Testing
     for input: Input in [.launch(url: nil), .appSwitcher, .forceQuit, .launch(url: nil), .home, .disconnectScene(2), .launch(url: nil)] {
       try sim.perform(input, at: "s.lua:1")
     }
-    let connected = recorded.compactMap { e -> String? in if case let .sceneConnected(label) = e.body { return label }; return nil }
+    let connected = recorded.compactMap { e -> String? in if case let .sceneConnected(label, _) = e.body { return label }; return nil }
     #expect(connected == ["Scene#1", "Scene#2", "Scene#3"])
     #expect(recorded.contains { if case .rootBuilt = $0.body { return true }; return false })
     #expect(recorded.allSatisfy { $0.body.viewControllerScene == nil })
@@ -193,6 +193,20 @@ import Testing
     // One without a number (a one-scene log) ends the session of the scene released last, else the first.
     s.fold(.sceneSessionChanged(created: false), at: 6) { $0.sessions = [] }
     s.fold(.sceneSessionChanged(created: false), at: 7) { _ in }
+  }
+
+  /// A discard without a number (an iPad log written before windows were named) ends the session
+  /// of the scene released last, not the first one kept.
+  @Test func anUnnamedDiscardEndsTheSessionOfTheSceneReleasedLast() {
+    var s = twoWindows()
+    s.fold(.sceneDisconnected(scene: "Scene#2"), at: 5) {
+      $0.scenes.removeLast(); $0.sessions[1].scene = nil; $0.lastDetachedSession = 2
+    }
+    s.fold(.sceneSessionChanged(created: false), at: 6) {
+      $0.sessions = [SceneSession(number: 1, scene: "Scene#1")]; $0.sessionDiscardPending = true
+    }
+    // A discard naming a window no longer kept ends none.
+    s.fold(.sceneSessionChanged(created: false, session: 7), at: 7) { _ in }
   }
 
   @Test func aReleasedWindowReconnectsByTheOrderItWasLastFrontmost() {

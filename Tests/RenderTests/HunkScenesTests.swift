@@ -23,7 +23,7 @@ import Testing
   /// Until a second scene connects, nothing is named (the trace names no scene either).
   @Test func nothingIsNamedBeforeTheRunHasTwoScenes() throws {
     let events = try Self.named()
-    let second = try #require(events.firstIndex { if case .sceneConnected("Scene#2") = $0.event.body { true } else { false } })
+    let second = try #require(events.firstIndex { if case .sceneConnected("Scene#2", _) = $0.event.body { true } else { false } })
     #expect(events[..<second].allSatisfy { $0.scene == nil })
     #expect(events[second].scene == "Scene#2")
   }

@@ -43,12 +43,12 @@ extension SeveralScenesTests {
   func eachWindowComesBackWithItsOwnActivityAfterJetsam(ios: Int) throws {
     let (result, lines) = try run(Self.twoWindowsReclaimed + """
       launch()
-      expect_state("active", 2)
+      expect_state("active", 3)
       expect_state("unattached", 1)
       print("mark")
       focus(1)
-      expect_state("active", 1)
-      expect_state("background", 2)
+      expect_state("active", 4)
+      expect_state("background", 3)
       expect_calls { "Scene#4.willConnectTo" }
       """, ios: ios, app: Self.restoringApp)
     let restore = ios >= 15 ? ["Scene#4.SceneDelegate.restoreInteractionStateWith"] : []
@@ -73,8 +73,8 @@ extension SeveralScenesTests {
       launch()
       print("mark")
       focus(1)
-      expect_state("active", 1)
-      expect_state("active", 2)
+      expect_state("active", 4)
+      expect_state("active", 3)
       """, ios: ios, knobs: "ipadWindowing26 = true", app: Self.restoringApp)
     #expect(lines == [
       "+Scene#4", "Scene#4.SceneDelegate.willConnectTo", "Editor#4.viewDidLoad", "Editor#4.viewWillAppear",
@@ -88,14 +88,14 @@ extension SeveralScenesTests {
 
   /// After jetsam, `focus(1)` on the app not running launches it into window 1: it reconnects
   /// first, with its activity, and window 2 stays unattached.
-  /// The expectations name a window by its first scene while that scene holds it, and both once
-  /// a later scene does.
+  /// `expect_state(s, n)` names scenes as the log does: window 1 is held by `Scene#3`, and the
+  /// released `Scene#2` is unattached.
   @Test func focusingAReleasedWindowOfAnAppNotRunningLaunchesIntoIt() throws {
     let run = try runScripts(app: Self.restoringApp, scenario: """
       scenario { app = "app.lua", ios = 17, device = "ipad" }
       \(Self.twoWindowsReclaimed)
       focus(1)
-      expect_state("active", 1)
+      expect_state("active", 3)
       expect_state("unattached", 2)
       expect_no_calls { "configurationForConnecting" }
       """)
@@ -104,7 +104,8 @@ extension SeveralScenesTests {
     let messages = run.events.compactMap { e -> String? in
       if case let .expectationChecked(name, _, message, _) = e.body, name == "expect_state" { return message } else { return nil }
     }
-    #expect(messages == ["window 1 (Scene#3) is active", "Scene#2 is unattached"])
+    #expect(messages == ["Scene#3 is active", "Scene#2 is unattached"])
+    #expect(run.result.state.sessions.map(\.scene) == [nil, "Scene#3"])
   }
 
   /// A window the user closes loses its activity with its session; the other keeps its own, and
@@ -184,5 +185,124 @@ extension SeveralScenesTests {
       """)
     #expect(result.exitStatus == 0, "\(result.error ?? "")")
     #expect(lines.prefix(2) == ["BGTask#com.example.cleanup.expirationHandler", "Scene#1.SceneDelegate.sceneWillEnterForeground"])
+  }
+
+  /// An app that asks for several windows: two requests from one action, and a window closed
+  /// then asked for again.
+  static let askingApp = """
+    app { root = "Editor", multipleScenes = true }
+    controller "Editor" { actions = {
+      both = function(vc, a, b)
+        UIApplication.shared:requestSceneSessionActivation { session = a, activity = "a" }
+        UIApplication.shared:requestSceneSessionActivation { session = b, activity = "b" }
+      end,
+      closeThenAsk = function(vc, n)
+        UIApplication.shared:requestSceneSessionDestruction(n)
+        UIApplication.shared:requestSceneSessionActivation { session = n }
+      end,
+    } }
+    """
+
+  /// Two released windows asked for from one action reconnect each to its own session, in the
+  /// order asked (UIKit serves them once the action returns).
+  @Test func twoRequestsReconnectTheWindowsTheyName() throws {
+    let run = try runScripts(app: Self.askingApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      launch()
+      open_window()
+      open_window()
+      disconnect_scene(1)
+      disconnect_scene(2)
+      act("both", 1, 2)
+      expect_state("active", 5)
+      expect_state("background", 4)
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.sessions.map(\.number) == [3, 1, 2])
+    #expect(run.result.state.sessions.map(\.scene) == ["Scene#3", "Scene#4", "Scene#5"])
+    let connected = run.events.compactMap { e -> String? in
+      if case let .sceneConnected(scene, session) = e.body { return "\(scene) \(session.map(String.init) ?? "-")" } else { return nil }
+    }
+    #expect(connected == ["Scene#1 -", "Scene#2 -", "Scene#3 -", "Scene#4 1", "Scene#5 2"])
+  }
+
+  /// A window closed by the same action that then asks for it is not served: no scene connects
+  /// without a session.
+  @Test func aWindowClosedBeforeItsRequestIsServedIsNotReconnected() throws {
+    let run = try runScripts(app: Self.askingApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      launch()
+      open_window()
+      focus(1)
+      act("closeThenAsk", 2)
+      expect_state("active", 1)
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.scenesConnected == 2 && run.result.state.sessions == [SceneSession(number: 1, scene: "Scene#1")])
+    #expect(Self.notes(run.events, "sceneRequestDenied")
+              == ["UIApplication.requestSceneSessionActivation denied: window 2 was closed before it was served"])
+  }
+
+  /// Knob `forceQuitKeepsRestoration` (a radar on iOS 15): the activity the next new session gets
+  /// is the window in front's, even when another window had one.
+  @Test func aForceQuitThatKeepsRestorationKeepsTheFrontWindowsActivity() throws {
+    let (result, _) = try run("""
+      launch()
+      act("type", "one")
+      open_window()
+      app_switcher()
+      force_quit()
+      expect_state("not_running")
+      launch()
+      expect_calls { "configurationForConnecting" }
+      """, knobs: "forceQuitKeepsRestoration = true", app: Self.restoringApp)
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(result.state.store["restored.Scene#3"] == .string("nothing"))
+  }
+
+  /// A window whose scene a relaunch left unattached is closed with no scene to disconnect: its
+  /// session is discarded, and a running app hears of it at once.
+  @Test func closingAnUnattachedWindowDiscardsItsSession() throws {
+    let (result, lines) = try run(Self.twoWindowsReclaimed + """
+      launch()
+      print("mark")
+      close_window(1)
+      """, app: Self.restoringApp)
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(lines == ["AppDelegate.didDiscardSceneSessions"])
+    #expect(result.state.sessions.map(\.number) == [2])
+  }
+
+  /// `launch()` brings back the window frontmost last, reconnecting it when the system had
+  /// released its scene, even with another window's scene still connected.
+  @Test func aLaunchReconnectsTheWindowInFrontWhenItsSceneWasReleased() throws {
+    let (result, _) = try run("""
+      launch()
+      open_window()
+      home()
+      disconnect_scene(2)
+      expect_state("suspended")
+      launch()
+      expect_state("active", 3)
+      expect_state("background", 1)
+      expect_no_calls { "configurationForConnecting" }
+      """, app: Self.restoringApp)
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(result.state.sessions.map(\.scene) == ["Scene#1", "Scene#3"])
+  }
+
+  /// A suspended app brought forward by `focus(n)` first hears what was queued for its return,
+  /// as with `launch()`: here a significant time change.
+  @Test func focusDeliversWhatWasQueuedForTheForeground() throws {
+    let (result, lines) = try run("""
+      launch()
+      open_window()
+      home()
+      time_change()
+      print("mark")
+      focus(1)
+      """, knobs: "queuedTimeChangeDelivery = \"nextForeground\"")
+    #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    #expect(lines.prefix(2) == ["app significantTimeChange", "AppDelegate.applicationSignificantTimeChange"])
   }
 }
