@@ -169,7 +169,7 @@ extension SplitMix64 {
         }
       case let .notificationPosted(name, _, _):
         if name == "UIApplication.didFinishLaunchingNotification" { didFinishReturned = true }
-      case let .sceneConnected(scene):
+      case let .sceneConnected(scene, _):
         if let systemVerb { return "\(at): \(scene) connected during \(systemVerb), before the user's launch" }
       case let .processStarted(mode, _):
         didFinishReturned = false
