@@ -82,6 +82,10 @@ import Testing
      "s.lua:3: focus(): window 1 (Scene#1) is already frontmost (state: active)"),
     ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nopen_window { from = 3 }\n",
      "s.lua:3: open_window(): no window 3 is open (open: 1 (Scene#1)) (state: active)"),
+    ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nopen_window()\ndisconnect_scene(1)\nside_by_side(1, 2)\n",
+     "s.lua:5: side_by_side(): window 1's scene is not connected (focus(1) reconnects it) (state: active)"),
+    ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nopen_window()\ndisconnect_scene(1)\nopen_window { from = 1 }\n",
+     "s.lua:5: open_window(): window 1's scene is not connected (focus(1) reconnects it) (state: active)"),
     ("scenario { app = \"app.lua\", device = \"ipad\" }\nlaunch()\nhome()\nopen_window()\n",
      "s.lua:4: open_window(): the app must be active and frontmost (state: suspended)"),
     // The device needs iOS 13 and scenes.
