@@ -65,12 +65,12 @@ extension Simulator {
   /// relaunch, `disconnect_scene`) reconnects: the input's fold made its session the next to.
   func focus(session n: Int) throws(ProcessEnded) {
     guard let label = state.session(numbered: n)?.scene else {
-      windowToReconnect = n
       // The input's fold made it the window frontmost last: a launch, or a return, reconnects it.
       if state.process == .notRunning || state.process == .prewarmed || state.applicationState == .background {
+        windowToReconnect = n
+        defer { windowToReconnect = nil }  // also when the launch ends the process before connecting
         return try userLaunch(url: nil)
       }
-      windowToReconnect = nil
       return try reconnectSession(n, activity: nil)
     }
     // The input's fold brought it to the end of `scenes`: the one before it was frontmost.
