@@ -20,6 +20,11 @@ public struct SceneSession: Equatable, Sendable {
 }
 
 extension LifecycleState {
+  /// The most windows an app keeps (sessions not discarded): the user closes one before opening
+  /// another past it, and the fold ignores a session a damaged log makes past it, so no log can
+  /// grow the state without end.
+  public static let sessionsMax = 1_024
+
   // MARK: - Derived
 
   /// The session scene `label` is connected to.
@@ -59,6 +64,7 @@ extension LifecycleState {
   /// a window the user closes has its activity deleted first).
   mutating func changeSessions(created: Bool, number: Int?) {
     if created {
+      guard sessions.count < Self.sessionsMax else { return }
       sessions.append(SceneSession(number: scenesConnected + 1, restorationActivity: restorationActivityOfDiscardedSession))
       restorationActivityOfDiscardedSession = nil
       return

@@ -171,6 +171,8 @@ extension Simulator {
       switch request {
       case .requestSceneActivation where !state.scenes.contains(where: { $0.activation.isForeground }):
         note("sceneRequestDenied", "\(request.name) denied: no window of the app is in the foreground")
+      case .requestSceneActivation(nil, _) where state.sessions.count >= LifecycleState.sessionsMax:
+        note("sceneRequestDenied", "\(request.name) denied: the app keeps \(LifecycleState.sessionsMax) windows, the most lifesim models")
       case .requestSceneActivation(nil, let activity): try openWindow(activity: activity)
       case .requestSceneActivation(let n?, let activity): try activateSession(n, activity: activity)
       case let .requestSceneDestruction(n): try closeWindow(session: n)

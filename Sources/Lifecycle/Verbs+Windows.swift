@@ -39,6 +39,9 @@ extension VerbSpec {
       try r.needActive()
       if case let .openWindow(_, from?) = r.input { try r.needConnectedWindow(from) }
       if !r.profile.multipleScenes { throw r.fail("a second window needs app { multipleScenes = true }") }
+      if r.state.sessions.count >= LifecycleState.sessionsMax {
+        throw r.fail("the app keeps \(LifecycleState.sessionsMax) windows, the most lifesim models: close_window(n) one first")
+      }
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .openWindow(activity, _) = input else { return }

@@ -209,6 +209,16 @@ import Testing
     s.fold(.sceneSessionChanged(created: false, session: 7), at: 7) { _ in }
   }
 
+  /// A damaged log that makes more sessions than an app keeps grows the state no further.
+  @Test func theFoldKeepsAtMostTheSessionsAnAppKeeps() {
+    var state = LifecycleState()
+    for n in 1...(LifecycleState.sessionsMax + 3) {
+      state.evolve(Event(t: 0, .sceneSessionChanged(created: true)))
+      state.evolve(Event(t: 0, .sceneConnected(scene: SceneState.label(number: n))))
+    }
+    #expect(state.sessions.count == LifecycleState.sessionsMax && state.sessions.last?.number == LifecycleState.sessionsMax)
+  }
+
   @Test func aReleasedWindowReconnectsByTheOrderItWasLastFrontmost() {
     let activityA = JSONValue.object([("activityType", .string("a"))]), activityB = JSONValue.object([("activityType", .string("b"))])
     var s = twoWindows()
