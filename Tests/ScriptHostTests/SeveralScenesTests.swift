@@ -378,16 +378,19 @@ import Testing
     events.compactMap { if case let .noted(n, message, _) = $0.body, n == name { return message } else { return nil } }
   }
 
+  /// Every window that becomes active asks for another.
+  static let windowsAskingForWindows = """
+    app { root = "Editor", multipleScenes = true }
+    controller "Editor" {}
+    function SceneDelegate.sceneDidBecomeActive(scene)
+      UIApplication.shared:requestSceneSessionActivation { activity = "more" }
+    end
+    """
+
   /// A window that asks for another from its own activation opens 64, then UIKit denies the
   /// rest: the run ends (it looped for ever at one virtual instant before).
   @Test func windowsAskingForWindowsStopAtTheServedLimit() throws {
-    let run = try runScripts(app: """
-      app { root = "Editor", multipleScenes = true }
-      controller "Editor" {}
-      function SceneDelegate.sceneDidBecomeActive(scene)
-        UIApplication.shared:requestSceneSessionActivation { activity = "more" }
-      end
-      """, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nexpect_state(\"active\", 65)\n")
+    let run = try runScripts(app: Self.windowsAskingForWindows, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nexpect_state(\"active\", 65)\n")
     #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
     #expect(run.result.state.scenesConnected == 65)
     #expect(Self.notes(run.events, "sceneRequestDenied") == [

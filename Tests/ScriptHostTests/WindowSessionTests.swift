@@ -309,13 +309,8 @@ extension SeveralScenesTests {
   /// An app keeps at most `sessionsMax` windows: past it, its request for another is denied and
   /// the user's `open_window` is refused at its line.
   @Test func anAppKeepsAtMostTheWindowsLifesimModels() throws {
-    let run = try runScripts(app: """
-      app { root = "Editor", multipleScenes = true }
-      controller "Editor" {}
-      function SceneDelegate.sceneDidBecomeActive(scene)
-        UIApplication.shared:requestSceneSessionActivation { activity = "more" }
-      end
-      """, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nfor _ = 1, 16 do focus(1) end\nopen_window()\n")
+    let run = try runScripts(app: Self.windowsAskingForWindows,
+                             scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nfor _ = 1, 16 do focus(1) end\nopen_window()\n")
     #expect(run.result.exitStatus == 2)
     #expect(run.result.error?.hasSuffix(
       "s.lua:4: open_window(): the app keeps 1024 windows, the most lifesim models: close_window(n) one first (state: active)") == true,
