@@ -17,9 +17,11 @@ public struct SplitMix64 {
   public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
-/// A fresh path `name` in a per-process folder `folder` under the temporary directory (any old file removed).
+/// A fresh path `name` in a per-process folder `folder` under the temporary directory (any old file
+/// removed). The folder is removed when the test process exits (`TemporaryFolders`).
 public func temporaryPath(_ folder: String, _ name: String) -> String {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(folder)-\(getpid())")
+  TemporaryFolders.shared.add(dir.path)
   try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   let path = dir.appendingPathComponent(name).path
   try? FileManager.default.removeItem(atPath: path)
@@ -48,4 +50,32 @@ public func runProcess(_ executable: String, _ args: [String], cwd: String? = ni
   let e = err.fileHandleForReading.readDataToEndOfFile()
   p.waitUntilExit()
   return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// The per-process folders `temporaryPath` made, removed when the test process exits: the tests
+/// write logs, release trees and whole built packages there (about 1 GB a run), which filled the
+/// machine's temporary directory run after run. `LIFESIM_KEEP_TEST_FILES=1` keeps them, to look
+/// at what a failing test wrote.
+final class TemporaryFolders: @unchecked Sendable {
+  // @unchecked: `folders` is read and written only under `lock`.
+  static let shared = TemporaryFolders()
+  private let lock = NSLock()
+  private var folders: Set<String> = []
+
+  private init() {
+    guard ProcessInfo.processInfo.environment["LIFESIM_KEEP_TEST_FILES"] != "1" else { return }
+    atexit { TemporaryFolders.shared.removeAll() }
+  }
+
+  func add(_ folder: String) {
+    lock.lock(); defer { lock.unlock() }
+    folders.insert(folder)
+  }
+
+  /// Removes every folder made (at exit, when no test is running any more).
+  private func removeAll() {
+    lock.lock(); defer { lock.unlock() }
+    for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+    folders = []
+  }
 }
