@@ -140,7 +140,7 @@ extension Simulator {
     }
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1), session: state.sessionNamedInEvents(kept)))
     try buildRoot()
-    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload())
+    try deliver(.willConnectTo, "SceneDelegate", url: url, payload: connectionPayload(options: openingConnectionOptions()))
     try showConnectedScene(restoring: true)
   }
 

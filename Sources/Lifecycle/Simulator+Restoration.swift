@@ -223,10 +223,11 @@ extension Simulator {
 }
 
 extension Simulator {
-  /// What `willConnectTo` carries besides its URL: the connection options of what opened the
-  /// app (`options`) and the session's restoration activity (`session`); nil when neither.
-  func connectionPayload() -> JSONValue? {
-    let members = [openingConnectionOptions(), connectionSessionPayload()].compactMap { $0?.objectValue }.flatMap { $0 }
+  /// What `willConnectTo` carries besides its URL: `options` (an object of connection options:
+  /// what opened the app, or a new window's activity) and the session's restoration activity
+  /// (`session`); nil when neither.
+  func connectionPayload(options: JSONValue?) -> JSONValue? {
+    let members = [options, connectionSessionPayload()].compactMap { $0?.objectValue }.flatMap { $0 }
     return members.isEmpty ? nil : .object(members)
   }
 }

@@ -117,7 +117,7 @@ extension Simulator {
       emit(.sceneDisconnected(scene: label))
     }
     let named = state.sessionNamedInEvents(session)
-    if state.session(numbered: n)?.restorationActivity != nil {
+    if session.restorationActivity != nil {
       emit(.restorationChanged(.activityDeleted(why: "the window was closed: its session was discarded", session: named)))
     }
     emit(.sceneSessionChanged(created: false, session: named))
@@ -220,8 +220,7 @@ extension Simulator {
     let options: JSONValue? = activity.map {
       .object([("options", .object([("userActivities", .array([Opening.activity(type: $0, webpageURL: nil)]))]))])
     }
-    let members = [options, connectionSessionPayload()].compactMap { $0?.objectValue }.flatMap { $0 }
-    return members.isEmpty ? nil : .object(members)
+    return connectionPayload(options: options)
   }
 
   /// A suspended app the user brings a window of forward runs again, and hears first what was

@@ -228,7 +228,9 @@ extension Event {
                           scene: r.optionalString("scene"))
     case "protectedDataAvailable": return .protectedDataChanged(available: try r.bool("to"))
     case _ where RestorationChange.names.contains(name):
-      guard let change = RestorationChange(name: name, fields: r.fields) else { throw r.fail("bad \"\(name)\"") }
+      guard let change = RestorationChange(name: name, fields: r.fields, session: try r.sessionNumber()) else {
+        throw r.fail("bad \"\(name)\"")
+      }
       return .restorationChanged(change)
     default: throw r.fail("unknown transition \"\(name)\"")
     }

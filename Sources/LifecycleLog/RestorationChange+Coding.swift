@@ -22,15 +22,9 @@ extension RestorationChange {
     }
   }
 
-  /// Reads the change a transition named `name` records; nil when its fields are not one.
-  init?<Fields: EventFields>(name: String, fields e: Fields) {
-    let session: Int?
-    if let n = e["session"] {
-      guard let v = n.intValue, (1...Int64(Int32.max)).contains(v) else { return nil }
-      session = Int(v)
-    } else {
-      session = nil
-    }
+  /// Reads the change a transition named `name` records, naming window `session` (read and
+  /// checked with the event's other members); nil when its fields are not one.
+  init?<Fields: EventFields>(name: String, fields e: Fields, session: Int?) {
     switch name {
     case "restorationActivitySaved":
       guard let activity = e["activity"] else { return nil }
