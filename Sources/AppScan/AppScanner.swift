@@ -1,82 +1,124 @@
 import Foundation
 
-/// `lifesim scan`'s library: reads a Swift app's sources, Info.plist and storyboard, and
-/// reports its lifecycle shape and the risks the model knows (docs/scan.md).
+/// `lifesim scan`'s library: reads a Swift app's sources, Xcode projects, Info.plists and
+/// storyboards, and reports each iOS app target's lifecycle shape and the risks the model knows,
+/// listing the other targets (extensions, watchOS and macOS apps) as what they are (docs/scan.md).
 package enum AppScanner {
-  /// Scans the files and folders in `paths`. Throws when a path is missing or the tree passes
-  /// the limits; a file it cannot read is listed in the report's `troubles`.
-  package static func scan(_ paths: [String], limits: ScanLimits = ScanLimits()) throws(ScanTrouble) -> ScanReport {
-    var report = ScanReport()
-    report.files = try SourceDiscovery.find(paths, limits: limits)
+  /// Scans the files and folders in `paths`; `target` keeps one target. Throws when a path is
+  /// missing, the tree passes the limits, or no app is found; a file it cannot read is listed
+  /// in the result's `troubles`.
+  package static func scan(_ paths: [String], target: String? = nil, limits: ScanLimits = ScanLimits()) throws(ScanTrouble) -> ScanResult {
+    var result = ScanResult()
+    result.files = try SourceDiscovery.find(paths, limits: limits)
     var total = 0
-    var all = SwiftFacts()
-    for path in report.files.swift {
+    var facts: [String: SwiftFacts] = [:]
+    var read: [String] = []
+    for path in result.files.swift {
       switch SourceDiscovery.read(path, limits: limits, total: &total) {
-      case let .failure(trouble): report.files.skipped.append((path, trouble.description))
+      case let .failure(trouble): result.files.skipped.append((path, trouble.description))
       case let .success(data):
-        let facts = SwiftFactCollector.facts(path: path, source: String(decoding: data, as: UTF8.self))
-        report.syntaxErrors += facts.syntaxErrorLines.map { SourcePlace(file: path, line: $0) }
-        merge(facts, into: &all)
-      }
-    }
-    readPlist(&report, limits: limits, total: &total)
-    ScanAnalysis(facts: all, report: report).run(into: &report)
-    report.rootController = report.rootController ?? StoryboardReader.initialController(report, limits: limits, total: &total)
-    report.diagnostics = StaticChecks.diagnostics(report)
-    return report
-  }
-
-  /// Appends one file's facts, moving its function indices past those already there.
-  private static func merge(_ facts: SwiftFacts, into all: inout SwiftFacts) {
-    let offset = all.functions.count
-    let shift = { (index: Int?) in index.map { $0 + offset } }
-    all.types += facts.types
-    all.functions += facts.functions
-    all.registrations += facts.registrations.map {
-      RegistrationFact(identifier: $0.identifier, function: shift($0.function), place: $0.place, isSwiftUIModifier: $0.isSwiftUIModifier)
-    }
-    all.delegateAssignments += facts.delegateAssignments.map { DelegateAssignmentFact(function: shift($0.function), place: $0.place) }
-    all.backgroundTasks += facts.backgroundTasks.map {
-      BackgroundTaskFact(function: shift($0.function), place: $0.place, name: $0.name, expiration: $0.expiration)
-    }
-    all.windows += facts.windows
-    all.constants += facts.constants
-    all.adaptors += facts.adaptors
-    all.restorationIdentifiers += facts.restorationIdentifiers
-    all.rootControllers += facts.rootControllers
-  }
-
-  /// The app's Info.plist: the one a project that generates its Info.plist merges in (with the
-  /// project's scenes), else the first that is an app's (not an extension's), else the project's
-  /// generated one alone (its BGTask keys unknown), else unknown.
-  private static func readPlist(_ report: inout ScanReport, limits: ScanLimits, total: inout Int) {
-    var generated: GeneratedInfoPlist?
-    for path in report.files.projects where generated == nil {
-      guard case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total) else { continue }
-      generated = GeneratedInfoPlist.read(path: path, text: String(decoding: data, as: UTF8.self))
-    }
-    for path in report.files.infoPlists {
-      let merged = generated?.merges(path) == true
-      switch SourceDiscovery.read(path, limits: limits, total: &total) {
-      case let .failure(trouble): report.files.skipped.append((path, trouble.description))
-      case let .success(data):
-        switch InfoPlistFacts.read(path: path, data: data, merged: merged) {
-        case let .failure(trouble): report.files.skipped.append((path, trouble.description))
-        case let .success(facts?) where merged:
-          report.plistFacts = facts
-          report.plist = .generated(generated?.project ?? path, merged: path)
-          report.scenes = facts.declaresScenes || generated?.declaresScenes == true
-          return
-        case let .success(facts?) where report.plistFacts == nil:
-          report.plistFacts = facts
-          report.plist = .file(path)
-          report.scenes = facts.declaresScenes
-        case .success: break
+        switch SwiftFileReader.facts(path: path, data: data) {
+        case let .failure(trouble): result.files.skipped.append((path, trouble.description))
+        case let .success(fileFacts):
+          result.syntaxErrors += fileFacts.syntaxErrorLines.map { SourcePlace(file: path, line: $0) }
+          facts[path] = fileFacts
+          read.append(path)
         }
       }
     }
-    guard report.plistFacts == nil, let generated else { return }
-    report.plist = .generated(generated.project, merged: nil)
-    report.scenes = generated.declaresScenes
+    let targets = readProjects(&result, roots: paths.map(ScanPath.normalised), limits: limits, total: &total)
+    var units = ScanUnits.fromTargets(targets, swift: read)
+    if units.isEmpty {
+      let extensions = extensionPlists(result.files.infoPlists, limits: limits, total: &total)
+        .map { ScanUnits.Anchor(type: ScanPath.folder(of: $0).split(separator: "/").last.map(String.init) ?? "Extension", file: $0, kind: .appExtension) }
+      units = ScanUnits.fromAnchors(anchors(facts, read) + extensions, swift: read, scanned: paths[0])
+    }
+    if let target {
+      guard let unit = units.first(where: { $0.name == target }) else {
+        throw ScanTrouble("\(paths.joined(separator: ", ")): no target named \(target); the targets are \(units.map(\.name).joined(separator: ", "))")
+      }
+      units = [unit]
+    }
+    var context = AppAnalysis.Context(files: result.files, roots: paths.map(ScanPath.normalised), limits: limits)
+    for unit in units {
+      if unit.kind == .iOSApp {
+        let app = AppAnalysis.report(unit, facts: unit.swift.compactMap { facts[$0] }, context: &context, total: &total)
+        if app.isApp || unit.target != nil { result.apps.append(app) }
+      } else {
+        result.others.append(OtherTarget(unit: unit, facts: unit.swift.compactMap { facts[$0] }))
+      }
+    }
+    result.files.skipped += context.skipped
+    result.outsideTargets = targets.isEmpty || units.first?.target == nil ? 0 : Set(read).subtracting(units.flatMap(\.swift)).count
+    guard !result.apps.isEmpty else { throw noApp(paths, others: result.others) }
+    return result
+  }
+
+  /// A folder with no iOS app in it is trouble, never green: a CI step pointed at the wrong
+  /// folder must fail.
+  private static func noApp(_ paths: [String], others: [OtherTarget]) -> ScanTrouble {
+    let found = others.map { "\($0.kind.title) \($0.name)" }
+    let what = found.isEmpty ? "no app delegate, scene delegate, SwiftUI App, Info.plist or Xcode project" : "only " + found.joined(separator: ", ")
+    return ScanTrouble("no app found in \(paths.joined(separator: ", ")) (\(what)); give the iOS app's folder")
+  }
+
+  /// The targets of every project file found; one that cannot be read is named, with why.
+  private static func readProjects(_ result: inout ScanResult, roots: [String], limits: ScanLimits, total: inout Int) -> [XcodeTarget] {
+    var targets: [XcodeTarget] = []
+    var read = total
+    defer { total = read }
+    for path in result.files.projects {
+      switch SourceDiscovery.read(path, limits: limits, total: &read) {
+      case let .failure(trouble): result.files.skipped.append((path, trouble.description))
+      case let .success(data):
+        // The .xcconfig files its configurations name, read within the limits, never outside
+        // the scanned folders and the folder that holds the project.
+        let allowed = roots + [ScanPath.folder(of: ScanPath.folder(of: ScanPath.normalised(path)))]
+        let readFile = { (file: String) -> String? in
+          guard allowed.contains(where: { file.hasPrefix($0 + "/") || ($0 == "." && !file.hasPrefix("/") && !file.hasPrefix("..")) }),
+                case let .success(data) = SourceDiscovery.read(file, limits: limits, total: &read) else { return nil }
+          return String(decoding: data, as: UTF8.self)
+        }
+        switch XcodeProjectReader.targets(path: path, text: String(decoding: data, as: UTF8.self), readFile: readFile) {
+        case let .failure(trouble): result.files.skipped.append((path, trouble.description))
+        case let .success(found): targets += found
+        }
+      }
+    }
+    return targets
+  }
+
+  /// The Info.plists of app extensions (`NSExtension`): without a project, their folders are
+  /// extensions, whose files are no app's.
+  private static func extensionPlists(_ paths: [String], limits: ScanLimits, total: inout Int) -> [String] {
+    paths.filter { path in
+      guard case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total),
+            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else { return false }
+      return plist["NSExtension"] != nil
+    }
+  }
+
+  /// The delegates that start an app, for a scan without a project: `@main` types, and the
+  /// macOS and watchOS delegates; without an iOS `@main`, each class adopting UIApplicationDelegate.
+  static func anchors(_ facts: [String: SwiftFacts], _ files: [String]) -> [ScanUnits.Anchor] {
+    var anchors: [ScanUnits.Anchor] = []
+    var appDelegates: [ScanUnits.Anchor] = []
+    for file in files {
+      guard let fileFacts = facts[file] else { continue }
+      for type in fileFacts.types where !type.isExtension {
+        let adaptors = fileFacts.adaptors.filter { $0.owner == type.name }.map(\.attribute)
+        let conforms = Set(type.conformances)
+        if !conforms.isDisjoint(with: ["NSApplicationDelegate"]) || adaptors.contains("NSApplicationDelegateAdaptor") {
+          anchors.append(.init(type: type.name, file: file, kind: .macOSApp))
+        } else if !conforms.isDisjoint(with: ["WKApplicationDelegate", "WKExtensionDelegate"]) || adaptors.contains(where: { $0.hasPrefix("WK") }) {
+          anchors.append(.init(type: type.name, file: file, kind: .watchApp))
+        } else if type.isMain, !conforms.isDisjoint(with: ["UIApplicationDelegate", "UIResponder", "App"]) {
+          anchors.append(.init(type: type.name, file: file, kind: .iOSApp))
+        } else if conforms.contains("UIApplicationDelegate") {
+          appDelegates.append(.init(type: type.name, file: file, kind: .iOSApp))
+        }
+      }
+    }
+    return anchors.contains { $0.kind == .iOSApp } ? anchors : anchors + appDelegates
   }
 }

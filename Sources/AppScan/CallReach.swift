@@ -1,17 +1,56 @@
-/// How a call site is reached: from a launch method, from a later entry point UIKit calls
-/// (another delegate method), or from nothing the scan can see (unknown: no diagnostic).
+/// How a call site is reached: from a launch method, from a launch method but only through
+/// code it defers (`DispatchQueue.main.async`, `Task`: it runs after launch has finished), from
+/// a later entry point UIKit calls (another delegate method), or from nothing the scan can see
+/// (unknown: no diagnostic).
 package enum Reach: Equatable, Sendable {
   case launch(EntryPoint)
+  case deferred(EntryPoint, by: String)
   case late(EntryPoint)
   case unknown
 
   /// The entry point, if known.
   package var entry: EntryPoint? {
     switch self {
-    case let .launch(entry), let .late(entry): return entry
+    case let .launch(entry), let .late(entry), let .deferred(entry, _): return entry
     case .unknown: return nil
     }
   }
+
+  /// Reached so that it runs after launch has finished: deferred, or from a later entry point.
+  package var isAfterLaunch: Bool {
+    switch self {
+    case .deferred, .late: return true
+    case .launch, .unknown: return false
+    }
+  }
+
+  /// This reach for a place that `by` defers within its function: launch becomes deferred.
+  package func deferred(by: String?) -> Reach {
+    guard let by, case let .launch(entry) = self else { return self }
+    return .deferred(entry, by: by)
+  }
+
+  /// How `--json` names it.
+  package var name: String {
+    switch self {
+    case .launch: return "launch"
+    case .deferred: return "deferred"
+    case .late: return "after_launch"
+    case .unknown: return "unknown"
+    }
+  }
+
+  /// Where it is reached from, for messages: "from X inside DispatchQueue.main.async, which
+  /// runs after launch has finished", "from X, after launch".
+  package var origin: String {
+    switch self {
+    case let .deferred(entry, by): return "from \(entry.qualified) inside \(by), which runs after launch has finished"
+    case let .late(entry): return "from \(entry.qualified), after launch"
+    case let .launch(entry): return "from \(entry.qualified), at launch"
+    case .unknown: return "from code the scan cannot place"
+    }
+  }
+
 }
 
 /// A method UIKit or SwiftUI calls: `AppDelegate` and `application(_:didFinishLaunchingWithOptions:)`.
@@ -28,7 +67,8 @@ struct CallGraph {
   private let functions: [FunctionFact]
   /// The functions UIKit (or SwiftUI) calls: delegate methods and a SwiftUI `App`'s members.
   private let entries: [Int: Reach]
-  private var callers: [Int: [Int]] = [:]
+  /// Each function's callers, with the API that defers the call when it is deferred.
+  private var callers: [Int: [(caller: Int, deferredBy: String?)]] = [:]
   /// How far up a walk goes before it gives up (unknown).
   static let maxVisited = 256
 
@@ -41,33 +81,46 @@ struct CallGraph {
       bySelector[function.selector, default: []].append(index)
       byBaseName[function.baseName, default: []].append(index)
     }
+    // A selector names its functions; a bare name only one that no other function shares
+    // (a call that leaves defaulted arguments out, or passes a trailing closure).
+    let callees = { (name: String) in bySelector[name] ?? (byBaseName[name]?.count == 1 ? byBaseName[name]! : []) }
     for (caller, function) in functions.enumerated() {
-      for name in function.calls {
-        // A selector names its functions; a bare name only one that no other function shares
-        // (a call that leaves defaulted arguments out, or passes a trailing closure).
-        let callees = bySelector[name] ?? (byBaseName[name]?.count == 1 ? byBaseName[name]! : [])
-        for callee in callees where callee != caller { callers[callee, default: []].append(caller) }
+      for name in function.calls.sorted() {
+        for callee in callees(name) where callee != caller { callers[callee, default: []].append((caller, nil)) }
+      }
+      for (name, by) in function.deferredCalls.sorted(by: { $0.key < $1.key }) {
+        for callee in callees(name) { callers[callee, default: []].append((caller, by)) }
       }
     }
   }
 
-  /// How the function at `index` is reached: launch if any path leads to a launch entry, else
-  /// the first later entry found, else unknown.
+  /// How the function at `index` is reached: launch if a path of immediate calls leads to a
+  /// launch entry, else deferred if a path through deferred calls does, else the first later
+  /// entry found, else unknown.
   func reach(of index: Int?) -> Reach {
     guard let index else { return .unknown }
-    var queue = [index]
-    var seen: Set<Int> = [index]
+    // Each function is visited at most twice: reached by immediate calls, and through a deferral.
+    var queue: [(function: Int, deferredBy: String?)] = [(index, nil)]
+    var seen: Set<Int> = [index * 2]
+    var head = 0
+    var deferred: Reach?
     var late: Reach?
-    while !queue.isEmpty, seen.count <= Self.maxVisited {
-      let current = queue.removeFirst()
+    while head < queue.count, seen.count <= Self.maxVisited * 2 {
+      let (current, deferredBy) = queue[head]
+      head += 1
       if let entry = entries[current] {
-        if case .launch = entry { return entry }
-        late = late ?? entry
+        switch entry {
+        case let .launch(point): if let deferredBy { deferred = deferred ?? .deferred(point, by: deferredBy) } else { return entry }
+        default: late = late ?? entry
+        }
         continue
       }
-      for caller in callers[current] ?? [] where seen.insert(caller).inserted { queue.append(caller) }
+      for (caller, by) in callers[current] ?? [] {
+        let through = deferredBy ?? by
+        if seen.insert(caller * 2 + (through == nil ? 0 : 1)).inserted { queue.append((caller, through)) }
+      }
     }
-    return late ?? .unknown
+    return deferred ?? late ?? .unknown
   }
 
   /// The selector of the function at `index`, nil at file level.

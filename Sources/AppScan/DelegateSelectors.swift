@@ -7,6 +7,8 @@ import Lifecycle
 /// called `applicationDidEnterBackground()` on another type is not one.
 package enum DelegateRole: String, Sendable, CaseIterable {
   case application, scene, notification
+  /// A CarPlay scene's delegate: a scene of its own, beside the app's window scenes.
+  case carPlay = "carplay_scene"
 
   /// The protocol names that give a type this role (`UIWindowSceneDelegate` refines `UISceneDelegate`).
   var protocols: Set<String> {
@@ -14,13 +16,27 @@ package enum DelegateRole: String, Sendable, CaseIterable {
     case .application: return ["UIApplicationDelegate"]
     case .scene: return ["UISceneDelegate", "UIWindowSceneDelegate"]
     case .notification: return ["UNUserNotificationCenterDelegate"]
+    case .carPlay: return Self.carPlayProtocols
     }
   }
+
+  /// UISceneDelegate's own life cycle, which every scene's delegate hears.
+  private static let sceneLifecycle: [Callback] = [
+    .willConnectTo, .sceneDidDisconnect, .sceneWillEnterForeground, .sceneDidBecomeActive, .sceneWillResignActive, .sceneDidEnterBackground,
+  ]
+
+  /// CarPlay's scene delegates: the app's templates, its dashboard, its instrument cluster.
+  static let carPlayProtocols: Set<String> = [
+    "CPTemplateApplicationSceneDelegate", "CPTemplateApplicationDashboardSceneDelegate", "CPTemplateApplicationInstrumentClusterSceneDelegate",
+  ]
 
   /// The selectors of this role: the model's callbacks (Lifecycle's `Callback`) and the common
   /// methods the model does not deliver.
   var selectors: Set<String> {
-    var known = Set(Callback.allCases.filter { $0.receiver == receiver }.map(\.signature))
+    // A CarPlay scene delegate is a UISceneDelegate too: it hears the scene's life cycle.
+    let receiver = self == .carPlay ? Callback.Receiver.sceneDelegate : receiver
+    let callbacks = self == .carPlay ? Self.sceneLifecycle : Callback.allCases.filter { $0.receiver == receiver }
+    var known = Set(callbacks.map(\.signature))
     known.formUnion(Self.unmodelled[self] ?? [])
     return known
   }
@@ -30,6 +46,7 @@ package enum DelegateRole: String, Sendable, CaseIterable {
     case .application: return .appDelegate
     case .scene: return .sceneDelegate
     case .notification: return .notificationDelegate
+    case .carPlay: return .sceneDelegate
     }
   }
 
@@ -43,6 +60,13 @@ package enum DelegateRole: String, Sendable, CaseIterable {
       "application(_:handlerFor:)",
     ],
     .scene: ["windowScene(_:didUpdate:interfaceOrientation:traitCollection:)"],
+    .carPlay: [
+      "templateApplicationScene(_:didConnect:)", "templateApplicationScene(_:didDisconnectInterfaceController:)",
+      "templateApplicationScene(_:didConnect:to:)", "templateApplicationScene(_:didDisconnect:from:)",
+      "templateApplicationDashboardScene(_:didConnect:to:)", "templateApplicationDashboardScene(_:didDisconnect:from:)",
+      "templateApplicationInstrumentClusterScene(_:didConnect:)",
+      "templateApplicationInstrumentClusterScene(_:didDisconnectInstrumentClusterController:)",
+    ],
     .notification: ["userNotificationCenter(_:openSettingsFor:)"],
   ]
 

@@ -78,18 +78,26 @@ package struct LuaAppWriter {
       let quoted = LuaStringLiteral.quote(identifier)
       let key = handlerKey(registration.reach) ?? "AppDelegate.didFinishLaunchingWithOptions"
       let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
-      placements[key, default: []] += [
-        "  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note,
+      placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note] + deferring([
         "  BGTaskScheduler:register(\(quoted), launchHandler)",
         "  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
         "  BGTaskScheduler:submit { id = \(quoted), kind = \"refresh\" }",
-      ]
+      ], registration.reach)
     }
   }
 
   private func placeDelegate(_ placements: inout Placements) {
     guard let assignment = report.notificationDelegate, let key = handlerKey(assignment.reach) else { return }
-    placements[key, default: []] += ["  -- the notification delegate is set at " + cite(assignment.place), "  UNUserNotificationCenter:setDelegate()"]
+    placements[key, default: []] += ["  -- the notification delegate is set at " + cite(assignment.place)]
+      + deferring(["  UNUserNotificationCenter:setDelegate()"], assignment.reach)
+  }
+
+  /// `lines` as the Swift runs them: code a launch method defers (`DispatchQueue.main.async`,
+  /// `Task`) runs once the handler has returned, as `after(0, …)` does.
+  private func deferring(_ lines: [String], _ reach: Reach) -> [String] {
+    guard case let .deferred(_, by) = reach else { return lines }
+    return ["  -- deferred by " + LuaStringLiteral.comment(by) + ": runs after the handler returns", "  after(0, function()"]
+      + lines.map { "  " + $0 } + ["  end)"]
   }
 
   /// A background task begun where the Swift begins it and ended a second later; its
@@ -172,11 +180,13 @@ package struct LuaAppWriter {
     return lines
   }
 
-  private static func table(for role: DelegateRole) -> String {
+  /// The Lua table of a role; a CarPlay scene's delegate has none (the model has no CarPlay scene).
+  private static func table(for role: DelegateRole) -> String? {
     switch role {
     case .application: return "AppDelegate"
     case .scene: return "SceneDelegate"
     case .notification: return "NotificationDelegate"
+    case .carPlay: return nil
     }
   }
 

@@ -5,6 +5,10 @@ struct ScanAnalysis {
   let appDelegates: Set<String>
   let roleTypes: [DelegateRole: Set<String>]
   let swiftUIApps: Set<String>
+  /// The target's bundle identifier, for `Bundle.main.bundleIdentifier` in an identifier.
+  let bundleIdentifier: String?
+  /// The constants by the last part of their name, for resolving names in linear time.
+  let constantsByLastName: [String: [ConstantFact]]
 
   init(facts: SwiftFacts, report: ScanReport) {
     self.facts = facts
@@ -15,11 +19,18 @@ struct ScanAnalysis {
     // `@UIApplicationMain` / `@main` on a UIResponder, and the adaptor's class, are app delegates.
     roles[.application]!.formUnion(facts.adaptors.map(\.delegateType))
     roles[.application]!.formUnion(facts.types.filter { $0.isMain && $0.conformances.contains("UIResponder") }.map(\.name))
-    roles[.scene]!.formUnion(report.plistFacts?.sceneDelegateClasses ?? [])
+    // The manifest names scene delegates by role: CarPlay's roles are CarPlay scenes.
+    for (name, role) in report.plistFacts?.sceneDelegates ?? [] {
+      roles[role.hasPrefix("CPTemplateApplication") ? .carPlay : .scene]!.insert(name)
+    }
+    roles[.scene]!.subtract(roles[.carPlay]!)
     roleTypes = roles
+    bundleIdentifier = report.bundleIdentifier
+    constantsByLastName = Dictionary(grouping: facts.constants) { String($0.qualifiedName.split(separator: ".").last ?? "") }
     appDelegates = roles[.application]!
     let adaptorOwners = Set(facts.adaptors.compactMap(\.owner))
     swiftUIApps = Set(facts.types.filter { $0.conformances.contains("App") && ($0.isMain || adaptorOwners.contains($0.name)) }.map(\.name))
+
   }
 
   func run(into report: inout ScanReport) {
@@ -56,30 +67,53 @@ struct ScanAnalysis {
     report.registrations = facts.registrations.map { fact in
       let reach: Reach = fact.isSwiftUIModifier
         ? .launch(EntryPoint(type: fact.function.flatMap { facts.functions[$0].owner } ?? "App", selector: graph.selector(of: fact.function) ?? "body"))
-        : graph.reach(of: fact.function)
+        : graph.reach(of: fact.function).deferred(by: fact.deferredBy)
       return ResolvedRegistration(identifier: resolve(fact.identifier), reach: reach, enclosing: graph.selector(of: fact.function),
                                   place: fact.place, isSwiftUIModifier: fact.isSwiftUIModifier)
     }
     // The first assignment reached at launch, else the first one.
     let assignments = facts.delegateAssignments.map {
-      DelegateAssignment(reach: graph.reach(of: $0.function), enclosing: graph.selector(of: $0.function), place: $0.place)
+      DelegateAssignment(reach: graph.reach(of: $0.function).deferred(by: $0.deferredBy), enclosing: graph.selector(of: $0.function), place: $0.place)
     }
     report.notificationDelegate = assignments.first { if case .launch = $0.reach { return true }; return false } ?? assignments.first
-    report.backgroundTasks = facts.backgroundTasks.map { BackgroundTask(fact: $0, name: resolve($0.name), reach: graph.reach(of: $0.function)) }
+    report.backgroundTasks = facts.backgroundTasks.filter(isUIKits).map { BackgroundTask(fact: $0, name: resolve($0.name), reach: graph.reach(of: $0.function)) }
+  }
+
+  /// UIKit's selectors for beginning a background task.
+  static let beginSelectors: Set<String> = ["beginBackgroundTask(expirationHandler:)", "beginBackgroundTask(withName:expirationHandler:)"]
+
+  /// Whether a `beginBackgroundTask` call is UIKit's, not the app's own helper of that name: its
+  /// selector is UIKit's, and it is made on the application or no function the scanned files
+  /// define has that selector (a call to a function the app defines is that function).
+  func isUIKits(_ task: BackgroundTaskFact) -> Bool {
+    guard Self.beginSelectors.contains(task.selector) else { return false }
+    if task.receiver == .application { return true }
+    return !facts.functions.contains { $0.selector == task.selector && $0.owner != "UIApplication" }
   }
 
   /// A literal's text; a name's value when exactly one constant matches it (`Tasks.refresh`
   /// matches `Tasks.refresh` and `App.Tasks.refresh`; `refresh` alone matches any `….refresh`
-  /// only when the values agree).
-  func resolve(_ expression: IdentifierExpression) -> String? {
+  /// only when the values agree); joined text when every part resolves; the target's bundle
+  /// identifier. Resolution follows at most 16 names (a constant defined by itself ends there).
+  func resolve(_ expression: IdentifierExpression, depth: Int = 0) -> String? {
+    guard depth < 16 else { return nil }
     switch expression {
     case let .literal(text): return text
     case .unknown: return nil
+    case .bundleIdentifier: return bundleIdentifier
+    case let .concatenation(parts):
+      var text = ""
+      for part in parts {
+        guard let resolved = resolve(part, depth: depth + 1) else { return nil }
+        text += resolved
+      }
+      return text
     case let .reference(name):
       let trimmed = name.hasPrefix("self.") ? String(name.dropFirst(5)) : (name.hasPrefix("Self.") ? String(name.dropFirst(5)) : name)
-      let exact = facts.constants.filter { $0.qualifiedName == trimmed || $0.qualifiedName.hasSuffix("." + trimmed) }
-      let values = Set(exact.map(\.value))
-      return values.count == 1 ? values.first : nil
+      let matching = constantsByLastName[String(trimmed.split(separator: ".").last ?? "")] ?? []
+      let exact = matching.filter { $0.qualifiedName == trimmed || $0.qualifiedName.hasSuffix("." + trimmed) }
+      let values = Set(exact.map { resolve($0.value, depth: depth + 1) })
+      return values.count == 1 ? values.first! : nil
     }
   }
 }

@@ -4,6 +4,8 @@ import Lifecycle
 /// (Lifecycle's `Diagnostic.Code`), the place in the Swift or plist source, and the rule with its source.
 package struct ScanDiagnostic: Sendable {
   package let code: String
+  /// The app target it belongs to.
+  package var target = "App"
   /// The handler it is about (`AppDelegate.applicationDidEnterBackground`), as the runtime names it.
   package let handler: String?
   package let place: SourcePlace

@@ -11,6 +11,7 @@ extension ScanReport {
     }
     return .object([
       ("kind", .string("app")),
+      ("target", .string(target)),
       ("scenes", .bool(scenes)),
       ("app_delegate_methods", .array(selectors(.application).map(JSONValue.string))),
       ("scene_delegate_methods", .object(sceneDelegates)),
@@ -29,19 +30,27 @@ extension ScanReport {
         ("save_restore_pair", .bool(restoration.saveRestorePair)),
       ])),
       ("root_controller", rootController.map(JSONValue.string) ?? .null),
+      ("deployment_target", deploymentTarget.map(JSONValue.string) ?? .null),
       ("methods", .array(methods.map(Self.json))),
     ])
   }
 
   private var plistJSON: JSONValue {
+    var members: [(String, JSONValue)]
     switch plist {
-    case let .file(path): return .object([("file", .string(path))])
-    case let .generated(path, merged): return .object([("generated_by", .string(path)), ("merged", merged.map(JSONValue.string) ?? .null)])
+    case let .file(path): members = [("file", .string(path))]
+    case let .generated(path, merged): members = [("generated_by", .string(path)), ("merged", merged.map(JSONValue.string) ?? .null)]
     case .unknown: return .null
     }
+    if let preprocessing = plistFacts?.preprocessing {
+      members.append(("preprocessed", .object([
+        ("both_branches", .array(preprocessing.undecided.map(JSONValue.string))), ("include_skipped", .bool(preprocessing.includesSkipped)),
+      ])))
+    }
+    return .object(members)
   }
 
-  private static func place(_ place: SourcePlace) -> JSONValue {
+  static func place(_ place: SourcePlace) -> JSONValue {
     .object([("file", .string(place.file)), ("line", .int(Int64(place.line)))])
   }
 
@@ -51,13 +60,8 @@ extension ScanReport {
       ("function", registration.function.map(JSONValue.string) ?? .null),
       ("file", .string(registration.place.file)), ("line", .int(Int64(registration.place.line))),
     ]
-    let reached: String
-    switch registration.reach {
-    case .launch: reached = "launch"
-    case .late: reached = "after_launch"
-    case .unknown: reached = "unknown"
-    }
-    members.append(("reached", .string(reached)))
+    members.append(("reached", .string(registration.reach.name)))
+    if case let .deferred(_, by) = registration.reach { members.append(("deferred_by", .string(by))) }
     if let enclosing = registration.enclosing, enclosing != registration.function { members.append(("via", .string(enclosing))) }
     return .object(members)
   }
@@ -78,7 +82,7 @@ extension ScanReport {
 
   /// A `diagnostic` line: `{"kind":"diagnostic","code":…,"handler"?:…,"file":…,"line":…,"message":…,"rule":…,"source":…}`.
   package static func json(_ diagnostic: ScanDiagnostic) -> JSONValue {
-    var members: [(String, JSONValue)] = [("kind", .string("diagnostic")), ("code", .string(diagnostic.code))]
+    var members: [(String, JSONValue)] = [("kind", .string("diagnostic")), ("target", .string(diagnostic.target)), ("code", .string(diagnostic.code))]
     if let handler = diagnostic.handler { members.append(("handler", .string(handler))) }
     members += [
       ("file", .string(diagnostic.place.file)), ("line", .int(Int64(diagnostic.place.line))),
@@ -87,16 +91,34 @@ extension ScanReport {
     return .object(members)
   }
 
-  /// The `--json` lines before the end line: the app line, then one line per diagnostic.
-  package var jsonLines: [JSONValue] { [appJSON] + diagnostics.map(Self.json) }
+}
+
+extension ScanResult {
+  /// The `--json` lines before the end line: each app's line, each other target's line, then
+  /// one line per diagnostic, app by app.
+  package var jsonLines: [JSONValue] {
+    apps.map(\.appJSON) + others.map(Self.json) + diagnostics.map(ScanReport.json)
+  }
+
+  /// `{"kind":"target","target":…,"type":"app_extension","delegates":[{"type","adopts","file","line"}]}`.
+  private static func json(_ other: OtherTarget) -> JSONValue {
+    .object([
+      ("kind", .string("target")), ("target", .string(other.name)), ("type", .string(other.kind.rawValue)),
+      ("delegates", .array(other.delegates.map {
+        .object([("type", .string($0.type)), ("adopts", .string($0.adopts)), ("file", .string($0.place.file)), ("line", .int(Int64($0.place.line)))])
+      })),
+    ])
+  }
 
   /// The end line's members after `kind`, `command` and `status`: the counts, and the files not read.
   package var endMembers: [(String, JSONValue)] {
     var members: [(String, JSONValue)] = [
       ("files", .int(Int64(files.swift.count + files.infoPlists.count + files.storyboards.count + files.projects.count))),
+      ("apps", .int(Int64(apps.count))),
       ("diagnostics", .int(Int64(diagnostics.count))),
     ]
-    if !syntaxErrors.isEmpty { members.append(("syntax_errors", .array(syntaxErrors.map(Self.place)))) }
+    if outsideTargets > 0 { members.append(("outside_targets", .int(Int64(outsideTargets)))) }
+    if !syntaxErrors.isEmpty { members.append(("syntax_errors", .array(syntaxErrors.map(ScanReport.place)))) }
     if !troubles.isEmpty {
       members.append(("not_read", .array(troubles.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })))
     }

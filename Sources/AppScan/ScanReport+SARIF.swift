@@ -1,7 +1,7 @@
 import JSON
 import Foundation
 
-extension ScanReport {
+extension ScanResult {
   /// The report as one SARIF 2.1.0 log (the format code scanners such as GitHub's read): every
   /// rule in the driver, one result per diagnostic, at its file and line.
   package func sarif(toolVersion: String) -> JSONValue {
@@ -16,13 +16,13 @@ extension ScanReport {
     ])
     let results = diagnostics.map { diagnostic -> JSONValue in
       let location = JSONValue.object([("physicalLocation", .object([
-        ("artifactLocation", .object([("uri", .string(Self.uri(diagnostic.place.file)))])),
+        ("artifactLocation", .object([("uri", .string(ScanReport.uri(diagnostic.place.file)))])),
         ("region", .object([("startLine", .int(Int64(max(1, diagnostic.place.line))))])),
       ]))])
       return .object([
         ("ruleId", .string(diagnostic.code)), ("ruleIndex", .int(Int64(rules.firstIndex { $0.code == diagnostic.code } ?? 0))),
         ("level", .string(diagnostic.rule.level)), ("message", .object([("text", .string(diagnostic.message))])),
-        ("locations", .array([location])),
+        ("locations", .array([location])), ("properties", .object([("target", .string(diagnostic.target))])),
       ])
     }
     return .object([
@@ -31,11 +31,18 @@ extension ScanReport {
     ])
   }
 
+}
+
+extension ScanReport {
   /// A path as a URI reference: relative paths stay relative (GitHub resolves them against the
-  /// repository), and every byte a URI path cannot hold is percent-encoded.
+  /// repository), and every byte a URI path cannot hold is percent-encoded. A relative path
+  /// whose first segment holds `:` starts with `./`, so that it never reads as a scheme
+  /// (`javascript:alert(1)/App.swift`).
   package static func uri(_ path: String) -> String {
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: ";?#[]%")
-    return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    let first = encoded.prefix { $0 != "/" }
+    return !encoded.hasPrefix("/") && first.contains(":") ? "./" + encoded : encoded
   }
 }

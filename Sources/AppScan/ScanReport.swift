@@ -57,8 +57,15 @@ package struct RestorationShape: Sendable {
   package var saveRestorePair = false
 }
 
-/// Everything `lifesim scan` found: the app's lifecycle shape and its diagnostics.
+/// One iOS app of a scan: its lifecycle shape and its diagnostics.
 package struct ScanReport: Sendable {
+  /// The app's target: the Xcode target's name, or without a project the folder it was found in.
+  package var target = "App"
+  /// `IPHONEOS_DEPLOYMENT_TARGET`, when the project gives it.
+  package var deploymentTarget: String?
+  /// `PRODUCT_BUNDLE_IDENTIFIER`, when the project gives it whole.
+  package var bundleIdentifier: String?
+  /// The files of this app: its Swift, its Info.plist, the storyboards and its project.
   package var files = SourceFiles()
   package var plist = PlistSource.unknown
   package var plistFacts: InfoPlistFacts?
@@ -88,9 +95,53 @@ package struct ScanReport: Sendable {
     return methods.filter { $0.role == role && seen.insert($0.type).inserted }.map(\.type)
   }
 
-  /// The permitted BGTask identifiers (empty when the plist is unknown or has none).
-  package var permittedIdentifiers: [String] { plistFacts?.permittedIdentifiers.map(\.identifier) ?? [] }
+  /// The permitted BGTask identifiers, each once (empty when the plist is unknown or has none).
+  package var permittedIdentifiers: [String] {
+    var seen: Set<String> = []
+    return (plistFacts?.permittedIdentifiers ?? []).map(\.identifier).filter { seen.insert($0).inserted }
+  }
+
+  /// Whether anything shows an app: a delegate, a SwiftUI `App` or an Info.plist.
+  package var isApp: Bool { appDelegate != nil || isSwiftUIApp || !types(.scene).isEmpty || plist != .unknown }
+}
+
+/// A target that is not an iOS app (an extension, a watchOS or macOS app), and the delegates
+/// its files declare: listed as what they are, never taken for the app's.
+package struct OtherTarget: Sendable {
+  package let name: String
+  package let kind: TargetKind
+  /// Each type adopting a delegate protocol (or a SwiftUI `App`), with the protocol and place.
+  package let delegates: [(type: String, adopts: String, place: SourcePlace)]
+
+  /// The protocols a listed delegate adopts.
+  static let listed: Set<String> = Set([
+    "UIApplicationDelegate", "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate", "UISceneDelegate",
+    "UIWindowSceneDelegate", "UNUserNotificationCenterDelegate", "App",
+  ]).union(DelegateRole.carPlayProtocols)
+
+  init(unit: ScanUnit, facts: [SwiftFacts]) {
+    name = unit.name
+    kind = unit.kind
+    delegates = facts.flatMap(\.types).compactMap { type in
+      guard let adopts = type.conformances.first(where: Self.listed.contains), adopts != "App" || type.isMain else { return nil }
+      return (type.name, adopts, type.place)
+    }
+  }
+}
+
+/// Everything `lifesim scan` found: each iOS app's report, the other targets, and the files
+/// it could not read.
+package struct ScanResult: Sendable {
+  package var files = SourceFiles()
+  package var apps: [ScanReport] = []
+  package var others: [OtherTarget] = []
+  package var syntaxErrors: [SourcePlace] = []
+  /// Swift files no target compiles (a project scan reads them for no app).
+  package var outsideTargets = 0
 
   /// Files found but not read (unreadable, too large, not a plist): the scan is incomplete.
   package var troubles: [(file: String, reason: String)] { files.skipped }
+
+  /// Every app's diagnostics, app by app.
+  package var diagnostics: [ScanDiagnostic] { apps.flatMap(\.diagnostics) }
 }

@@ -82,11 +82,16 @@ enum SourceDiscovery {
   private static func classify(_ path: String, into found: inout SourceFiles, explicit: Bool) -> Bool {
     let name = (path as NSString).lastPathComponent
     if name.hasSuffix(".swift") { found.swift.append(path) }
-    else if name == "Info.plist" || (explicit && name.hasSuffix(".plist")) { found.infoPlists.append(path) }
+    else if isInfoPlistName(name) || (explicit && name.hasSuffix(".plist")) { found.infoPlists.append(path) }
     else if name.hasSuffix(".storyboard") { found.storyboards.append(path) }
     else if name == "project.pbxproj" { found.projects.append(path) }
     else { return false }
     return true
+  }
+
+  /// `Info.plist`, and the names Xcode's templates give a target's: `MyApp-Info.plist`, `Info-iOS.plist`.
+  static func isInfoPlistName(_ name: String) -> Bool {
+    name == "Info.plist" || (name.hasSuffix("-Info.plist") && name.count > 11) || (name.hasPrefix("Info-") && name.hasSuffix(".plist") && name.count > 11)
   }
 
   /// The bytes of `path` if it is within the limit, else why not.

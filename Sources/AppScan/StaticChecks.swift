@@ -6,6 +6,7 @@ enum StaticChecks {
   static func diagnostics(_ report: ScanReport) -> [ScanDiagnostic] {
     var found = handlersNeverCalled(report) + sceneLifecycle(report) + registrations(report)
     found += notificationDelegate(report) + backgroundTasks(report) + windows(report)
+    for index in found.indices { found[index].target = report.target }
     return found.sorted { $0.place < $1.place }
   }
 
@@ -38,9 +39,9 @@ enum StaticChecks {
     var found: [ScanDiagnostic] = []
     for registration in report.registrations {
       let shown = registration.identifier.map { "\"\($0)\"" } ?? "(an identifier the scan cannot read)"
-      if case let .late(entry) = registration.reach {
+      if registration.reach.isAfterLaunch {
         found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskRegisteredLate.rawValue, handler: nil, place: registration.place,
-                                    message: "BGTask \(shown) is registered from \(entry.qualified), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"))
+                                    message: "BGTask \(shown) is registered \(registration.reach.origin): BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"))
       }
       guard let plist = report.plistFacts?.path, let identifier = registration.identifier,
             !isPermitted(identifier, report.permittedIdentifiers) else { continue }
@@ -63,9 +64,9 @@ enum StaticChecks {
   }
 
   private static func notificationDelegate(_ report: ScanReport) -> [ScanDiagnostic] {
-    guard let assignment = report.notificationDelegate, case let .late(entry) = assignment.reach else { return [] }
+    guard let assignment = report.notificationDelegate, assignment.reach.isAfterLaunch else { return [] }
     return [ScanDiagnostic(code: Diagnostic.Code.notificationDelegateLate.rawValue, handler: nil, place: assignment.place,
-                           message: "the UNUserNotificationCenter delegate is set from \(entry.qualified), after launch: a notification response that launches the app is dropped")]
+                           message: "the UNUserNotificationCenter delegate is set \(assignment.reach.origin): a notification response that launches the app is dropped")]
   }
 
   private static func backgroundTasks(_ report: ScanReport) -> [ScanDiagnostic] {

@@ -7,14 +7,27 @@ extension SwiftFactCollector {
     guard let name = Self.calleeName(call.calledExpression) else { return }
     let labels = call.arguments.map { $0.label?.text ?? "_" }
     if let current = functionStack.last {
-      facts.functions[current].calls.insert(name)
-      facts.functions[current].calls.insert(Self.selector(name, labels))
+      if let by = currentDeferral {
+        facts.functions[current].deferredCalls[name] = by
+        facts.functions[current].deferredCalls[Self.selector(name, labels)] = by
+      } else {
+        facts.functions[current].calls.insert(name)
+        facts.functions[current].calls.insert(Self.selector(name, labels))
+      }
+      // `perform(#selector(work), with: nil, afterDelay: 0)`, a timer's selector: called later.
+      if ["perform", "scheduledTimer"].contains(name), labels.contains(where: { ["afterDelay", "selector"].contains($0) }) {
+        for argument in call.arguments {
+          guard let selector = argument.expression.as(MacroExpansionExprSyntax.self), selector.macroName.text == "selector",
+                let target = selector.arguments.first.flatMap({ Self.calleeName($0.expression) }) else { continue }
+          facts.functions[current].deferredCalls[target] = name == "perform" ? "perform(_:with:afterDelay:)" : "Timer.scheduledTimer"
+        }
+      }
     }
     switch (name, labels.first) {
     case ("register", "forTaskWithIdentifier"):
       let identifier = call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown
       facts.registrations.append(RegistrationFact(identifier: identifier, function: functionStack.last,
-                                                  place: calleePlace(call), isSwiftUIModifier: false))
+                                                  place: calleePlace(call), isSwiftUIModifier: false, deferredBy: currentDeferral))
     case ("backgroundTask", _):
       recordBackgroundTaskModifier(call)
     case ("beginBackgroundTask", _):
@@ -46,9 +59,57 @@ extension SwiftFactCollector {
     } else {
       expiration = .unknown
     }
+    var labels = call.arguments.map { $0.label?.text ?? "_" }
+    if call.trailingClosure != nil { labels.append("expirationHandler") }
     facts.backgroundTasks.append(BackgroundTaskFact(function: functionStack.last, place: calleePlace(call), name: name,
-                                                    expiration: expiration))
+                                                    expiration: expiration, selector: Self.selector("beginBackgroundTask", labels)))
+    pendingReceivers.append((facts.backgroundTasks.count - 1, Self.receiverName(call.calledExpression), typeStack.last == "UIApplication"))
   }
+
+  /// The receiver as written: nil for an unqualified call, `UIApplication.shared`, or a name
+  /// (`app`, `self.application` as `application`); `?` for anything else.
+  private static func receiverName(_ callee: ExprSyntax) -> String? {
+    guard let member = callee.as(MemberAccessExprSyntax.self) else { return nil }
+    guard let base = member.base else { return "?" }
+    if let name = base.as(DeclReferenceExprSyntax.self) { return name.baseName.text }
+    if let inner = base.as(MemberAccessExprSyntax.self), let owner = inner.base?.as(DeclReferenceExprSyntax.self) {
+      if owner.baseName.text == "UIApplication", inner.declName.baseName.text == "shared" { return "UIApplication.shared" }
+      if owner.baseName.text == "self" { return inner.declName.baseName.text }
+    }
+    if let forced = base.as(ForceUnwrapExprSyntax.self) { return receiverName(ExprSyntax(MemberAccessExprSyntax(base: forced.expression, declName: member.declName))) }
+    return "?"
+  }
+
+  /// Classifies each `beginBackgroundTask`'s receiver once the whole file is read (a property
+  /// may be declared below its use).
+  func resolveReceivers() {
+    for (index, name, inApplicationExtension) in pendingReceivers {
+      let receiver: CallReceiver
+      switch name {
+      case nil: receiver = inApplicationExtension ? .application : .ownType
+      case "self"?: receiver = inApplicationExtension ? .application : .ownType
+      case let name?: receiver = name == "UIApplication.shared" || applicationNames.contains(name) ? .application : .unknown
+      }
+      facts.backgroundTasks[index].receiver = receiver
+    }
+  }
+
+  /// The API whose closure argument runs after the code around it returns, for a closure
+  /// given to it (as its trailing closure or an argument); nil for any other closure.
+  static func deferringCall(of closure: ClosureExprSyntax) -> String? {
+    var node = closure.parent
+    if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
+    guard let call = node?.as(FunctionCallExprSyntax.self), let name = calleeName(call.calledExpression) else { return nil }
+    guard deferringNames.contains(name) || (name == "Task" && call.calledExpression.is(DeclReferenceExprSyntax.self)) else { return nil }
+    let written = call.calledExpression.trimmedDescription
+    return written.utf8.count <= 60 && !written.contains("\n") ? written : name
+  }
+
+  /// Calls that run their closure later: the main queue's and other queues' `async`, `Task`,
+  /// `OperationQueue.addOperation`, `RunLoop.perform`, timers, and the completion handlers of
+  /// notification authorisation and observers.
+  static let deferringNames: Set<String> = ["async", "asyncAfter", "detached", "addOperation", "addBarrierBlock", "perform",
+                                            "scheduledTimer", "requestAuthorization", "getNotificationSettings", "addObserver"]
 
   /// The line of the called name: a chain's `.register(` rather than the start of the chain.
   private func calleePlace(_ call: FunctionCallExprSyntax) -> SourcePlace {
@@ -63,14 +124,51 @@ extension SwiftFactCollector {
     return nil
   }
 
-  /// A literal, a name (`refreshID`, `Tasks.refresh`, `Tasks.refresh.rawValue`), or unknown.
-  static func identifier(_ expression: ExprSyntax) -> IdentifierExpression {
+  /// A literal, a name (`refreshID`, `Tasks.refresh`, `Tasks.refresh.rawValue`), text joined
+  /// from such parts with `+` or interpolation, the bundle identifier, or unknown.
+  static func identifier(_ expression: ExprSyntax, depth: Int = 0) -> IdentifierExpression {
+    guard depth < 16 else { return .unknown }
     if let text = literal(expression) { return .literal(text) }
+    if let string = expression.as(StringLiteralExprSyntax.self), string.openingPounds == nil { return interpolation(string, depth: depth) }
+    if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+      return identifier(only.expression, depth: depth + 1)
+    }
+    if let sequence = expression.as(SequenceExprSyntax.self) { return concatenation(sequence, depth: depth) }
     var text = expression.trimmedDescription
-    if text.hasSuffix(".rawValue") { text = String(text.dropLast(".rawValue".count)) }
+    for suffix in ["!", ".rawValue"] where text.hasSuffix(suffix) { text = String(text.dropLast(suffix.count)) }
+    if text == "Bundle.main.bundleIdentifier" { return .bundleIdentifier }
     if text.hasPrefix(".") { text.removeFirst() }
-    let isName = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+    let isName = !text.isEmpty && text.utf8.count <= 200 && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
     return isName ? .reference(text) : .unknown
+  }
+
+  /// `"\(prefix).refresh"`: its pieces, each a literal or an identifier; unknown when a piece is.
+  private static func interpolation(_ string: StringLiteralExprSyntax, depth: Int) -> IdentifierExpression {
+    var parts: [IdentifierExpression] = []
+    for segment in string.segments {
+      switch segment {
+      case let .stringSegment(piece):
+        guard !piece.content.text.contains("\\") else { return .unknown }
+        parts.append(.literal(piece.content.text))
+      case let .expressionSegment(inner):
+        guard inner.expressions.count == 1, let only = inner.expressions.first, only.label == nil else { return .unknown }
+        parts.append(identifier(only.expression, depth: depth + 1))
+      }
+    }
+    return parts.contains(.unknown) ? .unknown : .concatenation(parts)
+  }
+
+  /// `a + b + "c"` (unfolded, as the parser leaves it): its operands, when every operator is `+`.
+  private static func concatenation(_ sequence: SequenceExprSyntax, depth: Int) -> IdentifierExpression {
+    var parts: [IdentifierExpression] = []
+    for (index, element) in sequence.elements.enumerated() {
+      if index % 2 == 1 {
+        guard element.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return .unknown }
+        continue
+      }
+      if case let .concatenation(inner) = identifier(element, depth: depth + 1) { parts += inner } else { parts.append(identifier(element, depth: depth + 1)) }
+    }
+    return parts.contains(.unknown) || parts.count > 64 ? .unknown : .concatenation(parts)
   }
 
   /// `UNUserNotificationCenter.current().delegate = x` (or through a name bound to the center),
@@ -83,7 +181,7 @@ extension SwiftFactCollector {
     switch member {
     case "delegate":
       guard let base = target.as(MemberAccessExprSyntax.self)?.base, isNotificationCenter(base) else { return }
-      facts.delegateAssignments.append(DelegateAssignmentFact(function: functionStack.last, place: place(sequence)))
+      facts.delegateAssignments.append(DelegateAssignmentFact(function: functionStack.last, place: place(sequence), deferredBy: currentDeferral))
     case "restorationIdentifier":
       facts.restorationIdentifiers.append(place(sequence))
     case "rootViewController":

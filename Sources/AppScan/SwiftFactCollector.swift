@@ -15,12 +15,20 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
   var conditionStack: [String] = []
   /// Names this file binds to `UNUserNotificationCenter.current()`.
   var notificationCenterNames: Set<String> = []
+  /// Names this file binds to the application: `UIApplication` parameters and properties, and
+  /// names given `UIApplication.shared`.
+  var applicationNames: Set<String> = []
+  /// The closures that run after the code around them returns, innermost last: the function
+  /// they sit in and the API that defers them (`DispatchQueue.main.async`).
+  var deferrals: [(function: Int?, by: String)] = []
+  /// Each `beginBackgroundTask`'s receiver as written, classified once the file is read.
+  var pendingReceivers: [(task: Int, name: String?, inApplicationExtension: Bool)] = []
 
-  /// The facts of `source`, read as the file `path`.
-  static func facts(path: String, source: String) -> SwiftFacts {
-    let tree = Parser.parse(source: source)
+  /// The facts of the parsed file `path`.
+  static func facts(path: String, tree: SourceFileSyntax) -> SwiftFacts {
     let collector = SwiftFactCollector(path: path, tree: tree)
     collector.walk(tree)
+    collector.resolveReceivers()
     if tree.hasError { collector.facts.syntaxErrorLines = SyntaxErrorFinder.lines(tree, collector.converter) }
     return collector.facts
   }
@@ -36,6 +44,12 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
   }
 
   var currentCondition: String? { conditionStack.isEmpty ? nil : conditionStack.joined(separator: " && ") }
+
+  /// The API that defers the code being read past the function it sits in, if any.
+  var currentDeferral: String? {
+    guard let last = deferrals.last, last.function == functionStack.last else { return nil }
+    return last.by
+  }
 
   // MARK: Types
 
@@ -124,30 +138,67 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
 
   // MARK: Constants, adaptors
 
+  /// A raw value, or a `String` enum's implicit one (its name).
   override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
-    if let value = node.rawValue.flatMap({ Self.literal($0.value) }) { addConstant(node.name.text, value) }
-    return .visitChildren
-  }
-
-  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-    for element in node.attributes where Self.attributeName(element) == "UIApplicationDelegateAdaptor" {
-      guard case let .attribute(attribute) = element, case let .argumentList(arguments) = attribute.arguments,
-            let first = arguments.first else { continue }
-      let text = first.expression.trimmedDescription
-      let delegate = text.hasSuffix(".self") ? String(text.dropLast(5)) : text
-      facts.adaptors.append(AdaptorFact(owner: typeStack.last, delegateType: Self.plainTypeName(delegate), place: place(node)))
+    if let value = node.rawValue.flatMap({ Self.literal($0.value) }) {
+      addConstant(node.name.text, .literal(value))
+    } else if node.rawValue == nil, Self.enclosingEnumIsString(node) {
+      addConstant(node.name.text, .literal(node.name.text))
     }
     return .visitChildren
   }
 
-  private func recordBinding(_ node: PatternBindingSyntax) {
-    guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-          let value = node.initializer?.value else { return }
-    if let text = Self.literal(value), functionStack.isEmpty { addConstant(name, text) }
-    if value.trimmedDescription.contains("UNUserNotificationCenter.current()") { notificationCenterNames.insert(name) }
+  private static func enclosingEnumIsString(_ node: EnumCaseElementSyntax) -> Bool {
+    var parent = node.parent
+    for _ in 0..<8 {
+      guard let current = parent else { return false }
+      if let declaration = current.as(EnumDeclSyntax.self) { return conformances(declaration.inheritanceClause).first == "String" }
+      parent = current.parent
+    }
+    return false
   }
 
-  private func addConstant(_ name: String, _ value: String) {
+  /// A function's `UIApplication` parameters name the application.
+  override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+    if Self.plainTypeName(node.type.trimmedDescription) == "UIApplication" { applicationNames.insert((node.secondName ?? node.firstName).text) }
+    return .visitChildren
+  }
+
+  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+    for element in node.attributes {
+      guard let name = Self.attributeName(element), Self.adaptorAttributes.contains(name), case let .attribute(attribute) = element,
+            case let .argumentList(arguments) = attribute.arguments, let first = arguments.first else { continue }
+      let text = first.expression.trimmedDescription
+      let delegate = text.hasSuffix(".self") ? String(text.dropLast(5)) : text
+      facts.adaptors.append(AdaptorFact(owner: typeStack.last, delegateType: Self.plainTypeName(delegate), place: place(node), attribute: name))
+    }
+    for binding in node.bindings {
+      guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+      let type = binding.typeAnnotation.map { Self.plainTypeName($0.type.trimmedDescription.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "?", with: "")) }
+      if type == "UIApplication" || binding.initializer?.value.trimmedDescription == "UIApplication.shared" { applicationNames.insert(name) }
+    }
+    return .visitChildren
+  }
+
+  /// The SwiftUI and app-delegate adaptors: iOS's, and macOS's and watchOS's, which make an `App` theirs.
+  static let adaptorAttributes: Set<String> = ["UIApplicationDelegateAdaptor", "NSApplicationDelegateAdaptor",
+                                               "WKApplicationDelegateAdaptor", "WKExtensionDelegateAdaptor"]
+
+  /// A stored constant outside functions (`static let x = "…"`, `let x = prefix + "…"`), or a
+  /// computed one whose body is one expression (`static var x: String { "…" }`).
+  private func recordBinding(_ node: PatternBindingSyntax) {
+    guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
+    if let value = node.initializer?.value {
+      if functionStack.isEmpty, case let expression = Self.identifier(value), expression != .unknown { addConstant(name, expression) }
+      if value.trimmedDescription.contains("UNUserNotificationCenter.current()") { notificationCenterNames.insert(name) }
+    } else if functionStack.isEmpty, case let .getter(body)? = node.accessorBlock?.accessors, body.count == 1,
+              let only = body.first?.item {
+      let expression = only.as(ExprSyntax.self) ?? only.as(ReturnStmtSyntax.self)?.expression
+      if let expression, case let identifier = Self.identifier(expression), identifier != .unknown { addConstant(name, identifier) }
+    }
+  }
+
+  private func addConstant(_ name: String, _ value: IdentifierExpression) {
     let qualified = (typeStack + [name]).joined(separator: ".")
     facts.constants.append(ConstantFact(qualifiedName: qualified, value: value))
   }
@@ -187,6 +238,13 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
   }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { recordCall(node); return .visitChildren }
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+    if let by = Self.deferringCall(of: node) { deferrals.append((functionStack.last, by)) }
+    return .visitChildren
+  }
+  override func visitPost(_ node: ClosureExprSyntax) {
+    if Self.deferringCall(of: node) != nil { deferrals.removeLast() }
+  }
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
 }
 

@@ -28,15 +28,22 @@ package struct FunctionFact: Sendable {
   package let condition: String?
   /// What it calls: selectors (`registerTasks()`) and base names (`registerTasks`).
   package var calls: Set<String> = []
+  /// What it calls from code that runs after it returns (a closure given to
+  /// `DispatchQueue.main.async`, `Task`, …), with the API that defers it.
+  package var deferredCalls: [String: String] = [:]
 
   /// The base name: `application` for `application(_:didFinishLaunchingWithOptions:)`.
   package var baseName: String { String(selector.prefix { $0 != "(" }) }
 }
 
-/// What an identifier argument is: a literal, a name to resolve, or neither.
-package enum IdentifierExpression: Equatable, Sendable {
+/// What an identifier argument is: a literal, a name to resolve, text joined from such parts
+/// (`prefix + ".refresh"`, `"\\(prefix).refresh"`), the app's bundle identifier, or unknown.
+package indirect enum IdentifierExpression: Equatable, Sendable {
   case literal(String)
   case reference(String)
+  case concatenation([IdentifierExpression])
+  /// `Bundle.main.bundleIdentifier`: the target's `PRODUCT_BUNDLE_IDENTIFIER`.
+  case bundleIdentifier
   case unknown
 }
 
@@ -48,12 +55,15 @@ package struct RegistrationFact: Sendable {
   package let place: SourcePlace
   /// SwiftUI's scene modifier: registered by the system at launch.
   package let isSwiftUIModifier: Bool
+  /// The API that defers it past the function it sits in (`DispatchQueue.main.async`), if any.
+  package var deferredBy: String? = nil
 }
 
 /// `UNUserNotificationCenter.current().delegate = …`.
 package struct DelegateAssignmentFact: Sendable {
   package let function: Int?
   package let place: SourcePlace
+  package var deferredBy: String? = nil
 }
 
 /// A `beginBackgroundTask` call and what its expiration handler does.
@@ -63,6 +73,20 @@ package struct BackgroundTaskFact: Sendable {
   package let place: SourcePlace
   package let name: IdentifierExpression
   package let expiration: Expiration
+  /// The selector as called (a trailing closure counts as `expirationHandler:`), and who
+  /// receives it: UIKit's own calls are told from an app's helpers of the same name by these.
+  package var selector = "beginBackgroundTask(expirationHandler:)"
+  package var receiver = CallReceiver.unknown
+}
+
+/// Who a call is made on, as far as the file shows.
+package enum CallReceiver: Sendable, Equatable {
+  /// `UIApplication.shared`, a `UIApplication` parameter or property, or `self` in an extension of `UIApplication`.
+  case application
+  /// No receiver, outside an extension of `UIApplication`: the enclosing type's own method.
+  case ownType
+  /// Any other receiver.
+  case unknown
 }
 
 /// A `UIWindow(frame:)` built in a type's code.
@@ -71,18 +95,22 @@ package struct WindowFact: Sendable {
   package let place: SourcePlace
 }
 
-/// A string constant (`static let refresh = "com.example.refresh"`, `case refresh = "…"`).
+/// A string constant (`static let refresh = "com.example.refresh"`, `case refresh = "…"`, a
+/// computed `static var refresh: String { "…" }`), its value as written.
 package struct ConstantFact: Sendable {
   /// `Owner.name`, or `name` at file level.
   package let qualifiedName: String
-  package let value: String
+  package let value: IdentifierExpression
 }
 
-/// `@UIApplicationDelegateAdaptor(AppDelegate.self)` in a SwiftUI `App`.
+/// `@UIApplicationDelegateAdaptor(AppDelegate.self)` in a SwiftUI `App` (or the macOS and
+/// watchOS adaptors, which make the `App` another platform's).
 package struct AdaptorFact: Sendable {
   package let owner: String?
   package let delegateType: String
   package let place: SourcePlace
+  /// `UIApplicationDelegateAdaptor`, `NSApplicationDelegateAdaptor`, `WKApplicationDelegateAdaptor`, …
+  package var attribute = "UIApplicationDelegateAdaptor"
 }
 
 /// Everything one Swift file tells a scan.

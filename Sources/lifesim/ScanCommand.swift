@@ -13,15 +13,18 @@ struct Scan: ParsableCommand {
     commandName: "scan",
     abstract: "Read a Swift app's delegates and Info.plist, and report its lifecycle risks.",
     discussion: helpText("""
-      Finds *.swift, Info.plist (XML or binary) and Main.storyboard under the paths (skipping
-      build folders, Pods, Carthage and .build), parses the Swift without type checking, and
-      reports the app's lifecycle shape and the diagnostics of docs/scan.md, each with its
-      file:line, its rule and the rule's source. Exit status: 0 no diagnostics, 1 diagnostics,
-      2 trouble (a path missing, no Swift file found, a file that cannot be read).
+      Finds *.swift, Xcode projects, Info.plists (XML, binary or preprocessed) and storyboards
+      under the paths (skipping build folders, Pods, Carthage and .build), parses the Swift
+      without type checking, and reports each iOS app target's lifecycle shape and the
+      diagnostics of docs/scan.md, each with its target, file:line, rule and the rule's source.
+      A project's targets say which files and which Info.plist are whose; extensions, watchOS
+      and macOS targets are listed as what they are. Without a project, each @main app delegate
+      is an app of its own. Exit status: 0 no diagnostics, 1 diagnostics, 2 trouble (a path
+      missing, no app found, a file that cannot be read).
 
       Example:
         lifesim scan MyApp/
-        lifesim scan MyApp/ --format sarif > scan.sarif
+        lifesim scan . --target MyApp --format sarif > scan.sarif
       """)
   )
 
@@ -29,6 +32,9 @@ struct Scan: ParsableCommand {
 
   @Argument(help: "Folders or files to scan.")
   var paths: [String]
+
+  @Option(help: "Scan only this target (an Xcode target's name; without a project, the app's folder name as the report prints it).")
+  var target: String?
 
   @Flag(help: "The report as JSON Lines (docs/json.md): an app line, one line per diagnostic, the end line.")
   var json = false
@@ -73,15 +79,19 @@ struct Scan: ParsableCommand {
     defer { Terminal.flush() }
     let format = json ? .json : format
     if format == .json { JSONLines.begin("scan") }
-    let report: ScanReport
+    let result: ScanResult
     var battery: (files: [(String, String)], notRun: [String]) = ([], [])
-    do {
-      report = try AppScanner.scan(paths)
-      if check { battery = try ScanCheck.scenarioFiles(report) }
+    do throws(ScanTrouble) {
+      result = try AppScanner.scan(paths, target: target)
+      if check || emitApp != nil, result.apps.count > 1 {
+        throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
+      }
+      if check { battery = try ScanCheck.scenarioFiles(result.apps[0]) }
     } catch {
-      Terminal.error(error.description)
+      Terminal.error(TerminalText.visible(error.description))
       throw ExitCode(Status.trouble)
     }
+    let report = result.apps[0]
     let temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil
     defer { if let temporary { ScanCheck.remove(temporary) } }
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
@@ -95,27 +105,26 @@ struct Scan: ParsableCommand {
       }
     }
     let reported = emitApp == nil ? [] : written
-    for path in reported where format != .text { Terminal.errorLine("wrote \(path)") }
-    for trouble in report.troubles where format != .text { Terminal.error("\(trouble.file): not read: \(trouble.reason)") }
-    let status = ScanCheck.status(scan: report.status, outcome)
+    for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
+    for trouble in result.troubles where format != .text { Terminal.error(TerminalText.visible("\(trouble.file): not read: \(trouble.reason)")) }
+    let status = ScanCheck.status(scan: result.status, outcome)
     switch format {
     case .text:
-      for line in report.textLines { Terminal.write(line) }
+      for line in result.textLines { Terminal.write(line) }
       if let outcome { for line in checker.textLines(outcome, scenes: report.scenes, removed: temporary) { Terminal.write(line) } }
     case .json:
-      for line in report.jsonLines { JSONLines.write(line) }
+      for line in result.jsonLines { JSONLines.write(line) }
       if let outcome { for r in outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false)) } }
-      JSONLines.end(status: status, report.endMembers + (outcome.map { [ScanCheck.endMember($0)] } ?? []))
+      JSONLines.end(status: status, result.endMembers + (outcome.map { [ScanCheck.endMember($0)] } ?? []))
     case .sarif:
-      Terminal.write(report.sarif(toolVersion: lifesimVersion).canonicalText)
+      Terminal.write(result.sarif(toolVersion: lifesimVersion).canonicalText)
     }
-    for path in reported where format == .text { Terminal.write("wrote \(path)") }
+    for path in reported where format == .text { Terminal.write(TerminalText.visible("wrote \(path)")) }
     if status != Status.ok { throw ExitCode(status) }
   }
 
   private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> [String] {
-    let trimmed = paths[0].hasSuffix("/") ? String(paths[0].dropLast()) : paths[0]
-    let name = report.appDelegate.map { _ in (trimmed as NSString).lastPathComponent } ?? "App"
+    let name = report.target
     switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force) {
     case let .failure(trouble):
       Terminal.error(trouble.description)

@@ -6,7 +6,7 @@ import TestSupport
 /// `lifesim scan --check`'s battery: which scenarios run for an app, and their text.
 @Suite struct CheckBatteryTests {
   @Test func theSceneRegistrationAppGetsItsRefreshAndItsNotificationTaps() throws {
-    let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"])
+    let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"]).apps[0]
     let battery = CheckBattery.scenarios(for: report)
     #expect(battery.run.map(\.name) == ["cold launch", "home and return", "lock", "memory kill", "force quit",
                                         "background refresh com.example.runner.fetch", "notification tap cold", "notification tap warm"])
@@ -19,7 +19,7 @@ import TestSupport
 
   /// A permitted identifier nobody registers has no request to run: it is listed, not run.
   @Test func aPermittedIdentifierNeverRegisteredIsNotRun() throws {
-    let report = try AppScanner.scan([fixtures + "/HelperRegistrationApp"])
+    let report = try AppScanner.scan([fixtures + "/HelperRegistrationApp"]).apps[0]
     let battery = CheckBattery.scenarios(for: report)
     #expect(battery.run.filter { $0.template == "background_refresh" }.map(\.locals) == [
       [CheckBattery.Local(name: "taskIdentifier", value: "com.example.notes.refresh")],
@@ -43,7 +43,7 @@ import TestSupport
         func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {}
       }
       """#.write(toFile: root + "/App.swift", atomically: true, encoding: .utf8)
-    let report = try AppScanner.scan([root])
+    let report = try AppScanner.scan([root]).apps[0]
     #expect(report.scenes)
     let links = CheckBattery.scenarios(for: report).run.filter { ["open_url", "universal_link"].contains($0.template) }
     #expect(links.map(\.locals) == [[CheckBattery.Local(name: "handler", value: "openURLContexts")],

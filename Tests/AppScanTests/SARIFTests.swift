@@ -38,7 +38,7 @@ import TestSupport
   @Test func eachDiagnosticIsAResultAtItsFileAndLine() throws {
     let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"])
     let runs = report.sarif(toolVersion: "1").canonicalText.replacingOccurrences(of: fixtures + "/", with: "")
-    #expect(runs.contains(#"{"ruleId":"bgtask_registered_late","ruleIndex":2,"level":"error","message":{"text":"BGTask \"com.example.runner.fetch\" is registered from SceneDelegate.scene(_:willConnectTo:options:), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"SceneRegistrationApp/Runner/SceneDelegate.swift"},"region":{"startLine":20}}}]}"#))
+    #expect(runs.contains(#"{"ruleId":"bgtask_registered_late","ruleIndex":2,"level":"error","message":{"text":"BGTask \"com.example.runner.fetch\" is registered from SceneDelegate.scene(_:willConnectTo:options:), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"SceneRegistrationApp/Runner/SceneDelegate.swift"},"region":{"startLine":20}}}],"properties":{"target":"SceneRegistrationApp"}}"#))
   }
 
   @Test func aPathIsAURIReference() {

@@ -9,7 +9,7 @@ import TestSupport
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
 
 /// The `--json` report of a scan, paths relative to the fixtures folder, as `lifesim scan --json` prints it.
-func jsonReport(_ report: ScanReport) -> String {
+func jsonReport(_ report: ScanResult) -> String {
   let end = JSONValue.object([("kind", .string("end")), ("command", .string("scan")), ("status", .int(Int64(report.status)))] + report.endMembers)
   let lines = (report.jsonLines + [end]).map(\.canonicalText)
   return lines.joined(separator: "\n").replacingOccurrences(of: fixtures + "/", with: "") + "\n"
@@ -17,7 +17,9 @@ func jsonReport(_ report: ScanReport) -> String {
 
 @Suite struct ScanFixtureTests {
   @Test(arguments: ["StoryboardApp", "SceneExtensionsApp", "SwiftUIAdaptorApp", "HelperRegistrationApp",
-                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp", "GeneratedPlistApp"])
+                    "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp", "GeneratedPlistApp",
+                    "MultiTargetRepo", "PreprocessedPlistApp", "NamedPlistApp", "CarPlayApp", "OwnHelpersApp",
+                    "ComputedIDsApp", "DeferredSetupApp"])
   func reportEqualsTheExpectedReport(_ name: String) throws {
     let report = try AppScanner.scan([fixtures + "/" + name])
     let expected = try String(contentsOfFile: "\(fixtures)/\(name)/expected.jsonl", encoding: .utf8)
@@ -25,45 +27,45 @@ func jsonReport(_ report: ScanReport) -> String {
   }
 
   @Test func theBGTaskRegisteredFromTheSceneDelegateIsLate() throws {
-    let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"])
+    let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"]).apps[0]
     let late = report.diagnostics.filter { $0.code == "bgtask_registered_late" }
     #expect(late.map(\.place.line) == [20, 23])
     #expect(report.registrations.first?.function == "scene(_:willConnectTo:options:)")
   }
 
   @Test func aBinaryInfoPlistIsRead() throws {
-    let report = try AppScanner.scan([fixtures + "/BinaryPlistApp"])
+    let report = try AppScanner.scan([fixtures + "/BinaryPlistApp"]).apps[0]
     #expect(report.permittedIdentifiers == ["com.example.legacy.refresh"])
     #expect(report.plistFacts?.backgroundModes == ["fetch"])
   }
 
-  /// A generated Info.plist: the scenes from the project's INFOPLIST_KEY_ setting, the BGTask
-  /// identifiers and background modes from the file INFOPLIST_FILE names (Xcode ignores
-  /// `INFOPLIST_KEY_UIBackgroundModes`); without that file they are unknown and give no diagnostic.
+  /// A generated Info.plist: the scenes from the target's INFOPLIST_KEY_ setting, the BGTask
+  /// identifiers and background modes from the file its INFOPLIST_FILE names (Xcode ignores
+  /// `INFOPLIST_KEY_UIBackgroundModes`), read through the target even when only the project
+  /// and the Swift are given.
   @Test func aGeneratedInfoPlistMergesItsFile() throws {
-    let report = try AppScanner.scan([fixtures + "/GeneratedPlistApp"])
-    #expect(report.scenes)
+    let report = try AppScanner.scan([fixtures + "/GeneratedPlistApp"]).apps[0]
+    #expect(report.scenes && report.target == "Recipes" && report.deploymentTarget == "16.0")
     #expect(report.plist == .generated(fixtures + "/GeneratedPlistApp/Recipes.xcodeproj/project.pbxproj",
                                        merged: fixtures + "/GeneratedPlistApp/Recipes/Info.plist"))
     #expect(report.plistFacts?.backgroundModes == ["fetch", "processing"])
     #expect(report.diagnostics.map(\.code) == ["bgtask_id_not_registered"])
     let alone = try AppScanner.scan([fixtures + "/GeneratedPlistApp/Recipes.xcodeproj", fixtures + "/GeneratedPlistApp/Recipes/AppDelegate.swift",
-                                     fixtures + "/GeneratedPlistApp/Recipes/SceneDelegate.swift"])
-    #expect(alone.plist == .generated(fixtures + "/GeneratedPlistApp/Recipes.xcodeproj/project.pbxproj", merged: nil))
-    #expect(alone.scenes && alone.permittedIdentifiers.isEmpty && alone.diagnostics.isEmpty)
+                                     fixtures + "/GeneratedPlistApp/Recipes/SceneDelegate.swift"]).apps[0]
+    #expect(alone.plist == report.plist && alone.permittedIdentifiers == report.permittedIdentifiers)
   }
 
   @Test func methodsOfOtherTypesThatShareADelegateName() throws {
-    let report = try AppScanner.scan([fixtures + "/SceneExtensionsApp"])
+    let report = try AppScanner.scan([fixtures + "/SceneExtensionsApp"]).apps[0]
     #expect(!report.methods.contains { $0.type == "LifecycleObserver" })
     #expect(!report.methods.contains { $0.place.file.contains("/Pods/") || $0.place.file.contains("/build/") })
   }
 }
 
 @Suite struct LuaAppWriterTests {
-  @Test(arguments: ["HelperRegistrationApp", "SceneExtensionsApp", "ConditionalApp"])
+  @Test(arguments: ["HelperRegistrationApp", "SceneExtensionsApp", "ConditionalApp", "DeferredSetupApp"])
   func theEmittedAppIsTheExpectedOne(_ name: String) throws {
-    let report = try AppScanner.scan([fixtures + "/" + name])
+    let report = try AppScanner.scan([fixtures + "/" + name]).apps[0]
     let app = LuaAppWriter(report: report, name: name, root: fixtures + "/" + name).app
     #expect(app == (try String(contentsOfFile: "\(fixtures)/\(name)/expected-app.lua", encoding: .utf8)))
   }
@@ -80,7 +82,7 @@ func jsonReport(_ report: ScanReport) -> String {
         }
       }
       """#.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
-    let report = try AppScanner.scan([root])
+    let report = try AppScanner.scan([root]).apps[0]
     #expect(report.registrations.map(\.identifier) == [#"x") os.exit() --"#])
     let app = LuaAppWriter(report: report, name: "a\"b\n", root: "/elsewhere").app
     #expect(app.contains(#"BGTaskScheduler:register("x\") os.exit() --", launchHandler)"#))

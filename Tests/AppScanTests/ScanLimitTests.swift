@@ -45,7 +45,8 @@ import TestSupport
   }
 
   @Test func aFileOverTheSizeLimitIsNamedAndNotRead() throws {
-    let root = try folder("large", files: ["Big.swift": String(repeating: "// x\n", count: 100), "Info.plist": "not a plist"])
+    let root = try folder("large", files: ["Big.swift": String(repeating: "// x\n", count: 100), "Info.plist": "not a plist",
+                                           "App.swift": "@main class AppDelegate: UIResponder, UIApplicationDelegate {}"])
     var limits = ScanLimits()
     limits.maxFileBytes = 100
     let report = try AppScanner.scan([root], limits: limits)
@@ -70,7 +71,7 @@ import TestSupport
         """,
       "Info.plist": "<plist><dict><key>BGTaskSchedulerPermittedIdentifiers</key><array><string>a</string></array><key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict><key>x</key><array/></dict></dict></dict></plist>",
     ])
-    let report = try AppScanner.scan([root])
+    let report = try AppScanner.scan([root]).apps[0]
     #expect(report.registrations.map(\.identifier) == [nil])
     #expect(report.diagnostics.map(\.code) == [])
   }

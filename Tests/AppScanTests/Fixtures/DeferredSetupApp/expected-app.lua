@@ -1,0 +1,56 @@
+-- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
+-- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
+app { name = "DeferredSetupApp", root = "Root", bgTaskIdentifiers = {
+  "com.example.inbox.refresh",
+  "com.example.inbox.cleanup",
+} }
+
+-- Calls the completion handler UIKit passes last, so that no stub leaves one waiting.
+local function complete(...)
+  local completion = select(select("#", ...), ...)
+  if type(completion) == "function" then completion() end
+end
+
+-- A BGTask launch handler: completes its task at once.
+local function launchHandler(task) task:setTaskCompleted(true) end
+
+-- AppDelegate.application(_:didFinishLaunchingWithOptions:)
+--   at Inbox/AppDelegate.swift:7
+function AppDelegate.didFinishLaunchingWithOptions(...)
+  log("AppDelegate.didFinishLaunchingWithOptions")
+  -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:9
+  -- deferred by DispatchQueue.main.async: runs after the handler returns
+  after(0, function()
+    BGTaskScheduler:register("com.example.inbox.refresh", launchHandler)
+    -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+    BGTaskScheduler:submit { id = "com.example.inbox.refresh", kind = "refresh" }
+  end)
+  -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:21
+  -- deferred by perform(_:with:afterDelay:): runs after the handler returns
+  after(0, function()
+    BGTaskScheduler:register("com.example.inbox.cleanup", launchHandler)
+    -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+    BGTaskScheduler:submit { id = "com.example.inbox.cleanup", kind = "refresh" }
+  end)
+  -- the notification delegate is set at Inbox/AppDelegate.swift:14
+  -- deferred by Task: runs after the handler returns
+  after(0, function()
+    UNUserNotificationCenter:setDelegate()
+  end)
+  return true
+end
+
+-- AppDelegate.application(_:configurationForConnecting:options:)
+--   at Inbox/AppDelegate.swift:26
+function AppDelegate.configurationForConnecting(...)
+  log("AppDelegate.configurationForConnecting")
+end
+
+-- AppDelegate.userNotificationCenter(_:didReceive:withCompletionHandler:)
+--   at Inbox/AppDelegate.swift:31
+function NotificationDelegate.didReceive(...)
+  log("NotificationDelegate.didReceive")
+  complete(...)
+end
+
+controller "Root" {}

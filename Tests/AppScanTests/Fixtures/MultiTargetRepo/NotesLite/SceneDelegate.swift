@@ -1,0 +1,7 @@
+import UIKit
+
+class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func sceneDidBecomeActive(_ scene: UIScene) {}
+}

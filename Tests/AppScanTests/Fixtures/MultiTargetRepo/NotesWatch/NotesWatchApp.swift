@@ -1,0 +1,10 @@
+import SwiftUI
+
+@main
+struct NotesWatchApp: App {
+  @WKApplicationDelegateAdaptor(ExtensionDelegate.self) var delegate
+
+  var body: some Scene {
+    WindowGroup { Text("Notes") }
+  }
+}

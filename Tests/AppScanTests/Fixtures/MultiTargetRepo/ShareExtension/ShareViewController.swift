@@ -1,0 +1,7 @@
+import UIKit
+
+class ShareViewController: UIViewController {
+  override func viewDidLoad() {
+    super.viewDidLoad()
+  }
+}

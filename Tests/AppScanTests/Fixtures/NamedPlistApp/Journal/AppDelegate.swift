@@ -1,0 +1,6 @@
+import UIKit
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+  func applicationWillEnterForeground(_ application: UIApplication) {}
+}
