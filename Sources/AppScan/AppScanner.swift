@@ -26,7 +26,14 @@ package enum AppScanner {
         }
       }
     }
-    let targets = readProjects(&result, roots: paths.map(ScanPath.normalised), limits: limits, total: &total)
+    var targets = readProjects(&result, roots: paths.map(ScanPath.normalised), limits: limits, total: &total)
+    // Local packages a project names only by product: the scanned folder of that name with a Package.swift.
+    let packages = Dictionary(read.filter { $0.hasSuffix("/Package.swift") }.map { (ScanPath.folder(of: ScanPath.normalised($0)), ()) },
+                              uniquingKeysWith: { first, _ in first })
+    let packagesByName = Dictionary(grouping: packages.keys, by: { $0.split(separator: "/").last.map(String.init) ?? "" })
+    for index in targets.indices {
+      targets[index].sourceFolders += targets[index].packageProducts.flatMap { packagesByName[$0] ?? [] }.sorted()
+    }
     var units = ScanUnits.fromTargets(targets, swift: read)
     if units.isEmpty {
       let extensions = extensionPlists(result.files.infoPlists, limits: limits, total: &total)

@@ -79,8 +79,11 @@ struct ScanAnalysis {
     report.backgroundTasks = facts.backgroundTasks.filter(isUIKits).map { BackgroundTask(fact: $0, name: resolve($0.name), reach: graph.reach(of: $0.function)) }
   }
 
-  /// UIKit's selectors for beginning a background task.
-  static let beginSelectors: Set<String> = ["beginBackgroundTask(expirationHandler:)", "beginBackgroundTask(withName:expirationHandler:)"]
+  /// UIKit's selectors for beginning a background task: Swift imports the nullable handler
+  /// with a default of nil, so `beginBackgroundTask(withName:)` and `beginBackgroundTask()` are UIKit's too.
+  static let beginSelectors: Set<String> = [
+    "beginBackgroundTask()", "beginBackgroundTask(expirationHandler:)", "beginBackgroundTask(withName:)", "beginBackgroundTask(withName:expirationHandler:)",
+  ]
 
   /// Whether a `beginBackgroundTask` call is UIKit's, not the app's own helper of that name: its
   /// selector is UIKit's, and it is made on the application or no function the scanned files

@@ -3,9 +3,14 @@ import Foundation
 /// The initial view controller of the app's main storyboard, read from its XML: the
 /// `<document … initialViewController="ID">` and the element with that `id`'s `customClass`.
 enum StoryboardReader {
+  /// The app's storyboard: the one its Info.plist names (else `Main`), nearest its Info.plist
+  /// (else its first Swift file) when several have that name; none for a SwiftUI app.
   static func initialController(_ report: ScanReport, limits: ScanLimits, total: inout Int) -> String? {
+    guard !report.isSwiftUIApp || report.plistFacts?.mainStoryboard != nil else { return nil }
     let name = (report.plistFacts?.mainStoryboard ?? "Main") + ".storyboard"
-    guard let path = report.files.storyboards.first(where: { ($0 as NSString).lastPathComponent == name }),
+    let anchor = report.plistFacts?.path ?? report.files.swift.first ?? ""
+    let named = report.files.storyboards.filter { ($0 as NSString).lastPathComponent == name }
+    guard let path = named.max(by: { sharedPrefix($0, anchor) < sharedPrefix($1, anchor) }),
           case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total) else { return nil }
     let text = String(decoding: data, as: UTF8.self)
     guard let initial = attribute("initialViewController", in: text[...]),
@@ -18,6 +23,11 @@ enum StoryboardReader {
     // A plain controller: its element name (`viewController`, `navigationController`).
     let elementName = tag.dropFirst().prefix { $0.isLetter }
     return elementName.isEmpty ? nil : "UI" + elementName.prefix(1).uppercased() + elementName.dropFirst()
+  }
+
+  /// How many leading path components two paths share.
+  private static func sharedPrefix(_ a: String, _ b: String) -> Int {
+    zip(a.split(separator: "/"), b.split(separator: "/")).prefix { $0 == $1 }.count
   }
 
   /// The value of `name="…"` in `text`, if it is a plain name.

@@ -24,7 +24,9 @@ extension SwiftFactCollector {
       }
     }
     switch (name, labels.first) {
-    case ("register", "forTaskWithIdentifier"):
+    // BGTaskScheduler's register names `using:` (it has no default); a wrapper's method of that
+    // base name without it is the wrapper's, and the call inside it is the one counted.
+    case ("register", "forTaskWithIdentifier") where labels.count > 1 && labels[1] == "using":
       let identifier = call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown
       facts.registrations.append(RegistrationFact(identifier: identifier, function: functionStack.last,
                                                   place: calleePlace(call), isSwiftUIModifier: false, deferredBy: currentDeferral))

@@ -160,7 +160,9 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
 
   /// A function's `UIApplication` parameters name the application.
   override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
-    if Self.plainTypeName(node.type.trimmedDescription) == "UIApplication" { applicationNames.insert((node.secondName ?? node.firstName).text) }
+    let type = Self.plainTypeName(node.type.trimmedDescription)
+    if type == "UIApplication" { applicationNames.insert((node.secondName ?? node.firstName).text) }
+    if type == "UNUserNotificationCenter" { notificationCenterNames.insert((node.secondName ?? node.firstName).text) }
     return .visitChildren
   }
 
@@ -176,6 +178,7 @@ final class SwiftFactCollector: SyntaxAnyVisitor {
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
       let type = binding.typeAnnotation.map { Self.plainTypeName($0.type.trimmedDescription.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "?", with: "")) }
       if type == "UIApplication" || binding.initializer?.value.trimmedDescription == "UIApplication.shared" { applicationNames.insert(name) }
+      if type == "UNUserNotificationCenter" { notificationCenterNames.insert(name) }
     }
     return .visitChildren
   }

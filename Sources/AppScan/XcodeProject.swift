@@ -55,11 +55,14 @@ package struct XcodeTarget: Sendable {
   /// The Swift files it compiles, its source folders (synchronized groups and local packages:
   /// every Swift file under them), and the files those folders leave out.
   package let sourceFiles: Set<String>
-  package let sourceFolders: [String]
+  package var sourceFolders: [String]
   package let excludedFiles: Set<String>
   /// The libraries it links (their target ids).
   let linkedTargets: [String]
   let id: String
+  /// Package products it depends on whose package the project does not name (a workspace's or a
+  /// folder reference's local package): a scanned folder of that name holding a Package.swift.
+  let packageProducts: [String]
 
   /// The configuration a scan reads: `Release` (what ships), else the first.
   package var settings: [String: String] {

@@ -77,14 +77,21 @@ package struct XcodeProjectReader {
         }
       }
     }
+    var products: [String] = []
     for dependency in target["packageProductDependencies"]?.strings ?? [] {
-      guard let package = objects[dependency]?["package"]?.string, let reference = objects[package],
+      guard let package = objects[dependency]?["package"]?.string else {
+        // A local package the workspace or a folder reference holds: found by its product's name.
+        if let product = objects[dependency]?["productName"]?.string { products.append(product) }
+        continue
+      }
+      guard let reference = objects[package],
             reference["isa"]?.string == "XCLocalSwiftPackageReference", let relative = reference["relativePath"]?.string else { continue }
       folders.append(ScanPath.joined(folder, relative))
     }
     let linked = (target["dependencies"]?.strings ?? []).compactMap { objects[$0]?["target"]?.string }
     return XcodeTarget(name: target["name"]?.string ?? id, kind: kind, project: path, projectFolder: folder, configurations: merged,
-                       sourceFiles: files, sourceFolders: folders, excludedFiles: excluded, linkedTargets: linked, id: id)
+                       sourceFiles: files, sourceFolders: folders, excludedFiles: excluded, linkedTargets: linked, id: id,
+                       packageProducts: products)
   }
 
   /// The settings of each configuration in a configuration list, in its order, layered as
