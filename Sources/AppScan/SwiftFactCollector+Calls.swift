@@ -27,7 +27,7 @@ extension SwiftFactCollector {
     // BGTaskScheduler's register names `using:` (it has no default); a wrapper's method of that
     // base name without it is the wrapper's, and the call inside it is the one counted.
     case ("register", "forTaskWithIdentifier") where labels.count > 1 && labels[1] == "using":
-      let identifier = call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown
+      let identifier = ownValueUnknown(call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown)
       facts.registrations.append(RegistrationFact(identifier: identifier, function: functionStack.last,
                                                   place: calleePlace(call), isSwiftUIModifier: false, deferredBy: currentDeferral))
     case ("backgroundTask", _):
@@ -51,7 +51,7 @@ extension SwiftFactCollector {
 
   /// `beginBackgroundTask(withName:expirationHandler:)`, the handler as an argument or a trailing closure.
   private func recordBeginBackgroundTask(_ call: FunctionCallExprSyntax) {
-    let name = call.arguments.first { $0.label?.text == "withName" }.map { Self.identifier($0.expression) } ?? .unknown
+    let name = ownValueUnknown(call.arguments.first { $0.label?.text == "withName" }.map { Self.identifier($0.expression) } ?? .unknown)
     let handlerArgument = call.arguments.first { $0.label?.text == "expirationHandler" }?.expression
     let expiration: BackgroundTaskFact.Expiration
     if let closure = call.trailingClosure ?? handlerArgument?.as(ClosureExprSyntax.self) {
@@ -113,6 +113,13 @@ extension SwiftFactCollector {
   static let deferringNames: Set<String> = ["async", "asyncAfter", "detached", "addOperation", "addBarrierBlock", "perform",
                                             "scheduledTimer", "requestAuthorization", "getNotificationSettings", "addObserver"]
 
+  /// A bare name the function around the call binds (a parameter, a local) is its own value,
+  /// unknown here, never a constant that happens to share the name.
+  private func ownValueUnknown(_ expression: IdentifierExpression) -> IdentifierExpression {
+    guard case let .reference(name) = expression, !name.contains("."), localNames.last?.contains(name) == true else { return expression }
+    return .unknown
+  }
+
   /// The line of the called name: a chain's `.register(` rather than the start of the chain.
   private func calleePlace(_ call: FunctionCallExprSyntax) -> SourcePlace {
     call.calledExpression.as(MemberAccessExprSyntax.self).map { place($0.declName) } ?? place(call)
@@ -136,6 +143,10 @@ extension SwiftFactCollector {
       return identifier(only.expression, depth: depth + 1)
     }
     if let sequence = expression.as(SequenceExprSyntax.self) { return concatenation(sequence, depth: depth) }
+    // Only a name can be one: anything else is not printed to find out (a scan reads every initializer).
+    guard expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self) || expression.is(ForceUnwrapExprSyntax.self) else {
+      return .unknown
+    }
     var text = expression.trimmedDescription
     for suffix in ["!", ".rawValue"] where text.hasSuffix(suffix) { text = String(text.dropLast(suffix.count)) }
     if text == "Bundle.main.bundleIdentifier" { return .bundleIdentifier }

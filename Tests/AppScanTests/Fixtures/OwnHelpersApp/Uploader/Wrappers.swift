@@ -18,3 +18,14 @@ final class Alerts: NSObject, UNUserNotificationCenterDelegate {
     _ = UIApplication.shared.beginBackgroundTask(withName: "quick")
   }
 }
+
+extension BGTaskScheduler: TaskScheduling {
+  /// BGTaskScheduler's own call, its identifier a parameter: unknown, not the constant below.
+  func register(forTaskWithIdentifier identifier: String, launchHandler: @escaping (BGTask) -> Void) -> Bool {
+    register(forTaskWithIdentifier: identifier, using: nil, launchHandler: launchHandler)
+  }
+}
+
+enum Mocks {
+  static let identifier = "mockIdentifier"
+}
