@@ -117,7 +117,8 @@ extension Simulator {
       emit(.sceneDisconnected(scene: label))
     }
     let named = state.sessionNamedInEvents(session)
-    if session.restorationActivity != nil {
+    // Read again: a window on screen saved its activity as it left, after `session` was read.
+    if state.session(numbered: n)?.restorationActivity != nil {
       emit(.restorationChanged(.activityDeleted(why: "the window was closed: its session was discarded", session: named)))
     }
     emit(.sceneSessionChanged(created: false, session: named))

@@ -1,0 +1,55 @@
+import Foundation
+import JSON
+import Lifecycle
+import Testing
+@testable import ScriptHost
+
+// Issue 45, "Fidelity IV": behaviours real iOS does not produce, each pinned with the source
+// that contradicts the old model (docs/model.md's keys): a closed window's activity (S101, T108,
+// S-discard), a refused window request (S137, S-multi), a continued task that cannot start at
+// once (S142), and two MetricKit 27 categories (S140, S141).
+
+@Suite struct FidelityFourTests {
+  /// What the run recorded about restoration, session by session: `saved 2 bye`, `deleted 2 <why>`.
+  private static func restorationChanges(_ events: [Event]) -> [String] {
+    events.compactMap { e -> String? in
+      guard case let .restorationChanged(change) = e.body else { return nil }
+      switch change {
+      case let .activitySaved(activity, session): return "saved \(session.map(String.init) ?? "-") \(activity["userInfo"]?["text"]?.stringValue ?? "")"
+      case let .activityDeleted(why, session): return "deleted \(session.map(String.init) ?? "-") \(why)"
+      default: return nil
+      }
+    }
+  }
+
+  /// The restoring editor of WindowSessionTests, whose windows can also ask to close themselves.
+  static let closingApp = SeveralScenesTests.restoringApp.replacingOccurrences(
+    of: "actions = { type = function(vc, text) typed[front] = text end }",
+    with: "actions = { type = function(vc, text) typed[front] = text end, close = function(vc, n) UIApplication.shared:requestSceneSessionDestruction(n) end }")
+
+  /// 1. Closing the window on screen asks for its activity as it leaves, then discards the
+  /// session: the activity goes with it, and the next new window connects with none. A session's
+  /// `stateRestorationActivity` is that session's (S101), and `didDiscardSceneSessions` comes
+  /// before the session is discarded altogether (S-discard; T108). The old model handed "bye" on.
+  @Test(arguments: ["close_window(2)", "act(\"close\", 2)"])
+  func closingTheWindowOnScreenDeletesItsActivity(close: String) throws {
+    #expect(Self.closingApp != SeveralScenesTests.restoringApp)
+    let run = try runScripts(app: Self.closingApp, scenario: """
+      scenario { app = "app.lua", ios = 17, device = "ipad" }
+      launch()
+      open_window()
+      act("type", "bye")
+      \(close)
+      focus(1)
+      open_window()
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(Self.restorationChanges(run.events) == [
+      "saved 2 bye", "deleted 2 the window was closed: its session was discarded",
+    ])
+    #expect(run.result.state.store["restored.Scene#3"] == .string("nothing"))
+    #expect(run.result.state.sessions.map(\.number) == [1, 3])
+    #expect(run.result.state.sessions.allSatisfy { $0.restorationActivity == nil })
+    #expect(run.result.state.restorationActivityOfDiscardedSession == nil)
+  }
+}
