@@ -160,7 +160,7 @@ function BGTaskInstance:updateProgress(done, total) end
 ---@field earliestBegin? number            # seconds after the submit (default: due at once); not continued
 ---@field title? string                    # continued only (required): the Live Activity's title
 ---@field subtitle? string                 # continued only (required)
----@field strategy? "queue"|"fail"         # continued only: wait behind the running one (default) or answer "unavailable"
+---@field strategy? "queue"|"fail"         # continued only: wait behind the running one (default) or answer "immediateRunIneligible"
 ---@field requiresExternalPower? boolean   # processing only
 ---@field requiresNetwork? boolean         # processing only; recorded, never holds a request back
 
@@ -175,7 +175,7 @@ BGTaskScheduler = {}
 function BGTaskScheduler:register(id, launchHandler) end
 ---@param request BGTaskRequest
 ---@return boolean ok
----@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|nil error
+---@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|"immediateRunIneligible"|nil error
 function BGTaskScheduler:submit(request) end
 
 ---@class ControllerHandlers

@@ -79,10 +79,11 @@ end
       && !background.out.contains("launchHandler"), "\(background.out)")
   }
 
-  @Test(arguments: [26, 27]) func failIsUnavailableWhileAnotherRunsAndQueueWaitsForIt(_ ios: Int) throws {
+  /// `fail` is `BGTaskScheduler.Error.Code.immediateRunIneligible` (S142), not `unavailable`.
+  @Test(arguments: [26, 27]) func failIsImmediateRunIneligibleWhileAnotherRunsAndQueueWaitsForIt(_ ios: Int) throws {
     let r = try Self.run("""
       launch() act("export") act("export", "fail") act("export", "queue")
-      expect(stored("submit 2") == "unavailable", "fail") expect(stored("submit 3") == "pending", "queued")
+      expect(stored("submit 2") == "immediateRunIneligible", "fail") expect(stored("submit 3") == "pending", "queued")
       advance(30) expect_calls { "BGTaskScheduler#com.example.export.3.launchHandler" }
 
       """, ios: ios)

@@ -52,4 +52,32 @@ import Testing
     #expect(run.result.state.sessions.allSatisfy { $0.restorationActivity == nil })
     #expect(run.result.state.restorationActivityOfDiscardedSession == nil)
   }
+
+  /// 3. A continued request with strategy `fail` that cannot begin now (another runs) answers
+  /// `false, "immediateRunIneligible"` (S142); `unavailable` means background work is off.
+  @Test func aFailRequestThatCannotStartNowIsImmediateRunIneligible() throws {
+    let run = try runScripts(app: """
+      app { root = "Home", bgTaskIdentifiers = { "com.example.export.*" } }
+      BGTaskScheduler:register("com.example.export.1", function(task) end)
+      BGTaskScheduler:register("com.example.export.2", function(task) end)
+      controller "Home" { actions = { export = function(vc, n, strategy)
+        local ok, err = BGTaskScheduler:submit { id = "com.example.export." .. n, kind = "continued",
+          title = "Exporting", subtitle = "", strategy = strategy }
+        store("submit " .. n, ok and "pending" or err)
+      end } }
+      """, scenario: """
+      scenario { app = "app.lua", ios = 26 }
+      launch()
+      act("export", 1, "fail")
+      act("export", 2, "fail")
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(run.result.state.store["submit 1"] == .string("pending"))
+    #expect(run.result.state.store["submit 2"] == .string("immediateRunIneligible"))
+    let answers = run.events.compactMap { e -> String? in
+      if case let .appCalled(.submitBGTask(request, result), _) = e.body { return "\(request.identifier) \(result.rawValue)" }
+      return nil
+    }
+    #expect(answers == ["com.example.export.1 pending", "com.example.export.2 immediateRunIneligible"])
+  }
 }
