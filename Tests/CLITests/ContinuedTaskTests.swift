@@ -70,7 +70,7 @@ end
     let crash = try Self.run("launch() act(\"unregistered\")\nexpect_terminated(\"crash\")\n", ios: ios)
     #expect(crash.status == 0 && crash.out.contains("""
           0.000000       · BGTaskScheduler.submit continued \(Self.id1) → noLaunchHandler
-          0.000000   ✖ terminated: crash: NSInternalInconsistencyException: No launch handler registered for task with identifier \(Self.id1) [illegalInstruction, foreground]
+          0.000000   ✖ terminated: crash: NSInternalInconsistencyException: No launch handler registered for task with identifier \(Self.id1) [abnormal, foreground]
       """), "\(crash.out)")
     let background = try Self.run("launch() home()\nexpect(stored(\"submit 1\") == \"notPermitted\", \"refused\")\n", ios: ios) {
       $0.replacingOccurrences(of: "if FROM_BACKGROUND then", with: "if true then")

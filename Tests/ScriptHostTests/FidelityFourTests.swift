@@ -80,4 +80,59 @@ import Testing
     }
     #expect(answers == ["com.example.export.1 pending", "com.example.export.2 immediateRunIneligible"])
   }
+
+  /// 4. 0xdead10cc is MetricKit 27's `fileLock`: "terminated while suspended for holding file
+  /// locks" (S140, S72), in the background.
+  @Test func theLockedFileKillIsFileLock() throws {
+    let run = try runScripts(app: """
+      app { root = "Home" }
+      controller "Home" {}
+      function SceneDelegate.sceneDidEnterBackground(scene) hold_lock("db", { shared = true }) end
+      """, scenario: "scenario { app = \"app.lua\", ios = 27 }\nlaunch()\nhome()\nexpect_terminated(\"suspended_with_locked_file\")\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(Self.categories(run.result.state) == [#"{"reason":"suspended_with_locked_file","code":"0xdead10cc","category":"fileLock","foreground":false}"#])
+  }
+
+  /// 5. An uncaught NSInternalInconsistencyException (a continued submit with no launch handler,
+  /// a launch handler registered twice) is `abnormal`: "typically due to an uncaught exception or
+  /// call to abort()" (S141); an error in app code stays `illegalInstruction` unless it names
+  /// such an exception; the mandate's trap (EXC_BREAKPOINT) stays `illegalInstruction`.
+  @Test(arguments: [
+    ("BGTaskScheduler:register(\"com.example.r\", function() end)\nBGTaskScheduler:register(\"com.example.r\", function() end)", "abnormal"),
+    ("error(\"NSInvalidArgumentException: unrecognized selector\")", "abnormal"),
+    ("error(\"NSInvalidArgumentException: unrecognized selector\", 0)", "abnormal"),
+    ("error(\"index out of range: NSRangeException: 3\")", "illegalInstruction"),
+    ("error(\"boom\")", "illegalInstruction"),
+  ])
+  func anUncaughtExceptionIsAbnormal(code: String, category: String) throws {
+    let run = try runScripts(app: """
+      app { root = "Home", bgTaskIdentifiers = { "com.example.r" } }
+      controller "Home" {}
+      function AppDelegate.didFinishLaunchingWithOptions(app, options)
+        \(code)
+        return true
+      end
+      """, scenario: "scenario { app = \"app.lua\", ios = 27 }\nlaunch()\nexpect_terminated(\"crash\")\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    let terminations = Self.categories(run.result.state)
+    #expect(terminations.count == 1 && terminations[0].contains(#""category":"\#(category)","foreground":true}"#), "\(terminations)")
+  }
+
+  @Test func theMandatesTrapStaysIllegalInstruction() throws {
+    let run = try runScripts(app: "app { root = \"Home\", sdk = 27 }\ncontroller \"Home\" {}\n",
+                             scenario: "scenario { app = \"app.lua\", ios = 27, scenes = false }\nlaunch()\nexpect_terminated(\"crash\")\n")
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    #expect(Self.categories(run.result.state) == [
+      #"{"reason":"crash","code":"EXC_BREAKPOINT","category":"illegalInstruction","foreground":true}"#,
+    ])
+  }
+
+  /// Each termination of the run as the outcome annotates it, without its description.
+  static func categories(_ state: LifecycleState) -> [String] {
+    let outcome = state.annotated(outcome: Simulator.outcome(of: state))
+    return (outcome["terminations"]?.arrayValue ?? []).map { t in
+      guard case let .object(fields) = t else { return t.canonicalText }
+      return JSONValue.object(fields.filter { $0.0 != "description" }).canonicalText
+    }
+  }
 }
