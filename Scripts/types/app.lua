@@ -27,7 +27,9 @@ function UIApplicationInstance:beginBackgroundTask(name, expiration) end
 function UIApplicationInstance:endBackgroundTask(task) end
 ---iPad: a new window (session nil) or Scene#session's window frontmost; the activity goes to
 ---willConnectTo's options.userActivities, or to scene(_:continue:). Served once the handler returns.
----@param request? { session?: integer, activity?: string }
+---A new window the app cannot have (an iPhone, no scenes, no multipleScenes) calls errorHandler
+---then with "multipleScenesNotSupported"; the app goes on.
+---@param request? { session?: integer, activity?: string, errorHandler?: fun(err: "multipleScenesNotSupported") }
 function UIApplicationInstance:requestSceneSessionActivation(request) end
 ---iPad: closes window n, the one Scene#n opened (served once the handler returns).
 ---@param n integer

@@ -29,7 +29,7 @@ extension AppHost {
   func installAPI(_ vm: LuaVM) {
     vm.pushRegistry()
     vm.newTable()
-    for t in ["controllers", "instances", "expirations", "afters", "observers"] { vm.newTable(); vm.rawSet(-2, t) }
+    for t in ["controllers", "instances", "expirations", "afters", "observers", Self.sceneErrorHandlersTable] { vm.newTable(); vm.rawSet(-2, t) }
     vm.rawSet(-2, "lifesim.app")
     vm.pop()
 

@@ -53,6 +53,94 @@ import Testing
     #expect(run.result.state.restorationActivityOfDiscardedSession == nil)
   }
 
+  /// An editor whose action asks for a new window, with `handler` as the request's
+  /// `errorHandler` (nil: none), and stores that the line after the request ran.
+  private static func requestingApp(multipleScenes: Bool, handler: String?) -> String {
+    let errorHandler = handler.map { ", errorHandler = \($0)" } ?? ""
+    return """
+      app { root = "Editor", multipleScenes = \(multipleScenes) }
+      controller "Editor" { actions = { compose = function(vc)
+        UIApplication.shared:requestSceneSessionActivation { activity = "compose"\(errorHandler) }
+        store("next line", true)
+      end } }
+      """
+  }
+
+  /// What a run did about the app's scene request after `print("mark")`: the call, the
+  /// callbacks and their returns, the denial note, crashes and scene connections.
+  private static func requestLines(_ events: [Event]) -> [String] {
+    var lines: [String] = []
+    for event in events {
+      switch event.body {
+      case let .noted(name, message, _) where name == "print" && message == "mark": lines = []
+      case let .appCalled(call, _): lines.append("call \(call.name)")
+      case let .noted(name, message, _) where name == "sceneRequestDenied": lines.append("note \(message)")
+      case let .callbackDelivered(cb, target, handled, _, arguments):
+        lines.append("\(target).\(cb.signature)\(handled ? "" : " (not handled)")\(arguments.payload.map { " \($0.canonicalText)" } ?? "")")
+      case let .returned(name, target, _, _, _): lines.append("← \(target).\(name)")
+      case .crashed: lines.append("crash")
+      case let .sceneConnected(scene, _): lines.append("+\(scene)")
+      default: break
+      }
+    }
+    return lines
+  }
+
+  /// 2. A new window the app cannot have: UIKit calls the request's errorHandler with
+  /// `UISceneError.Code.multipleScenesNotSupported` once the code that asked has returned (the
+  /// request is asynchronous; S137), the app goes on, and no scene connects, since UIKit never
+  /// creates more than one scene for such an app (S-multi). Before: a Lua error, the app crashed.
+  @Test(arguments: [
+    ("device = \"ipad\"", false, "the app does not declare app { multipleScenes = true } (UIApplicationSupportsMultipleScenes)"),
+    ("device = \"iphone\"", true, "an iPhone shows one scene of an app"),
+    ("scenes = false", false, "the app does not use scenes"),
+  ])
+  func aSecondWindowTheAppCannotHaveCallsItsErrorHandler(device: String, multipleScenes: Bool, why: String) throws {
+    let run = try Self.composeOnce(app: Self.requestingApp(multipleScenes: multipleScenes,
+                                                           handler: "function(err) store(\"error\", err) end"), device)
+    #expect(Self.requestLines(run.events) == Self.requestReturned + [
+      "note UIApplication.requestSceneSessionActivation denied: multipleScenesNotSupported: \(why)",
+      "SceneRequest#1.errorHandler(_:) {\"error\":\"multipleScenesNotSupported\"}", "call store", "← SceneRequest#1.errorHandler(_:)",
+    ])
+    #expect(run.result.state.store["error"] == .string("multipleScenesNotSupported"))
+    #expect(run.result.state.store["next line"] == .bool(true))
+    #expect(run.result.state.scenes.count == (device == "scenes = false" ? 0 : 1) && run.result.state.terminations.isEmpty)
+  }
+
+  /// Without an errorHandler the denial is the note alone; the user's `open_window` on the same
+  /// app stays a script error at its line: a user cannot open a second window there.
+  @Test func withoutAnErrorHandlerOnlyTheNoteAndTheUsersOpenWindowStaysAScriptError() throws {
+    let app = Self.requestingApp(multipleScenes: false, handler: nil)
+    let run = try Self.composeOnce(app: app, "device = \"ipad\"")
+    #expect(Self.requestLines(run.events) == Self.requestReturned + [
+      "note UIApplication.requestSceneSessionActivation denied: multipleScenesNotSupported: the app does not declare app { multipleScenes = true } (UIApplicationSupportsMultipleScenes)",
+    ])
+    let user = try runScripts(app: app, scenario: "scenario { app = \"app.lua\", ios = 17, device = \"ipad\" }\nlaunch()\nopen_window()\n")
+    #expect(user.result.exitStatus == 2)
+    #expect(user.result.error?.hasSuffix("s.lua:3: open_window(): a second window needs app { multipleScenes = true } (state: active)") == true,
+            "\(user.result.error ?? "")")
+  }
+
+  /// The user launches `app` on iOS 17 with `declared` in the scenario and taps Compose once;
+  /// the run must pass (the app still active).
+  private static func composeOnce(app: String, _ declared: String) throws -> (result: RunResult, events: [Event], scenarioPath: String) {
+    let run = try runScripts(app: app, scenario: """
+      scenario { app = "app.lua", ios = 17, \(declared) }
+      launch()
+      print("mark")
+      act("compose")
+      expect_state("active")
+      """)
+    #expect(run.result.exitStatus == 0, "\(run.result.error ?? "")")
+    return run
+  }
+
+  /// The action asks for a window, runs its next line and returns before UIKit answers.
+  private static let requestReturned = [
+    "Editor#1.action(_:) {\"action\":\"compose\",\"arguments\":[]}", "call UIApplication.requestSceneSessionActivation", "call store",
+    "← Editor#1.action(_:)",
+  ]
+
   /// 3. A continued request with strategy `fail` that cannot begin now (another runs) answers
   /// `false, "immediateRunIneligible"` (S142); `unavailable` means background work is off.
   @Test func aFailRequestThatCannotStartNowIsImmediateRunIneligible() throws {
