@@ -10,6 +10,7 @@
 ---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
 ---@field sdk? 12|13|14|15|16|17|18|26|27 # the SDK the app is built with (default 26, or the iOS if older; --sdk wins)
 ---@field multipleScenes? boolean       # Info.plist's UIApplicationSupportsMultipleScenes: several windows on iPad (default false)
+---@field sceneManifest? "none"|"empty"|"configured" # Info.plist's UIApplicationSceneManifest: absent, no UISceneConfigurations, or configured; with AppDelegate.configurationForConnecting it decides scenes (default: the scenario's scenes)
 
 ---@param config AppConfig
 function app(config) end
