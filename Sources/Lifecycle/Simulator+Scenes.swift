@@ -185,7 +185,8 @@ extension Simulator {
   /// from its own activation would otherwise open windows for ever at one instant.
   static let sceneRequestsServedMax = 64
 
-  /// Serves the app's scene requests, in the order made. An activation is denied when no scene
+  /// Serves the app's scene requests, in the order made. A new window the app cannot have is
+  /// refused through the request's `errorHandler`; an activation is denied when no scene
   /// is in the foreground by then (UIKit brings a window forward only for an app on screen: one
   /// asked for from `sceneDidEnterBackground` after `home()` stays away), and every request past
   /// `sceneRequestsServedMax` or the host's wall-clock guard is denied.
