@@ -107,5 +107,13 @@ import Testing
     var wrong = profile.json
     if case let .object(fields) = wrong { wrong = .object(fields.map { $0.0 == "scenes" ? ($0.0, .bool(false)) : $0 }) }
     #expect { try Profile(json: wrong) } throws: { "\($0)" == "profile: sceneManifest \"configured\" disagrees with scenes = false" }
+    guard case let .object(fields) = Profile(ios: 27).json else { return }
+    for (members, message) in [
+      ([("sceneManifest", JSONValue.int(1)), ("configurationForConnecting", .bool(true))],
+       "profile: sceneManifest must be \"none\", \"empty\" or \"configured\""),
+      ([("sceneManifest", .string("empty"))], "profile: sceneManifest needs configurationForConnecting (true or false)"),
+    ] {
+      #expect { try Profile(json: .object(fields + members)) } throws: { "\($0)" == message }
+    }
   }
 }
