@@ -194,7 +194,9 @@ extension Simulator {
     var served = 0
     while !sceneRequests.isEmpty, state.process == .running {
       let request = sceneRequests.removeFirst()
+      defer { request.number.map(driver.sceneRequestAnswered) }
       guard served < Self.sceneRequestsServedMax, driver.hostWorkMayContinue() else {
+        for dropped in sceneRequests { dropped.number.map(driver.sceneRequestAnswered) }
         sceneRequests = []
         return note("sceneRequestDenied", "\(request.call.name) denied: \(Self.sceneRequestsServedMax) scene requests were served since the last verb, and the app keeps asking")
       }

@@ -47,6 +47,16 @@ extension AppHost {
     vm.rawSet(-2, "requestSceneSessionDestruction")
   }
 
+  /// UIKit is done with activation request `number`: its `errorHandler` is released.
+  package func sceneRequestAnswered(_ number: Int) {
+    guard let vm, !vm.aborted else { return }
+    let top = vm.top
+    defer { vm.setTop(top) }
+    pushRegistryTable(vm, Self.sceneErrorHandlersTable)
+    vm.pushNil()
+    vm.rawSet(-2, number)
+  }
+
   /// The options table's `activity` (at argument 2), or nil when absent.
   private static func activationActivity(_ vm: LuaVM) throws -> String? {
     vm.rawGet(2, "activity")
