@@ -10,6 +10,7 @@
 ---@field minimumIOS? integer            # deployment target (default 13); below 13 no handler diagnostics
 ---@field sdk? 12|13|14|15|16|17|18|26|27 # the SDK the app is built with (default 26, or the iOS if older; --sdk wins)
 ---@field multipleScenes? boolean       # Info.plist's UIApplicationSupportsMultipleScenes: several windows on iPad (default false)
+---@field sceneManifest? "none"|"empty"|"configured" # Info.plist's UIApplicationSceneManifest: absent, no UISceneConfigurations, or configured; with AppDelegate.configurationForConnecting it decides scenes (default: the scenario's scenes)
 
 ---@param config AppConfig
 function app(config) end
@@ -27,7 +28,9 @@ function UIApplicationInstance:beginBackgroundTask(name, expiration) end
 function UIApplicationInstance:endBackgroundTask(task) end
 ---iPad: a new window (session nil) or Scene#session's window frontmost; the activity goes to
 ---willConnectTo's options.userActivities, or to scene(_:continue:). Served once the handler returns.
----@param request? { session?: integer, activity?: string }
+---A new window the app cannot have (an iPhone, no scenes, no multipleScenes) calls errorHandler
+---then with "multipleScenesNotSupported"; the app goes on.
+---@param request? { session?: integer, activity?: string, errorHandler?: fun(err: "multipleScenesNotSupported") }
 function UIApplicationInstance:requestSceneSessionActivation(request) end
 ---iPad: closes window n, the one Scene#n opened (served once the handler returns).
 ---@param n integer
@@ -160,7 +163,7 @@ function BGTaskInstance:updateProgress(done, total) end
 ---@field earliestBegin? number            # seconds after the submit (default: due at once); not continued
 ---@field title? string                    # continued only (required): the Live Activity's title
 ---@field subtitle? string                 # continued only (required)
----@field strategy? "queue"|"fail"         # continued only: wait behind the running one (default) or answer "unavailable"
+---@field strategy? "queue"|"fail"         # continued only: wait behind the running one (default) or answer "immediateRunIneligible"
 ---@field requiresExternalPower? boolean   # processing only
 ---@field requiresNetwork? boolean         # processing only; recorded, never holds a request back
 
@@ -175,7 +178,7 @@ BGTaskScheduler = {}
 function BGTaskScheduler:register(id, launchHandler) end
 ---@param request BGTaskRequest
 ---@return boolean ok
----@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|nil error
+---@return "notPermitted"|"tooManyPendingTaskRequests"|"unavailable"|"immediateRunIneligible"|nil error
 function BGTaskScheduler:submit(request) end
 
 ---@class ControllerHandlers

@@ -8,7 +8,7 @@
 ---@field name? string
 ---@field ios? 12|13|14|15|16|17|18|26|27  # platform profile: a released iOS, 12 to 18, 26, or 27 (default 17)
 ---@field ios_range? string   # where the scenario applies, e.g. "15-26" or "13,15-17": lifesim test skips other profiles
----@field scenes? boolean      # UIScene life cycle (default: ios >= 13)
+---@field scenes? boolean      # UIScene life cycle (default: ios >= 13, or what the app's sceneManifest gives; must agree with it)
 ---@field device? "iphone"|"ipad"  # an iPad shows several windows of one app (needs iOS 13 and scenes; default "iphone")
 ---@field seed? integer        # drives math.random (default 1)
 ---@field strict? boolean      # any diagnostic fails the run, as --strict does (default false)

@@ -113,6 +113,12 @@ struct ExploreSetup: @unchecked Sendable {
     // An iPad (the spec's `device`) with the app's `multipleScenes`: explore draws the window verbs.
     profile.device = declaration.device ?? .iphone
     profile.multipleScenes = probe.declaredLayout().multipleScenes
+    // The app's scene manifest decides `scenes`, as for a run (a spec's `scenes` must agree).
+    if options.scenes != false, let shape = probe.declaredLayout().sceneManifestShape {
+      do { try profile.adopt(shape, declaredScenes: declaration.scenes) } catch {
+        throw ScriptError(file: spec?.path ?? options.path, "explore: " + error.description)
+      }
+    }
     if let problem = profile.deviceProblem { throw ScriptError(file: spec?.path ?? options.path, "explore: " + problem) }
     probe.profile = profile
     self.profile = profile

@@ -36,6 +36,15 @@ public protocol AppDriver: AnyObject {
   /// transfers the app queued, expiring its tasks): false stops that work (a guard of the
   /// driver's, such as the wall clock's, has fired and stops the run).
   func hostWorkMayContinue() -> Bool
+  /// UIKit has answered the app's scene activation request `number` (served, denied, or dropped
+  /// past the limit): the driver may release what it keeps for it, its `errorHandler`, as UIKit
+  /// releases the request's closure once it is done with it.
+  func sceneRequestAnswered(_ number: Int)
+}
+
+extension AppDriver {
+  /// A driver that keeps nothing for the app's scene requests.
+  public func sceneRequestAnswered(_ number: Int) {}
 }
 
 extension AppDriver {

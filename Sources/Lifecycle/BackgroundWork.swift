@@ -70,11 +70,13 @@ public enum BGTaskSubmitResult: String, Sendable, AppCallReply {
   case notPermitted
   /// `false, "tooManyPendingTaskRequests"`: 1 refresh or 10 processing requests are pending.
   case tooManyPendingTaskRequests
-  /// `false, "unavailable"`: Background App Refresh is off (knob `backgroundRefreshStatus`), or a
-  /// continued request with strategy `fail` cannot start at once.
+  /// `false, "unavailable"`: Background App Refresh is off (knob `backgroundRefreshStatus`).
   case unavailable
   /// A declared identifier with no launch handler in this process: the app crashes in the call.
   case noLaunchHandler
+  /// `false, "immediateRunIneligible"`: a continued request with strategy `fail` cannot start
+  /// at once (S136).
+  case immediateRunIneligible
 }
 
 /// `Info.plist`'s `UIBackgroundRefreshStatus` as the user set it (knob `backgroundRefreshStatus`).

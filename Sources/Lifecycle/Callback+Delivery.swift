@@ -24,6 +24,8 @@ extension Callback {
     case .viewIsAppearing: return profile.viewIsAppearing
     case .updateProperties: return profile.updateProperties
     case .launchHandler: return profile.bgTaskScheduler
+    // A new window's request fails only where the app cannot have a second scene (S-multi).
+    case .sceneRequestErrorHandler: return profile.ios >= 13 && !(profile.device == .ipad && profile.scenes && profile.multipleScenes)
     case .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState:
       return legacyRestoration && profile.ios >= 13
     case .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,

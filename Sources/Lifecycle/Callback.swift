@@ -26,8 +26,8 @@ public enum Callback: String, CaseIterable, Sendable {
   case restoreUserActivityState
   // UNUserNotificationCenterDelegate (the app's `NotificationDelegate` table)
   case willPresent, didReceive
-  // Closures the app handed to UIKit
-  case expirationHandler, asyncAfter
+  // Closures the app handed to UIKit (`sceneRequestErrorHandler`: a scene request's `errorHandler`)
+  case expirationHandler, asyncAfter, sceneRequestErrorHandler
   // User actions (`act`): the key is the controller table's `actions`
   case userAction = "actions"
   // BGTaskScheduler and background URL sessions
@@ -55,7 +55,7 @@ public enum Callback: String, CaseIterable, Sendable {
          .traitCollectionDidChange, .restoreUserActivityState, .encodeRestorableState, .decodeRestorableState,
          .applicationFinishedRestoringState:
       return .viewController
-    case .expirationHandler, .asyncAfter, .launchHandler:
+    case .expirationHandler, .asyncAfter, .launchHandler, .sceneRequestErrorHandler:
       return .closure
     case .didCompleteWithError, .didFinishEvents:
       return .urlSessionDelegate
@@ -105,7 +105,8 @@ public enum Callback: String, CaseIterable, Sendable {
          .didFailToContinueUserActivity, .performActionForShortcutItem, .sceneWillContinueUserActivityWithType,
          .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
          .willPresent, .didReceive, .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents,
-         .stateRestorationActivity, .restoreInteractionStateWith, .viewControllerWithRestorationIdentifierPath:
+         .stateRestorationActivity, .restoreInteractionStateWith, .viewControllerWithRestorationIdentifierPath,
+         .sceneRequestErrorHandler:
       return Self.irregularSignatures[self] ?? rawValue
     }
   }
@@ -121,6 +122,7 @@ public enum Callback: String, CaseIterable, Sendable {
     .willTransitionToTraitCollection: "willTransition(to:with:)",
     .viewWillTransitionToSize: "viewWillTransition(to:with:)",
     .asyncAfter: "DispatchQueue.main.asyncAfter(deadline:execute:)",
+    .sceneRequestErrorHandler: "errorHandler(_:)",
     .userAction: "action(_:)",
     .continueUserActivity: "application(_:continue:restorationHandler:)",
     .didFailToContinueUserActivity: "application(_:didFailToContinueUserActivityWithType:error:)",
@@ -184,7 +186,8 @@ extension Callback {
          .sceneContinueUserActivity, .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem,
          .restoreUserActivityState, .willPresent, .didReceive, .userAction, .launchHandler,
          .handleEventsForBackgroundURLSession, .didCompleteWithError, .didFinishEvents, .restoreInteractionStateWith,
-         .didDecodeRestorableStateWith, .decodeRestorableState, .applicationFinishedRestoringState:
+         .didDecodeRestorableStateWith, .decodeRestorableState, .applicationFinishedRestoringState,
+         .sceneRequestErrorHandler:
       return false
     }
   }

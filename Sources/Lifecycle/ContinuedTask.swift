@@ -7,7 +7,7 @@ import JSON
 public enum ContinuedStrategy: String, Sendable, CaseIterable {
   /// Waits behind the running continued task (the default).
   case queue
-  /// `false, "unavailable"` when it cannot start at once.
+  /// `false, "immediateRunIneligible"` when it cannot start at once.
   case fail
 }
 

@@ -32,7 +32,7 @@ extension Profile {
           { $0 >= 26 }, default: "iOS ≥ 26",
           "sceneless apps get a note that the UIScene life cycle will soon be required"),
     .sdkFlag("sceneLifecycleAssert", get: { $0.sceneLifecycleAssert }, set: { $0.sceneLifecycleAssert = $1 },
-             { ios, sdk in ios >= 27 && sdk >= 27 }, default: "iOS ≥ 27 with SDK ≥ 27",
+             SceneAdoption.mandateApplies, default: "iOS ≥ 27 with SDK ≥ 27",
              "a sceneless app traps at launch (`EXC_BREAKPOINT`): the UIScene life cycle is required"),
     // Logs written before this knob existed gave the single pair: they replay that way.
     .flag("notificationCenterDoubleActivation", get: { $0.notificationCenterDoubleActivation }, set: { $0.notificationCenterDoubleActivation = $1 },

@@ -77,6 +77,8 @@ public struct LifecycleState: Equatable, Sendable {
   public var completionsIssued = 0
   public var afters: [PendingAfter] = []
   public var aftersScheduled = 0
+  /// The app's `requestSceneSessionActivation` calls so far: the next one's number (its `errorHandler`'s `SceneRequest#n`).
+  public var sceneActivationsRequested = 0
   /// Notification names the app observes (once per `observe`).
   public var observers: [String] = []
   public var locked = false
@@ -285,7 +287,7 @@ extension LifecycleState {
          .performActionForShortcutItem, .sceneWillContinueUserActivityWithType, .sceneContinueUserActivity,
          .sceneDidFailToContinueUserActivity, .scenePerformActionForShortcutItem, .restoreUserActivityState,
          .willPresent, .didReceive, .launchHandler, .handleEventsForBackgroundURLSession, .didCompleteWithError,
-         .didFinishEvents:
+         .didFinishEvents, .sceneRequestErrorHandler:
       break
     case .userAction:
       break
@@ -319,10 +321,12 @@ extension LifecycleState {
       afters.append(PendingAfter(id: id, due: t + us))
       aftersScheduled = max(aftersScheduled, id)
     case let .completion(id): completions.removeAll { $0.id == id }
-    case let .requestSceneActivation(session?, _): activateSession(session)
+    case let .requestSceneActivation(session, _):
+      sceneActivationsRequested += 1
+      if let session { activateSession(session) }
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
          .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
-         .requestSceneActivation, .requestSceneDestruction:
+         .requestSceneDestruction:
       break
     }
   }

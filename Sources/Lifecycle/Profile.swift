@@ -55,6 +55,9 @@ public struct Profile: Equatable, Sendable {
   /// Info.plist's `UIApplicationSupportsMultipleScenes` (`app { multipleScenes = true }`): the app
   /// may have more than one scene connected at once. The header records it only when true.
   public var multipleScenes = false
+  /// The app's declared scene manifest and configuration method (`app { sceneManifest = … }`),
+  /// where `scenes` alone would not give them (nil: the shorthand's); the header records it then.
+  public var sceneManifest: SceneManifestShape?
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
   // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
   // starts at a placeholder that `init` replaces with its default for the iOS version.
@@ -180,7 +183,7 @@ public struct Profile: Equatable, Sendable {
     }
     let deviceFields: [(String, JSONValue)] = (device == .iphone ? [] : [("device", .string(device.rawValue))])
       + (multipleScenes ? [("multipleScenes", .bool(true))] : [])
-    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + deviceFields + knobFields)
+    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + deviceFields + sceneManifestFields + knobFields)
   }
 
   /// This profile for an app built with `sdk` (`replay --app` with another SDK): a knob at its
@@ -219,6 +222,7 @@ public struct Profile: Equatable, Sendable {
     }
     self.init(ios: ios, scenes: scenes, sdk: sdk)
     try readDevice(json)
+    try readSceneManifest(json)
     for knob in Self.knobs {
       guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
         if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }

@@ -43,7 +43,8 @@ public enum AppRequest: Equatable, Sendable {
   case updateProgress(identifier: String, done: Int64, total: Int64)
   /// `background_transfer{session=, seconds=}`: answered with the transfer's id.
   case backgroundTransfer(session: String, us: Int64)
-  /// `UIApplication.shared:requestSceneSessionActivation{session=, activity=}` (nil session: a new window).
+  /// `UIApplication.shared:requestSceneSessionActivation{session=, activity=, errorHandler=}` (nil
+  /// session: a new window): answered with the request's number, which keys its `errorHandler`.
   case requestSceneActivation(session: Int?, activity: String?)
   /// `UIApplication.shared:requestSceneSessionDestruction(n)`.
   case requestSceneDestruction(Int)
@@ -58,7 +59,7 @@ public enum AppCallError: Error, Equatable, Sendable {
 
 extension Simulator {
   /// Makes an app call from inside a job (or the app's top-level code). Returns the id UIKit
-  /// gave it (`beginBackgroundTask`, `after`), else nil.
+  /// gave it (`beginBackgroundTask`, `after`, `requestSceneSessionActivation`), else nil.
   @discardableResult
   public func handle(_ request: AppRequest, at: String? = nil) throws(AppCallError) -> Int? {
     guard state.process == .running || state.process == .prewarmed, depth > 0 || loadingApp else { throw .processEnded }
@@ -111,7 +112,7 @@ extension Simulator {
       case .completeStateRestoration:
         emit(.appCalled(.completeStateRestoration, at: at))
       case .requestSceneActivation, .requestSceneDestruction:
-        try requestScene(request, at: at)
+        return try requestScene(request, at: at)
       }
     } catch let error as AppCallError {
       throw error

@@ -7,8 +7,8 @@
 extension Simulator {
   /// `BGTaskScheduler:submit{ kind = "continued", … }`: refused before iOS 26 (a script error,
   /// as the class is absent); `notPermitted` for an identifier no entry permits or from the
-  /// background; a crash with no launch handler registered; `unavailable` under `fail` while
-  /// another runs; else pending, and started at once when none runs.
+  /// background; a crash with no launch handler registered; `immediateRunIneligible` under
+  /// `fail` while another runs; else pending, and started at once when none runs.
   func submitContinuedTask(_ request: BGTaskRequest, at: String?) throws(AppCallError) -> BGTaskSubmitResult {
     guard profile.continuedProcessingTasks else {
       throw .invalid("BGTaskScheduler:submit: kind \"continued\" needs iOS 26 or later (profile: iOS \(profile.ios))")
@@ -21,7 +21,7 @@ extension Simulator {
     } else if !work.registered.contains(id) {
       result = .noLaunchHandler
     } else if busy, request.continued?.strategy == .fail {
-      result = .unavailable
+      result = .immediateRunIneligible
     } else {
       result = .pending
     }

@@ -117,7 +117,8 @@ extension Simulator {
       emit(.sceneDisconnected(scene: label))
     }
     let named = state.sessionNamedInEvents(session)
-    if session.restorationActivity != nil {
+    // Read again: a window on screen saved its activity as it left, after `session` was read.
+    if state.session(numbered: n)?.restorationActivity != nil {
       emit(.restorationChanged(.activityDeleted(why: "the window was closed: its session was discarded", session: named)))
     }
     emit(.sceneSessionChanged(created: false, session: named))
@@ -127,35 +128,65 @@ extension Simulator {
   // MARK: - The app's requests
 
   /// Records `requestSceneSessionActivation` / `requestSceneSessionDestruction`, or refuses one
-  /// UIKit would not serve (a Lua error at the app's line); UIKit serves it once the app code returns.
-  func requestScene(_ request: AppRequest, at: String?) throws(AppCallError) {
+  /// that names no open window or that no profile of the app could serve (a Lua error at the
+  /// app's line); UIKit serves it once the app code returns. Answers an activation request with
+  /// its number, which names its `errorHandler` (`SceneRequest#n`).
+  func requestScene(_ request: AppRequest, at: String?) throws(AppCallError) -> Int? {
     let call: AppCall
     switch request {
     case let .requestSceneActivation(session, activity): call = .requestSceneActivation(session: session, activity: activity)
     case let .requestSceneDestruction(session): call = .requestSceneDestruction(session: session)
-    default: return
+    default: return nil
     }
-    if let why = whyNotServed(call) { throw .invalid("\(call.name): \(why)") }
+    if let why = whyRefused(call) { throw .invalid("\(call.name): \(why)") }
     emit(.appCalled(call, at: at))
-    sceneRequests.append(call)
+    guard case .requestSceneActivation = call else {
+      sceneRequests.append(SceneRequest(call: call, number: nil))
+      return nil
+    }
+    sceneRequests.append(SceneRequest(call: call, number: state.sceneActivationsRequested))
+    return state.sceneActivationsRequested
   }
 
-  private func whyNotServed(_ call: AppCall) -> String? {
-    if profile.device != .ipad || !profile.scenes { return "windows are an iPad's with scenes (scenario { device = \"ipad\" })" }
+  private func whyRefused(_ call: AppCall) -> String? {
     switch call {
     case .requestSceneActivation(nil, _):
-      return profile.multipleScenes ? nil : "a second window needs app { multipleScenes = true }"
+      // A new window the app cannot have is UIKit's error, given to the request's errorHandler.
+      return profile.ios < 13 ? "scene sessions need iOS 13 or later (profile: iOS \(profile.ios))" : nil
     case .requestSceneActivation(let n?, _), .requestSceneDestruction(let n):
+      if profile.device != .ipad || !profile.scenes { return "windows are an iPad's with scenes (scenario { device = \"ipad\" })" }
       return state.session(numbered: n) == nil ? "no window \(n) is open (open: \(state.openWindowsText))" : nil
     default: return nil
     }
   }
 
+  /// Why UIKit never gives this app a second scene, or nil when it may: only an iPad app with
+  /// scenes that declares `UIApplicationSupportsMultipleScenes` (S-multi) has several windows.
+  private var whyOneSceneOnly: String? {
+    if !profile.scenes { return "the app does not use scenes" }
+    if profile.device != .ipad { return "an iPhone shows one scene of an app" }
+    return profile.multipleScenes ? nil : "the app does not declare app { multipleScenes = true } (UIApplicationSupportsMultipleScenes)"
+  }
+
+  /// A new window the app cannot have: UIKit calls the request's `errorHandler`, if it gave one,
+  /// with `UISceneError.Code.multipleScenesNotSupported`, and the app keeps running (S137, S-multi).
+  private func refuseSecondScene(_ request: SceneRequest, because why: String) throws(ProcessEnded) {
+    note("sceneRequestDenied", "\(request.call.name) denied: \(Self.multipleScenesNotSupported): \(why)")
+    guard let number = request.number else { return }
+    let target = SceneRequest.label(number)
+    guard driver.implements(.sceneRequestErrorHandler, target: target) else { return }
+    try deliver(.sceneRequestErrorHandler, target, payload: .object([("error", .string(Self.multipleScenesNotSupported))]))
+  }
+
+  /// `UISceneError.Code.multipleScenesNotSupported`, as the error handler receives it.
+  static let multipleScenesNotSupported = "multipleScenesNotSupported"
+
   /// The most scene requests served after one verb or timer: a window that asks for another
   /// from its own activation would otherwise open windows for ever at one instant.
   static let sceneRequestsServedMax = 64
 
-  /// Serves the app's scene requests, in the order made. An activation is denied when no scene
+  /// Serves the app's scene requests, in the order made. A new window the app cannot have is
+  /// refused through the request's `errorHandler`; an activation is denied when no scene
   /// is in the foreground by then (UIKit brings a window forward only for an app on screen: one
   /// asked for from `sceneDidEnterBackground` after `home()` stays away), and every request past
   /// `sceneRequestsServedMax` or the host's wall-clock guard is denied.
@@ -163,16 +194,22 @@ extension Simulator {
     var served = 0
     while !sceneRequests.isEmpty, state.process == .running {
       let request = sceneRequests.removeFirst()
+      defer { request.number.map(driver.sceneRequestAnswered) }
       guard served < Self.sceneRequestsServedMax, driver.hostWorkMayContinue() else {
+        for dropped in sceneRequests { dropped.number.map(driver.sceneRequestAnswered) }
         sceneRequests = []
-        return note("sceneRequestDenied", "\(request.name) denied: \(Self.sceneRequestsServedMax) scene requests were served since the last verb, and the app keeps asking")
+        return note("sceneRequestDenied", "\(request.call.name) denied: \(Self.sceneRequestsServedMax) scene requests were served since the last verb, and the app keeps asking")
       }
       served += 1
-      switch request {
+      if case .requestSceneActivation(nil, _) = request.call, let why = whyOneSceneOnly {
+        try refuseSecondScene(request, because: why)
+        continue
+      }
+      switch request.call {
       case .requestSceneActivation where !state.scenes.contains(where: { $0.activation.isForeground }):
-        note("sceneRequestDenied", "\(request.name) denied: no window of the app is in the foreground")
+        note("sceneRequestDenied", "\(request.call.name) denied: no window of the app is in the foreground")
       case .requestSceneActivation(nil, _) where state.sessions.count >= LifecycleState.sessionsMax:
-        note("sceneRequestDenied", "\(request.name) denied: the app keeps \(LifecycleState.sessionsMax) windows, the most lifesim models")
+        note("sceneRequestDenied", "\(request.call.name) denied: the app keeps \(LifecycleState.sessionsMax) windows, the most lifesim models")
       case .requestSceneActivation(nil, let activity): try openWindow(activity: activity)
       case .requestSceneActivation(let n?, let activity): try activateSession(n, activity: activity)
       case let .requestSceneDestruction(n): try closeWindow(session: n)
@@ -256,4 +293,14 @@ extension Simulator {
       for id in state.visibleControllers(in: label) { try deliver(.traitCollectionDidChange, state.label(id)) }
     }
   }
+}
+
+/// An app's scene request UIKit has not served yet: the call and, for an activation, its number
+/// (the app's activation requests counted from 1), which names its `errorHandler`.
+struct SceneRequest {
+  let call: AppCall
+  let number: Int?
+
+  /// The target an activation request's `errorHandler` is delivered to: `SceneRequest#3`.
+  static func label(_ number: Int) -> String { "SceneRequest#\(number)" }
 }

@@ -36,7 +36,7 @@ public final class Simulator: AppServices {
   var opening: Opening?
   /// The app's scene requests (`requestSceneSessionActivation`…) not yet served: UIKit serves
   /// them once the app code that made them has returned (Simulator+Scenes.swift).
-  var sceneRequests: [AppCall] = []
+  var sceneRequests: [SceneRequest] = []
   /// The window `focus(n)` launches or returns the app into: the next connection reconnects it,
   /// whatever app code asked for in between.
   var windowToReconnect: Int?

@@ -4,25 +4,55 @@ import JSON
 /// description, so logs written before the categories existed read the same way
 /// (docs/model.md §6, "Termination categories").
 public enum TerminationCategory: String, Sendable, CaseIterable {
-  case watchdog, taskTimeout, memoryLimit, systemPressure, badAccess, illegalInstruction, normal
+  case watchdog, taskTimeout, memoryLimit, systemPressure, badAccess, illegalInstruction, abnormal, fileLock, normal
 
   /// The category of a recorded termination.
   public init(_ termination: Termination) {
     switch termination.reason {
     case .watchdog: self = .watchdog
-    // The model's choice: no source names the category of 0xdead10cc; like the watchdog, it is
-    // the system ending a process that broke one of its rules.
-    case .suspendedWithLockedFile: self = .watchdog
+    // 0xdead10cc: "terminated while suspended for holding file locks" (S72, S135).
+    case .suspendedWithLockedFile: self = .fileLock
     case .backgroundTaskExpired: self = .taskTimeout
     case .jetsam:
       self = termination.description.hasPrefix(Termination.memoryLimitJetsamPrefix) ? .memoryLimit : .systemPressure
-    // The model's choice: an error in app code stands for a trap (a Swift runtime failure or an
-    // uncaught exception); only a code or description naming EXC_BAD_ACCESS is a bad access.
+    // An uncaught Objective-C exception is `abnormal` (S135); the model's choice: any other
+    // error in app code stands for a Swift runtime trap, and only a code or description naming
+    // EXC_BAD_ACCESS is a bad access.
     case .crash:
-      let badAccess = termination.code == Self.badAccessCode || termination.description.contains(Self.badAccessCode)
-      self = badAccess ? .badAccess : .illegalInstruction
+      if termination.code == Self.badAccessCode || termination.description.contains(Self.badAccessCode) {
+        self = .badAccess
+      } else {
+        self = Self.namesException(termination.description) ? .abnormal : .illegalInstruction
+      }
     case .user, .reboot: self = .normal
     }
+  }
+
+  /// Whether a crash's description begins with an Objective-C exception's name and a colon
+  /// (`NSInternalInconsistencyException: …`, as a crash report's "Terminating app due to uncaught
+  /// exception" names it); an error in app code may have Lua's `file:line: ` before the name.
+  static func namesException(_ description: String) -> Bool {
+    startsWithExceptionName(Substring(description)) || afterLuaPosition(description).map(startsWithExceptionName) == true
+  }
+
+  /// `NS…Exception:` at the start of `text`.
+  private static func startsWithExceptionName(_ text: Substring) -> Bool {
+    guard let colon = text.firstIndex(of: ":") else { return false }
+    let name = text[..<colon]
+    return name.hasPrefix("NS") && name.hasSuffix("Exception") && name.allSatisfy { $0.isASCII && $0.isLetter }
+  }
+
+  /// The text after a Lua error's `file:line: ` position (up to the first ": "), or nil when it has none.
+  private static func afterLuaPosition(_ text: String) -> Substring? {
+    let bytes = text.utf8
+    guard let separator = bytes.indices.first(where: { i in
+      bytes[i] == UInt8(ascii: ":") && bytes.index(after: i) < bytes.endIndex && bytes[bytes.index(after: i)] == UInt8(ascii: " ")
+    }) else { return nil }
+    let position = bytes[..<separator]
+    guard let colon = position.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+    let line = position[position.index(after: colon)...]
+    guard !line.isEmpty, line.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+    return Substring(text.utf8[bytes.index(separator, offsetBy: 2)...])
   }
 
   /// The Mach exception of a read or write of memory the process may not touch.

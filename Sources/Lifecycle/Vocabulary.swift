@@ -115,6 +115,16 @@ public struct AppLayout: Equatable, Sendable {
   public var sdk: Int?
   /// Info.plist's `UIApplicationSupportsMultipleScenes` (`app { multipleScenes = true }`).
   public var multipleScenes = false
+  /// Info.plist's `UIApplicationSceneManifest` (`app { sceneManifest = … }`); nil: not declared,
+  /// the scenario's `scenes` decides.
+  public var sceneManifest: SceneManifest?
+  /// Whether the app delegate implements `configurationForConnecting` once the app's top level has run.
+  public var hasConfigurationMethod = false
+
+  /// The declared manifest beside the app delegate's method, or nil when no manifest is declared.
+  public var sceneManifestShape: SceneManifestShape? {
+    sceneManifest.map { SceneManifestShape(manifest: $0, hasConfigurationMethod: hasConfigurationMethod) }
+  }
 
   public init(name: String = "App", roots: [String] = ["ViewController"], container: Container = .none,
               tabsHaveNavigation: Bool = false, bgTaskIdentifiers: [String] = [], minimumIOS: Int = 13, sdk: Int? = nil) {

@@ -29,7 +29,7 @@ extension AppHost {
   func installAPI(_ vm: LuaVM) {
     vm.pushRegistry()
     vm.newTable()
-    for t in ["controllers", "instances", "expirations", "afters", "observers"] { vm.newTable(); vm.rawSet(-2, t) }
+    for t in ["controllers", "instances", "expirations", "afters", "observers", Self.sceneErrorHandlersTable] { vm.newTable(); vm.rawSet(-2, t) }
     vm.rawSet(-2, "lifesim.app")
     vm.pop()
 
@@ -66,7 +66,8 @@ extension AppHost {
     return { vm in
       guard let self = link.host else { return 0 }
       guard vm.type(1) == .table else { throw self.stopRun(vm, "app: expected a table: app { name = \"Notes\", root = \"NoteList\" }") }
-      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "multipleScenes", "name", "root", "sdk", "tabs"]) {
+      if let problem = vm.unknownKey(inTableAt: 1, allowed: ["bgTaskIdentifiers", "container", "minimumIOS", "multipleScenes", "name", "root",
+                                                               "sceneManifest", "sdk", "tabs"]) {
         throw self.stopRun(vm, "app: \(problem)")
       }
       self.appSite = vm.callerSite()
@@ -112,6 +113,7 @@ extension AppHost {
       do {
         layout.bgTaskIdentifiers = try Self.bgTaskIdentifiers(vm, inTableAt: 1)
         layout.minimumIOS = try Self.minimumIOS(vm, inTableAt: 1)
+        layout.sceneManifest = try Self.sceneManifest(vm, inTableAt: 1)
       } catch let raise as LuaRaise {
         throw self.stopRun(vm, raise.message, located: true)
       }

@@ -47,7 +47,20 @@ extension AppHost {
     layout = AppLayout()
     if let error = Sandbox.loadChunk(trial, source: source, name: path) { return (trial, .notCompiled(error)) }
     let result = trial.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
+    layout.hasConfigurationMethod = Self.definesConfigurationMethod(trial)
     return (trial, result == .ok ? .completed : .stopped)
+  }
+
+  /// Whether `AppDelegate.configurationForConnecting` is a function in `vm` (what the app delegate
+  /// implements, as the system reads its class before a launch).
+  private static func definesConfigurationMethod(_ vm: LuaVM) -> Bool {
+    let top = vm.top
+    defer { vm.setTop(top) }
+    Sandbox.pushEnvironment(vm)
+    vm.rawGet(-1, "AppDelegate")
+    guard vm.type(-1) == .table else { return false }
+    vm.rawGet(-1, Callback.configurationForConnecting.key)
+    return vm.type(-1) == .function
   }
 
   /// Keeps what a trial load declared as the app's declared layout, and clears `layout`.

@@ -18,4 +18,16 @@ extension AppHost {
     }
     return n
   }
+
+  /// `app { sceneManifest = "none" | "empty" | "configured" }` (Info.plist's
+  /// `UIApplicationSceneManifest`: absent, without configurations, or with one); nil when absent.
+  static func sceneManifest(_ vm: LuaVM, inTableAt idx: Int32) throws -> SceneManifest? {
+    vm.rawGet(idx, "sceneManifest")
+    defer { vm.pop() }
+    guard vm.type(-1) != .nil else { return nil }
+    guard vm.type(-1) == .string, let name = vm.string(-1), let manifest = SceneManifest(rawValue: name) else {
+      throw LuaRaise(at: vm, "app: sceneManifest must be \"none\", \"empty\" or \"configured\", not \(vm.describeValue(-1))")
+    }
+    return manifest
+  }
 }

@@ -153,7 +153,10 @@ extension AppHost {
       vm.rawGet(-1, keyReference: references.handlerKey(vm, callback))
     case .closure:
       if callback == .asyncAfter { return false }
-      if let identifier = BGTaskLabel.identifier(of: target) {
+      if callback == .sceneRequestErrorHandler {
+        pushRegistryTable(vm, Self.sceneErrorHandlersTable)
+        vm.rawGet(-1, InstanceLabel.number(target) ?? 0)
+      } else if let identifier = BGTaskLabel.identifier(of: target) {
         pushBackgroundTaskClosure(vm, callback, identifier: identifier)
       } else {
         vm.pushReference(references.expirations)

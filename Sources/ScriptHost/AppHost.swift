@@ -332,6 +332,10 @@ package final class AppHost: AppDriver {
       if cb == .launchHandler, let identifier = BGTaskLabel.identifier(of: target) {
         return pushLaunchHandlerArguments(vm, identifier: identifier, arguments)
       }
+      if cb == .sceneRequestErrorHandler {
+        vm.push(arguments.payload?["error"]?.stringValue ?? "")
+        return 1
+      }
       return 0
     case .urlSessionDelegate:
       return pushURLSessionArguments(vm, cb, arguments)
@@ -377,7 +381,7 @@ package final class AppHost: AppDriver {
          .viewWillLayoutSubviews, .viewDidLayoutSubviews, .updateProperties, .didReceiveMemoryWarning,
          .traitCollectionDidChange, .applicationSignificantTimeChange:
       return 1
-    case .expirationHandler, .asyncAfter, .launchHandler, .didCompleteWithError, .didFinishEvents:
+    case .expirationHandler, .asyncAfter, .launchHandler, .didCompleteWithError, .didFinishEvents, .sceneRequestErrorHandler:
       return 0
     case .userAction:
       return 1 + pushActionArguments(vm, payload: arguments.payload)

@@ -132,14 +132,7 @@ final class ScenarioHost {
                       profile: profile, seed: seed, output: output, wallLimitSeconds: config.wallLimitSeconds)
     // A mistake in the app's declarations is known before the run starts: no log, no event.
     if let problem = app.declarationProblem() { throw LuaRaise(problem.message) }
-    if let sdk = settledSDK(declared: app.declaredLayout().sdk), sdk != profile.sdk {
-      profile = try makeProfile(sdk: sdk)
-      app.profile = profile
-    }
-    if app.declaredLayout().multipleScenes != profile.multipleScenes {
-      profile.multipleScenes = app.declaredLayout().multipleScenes
-      app.profile = profile
-    }
+    try settle(&profile, by: app)
     var scripts = [EmbeddedScript(role: "scenario", path: config.scenarioPath, source: scenarioSource),
                    EmbeddedScript(role: "app", path: appFile, source: appSource)]
     scripts += ModuleSide.headerEntries(scenario: scenarioModules, app: appModules)
@@ -192,6 +185,23 @@ final class ScenarioHost {
       }
     }
     return profile
+  }
+
+  /// What the app declares and the profile follows: its SDK, `multipleScenes`, and the scene
+  /// manifest, from which a run not replaying a recorded profile takes `scenes` (refused where
+  /// the scenario's `scenes` disagrees; `--no-scenes` asks what if it had none, and keeps it).
+  private func settle(_ profile: inout Profile, by app: AppHost) throws {
+    let declared = app.declaredLayout()
+    if let sdk = settledSDK(declared: declared.sdk), sdk != profile.sdk { profile = try makeProfile(sdk: sdk) }
+    profile.multipleScenes = declared.multipleScenes
+    if config.recordedProfile == nil, config.scenes != false, let shape = declared.sceneManifestShape {
+      let at = declarationAt ?? config.scenarioPath
+      do { try profile.adopt(shape, declaredScenes: declaration.scenes) } catch {
+        throw LuaRaise("\(at): \(error.description) (\(app.path))")
+      }
+      if let problem = profile.deviceProblem { throw LuaRaise("\(at): " + problem) }
+    }
+    app.profile = profile
   }
 
   /// The SDK the app is built with, when something decides it after the profile was first made:

@@ -70,7 +70,7 @@ end
     let crash = try Self.run("launch() act(\"unregistered\")\nexpect_terminated(\"crash\")\n", ios: ios)
     #expect(crash.status == 0 && crash.out.contains("""
           0.000000       · BGTaskScheduler.submit continued \(Self.id1) → noLaunchHandler
-          0.000000   ✖ terminated: crash: NSInternalInconsistencyException: No launch handler registered for task with identifier \(Self.id1) [illegalInstruction, foreground]
+          0.000000   ✖ terminated: crash: NSInternalInconsistencyException: No launch handler registered for task with identifier \(Self.id1) [abnormal, foreground]
       """), "\(crash.out)")
     let background = try Self.run("launch() home()\nexpect(stored(\"submit 1\") == \"notPermitted\", \"refused\")\n", ios: ios) {
       $0.replacingOccurrences(of: "if FROM_BACKGROUND then", with: "if true then")
@@ -79,10 +79,11 @@ end
       && !background.out.contains("launchHandler"), "\(background.out)")
   }
 
-  @Test(arguments: [26, 27]) func failIsUnavailableWhileAnotherRunsAndQueueWaitsForIt(_ ios: Int) throws {
+  /// `fail` is `BGTaskScheduler.Error.Code.immediateRunIneligible` (S142), not `unavailable`.
+  @Test(arguments: [26, 27]) func failIsImmediateRunIneligibleWhileAnotherRunsAndQueueWaitsForIt(_ ios: Int) throws {
     let r = try Self.run("""
       launch() act("export") act("export", "fail") act("export", "queue")
-      expect(stored("submit 2") == "unavailable", "fail") expect(stored("submit 3") == "pending", "queued")
+      expect(stored("submit 2") == "immediateRunIneligible", "fail") expect(stored("submit 3") == "pending", "queued")
       advance(30) expect_calls { "BGTaskScheduler#com.example.export.3.launchHandler" }
 
       """, ios: ios)

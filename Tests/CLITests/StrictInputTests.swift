@@ -135,7 +135,7 @@ import Testing
     ])
     let r = try lifesim(["run", "s.lua", "-q"], cwd: dir)
     #expect(r.status == 2)
-    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, multipleScenes, name, root, sdk, tabs\n", "\(r.err)")
+    #expect(r.err == "lifesim: app.lua:1: app: unknown key \"nmae\" (did you mean name?); the keys are bgTaskIdentifiers, container, minimumIOS, multipleScenes, name, root, sceneManifest, sdk, tabs\n", "\(r.err)")
     let container = try scriptFolder("app-container", [
       "app.lua": "app { root = \"Home\", container = \"nav\" }\ncontroller \"Home\" {}\n",
       "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_terminated(\"crash\")\n",

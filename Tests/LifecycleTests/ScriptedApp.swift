@@ -17,8 +17,12 @@ final class ScriptedApp: AppDriver {
   /// User actions (`act`) by controller class, then action name.
   var actions: [String: [String: Handler]] = [:]
   private(set) var processes = 0
+  /// The scene activation requests UIKit told the double it had answered, in order.
+  private(set) var answeredSceneRequests: [Int] = []
   /// Steps of host work the double allows before its guard stops it (nil: no guard).
   var hostWorkSteps: Int?
+
+  func sceneRequestAnswered(_ number: Int) { answeredSceneRequests.append(number) }
 
   func hostWorkMayContinue() -> Bool {
     guard let steps = hostWorkSteps else { return true }

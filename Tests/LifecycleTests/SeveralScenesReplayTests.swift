@@ -42,4 +42,20 @@ import Testing
     #expect(Array(scenes) == ["Scene#1", "Scene#1", "Scene#2", "Scene#2", "Scene#2", "Scene#1"])
     h.skipRemainingEvents()
   }
+
+  /// UIKit lets go of each activation request once it has answered it, served or denied, and
+  /// the driver with it of the request's errorHandler; a destruction request has none. An app
+  /// that cannot have a second window is answered too.
+  @Test func eachActivationRequestIsReleasedOnceAnswered() throws {
+    let h = iPad()
+    try h.perform(.launch(url: nil), .act("compose", arguments: []), .act("back", arguments: []), .act("close", arguments: []),
+                  .home, .launch(url: nil), .act("compose", arguments: []))
+    #expect(h.app.answeredSceneRequests == [1, 2, 3])
+    h.skipRemainingEvents()
+    let phone = Harness(ios: 17, app: ScriptedApp())
+    phone.app.actions["NoteList"] = ["compose": { sim in try sim.handle(.requestSceneActivation(session: nil, activity: nil)) }]
+    try phone.perform(.launch(url: nil), .act("compose", arguments: []))
+    #expect(phone.app.answeredSceneRequests == [1] && phone.sim.state.scenes.count == 1)
+    phone.skipRemainingEvents()
+  }
 }

@@ -34,9 +34,11 @@ import Testing
 
   @Test(arguments: [
     ("UIApplication.shared:requestSceneSessionActivation { sesion = 1 }",
-     "requestSceneSessionActivation: unknown key \"sesion\" (did you mean session?); the keys are activity, session"),
+     "requestSceneSessionActivation: unknown key \"sesion\" (did you mean session?); the keys are activity, errorHandler, session"),
     ("UIApplication.shared:requestSceneSessionActivation { 1 }",
-     "requestSceneSessionActivation: unexpected positional entry [1]; options are named: activity, session"),
+     "requestSceneSessionActivation: unexpected positional entry [1]; options are named: activity, errorHandler, session"),
+    ("UIApplication.shared:requestSceneSessionActivation { errorHandler = \"log\" }",
+     "requestSceneSessionActivation: errorHandler must be a function, not \"log\""),
     ("UIApplication.shared:requestSceneSessionActivation { session = \"1\" }",
      "requestSceneSessionActivation: session must be a window number (1 names the window Scene#1 opened), not \"1\""),
     ("UIApplication.shared:requestSceneSessionActivation { session = 0 }",

@@ -25,9 +25,15 @@ def category(t):
     if reason == "jetsam":
         return "memoryLimit" if description.startswith("per-process-limit") else "systemPressure"
     if reason == "crash":
-        bad_access = t.get("code") == "EXC_BAD_ACCESS" or "EXC_BAD_ACCESS" in description
-        return "badAccess" if bad_access else "illegalInstruction"
-    return {"watchdog": "watchdog", "suspended_with_locked_file": "watchdog",
+        if t.get("code") == "EXC_BAD_ACCESS" or "EXC_BAD_ACCESS" in description:
+            return "badAccess"
+        # An uncaught Objective-C exception's name first, or after Lua's file:line: position.
+        position, _, rest = description.partition(": ")
+        names = [description] + ([rest] if re.search(r":[0-9]+$", position) else [])
+        if any(re.match(r"NS[A-Za-z]*Exception:", text) for text in names):
+            return "abnormal"
+        return "illegalInstruction"
+    return {"watchdog": "watchdog", "suspended_with_locked_file": "fileLock",
             "background_task_expired": "taskTimeout", "user": "normal", "reboot": "normal"}[reason]
 
 
