@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 
 /// One iOS app's report: its files' facts merged, its own Info.plist found and read, the
 /// delegates and calls resolved, its diagnostics.
@@ -84,13 +85,13 @@ enum AppAnalysis {
       if let facts = readPlist(path, merged: generated, preprocessor: preprocessor(target), context: &context, total: &total) {
         report.plistFacts = facts
         report.plist = generated ? .generated(target.project, merged: path) : .file(path)
-        report.scenes = facts.declaresScenes || (generated && generatedScenes)
+        report.sceneManifest = generated && generatedScenes ? .configured : SceneManifest(rawValue: facts.sceneManifest)
         return
       }
     }
     guard generated else { return }
     report.plist = .generated(target.project, merged: nil)
-    report.scenes = generatedScenes
+    report.sceneManifest = generatedScenes ? .configured : SceneManifest.none
   }
 
   /// `Name/Info.plist`, `Name-Info.plist` or `Info-Name.plist` beside the target's first source, else its first app plist found.
@@ -131,7 +132,7 @@ enum AppAnalysis {
                                   context: &context, total: &total) else { continue }
       report.plistFacts = facts
       report.plist = .file(path)
-      report.scenes = facts.declaresScenes
+      report.sceneManifest = SceneManifest(rawValue: facts.sceneManifest)
       return
     }
   }

@@ -1,3 +1,5 @@
+import Lifecycle
+
 /// Turns the facts of all files into the report: which types play which delegate role, which
 /// methods they implement, and how each registration and delegate assignment is reached.
 struct ScanAnalysis {
@@ -53,7 +55,13 @@ struct ScanAnalysis {
     let graph = CallGraph(functions: facts.functions, entries: entries)
     resolveCalls(graph, into: &report)
     let appMethods = Set(report.selectors(.application))
-    report.scenes = report.scenes || report.isSwiftUIApp || appMethods.contains("application(_:configurationForConnecting:options:)")
+    // Scenes as UIKit decides them, from the manifest beside the app delegate's configuration
+    // method (Lifecycle's SceneAdoption, the rule runs use); with the Info.plist unknown, the
+    // method alone. SwiftUI's life cycle is scene-based.
+    let method = appMethods.contains("application(_:configurationForConnecting:options:)")
+    report.hasConfigurationMethod = method
+    report.scenes = report.isSwiftUIApp
+      || report.sceneManifest.map { SceneAdoption.usesScenes(manifest: $0, hasConfigurationMethod: method) } ?? method
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
     report.restoration = RestorationShape(
       activity: report.selectors(.scene).contains("stateRestorationActivity(for:)"),

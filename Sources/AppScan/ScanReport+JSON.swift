@@ -31,6 +31,7 @@ extension ScanReport {
       ])),
       ("root_controller", rootController.map(JSONValue.string) ?? .null),
       ("deployment_target", deploymentTarget.map(JSONValue.string) ?? .null),
+      ("scene_manifest", sceneManifest.map { .string($0.rawValue) } ?? .null),
       ("methods", .array(methods.map(Self.json))),
     ])
   }

@@ -1,3 +1,5 @@
+import Lifecycle
+
 /// A delegate method the app implements.
 package struct DelegateMethod: Sendable {
   package let role: DelegateRole
@@ -69,6 +71,11 @@ package struct ScanReport: Sendable {
   package var files = SourceFiles()
   package var plist = PlistSource.unknown
   package var plistFacts: InfoPlistFacts?
+  /// `UIApplicationSceneManifest` as the Info.plist declares it; nil when the Info.plist is unknown.
+  package var sceneManifest: SceneManifest?
+  /// The app delegate implements `application(_:configurationForConnecting:options:)`.
+  package var hasConfigurationMethod = false
+  /// UIKit runs the app with scenes.
   package var scenes = false
   package var appDelegate: String?
   package var isSwiftUIApp = false

@@ -23,16 +23,27 @@ enum StaticChecks {
     }
   }
 
+  /// iOS 27's mandate, as runs apply it (SceneAdoption): an app built with SDK 27 without scenes
+  /// does not launch on iOS 27.
   private static func sceneLifecycle(_ report: ScanReport) -> [ScanDiagnostic] {
-    guard !report.scenes else { return [] }
+    guard !report.scenes, let manifest = report.sceneManifest,
+          !SceneAdoption.launches(manifest: manifest, hasConfigurationMethod: report.hasConfigurationMethod, ios: 27, sdk: 27) else { return [] }
     let place: SourcePlace
     switch report.plist {
     case .unknown: return []
     case let .file(path): place = SourcePlace(file: path, line: report.plistFacts?.manifestLine ?? 1)
     case let .generated(path, _): place = SourcePlace(file: path, line: 1)
     }
+    let why: String
+    switch manifest {
+    case .none: why = report.hasConfigurationMethod
+      ? "no UIApplicationSceneManifest: application(_:configurationForConnecting:options:) is not called without it"
+      : "no UIApplicationSceneManifest, no application(_:configurationForConnecting:options:)"
+    case .empty: why = "a UIApplicationSceneManifest without scene configurations, and no application(_:configurationForConnecting:options:)"
+    case .configured: why = "no scene configuration"
+    }
     return [ScanDiagnostic(code: Diagnostic.Code.sceneLifecycleRequired.rawValue, handler: nil, place: place,
-                           message: "the app declares no scenes (no UIApplicationSceneManifest configuration, no application(_:configurationForConnecting:options:)): built with the iOS 27 SDK it does not launch")]
+                           message: "the app declares no scenes (\(why)): built with the iOS 27 SDK it does not launch")]
   }
 
   private static func registrations(_ report: ScanReport) -> [ScanDiagnostic] {

@@ -99,3 +99,35 @@ import TestSupport
     #expect(ScanReport.uri("App/a:b.swift") == "App/a:b.swift")
   }
 }
+
+/// What counts as adopting scenes, read from the Info.plist and the app delegate: each row of
+/// the table the runs apply (iOS 27, SDK 27), written out here rather than computed from it.
+@Suite struct SceneAdoptionScanTests {
+  static let manifests = [
+    "none": "",
+    "empty": "<key>UIApplicationSceneManifest</key><dict><key>UIApplicationSupportsMultipleScenes</key><false/></dict>",
+    "configured": "<key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict><key>UIWindowSceneSessionRoleApplication</key><array><dict><key>UISceneConfigurationName</key><string>Default</string></dict></array></dict></dict>",
+  ]
+
+  @Test(arguments: [
+    ("none", false, false, true), ("none", true, false, true),
+    ("empty", false, false, true), ("empty", true, true, false),
+    ("configured", false, true, false), ("configured", true, true, false),
+  ])
+  func eachRowOfTheTable(_ manifest: String, _ method: Bool, _ scenes: Bool, _ trapped: Bool) throws {
+    let root = temporaryPath("appscan-adoption", "\(manifest)-\(method)")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let configuration = method ? """
+        func application(_ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+                         options: UIScene.ConnectionOptions) -> UISceneConfiguration {
+          UISceneConfiguration(name: "Default", sessionRole: connectingSceneSession.role)
+        }
+      """ : ""
+    try "@main class AppDelegate: UIResponder, UIApplicationDelegate {\n\(configuration)\n}".write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    try "<plist><dict><key>LSRequiresIPhoneOS</key><true/>\(Self.manifests[manifest]!)</dict></plist>".write(toFile: root + "/Info.plist", atomically: false, encoding: .utf8)
+    let app = try AppScanner.scan([root]).apps[0]
+    #expect(app.sceneManifest?.rawValue == manifest)
+    #expect(app.scenes == scenes)
+    #expect(app.diagnostics.map(\.code) == (trapped ? ["scene_lifecycle_required"] : []))
+  }
+}
