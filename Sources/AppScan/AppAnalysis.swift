@@ -11,6 +11,8 @@ enum AppAnalysis {
     let roots: [String]
     let limits: ScanLimits
     var skipped: [(file: String, reason: String)] = []
+    /// The `lifesim:ignore` comments of the Info.plists read.
+    var suppressions: [Suppression] = []
   }
 
   static func report(_ unit: ScanUnit, facts: [SwiftFacts], context: inout Context, total: inout Int) -> ScanReport {
@@ -144,6 +146,9 @@ enum AppAnalysis {
       context.skipped.append((path, trouble.description))
       return nil
     case let .success(data):
+      if data.range(of: Data(Suppression.marker.utf8)) != nil {
+        context.suppressions += Suppression.find(in: String(decoding: data, as: UTF8.self), file: path)
+      }
       switch InfoPlistFacts.read(path: path, data: data, merged: merged, preprocessor: preprocessor) {
       case let .failure(trouble):
         context.skipped.append((path, trouble.description))

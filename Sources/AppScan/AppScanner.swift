@@ -13,10 +13,12 @@ package enum AppScanner {
     var total = 0
     var facts: [String: SwiftFacts] = [:]
     var read: [String] = []
+    var suppressions: [Suppression] = []
     for path in result.files.swift {
       switch SourceDiscovery.read(path, limits: limits, total: &total) {
       case let .failure(trouble): result.files.skipped.append((path, trouble.description))
       case let .success(data):
+        if data.range(of: Data(Suppression.marker.utf8)) != nil { suppressions += Suppression.find(in: String(decoding: data, as: UTF8.self), file: path) }
         switch SwiftFileReader.facts(path: path, data: data) {
         case let .failure(trouble): result.files.skipped.append((path, trouble.description))
         case let .success(fileFacts):
@@ -56,6 +58,7 @@ package enum AppScanner {
       }
     }
     result.files.skipped += context.skipped
+    result.suppressed = Suppression.apply(suppressions + context.suppressions, to: &result.apps)
     result.outsideTargets = targets.isEmpty || units.first?.target == nil ? 0 : Set(read).subtracting(units.flatMap(\.swift)).count
     guard !result.apps.isEmpty else { throw noApp(paths, others: result.others) }
     return result

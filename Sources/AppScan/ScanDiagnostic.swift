@@ -33,6 +33,8 @@ package struct ScanRule: Sendable {
     case bgtaskIDNotPermitted = "bgtask_id_not_permitted"
     case bgtaskIDNotRegistered = "bgtask_id_not_registered"
     case windowWithoutScene = "window_without_scene"
+    case suppressionWithoutReason = "suppression_without_reason"
+    case suppressionUnused = "suppression_unused"
   }
 
   /// Every rule, in the order the docs and SARIF list them.
@@ -61,6 +63,12 @@ package struct ScanRule: Sendable {
     ScanRule(code: StaticCode.windowWithoutScene.rawValue,
              summary: "In a scene app a window made with UIWindow(frame:) belongs to no scene and is never shown; make it with UIWindow(windowScene:) in the scene delegate.",
              source: "https://developer.apple.com/documentation/technotes/tn3187-migrating-to-the-uikit-scene-based-life-cycle"),
+    ScanRule(code: StaticCode.suppressionWithoutReason.rawValue,
+             summary: "A `lifesim:ignore <code>` suppression says why after its code, so that a reader can judge it.",
+             source: "docs/scan.md#suppressions"),
+    ScanRule(code: StaticCode.suppressionUnused.rawValue,
+             summary: "A `lifesim:ignore <code>` suppression that matches no diagnostic on its line or the next is stale: remove it.",
+             source: "docs/scan.md#suppressions"),
   ]
 
   static let byCode: [String: ScanRule] = Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0) })

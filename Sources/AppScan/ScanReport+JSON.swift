@@ -118,6 +118,7 @@ extension ScanResult {
       ("apps", .int(Int64(apps.count))),
       ("diagnostics", .int(Int64(diagnostics.count))),
     ]
+    if suppressed > 0 { members.append(("suppressed", .int(Int64(suppressed)))) }
     if outsideTargets > 0 { members.append(("outside_targets", .int(Int64(outsideTargets)))) }
     if !syntaxErrors.isEmpty { members.append(("syntax_errors", .array(syntaxErrors.map(ScanReport.place)))) }
     if !troubles.isEmpty {

@@ -19,6 +19,7 @@ extension ScanResult {
       lines.append("target \(other.name) (\(other.kind.title)): not an iOS app; not scanned for its lifecycle")
       for delegate in other.delegates { lines.append("  \(delegate.adopts) \(delegate.type)  \(delegate.place.file):\(delegate.place.line)") }
     }
+    if suppressed > 0 { lines.append("\(suppressed) diagnostic\(suppressed == 1 ? "" : "s") suppressed by lifesim:ignore") }
     if outsideTargets > 0 { lines.append("\(outsideTargets) Swift file\(outsideTargets == 1 ? "" : "s") compiled by no target: not read for any app") }
     for place in syntaxErrors { lines.append("\(place.file):\(place.line): syntax error: the scan read around it") }
     for trouble in troubles { lines.append("\(trouble.file): not read: \(trouble.reason)") }

@@ -65,6 +65,8 @@ package struct ScanReport: Sendable {
   package var target = "App"
   /// `IPHONEOS_DEPLOYMENT_TARGET`, when the project gives it.
   package var deploymentTarget: String?
+  /// The deployment target's major version (`12.4` is 12), nil when unknown.
+  package var minimumIOS: Int? { deploymentTarget.flatMap { Int($0.prefix { $0.isNumber }) } }
   /// `PRODUCT_BUNDLE_IDENTIFIER`, when the project gives it whole.
   package var bundleIdentifier: String?
   /// The files of this app: its Swift, its Info.plist, the storyboards and its project.
@@ -145,6 +147,8 @@ package struct ScanResult: Sendable {
   package var syntaxErrors: [SourcePlace] = []
   /// Swift files no target compiles (a project scan reads them for no app).
   package var outsideTargets = 0
+  /// Diagnostics a `lifesim:ignore` comment suppressed.
+  package var suppressed = 0
 
   /// Files found but not read (unreadable, too large, not a plist): the scan is incomplete.
   package var troubles: [(file: String, reason: String)] { files.skipped }

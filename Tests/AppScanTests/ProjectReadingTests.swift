@@ -131,3 +131,44 @@ import TestSupport
     #expect(app.diagnostics.map(\.code) == (trapped ? ["scene_lifecycle_required"] : []))
   }
 }
+
+@Suite struct DeploymentTargetTests {
+  /// An app that still supports iOS 12 keeps its app-delegate methods rightly: no handler_never_called.
+  @Test func belowIOS13TheAppDelegatesMethodsAreNotNeverCalled() throws {
+    let project = try String(contentsOfFile: fixtures + "/MultiTargetRepo/Notes.xcodeproj/project.pbxproj", encoding: .utf8)
+    for (target, expected) in [("12.4", [String]()), ("13.0", ["handler_never_called"])] {
+      let root = temporaryPath("appscan-deployment", target)
+      try FileManager.default.createDirectory(atPath: (root as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: fixtures + "/MultiTargetRepo", toPath: root)
+      try project.replacingOccurrences(of: "IPHONEOS_DEPLOYMENT_TARGET = 15.0", with: "IPHONEOS_DEPLOYMENT_TARGET = \(target)")
+        .write(toFile: root + "/Notes.xcodeproj/project.pbxproj", atomically: false, encoding: .utf8)
+      let notes = try AppScanner.scan([root], target: "Notes").apps[0]
+      #expect(notes.deploymentTarget == target)
+      #expect(notes.diagnostics.map(\.code) == expected)
+    }
+  }
+}
+
+@Suite struct SuppressionTests {
+  @Test func aSuppressionRemovesItsDiagnosticAndAStaleOrUnexplainedOneIsAWarning() throws {
+    let root = temporaryPath("appscan-suppress", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      @main class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, configurationForConnecting connectingSceneSession: UISceneSession,
+                         options: UIScene.ConnectionOptions) -> UISceneConfiguration { fatalError() }
+        // lifesim:ignore handler_never_called — still shipped to iOS 12 users through a second target
+        func applicationDidEnterBackground(_ application: UIApplication) {}
+        func applicationWillEnterForeground(_ application: UIApplication) {} // lifesim:ignore handler_never_called
+        // lifesim:ignore task_open_after_expiration: nothing here any more
+        func applicationDidBecomeActive(_ application: UIApplication) {}
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    try "<plist><dict><key>UIApplicationSceneManifest</key><dict/></dict></plist>".write(toFile: root + "/Info.plist", atomically: false, encoding: .utf8)
+    let result = try AppScanner.scan([root])
+    #expect(result.suppressed == 2)
+    #expect(result.diagnostics.map { "\($0.place.line) \($0.code)" }
+      == ["6 suppression_without_reason", "7 suppression_unused", "8 handler_never_called"])
+    #expect(result.textLines.contains("2 diagnostics suppressed by lifesim:ignore"))
+  }
+}
