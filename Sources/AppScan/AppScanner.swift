@@ -4,12 +4,14 @@ import Foundation
 /// storyboards, and reports each iOS app target's lifecycle shape and the risks the model knows,
 /// listing the other targets (extensions, watchOS and macOS apps) as what they are (docs/scan.md).
 package enum AppScanner {
-  /// Scans the files and folders in `paths`; `target` keeps one target. Throws when a path is
+  /// Scans the files and folders in `paths`; `target` keeps one target; `exclude` names paths
+  /// (globs from the scanned folder) not to read. Throws when a path is
   /// missing, the tree passes the limits, or no app is found; a file it cannot read is listed
   /// in the result's `troubles`.
-  package static func scan(_ paths: [String], target: String? = nil, limits: ScanLimits = ScanLimits()) throws(ScanTrouble) -> ScanResult {
+  package static func scan(_ paths: [String], target: String? = nil, exclude: [String] = [],
+                           limits: ScanLimits = ScanLimits()) throws(ScanTrouble) -> ScanResult {
     var result = ScanResult()
-    result.files = try SourceDiscovery.find(paths, limits: limits)
+    result.files = try SourceDiscovery.find(paths, limits: limits, exclude: exclude)
     var total = 0
     var facts: [String: SwiftFacts] = [:]
     var read: [String] = []
@@ -59,6 +61,7 @@ package enum AppScanner {
     }
     result.files.skipped += context.skipped
     result.suppressed = Suppression.apply(suppressions + context.suppressions, to: &result.apps)
+    Fingerprints.assign(&result, scanned: paths[0], limits: limits)
     result.outsideTargets = targets.isEmpty || units.first?.target == nil ? 0 : Set(read).subtracting(units.flatMap(\.swift)).count
     guard !result.apps.isEmpty else { throw noApp(paths, others: result.others) }
     return result

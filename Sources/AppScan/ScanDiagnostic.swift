@@ -6,6 +6,9 @@ package struct ScanDiagnostic: Sendable {
   package let code: String
   /// The app target it belongs to.
   package var target = "App"
+  /// Its file from the repository root, and its fingerprint there (`Fingerprints`).
+  package var rootRelativeFile: String?
+  package var fingerprint: String?
   /// The handler it is about (`AppDelegate.applicationDidEnterBackground`), as the runtime names it.
   package let handler: String?
   package let place: SourcePlace

@@ -89,6 +89,7 @@ extension ScanReport {
       ("file", .string(diagnostic.place.file)), ("line", .int(Int64(diagnostic.place.line))),
       ("message", .string(diagnostic.message)), ("rule", .string(diagnostic.rule.summary)), ("source", .string(diagnostic.rule.source)),
     ]
+    if let fingerprint = diagnostic.fingerprint { members.append(("fingerprint", .string(fingerprint))) }
     return .object(members)
   }
 
@@ -98,7 +99,10 @@ extension ScanResult {
   /// The `--json` lines before the end line: each app's line, each other target's line, then
   /// one line per diagnostic, app by app.
   package var jsonLines: [JSONValue] {
-    apps.map(\.appJSON) + others.map(Self.json) + diagnostics.map(ScanReport.json)
+    apps.map(\.appJSON) + others.map(Self.json) + diagnostics.map { diagnostic in
+      guard let state = baselineState(diagnostic), case let .object(members) = ScanReport.json(diagnostic) else { return ScanReport.json(diagnostic) }
+      return .object(members + [("baseline_state", .string(state))])
+    }
   }
 
   /// `{"kind":"target","target":…,"type":"app_extension","delegates":[{"type","adopts","file","line"}]}`.
@@ -119,6 +123,11 @@ extension ScanResult {
       ("diagnostics", .int(Int64(diagnostics.count))),
     ]
     if suppressed > 0 { members.append(("suppressed", .int(Int64(suppressed)))) }
+    if let baseline {
+      let unchanged = diagnostics.count - failing.count
+      members.append(("baseline", .object([("new", .int(Int64(failing.count))), ("unchanged", .int(Int64(unchanged))),
+                                           ("absent", .int(Int64(baseline.absent(from: self).count)))])))
+    }
     if outsideTargets > 0 { members.append(("outside_targets", .int(Int64(outsideTargets)))) }
     if !syntaxErrors.isEmpty { members.append(("syntax_errors", .array(syntaxErrors.map(ScanReport.place)))) }
     if !troubles.isEmpty {
@@ -127,6 +136,7 @@ extension ScanResult {
     return members
   }
 
-  /// The exit status: 2 when a file could not be read, 1 with diagnostics, else 0.
-  package var status: Int32 { !troubles.isEmpty ? 2 : (diagnostics.isEmpty ? 0 : 1) }
+  /// The exit status: 2 when a file could not be read, 1 with diagnostics (with a baseline,
+  /// new ones), else 0.
+  package var status: Int32 { !troubles.isEmpty ? 2 : (failing.isEmpty ? 0 : 1) }
 }

@@ -11,13 +11,19 @@ extension ScanResult {
       let diagnostics = app.diagnostics
       lines.append(diagnostics.isEmpty ? "no diagnostics" : "\(diagnostics.count) diagnostic\(diagnostics.count == 1 ? "" : "s"):")
       for diagnostic in diagnostics {
-        lines.append("\(diagnostic.place.file):\(diagnostic.place.line): \(diagnostic.code): \(diagnostic.message)")
+        let state = baselineState(diagnostic) == "unchanged" ? " (in the baseline)" : ""
+        lines.append("\(diagnostic.place.file):\(diagnostic.place.line): \(diagnostic.code): \(diagnostic.message)\(state)")
         lines.append("  rule: \(diagnostic.rule.summary) (\(diagnostic.rule.source))")
       }
     }
     for other in others {
       lines.append("target \(other.name) (\(other.kind.title)): not an iOS app; not scanned for its lifecycle")
       for delegate in other.delegates { lines.append("  \(delegate.adopts) \(delegate.type)  \(delegate.place.file):\(delegate.place.line)") }
+    }
+    if let baseline {
+      let absent = baseline.absent(from: self)
+      lines.append("baseline: \(failing.count) new, \(diagnostics.count - failing.count) unchanged, \(absent.count) absent")
+      for finding in absent { lines.append("  absent: \(finding.file):\(finding.line): \(finding.code) (\(finding.target))") }
     }
     if suppressed > 0 { lines.append("\(suppressed) diagnostic\(suppressed == 1 ? "" : "s") suppressed by lifesim:ignore") }
     if outsideTargets > 0 { lines.append("\(outsideTargets) Swift file\(outsideTargets == 1 ? "" : "s") compiled by no target: not read for any app") }

@@ -149,6 +149,19 @@ package struct ScanResult: Sendable {
   package var outsideTargets = 0
   /// Diagnostics a `lifesim:ignore` comment suppressed.
   package var suppressed = 0
+  /// The folder code scanning's paths start from: the nearest above the scan holding `.git`.
+  package var repositoryRoot = "/"
+  /// An earlier scan's findings (`--baseline`): those it holds are unchanged and do not fail.
+  package var baseline: ScanBaseline?
+
+  /// `new` or `unchanged` against the baseline; nil without one.
+  package func baselineState(_ diagnostic: ScanDiagnostic) -> String? {
+    guard let baseline else { return nil }
+    return diagnostic.fingerprint.map(baseline.fingerprints.contains) == true ? "unchanged" : "new"
+  }
+
+  /// The diagnostics that fail the exit status: every one, or with a baseline the new ones.
+  package var failing: [ScanDiagnostic] { diagnostics.filter { baselineState($0) != "unchanged" } }
 
   /// Files found but not read (unreadable, too large, not a plist): the scan is incomplete.
   package var troubles: [(file: String, reason: String)] { files.skipped }

@@ -34,13 +34,14 @@ enum SourceDiscovery {
   static let skippedFolders: Set<String> = [".build", "build", "Build", "DerivedData", "Pods", "Carthage", ".git", "node_modules", ".swiftpm"]
 
   /// The Swift files, Info.plists, storyboards and project files under `paths`, each list sorted.
-  static func find(_ paths: [String], limits: ScanLimits) throws(ScanTrouble) -> SourceFiles {
+  static func find(_ paths: [String], limits: ScanLimits, exclude: [String] = []) throws(ScanTrouble) -> SourceFiles {
     var found = SourceFiles()
     var count = 0, entries = 0
     for path in paths {
       guard case let .success(kind?) = POSIXFile.kind(path) else { throw ScanTrouble("\(path): no such file or folder") }
       if kind == S_IFDIR {
-        try walk(path, depth: 0, limits: limits, count: &count, entries: &entries, into: &found)
+        let skip = Exclusion(root: path, patterns: exclude)
+        try walk(path, depth: 0, limits: limits, skip: skip, count: &count, entries: &entries, into: &found)
       } else if kind != S_IFREG || !classify(path, into: &found, explicit: true) {
         throw ScanTrouble("\(path): not a file a scan reads (a .swift file, an Info.plist or other .plist, a .storyboard, a project.pbxproj, or a folder)")
       }
@@ -53,7 +54,7 @@ enum SourceDiscovery {
     return found
   }
 
-  private static func walk(_ folder: String, depth: Int, limits: ScanLimits, count: inout Int, entries: inout Int,
+  private static func walk(_ folder: String, depth: Int, limits: ScanLimits, skip: Exclusion, count: inout Int, entries: inout Int,
                            into found: inout SourceFiles) throws(ScanTrouble) {
     guard depth <= limits.maxDepth else { throw ScanTrouble("\(folder): folders nest deeper than \(limits.maxDepth) levels") }
     guard let listed = POSIXFile.directoryEntries(folder) else {
@@ -67,11 +68,11 @@ enum SourceDiscovery {
       // lstat: a link is never followed (a link to a parent folder would loop).
       guard case let .success(type) = POSIXFile.fileTypeWithoutFollowing(path) else { continue }
       if type == S_IFDIR {
-        if skippedFolders.contains(name) { continue }
+        if skippedFolders.contains(name) || skip.excludes(path) { continue }
         // An .xcodeproj holds project.pbxproj (a generated Info.plist's keys).
-        try walk(path, depth: depth + 1, limits: limits, count: &count, entries: &entries, into: &found)
+        try walk(path, depth: depth + 1, limits: limits, skip: skip, count: &count, entries: &entries, into: &found)
       } else if type == S_IFREG {
-        guard classify(path, into: &found, explicit: false) else { continue }
+        guard !skip.excludes(path), classify(path, into: &found, explicit: false) else { continue }
         count += 1
         if count > limits.maxFiles { throw ScanTrouble("\(folder): more than \(limits.maxFiles) source files; scan a smaller folder") }
       }
@@ -87,6 +88,19 @@ enum SourceDiscovery {
     else if name == "project.pbxproj" { found.projects.append(path) }
     else { return false }
     return true
+  }
+
+  /// `--exclude`: shell globs matched against a path from the folder scanned (`*` also
+  /// crosses `/`), each naming files or folders the scan does not enter.
+  struct Exclusion {
+    let root: String
+    let patterns: [String]
+
+    func excludes(_ path: String) -> Bool {
+      guard !patterns.isEmpty else { return false }
+      let relative = path.hasPrefix(root) ? String(path.dropFirst(root.count).drop { $0 == "/" }) : path
+      return patterns.contains { fnmatch($0, relative, 0) == 0 }
+    }
   }
 
   /// `Info.plist`, and the names Xcode's templates give a target's: `MyApp-Info.plist`, `Info-iOS.plist`.

@@ -33,6 +33,12 @@ struct Scan: ParsableCommand {
   @Argument(help: "Folders or files to scan.")
   var paths: [String]
 
+  @Option(help: ArgumentHelp("An earlier `--json` or SARIF output of this scan: findings it holds are reported as unchanged and do not fail; new ones do.", valueName: "file"))
+  var baseline: String?
+
+  @Option(help: ArgumentHelp("A path not to read, as a shell glob from the scanned folder (`*` crosses `/`), e.g. 'Generated/*'. Repeatable.", valueName: "glob"))
+  var exclude: [String] = []
+
   @Option(help: "Scan only this target (an Xcode target's name; without a project, the app's folder name as the report prints it).")
   var target: String?
 
@@ -79,10 +85,11 @@ struct Scan: ParsableCommand {
     defer { Terminal.flush() }
     let format = json ? .json : format
     if format == .json { JSONLines.begin("scan") }
-    let result: ScanResult
+    var result: ScanResult
     var battery: (files: [(String, String)], notRun: [String]) = ([], [])
     do throws(ScanTrouble) {
-      result = try AppScanner.scan(paths, target: target)
+      result = try AppScanner.scan(paths, target: target, exclude: exclude)
+      if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
       if check || emitApp != nil, result.apps.count > 1 {
         throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
       }

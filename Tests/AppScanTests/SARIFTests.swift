@@ -35,10 +35,15 @@ import TestSupport
     #expect(try validate(noMessage, name: "no-message").status != 0)
   }
 
-  @Test func eachDiagnosticIsAResultAtItsFileAndLine() throws {
+  @Test func eachDiagnosticIsAResultAtItsFileAndLineFromTheRepositoryRoot() throws {
     let report = try AppScanner.scan([fixtures + "/SceneRegistrationApp"])
-    let runs = report.sarif(toolVersion: "1").canonicalText.replacingOccurrences(of: fixtures + "/", with: "")
-    #expect(runs.contains(#"{"ruleId":"bgtask_registered_late","ruleIndex":2,"level":"error","message":{"text":"BGTask \"com.example.runner.fetch\" is registered from SceneDelegate.scene(_:willConnectTo:options:), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"SceneRegistrationApp/Runner/SceneDelegate.swift"},"region":{"startLine":20}}}],"properties":{"target":"SceneRegistrationApp"}}"#))
+    let run = try #require(report.sarif(toolVersion: "1")["runs"]?.arrayValue?.first)
+    let late = try #require(run["results"]?.arrayValue?.first { $0["ruleId"]?.stringValue == "bgtask_registered_late" })
+    #expect(late.canonicalText.hasPrefix(#"{"ruleId":"bgtask_registered_late","ruleIndex":2,"level":"error","message":{"text":"BGTask \"com.example.runner.fetch\" is registered from SceneDelegate.scene(_:willConnectTo:options:), after launch: BGTaskScheduler throws for a registration made after application(_:didFinishLaunchingWithOptions:) returns"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"Tests/AppScanTests/Fixtures/SceneRegistrationApp/Runner/SceneDelegate.swift","uriBaseId":"%SRCROOT%"},"region":{"startLine":20}}}],"partialFingerprints":{"primaryLocationLineHash":"#))
+    #expect(late["properties"]?.canonicalText == #"{"target":"SceneRegistrationApp"}"#)
+    // The root is the repository's: the folder above the fixtures that holds .git.
+    let root = try #require(run["originalUriBaseIds"]?["%SRCROOT%"]?["uri"]?.stringValue)
+    #expect(root.hasPrefix("file:///") && root.hasSuffix("/") && fixtures.hasPrefix(String(root.dropFirst(7).dropLast())))
   }
 
   @Test func aPathIsAURIReference() {
