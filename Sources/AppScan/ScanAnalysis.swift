@@ -46,7 +46,8 @@ struct ScanAnalysis {
       }
       for role in DelegateRole.allCases where roleTypes[role]!.contains(owner) {
         guard let selector = role.implementedSelector(function.selector, isAsync: function.isAsync) else { continue }
-        report.methods.append(DelegateMethod(role: role, type: owner, selector: selector, place: function.place, condition: function.condition))
+        report.methods.append(DelegateMethod(role: role, type: owner, selector: selector, place: function.place, condition: function.condition,
+                                             ignoresCompletion: function.ignoresCompletion))
         let entry = EntryPoint(type: owner, selector: selector)
         let isLaunch = role == .application && SceneReplacements.launchSelectors.contains(selector)
         entries[index] = isLaunch ? .launch(entry) : (entries[index] ?? .late(entry))

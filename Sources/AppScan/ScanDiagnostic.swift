@@ -36,6 +36,8 @@ package struct ScanRule: Sendable {
     case bgtaskIDNotPermitted = "bgtask_id_not_permitted"
     case bgtaskIDNotRegistered = "bgtask_id_not_registered"
     case windowWithoutScene = "window_without_scene"
+    case legacyFetchDisabled = "legacy_fetch_disabled"
+    case quickActionCompletionMissing = "quick_action_completion_missing"
     case suppressionWithoutReason = "suppression_without_reason"
     case suppressionUnused = "suppression_unused"
   }
@@ -66,6 +68,12 @@ package struct ScanRule: Sendable {
     ScanRule(code: StaticCode.windowWithoutScene.rawValue,
              summary: "In a scene app a window made with UIWindow(frame:) belongs to no scene and is never shown; make it with UIWindow(windowScene:) in the scene delegate.",
              source: "https://developer.apple.com/documentation/technotes/tn3187-migrating-to-the-uikit-scene-based-life-cycle"),
+    ScanRule(code: StaticCode.legacyFetchDisabled.rawValue,
+             summary: "From iOS 13 an Info.plist that lists BGTaskSchedulerPermittedIdentifiers turns legacy background fetch off: application(_:performFetchWithCompletionHandler:) is never called.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler"),
+    ScanRule(code: StaticCode.quickActionCompletionMissing.rawValue,
+             summary: "A quick-action handler calls its completion handler with whether it handled the action.",
+             source: "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/windowscene(_:performactionfor:completionhandler:)"),
     ScanRule(code: StaticCode.suppressionWithoutReason.rawValue,
              summary: "A `lifesim:ignore <code>` suppression says why after its code, so that a reader can judge it.",
              source: "docs/scan.md#suppressions"),

@@ -9,6 +9,8 @@ package struct DelegateMethod: Sendable {
   package let place: SourcePlace
   /// The `#if` branch it sits in, nil outside any.
   package let condition: String?
+  /// It takes a completion handler and never names it.
+  package var ignoresCompletion = false
 }
 
 /// A BGTask registration with its identifier resolved and how it is reached.

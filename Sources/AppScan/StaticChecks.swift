@@ -5,7 +5,7 @@ import Lifecycle
 enum StaticChecks {
   static func diagnostics(_ report: ScanReport) -> [ScanDiagnostic] {
     var found = handlersNeverCalled(report) + sceneLifecycle(report) + registrations(report)
-    found += notificationDelegate(report) + backgroundTasks(report) + windows(report)
+    found += notificationDelegate(report) + backgroundTasks(report) + windows(report) + legacyFetch(report) + quickActionCompletions(report)
     for index in found.indices { found[index].target = report.target }
     return found.sorted { $0.place < $1.place }
   }
@@ -88,6 +88,24 @@ enum StaticChecks {
       let shown = task.name.map { " \"\($0)\"" } ?? ""
       return ScanDiagnostic(code: Diagnostic.Code.taskOpenAfterExpiration.rawValue, handler: nil, place: task.fact.place,
                             message: "background task\(shown): its expiration handler does not call endBackgroundTask itself, so the task is still open when the handler returns")
+    }
+  }
+
+  /// From iOS 13 an Info.plist listing BGTask identifiers turns legacy background fetch off.
+  private static func legacyFetch(_ report: ScanReport) -> [ScanDiagnostic] {
+    guard !report.permittedIdentifiers.isEmpty, let plist = report.plistFacts?.path else { return [] }
+    return report.methods.filter { $0.role == .application && $0.selector == "application(_:performFetchWithCompletionHandler:)" }.map { method in
+      ScanDiagnostic(code: ScanRule.StaticCode.legacyFetchDisabled.rawValue, handler: "\(method.type).performFetchWithCompletionHandler", place: method.place,
+                     message: "\(method.type).\(method.selector) is never called from iOS 13: \(plist) lists BGTaskSchedulerPermittedIdentifiers, which turns legacy background fetch off; schedule a BGAppRefreshTaskRequest instead")
+    }
+  }
+
+  /// A quick-action handler whose body never names its completion handler: no path calls it.
+  private static func quickActionCompletions(_ report: ScanReport) -> [ScanDiagnostic] {
+    let handlers: Set<String> = ["windowScene(_:performActionFor:completionHandler:)", "application(_:performActionFor:completionHandler:)"]
+    return report.methods.filter { handlers.contains($0.selector) && $0.ignoresCompletion }.map { method in
+      ScanDiagnostic(code: ScanRule.StaticCode.quickActionCompletionMissing.rawValue, handler: nil, place: method.place,
+                     message: "\(method.type).\(method.selector) never calls its completionHandler: UIKit is not told whether the quick action was handled")
     }
   }
 

@@ -105,6 +105,9 @@ final class SwiftFactCollector: SyntaxVisitor {
   override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
     let labels = node.signature.parameterClause.parameters.map { $0.firstName.text }
     enterFunction(Self.selector(node.name.text, labels), isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil, node)
+    if let completion = node.signature.parameterClause.parameters.last, completion.firstName.text == "completionHandler", let body = node.body {
+      facts.functions[functionStack.last!].ignoresCompletion = !NameUseFinder.uses((completion.secondName ?? completion.firstName).text, in: body)
+    }
     return .visitChildren
   }
   override func visitPost(_ node: FunctionDeclSyntax) { leaveFunction() }
@@ -269,6 +272,28 @@ final class SwiftFactCollector: SyntaxVisitor {
     if Self.deferringCall(of: node) != nil { deferrals.removeLast() }
   }
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
+}
+
+/// Whether a body names a value (a parameter) anywhere: a call, a capture, a hand-off.
+final class NameUseFinder: SyntaxVisitor {
+  private let name: String
+  private var found = false
+
+  static func uses(_ name: String, in body: CodeBlockSyntax) -> Bool {
+    let finder = NameUseFinder(name)
+    finder.walk(body)
+    return finder.found
+  }
+
+  private init(_ name: String) {
+    self.name = name
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    if node.baseName.text == name { found = true }
+    return found ? .skipChildren : .visitChildren
+  }
 }
 
 /// The lines where the parser found unexpected text or had to assume missing tokens (a

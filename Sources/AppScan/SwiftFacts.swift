@@ -28,6 +28,8 @@ package struct FunctionFact: Sendable {
   package let condition: String?
   /// What it calls: selectors (`registerTasks()`) and base names (`registerTasks`).
   package var calls: Set<String> = []
+  /// It takes a `completionHandler` and its body never names it: no path calls it.
+  package var ignoresCompletion = false
   /// What it calls from code that runs after it returns (a closure given to
   /// `DispatchQueue.main.async`, `Task`, …), with the API that defers it.
   package var deferredCalls: [String: String] = [:]

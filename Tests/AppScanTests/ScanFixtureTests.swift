@@ -19,7 +19,7 @@ func jsonReport(_ report: ScanResult) -> String {
   @Test(arguments: ["StoryboardApp", "SceneExtensionsApp", "SwiftUIAdaptorApp", "HelperRegistrationApp",
                     "SceneRegistrationApp", "ConditionalApp", "BinaryPlistApp", "GeneratedPlistApp",
                     "MultiTargetRepo", "PreprocessedPlistApp", "NamedPlistApp", "CarPlayApp", "OwnHelpersApp",
-                    "ComputedIDsApp", "DeferredSetupApp"])
+                    "ComputedIDsApp", "DeferredSetupApp", "LegacyFetchApp", "LegacyFetchAppFixed", "QuickActionApp", "QuickActionAppFixed"])
   func reportEqualsTheExpectedReport(_ name: String) throws {
     let report = try AppScanner.scan([fixtures + "/" + name])
     let expected = try String(contentsOfFile: "\(fixtures)/\(name)/expected.jsonl", encoding: .utf8)
