@@ -9,6 +9,8 @@ enum AppAnalysis {
   struct Context {
     let files: SourceFiles
     let roots: [String]
+    /// Without a project, each unit's folder: a plist belongs to the innermost that holds it.
+    var unitFolders: [String] = []
     let limits: ScanLimits
     var skipped: [(file: String, reason: String)] = []
     /// The `lifesim:ignore` comments of the Info.plists read.
@@ -25,7 +27,13 @@ enum AppAnalysis {
       report.deploymentTarget = target.settings["IPHONEOS_DEPLOYMENT_TARGET"]
       report.bundleIdentifier = target.settings["PRODUCT_BUNDLE_IDENTIFIER"].flatMap(target.expanded)
     } else {
-      let candidates = context.files.infoPlists.filter { unit.folder == nil || ScanPath.normalised($0).hasPrefix(ScanPath.normalised(unit.folder!) + "/") }
+      let candidates = context.files.infoPlists.filter { plist in
+        guard let folder = unit.folder.map(ScanPath.normalised) else { return true }
+        let path = ScanPath.normalised(plist)
+        // Under this unit's folder, and under no deeper unit's (an App Clip inside the app's folder).
+        return ScanPath.contains(folder, path)
+          && !context.unitFolders.contains { $0.count > folder.count && ScanPath.contains(folder, $0) && ScanPath.contains($0, path) }
+      }
       readFirstAppPlist(candidates.isEmpty ? context.files.infoPlists : candidates, into: &report, context: &context, total: &total)
     }
     if let plist = report.plistFacts { report.files.infoPlists = [plist.path] }
@@ -79,12 +87,13 @@ enum AppAnalysis {
     let generatedScenes = settings["INFOPLIST_KEY_UIApplicationSceneManifest_Generation"] == "YES"
     if let path {
       // A project may name files beside it, never outside the scanned folders or its own.
-      let allowed = context.roots + [target.projectFolder]
-      guard allowed.contains(where: { path == $0 || path.hasPrefix($0 + "/") || $0 == "." && !path.hasPrefix("/") && !path.hasPrefix("..") }) else {
+      let allowed = (context.roots + [target.projectFolder]).map(ScanPath.absolute)
+      guard allowed.contains(where: { ScanPath.contains($0, ScanPath.absolute(path)) }) else {
         context.skipped.append((path, "target \(target.name) names it, but it is outside the scanned folders; not read"))
         return
       }
-      if let facts = readPlist(path, merged: generated, preprocessor: preprocessor(target), context: &context, total: &total) {
+      // The target names it: read whatever keys it holds (an extension's or a watch app's is refused).
+      if let facts = readPlist(path, merged: true, preprocessor: preprocessor(target), context: &context, total: &total) {
         report.plistFacts = facts
         report.plist = generated ? .generated(target.project, merged: path) : .file(path)
         report.sceneManifest = generated && generatedScenes ? .configured : SceneManifest(rawValue: facts.sceneManifest)
@@ -98,10 +107,11 @@ enum AppAnalysis {
 
   /// `Name/Info.plist`, `Name-Info.plist` or `Info-Name.plist` beside the target's first source, else its first app plist found.
   private static func conventionalPlist(_ target: XcodeTarget, _ swift: [String], _ found: [String]) -> String? {
-    let folders = swift.map { ScanPath.folder(of: ScanPath.normalised($0)) }
+    var seen: Set<String> = []
+    let folders = swift.map { ScanPath.folder(of: ScanPath.normalised($0)) }.filter { seen.insert($0).inserted }
     let named = ["Info.plist", "\(target.name)-Info.plist", "Info-\(target.name).plist"]
     for folder in folders { for name in named where FileManager.default.fileExists(atPath: folder + "/" + name) { return folder + "/" + name } }
-    return found.first { plist in folders.contains { ScanPath.normalised(plist).hasPrefix($0 + "/") } }
+    return found.first { plist in folders.contains { ScanPath.contains($0, ScanPath.normalised(plist)) } }
   }
 
   /// Macros a target defines for its preprocessed plist: known where every configuration agrees.

@@ -36,7 +36,7 @@ package enum AppScanner {
                               uniquingKeysWith: { first, _ in first })
     let packagesByName = Dictionary(grouping: packages.keys, by: { $0.split(separator: "/").last.map(String.init) ?? "" })
     for index in targets.indices {
-      targets[index].sourceFolders += targets[index].packageProducts.flatMap { packagesByName[$0] ?? [] }.sorted()
+      targets[index].packageFolders += targets[index].packageProducts.flatMap { packagesByName[$0] ?? [] }.sorted()
     }
     var units = ScanUnits.fromTargets(targets, swift: read)
     if units.isEmpty {
@@ -51,6 +51,7 @@ package enum AppScanner {
       units = [unit]
     }
     var context = AppAnalysis.Context(files: result.files, roots: paths.map(ScanPath.normalised), limits: limits)
+    context.unitFolders = units.compactMap { $0.folder.map(ScanPath.normalised) }
     for unit in units {
       if unit.kind == .iOSApp {
         let app = AppAnalysis.report(unit, facts: unit.swift.compactMap { facts[$0] }, context: &context, total: &total)
@@ -86,9 +87,9 @@ package enum AppScanner {
       case let .success(data):
         // The .xcconfig files its configurations name, read within the limits, never outside
         // the scanned folders and the folder that holds the project.
-        let allowed = roots + [ScanPath.folder(of: ScanPath.folder(of: ScanPath.normalised(path)))]
+        let allowed = (roots + [ScanPath.folder(of: ScanPath.folder(of: ScanPath.normalised(path)))]).map(ScanPath.absolute)
         let readFile = { (file: String) -> String? in
-          guard allowed.contains(where: { file.hasPrefix($0 + "/") || ($0 == "." && !file.hasPrefix("/") && !file.hasPrefix("..")) }),
+          guard allowed.contains(where: { ScanPath.contains($0, ScanPath.absolute(file)) }),
                 case let .success(data) = SourceDiscovery.read(file, limits: limits, total: &read) else { return nil }
           return String(decoding: data, as: UTF8.self)
         }

@@ -4,8 +4,6 @@ import Foundation
 /// plist's; a binary plist has no lines, so its places are line 1).
 package struct InfoPlistFacts: Sendable {
   package let path: String
-  /// The manifest declares at least one scene configuration.
-  package let declaresScenes: Bool
   /// `UIApplicationSceneManifest` as the file has it: `none`, `empty` (no configurations) or `configured`.
   package let sceneManifest: String
   /// The scene delegate classes the manifest's configurations name, with their session role
@@ -19,9 +17,6 @@ package struct InfoPlistFacts: Sendable {
   /// What preprocessing did, when the file has `#if` lines: the conditions whose branches were
   /// both read, and whether an `#include` was left out.
   package var preprocessing: InfoPlistPreprocessor.Output?
-
-  /// The scene delegate classes of every role.
-  package var sceneDelegateClasses: [String] { sceneDelegates.map(\.className) }
 
   /// The plist at `path`, or why it is not one; nil for an extension's or a test bundle's plist.
   /// `merged`: the file a generated Info.plist merges in, read whatever keys it holds.
@@ -61,7 +56,7 @@ package struct InfoPlistFacts: Sendable {
     let keyLine = lines.line(ofKey: "BGTaskSchedulerPermittedIdentifiers")
     let permitted = (plist["BGTaskSchedulerPermittedIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }
     var facts = InfoPlistFacts(
-      path: path, declaresScenes: !configurations.isEmpty,
+      path: path,
       sceneManifest: manifest == nil ? "none" : (configurations.isEmpty ? "empty" : "configured"), sceneDelegates: delegates,
       permittedIdentifiers: permitted.map { ($0, permittedLines[$0] ?? keyLine) },
       backgroundModes: (plist["UIBackgroundModes"] as? [Any] ?? []).compactMap { $0 as? String },

@@ -31,6 +31,8 @@ package struct InfoPlistPreprocessor: Sendable {
   /// The preprocessed text, or why it cannot be (an unbalanced or too deep `#if`), with the line.
   func run(_ text: String) -> Result<Output, ScanTrouble> {
     var macros = self.macros
+    /// Macros a branch the scan could not decide defines or undefines: unknown from there on.
+    var undecidedNames: Set<String> = []
     var frames: [(earlier: Truth, current: Truth)] = []
     var output = Output(text: "", undecided: [], includesSkipped: false)
     var lines: [Substring] = []
@@ -41,7 +43,8 @@ package struct InfoPlistPreprocessor: Sendable {
       }
       lines.append("")
       let active = !frames.contains { $0.current == .no }
-      let evaluator = Evaluator(macros: macros, closedWorld: closedWorld)
+      let evaluator = Evaluator(macros: macros, closedWorld: closedWorld, unknown: undecidedNames)
+      let decided = !frames.contains { $0.current == .unknown }
       switch word {
       case "if", "ifdef", "ifndef":
         guard frames.count < Self.maxDepth else { return .failure(ScanTrouble("line \(number + 1): #if nests deeper than \(Self.maxDepth) levels")) }
@@ -59,10 +62,13 @@ package struct InfoPlistPreprocessor: Sendable {
       case "endif":
         guard frames.popLast() != nil else { return .failure(ScanTrouble("line \(number + 1): #endif without #if")) }
       case "define" where active:
+        // A macro an undecided branch defines or undefines is unknown from there on.
         let parts = rest.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-        if let name = parts.first { macros[String(name)] = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "" }
+        guard let name = parts.first.map(String.init) else { break }
+        if decided { macros[name] = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "" } else { undecidedNames.insert(name) }
       case "undef" where active:
-        macros[rest.trimmingCharacters(in: .whitespaces)] = .some(nil)
+        let name = rest.trimmingCharacters(in: .whitespaces)
+        if decided { macros[name] = .some(nil) } else { undecidedNames.insert(name) }
       case "include", "import":
         output.includesSkipped = output.includesSkipped || active
       default:
@@ -102,8 +108,11 @@ enum Truth: Equatable {
 private struct Evaluator {
   let macros: [String: String?]
   let closedWorld: Bool
+  /// Names an undecided branch defined or undefined.
+  var unknown: Set<String> = []
 
   func defined(_ name: String) -> Truth {
+    if unknown.contains(name) { return .unknown }
     if let value = macros[name] { return value == nil ? .no : .yes }
     return closedWorld ? .no : .unknown
   }
@@ -154,7 +163,7 @@ private struct Evaluator {
   /// A number, or a macro's numeric value (an undefined macro is 0); nil when unknown.
   private func number(_ token: String) -> Int? {
     if let value = Int(token) { return value }
-    guard token.first.map({ $0.isLetter || $0 == "_" }) == true else { return nil }
+    guard token.first.map({ $0.isLetter || $0 == "_" }) == true, !unknown.contains(token) else { return nil }
     switch macros[token] {
     case let .some(value?): return Int(value)
     case .some(nil): return 0

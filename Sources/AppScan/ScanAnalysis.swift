@@ -11,6 +11,11 @@ struct ScanAnalysis {
   let bundleIdentifier: String?
   /// The constants by the last part of their name, for resolving names in linear time.
   let constantsByLastName: [String: [ConstantFact]]
+  /// Each name's value once resolved (a name defined from itself, or `a = a + a + …`, is
+  /// resolved once, not once per path to it).
+  private let memo = ResolutionMemo()
+  /// The selectors the app's own functions define outside `UIApplication`'s extensions.
+  let ownSelectors: Set<String>
 
   init(facts: SwiftFacts, report: ScanReport) {
     self.facts = facts
@@ -29,6 +34,7 @@ struct ScanAnalysis {
     roleTypes = roles
     bundleIdentifier = report.bundleIdentifier
     constantsByLastName = Dictionary(grouping: facts.constants) { String($0.qualifiedName.split(separator: ".").last ?? "") }
+    ownSelectors = Set(facts.functions.filter { $0.owner != "UIApplication" }.map(\.selector))
     appDelegates = roles[.application]!
     let adaptorOwners = Set(facts.adaptors.compactMap(\.owner))
     swiftUIApps = Set(facts.types.filter { $0.conformances.contains("App") && ($0.isMain || adaptorOwners.contains($0.name)) }.map(\.name))
@@ -100,7 +106,7 @@ struct ScanAnalysis {
   func isUIKits(_ task: BackgroundTaskFact) -> Bool {
     guard Self.beginSelectors.contains(task.selector) else { return false }
     if task.receiver == .application { return true }
-    return !facts.functions.contains { $0.selector == task.selector && $0.owner != "UIApplication" }
+    return !ownSelectors.contains(task.selector)
   }
 
   /// A literal's text; a name's value when exactly one constant matches it (`Tasks.refresh`
@@ -116,16 +122,28 @@ struct ScanAnalysis {
     case let .concatenation(parts):
       var text = ""
       for part in parts {
-        guard let resolved = resolve(part, depth: depth + 1) else { return nil }
+        guard let resolved = resolve(part, depth: depth + 1), text.utf8.count + resolved.utf8.count <= Self.maxIdentifierBytes else { return nil }
         text += resolved
       }
       return text
     case let .reference(name):
       let trimmed = name.hasPrefix("self.") ? String(name.dropFirst(5)) : (name.hasPrefix("Self.") ? String(name.dropFirst(5)) : name)
+      if let known = memo.values[trimmed] { return known }
+      memo.values[trimmed] = .some(nil)   // a name met again while it is resolved is unknown
       let matching = constantsByLastName[String(trimmed.split(separator: ".").last ?? "")] ?? []
       let exact = matching.filter { $0.qualifiedName == trimmed || $0.qualifiedName.hasSuffix("." + trimmed) }
       let values = Set(exact.map { resolve($0.value, depth: depth + 1) })
-      return values.count == 1 ? values.first! : nil
+      let value = values.count == 1 ? values.first! : nil
+      memo.values[trimmed] = .some(value)
+      return value
     }
   }
+
+  /// The longest identifier the scan assembles: far past any real one.
+  static let maxIdentifierBytes = 1_024
+}
+
+/// The values of names already resolved, shared by one analysis.
+final class ResolutionMemo {
+  var values: [String: String?] = [:]
 }

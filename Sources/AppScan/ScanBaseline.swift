@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import JSON
 
 /// An earlier scan's findings (its `--json` or SARIF output), to adopt the scan in CI without
@@ -20,6 +21,12 @@ package struct ScanBaseline: Sendable {
   package let findings: [Finding]
   /// The fingerprints it holds.
   package let fingerprints: Set<String>
+
+  /// A SARIF URI as the path it names (`My%20App/./A.swift` is `My App/A.swift`).
+  static func path(ofURI uri: String) -> String {
+    let decoded = uri.removingPercentEncoding ?? uri
+    return decoded.hasPrefix("./") ? String(decoded.dropFirst(2)) : decoded
+  }
 
   init(findings: [Finding]) {
     self.findings = findings
@@ -57,7 +64,8 @@ package struct ScanBaseline: Sendable {
       for result in run["results"]?.arrayValue ?? [] where result["baselineState"]?.stringValue != "absent" {
         let location = result["locations"]?.arrayValue?.first?["physicalLocation"]
         guard let finding = Finding(code: result["ruleId"], target: result["properties"]?["target"],
-                                    file: location?["artifactLocation"]?["uri"], line: location?["region"]?["startLine"],
+                                    file: location?["artifactLocation"]?["uri"]?.stringValue.map { JSONValue.string(ScanBaseline.path(ofURI: $0)) },
+                                    line: location?["region"]?["startLine"],
                                     message: result["message"]?["text"], fingerprint: result["partialFingerprints"]?["primaryLocationLineHash"]) else {
           return .failure(ScanTrouble("\(path): a SARIF result without its rule, target, location and fingerprint (not written by lifesim scan?)"))
         }

@@ -18,15 +18,17 @@ enum ScanUnits {
   /// The units of a project scan: every target that compiles a scanned file (a library's
   /// files count for the targets that link it); empty when no target compiles any.
   static func fromTargets(_ targets: [XcodeTarget], swift: [String]) -> [ScanUnit] {
-    let normalised = swift.map { (path: $0, key: ScanPath.normalised($0)) }
+    let normalised = swift.map { ScanPath.normalised($0) }
     let byID = Dictionary(targets.map { ($0.project + "#" + $0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    // Each target's own files, once (targets × files), then each app's union with its libraries'.
+    var own: [String: [Int]] = [:]
+    for (key, target) in byID { own[key] = normalised.indices.filter { target.compiles(normalised[$0]) } }
     var units: [ScanUnit] = []
     let duplicated = Set(Dictionary(grouping: targets, by: \.name).filter { $0.value.count > 1 }.keys)
     for target in targets {
       var compiled = libraries(of: target, byID: byID)
       compiled.insert(target.project + "#" + target.id)
-      let members = compiled.compactMap { byID[$0] }
-      let files = normalised.filter { file in members.contains { $0.compiles(file.key) } }.map(\.path)
+      let files = Set(compiled.flatMap { own[$0] ?? [] }).sorted().map { swift[$0] }
       guard !files.isEmpty || target.kind == .iOSApp else { continue }
       let project = ScanPath.folder(of: target.project).split(separator: "/").last.map(String.init) ?? ""
       let name = duplicated.contains(target.name) ? project.replacingOccurrences(of: ".xcodeproj", with: "") + "/" + target.name : target.name
@@ -53,10 +55,10 @@ enum ScanUnits {
     let kind: TargetKind
   }
 
-  /// The units without a project. One iOS anchor or none: one app of every file (named after
-  /// the scanned folder). Several: each anchor's folder is the outermost folder above its file
-  /// that holds no other anchor's file; a file belongs to the anchor of the innermost such
-  /// folder above it, and a file under none is shared by every iOS app.
+  /// The units without a project. Anchors that are all iOS apps' and at most one: one app of
+  /// every file (named after the scanned folder). Otherwise each anchor's folder is the
+  /// outermost folder above its file that holds no other anchor's file; a file belongs to the
+  /// anchor of the innermost such folder above it, and a file under none is shared by every iOS app.
   static func fromAnchors(_ anchors: [Anchor], swift: [String], scanned: String) -> [ScanUnit] {
     let iOS = anchors.filter { $0.kind == .iOSApp }
     if anchors.count == iOS.count, iOS.count <= 1 {
@@ -83,8 +85,8 @@ enum ScanUnits {
       if files.contains(key) {
         // An anchor's file is its own, even when another anchor shares the folder.
         owners = Set(anchors.indices.filter { files[$0] == key }.map { groupOf[$0] })
-      } else if let innermost = groups.indices.filter({ key.hasPrefix(groups[$0].root + "/") }).map({ groups[$0].root.count }).max() {
-        owners = Set(groups.indices.filter { key.hasPrefix(groups[$0].root + "/") && groups[$0].root.count == innermost })
+      } else if let innermost = groups.indices.filter({ ScanPath.contains(groups[$0].root, key) }).map({ groups[$0].root.count }).max() {
+        owners = Set(groups.indices.filter { ScanPath.contains(groups[$0].root, key) && groups[$0].root.count == innermost })
       } else {
         owners = Set(groups.indices.filter { groups[$0].kind == .iOSApp })
       }
@@ -104,7 +106,7 @@ enum ScanUnits {
   private static func root(of file: String, others: [String], top: String) -> String {
     var folder = ScanPath.folder(of: file)
     var best = folder
-    while !others.contains(where: { folder == "." || $0.hasPrefix(folder + "/") }) {
+    while !others.contains(where: { ScanPath.contains(folder, $0) }) {
       best = folder
       let parent = ScanPath.folder(of: folder)
       if folder == top || parent == folder || !(parent == top || parent.hasPrefix(top == "." ? "" : top + "/")) { break }
@@ -113,9 +115,9 @@ enum ScanUnits {
     return best
   }
 
+  /// The folder's own name, however the path was written (`.`, `..`, `~/MyApp/`): a name that
+  /// findings' fingerprints carry must not change with the working folder.
   private static func folderName(_ path: String) -> String {
-    let trimmed = ScanPath.normalised(path)
-    if trimmed == "." { return "App" }
-    return trimmed.split(separator: "/").last.map(String.init) ?? "App"
+    ScanPath.absolute(path).split(separator: "/").last.map(String.init) ?? "App"
   }
 }

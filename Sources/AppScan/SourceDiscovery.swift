@@ -99,7 +99,15 @@ enum SourceDiscovery {
     func excludes(_ path: String) -> Bool {
       guard !patterns.isEmpty else { return false }
       let relative = path.hasPrefix(root) ? String(path.dropFirst(root.count).drop { $0 == "/" }) : path
-      return patterns.contains { fnmatch($0, relative, 0) == 0 }
+      return patterns.contains { fnmatch(Self.plain($0), relative, 0) == 0 }
+    }
+
+    /// `./Gen/*` is `Gen/*`, and `Gen/` is `Gen`: the pattern as paths from the scanned folder are written.
+    private static func plain(_ pattern: String) -> String {
+      var text = Substring(pattern)
+      while text.hasPrefix("./") { text = text.dropFirst(2) }
+      while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+      return String(text)
     }
   }
 
@@ -110,6 +118,11 @@ enum SourceDiscovery {
 
   /// The bytes of `path` if it is within the limit, else why not.
   static func read(_ path: String, limits: ScanLimits, total: inout Int) -> Result<Data, ScanTrouble> {
+    // A file a project names may be a link, a FIFO or a device: only a regular file is read.
+    guard case let .success(type) = POSIXFile.fileTypeWithoutFollowing(path) else {
+      return .failure(ScanTrouble("cannot read: \(String(cString: strerror(errno)))"))
+    }
+    guard type == S_IFREG else { return .failure(ScanTrouble("not a regular file (a link, a folder or a device); not read")) }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       return .failure(ScanTrouble("cannot read: \(String(cString: strerror(errno)))"))
     }

@@ -3,10 +3,11 @@ import Foundation
 /// The initial view controller of the app's main storyboard, read from its XML: the
 /// `<document … initialViewController="ID">` and the element with that `id`'s `customClass`.
 enum StoryboardReader {
-  /// The app's storyboard: the one its Info.plist names (else `Main`), nearest its Info.plist
-  /// (else its first Swift file) when several have that name; none for a SwiftUI app.
+  /// The app's storyboard: the one its Info.plist names (`Main` when the Info.plist is
+  /// unknown), nearest its Info.plist (else its first Swift file) when several have that name;
+  /// none for a SwiftUI app or an Info.plist that names none (a UI built in code).
   static func initialController(_ report: ScanReport, limits: ScanLimits, total: inout Int) -> String? {
-    guard !report.isSwiftUIApp || report.plistFacts?.mainStoryboard != nil else { return nil }
+    guard report.plistFacts == nil ? !report.isSwiftUIApp : report.plistFacts?.mainStoryboard != nil else { return nil }
     let name = (report.plistFacts?.mainStoryboard ?? "Main") + ".storyboard"
     let anchor = report.plistFacts?.path ?? report.files.swift.first ?? ""
     let named = report.files.storyboards.filter { ($0 as NSString).lastPathComponent == name }

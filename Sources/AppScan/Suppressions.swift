@@ -38,16 +38,18 @@ package struct Suppression: Sendable, Equatable {
     guard !suppressions.isEmpty else { return 0 }
     var used = Set<Int>()
     var suppressed = 0
+    let byFile = Dictionary(grouping: suppressions.indices, by: { suppressions[$0].place.file })
     for app in apps.indices {
       apps[app].diagnostics = apps[app].diagnostics.filter { diagnostic in
-        let matching = suppressions.indices.filter { suppressions[$0].matches(diagnostic) }
+        let matching = (byFile[diagnostic.place.file] ?? []).filter { suppressions[$0].matches(diagnostic) }
         used.formUnion(matching)
         if !matching.isEmpty { suppressed += 1 }
         return matching.isEmpty
       }
     }
+    let filesOfApps = apps.map { Set($0.files.swift + $0.files.infoPlists) }
     for (index, suppression) in suppressions.enumerated() {
-      let owner = apps.firstIndex { $0.files.swift.contains(suppression.place.file) || $0.files.infoPlists.contains(suppression.place.file) } ?? 0
+      let owner = filesOfApps.firstIndex { $0.contains(suppression.place.file) } ?? 0
       var warnings: [ScanDiagnostic] = []
       if suppression.reason == nil {
         warnings.append(ScanDiagnostic(code: ScanRule.StaticCode.suppressionWithoutReason.rawValue, handler: nil, place: suppression.place,

@@ -1,13 +1,17 @@
 /// Reads an `.xcconfig` file's build settings: `KEY = VALUE` lines, `//` comments, and
 /// `#include "…"` / `#include? "…"` of other files (relative to the including file), at most
-/// `maxIncludes` files deep and `maxFiles` in all. Settings conditional on an SDK or
+/// `maxIncludes` files deep and `maxFiles` distinct files in all. Settings conditional on an SDK or
 /// architecture (`KEY[sdk=iphoneos*] = …`) are left out: the scan reads the unconditional ones.
 struct XCConfigReader {
   static let maxIncludes = 8
   static let maxFiles = 64
   /// Reads a file's text, nil when it cannot (missing, too large, outside the scanned folders).
   let readFile: (String) -> String?
-  private(set) var filesRead = 0
+  /// Each file's text once read (nil: could not), so that a project's configurations including
+  /// the same file read it once and count it once.
+  private var texts: [String: String?] = [:]
+
+  init(readFile: @escaping (String) -> String?) { self.readFile = readFile }
 
   /// The settings of the file at `path`, `$(inherited)` resolved against `base` and each earlier line.
   mutating func settings(_ path: String, base: [String: String]) -> [String: String] {
@@ -17,8 +21,7 @@ struct XCConfigReader {
   }
 
   private mutating func read(_ path: String, depth: Int, into settings: inout [String: String]) {
-    guard depth < Self.maxIncludes, filesRead < Self.maxFiles, let text = readFile(path) else { return }
-    filesRead += 1
+    guard depth < Self.maxIncludes, let text = text(path) else { return }
     let folder = ScanPath.folder(of: path)
     for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
       var line = Substring(rawLine)
@@ -38,6 +41,15 @@ struct XCConfigReader {
       if value.hasSuffix(";") { value.removeLast() }
       settings[key] = Self.inheriting(value, from: settings[key])
     }
+  }
+
+  /// The text of `path`, read once; nil past `maxFiles` distinct files or when it cannot be read.
+  private mutating func text(_ path: String) -> String? {
+    if let known = texts[path] { return known }
+    guard texts.count < Self.maxFiles else { return nil }
+    let read = readFile(path)
+    texts[path] = .some(read)
+    return read
   }
 
   /// `value` with `$(inherited)` replaced by the value below it.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an Xcode target builds, as a scan sorts targets: iOS apps are scanned as apps; the
 /// others are listed as what they are; libraries lend their sources to the apps that link them.
 package enum TargetKind: String, Sendable, Equatable {
@@ -55,7 +57,9 @@ package struct XcodeTarget: Sendable {
   /// The Swift files it compiles, its source folders (synchronized groups and local packages:
   /// every Swift file under them), and the files those folders leave out.
   package let sourceFiles: Set<String>
-  package var sourceFolders: [String]
+  package let sourceFolders: [String]
+  /// The local Swift packages it depends on: the Swift files under their `Sources/` count.
+  package var packageFolders: [String]
   package let excludedFiles: Set<String>
   /// The libraries it links (their target ids).
   let linkedTargets: [String]
@@ -67,13 +71,6 @@ package struct XcodeTarget: Sendable {
   /// The configuration a scan reads: `Release` (what ships), else the first.
   package var settings: [String: String] {
     (configurations.first { $0.name == "Release" } ?? configurations.first)?.settings ?? [:]
-  }
-
-  /// A setting's value in every configuration, each value once, in configuration order.
-  package func values(of key: String) -> [String] {
-    var seen: [String] = []
-    for configuration in configurations { if let value = configuration.settings[key], !seen.contains(value) { seen.append(value) } }
-    return seen
   }
 
   /// `$(SRCROOT)`, `${PROJECT_DIR}`, `$(TARGET_NAME)`, and settings the target defines, in
@@ -98,11 +95,13 @@ package struct XcodeTarget: Sendable {
     return result + rest
   }
 
-  /// Whether the target compiles the Swift file at `path` (normalised as `ScanPath.normalised`).
+  /// Whether the target compiles the Swift file at `path` (normalised as `ScanPath.normalised`):
+  /// a file of its sources phase, one in its synchronized folders that no exception leaves out,
+  /// or one in the `Sources/` of a local package it depends on.
   package func compiles(_ path: String) -> Bool {
     if sourceFiles.contains(path) { return true }
     guard !excludedFiles.contains(path) else { return false }
-    return sourceFolders.contains { path.hasPrefix($0 + "/") && !path.dropFirst($0.count).contains("/Tests/") }
+    return sourceFolders.contains { ScanPath.contains($0, path) } || packageFolders.contains { ScanPath.contains(ScanPath.joined($0, "Sources"), path) }
   }
 }
 
@@ -122,6 +121,16 @@ enum ScanPath {
   /// `folder/relative`, normalised; an absolute `relative` stands alone.
   static func joined(_ folder: String, _ relative: String) -> String {
     normalised(relative.hasPrefix("/") ? relative : folder + "/" + relative)
+  }
+
+  /// Whether `path` lies under `folder` (both normalised): `.` holds every relative path.
+  static func contains(_ folder: String, _ path: String) -> Bool {
+    folder == "." ? !path.hasPrefix("/") && !path.hasPrefix("..") : path.hasPrefix(folder == "/" ? "/" : folder + "/")
+  }
+
+  /// `path` made absolute from the working folder, normalised.
+  static func absolute(_ path: String) -> String {
+    normalised(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
   }
 
   /// The folder of `path`.

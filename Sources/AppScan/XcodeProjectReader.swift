@@ -9,6 +9,8 @@ package struct XcodeProjectReader {
   private let folder: String
   /// Each object's parent group, for resolving `<group>`-relative paths.
   private var parents: [String: String] = [:]
+  /// The synchronized folders (Xcode 16), found once for every target to look through.
+  private var synchronizedGroups: [(id: String, object: [String: OldStyleValue])] = []
   /// Reads the `.xcconfig` files the configurations are based on.
   private var xcconfigs: XCConfigReader
   /// How many groups up a path may be resolved (a hostile file's cycle ends here).
@@ -34,6 +36,7 @@ package struct XcodeProjectReader {
     folder = ScanPath.folder(of: ScanPath.folder(of: path))
     for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
       for child in object["children"]?.strings ?? [] where parents[child] == nil { parents[child] = id }
+      if object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" { synchronizedGroups.append((id, object)) }
     }
   }
 
@@ -68,7 +71,7 @@ package struct XcodeProjectReader {
     }
     // A synchronized folder's exception set for this target leaves files out of it when the
     // target owns the folder, and brings them in when it does not.
-    for (group, object) in objects where object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+    for (group, object) in synchronizedGroups {
       guard let groupPath = resolvedPath(group) else { continue }
       for exception in object["exceptions"]?.strings ?? [] where objects[exception]?["target"]?.string == id {
         for file in objects[exception]?["membershipExceptions"]?.strings ?? [] {
@@ -78,6 +81,7 @@ package struct XcodeProjectReader {
       }
     }
     var products: [String] = []
+    var packages: [String] = []
     for dependency in target["packageProductDependencies"]?.strings ?? [] {
       guard let package = objects[dependency]?["package"]?.string else {
         // A local package the workspace or a folder reference holds: found by its product's name.
@@ -86,11 +90,11 @@ package struct XcodeProjectReader {
       }
       guard let reference = objects[package],
             reference["isa"]?.string == "XCLocalSwiftPackageReference", let relative = reference["relativePath"]?.string else { continue }
-      folders.append(ScanPath.joined(folder, relative))
+      packages.append(ScanPath.joined(folder, relative))
     }
     let linked = (target["dependencies"]?.strings ?? []).compactMap { objects[$0]?["target"]?.string }
     return XcodeTarget(name: target["name"]?.string ?? id, kind: kind, project: path, projectFolder: folder, configurations: merged,
-                       sourceFiles: files, sourceFolders: folders, excludedFiles: excluded, linkedTargets: linked, id: id,
+                       sourceFiles: files, sourceFolders: folders, packageFolders: packages, excludedFiles: excluded, linkedTargets: linked, id: id,
                        packageProducts: products)
   }
 

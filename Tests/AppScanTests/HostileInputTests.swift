@@ -19,15 +19,19 @@ import TestSupport
 
   private static let tooDeep = "its syntax nests deeper than 2000 levels; not read"
 
-  @Test(arguments: [
-    ("members", "let x = a" + String(repeating: ".b", count: 100_000)),
-    ("calls", "let x = f" + String(repeating: "()", count: 100_000)),
-    ("subscripts", "let x = a" + String(repeating: "[0]", count: 100_000)),
-    ("unwraps", "let x = a" + String(repeating: "!", count: 100_000)),
-    ("trys", "let x = " + String(repeating: "try ", count: 100_000) + "f()"),
-  ])
-  func aPostfixChainAHundredThousandLongIsNamed(_ name: String, _ text: String) throws {
-    #expect(try notReadReason(name, text) == Self.tooDeep)
+  /// Each chain by name, its text made in the test (a hundred thousand characters do not
+  /// belong in the test log's argument line).
+  private static let chains: [String: @Sendable () -> String] = [
+    "members": { "let x = a" + String(repeating: ".b", count: 100_000) },
+    "calls": { "let x = f" + String(repeating: "()", count: 100_000) },
+    "subscripts": { "let x = a" + String(repeating: "[0]", count: 100_000) },
+    "unwraps": { "let x = a" + String(repeating: "!", count: 100_000) },
+    "trys": { "let x = " + String(repeating: "try ", count: 100_000) + "f()" },
+  ]
+
+  @Test(arguments: ["members", "calls", "subscripts", "unwraps", "trys"])
+  func aPostfixChainAHundredThousandLongIsNamed(_ name: String) throws {
+    #expect(try notReadReason(name, Self.chains[name]!()) == Self.tooDeep)
   }
 
   @Test func genericArgumentsThousandsDeepAreNamed() throws {
@@ -89,5 +93,74 @@ import TestSupport
     let targets = try XcodeProjectReader.targets(path: "R/R.xcodeproj/project.pbxproj", text: text).get()
     #expect(targets.map(\.name) == ["App"] && targets.first?.sourceFiles.count == 10_900)
     #expect(targets.first?.compiles("R/App/F10899.swift") == true)
+  }
+}
+
+/// What a review of the reading found, each pinned.
+@Suite struct ReviewedReadingTests {
+  /// `let a = a + a + …` resolved once per name, not once per path: it ends, unknown.
+  @Test func aConstantBuiltFromItselfEndsUnknown() throws {
+    let root = temporaryPath("appscan-review", "self-constant")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let parts = Array(repeating: "a", count: 64).joined(separator: " + ")
+    try """
+      let a = \(parts)
+      @main class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: a, using: nil) { _ in }
+          return true
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    #expect(try AppScanner.scan([root]).apps[0].registrations.map(\.identifier) == [nil])
+  }
+
+  /// An App Clip inside the app's folder: each app keeps its own Info.plist.
+  @Test func aNestedAppKeepsItsOwnPlist() throws {
+    let root = temporaryPath("appscan-review", "nested")
+    try FileManager.default.createDirectory(atPath: root + "/App/Clip", withIntermediateDirectories: true)
+    let plist = { (id: String) in "<plist><dict><key>BGTaskSchedulerPermittedIdentifiers</key><array><string>\(id)</string></array></dict></plist>" }
+    try "@main class AppDelegate: UIResponder, UIApplicationDelegate {}".write(toFile: root + "/App/AppDelegate.swift", atomically: false, encoding: .utf8)
+    try plist("app").write(toFile: root + "/App/Info.plist", atomically: false, encoding: .utf8)
+    try "@main class ClipDelegate: UIResponder, UIApplicationDelegate {}".write(toFile: root + "/App/Clip/ClipDelegate.swift", atomically: false, encoding: .utf8)
+    try plist("clip").write(toFile: root + "/App/Clip/Info.plist", atomically: false, encoding: .utf8)
+    let result = try AppScanner.scan([root])
+    #expect(result.apps.map { "\($0.appDelegate ?? "-") \($0.permittedIdentifiers)" } == ["AppDelegate [\"app\"]", "ClipDelegate [\"clip\"]"])
+  }
+
+  /// A macro an undecided branch defines is unknown after it, never the last value written.
+  @Test func aDefineInAnUndecidedBranchIsUnknown() throws {
+    let text = "#if X\n#define A 1\n#else\n#define A 0\n#endif\n#if A\nkept\n#endif"
+    let output = try InfoPlistPreprocessor(macros: [:], closedWorld: false).run(text).get()
+    #expect(output.text == "\n\n\n\n\n\nkept\n")
+    #expect(output.undecided == ["#if X", "#if A"])
+  }
+
+  /// Every configuration of every target may include the same base: it counts once.
+  @Test func anIncludedXCConfigIsReadOnceAndCountedOnce() {
+    var reads = 0
+    var reader = XCConfigReader(readFile: { path in
+      reads += 1
+      return path == "Base.xcconfig" ? "SDKROOT = iphoneos" : "#include \"Base.xcconfig\""
+    })
+    let settings = (0..<200).map { reader.settings("Target\($0 % 40).xcconfig", base: [:])["SDKROOT"] }
+    #expect(settings.allSatisfy { $0 == "iphoneos" } && reads == 41)
+  }
+
+  /// A file a project names is read only when it is a regular file, never through a link.
+  @Test func aLinkIsNotRead() throws {
+    let root = temporaryPath("appscan-review", "link")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try "x".write(toFile: root + "/real.plist", atomically: false, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: root + "/link.plist", withDestinationPath: root + "/real.plist")
+    var total = 0
+    #expect(throws: ScanTrouble("not a regular file (a link, a folder or a device); not read")) {
+      try SourceDiscovery.read(root + "/link.plist", limits: ScanLimits(), total: &total).get()
+    }
+  }
+
+  @Test func anExcludeWrittenWithDotSlashOrATrailingSlashMatches() throws {
+    let result = try AppScanner.scan([fixtures + "/MultiTargetRepo"], exclude: ["./MacHelper/", "NotesWatch/*"])
+    #expect(!result.files.swift.contains { $0.contains("/MacHelper/") || $0.contains("/NotesWatch/") })
   }
 }

@@ -56,7 +56,8 @@ import TestSupport
     let r = try lifesim(["scan", "--format", "sarif", "StoryboardApp"], cwd: fixtures)
     #expect(r.status == 1)
     #expect(r.out.hasPrefix(#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"lifesim scan""#))
-    #expect(r.out.contains(#""artifactLocation":{"uri":"StoryboardApp/StoryboardApp/Info.plist"},"region":{"startLine":1}"#))
+    // From the repository root (the folder above the fixtures holding .git), based on %SRCROOT%.
+    #expect(r.out.contains(#""artifactLocation":{"uri":"Tests/AppScanTests/Fixtures/StoryboardApp/StoryboardApp/Info.plist","uriBaseId":"%SRCROOT%"},"region":{"startLine":1}"#))
   }
 
   /// The emitted app and scenarios pass luacheck with the repository's .luacheckrc (laid out as
