@@ -51,14 +51,9 @@ enum AppAnalysis {
       let shift = { (index: Int?) in index.map { $0 + offset } }
       all.types += facts.types
       all.functions += facts.functions
-      all.registrations += facts.registrations.map {
-        RegistrationFact(identifier: $0.identifier, function: shift($0.function), place: $0.place, isSwiftUIModifier: $0.isSwiftUIModifier,
-                         deferredBy: $0.deferredBy)
-      }
-      all.delegateAssignments += facts.delegateAssignments.map { DelegateAssignmentFact(function: shift($0.function), place: $0.place, deferredBy: $0.deferredBy) }
-      all.backgroundTasks += facts.backgroundTasks.map {
-        BackgroundTaskFact(function: shift($0.function), place: $0.place, name: $0.name, expiration: $0.expiration, selector: $0.selector, receiver: $0.receiver)
-      }
+      all.registrations += facts.registrations.map { var fact = $0; fact.function = shift(fact.function); return fact }
+      all.delegateAssignments += facts.delegateAssignments.map { var fact = $0; fact.function = shift(fact.function); return fact }
+      all.backgroundTasks += facts.backgroundTasks.map { var fact = $0; fact.function = shift(fact.function); return fact }
       all.windows += facts.windows
       all.constants += facts.constants
       all.adaptors += facts.adaptors
@@ -92,7 +87,7 @@ enum AppAnalysis {
         context.skipped.append((path, "target \(target.name) names it, but it is outside the scanned folders; not read"))
         return
       }
-      // The target names it: read whatever keys it holds (an extension's or a watch app's is refused).
+      // The target names it: read whatever keys it holds.
       if let facts = readPlist(path, merged: true, preprocessor: preprocessor(target), context: &context, total: &total) {
         report.plistFacts = facts
         report.plist = generated ? .generated(target.project, merged: path) : .file(path)
@@ -126,15 +121,15 @@ enum AppAnalysis {
       perConfiguration.append(macros)
     }
     var agreed: [String: String?] = [:]
-    for name in Set(perConfiguration.flatMap(\.keys)) where perConfiguration.allSatisfy({ $0[name] == perConfiguration.first?[name] }) {
-      agreed[name] = perConfiguration.first?[name] ?? nil
+    var disagreed: Set<String> = []
+    for name in Set(perConfiguration.flatMap(\.keys)) {
+      if perConfiguration.allSatisfy({ $0[name] == perConfiguration.first?[name] }) { agreed[name] = perConfiguration.first?[name] ?? nil } else { disagreed.insert(name) }
     }
+    // A macro one configuration defines and another does not is unknown, even in a closed world.
     let closed = !target.configurations.isEmpty && target.configurations.allSatisfy {
       $0.settings["INFOPLIST_PREPROCESSOR_DEFINITIONS"] != nil && $0.settings["INFOPLIST_PREFIX_HEADER"] == nil
     }
-    // A macro one configuration defines and another does not is unknown, even in a closed world.
-    if closed { for name in Set(perConfiguration.flatMap(\.keys)) where agreed[name] == nil { agreed[name] = nil } }
-    return InfoPlistPreprocessor(macros: agreed, closedWorld: closed && agreed.count == Set(perConfiguration.flatMap(\.keys)).count)
+    return InfoPlistPreprocessor(macros: agreed, closedWorld: closed, unknown: disagreed)
   }
 
   /// The first of `candidates` that is an app's plist (not an extension's).

@@ -35,7 +35,7 @@ enum Fingerprints {
 
   /// The nearest folder at or above `path` (absolute) that holds `.git`, else `path`'s folder.
   static func repositoryRoot(of path: String) -> String {
-    let absolute = ScanPath.normalised(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+    let absolute = ScanPath.absolute(path)
     let start = POSIXFile.isDirectory(absolute) ? absolute : ScanPath.folder(of: absolute)
     var folder = start
     for _ in 0..<256 {
@@ -49,7 +49,7 @@ enum Fingerprints {
 
   /// `file` from `root`, when it lies under it; else its absolute path.
   static func relativePath(_ file: String, to root: String) -> String {
-    let absolute = ScanPath.normalised(file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file)
+    let absolute = ScanPath.absolute(file)
     if root == "/" { return String(absolute.dropFirst()) }
     return absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : absolute
   }

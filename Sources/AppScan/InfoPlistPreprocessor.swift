@@ -10,6 +10,8 @@ package struct InfoPlistPreprocessor: Sendable {
   /// Every macro not in `macros` is undefined (the project lists its definitions and has no
   /// prefix header); else such a macro is unknown.
   var closedWorld: Bool
+  /// Macros known to be unknown whatever the world: the build configurations disagree on them.
+  var unknown: Set<String> = []
   /// How deep `#if`s may nest.
   static let maxDepth = 256
 
@@ -32,7 +34,7 @@ package struct InfoPlistPreprocessor: Sendable {
   func run(_ text: String) -> Result<Output, ScanTrouble> {
     var macros = self.macros
     /// Macros a branch the scan could not decide defines or undefines: unknown from there on.
-    var undecidedNames: Set<String> = []
+    var undecidedNames = unknown
     var frames: [(earlier: Truth, current: Truth)] = []
     var output = Output(text: "", undecided: [], includesSkipped: false)
     var lines: [Substring] = []
@@ -80,14 +82,17 @@ package struct InfoPlistPreprocessor: Sendable {
     return .success(output)
   }
 
+  /// The preprocessor's words a directive line may start with.
+  private static let directiveWords: Set<Substring> = ["if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include",
+                                                        "import", "error", "warning", "pragma"]
+
   /// `("ifdef", " DEBUG")` for a line `#ifdef DEBUG`; nil for any other line.
   private static func directive(_ line: Substring) -> (String, String)? {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     guard trimmed.first == "#" else { return nil }
     let afterHash = trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }
     let word = afterHash.prefix { $0.isLetter }
-    let known: Set<Substring> = ["if", "ifdef", "ifndef", "elif", "else", "endif", "define", "undef", "include", "import", "error", "warning", "pragma"]
-    guard known.contains(word) else { return nil }
+    guard directiveWords.contains(word) else { return nil }
     var rest = String(afterHash.dropFirst(word.count))
     if let comment = rest.range(of: "//") { rest = String(rest[..<comment.lowerBound]) }
     return (String(word), rest)

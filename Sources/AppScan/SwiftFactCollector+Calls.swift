@@ -72,13 +72,14 @@ extension SwiftFactCollector {
   /// (`app`, `self.application` as `application`); `?` for anything else.
   private static func receiverName(_ callee: ExprSyntax) -> String? {
     guard let member = callee.as(MemberAccessExprSyntax.self) else { return nil }
-    guard let base = member.base else { return "?" }
+    var base = member.base
+    while let forced = base?.as(ForceUnwrapExprSyntax.self) { base = forced.expression }
+    guard let base else { return "?" }
     if let name = base.as(DeclReferenceExprSyntax.self) { return name.baseName.text }
-    if let inner = base.as(MemberAccessExprSyntax.self), let owner = inner.base?.as(DeclReferenceExprSyntax.self) {
-      if owner.baseName.text == "UIApplication", inner.declName.baseName.text == "shared" { return "UIApplication.shared" }
-      if owner.baseName.text == "self" { return inner.declName.baseName.text }
+    if isMember(base, "shared", of: "UIApplication") { return "UIApplication.shared" }
+    if let inner = base.as(MemberAccessExprSyntax.self), inner.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+      return inner.declName.baseName.text
     }
-    if let forced = base.as(ForceUnwrapExprSyntax.self) { return receiverName(ExprSyntax(MemberAccessExprSyntax(base: forced.expression, declName: member.declName))) }
     return "?"
   }
 
@@ -88,8 +89,7 @@ extension SwiftFactCollector {
     for (index, name, inApplicationExtension) in pendingReceivers {
       let receiver: CallReceiver
       switch name {
-      case nil: receiver = inApplicationExtension ? .application : .ownType
-      case "self"?: receiver = inApplicationExtension ? .application : .ownType
+      case nil, "self"?: receiver = inApplicationExtension ? .application : .ownType
       case let name?: receiver = name == "UIApplication.shared" || applicationNames.contains(name) ? .application : .unknown
       }
       facts.backgroundTasks[index].receiver = receiver
@@ -179,7 +179,8 @@ extension SwiftFactCollector {
         guard element.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return .unknown }
         continue
       }
-      if case let .concatenation(inner) = identifier(element, depth: depth + 1) { parts += inner } else { parts.append(identifier(element, depth: depth + 1)) }
+      let part = identifier(element, depth: depth + 1)
+      if case let .concatenation(inner) = part { parts += inner } else { parts.append(part) }
     }
     return parts.contains(.unknown) || parts.count > 64 ? .unknown : .concatenation(parts)
   }

@@ -21,6 +21,8 @@ final class SwiftFactCollector: SyntaxVisitor {
   /// The closures that run after the code around them returns, innermost last: the function
   /// they sit in and the API that defers them (`DispatchQueue.main.async`).
   var deferrals: [(function: Int?, by: String)] = []
+  /// For each enclosing closure, innermost last, whether it pushed a deferral.
+  var closureDefers: [Bool] = []
   /// The names each enclosing function binds itself (its parameters and locals), innermost last:
   /// a bare name among them is the function's own value, never a constant of that name.
   var localNames: [Set<String>] = []
@@ -88,6 +90,11 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   static func conformances(_ clause: InheritanceClauseSyntax?) -> [String] {
     (clause?.inheritedTypes ?? []).map { plainTypeName($0.type.trimmedDescription) }
+  }
+
+  /// A declared type's plain name, optionals unwrapped: `UIApplication?` and `UIKit.UIApplication!` are `UIApplication`.
+  static func typeName(_ type: TypeSyntax) -> String {
+    plainTypeName(type.trimmedDescription.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "?", with: ""))
   }
 
   /// `UIKit.UIApplicationDelegate` is `UIApplicationDelegate`; `Outer.Inner` keeps its last name.
@@ -172,10 +179,11 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   /// A function's `UIApplication` parameters name the application.
   override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
-    if !localNames.isEmpty { localNames[localNames.count - 1].insert((node.secondName ?? node.firstName).text) }
-    let type = Self.plainTypeName(node.type.trimmedDescription)
-    if type == "UIApplication" { applicationNames.insert((node.secondName ?? node.firstName).text) }
-    if type == "UNUserNotificationCenter" { notificationCenterNames.insert((node.secondName ?? node.firstName).text) }
+    let name = (node.secondName ?? node.firstName).text
+    if !localNames.isEmpty { localNames[localNames.count - 1].insert(name) }
+    let type = Self.typeName(node.type)
+    if type == "UIApplication" { applicationNames.insert(name) }
+    if type == "UNUserNotificationCenter" { notificationCenterNames.insert(name) }
     return .visitChildren
   }
 
@@ -189,7 +197,7 @@ final class SwiftFactCollector: SyntaxVisitor {
     }
     for binding in node.bindings {
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
-      let type = binding.typeAnnotation.map { Self.plainTypeName($0.type.trimmedDescription.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "?", with: "")) }
+      let type = binding.typeAnnotation.map { Self.typeName($0.type) }
       if type == "UIApplication" || binding.initializer.map({ Self.isMember($0.value, "shared", of: "UIApplication") }) == true { applicationNames.insert(name) }
       if type == "UNUserNotificationCenter" { notificationCenterNames.insert(name) }
     }
@@ -265,11 +273,13 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { recordCall(node); return .visitChildren }
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-    if let by = Self.deferringCall(of: node) { deferrals.append((functionStack.last, by)) }
+    let by = Self.deferringCall(of: node)
+    if let by { deferrals.append((functionStack.last, by)) }
+    closureDefers.append(by != nil)
     return .visitChildren
   }
   override func visitPost(_ node: ClosureExprSyntax) {
-    if Self.deferringCall(of: node) != nil { deferrals.removeLast() }
+    if closureDefers.removeLast() { deferrals.removeLast() }
   }
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
 }

@@ -53,7 +53,7 @@ package indirect enum IdentifierExpression: Equatable, Sendable {
 package struct RegistrationFact: Sendable {
   package let identifier: IdentifierExpression
   /// The index of the function it sits in (`SwiftFacts.functions`), nil at file level.
-  package let function: Int?
+  package var function: Int?
   package let place: SourcePlace
   /// SwiftUI's scene modifier: registered by the system at launch.
   package let isSwiftUIModifier: Bool
@@ -63,7 +63,7 @@ package struct RegistrationFact: Sendable {
 
 /// `UNUserNotificationCenter.current().delegate = …`.
 package struct DelegateAssignmentFact: Sendable {
-  package let function: Int?
+  package var function: Int?
   package let place: SourcePlace
   package var deferredBy: String? = nil
 }
@@ -71,7 +71,7 @@ package struct DelegateAssignmentFact: Sendable {
 /// A `beginBackgroundTask` call and what its expiration handler does.
 package struct BackgroundTaskFact: Sendable {
   package enum Expiration: String, Sendable { case endsTask = "ends_task", leavesTaskOpen = "leaves_task_open", unknown }
-  package let function: Int?
+  package var function: Int?
   package let place: SourcePlace
   package let name: IdentifierExpression
   package let expiration: Expiration

@@ -69,6 +69,10 @@ import TestSupport
     let both = try open.run(text).get()
     #expect(both.text == "a\n\n\nb\n\nc\n\nd\n\n\ne\n\nf")
     #expect(both.undecided == ["#if LOCAL == 2 && !defined(OFF)", "#elif UNKNOWN", "#ifndef ON"])
+    // A macro the configurations disagree on is unknown; in a closed world the others stay known.
+    let disagreeing = InfoPlistPreprocessor(macros: [:], closedWorld: true, unknown: ["TESTING"])
+    let mixed = try disagreeing.run("#ifdef TESTING\na\n#endif\n#ifdef OTHER\nb\n#endif").get()
+    #expect(mixed.text == "\na\n\n\n\n" && mixed.undecided == ["#ifdef TESTING"])
     #expect(throws: ScanTrouble("line 1: #endif without #if")) { try open.run("#endif").get() }
     #expect(throws: ScanTrouble("#if without #endif")) { try open.run("#if A\n").get() }
     let deep = String(repeating: "#if A\n", count: 300)
