@@ -21,7 +21,7 @@ enum AppAnalysis {
     var report = ScanReport()
     report.target = unit.name
     report.files = SourceFiles(swift: unit.swift, infoPlists: [], storyboards: context.files.storyboards,
-                               projects: unit.target.map { [$0.project] } ?? context.files.projects)
+                               projects: unit.target.map { [$0.project] } ?? context.files.projects, objectiveC: context.files.objectiveC)
     if let target = unit.target {
       readTargetPlist(target, into: &report, context: &context, total: &total)
       report.deploymentTarget = target.settings["IPHONEOS_DEPLOYMENT_TARGET"]
@@ -40,6 +40,7 @@ enum AppAnalysis {
     ScanAnalysis(facts: merged(facts), report: report).run(into: &report)
     report.rootController = report.rootController ?? StoryboardReader.initialController(report, limits: context.limits, total: &total)
     report.diagnostics = StaticChecks.diagnostics(report)
+    report.notFollowed = StaticChecks.notes(report)
     return report
   }
 
@@ -55,6 +56,10 @@ enum AppAnalysis {
       all.delegateAssignments += facts.delegateAssignments.map { var fact = $0; fact.function = shift(fact.function); return fact }
       all.backgroundTasks += facts.backgroundTasks.map { var fact = $0; fact.function = shift(fact.function); return fact }
       all.windows += facts.windows
+      all.windowUses += facts.windowUses.map { WindowUseFact(owner: $0.owner, function: shift($0.function), place: $0.place,
+                                                              isWrite: $0.isWrite, viaDelegate: $0.viaDelegate) }
+      all.windowProperties += facts.windowProperties
+      all.taskHandlers += facts.taskHandlers
       all.constants += facts.constants
       all.adaptors += facts.adaptors
       all.restorationIdentifiers += facts.restorationIdentifiers

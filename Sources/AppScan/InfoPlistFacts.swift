@@ -7,8 +7,9 @@ package struct InfoPlistFacts: Sendable {
   /// `UIApplicationSceneManifest` as the file has it: `none`, `empty` (no configurations) or `configured`.
   package let sceneManifest: String
   /// The scene delegate classes the manifest's configurations name, with their session role
-  /// (`UIWindowSceneSessionRoleApplication`, `CPTemplateApplicationSceneSessionRoleApplication`, …).
-  package let sceneDelegates: [(className: String, role: String)]
+  /// (`UIWindowSceneSessionRoleApplication`, `CPTemplateApplicationSceneSessionRoleApplication`, …)
+  /// and the line that names them.
+  package let sceneDelegates: [(className: String, role: String, line: Int)]
   package let permittedIdentifiers: [(identifier: String, line: Int)]
   package let backgroundModes: [String]
   package let mainStoryboard: String?
@@ -46,10 +47,12 @@ package struct InfoPlistFacts: Sendable {
     let lines = PlistLines(data: data)
     let manifest = plist["UIApplicationSceneManifest"] as? [String: Any]
     let configurations = (manifest?["UISceneConfigurations"] as? [String: Any]) ?? [:]
-    var delegates: [(String, String)] = []
+    let manifestLines = lines.stringLines(after: "UIApplicationSceneManifest")
+    var delegates: [(String, String, Int)] = []
     for role in configurations.keys.sorted() {
       for configuration in configurations[role] as? [[String: Any]] ?? [] {
-        if let name = configuration["UISceneDelegateClassName"] as? String { delegates.append((Self.className(name), role)) }
+        guard let name = configuration["UISceneDelegateClassName"] as? String else { continue }
+        delegates.append((Self.className(name), role, manifestLines[name] ?? lines.line(ofKey: "UIApplicationSceneManifest")))
       }
     }
     let permittedLines = lines.stringLines(after: "BGTaskSchedulerPermittedIdentifiers")

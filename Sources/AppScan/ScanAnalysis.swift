@@ -27,7 +27,7 @@ struct ScanAnalysis {
     roles[.application]!.formUnion(facts.adaptors.map(\.delegateType))
     roles[.application]!.formUnion(facts.types.filter { $0.isMain && $0.conformances.contains("UIResponder") }.map(\.name))
     // The manifest names scene delegates by role: CarPlay's roles are CarPlay scenes.
-    for (name, role) in report.plistFacts?.sceneDelegates ?? [] {
+    for (name, role, _) in report.plistFacts?.sceneDelegates ?? [] {
       roles[role.hasPrefix("CPTemplateApplication") ? .carPlay : .scene]!.insert(name)
     }
     roles[.scene]!.subtract(roles[.carPlay]!)
@@ -70,6 +70,10 @@ struct ScanAnalysis {
     report.scenes = report.isSwiftUIApp
       || report.sceneManifest.map { SceneAdoption.usesScenes(manifest: $0, hasConfigurationMethod: method) } ?? method
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
+    report.appWindowReads = appWindowReads()
+    report.taskHandlers = facts.taskHandlers
+    let defined = Set(facts.types.filter { !$0.isExtension }.map(\.name))
+    report.undefinedSceneDelegates = (report.plistFacts?.sceneDelegates ?? []).filter { !defined.contains($0.className) }.map { ($0.className, $0.line) }
     report.restoration = RestorationShape(
       activity: report.selectors(.scene).contains("stateRestorationActivity(for:)"),
       restorationIdentifiers: facts.restorationIdentifiers.count,
@@ -84,14 +88,27 @@ struct ScanAnalysis {
         ? .launch(EntryPoint(type: fact.function.flatMap { facts.functions[$0].owner } ?? "App", selector: graph.selector(of: fact.function) ?? "body"))
         : graph.reach(of: fact.function).deferred(by: fact.deferredBy)
       return ResolvedRegistration(identifier: resolve(fact.identifier), reach: reach, enclosing: graph.selector(of: fact.function),
-                                  place: fact.place, isSwiftUIModifier: fact.isSwiftUIModifier)
+                                  place: fact.place, isSwiftUIModifier: fact.isSwiftUIModifier, condition: fact.condition)
     }
     // The first assignment reached at launch, else the first one.
     let assignments = facts.delegateAssignments.map {
-      DelegateAssignment(reach: graph.reach(of: $0.function).deferred(by: $0.deferredBy), enclosing: graph.selector(of: $0.function), place: $0.place)
+      DelegateAssignment(reach: graph.reach(of: $0.function).deferred(by: $0.deferredBy), enclosing: graph.selector(of: $0.function),
+                         place: $0.place, condition: $0.condition)
     }
     report.notificationDelegate = assignments.first { if case .launch = $0.reach { return true }; return false } ?? assignments.first
     report.backgroundTasks = facts.backgroundTasks.filter(isUIKits).map { BackgroundTask(fact: $0, name: resolve($0.name), reach: graph.reach(of: $0.function)) }
+  }
+
+  /// Reads of the app delegate's own `window` property, and of any app delegate's through
+  /// `UIApplication.shared.delegate`, outside methods a scene app never calls; none when any
+  /// code sets it (a scene delegate handing its window over, or the app delegate making one).
+  private func appWindowReads() -> [SourcePlace] {
+    let properties = Set(facts.windowProperties).intersection(appDelegates)
+    let uses = facts.windowUses.filter { $0.viaDelegate || $0.owner.map(properties.contains) == true }
+    guard !uses.contains(where: \.isWrite) else { return [] }
+    return uses.filter { use in
+      use.function.map { SceneReplacements.replacement(for: facts.functions[$0].selector) == nil || !appDelegates.contains(use.owner ?? "") } ?? true
+    }.map(\.place)
   }
 
   /// UIKit's selectors for beginning a background task: Swift imports the nullable handler

@@ -38,6 +38,12 @@ package struct ScanRule: Sendable {
     case windowWithoutScene = "window_without_scene"
     case legacyFetchDisabled = "legacy_fetch_disabled"
     case quickActionCompletionMissing = "quick_action_completion_missing"
+    case bgtaskExpirationMissing = "bgtask_expiration_missing"
+    case bgtaskNotCompleted = "bgtask_not_completed"
+    case taskNotEnded = "task_not_ended"
+    case registeredConditionally = "registered_conditionally"
+    case appWindowNil = "app_window_nil"
+    case sceneClassMissing = "scene_class_missing"
     case suppressionWithoutReason = "suppression_without_reason"
     case suppressionUnused = "suppression_unused"
   }
@@ -74,6 +80,24 @@ package struct ScanRule: Sendable {
     ScanRule(code: StaticCode.quickActionCompletionMissing.rawValue,
              summary: "A quick-action handler calls its completion handler with whether it handled the action.",
              source: "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/windowscene(_:performactionfor:completionhandler:)"),
+    ScanRule(code: StaticCode.bgtaskExpirationMissing.rawValue,
+             summary: "A BGTask launch handler sets an expirationHandler that completes the task (setTaskCompleted) or stops the work that will; without one the task's work runs on when its time ends.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtask/expirationhandler"),
+    ScanRule(code: StaticCode.bgtaskNotCompleted.rawValue,
+             summary: "A BGTask launch handler calls setTaskCompleted(success:) on every path; a task never completed holds the app's background time until the system ends it.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:)"),
+    ScanRule(code: StaticCode.taskNotEnded.rawValue,
+             summary: "Every beginBackgroundTask is balanced by endBackgroundTask on every path, early returns and thrown errors included; an open task is ended by its expiration, or the app is terminated.",
+             source: "https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)"),
+    ScanRule(code: StaticCode.registeredConditionally.rawValue,
+             summary: "BGTask launch handlers and the notification center's delegate are set on every launch, before launch finishes; a condition that skips them loses the task or the response on some launches.",
+             source: "https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)"),
+    ScanRule(code: StaticCode.appWindowNil.rawValue,
+             summary: "In a scene app UIKit sets each scene delegate's window, never the app delegate's: reading UIApplication.shared.delegate's window gives nil unless the app sets it.",
+             source: "https://developer.apple.com/documentation/uikit/uiwindowscenedelegate/window"),
+    ScanRule(code: StaticCode.sceneClassMissing.rawValue,
+             summary: "The scene delegate class a UIApplicationSceneManifest configuration names (UISceneDelegateClassName) must exist in the app, or UIKit cannot make the scene's delegate.",
+             source: "https://developer.apple.com/documentation/bundleresources/information-property-list/uiapplicationscenemanifest/uisceneconfigurations"),
     ScanRule(code: StaticCode.suppressionWithoutReason.rawValue,
              summary: "A `lifesim:ignore <code>` suppression says why after its code, so that a reader can judge it.",
              source: "docs/scan.md#suppressions"),

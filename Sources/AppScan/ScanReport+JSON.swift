@@ -99,9 +99,18 @@ extension ScanResult {
   /// The `--json` lines before the end line: each app's line, each other target's line, then
   /// one line per diagnostic, app by app.
   package var jsonLines: [JSONValue] {
-    apps.map(\.appJSON) + others.map(Self.json) + diagnostics.map { diagnostic in
+    let findings = diagnostics.map { diagnostic in
       guard let state = baselineState(diagnostic), case let .object(members) = ScanReport.json(diagnostic) else { return ScanReport.json(diagnostic) }
       return .object(members + [("baseline_state", .string(state))])
+    }
+    return apps.map(\.appJSON) + others.map(Self.json) + findings + (explain ? apps.flatMap(Self.notFollowedLines) : [])
+  }
+
+  /// With `--explain`: `{"kind":"not_followed","target":…,"code":…,"file":…,"line":…,"why":…}`.
+  private static func notFollowedLines(_ app: ScanReport) -> [JSONValue] {
+    app.notFollowed.map { note in
+      .object([("kind", .string("not_followed")), ("target", .string(app.target)), ("code", .string(note.code)),
+               ("file", .string(note.place.file)), ("line", .int(Int64(note.place.line))), ("why", .string(note.why))])
     }
   }
 

@@ -15,6 +15,10 @@ extension ScanResult {
         lines.append("\(diagnostic.place.file):\(diagnostic.place.line): \(diagnostic.code): \(diagnostic.message)\(state)")
         lines.append("  rule: \(diagnostic.rule.summary) (\(diagnostic.rule.source))")
       }
+      if explain {
+        lines.append(app.notFollowed.isEmpty ? "not followed: nothing" : "not followed (no finding given, the scan does not guess):")
+        for note in app.notFollowed { lines.append("  \(note.place.file):\(note.place.line): \(note.code): \(note.why)") }
+      }
     }
     for other in others {
       lines.append("target \(other.name) (\(other.kind.title)): not an iOS app; not scanned for its lifecycle")

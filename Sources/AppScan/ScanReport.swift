@@ -22,6 +22,8 @@ package struct ResolvedRegistration: Sendable {
   package let enclosing: String?
   package let place: SourcePlace
   package let isSwiftUIModifier: Bool
+  /// A condition within its function that some launches do not meet.
+  package var condition: RuntimeCondition? = nil
 
   /// The function it is reached from: the entry point, or the function it sits in.
   package var function: String? { reach.entry?.selector ?? enclosing }
@@ -32,8 +34,18 @@ package struct DelegateAssignment: Sendable {
   package let reach: Reach
   package let enclosing: String?
   package let place: SourcePlace
+  /// A condition within its function that some launches do not meet.
+  package var condition: RuntimeCondition? = nil
 
   package var function: String? { reach.entry?.selector ?? enclosing }
+}
+
+/// A place the scan looked at and did not follow, with why: what `--explain` lists.
+package struct ScanNote: Sendable, Equatable {
+  /// The code the finding would have had.
+  package let code: String
+  package let place: SourcePlace
+  package let why: String
 }
 
 /// A `beginBackgroundTask` call, its name resolved and how it is reached.
@@ -88,6 +100,14 @@ package struct ScanReport: Sendable {
   package var notificationDelegate: DelegateAssignment?
   package var backgroundTasks: [BackgroundTask] = []
   package var windows: [WindowFact] = []
+  /// Reads of the app delegate's `window` where no code sets it.
+  package var appWindowReads: [SourcePlace] = []
+  /// BGTask launch handlers: closures given to `register`, and functions that take a task.
+  package var taskHandlers: [TaskHandlerFact] = []
+  /// Scene delegate classes the Info.plist names and no scanned file defines, with the plist line.
+  package var undefinedSceneDelegates: [(name: String, line: Int)] = []
+  /// What the scan did not follow, for `--explain`.
+  package var notFollowed: [ScanNote] = []
   package var restoration = RestorationShape()
   /// The root controller class: the storyboard's initial controller, or the one the code builds.
   package var rootController: String?
@@ -151,6 +171,8 @@ package struct ScanResult: Sendable {
   package var outsideTargets = 0
   /// Diagnostics a `lifesim:ignore` comment suppressed.
   package var suppressed = 0
+  /// `--explain`: the reports also list what the scan did not follow, and why.
+  package var explain = false
   /// The folder code scanning's paths start from: the nearest above the scan holding `.git`.
   package var repositoryRoot = "/"
   /// An earlier scan's findings (`--baseline`): those it holds are unchanged and do not fail.

@@ -7,6 +7,8 @@ package struct SourceFiles: Sendable {
   package var infoPlists: [String] = []
   package var storyboards: [String] = []
   package var projects: [String] = []
+  /// Objective-C sources seen (not read): a class the scan looks for may be defined there.
+  package var objectiveC = 0
   /// Files found but not read, with why (`too large`, `cannot read: …`).
   package var skipped: [(file: String, reason: String)] = []
 }
@@ -86,7 +88,10 @@ enum SourceDiscovery {
     else if isInfoPlistName(name) || (explicit && name.hasSuffix(".plist")) { found.infoPlists.append(path) }
     else if name.hasSuffix(".storyboard") { found.storyboards.append(path) }
     else if name == "project.pbxproj" { found.projects.append(path) }
-    else { return false }
+    else {
+      if name.hasSuffix(".m") || name.hasSuffix(".mm") { found.objectiveC += 1 }
+      return false
+    }
     return true
   }
 

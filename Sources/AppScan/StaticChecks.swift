@@ -6,6 +6,7 @@ enum StaticChecks {
   static func diagnostics(_ report: ScanReport) -> [ScanDiagnostic] {
     var found = handlersNeverCalled(report) + sceneLifecycle(report) + registrations(report)
     found += notificationDelegate(report) + backgroundTasks(report) + windows(report) + legacyFetch(report) + quickActionCompletions(report)
+    found += pathDiagnostics(report)
     for index in found.indices { found[index].target = report.target }
     return found.sorted { $0.place < $1.place }
   }

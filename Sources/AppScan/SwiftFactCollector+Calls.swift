@@ -29,7 +29,9 @@ extension SwiftFactCollector {
     case ("register", "forTaskWithIdentifier") where labels.count > 1 && labels[1] == "using":
       let identifier = ownValueUnknown(call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown)
       facts.registrations.append(RegistrationFact(identifier: identifier, function: functionStack.last,
-                                                  place: calleePlace(call), isSwiftUIModifier: false, deferredBy: currentDeferral))
+                                                  place: calleePlace(call), isSwiftUIModifier: false, deferredBy: currentDeferral,
+                                                  condition: runtimeCondition(of: Syntax(call), chain: call.calledExpression)))
+      recordRegisteredHandler(call)
     case ("backgroundTask", _):
       recordBackgroundTaskModifier(call)
     case ("beginBackgroundTask", _):
@@ -55,7 +57,7 @@ extension SwiftFactCollector {
     let handlerArgument = call.arguments.first { $0.label?.text == "expirationHandler" }?.expression
     let expiration: BackgroundTaskFact.Expiration
     if let closure = call.trailingClosure ?? handlerArgument?.as(ClosureExprSyntax.self) {
-      expiration = DirectEndFinder.endsTask(closure) ? .endsTask : .leavesTaskOpen
+      expiration = DirectCallFinder.calls("endBackgroundTask", in: closure) ? .endsTask : .leavesTaskOpen
     } else if handlerArgument == nil || handlerArgument?.is(NilLiteralExprSyntax.self) == true {
       expiration = .leavesTaskOpen
     } else {
@@ -64,7 +66,8 @@ extension SwiftFactCollector {
     var labels = call.arguments.map { $0.label?.text ?? "_" }
     if call.trailingClosure != nil { labels.append("expirationHandler") }
     facts.backgroundTasks.append(BackgroundTaskFact(function: functionStack.last, place: calleePlace(call), name: name,
-                                                    expiration: expiration, selector: Self.selector("beginBackgroundTask", labels)))
+                                                    expiration: expiration, selector: Self.selector("beginBackgroundTask", labels),
+                                                    openExits: openExitsAfterBegin(call)))
     pendingReceivers.append((facts.backgroundTasks.count - 1, Self.receiverName(call.calledExpression), typeStack.last == "UIApplication"))
   }
 
@@ -195,7 +198,8 @@ extension SwiftFactCollector {
     switch member {
     case "delegate":
       guard let base = target.as(MemberAccessExprSyntax.self)?.base, isNotificationCenter(base) else { return }
-      facts.delegateAssignments.append(DelegateAssignmentFact(function: functionStack.last, place: place(sequence), deferredBy: currentDeferral))
+      facts.delegateAssignments.append(DelegateAssignmentFact(function: functionStack.last, place: place(sequence), deferredBy: currentDeferral,
+                                                              condition: runtimeCondition(of: Syntax(sequence), chain: target)))
     case "restorationIdentifier":
       facts.restorationIdentifiers.append(place(sequence))
     case "rootViewController":
@@ -206,7 +210,8 @@ extension SwiftFactCollector {
   }
 
   private func isNotificationCenter(_ base: ExprSyntax) -> Bool {
-    let text = base.trimmedDescription
+    var text = base.trimmedDescription
+    while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
     if text.contains("UNUserNotificationCenter") { return true }
     let last = Self.plainTypeName(text)
     return notificationCenterNames.contains(last)
@@ -222,24 +227,5 @@ extension SwiftFactCollector {
       return root
     }
     return name
-  }
-}
-
-/// Whether a closure's own body calls `endBackgroundTask`: calls inside a closure within it
-/// (`DispatchQueue.main.async { … }`) run later, so they do not count.
-final class DirectEndFinder: SyntaxVisitor {
-  private var found = false
-
-  static func endsTask(_ closure: ClosureExprSyntax) -> Bool {
-    let finder = DirectEndFinder(viewMode: .sourceAccurate)
-    finder.walk(closure.statements)
-    return finder.found
-  }
-
-  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-
-  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    if SwiftFactCollector.calleeName(node.calledExpression) == "endBackgroundTask" { found = true }
-    return .visitChildren
   }
 }

@@ -115,6 +115,7 @@ final class SwiftFactCollector: SyntaxVisitor {
     if let completion = node.signature.parameterClause.parameters.last, completion.firstName.text == "completionHandler", let body = node.body {
       facts.functions[functionStack.last!].ignoresCompletion = !NameUseFinder.uses((completion.secondName ?? completion.firstName).text, in: body)
     }
+    recordTaskFunction(node)
     return .visitChildren
   }
   override func visitPost(_ node: FunctionDeclSyntax) { leaveFunction() }
@@ -220,6 +221,7 @@ final class SwiftFactCollector: SyntaxVisitor {
   private func recordBinding(_ node: PatternBindingSyntax) {
     guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
     if !functionStack.isEmpty, node.accessorBlock == nil { localNames[localNames.count - 1].insert(name) }
+    if name == "window", functionStack.isEmpty, let owner = typeStack.last { facts.windowProperties.append(owner) }
     if let value = node.initializer?.value {
       if functionStack.isEmpty, case let expression = Self.identifier(value), expression != .unknown { addConstant(name, expression) }
       if let call = value.as(FunctionCallExprSyntax.self), Self.isMember(call.calledExpression, "current", of: "UNUserNotificationCenter") {
@@ -272,6 +274,10 @@ final class SwiftFactCollector: SyntaxVisitor {
   }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { recordCall(node); return .visitChildren }
+  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    if node.baseName.tokenKind == .identifier("window") { recordWindowUse(node) }
+    return .skipChildren
+  }
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
     let by = Self.deferringCall(of: node)
     if let by { deferrals.append((functionStack.last, by)) }

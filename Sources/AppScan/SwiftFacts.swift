@@ -59,6 +59,8 @@ package struct RegistrationFact: Sendable {
   package let isSwiftUIModifier: Bool
   /// The API that defers it past the function it sits in (`DispatchQueue.main.async`), if any.
   package var deferredBy: String? = nil
+  /// A condition within its function that some runs do not meet, if any.
+  package var condition: RuntimeCondition? = nil
 }
 
 /// `UNUserNotificationCenter.current().delegate = …`.
@@ -66,6 +68,8 @@ package struct DelegateAssignmentFact: Sendable {
   package var function: Int?
   package let place: SourcePlace
   package var deferredBy: String? = nil
+  /// A condition within its function that some runs do not meet, if any.
+  package var condition: RuntimeCondition? = nil
 }
 
 /// A `beginBackgroundTask` call and what its expiration handler does.
@@ -79,6 +83,9 @@ package struct BackgroundTaskFact: Sendable {
   /// receives it: UIKit's own calls are told from an app's helpers of the same name by these.
   package var selector = "beginBackgroundTask(expirationHandler:)"
   package var receiver = CallReceiver.unknown
+  /// Lines of the paths after the call that leave without ending the task (followed only
+  /// where the same block ends it).
+  package var openExits: [Int] = []
 }
 
 /// Who a call is made on, as far as the file shows.
@@ -95,6 +102,19 @@ package enum CallReceiver: Sendable, Equatable {
 package struct WindowFact: Sendable {
   package let owner: String?
   package let place: SourcePlace
+}
+
+/// A use of a `window` property: the type's own (`window`, `self.window`) or the app
+/// delegate's reached through `UIApplication.shared.delegate`.
+package struct WindowUseFact: Sendable {
+  package let owner: String?
+  /// The function it sits in (`SwiftFacts.functions`), nil outside any.
+  package let function: Int?
+  package let place: SourcePlace
+  /// It assigns the property itself (`window = …`), not one of its members.
+  package let isWrite: Bool
+  /// Reached through an app delegate (`UIApplication.shared.delegate?.window`).
+  package let viaDelegate: Bool
 }
 
 /// A string constant (`static let refresh = "com.example.refresh"`, `case refresh = "…"`, a
@@ -122,7 +142,11 @@ package struct SwiftFacts: Sendable {
   package var registrations: [RegistrationFact] = []
   package var delegateAssignments: [DelegateAssignmentFact] = []
   package var backgroundTasks: [BackgroundTaskFact] = []
+  package var taskHandlers: [TaskHandlerFact] = []
   package var windows: [WindowFact] = []
+  package var windowUses: [WindowUseFact] = []
+  /// Types that declare a stored `window` property.
+  package var windowProperties: [String] = []
   package var constants: [ConstantFact] = []
   package var adaptors: [AdaptorFact] = []
   /// Where code sets a `restorationIdentifier` (state restoration's view-controller half).

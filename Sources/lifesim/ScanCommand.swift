@@ -42,6 +42,9 @@ struct Scan: ParsableCommand {
   @Option(help: "Scan only this target (an Xcode target's name; without a project, the app's folder name as the report prints it).")
   var target: String?
 
+  @Flag(help: "Also list what the scan looked at and did not follow (a call into code it does not have, a value handed on), with why: where it gave no finding rather than guess.")
+  var explain = false
+
   @Flag(help: "The report as JSON Lines (docs/json.md): an app line, one line per diagnostic, the end line.")
   var json = false
 
@@ -90,6 +93,7 @@ struct Scan: ParsableCommand {
     do throws(ScanTrouble) {
       result = try AppScanner.scan(paths, target: target, exclude: exclude)
       if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
+      result.explain = explain
       if check || emitApp != nil, result.apps.count > 1 {
         throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
       }

@@ -13,7 +13,7 @@ import TestSupport
     #expect(result.others.map { "\($0.name) \($0.kind.rawValue)" } == ["ShareExtension app_extension", "NotesWatch watch_app", "MacHelper macos_app"])
     // Each app's own finding, though both are AppDelegate.applicationDidEnterBackground.
     #expect(result.diagnostics.map { "\($0.target) \($0.code) \(($0.place.file as NSString).lastPathComponent):\($0.place.line)" }
-      == ["Notes handler_never_called AppDelegate.swift:14", "NotesLite handler_never_called AppDelegate.swift:14"])
+      == ["Notes bgtask_expiration_missing AppDelegate.swift:7", "Notes handler_never_called AppDelegate.swift:14", "NotesLite handler_never_called AppDelegate.swift:14"])
     // The macOS helper's and the watch app's notification delegates are theirs, not the apps'.
     #expect(result.apps.allSatisfy { $0.notificationDelegate == nil })
   }
@@ -140,7 +140,7 @@ import TestSupport
   /// An app that still supports iOS 12 keeps its app-delegate methods rightly: no handler_never_called.
   @Test func belowIOS13TheAppDelegatesMethodsAreNotNeverCalled() throws {
     let project = try String(contentsOfFile: fixtures + "/MultiTargetRepo/Notes.xcodeproj/project.pbxproj", encoding: .utf8)
-    for (target, expected) in [("12.4", [String]()), ("13.0", ["handler_never_called"])] {
+    for (target, expected) in [("12.4", ["bgtask_expiration_missing"]), ("13.0", ["bgtask_expiration_missing", "handler_never_called"])] {
       let root = temporaryPath("appscan-deployment", target)
       try FileManager.default.createDirectory(atPath: (root as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       try FileManager.default.copyItem(atPath: fixtures + "/MultiTargetRepo", toPath: root)

@@ -66,7 +66,7 @@ import TestSupport
     let root = try folder("unresolved", files: [
       "AppDelegate.swift": """
         class AppDelegate: UIResponder, UIApplicationDelegate {
-          func sceneHelper() { BGTaskScheduler.shared.register(forTaskWithIdentifier: makeID(), using: nil) { _ in } }
+          func sceneHelper() { BGTaskScheduler.shared.register(forTaskWithIdentifier: makeID(), using: nil) { $0.setTaskCompleted(success: true) } }
         }
         """,
       "Info.plist": "<plist><dict><key>BGTaskSchedulerPermittedIdentifiers</key><array><string>a</string></array><key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict><key>x</key><array/></dict></dict></dict></plist>",

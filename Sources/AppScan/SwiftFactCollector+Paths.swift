@@ -1,0 +1,134 @@
+import SwiftSyntax
+
+extension SwiftFactCollector {
+  /// The lines of the paths after a `beginBackgroundTask` that leave without ending the task:
+  /// followed only when the code after the call, in the block that holds it, ends the task
+  /// itself (a task ended by another method is not followed), and only for a task held by a
+  /// name the statement binds (`let id = …`, `taskID = …`, `self.taskID = …`).
+  func openExitsAfterBegin(_ call: FunctionCallExprSyntax) -> [Int] {
+    guard let item = Self.enclosingItem(of: Syntax(call)), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+          let (name, isLocal) = heldName(item) else { return [] }
+    let after = Array(list.drop(while: { $0.id != item.id }).dropFirst())
+    let rule = ExitPathRule(closingCall: "endBackgroundTask", name: name, isLocal: isLocal, scopeThrows: scopeThrows(list))
+    guard after.contains(where: { WorkUseFinder.find(in: Syntax($0), rule: rule).closes }) else { return [] }
+    var walker = ExitPathWalker(rule: rule, converter: converter)
+    walker.walkScope(after, openLine: place(item).line)
+    var exits = walker.exits
+    for item in after { exits += closureExits(in: Syntax(item), rule: rule) }
+    return exits
+  }
+
+  /// Each closure that itself calls the closing call must close on all its paths: the code
+  /// around it has left the work to it.
+  func closureExits(in node: Syntax, rule: ExitPathRule) -> [Int] {
+    var exits: [Int] = []
+    for closure in ClosingClosureFinder.closures(in: node, closingCall: rule.closingCall) {
+      var walker = ExitPathWalker(rule: ExitPathRule(closingCall: rule.closingCall, name: rule.name, isLocal: rule.isLocal, scopeThrows: false),
+                                  converter: converter)
+      walker.walkScope(Array(closure.statements), openLine: place(closure).line)
+      exits += walker.exits
+    }
+    return exits
+  }
+
+  /// The statement a node sits in: the nearest code-block item above it.
+  static func enclosingItem(of node: Syntax) -> CodeBlockItemSyntax? {
+    var current = node.parent
+    for _ in 0..<64 {
+      guard let node = current else { return nil }
+      if let item = node.as(CodeBlockItemSyntax.self) { return item }
+      if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }
+      current = node.parent
+    }
+    return nil
+  }
+
+  /// The name a statement binds the value to, and whether it is the function's own.
+  private func heldName(_ item: CodeBlockItemSyntax) -> (String, Bool)? {
+    if let declaration = item.item.as(VariableDeclSyntax.self), declaration.bindings.count == 1,
+       let name = declaration.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+      return (name, true)
+    }
+    let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+    guard let sequence = expression?.as(SequenceExprSyntax.self), case let elements = Array(sequence.elements),
+          elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
+    if let reference = elements[0].as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      return (name, localNames.last?.contains(name) == true)
+    }
+    if let member = elements[0].as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+      return (member.declName.baseName.text, false)
+    }
+    return nil
+  }
+
+  /// Whether the function whose body holds `list` throws (a closure's does not count).
+  private func scopeThrows(_ list: CodeBlockItemListSyntax) -> Bool {
+    guard let function = list.parent?.parent?.as(FunctionDeclSyntax.self) else { return false }
+    return function.signature.effectSpecifiers?.throwsClause != nil
+  }
+
+  /// `x.expirationHandler = value`: the value assigned, else nil.
+  static func expirationHandlerAssignment(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
+    let elements = Array(sequence.elements)
+    guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self),
+          elements[0].as(MemberAccessExprSyntax.self)?.declName.baseName.text == "expirationHandler" else { return nil }
+    return elements[2]
+  }
+}
+
+/// The closures under a node whose own statements (not a closure within them) call the closing
+/// call, an expiration handler's closure excepted.
+final class ClosingClosureFinder: SyntaxVisitor {
+  private let closingCall: String
+  private var found: [ClosureExprSyntax] = []
+
+  static func closures(in node: Syntax, closingCall: String) -> [ClosureExprSyntax] {
+    let finder = ClosingClosureFinder(closingCall: closingCall)
+    finder.walk(node)
+    return finder.found
+  }
+
+  private init(closingCall: String) {
+    self.closingCall = closingCall
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+    if DirectCallFinder.calls(closingCall, in: node) { found.append(node) }
+    return .visitChildren
+  }
+
+  override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+    SwiftFactCollector.expirationHandlerAssignment(node) == nil ? .visitChildren : .skipChildren
+  }
+
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
+
+/// Whether a closure's own body calls a name: calls inside a closure within it (run later, or
+/// elsewhere) do not count.
+final class DirectCallFinder: SyntaxVisitor {
+  private let name: String
+  private var found = false
+
+  static func calls(_ name: String, in closure: ClosureExprSyntax) -> Bool { calls(name, in: Syntax(closure.statements)) }
+
+  static func calls(_ name: String, in node: Syntax) -> Bool {
+    let finder = DirectCallFinder(name)
+    finder.walk(node)
+    return finder.found
+  }
+
+  private init(_ name: String) {
+    self.name = name
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    if SwiftFactCollector.calleeName(node.calledExpression) == name { found = true }
+    return found ? .skipChildren : .visitChildren
+  }
+}

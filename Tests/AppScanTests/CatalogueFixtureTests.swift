@@ -1,0 +1,62 @@
+import AppScan
+import Foundation
+import Testing
+import TestSupport
+
+/// Each code of the catalogue has a fixture pair written here: the fixture reports exactly that
+/// code at the lines a reader points at, and its fixed twin reports nothing.
+@Suite struct CatalogueFixtureTests {
+  static let pairs: [(fixture: String, code: String, places: [String])] = [
+    ("TaskNotEndedApp", "task_not_ended", ["DraftUploader.swift:12", "DraftUploader.swift:14", "DraftUploader.swift:26", "DraftUploader.swift:35"]),
+    ("AsyncExpirationApp", "task_open_after_expiration", ["SyncCoordinator.swift:7"]),
+    ("BGTaskNotCompletedApp", "bgtask_not_completed", ["AppDelegate.swift:13", "AppDelegate.swift:23"]),
+    ("BGTaskExpirationApp", "bgtask_expiration_missing", ["AppDelegate.swift:7", "AppDelegate.swift:17"]),
+    ("ConditionalRegistrationApp", "registered_conditionally", ["AppDelegate.swift:9", "AppDelegate.swift:15"]),
+    ("AppWindowApp", "app_window_nil", ["AppDelegate.swift:8", "Banner.swift:5"]),
+    ("SceneClassMissingApp", "scene_class_missing", ["Info.plist:12"]),
+    ("LegacyFetchApp", "legacy_fetch_disabled", ["AppDelegate.swift:13"]),
+    ("QuickActionApp", "quick_action_completion_missing", ["SceneDelegate.swift:10"]),
+  ]
+
+  @Test(arguments: pairs.map(\.fixture))
+  func theFixtureReportsExactlyItsCodeAtItsLines(_ fixture: String) throws {
+    let pair = Self.pairs.first { $0.fixture == fixture }!
+    let result = try AppScanner.scan([fixtures + "/" + fixture])
+    #expect(result.diagnostics.map { "\($0.code) \(($0.place.file as NSString).lastPathComponent):\($0.place.line)" }
+      == pair.places.map { "\(pair.code) \($0)" })
+  }
+
+  @Test(arguments: pairs.map { $0.fixture + "Fixed" })
+  func theFixedTwinReportsNothing(_ fixture: String) throws {
+    let result = try AppScanner.scan([fixtures + "/" + fixture])
+    #expect(result.diagnostics.map(\.code) == [])
+    #expect(result.status == 0)
+  }
+
+  /// Where the scan does not follow the code it says so with `--explain`, and gives no finding.
+  @Test func whatIsNotFollowedIsExplainedNotGuessed() throws {
+    let root = temporaryPath("appscan-explain", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { task in
+            SyncService.shared.run(task)
+          }
+          return true
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    var result = try AppScanner.scan([root])
+    result.explain = true
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.apps[0].notFollowed.map { "\($0.code) \($0.place.line): \($0.why)" }
+      == ["bgtask_expiration_missing 7: it hands the task to run, which the scanned files do not define as a function taking a BGTask"])
+    #expect(result.textLines.suffix(2) == ["not followed (no finding given, the scan does not guess):",
+                                           "  \(root)/AppDelegate.swift:7: bgtask_expiration_missing: it hands the task to run, which the scanned files do not define as a function taking a BGTask"])
+  }
+}

@@ -1,0 +1,27 @@
+import BackgroundTasks
+import UIKit
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.feeds.refresh", using: nil) { task in
+      self.refreshFeeds(task: task as! BGAppRefreshTask)
+    }
+    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.feeds.prune", using: nil) { task in
+      task.expirationHandler = { FeedStore.shared.cancelPruning() }
+      FeedStore.shared.prune { pruned in
+        task.setTaskCompleted(success: pruned)
+      }
+    }
+    return true
+  }
+
+  func refreshFeeds(task: BGAppRefreshTask) {
+    task.expirationHandler = { FeedStore.shared.cancelRefresh() }
+    guard let account = Account.current else {
+      task.setTaskCompleted(success: false)
+      return
+    }
+    account.refresh { task.setTaskCompleted(success: $0) }
+  }
+}
