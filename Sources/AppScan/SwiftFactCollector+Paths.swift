@@ -6,8 +6,9 @@ extension SwiftFactCollector {
   /// itself (a task ended by another method is not followed), and only for a task held by a
   /// name the statement binds (`let id = …`, `taskID = …`, `self.taskID = …`).
   func openExitsAfterBegin(_ call: FunctionCallExprSyntax) -> [Int] {
-    guard let item = Self.enclosingItem(of: Syntax(call)), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+    guard pathWalksLeft > 0, let item = Self.enclosingItem(of: Syntax(call)), let list = item.parent?.as(CodeBlockItemListSyntax.self),
           let (name, isLocal) = heldName(item) else { return [] }
+    pathWalksLeft -= 1
     let after = Array(list.drop(while: { $0.id != item.id }).dropFirst())
     let rule = ExitPathRule(closingCall: "endBackgroundTask", name: name, isLocal: isLocal, scopeThrows: scopeThrows(list))
     guard after.contains(where: { WorkUseFinder.find(in: Syntax($0), rule: rule).closes }) else { return [] }

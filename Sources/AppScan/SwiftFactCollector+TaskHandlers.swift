@@ -34,6 +34,8 @@ extension SwiftFactCollector {
   /// closure is read; a function named instead is handed the task.
   func recordRegisteredHandler(_ call: FunctionCallExprSyntax) {
     let argument = call.arguments.first { $0.label?.text == "launchHandler" }?.expression
+    guard pathWalksLeft > 0 else { return }
+    pathWalksLeft -= 1
     if let closure = call.trailingClosure ?? argument?.as(ClosureExprSyntax.self) {
       let name = Self.closureParameter(closure) ?? "$0"
       facts.taskHandlers.append(taskHandler(statements: Array(closure.statements), parameter: name, functionName: nil,
@@ -46,9 +48,10 @@ extension SwiftFactCollector {
 
   /// A function that takes a BGTask: a launch handler when a registration hands it the task.
   func recordTaskFunction(_ node: FunctionDeclSyntax) {
-    guard let body = node.body, let parameter = node.signature.parameterClause.parameters.first(where: {
+    guard pathWalksLeft > 0, let body = node.body, let parameter = node.signature.parameterClause.parameters.first(where: {
       Self.taskTypes.contains(Self.typeName($0.type))
     }) else { return }
+    pathWalksLeft -= 1
     facts.taskHandlers.append(taskHandler(statements: Array(body.statements), parameter: (parameter.secondName ?? parameter.firstName).text,
                                           functionName: node.name.text, place: place(node),
                                           throwing: node.signature.effectSpecifiers?.throwsClause != nil))

@@ -17,7 +17,7 @@ extension SwiftFactCollector {
         return
       }
       expression = ExprSyntax(member)
-    } else if localNames.last?.contains("window") == true || Self.bindsWindow(Syntax(node)) {
+    } else if localNames.last?.contains("window") == true || bindsWindow(Syntax(node)) {
       return
     }
     guard viaDelegate || typeStack.last != nil else { return }
@@ -28,11 +28,15 @@ extension SwiftFactCollector {
                                           isWrite: isWrite, viaDelegate: viaDelegate))
   }
 
-  /// Whether the function around a node binds `window` itself, as its text shows.
-  private static func bindsWindow(_ node: Syntax) -> Bool {
+  /// Whether the function around a node binds `window` itself, as its text shows (read once a function).
+  private func bindsWindow(_ node: Syntax) -> Bool {
     var current = node.parent
     while let parent = current, !parent.is(FunctionDeclSyntax.self), !parent.is(AccessorBlockSyntax.self) { current = parent.parent }
-    guard let body = current?.as(FunctionDeclSyntax.self)?.body?.description ?? current?.description else { return false }
-    return ["let window", "var window", "window in", "for window", "case window", "(window)", ", window)"].contains { body.contains($0) }
+    guard let function = current else { return false }
+    if let known = bindsWindowMemo[function.id] { return known }
+    let body = function.as(FunctionDeclSyntax.self)?.body?.description ?? function.description
+    let binds = ["let window", "var window", "window in", "for window", "case window", "(window)", ", window)"].contains { body.contains($0) }
+    bindsWindowMemo[function.id] = binds
+    return binds
   }
 }

@@ -28,6 +28,13 @@ final class SwiftFactCollector: SyntaxVisitor {
   var localNames: [Set<String>] = []
   /// Each `beginBackgroundTask`'s receiver as written, classified once the file is read.
   var pendingReceivers: [(task: Int, name: String?, inApplicationExtension: Bool)] = []
+  /// Whether each function binds `window` itself, read once per function.
+  var bindsWindowMemo: [SyntaxIdentifier: Bool] = [:]
+  /// Path walks left in this file (`maxPathWalks`): past them a file gives no path findings.
+  var pathWalksLeft = SwiftFactCollector.maxPathWalks
+  /// The most path walks one file gets: each walks the rest of its block, so a file of
+  /// thousands of `beginBackgroundTask` calls in one function is cut short, not walked k × n.
+  static let maxPathWalks = 256
 
   /// The facts of the parsed file `path`.
   static func facts(path: String, tree: SourceFileSyntax) -> SwiftFacts {

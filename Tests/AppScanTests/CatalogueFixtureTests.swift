@@ -60,3 +60,55 @@ import TestSupport
                                            "  \(root)/AppDelegate.swift:7: bgtask_expiration_missing: it hands the task to run, which the scanned files do not define as a function taking a BGTask"])
   }
 }
+
+/// The paths the scan does not call broken: a check of the task itself, `guard let self`, a
+/// task held in a property with the type's own code called, and the task under a cast's name.
+@Suite struct PathPrecisionTests {
+  @Test func pathsThatDoNotProvablyBreakTheRuleGiveNoFinding() throws {
+    let root = temporaryPath("appscan-paths", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        var saveTask = UIBackgroundTaskIdentifier.invalid
+
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+            guard let refresh = task as? BGAppRefreshTask else { return }
+            self.handle(refresh)
+          }
+          return true
+        }
+
+        func handle(_ task: BGAppRefreshTask) {
+          task.expirationHandler = { task.setTaskCompleted(success: false) }
+          Store.shared.refresh { [weak self] in
+            guard let self else { return }
+            self.log()
+            task.setTaskCompleted(success: true)
+          }
+        }
+
+        func upload() {
+          let id = UIApplication.shared.beginBackgroundTask { }
+          guard id != .invalid else { return }
+          Store.shared.upload()
+          UIApplication.shared.endBackgroundTask(id)
+        }
+
+        func save() {
+          saveTask = UIApplication.shared.beginBackgroundTask { UIApplication.shared.endBackgroundTask(self.saveTask) }
+          finishIfIdle()
+          if Store.shared.isEmpty { return }
+          UIApplication.shared.endBackgroundTask(saveTask)
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    // Only the empty expiration handler of upload()'s task is a finding.
+    #expect(report.diagnostics.map { "\($0.code) \($0.place.line)" } == ["task_open_after_expiration 26"])
+  }
+}
