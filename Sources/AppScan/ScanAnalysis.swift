@@ -53,7 +53,7 @@ struct ScanAnalysis {
       for role in DelegateRole.allCases where roleTypes[role]!.contains(owner) {
         guard let selector = role.implementedSelector(function.selector, isAsync: function.isAsync) else { continue }
         report.methods.append(DelegateMethod(role: role, type: owner, selector: selector, place: function.place, condition: function.condition,
-                                             ignoresCompletion: function.ignoresCompletion))
+                                             ignoresCompletion: function.ignoresCompletion, completionOpenExits: function.completionOpenExits))
         let entry = EntryPoint(type: owner, selector: selector)
         let isLaunch = role == .application && SceneReplacements.launchSelectors.contains(selector)
         entries[index] = isLaunch ? .launch(entry) : (entries[index] ?? .late(entry))

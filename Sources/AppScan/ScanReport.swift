@@ -11,6 +11,8 @@ package struct DelegateMethod: Sendable {
   package let condition: String?
   /// It takes a completion handler and never names it.
   package var ignoresCompletion = false
+  /// Lines of the paths that leave without calling the completion handler (quick-action handlers).
+  package var completionOpenExits: [Int] = []
 }
 
 /// A BGTask registration with its identifier resolved and how it is reached.

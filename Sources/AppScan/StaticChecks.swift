@@ -101,12 +101,14 @@ enum StaticChecks {
     }
   }
 
-  /// A quick-action handler whose body never names its completion handler: no path calls it.
+  /// A quick-action handler with a path that leaves without calling its completion handler
+  /// (none calls it when its body never names it), at its `func` line.
   private static func quickActionCompletions(_ report: ScanReport) -> [ScanDiagnostic] {
-    let handlers: Set<String> = ["windowScene(_:performActionFor:completionHandler:)", "application(_:performActionFor:completionHandler:)"]
-    return report.methods.filter { handlers.contains($0.selector) && $0.ignoresCompletion }.map { method in
-      ScanDiagnostic(code: ScanRule.StaticCode.quickActionCompletionMissing.rawValue, handler: nil, place: method.place,
-                     message: "\(method.type).\(method.selector) never calls its completionHandler: UIKit is not told whether the quick action was handled")
+    report.methods.filter { SwiftFactCollector.quickActionSelectors.contains($0.selector) && ($0.ignoresCompletion || !$0.completionOpenExits.isEmpty) }.map { method in
+      let why = method.ignoresCompletion ? "never calls its completionHandler"
+        : "leaves without calling its completionHandler on the path at line\(method.completionOpenExits.count == 1 ? "" : "s") \(method.completionOpenExits.map(String.init).joined(separator: ", "))"
+      return ScanDiagnostic(code: ScanRule.StaticCode.quickActionCompletionMissing.rawValue, handler: nil, place: method.place,
+                            message: "\(method.type).\(method.selector) \(why): UIKit is not told whether the quick action was handled")
     }
   }
 

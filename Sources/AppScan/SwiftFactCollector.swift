@@ -120,7 +120,14 @@ final class SwiftFactCollector: SyntaxVisitor {
     let labels = node.signature.parameterClause.parameters.map { $0.firstName.text }
     enterFunction(Self.selector(node.name.text, labels), isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil, node)
     if let completion = node.signature.parameterClause.parameters.last, completion.firstName.text == "completionHandler", let body = node.body {
-      facts.functions[functionStack.last!].ignoresCompletion = !NameUseFinder.uses((completion.secondName ?? completion.firstName).text, in: body)
+      let name = (completion.secondName ?? completion.firstName).text
+      facts.functions[functionStack.last!].ignoresCompletion = !NameUseFinder.uses(name, in: body)
+      if Self.quickActionSelectors.contains(facts.functions[functionStack.last!].selector), pathWalksLeft > 0 {
+        pathWalksLeft -= 1
+        var walker = ExitPathWalker(rule: ExitPathRule(closingCall: name, name: name, isLocal: true, scopeThrows: false), converter: converter)
+        walker.walkScope(Array(body.statements), openLine: place(node).line)
+        facts.functions[functionStack.last!].completionOpenExits = walker.exits
+      }
     }
     recordTaskFunction(node)
     return .visitChildren
@@ -145,6 +152,9 @@ final class SwiftFactCollector: SyntaxVisitor {
   override func visitPost(_ node: PatternBindingSyntax) {
     if node.accessorBlock != nil, node.pattern.is(IdentifierPatternSyntax.self) { leaveFunction() }
   }
+
+  /// The quick-action handlers, whose completion handler is followed along their paths.
+  static let quickActionSelectors: Set<String> = ["windowScene(_:performActionFor:completionHandler:)", "application(_:performActionFor:completionHandler:)"]
 
   private func enterFunction(_ selector: String, isAsync: Bool, _ node: some SyntaxProtocol) {
     facts.functions.append(FunctionFact(owner: typeStack.last, selector: selector, isAsync: isAsync,

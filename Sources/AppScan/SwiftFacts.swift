@@ -30,6 +30,9 @@ package struct FunctionFact: Sendable {
   package var calls: Set<String> = []
   /// It takes a `completionHandler` and its body never names it: no path calls it.
   package var ignoresCompletion = false
+  /// For a quick-action handler: the lines of the paths that leave without calling its
+  /// completion handler (nor handing it on).
+  package var completionOpenExits: [Int] = []
   /// What it calls from code that runs after it returns (a closure given to
   /// `DispatchQueue.main.async`, `Task`, …), with the API that defers it.
   package var deferredCalls: [String: String] = [:]

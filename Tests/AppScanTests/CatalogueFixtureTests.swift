@@ -112,3 +112,29 @@ import TestSupport
     #expect(report.diagnostics.map { "\($0.code) \($0.place.line)" } == ["task_open_after_expiration 26"])
   }
 }
+
+@Suite struct QuickActionPathTests {
+  /// A quick-action handler that calls its completion handler on some paths only is reported
+  /// at its `func` line, naming the path; one that hands the handler on is not.
+  @Test func aPathThatSkipsTheCompletionIsReportedAtTheFuncLine() throws {
+    let root = temporaryPath("appscan-quick-action", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import UIKit
+
+      class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+        func windowScene(_ windowScene: UIWindowScene, performActionFor shortcutItem: UIApplicationShortcutItem,
+                         completionHandler: @escaping (Bool) -> Void) {
+          guard let action = QuickAction(rawValue: shortcutItem.type) else { return }
+          switch action {
+          case .compose: Router.shared.compose(then: completionHandler)
+          case .search: completionHandler(Router.shared.search())
+          }
+        }
+      }
+      """.write(toFile: root + "/SceneDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    #expect(report.diagnostics.map { "\($0.code) \($0.place.line): \($0.message)" }
+      == ["quick_action_completion_missing 4: SceneDelegate.windowScene(_:performActionFor:completionHandler:) leaves without calling its completionHandler on the path at line 6: UIKit is not told whether the quick action was handled"])
+  }
+}
