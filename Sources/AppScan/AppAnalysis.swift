@@ -60,6 +60,7 @@ enum AppAnalysis {
                                                               isWrite: $0.isWrite, viaDelegate: $0.viaDelegate) }
       all.windowProperties += facts.windowProperties
       all.taskHandlers += facts.taskHandlers
+      all.taskRequests += facts.taskRequests
       all.constants += facts.constants
       all.adaptors += facts.adaptors
       all.restorationIdentifiers += facts.restorationIdentifiers

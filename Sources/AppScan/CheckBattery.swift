@@ -43,12 +43,16 @@ package enum CheckBattery {
     }
     var notRun: [String] = []
     let registered = Set(report.registrations.compactMap(\.identifier))
+    let requests = MirrorRequests(report)
     for (index, identifier) in report.permittedIdentifiers.enumerated() {
-      guard registered.contains(identifier) else {
-        notRun.append("background refresh \(identifier): not run, no registration of it was found")
+      let kind = requests.kind(of: identifier)
+      let name = "background \(kind ?? "refresh") \(identifier)"
+      guard registered.contains(identifier) else { notRun.append("\(name): not run, no registration of it was found"); continue }
+      guard kind != nil else {
+        notRun.append("\(name): not run, \(requests.withheld.first { $0.identifier == identifier }?.why ?? "not submitted")")
         continue
       }
-      run.append(Scenario(template: "background_refresh", name: "background refresh \(identifier)",
+      run.append(Scenario(template: "background_refresh", name: name,
                           fileName: "background_refresh_\(index + 1).lua", locals: [Local(name: "taskIdentifier", value: identifier)]))
     }
     if report.notificationDelegate != nil && implements(report, .didReceive) {

@@ -72,17 +72,27 @@ package struct LuaAppWriter {
 
   /// Each registration where the Swift reaches it, an unknown place being launch (and saying so),
   /// with a request submitted for it: the scan does not follow where the Swift submits.
+  /// An identifier registered in several places (`#if DEBUG … #else … #endif`) is registered
+  /// once, where the first is: a second registration of it would crash the mirror.
   private func placeRegistrations(_ placements: inout Placements) {
+    let requests = MirrorRequests(report)
+    var placed: [String: SourcePlace] = [:]
     for registration in report.registrations {
       guard let identifier = registration.identifier else { continue }
       let quoted = LuaStringLiteral.quote(identifier)
       let key = handlerKey(registration.reach) ?? "AppDelegate.didFinishLaunchingWithOptions"
+      if let first = placed[identifier] {
+        placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at \(cite(registration.place)) registers \(LuaStringLiteral.comment(identifier)) as \(cite(first)) does: mirrored once"]
+        continue
+      }
+      placed[identifier] = registration.place
       let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
-      placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note] + deferring([
-        "  BGTaskScheduler:register(\(quoted), launchHandler)",
-        "  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
-        "  BGTaskScheduler:submit { id = \(quoted), kind = \"refresh\" }",
-      ], registration.reach)
+      let submit = requests.kind(of: identifier).map {
+        ["  -- a \($0) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
+         "  BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote($0)) }"]
+      } ?? ["  -- not submitted: " + LuaStringLiteral.comment(requests.withheld.first { $0.identifier == identifier }?.why ?? "")]
+      placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note]
+        + deferring(["  BGTaskScheduler:register(\(quoted), launchHandler)"] + submit, registration.reach)
     }
   }
 

@@ -72,6 +72,10 @@ struct ScanAnalysis {
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
     report.appWindowReads = appWindowReads()
     report.taskHandlers = facts.taskHandlers
+    for request in facts.taskRequests {
+      guard let identifier = resolve(request.identifier), report.requestKinds[identifier] == nil else { continue }
+      report.requestKinds[identifier] = request.kind
+    }
     let defined = Set(facts.types.filter { !$0.isExtension }.map(\.name))
     report.undefinedSceneDelegates = (report.plistFacts?.sceneDelegates ?? []).filter { !defined.contains($0.className) }.map { ($0.className, $0.line) }
     report.restoration = RestorationShape(

@@ -108,6 +108,9 @@ package struct ScanReport: Sendable {
   package var taskHandlers: [TaskHandlerFact] = []
   /// Scene delegate classes the Info.plist names and no scanned file defines, with the plist line.
   package var undefinedSceneDelegates: [(name: String, line: Int)] = []
+  /// The kind of request (`refresh`, `processing`) the code makes for each BGTask identifier,
+  /// the first one made when it makes several.
+  package var requestKinds: [String: String] = [:]
   /// What the scan did not follow, for `--explain`.
   package var notFollowed: [ScanNote] = []
   package var restoration = RestorationShape()

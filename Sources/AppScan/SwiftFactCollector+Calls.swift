@@ -36,6 +36,9 @@ extension SwiftFactCollector {
       recordBackgroundTaskModifier(call)
     case ("beginBackgroundTask", _):
       recordBeginBackgroundTask(call)
+    case ("BGAppRefreshTaskRequest", "identifier"), ("BGProcessingTaskRequest", "identifier"):
+      let identifier = ownValueUnknown(call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown)
+      facts.taskRequests.append(TaskRequestFact(kind: name == "BGAppRefreshTaskRequest" ? "refresh" : "processing", identifier: identifier))
     case ("UIWindow", "frame"):
       facts.windows.append(WindowFact(owner: typeStack.last, place: place(call)))
     default:

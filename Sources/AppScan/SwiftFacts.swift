@@ -66,6 +66,13 @@ package struct RegistrationFact: Sendable {
   package var condition: RuntimeCondition? = nil
 }
 
+/// A `BGAppRefreshTaskRequest(identifier:)` or `BGProcessingTaskRequest(identifier:)` the code makes.
+package struct TaskRequestFact: Sendable {
+  /// `refresh` or `processing`, as `BGTaskScheduler:submit` names the kind.
+  package let kind: String
+  package let identifier: IdentifierExpression
+}
+
 /// `UNUserNotificationCenter.current().delegate = …`.
 package struct DelegateAssignmentFact: Sendable {
   package var function: Int?
@@ -146,6 +153,7 @@ package struct SwiftFacts: Sendable {
   package var delegateAssignments: [DelegateAssignmentFact] = []
   package var backgroundTasks: [BackgroundTaskFact] = []
   package var taskHandlers: [TaskHandlerFact] = []
+  package var taskRequests: [TaskRequestFact] = []
   package var windows: [WindowFact] = []
   package var windowUses: [WindowUseFact] = []
   /// Types that declare a stored `window` property.

@@ -23,9 +23,49 @@ import TestSupport
     let battery = CheckBattery.scenarios(for: report)
     #expect(battery.run.filter { $0.template == "background_refresh" }.map(\.locals) == [
       [CheckBattery.Local(name: "taskIdentifier", value: "com.example.notes.refresh")],
-      [CheckBattery.Local(name: "taskIdentifier", value: "com.example.notes.cleanup")],
     ])
-    #expect(battery.notRun.first == "background refresh com.example.notes.sync: not run, no registration of it was found")
+    #expect(battery.notRun.prefix(2) == [
+      "background refresh com.example.notes.cleanup: not run, only 1 refresh request is pending at once, and the mirror submits \"com.example.notes.refresh\"'s",
+      "background refresh com.example.notes.sync: not run, no registration of it was found",
+    ])
+  }
+
+  /// Each identifier gets the kind of request the Swift makes, within iOS's pending limits, and
+  /// one registered in both branches of an `#if` is registered once.
+  @Test func theMirrorSubmitsWhatTheSwiftMakesAndRegistersEachIdentifierOnce() throws {
+    let root = temporaryPath("appscan-requests", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+      #if DEBUG
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { $0.setTaskCompleted(success: true) }
+      #else
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { $0.setTaskCompleted(success: true) }
+      #endif
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.prune", using: nil) { $0.setTaskCompleted(success: true) }
+          return true
+        }
+
+        func schedule() {
+          try? BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: "com.example.prune"))
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    try "<plist><dict><key>BGTaskSchedulerPermittedIdentifiers</key><array><string>com.example.sync</string><string>com.example.prune</string><string>com.example.sync</string></array></dict></plist>"
+      .write(toFile: root + "/Info.plist", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    let app = LuaAppWriter(report: report, name: "App", root: root).app
+    #expect(app.components(separatedBy: "BGTaskScheduler:register(\"com.example.sync\"").count == 2)
+    #expect(app.contains("BGTaskScheduler:submit { id = \"com.example.sync\", kind = \"refresh\" }"))
+    #expect(app.contains("BGTaskScheduler:submit { id = \"com.example.prune\", kind = \"processing\" }"))
+    #expect(app.contains("registers com.example.sync as AppDelegate.swift:8 does: mirrored once"))
+    #expect(CheckBattery.scenarios(for: report).run.filter { $0.template == "background_refresh" }.map(\.name)
+      == ["background refresh com.example.sync", "background processing com.example.prune"])
   }
 
   /// A scene app's URL handler is the scene delegate's; with only the app delegate's, the battery

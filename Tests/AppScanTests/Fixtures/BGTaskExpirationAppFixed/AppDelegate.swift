@@ -18,4 +18,11 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
     task.expirationHandler = { task.setTaskCompleted(success: false) }
     FeedStore.shared.prune { task.setTaskCompleted(success: $0) }
   }
+
+  func scheduleBackgroundWork() {
+    try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.feeds.refresh"))
+    let prune = BGProcessingTaskRequest(identifier: "com.example.feeds.prune")
+    prune.requiresExternalPower = true
+    try? BGTaskScheduler.shared.submit(prune)
+  }
 }

@@ -22,15 +22,14 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   -- deferred by DispatchQueue.main.async: runs after the handler returns
   after(0, function()
     BGTaskScheduler:register("com.example.inbox.refresh", launchHandler)
-    -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+    -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
     BGTaskScheduler:submit { id = "com.example.inbox.refresh", kind = "refresh" }
   end)
   -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:21
   -- deferred by perform(_:with:afterDelay:): runs after the handler returns
   after(0, function()
     BGTaskScheduler:register("com.example.inbox.cleanup", launchHandler)
-    -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
-    BGTaskScheduler:submit { id = "com.example.inbox.cleanup", kind = "refresh" }
+    -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.inbox.refresh"'s
   end)
   -- the notification delegate is set at Inbox/AppDelegate.swift:14
   -- deferred by Task: runs after the handler returns

@@ -15,12 +15,11 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:14
   BGTaskScheduler:register("com.example.notes.refresh", launchHandler)
-  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+  -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
   BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
   BGTaskScheduler:register("com.example.notes.cleanup", launchHandler)
-  -- a request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
-  BGTaskScheduler:submit { id = "com.example.notes.cleanup", kind = "refresh" }
+  -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.notes.refresh"'s
   return true
 end
 
