@@ -71,7 +71,7 @@ package enum CheckBattery {
     for link in links {
       guard let handler = link.handler else { notRun.append("\(link.name): not run, \(link.missing)"); continue }
       run.append(Scenario(template: link.template, name: link.name, fileName: link.template + ".lua",
-                          locals: [Local(name: "handler", value: handler.key)]))
+                          locals: [Local(name: "handler", value: qualified(handler))]))
     }
     return (run, notRun)
   }
@@ -85,6 +85,12 @@ package enum CheckBattery {
     ]
     lines += scenario.locals.map { "local \($0.name) = \(LuaStringLiteral.quote($0.value))" }
     return lines.joined(separator: "\n") + "\n\n" + template + (template.hasSuffix("\n") ? "" : "\n")
+  }
+
+  /// `AppDelegate.continueUserActivity`: the delegate that implements it, so that a key both
+  /// delegates share is not met by the other's delivery.
+  private static func qualified(_ callback: Callback) -> String {
+    (callback.receiver == .sceneDelegate ? "SceneDelegate." : "AppDelegate.") + callback.key
   }
 
   private static func implements(_ report: ScanReport, _ callback: Callback) -> Bool {

@@ -86,8 +86,8 @@ import TestSupport
     let report = try AppScanner.scan([root]).apps[0]
     #expect(report.scenes)
     let links = CheckBattery.scenarios(for: report).run.filter { ["open_url", "universal_link"].contains($0.template) }
-    #expect(links.map(\.locals) == [[CheckBattery.Local(name: "handler", value: "openURLContexts")],
-                                    [CheckBattery.Local(name: "handler", value: "continueUserActivity")]])
+    #expect(links.map(\.locals) == [[CheckBattery.Local(name: "handler", value: "SceneDelegate.openURLContexts")],
+                                    [CheckBattery.Local(name: "handler", value: "AppDelegate.continueUserActivity")]])
   }
 
   /// The scenario line names the app and the scenes; a value from the Swift reaches Lua escaped.

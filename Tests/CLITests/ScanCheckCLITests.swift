@@ -99,6 +99,24 @@ import TestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
   }
 
+  /// A scene app whose only activity handler is the app delegate's: UIKit calls the scene
+  /// delegate's, so the universal-link cases fail. A key both delegates share
+  /// (`continueUserActivity`) is matched by the delegate that implements it.
+  @Test func aUniversalLinkHandledOnlyByTheAppDelegateOfASceneAppFails() throws {
+    var app = Self.cleanApp
+    app["Clean/SceneDelegate.swift"] = app["Clean/SceneDelegate.swift"]!.replacingOccurrences(
+      of: "  func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {}\n", with: "")
+    app["Clean/AppDelegate.swift"] = app["Clean/AppDelegate.swift"]!.replacingOccurrences(
+      of: "  func userNotificationCenter",
+      with: "  func application(_ application: UIApplication, continue userActivity: NSUserActivity, restorationHandler: @escaping ([UIUserActivityRestoring]?) -> Void) -> Bool { true }\n\n  func userNotificationCenter")
+    let dir = try scriptFolder("scan-check-link", app)
+    let r = try lifesim(["scan", "Clean", "--check", "--ios", "26", "--sdk", "26"], cwd: dir)
+    #expect(r.status == 1)
+    let lines = r.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("✘ universal link [iOS 26, SDK 26]: expect_calls: covered launch() at line 6 through universal_link(\"https://lifesim-check.example/link\") at line 9: expected calls AppDelegate.continueUserActivity; got none  (check/universal_link.lua:10)"), "\(r.out)")
+    #expect(lines.last == "10 cases: 9 passed, 1 failed, 0 skipped, 0 errors (virtual time 1030.00 s).")
+  }
+
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
   @Test func theMatrixIsTheUsers() throws {
     let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)
