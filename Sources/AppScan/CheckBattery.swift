@@ -33,7 +33,7 @@ package enum CheckBattery {
   /// The battery's templates, in the order their scenarios run.
   package static let templates = [
     "cold_launch", "home_and_return", "lock", "memory_kill", "force_quit", "background_refresh",
-    "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link",
+    "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link", "background_fetch",
   ]
 
   /// The scenarios that run for the app, and one line for each that does not, with why.
@@ -72,6 +72,12 @@ package enum CheckBattery {
       guard let handler = link.handler else { notRun.append("\(link.name): not run, \(link.missing)"); continue }
       run.append(Scenario(template: link.template, name: link.name, fileName: link.template + ".lua",
                           locals: [Local(name: "handler", value: qualified(handler))]))
+    }
+    // Legacy background fetch, for an app that still implements it (none is listed as not run:
+    // an app without it has nothing to miss).
+    if implements(report, .performFetchWithCompletionHandler) {
+      run.append(Scenario(template: "background_fetch", name: "background fetch", fileName: "background_fetch.lua",
+                          locals: [Local(name: "handler", value: qualified(.performFetchWithCompletionHandler))]))
     }
     return (run, notRun)
   }

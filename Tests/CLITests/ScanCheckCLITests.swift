@@ -117,6 +117,18 @@ import TestSupport
     #expect(lines.last == "10 cases: 9 passed, 1 failed, 0 skipped, 0 errors (virtual time 1030.00 s).")
   }
 
+  /// Legacy background fetch in an app that lists BGTask identifiers: the scan's
+  /// legacy_fetch_disabled, and the run where iOS 17 never calls the fetch handler.
+  @Test func legacyFetchWithBGTaskIdentifiersIsNeverDelivered() throws {
+    let r = try lifesim(["scan", "LegacyFetchApp", "--check", "--ios", "17", "--sdk", "26"], cwd: fixtures)
+    #expect(r.status == 1)
+    let lines = r.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("✘ background fetch [iOS 17, SDK 26]: expect_calls: covered launch() at line 6 through background_launch(\"fetch\") at line 9: expected calls AppDelegate.performFetchWithCompletionHandler; got none  (check/background_fetch.lua:10)"), "\(r.out)")
+    let fixed = try lifesim(["scan", "LegacyFetchAppFixed", "--check", "--ios", "17", "--sdk", "26"], cwd: fixtures)
+    #expect(fixed.status == 0)
+    #expect(!fixed.out.contains("background fetch"))
+  }
+
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
   @Test func theMatrixIsTheUsers() throws {
     let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)
