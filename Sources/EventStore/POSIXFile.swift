@@ -76,6 +76,23 @@ package enum POSIXFile {
     }
   }
 
+  /// The file's first `count` bytes (fewer when it is shorter); nil when it cannot be opened or
+  /// read (the C functions `open` and `read`).
+  package static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
+    precondition(count >= 0 && count <= 1 << 20, "a prefix is a header, not a file")
+    guard case let .success(fd) = openForReading(path) else { return nil }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let result = bytes.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress! + filled, count: count - filled) }
+      guard case let .success(n) = result else { return nil }
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes[0..<filled])
+  }
+
   /// Forces written data to the disk (the C function `fsync`).
   package static func sync(_ fd: Int32) -> Int32? { fsync(fd) == 0 ? nil : errno }
 

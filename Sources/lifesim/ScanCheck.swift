@@ -66,10 +66,11 @@ struct ScanCheck {
     return (files, battery.notRun)
   }
 
-  /// Runs every scenario in `folder` on the matrix, each case on a worker thread of this process.
-  func run(_ folder: String, notRun: [String]) throws(ScanTrouble) -> Outcome {
+  /// Runs the battery's scenario files (those this emit wrote: nothing else in their folder) on
+  /// the matrix, each case on a worker thread of this process.
+  func run(_ files: [String], notRun: [String]) throws(ScanTrouble) -> Outcome {
     let discovery: Discovery
-    do { discovery = try ScenarioDiscovery.find([folder], filter: nil) } catch { throw ScanTrouble(error.message) }
+    do { discovery = try ScenarioDiscovery.find(files, filter: nil) } catch { throw ScanTrouble(error.message) }
     let cases = SuitePlan.cases(discovery.scenarios, profiles: ios, scenesBoth: false, sdks: sdks.map(Optional.some), shard: nil)
     var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: ModuleSearchPath.folders(libs: []),
                               wallLimitSeconds: WallClock.defaultLimitSeconds, reproduceOptions: [])

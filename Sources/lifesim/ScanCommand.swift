@@ -110,7 +110,7 @@ struct Scan: ParsableCommand {
     let checker = try matrix()
     var outcome: ScanCheck.Outcome?
     if check, let folder = emitApp ?? temporary {
-      do { outcome = try checker.run(folder + "/" + ScanEmit.batteryFolder, notRun: battery.notRun) } catch {
+      do { outcome = try checker.run(battery.files.map { folder + "/" + ScanEmit.batteryFolder + "/" + $0.0 }, notRun: battery.notRun) } catch {
         Terminal.error(error.description)
         throw ExitCode(Status.trouble)
       }

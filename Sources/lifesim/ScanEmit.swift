@@ -22,6 +22,7 @@ enum ScanEmit {
         return .failure(ScanTrouble("\(folder): cannot create the folder: \(POSIXFile.describe(error.code))"))
       }
     }
+    if !battery.isEmpty { removeStaleBattery(in: directory + "/" + batteryFolder, keeping: Set(battery.map(\.0))) }
     // Every file is checked before any is written (a link that leads nowhere is there too).
     for (path, _) in files where !force && POSIXFile.existsWithoutFollowing(path) {
       return .failure(ScanTrouble("\(path): already exists; --emit-app writes nothing over existing files without --force"))
@@ -40,5 +41,20 @@ enum ScanEmit {
       return .failure(ScanTrouble("\(error)"))
     }
     return .success(files.map(\.0))
+  }
+
+  /// The first line of every scenario the battery writes.
+  static let batteryHeader = "-- Written by `lifesim scan --check` from its battery"
+
+  /// Removes the battery's scenarios an earlier emit wrote into `folder` that this one does not
+  /// (an app that no longer registers a task): a file is the battery's only when it opens with
+  /// its header, and no other file is touched.
+  private static func removeStaleBattery(in folder: String, keeping: Set<String>) {
+    for name in POSIXFile.directoryEntries(folder) ?? [] where name.hasSuffix(".lua") && !keeping.contains(name) {
+      let path = folder + "/" + name
+      guard POSIXFile.isRegularFile(path), let bytes = POSIXFile.readPrefix(path, count: batteryHeader.utf8.count),
+            bytes.elementsEqual(batteryHeader.utf8) else { continue }
+      if POSIXFile.remove(path) == nil { Terminal.errorLine(TerminalText.visible("removed \(path): a battery scenario this emit does not write")) }
+    }
   }
 }

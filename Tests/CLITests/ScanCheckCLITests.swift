@@ -129,6 +129,27 @@ import TestSupport
     #expect(!fixed.out.contains("background fetch"))
   }
 
+  /// A second emit into the same folder runs only what it wrote: the battery scenario the first
+  /// wrote for a task the app no longer registers is removed, and a file of the user's there is
+  /// neither run nor removed.
+  @Test func aSecondEmitRunsOnlyWhatItWroteAndKeepsTheUsersFiles() throws {
+    let dir = try scriptFolder("scan-check-stale", Self.cleanApp)
+    let first = try lifesim(["scan", "Clean", "--check", "--ios", "26", "--sdk", "26", "--emit-app", "out"], cwd: dir)
+    #expect(first.status == 0, "\(first.out)\(first.err)")
+    #expect(FileManager.default.fileExists(atPath: dir + "/out/check/background_refresh_1.lua"))
+    try "scenario { name = \"mine\", app = \"../app.lua\" }\nlaunch()\nexpect_state(\"not_running\")\n"
+      .write(toFile: dir + "/out/check/mine.lua", atomically: false, encoding: .utf8)
+    var app = Self.cleanApp
+    app["Clean/AppDelegate.swift"] = app["Clean/AppDelegate.swift"]!.replacingOccurrences(of: "com.example.clean.refresh", with: "com.example.clean.other")
+    for (name, text) in app { try text.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
+    let second = try lifesim(["scan", "Clean", "--check", "--ios", "26", "--sdk", "26", "--emit-app", "out", "--force"], cwd: dir)
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out/check/background_refresh_1.lua"))
+    #expect(FileManager.default.fileExists(atPath: dir + "/out/check/mine.lua"))
+    #expect(!second.out.contains("mine"), "\(second.out)")
+    #expect(second.err.contains("removed out/check/background_refresh_1.lua: a battery scenario this emit does not write"), "\(second.err)")
+    #expect(second.out.contains("- background refresh com.example.clean.refresh: not run, no registration of it was found"), "\(second.out)")
+  }
+
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
   @Test func theMatrixIsTheUsers() throws {
     let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)
