@@ -47,6 +47,10 @@ package struct LuaAppWriter {
 
   private var header: [String] {
     var declaration = "app { name = \(LuaStringLiteral.quote(name)), root = \(LuaStringLiteral.quote(rootController))"
+    // The project's deployment target, which gates the runtime's diagnostics as it gates the scan's.
+    if let minimum = report.minimumIOS, Profile.releases.last.map({ (2...$0).contains(minimum) }) == true {
+      declaration += ", minimumIOS = \(minimum)"
+    }
     if !report.permittedIdentifiers.isEmpty {
       declaration += ", bgTaskIdentifiers = {\n" + report.permittedIdentifiers.map { "  " + LuaStringLiteral.quote($0) + ",\n" }.joined() + "}"
     }

@@ -70,6 +70,14 @@ func jsonReport(_ report: ScanResult) -> String {
     #expect(app == (try String(contentsOfFile: "\(fixtures)/\(name)/expected-app.lua", encoding: .utf8)))
   }
 
+  /// The emitted app carries the project's deployment target, which gates the runtime's
+  /// handler_never_called as it gates the scan's.
+  @Test func theEmittedAppKeepsTheDeploymentTarget() throws {
+    let report = try AppScanner.scan([fixtures + "/ComputedIDsApp"]).apps[0]
+    let app = LuaAppWriter(report: report, name: report.target, root: fixtures + "/ComputedIDsApp").app
+    #expect(app.contains("app { name = \"Tasks\", root = \"Root\", minimumIOS = 15, bgTaskIdentifiers = {"))
+  }
+
   /// App source is hostile: an identifier, a type name and a path reach Lua only escaped.
   @Test func swiftTextReachesLuaEscaped() throws {
     let root = temporaryPath("appscan-lua", "Evil\nApp")
