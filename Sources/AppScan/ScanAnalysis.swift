@@ -16,6 +16,8 @@ struct ScanAnalysis {
   private let memo = ResolutionMemo()
   /// The selectors the app's own functions define outside `UIApplication`'s extensions.
   let ownSelectors: Set<String>
+  /// The base names of the app's own functions, delegate methods (`application…`, `scene…`) aside.
+  let ownBaseNames: Set<String>
 
   init(facts: SwiftFacts, report: ScanReport) {
     self.facts = facts
@@ -35,6 +37,9 @@ struct ScanAnalysis {
     bundleIdentifier = report.bundleIdentifier
     constantsByLastName = Dictionary(grouping: facts.constants) { String($0.qualifiedName.split(separator: ".").last ?? "") }
     ownSelectors = Set(facts.functions.filter { $0.owner != "UIApplication" }.map(\.selector))
+    ownBaseNames = Set(facts.functions.map(\.baseName).filter { name in
+      !["application", "scene", "windowScene", "userNotificationCenter"].contains { name.hasPrefix($0) }
+    })
     appDelegates = roles[.application]!
     let adaptorOwners = Set(facts.adaptors.compactMap(\.owner))
     swiftUIApps = Set(facts.types.filter { $0.conformances.contains("App") && ($0.isMain || adaptorOwners.contains($0.name)) }.map(\.name))
@@ -53,7 +58,8 @@ struct ScanAnalysis {
       for role in DelegateRole.allCases where roleTypes[role]!.contains(owner) {
         guard let selector = role.implementedSelector(function.selector, isAsync: function.isAsync) else { continue }
         report.methods.append(DelegateMethod(role: role, type: owner, selector: selector, place: function.place, condition: function.condition,
-                                             ignoresCompletion: function.ignoresCompletion, completionOpenExits: function.completionOpenExits))
+                                             ignoresCompletion: function.ignoresCompletion, completionOpenExits: function.completionOpenExits,
+                                             calls: ownCalls(function), connectionPayloads: function.connectionPayloads))
         let entry = EntryPoint(type: owner, selector: selector)
         let isLaunch = role == .application && SceneReplacements.launchSelectors.contains(selector)
         entries[index] = isLaunch ? .launch(entry) : (entries[index] ?? .late(entry))
@@ -113,6 +119,11 @@ struct ScanAnalysis {
     return uses.filter { use in
       use.function.map { SceneReplacements.replacement(for: facts.functions[$0].selector) == nil || !appDelegates.contains(use.owner ?? "") } ?? true
     }.map(\.place)
+  }
+
+  /// The functions of the app's own a function calls, by base name (what a migration must keep).
+  private func ownCalls(_ function: FunctionFact) -> Set<String> {
+    function.calls.union(function.deferredCalls.keys).filter { !$0.contains("(") && ownBaseNames.contains($0) }
   }
 
   /// UIKit's selectors for beginning a background task: Swift imports the nullable handler

@@ -13,6 +13,10 @@ package struct DelegateMethod: Sendable {
   package var ignoresCompletion = false
   /// Lines of the paths that leave without calling the completion handler (quick-action handlers).
   package var completionOpenExits: [Int] = []
+  /// What it calls, by name (`save`, `save(_:)`), as written.
+  package var calls: Set<String> = []
+  /// For `scene(_:willConnectTo:options:)`: the connection options' members it reads.
+  package var connectionPayloads: Set<String> = []
 }
 
 /// A BGTask registration with its identifier resolved and how it is reached.

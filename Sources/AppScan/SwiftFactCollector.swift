@@ -130,6 +130,10 @@ final class SwiftFactCollector: SyntaxVisitor {
       }
     }
     recordTaskFunction(node)
+    if facts.functions[functionStack.last!].selector == "scene(_:willConnectTo:options:)", let body = node.body,
+       let options = node.signature.parameterClause.parameters.last {
+      facts.functions[functionStack.last!].connectionPayloads = MemberUseFinder.members(of: (options.secondName ?? options.firstName).text, in: body)
+    }
     return .visitChildren
   }
   override func visitPost(_ node: FunctionDeclSyntax) { leaveFunction() }
@@ -305,6 +309,30 @@ final class SwiftFactCollector: SyntaxVisitor {
     if closureDefers.removeLast() { deferrals.removeLast() }
   }
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
+}
+
+/// The members a body reads of a name (`connectionOptions.urlContexts`), through optional chains too.
+final class MemberUseFinder: SyntaxVisitor {
+  private let name: String
+  private var members: Set<String> = []
+
+  static func members(of name: String, in body: CodeBlockSyntax) -> Set<String> {
+    let finder = MemberUseFinder(name)
+    finder.walk(body)
+    return finder.members
+  }
+
+  private init(_ name: String) {
+    self.name = name
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+    var base = node.base
+    if let optional = base?.as(OptionalChainingExprSyntax.self) { base = optional.expression }
+    if base?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { members.insert(node.declName.baseName.text) }
+    return .visitChildren
+  }
 }
 
 /// Whether a body names a value (a parameter) anywhere: a call, a capture, a hand-off.

@@ -30,6 +30,9 @@ package struct FunctionFact: Sendable {
   package var calls: Set<String> = []
   /// It takes a `completionHandler` and its body never names it: no path calls it.
   package var ignoresCompletion = false
+  /// For `scene(_:willConnectTo:options:)`: the members of the connection options it reads
+  /// (`urlContexts`, `userActivities`, `shortcutItem`, `notificationResponse`).
+  package var connectionPayloads: Set<String> = []
   /// For a quick-action handler: the lines of the paths that leave without calling its
   /// completion handler (nor handing it on).
   package var completionOpenExits: [Int] = []

@@ -25,6 +25,7 @@ struct Scan: ParsableCommand {
       Example:
         lifesim scan MyApp/
         lifesim scan . --target MyApp --format sarif > scan.sarif
+        lifesim scan --compare git:main .         # what the scene migration on this branch changed
       """)
   )
 
@@ -41,6 +42,9 @@ struct Scan: ParsableCommand {
 
   @Option(help: "Scan only this target (an Xcode target's name; without a project, the app's folder name as the report prints it).")
   var target: String?
+
+  @Flag(help: "Compare two trees, BEFORE and AFTER (folders, or git:REV for that revision of the git repository holding the current folder, read without touching the work tree): list what the migration changed in each app's lifecycle, regressions first. Exit 1 when a regression is found.")
+  var compare = false
 
   @Flag(help: "Also list what the scan looked at and did not follow (a call into code it does not have, a value handed on), with why: where it gave no finding rather than guess.")
   var explain = false
@@ -67,6 +71,12 @@ struct Scan: ParsableCommand {
   var sdk: String?
 
   func validate() throws {
+    if compare {
+      guard paths.count == 2 else { throw ValidationError("--compare takes two trees, BEFORE and AFTER (folders or git:REV), not \(paths.count)") }
+      if check || emitApp != nil || baseline != nil || explain {
+        throw ValidationError("--compare compares two trees; --check, --emit-app, --baseline and --explain go with a scan of one")
+      }
+    }
     if !check, ios != nil || sdk != nil { throw ValidationError("--ios and --sdk go with --check") }
     if check, !json, format == .sarif {
       throw ValidationError("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)")
@@ -86,6 +96,7 @@ struct Scan: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
+    if compare { return try ScanCompare(paths: paths, target: target, exclude: exclude, format: json ? .json : format).run() }
     let format = json ? .json : format
     if format == .json { JSONLines.begin("scan") }
     var result: ScanResult

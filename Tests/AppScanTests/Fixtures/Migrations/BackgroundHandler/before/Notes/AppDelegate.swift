@@ -1,0 +1,22 @@
+import BackgroundTasks
+import UIKit
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+  var window: UIWindow?
+
+  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    window = UIWindow(frame: UIScreen.main.bounds)
+    window?.rootViewController = NotesViewController()
+    window?.makeKeyAndVisible()
+    return true
+  }
+
+  func applicationDidEnterBackground(_ application: UIApplication) {
+    Store.shared.save()
+  }
+
+  func applicationWillEnterForeground(_ application: UIApplication) {
+    Sync.shared.reconnect()
+  }
+}

@@ -1,0 +1,15 @@
+import BackgroundTasks
+import UIKit
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+  var window: UIWindow?
+
+  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    Theme.apply()
+    window = UIWindow(frame: UIScreen.main.bounds)
+    window?.rootViewController = NotesViewController()
+    window?.makeKeyAndVisible()
+    return true
+  }
+}

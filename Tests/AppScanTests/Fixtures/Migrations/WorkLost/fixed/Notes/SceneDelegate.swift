@@ -1,0 +1,20 @@
+import UIKit
+
+class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+    guard let windowScene = scene as? UIWindowScene else { return }
+    window = UIWindow(windowScene: windowScene)
+    window?.rootViewController = NotesViewController()
+    window?.makeKeyAndVisible()
+  }
+
+  func sceneDidEnterBackground(_ scene: UIScene) {
+    Store.shared.save()
+  }
+
+  func sceneWillEnterForeground(_ scene: UIScene) {
+    Sync.shared.reconnect()
+  }
+}
