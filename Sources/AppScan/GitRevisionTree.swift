@@ -35,31 +35,68 @@ package struct GitRevisionTree {
   /// Removes the copy.
   package func remove() { try? FileManager.default.removeItem(atPath: temporary) }
 
-  /// `git archive COMMIT | tar -x -C folder`, without a shell.
+  /// The endings of the files a scan reads (and Objective-C, which it counts): only these are
+  /// read from git, so a revision's large assets are never unpacked.
+  static let readEndings = [".swift", ".plist", ".pbxproj", ".xcconfig", ".storyboard", ".m", ".mm"]
+
+  /// The most bytes read from one revision, as a scan reads at most.
+  static let maxTotalBytes = 512 << 20
+
+  /// Writes the revision's files a scan reads into `folder`: their names from `git ls-tree`,
+  /// their bytes from one `git cat-file --batch`, without a shell.
   private static func extract(_ commit: String, of top: String, into folder: String) throws(ScanTrouble) {
-    let archive = Process()
-    archive.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    archive.arguments = ["git", "-C", top, "archive", "--format=tar", commit]
-    let untar = Process()
-    untar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    untar.arguments = ["tar", "-x", "-C", folder]
-    let pipe = Pipe()
-    archive.standardOutput = pipe
-    untar.standardInput = pipe
-    archive.standardError = FileHandle.nullDevice
-    untar.standardError = FileHandle.nullDevice
-    do {
-      try untar.run()
-      try archive.run()
-      // Only the two children hold the pipe now: tar sees its end when git's output ends.
-      try? pipe.fileHandleForWriting.close()
-      try? pipe.fileHandleForReading.close()
-    } catch {
-      throw ScanTrouble("cannot run git or tar: \(error.localizedDescription)")
+    let listing = try git(["-C", top, "ls-tree", "-r", "-z", "--full-tree", commit], what: "cannot list \(commit) of \(top)")
+    var wanted: [(object: String, path: String)] = []
+    for entry in listing.split(separator: "\0") {
+      // `<mode> blob <object>\t<path>`: regular files only (no links, no submodules).
+      guard let tab = entry.firstIndex(of: "\t") else { continue }
+      let fields = entry[..<tab].split(separator: " ")
+      let path = String(entry[entry.index(after: tab)...])
+      guard fields.count == 3, fields[1] == "blob", fields[0] != "120000", readEndings.contains(where: path.hasSuffix),
+            !path.split(separator: "/").contains("..") else { continue }
+      wanted.append((String(fields[2]), path))
     }
-    archive.waitUntilExit()
-    untar.waitUntilExit()
-    guard archive.terminationStatus == 0, untar.terminationStatus == 0 else { throw ScanTrouble("git archive \(commit) of \(top) failed") }
+    let blobs = try catFile(wanted.map(\.object), in: top)
+    for ((_, path), bytes) in zip(wanted, blobs) {
+      let file = folder + "/" + path
+      try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      guard FileManager.default.createFile(atPath: file, contents: bytes) else { throw ScanTrouble("\(folder): cannot write \(path)") }
+    }
+  }
+
+  /// The bytes of each object, in order (`git cat-file --batch`); an object git cannot read is
+  /// empty (a shallow or partial clone may lack it).
+  private static func catFile(_ objects: [String], in top: String) throws(ScanTrouble) -> [Data] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "-C", top, "cat-file", "--batch"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { throw ScanTrouble("cannot run git: \(error.localizedDescription)") }
+    let requests = Data(objects.map { $0 + "\n" }.joined().utf8)
+    let writer = Thread {
+      input.fileHandleForWriting.write(requests)
+      try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard data.count <= maxTotalBytes else { throw ScanTrouble("\(top): the revision's files hold over \(maxTotalBytes >> 20) MiB") }
+    var blobs: [Data] = []
+    var index = data.startIndex
+    for _ in objects {
+      // `<object> blob <size>\n<bytes>\n`, or `<object> missing\n`.
+      guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+      let header = String(decoding: data[index..<newline], as: UTF8.self).split(separator: " ")
+      index = data.index(after: newline)
+      guard header.count == 3, let size = Int(header[2]), size >= 0, size <= data.endIndex - index else { blobs.append(Data()); continue }
+      blobs.append(data[index..<(index + size)])
+      index = min(data.endIndex, index + size + 1)
+    }
+    while blobs.count < objects.count { blobs.append(Data()) }
+    return blobs
   }
 
   /// What `git ARGUMENTS` prints; `what` is the trouble when it fails.

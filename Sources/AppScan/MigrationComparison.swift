@@ -51,22 +51,57 @@ package enum MigrationComparison {
     var seen: Set<String> = []
     for method in before.methods where method.role == .application && isCalled(method, in: before) && !payloadSelectors.contains(method.selector)
       && !method.selector.contains("ApplicationState") {
+      // An app that still supports iOS 12 keeps the method rightly there, but iOS 13 and later call the scene delegate's.
       guard let replacement = SceneReplacements.replacement(for: method.selector), seen.insert(method.selector).inserted,
-            after.scenes, !(after.minimumIOS.map { $0 < 13 } ?? false) else { continue }
+            after.scenes else { continue }
       let kept = after.methods.first { $0.role == .application && $0.selector == method.selector }
       guard let moved = after.methods.first(where: { $0.role == .scene && $0.selector == replacement }) else {
-        found.append(MigrationChange(kind: .handlerSilenced, regression: true, target: after.target, before: method.place, after: kept?.place,
-                                     message: "\(method.type).\(method.selector) was called before; in the scene app UIKit calls the scene delegate's \(replacement) instead, which AFTER does not implement"))
+        found += silenced(method, replacement: replacement, kept: kept, after: after)
         continue
       }
       found.append(MigrationChange(kind: .handlerSilenced, regression: false, target: after.target, before: method.place, after: moved.place,
                                    message: "\(method.type).\(method.selector) moved to \(moved.type).\(replacement)"))
-      for call in method.calls.subtracting(moved.calls).sorted() {
+      let reached = reachable(from: moved.calls, in: after.callGraph)
+      for call in method.calls.filter({ before.callGraph[$0] != nil }).subtracting(reached).sorted() {
         found.append(MigrationChange(kind: .workLost, regression: true, target: after.target, before: method.place, after: moved.place,
-                                     message: "\(method.type).\(method.selector) called \(call)(); \(moved.type).\(replacement), which replaces it, does not"))
+                                     message: "\(method.type).\(method.selector) called \(call)(); \(moved.type).\(replacement), which replaces it, does not, nor any function it calls"))
       }
     }
     return found
+  }
+
+  /// A handler whose replacement AFTER does not implement: nothing lost when it called nothing;
+  /// a move when every function it called is reached from one of AFTER's scene-delegate
+  /// methods (its work moved to another one), else a regression.
+  private static func silenced(_ method: DelegateMethod, replacement: String, kept: DelegateMethod?, after: ScanReport) -> [MigrationChange] {
+    let work = method.calls.subtracting(ignoredCalls)
+    guard !work.isEmpty else { return [] }
+    let sceneMethods = after.methods.filter { $0.role == .scene }
+    if let doer = sceneMethods.first(where: { work.isSubset(of: reachable(from: $0.calls, in: after.callGraph)) }) {
+      return [MigrationChange(kind: .handlerSilenced, regression: false, target: after.target, before: method.place, after: doer.place,
+                              message: "\(method.type).\(method.selector) is no longer called; its work (\(work.sorted().joined(separator: ", "))) now runs from \(doer.type).\(doer.selector)")]
+    }
+    return [MigrationChange(kind: .handlerSilenced, regression: true, target: after.target, before: method.place, after: kept?.place,
+                            message: "\(method.type).\(method.selector) was called before; in the scene app UIKit calls the scene delegate's \(replacement) instead\(onLaterIOS(after)), which AFTER does not implement, and no scene-delegate method does its work")]
+  }
+
+  /// For an app that still supports iOS 12, where the app delegate's method is still called.
+  static func onLaterIOS(_ report: ScanReport) -> String {
+    (report.minimumIOS.map { $0 < 13 } ?? false) ? " on iOS 13 and later (iOS 12, which the app still supports, calls it)" : ""
+  }
+
+  /// Calls that are no work of the app's: logging.
+  static let ignoredCalls: Set<String> = ["print", "debugPrint", "NSLog", "os_log", "log", "debug", "info"]
+
+  /// The names `start` calls and every name reached from them through the app's own functions,
+  /// at most 4,096 names.
+  static func reachable(from start: Set<String>, in graph: [String: Set<String>]) -> Set<String> {
+    var seen = start
+    var queue = Array(start)
+    while let name = queue.popLast(), seen.count < 4_096 {
+      for next in graph[name] ?? [] where seen.insert(next).inserted { queue.append(next) }
+    }
+    return seen
   }
 
   /// What each payload is, the handler that gets it while the app runs in either life cycle,
@@ -146,7 +181,7 @@ package enum MigrationComparison {
     let launch = after.methods.filter { $0.role == .application && SceneReplacements.launchSelectors.contains($0.selector) }
     let wasTwice = Set(before.methods.filter { $0.role == .scene && $0.selector == connect.selector }.flatMap(\.calls))
     return launch.flatMap { method in
-      method.calls.intersection(connect.calls).subtracting(wasTwice).sorted().map { call in
+      method.calls.intersection(connect.calls).subtracting(wasTwice).filter { after.callGraph[$0] != nil }.sorted().map { call in
         MigrationChange(kind: .workDuplicated, regression: true, target: after.target, before: nil, after: connect.place,
                         message: "\(call)() runs in both \(method.type).\(method.selector) and \(connect.type).\(connect.selector): once at launch, and again for every window")
       }

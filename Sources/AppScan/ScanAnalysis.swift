@@ -59,7 +59,7 @@ struct ScanAnalysis {
         guard let selector = role.implementedSelector(function.selector, isAsync: function.isAsync) else { continue }
         report.methods.append(DelegateMethod(role: role, type: owner, selector: selector, place: function.place, condition: function.condition,
                                              ignoresCompletion: function.ignoresCompletion, completionOpenExits: function.completionOpenExits,
-                                             calls: ownCalls(function), connectionPayloads: function.connectionPayloads))
+                                             calls: Self.baseCalls(function), connectionPayloads: function.connectionPayloads))
         let entry = EntryPoint(type: owner, selector: selector)
         let isLaunch = role == .application && SceneReplacements.launchSelectors.contains(selector)
         entries[index] = isLaunch ? .launch(entry) : (entries[index] ?? .late(entry))
@@ -77,6 +77,7 @@ struct ScanAnalysis {
       || report.sceneManifest.map { SceneAdoption.usesScenes(manifest: $0, hasConfigurationMethod: method) } ?? method
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
     report.appWindowReads = appWindowReads()
+    report.callGraph = ownCallGraph()
     report.taskHandlers = facts.taskHandlers
     for request in facts.taskRequests {
       guard let identifier = resolve(request.identifier), report.requestKinds[identifier] == nil else { continue }
@@ -121,9 +122,19 @@ struct ScanAnalysis {
     }.map(\.place)
   }
 
-  /// The functions of the app's own a function calls, by base name (what a migration must keep).
-  private func ownCalls(_ function: FunctionFact) -> Set<String> {
-    function.calls.union(function.deferredCalls.keys).filter { !$0.contains("(") && ownBaseNames.contains($0) }
+  /// What a function calls, by base name, now or deferred.
+  private static func baseCalls(_ function: FunctionFact) -> Set<String> {
+    function.calls.union(function.deferredCalls.keys).filter { !$0.contains("(") }
+  }
+
+  /// Each of the app's own functions (delegate methods aside), by base name, with what the
+  /// functions of that name call: how a comparison follows work moved into a helper.
+  private func ownCallGraph() -> [String: Set<String>] {
+    var graph: [String: Set<String>] = [:]
+    for function in facts.functions where ownBaseNames.contains(function.baseName) {
+      graph[function.baseName, default: []].formUnion(Self.baseCalls(function))
+    }
+    return graph
   }
 
   /// UIKit's selectors for beginning a background task: Swift imports the nullable handler

@@ -13,7 +13,7 @@ package struct DelegateMethod: Sendable {
   package var ignoresCompletion = false
   /// Lines of the paths that leave without calling the completion handler (quick-action handlers).
   package var completionOpenExits: [Int] = []
-  /// What it calls, by name (`save`, `save(_:)`), as written.
+  /// What it calls, by base name (`save`), as written.
   package var calls: Set<String> = []
   /// For `scene(_:willConnectTo:options:)`: the connection options' members it reads.
   package var connectionPayloads: Set<String> = []
@@ -106,6 +106,8 @@ package struct ScanReport: Sendable {
   package var notificationDelegate: DelegateAssignment?
   package var backgroundTasks: [BackgroundTask] = []
   package var windows: [WindowFact] = []
+  /// The app's own functions (delegate methods aside) by base name, with what they call.
+  package var callGraph: [String: Set<String>] = [:]
   /// Reads of the app delegate's `window` where no code sets it.
   package var appWindowReads: [SourcePlace] = []
   /// BGTask launch handlers: closures given to `register`, and functions that take a task.
