@@ -25,6 +25,38 @@ import TestSupport
     let ok = try runProcess(lint, [dir], cwd: repositoryRoot.path)
     #expect(ok.status == 0 && ok.out.isEmpty, "\(ok.out)")
   }
+
+  /// A function is counted from its `func` or `init` line to its closing brace whatever its
+  /// signature holds: a closure as a default argument or in an attribute is not its body, and a
+  /// signature may run over lines (`where`, effects, the brace alone). Each one below spans 71
+  /// lines but `fits`, which spans 70; the protocol's requirement has no body.
+  @Test func theLintCountsAFunctionWhateverItsSignatureHolds() throws {
+    let dir = temp("function-length-signatures")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    func function(_ signature: [String], bodyLines: Int) -> String {
+      (signature + Array(repeating: "    _ = 1", count: bodyLines) + ["  }"]).joined(separator: "\n")
+    }
+    let text = [
+      "protocol P {", "  func requirement(_ done: @escaping () -> Void)", "}", "struct S {",
+      function(["  func defaulted(done: @escaping () -> Void = {}) {"], bodyLines: 69),
+      function(["  @discardableResult", "  @MainActor func attributed<T>(_ t: T) -> Int where T: Equatable {"], bodyLines: 69),
+      function(["  init<T>(", "    a: T,", "    b: @escaping (T) -> Void = { _ in }", "  )", "    where T: Sendable", "  {"], bodyLines: 64),
+      function(["  @available(*, deprecated, message: \"{\") func attributeWithClosure(n: Int = [1].map { $0 }[0])",
+                "    async throws -> Int {"], bodyLines: 68),
+      function(["  func fits(_ f: () -> Void = {}) {"], bodyLines: 68),
+      "}", "",
+    ].joined(separator: "\n")
+    try text.write(toFile: dir + "/Signatures.swift", atomically: true, encoding: .utf8)
+    let r = try runProcess(lint, [dir], cwd: repositoryRoot.path)
+    #expect(r.status == 1)
+    #expect(r.out == """
+      \(dir)/Signatures.swift:5: func defaulted spans 71 lines (limit 70)
+      \(dir)/Signatures.swift:77: func attributed spans 71 lines (limit 70)
+      \(dir)/Signatures.swift:148: init spans 71 lines (limit 70)
+      \(dir)/Signatures.swift:219: func attributeWithClosure spans 71 lines (limit 70)
+
+      """, "\(r.out)")
+  }
 }
 
 /// The module boundaries the package promises: C's Lua API only in LuaRuntime, C's file
