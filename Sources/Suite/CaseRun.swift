@@ -164,17 +164,10 @@ enum CaseRun {
     "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")]"
   }
 
+  /// The command that runs case `c` again, quoted by `ShellCommand` as every reproduce line is.
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
-    (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
-      + (c.sdk.map { ["--sdk", "\($0)"] } ?? [])
-      + (options.strict ? ["--strict"] : []) + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
-  }
-
-  private static func shellQuoted(_ s: String) -> String {
-    let safe = s.utf8.allSatisfy { b in
-      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "/._-+,:@".utf8.contains(b)
-    }
-    return safe && !s.isEmpty ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    ShellCommand.line(["lifesim", "run", c.file.path, "--ios", "\(ios)"] + ShellCommand.seedWords(seed) + (c.sceneless ? ["--no-scenes"] : [])
+      + (c.sdk.map { ["--sdk", "\($0)"] } ?? []) + (options.strict ? ["--strict"] : []) + options.reproduceOptions)
   }
 }
 

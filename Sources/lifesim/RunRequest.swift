@@ -115,7 +115,7 @@ struct RunRequest: Equatable {
     if strict { words.append("--strict") }
     for folder in lib { words += ["--lib", folder] }
     if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
-    words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+    words += ShellCommand.seedWords(seed)
     let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
     return library + ShellCommand.line(words)
   }
