@@ -207,7 +207,7 @@ extension LuaAppWriter {
   package var scenarios: [(name: String, text: String)] {
     let head = { (title: String) in
       "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
-        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = 17, scenes = \(report.scenes), app = \"app.lua\" }\n\n"
+        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion), scenes = \(report.scenes), app = \"app.lua\" }\n\n"
     }
     return [
       ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),

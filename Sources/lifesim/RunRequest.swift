@@ -108,7 +108,7 @@ struct RunRequest: Equatable {
     if let app { words += ["--app", app] }
     if let ios { words += ["--ios", String(ios)] }
     if let sdk { words += ["--sdk", String(sdk)] }
-    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != Profile.defaultSDK(ios: profile.ios) {
+    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != IOSRelease.defaultSDK(ios: profile.ios) {
       words += ["--sdk", String(profile.sdk)]
     }
     if noScenes { words.append("--no-scenes") }

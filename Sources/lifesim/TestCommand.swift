@@ -147,7 +147,7 @@ struct Test: ParsableCommand {
       }
     }
     let axis = comparisonAxis
-    if axis == .profiles && profiles == nil { profiles = Profile.releases }
+    if axis == .profiles && profiles == nil { profiles = IOSRelease.versions }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
                                 sdks: axis?.sdkVariants ?? [nil], shard: try shard.map { try Shard(parsing: $0) })
     let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs ?? html.map { $0 + "/logs" }, keepPassing: keep == .all) }

@@ -97,6 +97,29 @@ import TestSupport
     #expect(imports == ["JSON"], "\(imports.sorted())")
   }
 
+  /// `IOSRelease` is the one place a release is named: no other file compares an iOS version
+  /// or an SDK with a literal (`ios >= 13`, `$0 < 26`, `13...26`), falls back to one (`?? 17`)
+  /// or writes one as a scenario's (`ios = 17`, `Profile(ios: 17)`). The knob table is the
+  /// exception: each knob's default per version is a row of its own (docs/model.md §13).
+  @Test func noLiteralReleaseCheckOutsideIOSRelease() throws {
+    let checks = [
+      #"\b(ios|sdk|iOS|SDK|minimumIOS|version)[A-Za-z_.]*\)?\s*(>=|<=|>|<|==|!=)\s*[0-9]{2}\b"#,
+      #"\b[0-9]{2}\s*(>=|<=|>|<|==|!=)\s*[A-Za-z_.]*(ios|sdk|IOS|SDK)\b"#, #"\$0\s*(>=|<=|>|<)\s*[0-9]{2}\b"#,
+      #"\?\?\s*[0-9]{2}\b"#, #"Profile\(ios:\s*[0-9]"#, #"\bios\s*=\s*[0-9]{2}\b"#, #"\b(1[2-9]|2[0-9])\s*\.\.[.<]\s*[0-9]"#,
+    ]
+    var offenders: [String] = []
+    for path in try swiftFiles(under: "Sources") where !path.hasSuffix("/Lifecycle/IOSRelease.swift") && !path.hasSuffix("/Lifecycle/Knobs.swift") {
+      for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+        if checks.contains(where: { line.range(of: $0, options: .regularExpression) != nil }) { offenders.append("\(path): \(line)") }
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+    // The checks find what they look for.
+    for written in ["if ios >= 13 {", "profile.sdk < 26", "{ $0 >= 15 }", "c.ios ?? 17", "Profile(ios: 17)", "scenario { ios = 17 }", "13...26"] {
+      #expect(checks.contains { written.range(of: $0, options: .regularExpression) != nil }, "\(written)")
+    }
+  }
+
   /// POSIXFile is the one place C file functions are called: a file that imports the C library
   /// (or Foundation) elsewhere calls none of them (a method of the same name is reached with `.`).
   @Test func cFileFunctionsAreCalledOnlyInPOSIXFile() throws {
