@@ -48,7 +48,7 @@ package struct LuaAppWriter {
   private var header: [String] {
     var declaration = "app { name = \(LuaStringLiteral.quote(name)), root = \(LuaStringLiteral.quote(rootController))"
     // The project's deployment target, which gates the runtime's diagnostics as it gates the scan's.
-    if let minimum = report.minimumIOS, Profile.releases.last.map({ (2...$0).contains(minimum) }) == true {
+    if let minimum = report.minimumIOS, (2...IOSRelease.latest.version).contains(minimum) {
       declaration += ", minimumIOS = \(minimum)"
     }
     if !report.permittedIdentifiers.isEmpty {
@@ -221,7 +221,7 @@ extension LuaAppWriter {
   package var scenarios: [(name: String, text: String)] {
     let head = { (title: String) in
       "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
-        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = 17, scenes = \(report.scenes), app = \"app.lua\" }\n\n"
+        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion), scenes = \(report.scenes), app = \"app.lua\" }\n\n"
     }
     return [
       ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),

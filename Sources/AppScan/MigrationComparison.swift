@@ -34,7 +34,7 @@ package enum MigrationComparison {
   /// method has a scene replacement and the app no longer supports iOS 12.
   static func isCalled(_ method: DelegateMethod, in report: ScanReport) -> Bool {
     method.role != .application || !report.scenes || SceneReplacements.replacement(for: method.selector) == nil
-      || (report.minimumIOS.map { $0 < 13 } ?? false)
+      || (report.minimumIOS.map { !IOSRelease.hasScenes($0) } ?? false)
   }
 
   /// The selectors whose loss is a lost payload (`payloads`), not a silenced handler.
@@ -87,7 +87,8 @@ package enum MigrationComparison {
 
   /// For an app that still supports iOS 12, where the app delegate's method is still called.
   static func onLaterIOS(_ report: ScanReport) -> String {
-    (report.minimumIOS.map { $0 < 13 } ?? false) ? " on iOS 13 and later (iOS 12, which the app still supports, calls it)" : ""
+    guard let minimum = report.minimumIOS, !IOSRelease.hasScenes(minimum) else { return "" }
+    return " on iOS \(IOSRelease.firstWithScenes) and later (iOS \(minimum), which the app still supports, calls it)"
   }
 
   /// Calls that are no work of the app's: logging.

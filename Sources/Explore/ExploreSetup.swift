@@ -96,12 +96,10 @@ struct ExploreSetup: @unchecked Sendable {
     var modules: [EmbeddedScript] = []
     try loader.modules(requiredBy: appSource, path: appPath, side: .app, into: &modules)
     self.modules = modules
-    let ios = options.ios ?? declaration.ios ?? 17
-    guard Profile.releases.contains(ios) else {
-      throw ScriptError("ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-    }
-    let scenes = options.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
-    if scenes, ios < 13 { throw ScriptError("scenes need iOS 13 or later (ios = \(ios))") }
+    let ios = options.ios ?? declaration.ios ?? IOSRelease.defaultVersion
+    do throws(IOSRelease.Refusal) { _ = try IOSRelease(ios, "ios") } catch { throw ScriptError(error.description) }
+    let scenes = options.scenes == false ? false : (declaration.scenes ?? IOSRelease.hasScenes(ios))
+    if scenes, !IOSRelease.hasScenes(ios) { throw ScriptError("scenes need iOS \(IOSRelease.firstWithScenes) or later (ios = \(ios))") }
     var profile = Profile(ios: ios, scenes: scenes, sdk: options.sdk)
     seed = options.seed ?? declaration.seed ?? 1
     steps = options.steps ?? declaration.steps ?? ExploreOptions.defaultSteps

@@ -25,9 +25,9 @@ extension Callback {
     case .updateProperties: return profile.updateProperties
     case .launchHandler: return profile.bgTaskScheduler
     // A new window's request fails only where the app cannot have a second scene (S-multi).
-    case .sceneRequestErrorHandler: return profile.ios >= 13 && !(profile.device == .ipad && profile.scenes && profile.multipleScenes)
+    case .sceneRequestErrorHandler: return IOSRelease.hasScenes(profile.ios) && !(profile.device == .ipad && profile.scenes && profile.multipleScenes)
     case .shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState:
-      return legacyRestoration && profile.ios >= 13
+      return legacyRestoration && profile.ios >= IOSRelease.firstWithSecureRestoration
     case .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
          .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath, .encodeRestorableState,
          .decodeRestorableState, .applicationFinishedRestoringState:

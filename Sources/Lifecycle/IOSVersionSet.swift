@@ -13,32 +13,32 @@ public struct IOSVersionSet: Sendable, Equatable {
     for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
       let item = raw.trimmingSpaces
       if item == "all" {
-        ranges.append(Profile.releases[0]...Profile.releases[Profile.releases.count - 1])
+        ranges.append(IOSRelease.versions[0]...IOSRelease.latest.version)
         continue
       }
       let ends = item.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingSpaces) }
       guard (1...2).contains(ends.count), let low = ends[0], let high = ends[ends.count - 1] else {
-        throw ScenarioError("\"\(item)\" is not a release (\(Profile.releasesText)), a range such as 13-17, or all")
+        throw ScenarioError("\"\(item)\" is not a release (\(IOSRelease.text)), a range such as 13-17, or all")
       }
-      if ends.count == 1, !Profile.releases.contains(low) {
-        throw ScenarioError("\"\(item)\": iOS versions are \(Profile.releasesText)")
+      if ends.count == 1, !IOSRelease.versions.contains(low) {
+        throw ScenarioError("\"\(item)\": iOS versions are \(IOSRelease.text)")
       }
-      guard Profile.iosRange.contains(low), Profile.iosRange.contains(high) else {
-        throw ScenarioError("\"\(item)\": iOS versions are \(Profile.releasesText)")
+      guard IOSRelease.headerVersions.contains(low), IOSRelease.headerVersions.contains(high) else {
+        throw ScenarioError("\"\(item)\": iOS versions are \(IOSRelease.text)")
       }
       guard low <= high else { throw ScenarioError("\"\(item)\": the range is empty (\(low) > \(high))") }
       ranges.append(low...high)
     }
     self.ranges = ranges
     self.text = text
-    if profiles.isEmpty { throw ScenarioError("\"\(text)\" names no iOS release (\(Profile.releasesText))") }
+    if profiles.isEmpty { throw ScenarioError("\"\(text)\" names no iOS release (\(IOSRelease.text))") }
   }
 
   /// Whether `ios` is in the set.
   public func contains(_ ios: Int) -> Bool { ranges.contains { $0.contains(ios) } }
 
   /// The releases in the set, oldest first, each once.
-  public var profiles: [Int] { Profile.releases.filter(contains) }
+  public var profiles: [Int] { IOSRelease.versions.filter(contains) }
 }
 
 private extension Substring {

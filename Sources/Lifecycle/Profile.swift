@@ -109,37 +109,24 @@ public struct Profile: Equatable, Sendable {
 
   /// BGContinuedProcessingTask exists (iOS 26, S136): `submit{ kind = "continued" }`, `cancel_task`.
   /// A rule of the version, not a knob: no log before it could have used one.
-  public var continuedProcessingTasks: Bool { ios >= 26 }
+  public var continuedProcessingTasks: Bool { ios >= IOSRelease.firstWithContinuedProcessing }
 
-  /// The defaults for iOS `ios` and an app built with `sdk`: `ios` any of `iosRange`, which a
-  /// log header may name; a scenario may ask only for one of `releases` (12 to 18, 26, or 27).
-  /// `scenes` defaults to `ios >= 13`, `sdk` to `defaultSDK(ios:)`; `sdk` is one of `releases`.
-  public init(ios: Int = Profile.defaultIOS, scenes: Bool? = nil, sdk: Int? = nil) {
-    precondition(Self.iosRange.contains(ios), "ios out of range")
-    precondition(sdk.map(Self.releases.contains) ?? true, "sdk out of range")
+  /// The defaults for iOS `ios` and an app built with `sdk`: `ios` any of
+  /// `IOSRelease.headerVersions`, which a log header may name; a scenario may ask only for a
+  /// release (`IOSRelease.versions`). `scenes` defaults to whether the release has them, `sdk` to
+  /// `IOSRelease.defaultSDK(ios:)`; `sdk` is a release.
+  public init(ios: Int = IOSRelease.defaultVersion, scenes: Bool? = nil, sdk: Int? = nil) {
+    precondition(IOSRelease.headerVersions.contains(ios), "ios out of range")
+    precondition(sdk.map(IOSRelease.versions.contains) ?? true, "sdk out of range")
     self.ios = ios
-    self.scenes = scenes ?? (ios >= 13)
-    self.sdk = sdk ?? Self.defaultSDK(ios: ios)
+    self.scenes = scenes ?? IOSRelease.hasScenes(ios)
+    self.sdk = sdk ?? IOSRelease.defaultSDK(ios: ios)
     for knob in Self.knobs {
       guard knob.write(&self, knob.defaultValue(ios, self.sdk)) else {
         preconditionFailure("knob \(knob.name): its default does not fit its field")
       }
     }
   }
-
-  /// The versions a log header may name (older lifesim versions accepted any of these).
-  public static let iosRange = 12...27
-  /// The iOS version of a run that names none.
-  public static let defaultIOS = 17
-  /// The iOS releases a new run may use, and the SDKs an app may be built with: 12 to 18,
-  /// then 26 and 27 (Apple skipped 19–25).
-  public static let releases = [12, 13, 14, 15, 16, 17, 18, 26, 27]
-  /// "12 to 18, 26, or 27": the releases as an error message names them.
-  public static let releasesText = "12 to 18, 26, or 27"
-
-  /// The SDK of an app that declares none: 26 (the SDK the App Store takes until April 2027),
-  /// or the run's iOS if that is older (an app built for the device it runs on).
-  public static func defaultSDK(ios: Int) -> Int { min(26, ios) }
 
   // MARK: - Knobs by name
 
@@ -176,7 +163,8 @@ public struct Profile: Equatable, Sendable {
   /// older, the default SDK), and so is a knob at the value its absence reads as
   /// (`KnobSpec.omittedAtMissingValue`): those runs' logs keep the bytes they always had.
   public var json: JSONValue {
-    let sdkField: [(String, JSONValue)] = ios <= 26 && sdk == Self.defaultSDK(ios: ios) ? [] : [("sdk", .int(Int64(sdk)))]
+    let sdkField: [(String, JSONValue)] = ios < IOSRelease.firstRecordingSDK && sdk == IOSRelease.defaultSDK(ios: ios)
+      ? [] : [("sdk", .int(Int64(sdk)))]
     let knobFields = Self.knobs.compactMap { knob -> (String, JSONValue)? in
       let value = knob.read(self)
       return knob.omittedAtMissingValue && value == knob.valueWhenMissing ? nil : (knob.recordKey, value)
@@ -201,7 +189,7 @@ public struct Profile: Equatable, Sendable {
   /// the value its absence reads as: the SDK (the default for the recorded iOS) and the knobs
   /// recorded only when set. Nil for any other key: its absence means nothing is known.
   public static func implicitValue(of key: String, in record: JSONValue) -> JSONValue? {
-    if key == "sdk" { return record["ios"]?.intValue.map { .int(Int64(defaultSDK(ios: Int(clamping: $0)))) } }
+    if key == "sdk" { return record["ios"]?.intValue.map { .int(Int64(IOSRelease.defaultSDK(ios: Int(clamping: $0)))) } }
     return knobs.first { $0.recordKey == key && $0.omittedAtMissingValue }?.valueWhenMissing
   }
 
@@ -209,14 +197,15 @@ public struct Profile: Equatable, Sendable {
   /// that reproduces how the log was written (`KnobSpec.valueWhenMissing`).
   public init(json: JSONValue) throws(KnobError) {
     guard let ios = json["ios"]?.intValue.map({ Int($0) }) else { throw KnobError(description: "profile: missing ios") }
-    guard Self.iosRange.contains(ios) else {
-      throw KnobError(description: "profile: ios is \(ios), outside its range \(Self.iosRange.lowerBound)…\(Self.iosRange.upperBound)")
+    let versions = IOSRelease.headerVersions
+    guard versions.contains(ios) else {
+      throw KnobError(description: "profile: ios is \(ios), outside its range \(versions.lowerBound)…\(versions.upperBound)")
     }
     guard let scenes = json["scenes"]?.boolValue else { throw KnobError(description: "profile: missing scenes") }
-    guard !scenes || ios >= 13 else { throw KnobError(description: "profile: scenes is true on iOS \(ios), which has none") }
+    guard !scenes || IOSRelease.hasScenes(ios) else { throw KnobError(description: "profile: scenes is true on iOS \(ios), which has none") }
     let sdk = try json["sdk"].map { value throws(KnobError) in
-      guard let sdk = value.intValue.map({ Int($0) }), Self.releases.contains(sdk) else {
-        throw KnobError(description: "profile: sdk must be one of \(Self.releasesText)")
+      guard let sdk = value.intValue.map({ Int(clamping: $0) }), IOSRelease.versions.contains(sdk) else {
+        throw KnobError(description: IOSRelease.Refusal("profile: sdk", shown: value.canonicalText, as: .sdk).description)
       }
       return sdk
     }
@@ -242,7 +231,7 @@ extension Profile {
   /// Why an iPad run is impossible on this profile (iOS before 13 or no scenes), or nil.
   public var deviceProblem: String? {
     guard device == .ipad else { return nil }
-    if ios < 13 { return "device \"ipad\" needs iOS 13 or later (ios = \(ios))" }
+    if !IOSRelease.hasScenes(ios) { return "device \"ipad\" needs iOS \(IOSRelease.firstWithScenes) or later (ios = \(ios))" }
     if !scenes { return "device \"ipad\" needs scenes (scenes = false)" }
     return nil
   }

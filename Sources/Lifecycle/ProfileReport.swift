@@ -31,20 +31,20 @@ public struct ProfileReport: Sendable {
   public let previousScenes: Bool?
   public let rows: [Row]
 
-  /// The report for `ios` (one of `Profile.releases`) and an app built with `sdk` (nil: the
+  /// The report for `ios` (a release) and an app built with `sdk` (nil: the
   /// version's default); `scenes` nil: the version's default. The previous release is compared
   /// with the same choice of scenes and SDK. An iPad needs iOS 13 and scenes.
   public init(ios: Int, scenes: Bool?, sdk: Int? = nil, device: Profile.Device = .iphone) throws(ScenarioError) {
-    guard Profile.releases.contains(ios) else {
-      throw ScenarioError("iOS \(ios) is not a release lifesim models (\(Profile.releasesText))")
-    }
-    if let sdk, !Profile.releases.contains(sdk) {
-      throw ScenarioError("SDK \(sdk) is not a release lifesim models (\(Profile.releasesText))")
+    do throws(IOSRelease.Refusal) {
+      _ = try IOSRelease(ios, "ios")
+      if let sdk { _ = try IOSRelease(sdk, "sdk", as: .sdk) }
+    } catch {
+      throw ScenarioError(error.description)
     }
     var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
     profile.device = device
     if let problem = profile.deviceProblem { throw ScenarioError(problem) }
-    let before = Profile.releases.last { $0 < ios }.map { Profile(ios: $0, scenes: scenes == false ? false : nil, sdk: sdk) }
+    let before = IOSRelease.versions.last { $0 < ios }.map { Profile(ios: $0, scenes: scenes == false ? false : nil, sdk: sdk) }
     self.ios = ios
     self.scenes = profile.scenes
     self.sdk = profile.sdk
@@ -65,8 +65,8 @@ public struct ProfileReport: Sendable {
 
   /// docs/model.md's table of defaults per release: a row per knob, a column per release.
   public static func releaseTable() -> [String] {
-    let profiles = Profile.releases.map { Profile(ios: $0) }
-    let head = "| knob | " + Profile.releases.map { "iOS \($0)" }.joined(separator: " | ") + " |"
+    let profiles = IOSRelease.versions.map { Profile(ios: $0) }
+    let head = "| knob | " + IOSRelease.versions.map { "iOS \($0)" }.joined(separator: " | ") + " |"
     let rule = "|---|" + String(repeating: "---|", count: profiles.count)
     let scenes = "| scenes (default) | " + profiles.map { "\($0.scenes)" }.joined(separator: " | ") + " |"
     return [head, rule, scenes] + Profile.knobs.map { knob in

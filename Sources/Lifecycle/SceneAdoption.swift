@@ -31,7 +31,7 @@ public enum SceneAdoption {
 
   /// Whether iOS `ios` traps at the launch of an app built with SDK `sdk` that has not adopted
   /// scenes (the scene mandate; the default of knob `sceneLifecycleAssert`).
-  public static func mandateApplies(ios: Int, sdk: Int) -> Bool { ios >= 27 && sdk >= 27 }
+  public static func mandateApplies(ios: Int, sdk: Int) -> Bool { ios >= IOSRelease.sceneMandate && sdk >= IOSRelease.sceneMandate }
 
   /// Whether an app with `manifest`, whose app delegate does or does not implement
   /// `application(_:configurationForConnecting:options:)`, launches on iOS `ios` when built with
@@ -71,7 +71,7 @@ extension Profile {
       throw KnobError(description: "scenes = \(declaredScenes) disagrees with the app's sceneManifest = \"\(shape.manifest.rawValue)\" "
         + "\(method) AppDelegate.configurationForConnecting, which \(uses ? "uses" : "does not use") scenes")
     }
-    scenes = uses && ios >= 13
+    scenes = uses && IOSRelease.hasScenes(ios)
     sceneManifest = shape.isShorthand(scenes: scenes) ? nil : shape
   }
 
@@ -92,7 +92,7 @@ extension Profile {
       throw KnobError(description: "profile: sceneManifest needs configurationForConnecting (true or false)")
     }
     let shape = SceneManifestShape(manifest: manifest, hasConfigurationMethod: method)
-    guard ios < 13 || SceneAdoption.usesScenes(manifest: manifest, hasConfigurationMethod: method) == scenes else {
+    guard !IOSRelease.hasScenes(ios) || SceneAdoption.usesScenes(manifest: manifest, hasConfigurationMethod: method) == scenes else {
       throw KnobError(description: "profile: sceneManifest \"\(name)\" disagrees with scenes = \(scenes)")
     }
     sceneManifest = shape

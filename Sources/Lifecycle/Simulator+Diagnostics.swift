@@ -7,10 +7,10 @@ extension Simulator {
   /// (`deprecated_in_sdk`), once per run and handler. An app whose deployment target is below
   /// iOS 13 rightly keeps both sets, so it gets neither.
   func diagnoseHandlers() {
-    guard layout.minimumIOS >= 13 else { return }
+    guard IOSRelease.hasScenes(layout.minimumIOS) else { return }
     let candidates = profile.scenes
       ? Callback.skippedForScenes(on: profile)
-      : (profile.sdk >= 26 ? Callback.allCases.filter { $0.deprecatedInSDK26 && $0.canBeDelivered(on: profile) } : [])
+      : (profile.sdk >= IOSRelease.firstSDKDeprecatingAppDelegateLifeCycle ? Callback.allCases.filter { $0.deprecatedInSDK26 && $0.canBeDelivered(on: profile) } : [])
     for callback in candidates where driver.implements(callback, target: "AppDelegate") {
       let handler = "AppDelegate.\(callback.key)"
       guard !state.diagnostics.contains(where: { $0.handler == handler }) else { continue }

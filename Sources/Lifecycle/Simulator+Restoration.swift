@@ -93,11 +93,11 @@ extension Simulator {
     func implemented(_ save: Callback, _ restore: Callback) -> Bool {
       driver.implements(save, target: "AppDelegate") && driver.implements(restore, target: "AppDelegate")
     }
-    if profile.ios >= 13, implemented(.shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState) {
+    if profile.ios >= IOSRelease.firstWithSecureRestoration, implemented(.shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState) {
       return (.shouldSaveSecureApplicationState, .shouldRestoreSecureApplicationState)
     }
     guard implemented(.shouldSaveApplicationState, .shouldRestoreApplicationState) else { return nil }
-    if profile.ios >= 13 {
+    if profile.ios >= IOSRelease.firstWithSecureRestoration {
       note("restorationPairDeprecated",
            "application(_:shouldSaveApplicationState:) and application(_:shouldRestoreApplicationState:) are deprecated from iOS 13.2; UIKit still calls them when the secure pair is missing")
     }

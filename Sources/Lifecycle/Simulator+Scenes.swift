@@ -152,7 +152,7 @@ extension Simulator {
     switch call {
     case .requestSceneActivation(nil, _):
       // A new window the app cannot have is UIKit's error, given to the request's errorHandler.
-      return profile.ios < 13 ? "scene sessions need iOS 13 or later (profile: iOS \(profile.ios))" : nil
+      return IOSRelease.hasScenes(profile.ios) ? nil : "scene sessions need iOS \(IOSRelease.firstWithScenes) or later (profile: iOS \(profile.ios))"
     case .requestSceneActivation(let n?, _), .requestSceneDestruction(let n):
       if profile.device != .ipad || !profile.scenes { return "windows are an iPad's with scenes (scenario { device = \"ipad\" })" }
       return state.session(numbered: n) == nil ? "no window \(n) is open (open: \(state.openWindowsText))" : nil

@@ -111,7 +111,7 @@ public struct AppLayout: Equatable, Sendable {
   /// The deployment target (`app { minimumIOS = N }`): the oldest iOS the app supports. It gates
   /// diagnostics only (below 13 an app rightly keeps the app delegate's life-cycle methods).
   public var minimumIOS: Int
-  /// The SDK the app is built with (`app { sdk = 27 }`), one of `Profile.releases`; nil: not declared.
+  /// The SDK the app is built with (`app { sdk = 27 }`), one of `IOSRelease.versions`; nil: not declared.
   public var sdk: Int?
   /// Info.plist's `UIApplicationSupportsMultipleScenes` (`app { multipleScenes = true }`).
   public var multipleScenes = false

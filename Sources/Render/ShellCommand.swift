@@ -4,10 +4,17 @@ import JSON
 import Glibc
 #endif
 
-/// A command line a POSIX shell (`sh -c`) runs as the same argument vector it was built from.
+/// A command line a POSIX shell (`sh -c`) runs as the same argument vector it was built from:
+/// the one quoter of every reproduce line (`run`'s outcome, a suite case's, an HTML page's).
 package enum ShellCommand {
   /// The words, each quoted as it needs, joined by spaces.
   package static func line(_ words: [String]) -> String { words.map(quote).joinedText(separator: " ") }
+
+  /// The words that give a run's seed in a reproduce line: `--seed 7`, and `--seed=-3` for a
+  /// negative seed, which the argument parser would read as an option if it stood on its own.
+  package static func seedWords(_ seed: Int64) -> [String] {
+    seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+  }
 
   /// `word` as it is when it holds only characters no shell treats specially; otherwise in
   /// single quotes, with each `'` written `'\''` and each control character (other than a

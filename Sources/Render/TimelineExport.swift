@@ -23,8 +23,8 @@ package enum TimelineExport {
     if let profile { rerun += ["--ios", String(profile.ios)] }
     // A header names the SDK where it is not one a run could leave to its default.
     if let profile, run.header.profile["sdk"] != nil { rerun += ["--sdk", String(profile.sdk)] }
-    if !run.header.scenes, profile?.ios ?? 13 >= 13 { rerun.append("--no-scenes") }
-    rerun += run.header.seed < 0 ? ["--seed=\(run.header.seed)"] : ["--seed", String(run.header.seed)]
+    if !run.header.scenes, IOSRelease.hasScenes(profile?.ios ?? IOSRelease.firstWithScenes) { rerun.append("--no-scenes") }
+    rerun += ShellCommand.seedWords(run.header.seed)
     let meta: JSONValue = .object([
       ("scenario", .string(id.scenario)), ("scenarioPath", .string(id.scenarioPath)), ("app", .string(id.appPath)),
       ("runId", .string(id.id)), ("ios", profile.map { .int(Int64($0.ios)) } ?? .null), ("seed", .int(run.header.seed)),

@@ -75,8 +75,8 @@ extension AppHost {
       vm.rawGet(1, "name"); if let n = vm.string(-1) { layout.name = n }; vm.pop()
       vm.rawGet(1, "sdk")
       if vm.type(-1) != .nil {
-        guard let sdk = vm.wholeNumber(-1).map({ Int($0) }), Profile.releases.contains(sdk) else {
-          throw self.stopRun(vm, "app: sdk must be a released iOS SDK (\(Profile.releasesText)), not \(vm.describeValue(-1))")
+        guard let sdk = vm.wholeNumber(-1).map({ Int($0) }), IOSRelease.versions.contains(sdk) else {
+          throw self.stopRun(vm, IOSRelease.Refusal("app: sdk", shown: vm.describeValue(-1), as: .sdk).description)
         }
         layout.sdk = sdk
       }

@@ -4,14 +4,14 @@ import LuaRuntime
 extension AppHost {
   /// The deployment targets `app { minimumIOS = N }` accepts: iOS 2, the first SDK, to the
   /// newest release.
-  static var minimumIOSRange: ClosedRange<Int> { 2...(Profile.releases.last ?? Profile.defaultIOS) }
+  static var minimumIOSRange: ClosedRange<Int> { 2...IOSRelease.latest.version }
 
-  /// `app { minimumIOS = 12 }`: the oldest iOS the app supports, a whole number (absent: 13,
-  /// the first iOS with scenes). It gates diagnostics only.
+  /// `app { minimumIOS = 12 }`: the oldest iOS the app supports, a whole number (absent: the
+  /// first iOS with scenes). It gates diagnostics only.
   static func minimumIOS(_ vm: LuaVM, inTableAt idx: Int32) throws -> Int {
     vm.rawGet(idx, "minimumIOS")
     defer { vm.pop() }
-    guard vm.type(-1) != .nil else { return 13 }
+    guard vm.type(-1) != .nil else { return IOSRelease.firstWithScenes }
     guard let v = vm.wholeNumber(-1), let n = Int(exactly: v), minimumIOSRange.contains(n) else {
       throw LuaRaise(at: vm, "app: minimumIOS must be a whole number from \(minimumIOSRange.lowerBound) "
                        + "to \(minimumIOSRange.upperBound), not \(vm.describeValue(-1))")

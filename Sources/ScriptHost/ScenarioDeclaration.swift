@@ -21,7 +21,7 @@ public struct ScenarioDeclaration: Sendable {
 
   /// Reads the table at `idx`; the error is the message without a location.
   static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
-    guard vm.type(idx) == .table else { return .failure(ScriptError("scenario: expected a table: scenario { ios = 17 }")) }
+    guard vm.type(idx) == .table else { return .failure(ScriptError("scenario: expected a table: scenario { ios = \(IOSRelease.defaultVersion) }")) }
     if let problem = vm.unknownKey(inTableAt: idx, allowed: keys) { return .failure(ScriptError("scenario: \(problem)")) }
     var d = ScenarioDeclaration()
     func field(_ key: String, _ read: () -> String?) -> ScriptError? {
@@ -44,9 +44,7 @@ public struct ScenarioDeclaration: Sendable {
         d.device = device; return nil
       },
       field("ios") {
-        guard let v = vm.wholeNumber(-1), Profile.releases.contains(Int(v)) else {
-          return "a released iOS version (\(Profile.releasesText))"
-        }
+        guard let v = vm.wholeNumber(-1), IOSRelease.versions.contains(Int(v)) else { return IOSRelease.Axis.version.expected }
         d.ios = Int(v); return nil
       },
       field("ios_range") {

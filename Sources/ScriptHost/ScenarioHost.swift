@@ -170,12 +170,12 @@ final class ScenarioHost {
   /// the iOS version): the recorded one (replay), else the command line's and the scenario's.
   private func makeProfile(sdk: Int?) throws -> Profile {
     if let recorded = config.recordedProfile { return sdk.map(recorded.building(with:)) ?? recorded }
-    let ios = config.ios ?? declaration.ios ?? Profile.defaultIOS
-    guard Profile.releases.contains(ios) else {
-      throw LuaRaise("\(config.scenarioPath): ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
+    let ios = config.ios ?? declaration.ios ?? IOSRelease.defaultVersion
+    do throws(IOSRelease.Refusal) { _ = try IOSRelease(ios, "ios") } catch { throw LuaRaise("\(config.scenarioPath): \(error)") }
+    let scenes = config.scenes == false ? false : (declaration.scenes ?? IOSRelease.hasScenes(ios))
+    if scenes, !IOSRelease.hasScenes(ios) {
+      throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS \(IOSRelease.firstWithScenes) or later (ios = \(ios))")
     }
-    let scenes = config.scenes == false ? false : (declaration.scenes ?? (ios >= 13))
-    if scenes, ios < 13 { throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS 13 or later (ios = \(ios))") }
     var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
     profile.device = declaration.device ?? .iphone
     if let problem = profile.deviceProblem { throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + problem) }

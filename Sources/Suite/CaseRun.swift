@@ -47,11 +47,11 @@ enum CaseRun {
   /// says it is skipped: the declaration never depends on the profile, so the result is the same.
   /// Returns the result and the declaration of this run (nil when it did not run).
   static func run(_ c: SuiteCase, _ options: CaseOptions, known: ScenarioDeclaration?) -> (CaseResult, ScenarioDeclaration?) {
-    if c.needsScenes, let ios = c.ios, ios < 13 {
+    if c.needsScenes, let ios = c.ios, !IOSRelease.hasScenes(ios) {
       return (skipped(c, ios: ios, "iOS \(ios) has no scenes: only the sceneless case runs", options), nil)
     }
     if let known {
-      let ios = c.ios ?? known.ios ?? 17
+      let ios = c.ios ?? known.ios ?? IOSRelease.defaultVersion
       if let reason = skipReason(c, known, ios: ios) { return (skipped(c, ios: ios, reason, options), nil) }
     }
     let (result, declared) = runScenario(c, options)
@@ -65,13 +65,13 @@ enum CaseRun {
     let log: PartialLog
     switch PartialLog.create(in: options.logsDirectory, temporaryDirectory: options.temporaryDirectory) {
     case let .success(made): log = made
-    case let .failure(error): return (notRun(c, ios: c.ios ?? 17, .error, error.message, options), nil)
+    case let .failure(error): return (notRun(c, ios: c.ios ?? IOSRelease.defaultVersion, .error, error.message, options), nil)
     }
     let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, _ in }.run()
     let wallUs = SuiteClock.nowUs() - started
     let declared = result.declaration
-    let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? 17
-    let scenes = result.header?.scenes ?? (!c.sceneless && (declared.scenes ?? (ios >= 13)))
+    let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? IOSRelease.defaultVersion
+    let scenes = result.header?.scenes ?? (!c.sceneless && (declared.scenes ?? IOSRelease.hasScenes(ios)))
     if let reason = skipReason(c, declared, ios: ios) {
       log.discard()
       return (skipped(c, ios: ios, reason, options), declared)
@@ -137,7 +137,7 @@ enum CaseRun {
     if c.sceneless, declared.scenes == true {
       return "the scenario declares scenes = true: only the case with scenes runs"
     }
-    if !c.sceneless, declared.scenes == true, ios < 13 {
+    if !c.sceneless, declared.scenes == true, !IOSRelease.hasScenes(ios) {
       return "the scenario declares scenes = true, and iOS \(ios) has no scenes"
     }
     if let range = declared.iosRange, !range.contains(ios) {
@@ -164,17 +164,10 @@ enum CaseRun {
     "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")]"
   }
 
+  /// The command that runs case `c` again, quoted by `ShellCommand` as every reproduce line is.
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
-    (["lifesim", "run", c.file.path, "--ios", "\(ios)", "--seed", "\(seed)"] + (c.sceneless ? ["--no-scenes"] : [])
-      + (c.sdk.map { ["--sdk", "\($0)"] } ?? [])
-      + (options.strict ? ["--strict"] : []) + options.reproduceOptions).map(shellQuoted).joined(separator: " ")
-  }
-
-  private static func shellQuoted(_ s: String) -> String {
-    let safe = s.utf8.allSatisfy { b in
-      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "/._-+,:@".utf8.contains(b)
-    }
-    return safe && !s.isEmpty ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    ShellCommand.line(["lifesim", "run", c.file.path, "--ios", "\(ios)"] + ShellCommand.seedWords(seed) + (c.sceneless ? ["--no-scenes"] : [])
+      + (c.sdk.map { ["--sdk", "\($0)"] } ?? []) + (options.strict ? ["--strict"] : []) + options.reproduceOptions)
   }
 }
 

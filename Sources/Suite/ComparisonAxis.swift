@@ -18,7 +18,7 @@ package enum ComparisonAxis: Equatable, Sendable {
       guard argument.hasPrefix("sdk=") else { return nil }
       let versions = argument.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
       guard versions.count == 2, let a = versions[0], let b = versions[1],
-            Profile.releases.contains(a), Profile.releases.contains(b), a != b else { return nil }
+            IOSRelease.versions.contains(a), IOSRelease.versions.contains(b), a != b else { return nil }
       self = .sdk(from: a, to: b)
     }
   }

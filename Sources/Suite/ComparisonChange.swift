@@ -21,7 +21,10 @@ package struct ComparisonChange {
   /// Both runs' profiles, saying only what differs and what both lack: `iOS 12 → 13`,
   /// `iOS 17: no scenes → scenes`, `iOS 12 (no scenes) → 13 (scenes)`, `iOS 14 → 15, no scenes`,
   /// `iOS 27: SDK 26 → 27, no scenes`.
-  package var pairText: String {
+  package var pairText: String { Self.pairText(from: from, to: to) }
+
+  /// The profiles of runs `from` and `to`, as `pairText` says them.
+  package static func pairText(from: CaseResult, to: CaseResult) -> String {
     func scenes(_ r: CaseResult) -> String { r.scenes ? "scenes" : "no scenes" }
     if let a = from.sdk, let b = to.sdk, a != b { return "iOS \(from.ios): SDK \(a) → \(b)" + (from.scenes ? "" : ", no scenes") }
     if from.ios == to.ios { return "iOS \(from.ios): \(scenes(from)) → \(scenes(to))" }
@@ -39,6 +42,11 @@ package struct ComparisonChange {
 
   /// The first divergence as the report names it: `- x + y (after z)`, or `the same events`.
   package var divergenceText: String { step.map { $0 + (after.map { " (after \($0))" } ?? "") } ?? "the same events" }
+
+  /// A run's profile in a `comparison` or `notCompared` line: `ios`, `scenes`, and `sdk` with `sdk=A,B`.
+  package static func runJSON(_ r: CaseResult) -> JSONValue {
+    .object([("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))] + (r.sdk.map { [("sdk", .int(Int64($0)))] } ?? []))
+  }
 
   package static func countsText(_ counts: [(String, Int)]) -> String {
     counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
@@ -58,9 +66,7 @@ package struct ComparisonChange {
 
   /// The `comparison` line of `lifesim test --json` (docs/json.md).
   package func json(axis: ComparisonAxis) -> JSONValue {
-    func run(_ r: CaseResult) -> JSONValue {
-      .object([("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes))] + (r.sdk.map { [("sdk", .int(Int64($0)))] } ?? []))
-    }
+    let run = Self.runJSON
     func counts(_ c: [(String, Int)]) -> JSONValue { .object(c.map { ($0.0, .int(Int64($0.1))) }) }
     let divergence: JSONValue = step.map { .object([("step", .string($0)), ("after", after.map(JSONValue.string) ?? .null)]) } ?? .null
     return .object([
@@ -72,5 +78,25 @@ package struct ComparisonChange {
       ("diagnostics", .array(diagnostics.map { .object([("code", .string($0.0)), ("count", .int(Int64($0.1)))]) })),
       ("firstDivergence", divergence),
     ])
+  }
+}
+
+/// A pair of runs `lifesim test --compare` could not compare, and why: a half stopped on a
+/// script error before its log began, or a log cannot be read. The other pairs are compared all
+/// the same.
+package struct UncomparedPair {
+  package let name: String, file: String
+  package let from: CaseResult, to: CaseResult
+  package let reason: String
+
+  /// The human report: the scenario and the pair, then why they were not compared.
+  package var text: String {
+    "\(TerminalText.visible(name)): \(ComparisonChange.pairText(from: from, to: to))\n  not compared: \(TerminalText.visible(reason))"
+  }
+
+  /// The `notCompared` line of `lifesim test --json` (docs/json.md).
+  package func json(axis: ComparisonAxis) -> JSONValue {
+    .object([("kind", .string("notCompared")), ("axis", .string(axis.text)), ("scenario", .string(name)), ("file", .string(file)),
+             ("from", ComparisonChange.runJSON(from)), ("to", ComparisonChange.runJSON(to)), ("reason", .string(reason))])
   }
 }

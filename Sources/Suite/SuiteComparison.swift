@@ -78,6 +78,28 @@ package struct SuiteComparison {
     }
   }
 
+  /// Every pair's change (a pair whose runs agree gives none) and the pairs that could not be
+  /// compared, in order. A pair that cannot be read never stops the others: it is named with
+  /// why, the error of its half that stopped on a script error, else the read error.
+  package func compareAll(_ pairs: [(from: CaseResult, to: CaseResult)]) -> (changes: [ComparisonChange], uncompared: [UncomparedPair]) {
+    var changes: [ComparisonChange] = [], uncompared: [UncomparedPair] = []
+    for (a, b) in pairs {
+      do throws(SuiteError) {
+        if let change = try compare(a, b) { changes.append(change) }
+      } catch {
+        let stopped = [a, b].first { $0.status == .error }
+        let reason = stopped.map { "\($0.name) stopped on a script error: \($0.message ?? "no message")" } ?? error.message
+        uncompared.append(UncomparedPair(name: Self.scenarioName(a), file: a.file, from: a, to: b, reason: reason))
+      }
+    }
+    return (changes, uncompared)
+  }
+
+  /// A case's name without its last " [iOS …]": a scenario's own name may hold brackets.
+  private static func scenarioName(_ r: CaseResult) -> String {
+    r.name.lastIndex(of: "[").map { String(r.name[..<$0].dropLast()) } ?? r.name
+  }
+
   /// The change from `a` to `b`; nil when their runs agree. A kept log that cannot be read is
   /// trouble, never "no difference": the report would say that nothing changed.
   package func compare(_ a: CaseResult, _ b: CaseResult) throws(SuiteError) -> ComparisonChange? {
@@ -104,9 +126,7 @@ package struct SuiteComparison {
       step = [removed, added].compactMap { $0 }.joined(separator: " ")
       after = lines.prefix { $0.side == .same }.last.map(label)
     }
-    // The case name without its last " [iOS …]": a scenario's own name may hold brackets.
-    let name = a.name.lastIndex(of: "[").map { String(a.name[..<$0].dropLast()) } ?? a.name
-    return ComparisonChange(name: name, file: a.file, from: a, to: b, step: step, after: after, outcome: outcome,
+    return ComparisonChange(name: Self.scenarioName(a), file: a.file, from: a, to: b, step: step, after: after, outcome: outcome,
                             appeared: tallyB.callbacks.more(than: tallyA.callbacks),
                             disappeared: tallyA.callbacks.more(than: tallyB.callbacks),
                             diagnostics: tallyB.diagnostics.more(than: tallyA.diagnostics))

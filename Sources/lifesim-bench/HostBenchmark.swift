@@ -44,7 +44,7 @@ enum HostBenchmark {
   /// read, result pushed), loop included; `luaToLuaInApp`: the same loop calling an empty Lua
   /// function, the floor the sandbox's hook leaves. Nil if the app does not launch or run.
   static func callNanoseconds(calls: Int) -> (swiftToLua: Double, luaToSwift: Double, luaToLuaInApp: Double)? {
-    var profile = Profile(ios: 17)
+    var profile = Profile()
     // The loops are one callback each: a budget they cannot exhaust, still charged as in a run.
     profile.instructionLimit = 1 << 40
     let app = AppHost(path: "bench-app.lua", source: callsApp(calls), loader: ScriptLoader(source: .embedded([])), modules: [],

@@ -38,7 +38,7 @@ func emit(_ pairs: [(String, JSONValue)]) { print(JSONValue.object(pairs).canoni
 /// Launch / home / 60 s / return cycles through the model with no app and no log.
 func model(cycles: Int) -> [(String, JSONValue)] {
   var events = 0
-  let sim = Simulator(profile: Profile(ios: 17), driver: NullApp()) { _ in events += 1 }
+  let sim = Simulator(profile: Profile(), driver: NullApp()) { _ in events += 1 }
   let start = now()
   do {
     try sim.perform(.launch(url: nil))
@@ -56,7 +56,7 @@ func model(cycles: Int) -> [(String, JSONValue)] {
 func write(events count: Int, path: String) -> [(String, JSONValue)] {
   var events: [Event] = []
   events.reserveCapacity(count)
-  let sim = Simulator(profile: Profile(ios: 17), driver: NullApp()) { if events.count < count { events.append($0) } }
+  let sim = Simulator(profile: Profile(), driver: NullApp()) { if events.count < count { events.append($0) } }
   do {
     try sim.perform(.launch(url: nil))
     while events.count < count {
@@ -64,7 +64,7 @@ func write(events count: Int, path: String) -> [(String, JSONValue)] {
     }
   } catch { fatalError("\(error)") }
   POSIXFile.remove(path)
-  let header = LogHeader(lifesim: "bench", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1, scripts: [])
+  let header = LogHeader(lifesim: "bench", lua: "Lua 5.4", profile: Profile().json, scenes: true, seed: 1, scripts: [])
   let start = now()
   do {
     let w = try LogWriter(path: path, header: header)
@@ -105,7 +105,7 @@ func read(path: String) -> [(String, JSONValue)] {
 /// The kill test's child: writes events as fast as it can; after every flush prints the
 /// highest event the kernel has (one line, `flushed N`), until killed.
 func writeForever(path: String) -> Never {
-  let header = LogHeader(lifesim: "kill-test", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1, scripts: [])
+  let header = LogHeader(lifesim: "kill-test", lua: "Lua 5.4", profile: Profile().json, scenes: true, seed: 1, scripts: [])
   do {
     let w = try LogWriter(path: path, header: header, options: .init(bufferBytes: 4096))
     var i: Int64 = 0

@@ -20,9 +20,20 @@ struct ChangedAppOutcome {
     failed.append(.object([("name", .string(name)), ("message", .string(message)), ("at", at.map { .string($0) } ?? .null)]))
   }
 
-  /// The lines: a heading naming the app, the failed expectations, the outcome paragraph.
+  /// The lines: a heading naming the app, the failed expectations, the outcome paragraph. The
+  /// heading never says more than what ran: no expectation, or only those before an unexpected
+  /// termination, is not every expectation holding.
   func text(app: String, _ result: RunResult, seed: Int64) -> String {
-    let heading = failedLines.isEmpty ? "With \(app) every expectation holds." : "With \(app) these expectations fail:"
+    let heading: String
+    if !failedLines.isEmpty {
+      heading = "With \(app) these expectations fail:"
+    } else if result.state.expectationsPassed == 0 {
+      heading = "With \(app) no expectation ran."
+    } else if !result.state.unexpectedFaults.isEmpty {
+      heading = "With \(app) every expectation that ran holds, but the run ended unexpectedly."
+    } else {
+      heading = "With \(app) every expectation holds."
+    }
     let outcome = OutcomeText.paragraph(state: result.state, seed: seed, events: result.events, rerun: nil)
     return ([TerminalText.visible(heading)] + failedLines + [outcome]).joined(separator: "\n")
   }

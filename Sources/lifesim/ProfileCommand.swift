@@ -19,24 +19,22 @@ struct ProfileCommand: ParsableCommand {
       """)
   )
 
-  @Option(help: "The iOS release: 12 to 18, 26 or 27 (default 17).")
-  var ios: Int = Profile.defaultIOS
+  @Option(help: "The iOS release: \(IOSRelease.text) (default \(IOSRelease.defaultVersion)).")
+  var ios: Int = IOSRelease.defaultVersion
 
   @OptionGroup var sdkOption: SDKOption
 
   @Flag(help: "The profile of an app without the UIScene life cycle (app delegate only).")
   var noScenes = false
 
-  @Option(help: "The device: iphone (default) or ipad (several windows; needs iOS 13 or later and scenes).")
+  @Option(help: "The device: iphone (default) or ipad (several windows; needs iOS \(IOSRelease.firstWithScenes) or later and scenes).")
   var device: String = Profile.Device.iphone.rawValue
 
   @Flag(help: "Print one JSON object instead of the table.")
   var json = false
 
   func validate() throws {
-    if !Profile.releases.contains(ios) {
-      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-    }
+    try validateRelease(ios, "--ios")
     if Profile.Device(rawValue: device) == nil {
       throw ValidationError("--device must be iphone or ipad, not \(ShellCommand.quote(device))")
     }

@@ -108,14 +108,14 @@ struct RunRequest: Equatable {
     if let app { words += ["--app", app] }
     if let ios { words += ["--ios", String(ios)] }
     if let sdk { words += ["--sdk", String(sdk)] }
-    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != Profile.defaultSDK(ios: profile.ios) {
+    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != IOSRelease.defaultSDK(ios: profile.ios) {
       words += ["--sdk", String(profile.sdk)]
     }
     if noScenes { words.append("--no-scenes") }
     if strict { words.append("--strict") }
     for folder in lib { words += ["--lib", folder] }
     if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
-    words += seed < 0 ? ["--seed=\(seed)"] : ["--seed", String(seed)]
+    words += ShellCommand.seedWords(seed)
     let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
     return library + ShellCommand.line(words)
   }

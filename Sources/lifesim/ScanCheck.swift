@@ -15,6 +15,11 @@ struct ScanCheck {
   let ios: [Int]
   let sdks: [Int]
 
+  /// The SDKs the app is built with when `--sdk` names none: the App Store's and every newer one.
+  static let defaultSDKs = IOSRelease.versions.filter { $0 >= IOSRelease.appStoreSDK }
+  /// The profiles when `--ios` names none: the default release, and those of `defaultSDKs`.
+  static let defaultIOS = [IOSRelease.defaultVersion] + defaultSDKs
+
   /// What the battery did: every case's result, and the scenarios it did not run, with why.
   struct Outcome {
     let results: [CaseResult]

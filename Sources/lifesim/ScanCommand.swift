@@ -64,10 +64,10 @@ struct Scan: ParsableCommand {
   @Flag(help: "Also run lifesim's battery of scenarios against the emitted app (in a temporary folder unless --emit-app says where) on an iOS × SDK matrix, and report what the runs find with the scan's diagnostics.")
   var check = false
 
-  @Option(help: "With --check: the profiles, e.g. 17,26,27 (the default) or 15-27 or all.")
+  @Option(help: "With --check: the profiles, e.g. \(ScanCheck.defaultIOS.map(String.init).joined(separator: ",")) (the default) or 15-27 or all.")
   var ios: String?
 
-  @Option(help: "With --check: the SDKs the app is built with, e.g. 26,27 (the default).")
+  @Option(help: "With --check: the SDKs the app is built with, e.g. \(ScanCheck.defaultSDKs.map(String.init).joined(separator: ",")) (the default).")
   var sdk: String?
 
   func validate() throws {
@@ -91,7 +91,8 @@ struct Scan: ParsableCommand {
         throw ValidationError("\(option) \(text): \(error.message)")
       }
     }
-    return ScanCheck(ios: try releases(ios ?? "17,26,27", "--ios"), sdks: try releases(sdk ?? "26,27", "--sdk"))
+    return ScanCheck(ios: try ios.map { try releases($0, "--ios") } ?? ScanCheck.defaultIOS,
+                     sdks: try sdk.map { try releases($0, "--sdk") } ?? ScanCheck.defaultSDKs)
   }
 
   func run() throws {

@@ -14,7 +14,7 @@ struct ModuleOptions: ParsableArguments {
 
 /// `--ios N`, `--sdk N` and `--no-scenes`: the profile of a run (`run`, `explore`).
 struct ProfileOptions: ParsableArguments {
-  @Option(help: "The iOS profile: a release from 12 to 18, 26 or 27 (default: the script's, else 17).")
+  @Option(help: "The iOS profile: a release from \(IOSRelease.text) (default: the script's, else \(IOSRelease.defaultVersion)).")
   var ios: Int?
 
   @OptionGroup var sdkOption: SDKOption
@@ -29,21 +29,22 @@ struct ProfileOptions: ParsableArguments {
   var sdk: Int? { sdkOption.sdk }
 
   func validate() throws {
-    if let ios, !Profile.releases.contains(ios) {
-      throw ValidationError("--ios must be a released iOS version (\(Profile.releasesText)), not \(ios)")
-    }
+    if let ios { try validateRelease(ios, "--ios") }
   }
 }
 
 /// `--sdk N`: the SDK the app is built with, over its `app { sdk = … }` (`run`, `test`,
 /// `explore`, `replay --app`, `profile`).
 struct SDKOption: ParsableArguments {
-  @Option(help: "The SDK the app is built with: a release from 12 to 18, 26 or 27 (default: the app's, else 26 or the iOS if older).")
+  @Option(help: "The SDK the app is built with: a release from \(IOSRelease.text) (default: the app's, else \(IOSRelease.appStoreSDK) or the iOS if older).")
   var sdk: Int?
 
   func validate() throws {
-    if let sdk, !Profile.releases.contains(sdk) {
-      throw ValidationError("--sdk must be a released iOS SDK (\(Profile.releasesText)), not \(sdk)")
-    }
+    if let sdk { try validateRelease(sdk, "--sdk", as: .sdk) }
   }
+}
+
+/// Refuses `number` as `option` gave it, a usage error (exit 2), unless it is a release.
+func validateRelease(_ number: Int, _ option: String, as axis: IOSRelease.Axis = .version) throws {
+  do throws(IOSRelease.Refusal) { _ = try IOSRelease(number, option, as: axis) } catch { throw ValidationError(error.description) }
 }

@@ -12,7 +12,7 @@ enum Starter {
   static let scenario = """
     -- A first scenario: launch the app, send it home for a minute, bring it back.
     -- Run it with `lifesim run home_and_return.lua`; each expect_… line checks the verb above it.
-    scenario { name = "home and return", ios = 17, scenes = true, app = "app.lua" }
+    scenario { name = "home and return", ios = \(IOSRelease.defaultVersion), scenes = true, app = "app.lua" }
 
     launch()
     expect_calls { "viewDidLoad", "sceneDidBecomeActive" }

@@ -147,7 +147,7 @@ struct Test: ParsableCommand {
       }
     }
     let axis = comparisonAxis
-    if axis == .profiles && profiles == nil { profiles = Profile.releases }
+    if axis == .profiles && profiles == nil { profiles = IOSRelease.versions }
     let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
                                 sdks: axis?.sdkVariants ?? [nil], shard: try shard.map { try Shard(parsing: $0) })
     let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs ?? html.map { $0 + "/logs" }, keepPassing: keep == .all) }
@@ -179,12 +179,13 @@ struct Test: ParsableCommand {
       onProgress: { done, failed in progress.show(done: done, failed: failed) })
     progress.clear()
     let wallUs = SuiteClock.nowUs() - started
-    var changes: [ComparisonChange] = []
+    var changes: [ComparisonChange] = [], uncompared: [UncomparedPair] = []
     if let comparison {
       let pairs = comparison.pairs(results)
-      for pair in pairs { if let change = try comparison.compare(pair.from, pair.to) { changes.append(change) } }
+      (changes, uncompared) = comparison.compareAll(pairs)
       for change in changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
-      if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count)) }
+      for pair in uncompared { Terminal.write(json ? pair.json(axis: comparison.axis).canonicalText : pair.text) }
+      if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count - uncompared.count)) }
       results = comparison.finish(results)
     }
     var summary = SuiteSummary(results)
@@ -193,7 +194,8 @@ struct Test: ParsableCommand {
     if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
     if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html,
                                                  inputs: discovery.inputs, changes: changes) }
-    return summary.exitStatus
+    // A pair that could not be compared is trouble, even where every case passed.
+    return uncompared.isEmpty ? summary.exitStatus : 2
   }
 
   /// The end of the report on standard output: the failures, the files found and the summary

@@ -44,6 +44,34 @@ import Testing
     #expect(alias.status == 0 && alias.out == r.out)
   }
 
+  /// A pair whose one half stopped on a script error before its log began is reported with that
+  /// error; the other pairs are still compared, and the failures and the summary still printed.
+  @Test func aHalfThatStoppedOnAScriptErrorStopsNothingElse() throws {
+    let dir = try scriptFolder("compare-script-error", [
+      "half.lua": "scenario { name = \"half\", device = \"ipad\" }\nlaunch()\nhome()\nexpect_state(\"suspended\")\n",
+      "whole.lua": "scenario { name = \"whole\", scenes = false }\nlaunch()\nexpect_state(\"active\")\n",
+    ])
+    let r = try lifesim(["test", ".", "--ios", "12-13", "--compare", "profiles", "-q", "--no-wall-time"], cwd: dir)
+    #expect(r.status == 2)
+    #expect(r.out == """
+      whole: iOS 12 → 13, no scenes
+        appeared: viewIsAppearing ×1
+        first divergence: + viewIsAppearing (after viewWillAppear)
+      half: iOS 12 (no scenes) → 13 (scenes)
+        not compared: half [iOS 12] stopped on a script error: half.lua:1: device "ipad" needs iOS 13 or later (ios = 12)
+      ERROR half [iOS 12]  (half.lua)
+        half.lua:1: device "ipad" needs iOS 13 or later (ios = 12)
+        reproduce: lifesim run half.lua --ios 12 --seed 1
+      4 cases: 3 passed, 0 failed, 0 skipped, 1 error (virtual time 0.00 s).
+
+      """, "\(r.out)")
+    let json = try lifesim(["test", "half.lua", "--ios", "12-13", "--compare", "profiles", "--json", "--no-wall-time"], cwd: dir)
+    #expect(json.status == 2)
+    let line = json.out.split(separator: "\n").first { $0.hasPrefix("{\"kind\":\"notCompared\"") }.map(String.init)
+    #expect(line == #"{"kind":"notCompared","axis":"profiles","scenario":"half","file":"half.lua","from":{"ios":12,"scenes":false},"#
+      + #""to":{"ios":13,"scenes":true},"reason":"half [iOS 12] stopped on a script error: half.lua:1: device \"ipad\" needs iOS 13 or later (ios = 12)"}"#)
+  }
+
   /// A comparison that found nothing says whether there was anything to compare.
   @Test func noChangeSaysHowManyPairsWereCompared() throws {
     let skipped = try lifesim(["test", "Scripts/scenarios/home_and_return.lua", "--ios", "17", "--compare", "scenes", "-q", "--no-wall-time"])

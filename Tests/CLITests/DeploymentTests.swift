@@ -95,7 +95,7 @@ private func explorationJob() throws -> (spec: [String: Any], container: [String
       import EventStore
       import JSON
       import Lifecycle
-      print("default iOS \\(Profile.defaultIOS); \\(JSONValue.int(7))")
+      print("default iOS \\(IOSRelease.defaultVersion); \\(JSONValue.int(7))")
       """.write(toFile: consumer + "/Sources/consumer/main.swift", atomically: true, encoding: .utf8)
     let build = try runProcess("/usr/bin/env", ["swift", "build"], cwd: consumer)
     try #require(build.status == 0, "\(build.out)\(build.err)")

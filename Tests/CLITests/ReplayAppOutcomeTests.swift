@@ -38,4 +38,27 @@ import TestSupport
     #expect(r.status == 1)
     #expect(r.out.hasSuffix("\nWith app2.lua every expectation holds.\nOutcome: the app is active after 32 events. Expectations: 1 passed, 0 failed. No termination. Stored: k = 1. Seed 1.\n"), "\(r.out)")
   }
+
+  /// A headline never says more than what ran: a changed app that crashes before any
+  /// expectation has run holds none of them, and one that crashes after some held them only.
+  @Test func anAppThatCrashesSaysWhatRanNotThatEveryExpectationHolds() throws {
+    let dir = try scriptFolder("app-outcome-crash", [
+      "app.lua": "app { name = \"A\", root = \"Main\" }\ncontroller \"Main\" { }\n",
+      "early.lua": "app { name = \"A\", root = \"Main\" }\ncontroller \"Main\" { viewDidLoad = function(vc) error(\"kaboom\") end }\n",
+      "late.lua": "app { name = \"A\", root = \"Main\" }\ncontroller \"Main\" { }\nfunction SceneDelegate.sceneDidEnterBackground(scene) error(\"kaboom\") end\n",
+      "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nhome()\nexpect_state(\"suspended\")\n",
+      "t.lua": "scenario { app = \"app.lua\" }\nlaunch()\nexpect_state(\"active\")\nhome()\nlaunch()\nhome()\n",
+    ])
+    _ = try lifesim(["run", "s.lua", "-o", "s.lifelog", "-q"], cwd: dir)
+    let early = try lifesim(["replay", "s.lifelog", "--app", "early.lua"], env: ["NO_COLOR": "1"], cwd: dir)
+    #expect(early.status == 1)
+    #expect(early.out.hasSuffix("\nWith early.lua no expectation ran.\nOutcome: the app is not running after 16 events. Expectations: 0 passed, 0 failed. "
+      + "Terminations: crash (early.lua:2: kaboom) [illegalInstruction, foreground]. Failed: unexpected termination (crash); "
+      + "name it with expect_terminated if the scenario means it. Nothing stored. Seed 1.\n"), "\(early.out)")
+    _ = try lifesim(["run", "t.lua", "-o", "t.lifelog", "-q"], cwd: dir)
+    let late = try lifesim(["replay", "t.lifelog", "--app", "late.lua"], env: ["NO_COLOR": "1"], cwd: dir)
+    #expect(late.status == 1)
+    #expect(late.out.contains("\nWith late.lua every expectation that ran holds, but the run ended unexpectedly.\n"
+      + "Outcome: the app is not running after 79 events. Expectations: 1 passed, 0 failed. "), "\(late.out)")
+  }
 }

@@ -61,4 +61,22 @@ import TestSupport
     #expect(r.line == "lifesim run '\(quotedFolder)/odd'\"$(printf '\\001')\"'\"name\".lua' --ios 12 --seed=-1")
     #expect(r.original == r.again)
   }
+
+  /// A suite case's reproduce line is quoted as `run`'s is: its negative seed is one word
+  /// (`--seed -3` is read as an option with no value), and run through `sh -c` the line writes
+  /// the log the suite kept, byte for byte.
+  @Test func aSuiteCaseWithANegativeSeedPrintsALineThatRuns() throws {
+    let dir = try scriptFolder("repro-suite", ["s.lua": "scenario { seed = -3 }\nlaunch()\nhome()\nexpect_state(\"active\")\n"])
+    let logs = temp("repro-suite-logs"), again = temp("repro-suite-again.lifelog")
+    let r = try lifesim(["test", dir + "/s.lua", "--ios", "15", "--no-wall-time", "--logs", logs])
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let lines = r.out.split(separator: "\n").filter { $0.hasPrefix("  reproduce: ") }
+    #expect(lines == ["  reproduce: lifesim run \(dir)/s.lua --ios 15 --seed=-3"], "\(r.out)")
+    let line = try #require(lines.first).dropFirst("  reproduce: lifesim".count)
+    let rerun = try shell("'\(lifesimBinary)'\(line) -o '\(again)' -q")
+    #expect(rerun.status == 1, "\(rerun.out)\(rerun.err)")
+    #expect(rerun.out.contains("Expectations: 0 passed, 1 failed.") && rerun.out.contains(" Seed -3 (reproduce: "), "\(rerun.out)")
+    let kept = try Data(contentsOf: URL(fileURLWithPath: logs + "/s-ios15.lifelog"))
+    #expect(kept == (try Data(contentsOf: URL(fileURLWithPath: again))))
+  }
 }

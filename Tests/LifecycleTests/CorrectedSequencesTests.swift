@@ -81,7 +81,7 @@ private let availableNotification = "UIApplication.protectedDataDidBecomeAvailab
   }
 
   @Test("§16 processingRunsAfterForceQuit is false before iOS 18 and true from 18 (W2, F110, F111)",
-        arguments: Profile.releases)
+        arguments: IOSRelease.versions)
   func processingAfterForceQuitDefault(ios: Int) {
     #expect(Profile(ios: ios).processingRunsAfterForceQuit == (ios >= 18))
   }

@@ -6,7 +6,7 @@ import Testing
 /// table's receivers and the profile's knobs. ScriptHostTests checks it against every callback
 /// the bundled scenarios' runs deliver.
 @Suite struct DeliverabilityTests {
-  static let profiles = Profile.releases.flatMap { ios in
+  static let profiles = IOSRelease.versions.flatMap { ios in
     ios >= 13 ? [Profile(ios: ios, scenes: true), Profile(ios: ios, scenes: false)] : [Profile(ios: ios, scenes: false)]
   }
 

@@ -15,7 +15,7 @@ import LifecycleLog
       .shouldSaveApplicationState, .shouldRestoreApplicationState, .willEncodeRestorableStateWith,
       .didDecodeRestorableStateWith, .viewControllerWithRestorationIdentifierPath,
     ])
-    for profile in Profile.releases.filter({ $0 >= 13 }).map({ Profile(ios: $0) }) {
+    for profile in IOSRelease.versions.filter(IOSRelease.hasScenes).map({ Profile(ios: $0) }) {
       for callback in Callback.skippedForScenes(on: profile) {
         #expect(callback.receiver == .appDelegate)
         #expect(!callback.canBeDelivered(on: profile))

@@ -123,7 +123,7 @@ private let memoryWarningPosted = ["UIApplication.didReceiveMemoryWarningNotific
 
   @Test("§7 W7 the knob is on in every profile, recorded in the header; a header without it replays the single pair")
   func knobRecorded() throws {
-    for ios in Profile.iosRange { #expect(Profile(ios: ios).notificationCenterDoubleActivation, "iOS \(ios)") }
+    for ios in IOSRelease.headerVersions { #expect(Profile(ios: ios).notificationCenterDoubleActivation, "iOS \(ios)") }
     var off = Profile(ios: 17)
     try off.set("notificationCenterDoubleActivation", .bool(false))
     #expect(off.json["notificationCenterDoubleActivation"] == .bool(false))

@@ -39,7 +39,8 @@ import Testing
     }
     for bad: JSONValue in [.int(11), .int(19), .int(Int64.max), .int(Int64.min), .string("27"), .double(26.5), .null] {
       let header = JSONValue.object(fields + [("sdk", bad)])
-      #expect(throws: Profile.KnobError(description: "profile: sdk must be one of 12 to 18, 26, or 27")) { try Profile(json: header) }
+      let refusal = "profile: sdk must be a released iOS SDK (12 to 18, 26, or 27), not \(bad.canonicalText)"
+      #expect(throws: Profile.KnobError(description: refusal)) { try Profile(json: header) }
     }
   }
 

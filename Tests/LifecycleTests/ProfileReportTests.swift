@@ -40,10 +40,10 @@ import Testing
   func oldestAndRefused() throws {
     let r = try ProfileReport(ios: 12, scenes: nil)
     #expect(r.previousRelease == nil && r.changes.isEmpty && !r.scenes)
-    #expect(throws: ScenarioError("iOS 19 is not a release lifesim models (12 to 18, 26, or 27)")) {
+    #expect(throws: ScenarioError("ios must be a released iOS version (12 to 18, 26, or 27), not 19")) {
       try ProfileReport(ios: 19, scenes: nil)
     }
-    #expect(throws: ScenarioError("SDK 11 is not a release lifesim models (12 to 18, 26, or 27)")) {
+    #expect(throws: ScenarioError("sdk must be a released iOS SDK (12 to 18, 26, or 27), not 11")) {
       try ProfileReport(ios: 27, scenes: nil, sdk: 11)
     }
   }

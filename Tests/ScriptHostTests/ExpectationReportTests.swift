@@ -79,7 +79,7 @@ import Testing
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.scenarios).filter { $0.hasSuffix(".lua") }.sorted()
     var delivered = 0
     for file in files {
-      for ios in Profile.releases {
+      for ios in IOSRelease.versions {
         for scenes in ios >= 13 ? [true, false] : [false] {
           let config = RunConfiguration(scenarioPath: Self.scenarios + "/" + file, ios: ios, scenes: scenes ? nil : false)
           var profile: Profile?

@@ -61,7 +61,7 @@ import TestSupport
     var logs: [[String: Data]] = []
     for jobs in [1, 2] {
       let dir = try emptyFolder("det-logs-\(jobs)")
-      let results = try runSuite([scenarios], profiles: Profile.releases, scenesBoth: true, jobs: jobs, logs: dir, keepAll: true)
+      let results = try runSuite([scenarios], profiles: IOSRelease.versions, scenesBoth: true, jobs: jobs, logs: dir, keepAll: true)
       reports.append([results.map { HumanReport.caseLine($0, paint: { text, _ in text }) }.joined(separator: "\n"),
                       results.map { JSONReport.caseLine($0, wallTimes: false) }.joined(separator: "\n").replacingOccurrences(of: dir, with: "DIR"),
                       JUnitReport.xml(results, wallTimes: false, wallUs: 0).replacingOccurrences(of: dir, with: "DIR"),
@@ -79,7 +79,7 @@ import TestSupport
   }
 
   @Test func theBundledSuiteIsGreenOnEveryProfile() throws {
-    let results = try runSuite([repositoryRoot + "/Scripts"], profiles: Profile.releases, jobs: 2)
+    let results = try runSuite([repositoryRoot + "/Scripts"], profiles: IOSRelease.versions, jobs: 2)
     #expect(HumanReport.summary(SuiteSummary(results), wallUs: nil)
               == "576 cases: 456 passed, 0 failed, 120 skipped, 0 errors (virtual time 75179.00 s).",
             "\(results.filter { $0.status == .error }.map { $0.message ?? "" })")
@@ -87,11 +87,11 @@ import TestSupport
 
   @Test func shardsTogetherHoldExactlyTheCasesOfOneRun() throws {
     let discovery = try ScenarioDiscovery.find([repositoryRoot + "/Scripts"], filter: nil)
-    let whole = SuitePlan.cases(discovery.scenarios, profiles: Profile.releases, scenesBoth: false, shard: nil)
+    let whole = SuitePlan.cases(discovery.scenarios, profiles: IOSRelease.versions, scenesBoth: false, shard: nil)
     #expect(whole.count == 576)
     var union: [SuiteCase] = []
     for k in 1...3 {
-      let part = SuitePlan.cases(discovery.scenarios, profiles: Profile.releases, scenesBoth: false, shard: try Shard(parsing: "\(k)/3"))
+      let part = SuitePlan.cases(discovery.scenarios, profiles: IOSRelease.versions, scenesBoth: false, shard: try Shard(parsing: "\(k)/3"))
       #expect(part.count == 192)
       union += part
     }

@@ -1,0 +1,174 @@
+import EventStore
+
+/// What `EventDiffer.run` reads of two logs: the events read ahead on each side at a
+/// difference (`PendingEvents`), compared on their keys.
+struct DiffReader {
+  typealias Emit = (EventDiffer.Hunk) throws -> Void
+
+  private let a: LogScanner, b: LogScanner
+  private let scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?)
+  private let key: EventKey
+  private var pendingA = PendingEvents(), pendingB = PendingEvents()
+  private var doneA = false, doneB = false
+
+  init(a: LogScanner, b: LogScanner, scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?), key: EventKey) {
+    self.a = a
+    self.b = b
+    self.scenes = scenes
+    self.key = key
+  }
+
+  /// The next event of `scanner` and its scene as `namer` names it; a damaged line is a failure naming the file.
+  private func next(_ scanner: LogScanner, _ namer: EventDiffer.SceneNamer?) throws(EventDiffer.Failure) -> (line: LogScanner.EventLine, scene: String?)? {
+    let line: LogScanner.EventLine?
+    do { line = try scanner.next() } catch { throw EventDiffer.Failure(description: "\(scanner.path): \(error)") }
+    return line.map { ($0, namer?($0)) }
+  }
+
+  /// Reads ahead until `n` events of each side are pending (or its run has ended).
+  private mutating func fill(upTo n: Int, onEvent: () -> Void) throws {
+    while pendingA.count < n, !doneA {
+      guard let e = try next(a, scenes.a) else { doneA = true; break }
+      onEvent()
+      pendingA.append(e.line, key: key, scene: e.scene)
+    }
+    while pendingB.count < n, !doneB {
+      guard let e = try next(b, scenes.b) else { doneB = true; break }
+      onEvent()
+      pendingB.append(e.line, key: key, scene: e.scene)
+    }
+  }
+
+  /// Reads on while the runs agree, each agreeing event going to `hunks`. True at a
+  /// difference (the differing events are pending), false when both runs have ended.
+  mutating func readWhileAgreeing(into hunks: inout HunkBuilder, onEvent: () -> Void, emit: Emit) throws -> Bool {
+    while true {
+      // While nothing is pending the runs agree so far: compare the next lines in place.
+      if pendingA.isEmpty, pendingB.isEmpty {
+        let x = doneA ? nil : try next(a, scenes.a)
+        if x == nil { doneA = true } else { onEvent() }
+        let y = doneB ? nil : try next(b, scenes.b)
+        if y == nil { doneB = true } else { onEvent() }
+        if let x, let y, key.same(x.line, y.line) {
+          try hunks.same(x.line.bodyWithoutBrace, hasBrace: false, emit: emit)
+          hunks.recentSeq = (x.line.seq, y.line.seq)
+          continue
+        }
+        if let x { pendingA.append(x.line, key: key, scene: x.scene) }
+        if let y { pendingB.append(y.line, key: key, scene: y.scene) }
+        if pendingA.isEmpty && pendingB.isEmpty { return false }
+      }
+      try fill(upTo: 1, onEvent: onEvent)
+      if pendingA.isEmpty && pendingB.isEmpty { return false }
+      guard !pendingA.isEmpty, !pendingB.isEmpty, pendingA.sameKey(0, pendingB, 0) else { return true }
+      try pendingA.withBody(0) { try hunks.same($0, hasBrace: true, emit: emit) }
+      hunks.recentSeq = (pendingA[0].seq, pendingB[0].seq)
+      pendingA.removeFirst(1); pendingB.removeFirst(1)
+    }
+  }
+
+  /// At a difference: looks ahead, further and further, for the nearest point where both
+  /// agree again; how many pending events of A and of B differ before it.
+  mutating func realignment(onEvent: () -> Void) throws -> (Int, Int) {
+    var window = 8
+    while true {
+      try fill(upTo: window, onEvent: onEvent)
+      let realignment = Realignment(a: pendingA, b: pendingB, aDone: doneA, bDone: doneB)
+      if let found = realignment.pair(final: window >= EventDiffer.windowEvents) { return found }
+      window = min(window * 4, EventDiffer.windowEvents)
+    }
+  }
+
+  /// The difference pending now as where the runs first part, the last agreeing events
+  /// having been `recentSeq`.
+  func divergence(after recentSeq: (a: Int64, b: Int64)) -> EventDiffer.Divergence {
+    let x = pendingA.isEmpty ? nil : pendingA[0], y = pendingB.isEmpty ? nil : pendingB[0]
+    return EventDiffer.Divergence(
+      a: x.map { _ in .init(side: .removed, body: pendingA.body(0)) }, b: y.map { _ in .init(side: .added, body: pendingB.body(0)) },
+      aSeq: x?.seq ?? recentSeq.a + 1, bSeq: y?.seq ?? recentSeq.b + 1, t: min(x?.t ?? Int64.max, y?.t ?? Int64.max))
+  }
+
+  /// Moves the first `i` pending events of A and `j` of B into the hunk `hunks` builds.
+  mutating func take(removed i: Int, added j: Int, into hunks: inout HunkBuilder, emit: Emit) throws {
+    hunks.openIfNeeded()
+    for k in 0..<i { hunks.append(.init(side: .removed, body: pendingA.body(k), scene: pendingA[k].scene)) }
+    for k in 0..<j { hunks.append(.init(side: .added, body: pendingB.body(k), scene: pendingB[k].scene)) }
+    if i > 0 { hunks.recentSeq.a = pendingA[i - 1].seq }
+    if j > 0 { hunks.recentSeq.b = pendingB[j - 1].seq }
+    pendingA.removeFirst(i)
+    pendingB.removeFirst(j)
+    try hunks.differenceTaken(emit: emit)
+  }
+}
+
+/// The hunks of `EventDiffer.run`: the unchanged events kept as the next hunk's context, and
+/// the hunk being built with the unchanged lines it still owes.
+struct HunkBuilder {
+  typealias Hunk = EventDiffer.Hunk
+
+  private let context: Int
+  private var recent: RecentBodies  // unchanged lines before the next hunk
+  /// The `seq` of the last event taken on each side.
+  var recentSeq: (a: Int64, b: Int64) = (0, 0)
+  private var hunk = Hunk(aStart: 0, aCount: 0, bStart: 0, bCount: 0, lines: [])  // the hunk being built, while `open`
+  private var open = false
+  private var trailing = 0  // unchanged lines still owed after the hunk
+
+  init(context: Int) {
+    self.context = context
+    recent = RecentBodies(size: context)
+  }
+
+  /// An unchanged event: one of the open hunk's trailing lines, or context for the next hunk.
+  mutating func same(_ body: UnsafeRawBufferPointer, hasBrace: Bool, emit: DiffReader.Emit) throws {
+    if open, trailing > 0 {
+      var copy = [UInt8](body)
+      if !hasBrace { copy.append(UInt8(ascii: "}")) }
+      hunk.lines.append(.init(side: .same, body: copy)); hunk.aCount += 1; hunk.bCount += 1
+      trailing -= 1
+      if trailing == 0 { try close(emit: emit) }
+    } else {
+      recent.push(body, closingBrace: !hasBrace)
+    }
+  }
+
+  /// Opens a hunk with the context kept, unless one is open.
+  mutating func openIfNeeded() {
+    guard !open else { return }
+    let lines = recent.drain().map { EventDiffer.Body(side: .same, body: $0) }
+    let n = Int64(lines.count)
+    hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
+    open = true
+  }
+
+  /// A removed or added event of the open hunk.
+  mutating func append(_ line: EventDiffer.Body) {
+    hunk.lines.append(line)
+    if line.side == .removed { hunk.aCount += 1 } else { hunk.bCount += 1 }
+  }
+
+  /// After a difference's events: the hunk owes `context` unchanged lines, and is handed out
+  /// now when it owes none, or a piece of it when it has grown past `EventDiffer.hunkLinesMax`.
+  mutating func differenceTaken(emit: DiffReader.Emit) throws {
+    trailing = context
+    if context == 0 {
+      try close(emit: emit)
+    } else if hunk.lines.count >= EventDiffer.hunkLinesMax {
+      // A hunk grown past its bound: hand out what it has, go on in a piece aligned after it.
+      hunk.continued = true
+      try emit(hunk)
+      hunk = hunk.nextPiece
+    }
+  }
+
+  /// Hands out the hunk still open when both runs have ended.
+  mutating func finish(emit: DiffReader.Emit) throws {
+    if open { try close(emit: emit) }
+  }
+
+  private mutating func close(emit: DiffReader.Emit) throws {
+    try emit(hunk)
+    hunk.lines.removeAll()
+    open = false
+  }
+}
