@@ -60,7 +60,8 @@ struct ExitPathWalker {
   private mutating func statement(_ node: Syntax, open: Int?) -> Int? {
     if let expression = node.as(ExpressionStmtSyntax.self) { return statement(Syntax(expression.expression), open: open) }
     if let exit = node.as(ReturnStmtSyntax.self) { return leave(exit, value: exit.expression.map(Syntax.init), open: open) }
-    if let exit = node.as(ThrowStmtSyntax.self) { return leave(exit, value: Syntax(exit.expression), open: open) }
+    // A `throw` inside a `do` that catches goes to a `catch`, walked from the state before the `do`.
+    if let exit = node.as(ThrowStmtSyntax.self) { return doDepth > 0 ? nil : leave(exit, value: Syntax(exit.expression), open: open) }
     if let guarded = node.as(GuardStmtSyntax.self) {
       // A condition that uses the name (`guard let refresh = task as? BGAppRefreshTask`) hands it on, on both paths.
       let handsOn = uses(Syntax(guarded.conditions)).closesOrHandsOn
@@ -119,11 +120,25 @@ struct ExitPathWalker {
   private mutating func switchExpression(_ choice: SwitchExprSyntax, open: Int?) -> Int? {
     let entry = uses(Syntax(choice.subject)).closesOrHandsOn ? nil : open
     var after: Int?
+    var someCaseCloses = false
     for element in choice.cases {
       guard case let .switchCase(clause) = element else { return nil }   // an `#if` among the cases: not followed
-      after = walk(clause.statements, open: entry) ?? after
+      let end = caseStatements(clause.statements, open: entry)
+      if end == nil { someCaseCloses = true }
+      after = end ?? after
     }
-    return after
+    // A case that skips what the others do is blamed on the `switch`, as a missing `else` on its `if`.
+    return someCaseCloses && after != nil && after == entry ? line(choice) : after
+  }
+
+  /// A case's statements; an unlabeled `break` leaves the `switch` with the state it has there.
+  private mutating func caseStatements(_ items: CodeBlockItemListSyntax, open: Int?) -> Int? {
+    var open = open
+    for item in items {
+      if let stop = item.item.as(BreakStmtSyntax.self), stop.label == nil { return open }
+      open = statement(Syntax(item.item), open: open)
+    }
+    return open
   }
 
   /// The `do` body; each `catch` from the state before it (the error may come first).

@@ -65,7 +65,7 @@ package struct GitRevisionTree {
   }
 
   /// The bytes of each object, in order (`git cat-file --batch`); an object git cannot read is
-  /// empty (a shallow or partial clone may lack it).
+  /// trouble.
   private static func catFile(_ objects: [String], in top: String) throws(ScanTrouble) -> [Data] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -77,25 +77,28 @@ package struct GitRevisionTree {
     do { try process.run() } catch { throw ScanTrouble("cannot run git: \(error.localizedDescription)") }
     let requests = Data(objects.map { $0 + "\n" }.joined().utf8)
     let writer = Thread {
-      input.fileHandleForWriting.write(requests)
+      try? input.fileHandleForWriting.write(contentsOf: requests)   // git may stop reading: no trap
       try? input.fileHandleForWriting.close()
     }
     writer.start()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw ScanTrouble("git cat-file failed in \(top)") }
     guard data.count <= maxTotalBytes else { throw ScanTrouble("\(top): the revision's files hold over \(maxTotalBytes >> 20) MiB") }
     var blobs: [Data] = []
     var index = data.startIndex
-    for _ in objects {
-      // `<object> blob <size>\n<bytes>\n`, or `<object> missing\n`.
-      guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+    for object in objects {
+      // `<object> blob <size>\n<bytes>\n`, or `<object> missing\n`: a file the scan reads that git
+      // cannot give is trouble, never an empty file compared as if it were the app's.
+      guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")) else { throw ScanTrouble("git cat-file ended early in \(top)") }
       let header = String(decoding: data[index..<newline], as: UTF8.self).split(separator: " ")
       index = data.index(after: newline)
-      guard header.count == 3, let size = Int(header[2]), size >= 0, size <= data.endIndex - index else { blobs.append(Data()); continue }
+      guard header.count == 3, let size = Int(header[2]), size >= 0, size <= data.endIndex - index else {
+        throw ScanTrouble("git cannot read object \(object) in \(top) (a shallow or partial clone?)")
+      }
       blobs.append(data[index..<(index + size)])
       index = min(data.endIndex, index + size + 1)
     }
-    while blobs.count < objects.count { blobs.append(Data()) }
     return blobs
   }
 

@@ -49,6 +49,7 @@ package enum MigrationComparison {
   private static func handlers(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
     var found: [MigrationChange] = []
     var seen: Set<String> = []
+    guard !after.isSwiftUIApp else { return [] }   // SwiftUI's scenePhase is not read
     for method in before.methods where method.role == .application && isCalled(method, in: before) && !payloadSelectors.contains(method.selector)
       && !method.selector.contains("ApplicationState") {
       // An app that still supports iOS 12 keeps the method rightly there, but iOS 13 and later call the scene delegate's.
@@ -85,6 +86,10 @@ package enum MigrationComparison {
                             message: "\(method.type).\(method.selector) was called before; in the scene app UIKit calls the scene delegate's \(replacement) instead\(onLaterIOS(after)), which AFTER does not implement, and no scene-delegate method does its work")]
   }
 
+  /// An app that still supports a release without scenes keeps a window and setup of its own in
+  /// the app delegate for it, rightly (its window and duplicated work are not compared).
+  static func supportsIOS12(_ report: ScanReport) -> Bool { report.minimumIOS.map { !IOSRelease.hasScenes($0) } ?? false }
+
   /// For an app that still supports iOS 12, where the app delegate's method is still called.
   static func onLaterIOS(_ report: ScanReport) -> String {
     guard let minimum = report.minimumIOS, !IOSRelease.hasScenes(minimum) else { return "" }
@@ -115,6 +120,7 @@ package enum MigrationComparison {
 
   /// A payload BEFORE handled that AFTER does not, while running and at a cold launch.
   private static func payloads(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
+    guard !after.isSwiftUIApp else { return [] }   // SwiftUI's .onOpenURL and scenePhase are not read
     var found: [MigrationChange] = []
     for payload in payloads {
       guard let handled = handler(payload, running: true, in: before) ?? handler(payload, running: false, in: before) else { continue }
@@ -138,7 +144,10 @@ package enum MigrationComparison {
   static func handler(_ payload: (name: String, appDelegate: String, scene: String, option: String), running: Bool, in report: ScanReport) -> SourcePlace? {
     guard report.scenes else { return report.methods.first { $0.role == .application && $0.selector == payload.appDelegate }?.place }
     if running { return report.methods.first { $0.role == .scene && $0.selector == payload.scene }?.place }
-    return report.methods.first { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" && $0.connectionPayloads.contains(payload.option) }?.place
+    return report.methods.first { method in
+      method.role == .scene && method.selector == "scene(_:willConnectTo:options:)"
+        && (method.connectionPayloads.contains(payload.option) || method.connectionPayloads.contains("*"))
+    }?.place
   }
 
   /// A registration or the notification delegate that ran at launch and runs later now.
@@ -159,7 +168,7 @@ package enum MigrationComparison {
 
   /// Windows a scene app makes without a scene, and reads of the app delegate's window, new in AFTER.
   private static func windows(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
-    guard after.scenes else { return [] }
+    guard after.scenes, !supportsIOS12(after) else { return [] }
     let unchanged = before.scenes ? Set(before.windows.map { "\($0.owner ?? ""):\($0.place.line)" }) : []
     var found = after.windows.filter { !unchanged.contains("\($0.owner ?? ""):\($0.place.line)") }.map { window in
       MigrationChange(kind: .windowWithoutScene, regression: true, target: after.target,
@@ -178,7 +187,8 @@ package enum MigrationComparison {
   /// Functions of the app's called both from the app delegate's launch and from `willConnectTo`,
   /// which runs again for every window: work that ran once now runs twice.
   private static func duplicatedWork(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
-    guard after.scenes, let connect = after.methods.first(where: { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" }) else { return [] }
+    guard after.scenes, !supportsIOS12(after),
+          let connect = after.methods.first(where: { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" }) else { return [] }
     let launch = after.methods.filter { $0.role == .application && SceneReplacements.launchSelectors.contains($0.selector) }
     let wasTwice = Set(before.methods.filter { $0.role == .scene && $0.selector == connect.selector }.flatMap(\.calls))
     return launch.flatMap { method in

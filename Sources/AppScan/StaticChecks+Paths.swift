@@ -45,9 +45,13 @@ extension StaticChecks {
     var seen: Set<String> = []
     for closure in report.taskHandlers where closure.functionName == nil {
       let targets = closure.handsTo.flatMap { functions[$0] ?? [] }
+      // An expiration handler the closure sets itself stands for the functions it hands the task to.
+      var closureDecides = true
+      if case .notFollowed = closure.expiration { closureDecides = false }
       for handler in [closure] + targets where seen.insert("\(handler.place.file):\(handler.place.line)").inserted {
         found += notCompleted(handler)
         if handler.functionName == nil, !targets.isEmpty, case .notFollowed = handler.expiration { continue }
+        if handler.functionName != nil, closureDecides { continue }
         switch handler.expiration {
         case .completes: break
         case .missing:

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 /// A condition the code puts around a call within its function, so that some runs skip it.
@@ -40,7 +41,7 @@ extension SwiftFactCollector {
   private func earlyExit(before item: Syntax, in list: CodeBlockItemListSyntax) -> RuntimeCondition? {
     for earlier in list {
       if earlier.id == item.id { return nil }
-      if let guarded = earlier.item.as(GuardStmtSyntax.self), Self.counts(Syntax(guarded.conditions)) {
+      if let guarded = earlier.item.as(GuardStmtSyntax.self), Self.counts(Syntax(guarded.conditions)), !Self.neverReturns(guarded.body) {
         return RuntimeCondition(line: place(guarded).line, description: "after the `guard` at line \(place(guarded).line)")
       }
       let expression = earlier.item.as(ExpressionStmtSyntax.self)?.expression ?? earlier.item.as(ExprSyntax.self)
@@ -52,10 +53,18 @@ extension SwiftFactCollector {
     return nil
   }
 
-  /// A condition counts unless it is only `#available` checks or names a test.
+  /// An else that ends the process (`fatalError()`, `preconditionFailure()`): no launch goes on
+  /// past the guard without the condition.
+  private static func neverReturns(_ body: CodeBlockSyntax) -> Bool {
+    guard let last = body.statements.last?.item, let call = (last.as(ExpressionStmtSyntax.self)?.expression ?? last.as(ExprSyntax.self))?.as(FunctionCallExprSyntax.self) else { return false }
+    return ["fatalError", "preconditionFailure", "abort", "exit"].contains(calleeName(call.calledExpression) ?? "")
+  }
+
+  /// A condition counts unless it is only `#available` checks or names a test (`isRunningTests`,
+  /// `XCTest`, `testMode`; not `isLatest`).
   private static func counts(_ conditions: Syntax) -> Bool {
     let text = conditions.trimmedDescription
-    if text.range(of: "test", options: .caseInsensitive) != nil { return false }
+    if text.range(of: "(T|(?<![A-Za-z])t)est|TEST", options: .regularExpression) != nil { return false }
     guard let list = conditions.as(ConditionElementListSyntax.self) else { return true }
     return !list.allSatisfy { $0.condition.is(AvailabilityConditionSyntax.self) }
   }

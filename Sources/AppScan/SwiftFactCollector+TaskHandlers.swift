@@ -80,6 +80,8 @@ extension SwiftFactCollector {
     guard let closure = value.as(ClosureExprSyntax.self) else { return .notFollowed("the expiration handler is a function value") }
     let calls = CallNameFinder.names(in: Syntax(closure))
     if calls.contains("setTaskCompleted") { return .completes }
+    // `isCancelled = true`: cooperative cancellation, which work the scan does not follow may check.
+    if AssignmentFinder.assigns(in: Syntax(closure)) { return .notFollowed("the expiration handler sets a value that the work may check") }
     let other = calls.subtracting(Self.loggingCalls)
     return other.isEmpty ? .doesNotComplete(line: line) : .notFollowed("the expiration handler calls \(other.sorted().joined(separator: ", "))")
   }
@@ -169,6 +171,22 @@ final class TaskHandOffFinder: SyntaxVisitor {
       current = node.parent
     }
     return nil
+  }
+}
+
+/// Whether a node assigns anything (`x = …`, `self?.stop = true`).
+final class AssignmentFinder: SyntaxVisitor {
+  private var found = false
+
+  static func assigns(in node: Syntax) -> Bool {
+    let finder = AssignmentFinder(viewMode: .sourceAccurate)
+    finder.walk(node)
+    return finder.found
+  }
+
+  override func visit(_ node: AssignmentExprSyntax) -> SyntaxVisitorContinueKind {
+    found = true
+    return .skipChildren
   }
 }
 

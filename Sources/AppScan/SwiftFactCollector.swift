@@ -311,7 +311,8 @@ final class SwiftFactCollector: SyntaxVisitor {
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { recordAssignment(node); return .visitChildren }
 }
 
-/// The members a body reads of a name (`connectionOptions.urlContexts`), through optional chains too.
+/// The members a body reads of a name (`connectionOptions.urlContexts`), through optional chains
+/// too; `*` when it hands the name on whole.
 final class MemberUseFinder: SyntaxVisitor {
   private let name: String
   private var members: Set<String> = []
@@ -331,6 +332,15 @@ final class MemberUseFinder: SyntaxVisitor {
     var base = node.base
     if let optional = base?.as(OptionalChainingExprSyntax.self) { base = optional.expression }
     if base?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { members.insert(node.declName.baseName.text) }
+    return .visitChildren
+  }
+
+  /// The name used whole (`router.handle(connectionOptions)`): `*`, every member may be read.
+  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    guard node.baseName.text == name else { return .visitChildren }
+    var parent = node.parent
+    if parent?.is(OptionalChainingExprSyntax.self) == true { parent = parent?.parent }
+    if parent?.as(MemberAccessExprSyntax.self)?.declName.id != Syntax(node).id, parent?.is(MemberAccessExprSyntax.self) != true { members.insert("*") }
     return .visitChildren
   }
 }

@@ -24,6 +24,8 @@ struct ScanCheck {
   struct Outcome {
     let results: [CaseResult]
     let notRun: [String]
+    /// The cases the model refused (listed in `notRun`).
+    var refused = 0
     var summary: SuiteSummary { SuiteSummary(results) }
     /// The runs' diagnostics, each code and message once, with the cases that recorded it.
     var diagnostics: [(diagnostic: Diagnostic, cases: [String])] {
@@ -84,7 +86,7 @@ struct ScanCheck {
     // A case the model refuses (a script error in the mirror's run) says nothing of the app: it
     // is listed as not run, with why, and not counted.
     let refused = results.filter { $0.status == .error }.map { "\($0.name): not run, \($0.message ?? "the run stopped")" }
-    return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused)
+    return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused, refused: refused.count)
   }
 
   /// The human report of the runs: what the matrix was, a line per case that did not pass, the
@@ -158,7 +160,8 @@ extension ScanCheck {
   /// app), else 1 when the scan or a run found something. A case not run is listed, not trouble.
   static func status(scan: Int32, _ outcome: Outcome?) -> Int32 {
     guard let outcome else { return scan }
-    if scan == Status.trouble { return Status.trouble }
+    // Every case refused: the battery checked nothing, which is trouble, not a pass.
+    if scan == Status.trouble || (outcome.results.isEmpty && outcome.refused > 0) { return Status.trouble }
     return scan == Status.ok && outcome.findings == 0 ? Status.ok : Status.failed
   }
 }

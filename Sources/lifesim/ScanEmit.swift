@@ -1,4 +1,5 @@
 import AppScan
+import Glibc
 import EventStore
 
 /// `lifesim scan --emit-app DIR`: the Lua app that mirrors the scanned Swift and its scenarios.
@@ -22,11 +23,11 @@ enum ScanEmit {
         return .failure(ScanTrouble("\(folder): cannot create the folder: \(POSIXFile.describe(error.code))"))
       }
     }
-    if !battery.isEmpty { removeStaleBattery(in: directory + "/" + batteryFolder, keeping: Set(battery.map(\.0))) }
     // Every file is checked before any is written (a link that leads nowhere is there too).
     for (path, _) in files where !force && POSIXFile.existsWithoutFollowing(path) {
       return .failure(ScanTrouble("\(path): already exists; --emit-app writes nothing over existing files without --force"))
     }
+    if force, !battery.isEmpty { removeStaleBattery(in: directory + "/" + batteryFolder, keeping: Set(battery.map(\.0))) }
     let inputs = report.files.swift + report.files.infoPlists + report.files.storyboards + report.files.projects
     var sinks: [OutputSink] = []
     do {
@@ -46,10 +47,11 @@ enum ScanEmit {
   /// The first line of every scenario the battery writes.
   static let batteryHeader = "-- Written by `lifesim scan --check` from its battery"
 
-  /// Removes the battery's scenarios an earlier emit wrote into `folder` that this one does not
-  /// (an app that no longer registers a task): a file is the battery's only when it opens with
-  /// its header, and no other file is touched.
+  /// With `--force`: removes the battery's scenarios an earlier emit wrote into `folder` that this
+  /// one does not (an app that no longer registers a task). A file is the battery's only when it
+  /// opens with its header; no other file is touched, and a `check` that is a link is not entered.
   private static func removeStaleBattery(in folder: String, keeping: Set<String>) {
+    guard case .success(S_IFDIR) = POSIXFile.fileTypeWithoutFollowing(folder) else { return }
     for name in POSIXFile.directoryEntries(folder) ?? [] where name.hasSuffix(".lua") && !keeping.contains(name) {
       let path = folder + "/" + name
       guard POSIXFile.isRegularFile(path), let bytes = POSIXFile.readPrefix(path, count: batteryHeader.utf8.count),

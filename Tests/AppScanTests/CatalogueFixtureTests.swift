@@ -111,6 +111,59 @@ import TestSupport
     // Only the empty expiration handler of upload()'s task is a finding.
     #expect(report.diagnostics.map { "\($0.code) \($0.place.line)" } == ["task_open_after_expiration 26"])
   }
+
+  /// A `throw` a `catch` handles, an expiration handler that sets a flag, an expiration handler
+  /// the closure sets before handing the task on, and a `guard` whose else ends the process
+  /// give no finding; a `default: break` that skips the end does.
+  @Test func caughtThrowsFlagsHandedOnTasksAndFatalGuardsAreNotFindings() throws {
+    let root = temporaryPath("appscan-paths-2", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        var stop = false
+
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          guard let config = Config.load() else { fatalError("no configuration") }
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: config.refreshID, using: nil) { task in
+            task.expirationHandler = { task.setTaskCompleted(success: false) }
+            self.refresh(task: task as! BGAppRefreshTask)
+          }
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.prune", using: nil) { task in
+            task.expirationHandler = { self.stop = true }
+            Store.shared.prune(until: { self.stop }) { task.setTaskCompleted(success: true) }
+          }
+          return true
+        }
+
+        func refresh(task: BGAppRefreshTask) { Feed.shared.refresh { task.setTaskCompleted(success: $0) } }
+
+        func upload(_ data: Data?) {
+          let id = UIApplication.shared.beginBackgroundTask { UIApplication.shared.endBackgroundTask(id) }
+          do {
+            guard let data else { throw UploadError.noData }
+            try Uploader.send(data)
+          } catch {
+            Log.failed(error)
+          }
+          UIApplication.shared.endBackgroundTask(id)
+        }
+
+        func sync(_ result: SyncResult) {
+          let id = UIApplication.shared.beginBackgroundTask { UIApplication.shared.endBackgroundTask(id) }
+          switch result {
+          case .changed: UIApplication.shared.endBackgroundTask(id)
+          default: break
+          }
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    #expect(report.diagnostics.map { "\($0.code) \($0.place.line)" } == ["task_not_ended 36"])
+  }
 }
 
 @Suite struct QuickActionPathTests {

@@ -10,5 +10,8 @@ import Testing
     #expect(ScanCheck.status(scan: Status.failed, outcome) == Status.failed)
     #expect(ScanCheck.status(scan: Status.trouble, outcome) == Status.trouble)
     #expect(ScanCheck.status(scan: Status.ok, nil) == Status.ok)
+    // Every case refused: nothing was checked.
+    let none = ScanCheck.Outcome(results: [], notRun: ["cold launch [iOS 17, SDK 26]: not run, the run stopped"], refused: 1)
+    #expect(ScanCheck.status(scan: Status.ok, none) == Status.trouble)
   }
 }
