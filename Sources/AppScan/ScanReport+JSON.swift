@@ -100,8 +100,16 @@ extension ScanResult {
   /// one line per diagnostic, app by app.
   package var jsonLines: [JSONValue] {
     let findings = diagnostics.map { diagnostic in
-      guard let state = baselineState(diagnostic), case let .object(members) = ScanReport.json(diagnostic) else { return ScanReport.json(diagnostic) }
-      return .object(members + [("baseline_state", .string(state))])
+      guard case var .object(members) = ScanReport.json(diagnostic) else { return ScanReport.json(diagnostic) }
+      if let state = baselineState(diagnostic) { members.append(("baseline_state", .string(state))) }
+      switch confirmation(of: diagnostic) {
+      case let .confirmed(scenario, ios, sdk, reproduce)?:
+        members.append(("confirmed", .object([("scenario", .string(scenario)), ("ios", .int(Int64(ios))),
+                                               ("sdk", sdk.map { .int(Int64($0)) } ?? .null), ("reproduce", .string(reproduce))])))
+      case let .unconfirmed(why)?: members += [("confirmed", .bool(false)), ("why", .string(why))]
+      case nil: break
+      }
+      return .object(members)
     }
     return apps.map(\.appJSON) + others.map(Self.json) + findings + (explain ? apps.flatMap(Self.notFollowedLines) : [])
   }

@@ -14,6 +14,11 @@ extension ScanResult {
         let state = baselineState(diagnostic) == "unchanged" ? " (in the baseline)" : ""
         lines.append("\(diagnostic.place.file):\(diagnostic.place.line): \(diagnostic.code): \(diagnostic.message)\(state)")
         lines.append("  rule: \(diagnostic.rule.summary) (\(diagnostic.rule.source))")
+        switch confirmation(of: diagnostic) {
+        case let .confirmed(scenario, _, _, reproduce)?: lines.append("  confirmed by \(scenario): \(reproduce)")
+        case let .unconfirmed(why)?: lines.append("  not confirmed by a run: \(why)")
+        case nil: break
+        }
       }
       if explain {
         lines.append(app.notFollowed.isEmpty ? "not followed: nothing" : "not followed (no finding given, the scan does not guess):")

@@ -184,6 +184,8 @@ package struct ScanResult: Sendable {
   package var suppressed = 0
   /// `--explain`: the reports also list what the scan did not follow, and why.
   package var explain = false
+  /// With `--check`: what the runs say of each diagnostic, by its index in `diagnostics`.
+  package var confirmations: [Int: Confirmation] = [:]
   /// The folder code scanning's paths start from: the nearest above the scan holding `.git`.
   package var repositoryRoot = "/"
   /// An earlier scan's findings (`--baseline`): those it holds are unchanged and do not fail.

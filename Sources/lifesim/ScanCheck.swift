@@ -89,6 +89,32 @@ struct ScanCheck {
     return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused, refused: refused.count)
   }
 
+  /// What the runs say of each of the scan's diagnostics (Confirmation): the first case whose
+  /// run shows it through the model, with the command that runs that profile's battery again.
+  func confirmations(of result: ScanResult, _ outcome: Outcome, command: [String]) -> [Int: Confirmation] {
+    var found: [Int: Confirmation] = [:]
+    for (index, diagnostic) in result.diagnostics.enumerated() {
+      guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
+        found[index] = .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
+        continue
+      }
+      let shows = outcome.results.first { r in
+        switch evidence {
+        case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
+        case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
+        case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
+        }
+      }
+      guard let r = shows else {
+        found[index] = .unconfirmed(why: "no case of the battery on this matrix showed it")
+        continue
+      }
+      let words = command + ["--check", "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
+      found[index] = .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
+    }
+    return found
+  }
+
   /// The human report of the runs: what the matrix was, a line per case that did not pass, the
   /// runs' diagnostics, what did not run, and the counts. `removed`: the temporary folder, gone
   /// by the time the report is read, which places are shown without.

@@ -127,6 +127,9 @@ struct Scan: ParsableCommand {
         throw ExitCode(Status.trouble)
       }
     }
+    if let outcome {
+      result.confirmations = checker.confirmations(of: result, outcome, command: ["lifesim", "scan"] + paths + (target.map { ["--target", $0] } ?? []))
+    }
     let reported = emitApp == nil ? [] : written
     for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
     for trouble in result.troubles where format != .text { Terminal.error(TerminalText.visible("\(trouble.file): not read: \(trouble.reason)")) }

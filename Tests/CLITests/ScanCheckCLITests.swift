@@ -150,6 +150,21 @@ import TestSupport
     #expect(second.out.contains("- background refresh com.example.clean.refresh: not run, no registration of it was found"), "\(second.out)")
   }
 
+  /// Each diagnostic says whether a run showed it through the model, with a reproduce line that
+  /// runs as printed from the same folder; a code no case shows says why.
+  @Test func eachDiagnosticCarriesTheRunThatConfirmsItOrWhyNone() throws {
+    let r = try lifesim(["scan", "SceneRegistrationApp", "--check", "--ios", "17,27", "--sdk", "27", "--json"], cwd: fixtures)
+    #expect(r.status == 1)
+    let lines = r.out.split(separator: "\n").map(String.init)
+    let late = try #require(lines.first { $0.contains(#""code":"bgtask_registered_late""#) })
+    #expect(late.hasSuffix(#""confirmed":{"scenario":"home and return [iOS 17, SDK 27]","ios":17,"sdk":27,"reproduce":"lifesim scan SceneRegistrationApp --check --ios 17 --sdk 27"}}"#), "\(late)")
+    let unlisted = try #require(lines.first { $0.contains(#""code":"bgtask_id_not_permitted""#) })
+    #expect(unlisted.hasSuffix(#""confirmed":false,"why":"no case of the battery shows bgtask_id_not_permitted yet"}"#), "\(unlisted)")
+    let again = try lifesim(["scan", "SceneRegistrationApp", "--check", "--ios", "17", "--sdk", "27"], cwd: fixtures)
+    #expect(again.status == 1)
+    #expect(again.out.contains("  confirmed by home and return [iOS 17, SDK 27]: lifesim scan SceneRegistrationApp --check --ios 17 --sdk 27\n"), "\(again.out)")
+  }
+
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
   @Test func theMatrixIsTheUsers() throws {
     let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)

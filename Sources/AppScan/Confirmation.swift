@@ -1,0 +1,37 @@
+/// What `--check`'s runs say of one static diagnostic: the run that shows it through the model,
+/// or why none does. A diagnostic is never confirmed by the mirror asserting it: only a runtime
+/// diagnostic of the same code, a crash or a failed expectation of a run confirms it.
+package enum Confirmation: Sendable, Equatable {
+  case confirmed(scenario: String, ios: Int, sdk: Int?, reproduce: String)
+  case unconfirmed(why: String)
+
+  /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
+  package static func evidence(for code: String) -> Evidence? { evidence[code] }
+
+  /// What of a run shows a diagnostic.
+  package enum Evidence: Sendable, Equatable {
+    /// The run recorded the runtime diagnostic of the same code.
+    case runtimeDiagnostic
+    /// The run failed with a message holding this text (a crash's reason).
+    case failureMessage(String)
+    /// The case of this scenario failed (its expectation of the handler's call).
+    case failedCase(String)
+  }
+
+  private static let evidence: [String: Evidence] = [
+    "handler_never_called": .runtimeDiagnostic,
+    "task_open_after_expiration": .runtimeDiagnostic,
+    "scene_lifecycle_required": .runtimeDiagnostic,
+    "notification_delegate_late": .runtimeDiagnostic,
+    "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
+    "legacy_fetch_disabled": .failedCase("background fetch"),
+  ]
+}
+
+extension ScanResult {
+  /// The confirmation of each diagnostic, by its index in `diagnostics`, once `--check` ran.
+  package func confirmation(of diagnostic: ScanDiagnostic) -> Confirmation? {
+    guard let index = diagnostics.firstIndex(where: { $0.code == diagnostic.code && $0.place == diagnostic.place && $0.target == diagnostic.target }) else { return nil }
+    return confirmations[index]
+  }
+}
