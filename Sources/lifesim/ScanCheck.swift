@@ -53,12 +53,19 @@ struct ScanCheck {
     return POSIXFile.isDirectory(folder) ? folder : nil
   }
 
-  /// The battery's scenarios for `report`: file names and texts, naming the app at `../app.lua`.
-  static func scenarioFiles(_ report: ScanReport) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
+  /// The battery's scenarios for `report`: file names and texts, naming the app at `../app.lua`;
+  /// with `only` (`--case`), that one scenario, and nothing listed as not run.
+  static func scenarioFiles(_ report: ScanReport, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
     guard let folder = templateFolder() else {
       throw ScanTrouble("cannot find lifesim's --check battery (Scripts/scan or share/lifesim/scan) beside the executable")
     }
-    let battery = CheckBattery.scenarios(for: report)
+    var battery = CheckBattery.scenarios(for: report)
+    if let only {
+      guard battery.run.contains(where: { $0.name == only }) else {
+        throw ScanTrouble("--case \(only): no such case of this app's battery (its cases: \(battery.run.map(\.name).joined(separator: ", ")))")
+      }
+      battery = (battery.run.filter { $0.name == only }, [])
+    }
     var templates: [String: String] = [:]
     var files: [(String, String)] = []
     for scenario in battery.run {
@@ -109,7 +116,8 @@ struct ScanCheck {
         found[index] = .unconfirmed(why: "no case of the battery on this matrix showed it")
         continue
       }
-      let words = command + ["--check", "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
+      let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
+      let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
       found[index] = .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
     }
     return found

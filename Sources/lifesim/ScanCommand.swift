@@ -70,6 +70,9 @@ struct Scan: ParsableCommand {
   @Option(help: "With --check: the SDKs the app is built with, e.g. \(ScanCheck.defaultSDKs.map(String.init).joined(separator: ",")) (the default).")
   var sdk: String?
 
+  @Option(name: .customLong("case"), help: ArgumentHelp("With --check: run only this case of the battery (its name as the report prints it, e.g. 'home and return'), as a confirmation's reproduce line does.", valueName: "name"))
+  var caseName: String?
+
   func validate() throws {
     if compare {
       guard paths.count == 2 else { throw ValidationError("--compare takes two trees, BEFORE and AFTER (folders or git:REV), not \(paths.count)") }
@@ -77,7 +80,7 @@ struct Scan: ParsableCommand {
         throw ValidationError("--compare compares two trees; --check, --emit-app, --baseline and --explain go with a scan of one")
       }
     }
-    if !check, ios != nil || sdk != nil { throw ValidationError("--ios and --sdk go with --check") }
+    if !check, ios != nil || sdk != nil || caseName != nil { throw ValidationError("--ios, --sdk and --case go with --check") }
     if check, !json, format == .sarif {
       throw ValidationError("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)")
     }
@@ -109,7 +112,7 @@ struct Scan: ParsableCommand {
       if check || emitApp != nil, result.apps.count > 1 {
         throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
       }
-      if check { battery = try ScanCheck.scenarioFiles(result.apps[0]) }
+      if check { battery = try ScanCheck.scenarioFiles(result.apps[0], only: caseName) }
     } catch {
       Terminal.error(TerminalText.visible(error.description))
       throw ExitCode(Status.trouble)

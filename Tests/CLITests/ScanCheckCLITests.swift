@@ -157,12 +157,17 @@ import TestSupport
     #expect(r.status == 1)
     let lines = r.out.split(separator: "\n").map(String.init)
     let late = try #require(lines.first { $0.contains(#""code":"bgtask_registered_late""#) })
-    #expect(late.hasSuffix(#""confirmed":{"scenario":"home and return [iOS 17, SDK 27]","ios":17,"sdk":27,"reproduce":"lifesim scan SceneRegistrationApp --check --ios 17 --sdk 27"}}"#), "\(late)")
+    #expect(late.hasSuffix(#""confirmed":{"scenario":"home and return [iOS 17, SDK 27]","ios":17,"sdk":27,"reproduce":"lifesim scan SceneRegistrationApp --check --case 'home and return' --ios 17 --sdk 27"}}"#), "\(late)")
     let unlisted = try #require(lines.first { $0.contains(#""code":"bgtask_id_not_permitted""#) })
     #expect(unlisted.hasSuffix(#""confirmed":false,"why":"no case of the battery shows bgtask_id_not_permitted yet"}"#), "\(unlisted)")
-    let again = try lifesim(["scan", "SceneRegistrationApp", "--check", "--ios", "17", "--sdk", "27"], cwd: fixtures)
+    // The reproduce line, run as printed from the same folder, runs that one case and shows it again.
+    let again = try shell("cd '\(fixtures)' && '\(lifesimBinary)' scan SceneRegistrationApp --check --case 'home and return' --ios 17 --sdk 27")
     #expect(again.status == 1)
-    #expect(again.out.contains("  confirmed by home and return [iOS 17, SDK 27]: lifesim scan SceneRegistrationApp --check --ios 17 --sdk 27\n"), "\(again.out)")
+    #expect(again.out.contains("  confirmed by home and return [iOS 17, SDK 27]: lifesim scan SceneRegistrationApp --check --case 'home and return' --ios 17 --sdk 27\n"), "\(again.out)")
+    #expect(again.out.hasSuffix("1 case: 0 passed, 1 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n"), "\(again.out)")
+    let unknown = try lifesim(["scan", "SceneRegistrationApp", "--check", "--case", "nope"], cwd: fixtures)
+    #expect(unknown.status == 2)
+    #expect(unknown.err.hasPrefix("lifesim: --case nope: no such case of this app's battery (its cases: cold launch, home and return,"), "\(unknown.err)")
   }
 
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
@@ -198,6 +203,6 @@ import TestSupport
     #expect(r.err.contains("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)"), "\(r.err)")
     let matrix = try lifesim(["scan", "StoryboardApp", "--ios", "17"], cwd: fixtures)
     #expect(matrix.status == 2)
-    #expect(matrix.err.contains("--ios and --sdk go with --check"), "\(matrix.err)")
+    #expect(matrix.err.contains("--ios, --sdk and --case go with --check"), "\(matrix.err)")
   }
 }
