@@ -47,6 +47,9 @@ package struct LuaAppWriter {
 
   private var header: [String] {
     var declaration = "app { name = \(LuaStringLiteral.quote(name)), root = \(LuaStringLiteral.quote(rootController))"
+    // The Info.plist's manifest decides the scenes, as on a device: scenarios do not pin them, so
+    // `lifesim test --compare scenes` can ask the other way.
+    if let manifest = Self.declaredManifest(report) { declaration += ", sceneManifest = \(LuaStringLiteral.quote(manifest.rawValue))" }
     // The project's deployment target, which gates the runtime's diagnostics as it gates the scan's.
     if let minimum = report.minimumIOS, (2...IOSRelease.latest.version).contains(minimum) {
       declaration += ", minimumIOS = \(minimum)"
@@ -217,11 +220,23 @@ package struct LuaAppWriter {
 }
 
 extension LuaAppWriter {
+  /// The manifest the emitted app declares: the Info.plist's, when the scan read it; none for a
+  /// SwiftUI app, whose life cycle is scene-based whatever its plist says.
+  package static func declaredManifest(_ report: ScanReport) -> SceneManifest? {
+    report.isSwiftUIApp ? nil : report.sceneManifest
+  }
+
+  /// The `scenes` a scenario pins: none when the app declares its manifest, which decides them.
+  package static func pinnedScenes(_ report: ScanReport) -> Bool? {
+    declaredManifest(report) == nil ? report.scenes : nil
+  }
+
   /// The scenarios written beside the app, each carrying `scenes` as the Swift declares it.
   package var scenarios: [(name: String, text: String)] {
+    let pinned = Self.pinnedScenes(report).map { ", scenes = \($0)" } ?? ""
     let head = { (title: String) in
       "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
-        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion), scenes = \(report.scenes), app = \"app.lua\" }\n\n"
+        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion)\(pinned), app = \"app.lua\" }\n\n"
     }
     return [
       ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),

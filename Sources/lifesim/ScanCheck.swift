@@ -74,7 +74,7 @@ struct ScanCheck {
         guard let bytes = POSIXFile.readAll(path) else { throw ScanTrouble("\(path): cannot read the battery's template") }
         templates[scenario.template] = String(decoding: bytes, as: UTF8.self)
       }
-      let text = CheckBattery.text(scenario, template: templates[scenario.template] ?? "", scenes: report.scenes, app: "../app.lua")
+      let text = CheckBattery.text(scenario, template: templates[scenario.template] ?? "", scenes: LuaAppWriter.pinnedScenes(report), app: "../app.lua")
       files.append((scenario.fileName, text))
     }
     return (files, battery.notRun)

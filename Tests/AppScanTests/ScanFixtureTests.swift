@@ -75,7 +75,7 @@ func jsonReport(_ report: ScanResult) -> String {
   @Test func theEmittedAppKeepsTheDeploymentTarget() throws {
     let report = try AppScanner.scan([fixtures + "/ComputedIDsApp"]).apps[0]
     let app = LuaAppWriter(report: report, name: report.target, root: fixtures + "/ComputedIDsApp").app
-    #expect(app.contains("app { name = \"Tasks\", root = \"Root\", minimumIOS = 15, bgTaskIdentifiers = {"))
+    #expect(app.contains("app { name = \"Tasks\", root = \"Root\", sceneManifest = \"empty\", minimumIOS = 15, bgTaskIdentifiers = {"))
   }
 
   /// App source is hostile: an identifier, a type name and a path reach Lua only escaped.

@@ -170,6 +170,18 @@ import TestSupport
     #expect(unknown.err.hasPrefix("lifesim: --case nope: no such case of this app's battery (its cases: cold launch, home and return,"), "\(unknown.err)")
   }
 
+  /// The battery's scenarios take the scenes from the app's manifest, not pinned, so
+  /// `lifesim test` on a kept battery compares both variants.
+  @Test func aKeptBatteryComparesScenes() throws {
+    let dir = try scriptFolder("scan-check-scenes", Self.cleanApp)
+    let emit = try lifesim(["scan", "Clean", "--check", "--ios", "17", "--sdk", "26", "--emit-app", "out"], cwd: dir)
+    #expect(emit.status == 0, "\(emit.out)\(emit.err)")
+    #expect(try String(contentsOfFile: dir + "/out/check/cold_launch.lua", encoding: .utf8).contains(#"scenario { name = "cold launch", app = "../app.lua" }"#))
+    let r = try lifesim(["test", "out/check", "--ios", "17", "--compare", "scenes"], cwd: dir)
+    #expect(!r.out.contains("Nothing to compare"), "\(r.out)")
+    #expect(r.out.contains("cold launch: iOS 17: no scenes → scenes"), "\(r.out)")
+  }
+
   /// `--ios` and `--sdk` set the matrix; a sceneless app built with SDK 27 does not launch on iOS 27.
   @Test func theMatrixIsTheUsers() throws {
     let r = try lifesim(["scan", "StoryboardApp", "--check", "--ios", "27", "--sdk", "27", "--json"], cwd: fixtures)

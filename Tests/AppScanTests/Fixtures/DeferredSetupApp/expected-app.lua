@@ -1,6 +1,6 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
-app { name = "DeferredSetupApp", root = "Root", bgTaskIdentifiers = {
+app { name = "DeferredSetupApp", root = "Root", sceneManifest = "configured", bgTaskIdentifiers = {
   "com.example.inbox.refresh",
   "com.example.inbox.cleanup",
 } }

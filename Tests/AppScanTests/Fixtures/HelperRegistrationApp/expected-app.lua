@@ -1,6 +1,6 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
-app { name = "HelperRegistrationApp", root = "Root", bgTaskIdentifiers = {
+app { name = "HelperRegistrationApp", root = "Root", sceneManifest = "configured", bgTaskIdentifiers = {
   "com.example.notes.refresh",
   "com.example.notes.cleanup",
   "com.example.notes.sync",

@@ -1,6 +1,6 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
-app { name = "SceneExtensionsApp", root = "FeedViewController" }
+app { name = "SceneExtensionsApp", root = "FeedViewController", sceneManifest = "configured" }
 
 -- Calls the completion handler UIKit passes last, so that no stub leaves one waiting.
 local function complete(...)
