@@ -55,6 +55,9 @@ package struct GitRevisionTree {
       guard fields.count == 3, fields[1] == "blob", fields[0] != "120000", readEndings.contains(where: path.hasSuffix),
             !path.split(separator: "/").contains("..") else { continue }
       wanted.append((String(fields[2]), path))
+      guard wanted.count <= ScanLimits().maxFiles else {
+        throw ScanTrouble("\(commit) of \(top): more than \(ScanLimits().maxFiles) files a scan reads; compare a folder of it")
+      }
     }
     let blobs = try catFile(wanted.map(\.object), in: top)
     for ((_, path), bytes) in zip(wanted, blobs) {

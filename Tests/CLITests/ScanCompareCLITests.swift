@@ -26,6 +26,9 @@ import TestSupport
     #expect(r.out.contains("  before: Notes/AppDelegate.swift:9  after: Notes/SceneDelegate.swift:10"), "\(r.out)")
     #expect(try shell("git -C '\(repo)' status --porcelain").out == status)
     #expect(try String(contentsOfFile: repo + "/Notes/Draft.swift", encoding: .utf8) == "uncommitted\n")
+    // From a subfolder, each revision's copy of that subfolder, places from it.
+    let sub = try lifesim(["scan", "--compare", "git:HEAD~1", "git:HEAD"], cwd: repo + "/Notes")
+    #expect(sub.out.contains("  before: AppDelegate.swift:9  after: SceneDelegate.swift:10"), "\(sub.out)\(sub.err)")
     // The work tree itself as AFTER.
     let head = try lifesim(["scan", "--compare", "git:HEAD~1", "."], cwd: repo)
     #expect(head.status == 1 && head.out.contains("moved_after_launch"), "\(head.out)\(head.err)")
