@@ -113,9 +113,21 @@ package struct LuaAppWriter {
   /// `Task`) runs once the handler has returned, as `after(0, …)` does.
   private func deferring(_ lines: [String], _ reach: Reach) -> [String] {
     guard case let .deferred(_, by) = reach else { return lines }
+    // An observer's block runs only when its notification is posted: not at every launch, and
+    // not when the scan can say; it stays a comment rather than run unconditionally.
+    if Self.conditionalDeferrals.contains(where: { by.hasSuffix($0) }) {
+      return ["  -- not lowered: inside " + LuaStringLiteral.comment(by) + ", which runs only when its notification is posted"]
+        + lines.map { line in
+          let code = String(line.drop { $0 == " " })
+          return code.hasPrefix("--") ? "  " + code : "  -- " + LuaStringLiteral.comment(code)
+        }
+    }
     return ["  -- deferred by " + LuaStringLiteral.comment(by) + ": runs after the handler returns", "  after(0, function()"]
       + lines.map { "  " + $0 } + ["  end)"]
   }
+
+  /// The deferring calls whose closure runs only on an event the scan cannot place.
+  static let conditionalDeferrals = ["addObserver"]
 
   /// A background task begun where the Swift begins it and ended a second later; its
   /// expiration handler ends it only when the Swift's does.

@@ -78,6 +78,35 @@ func jsonReport(_ report: ScanResult) -> String {
     #expect(app.contains("app { name = \"Tasks\", root = \"Root\", sceneManifest = \"empty\", minimumIOS = 15, bgTaskIdentifiers = {"))
   }
 
+  /// Work the Swift does only when a notification is posted is not run at every launch.
+  @Test func workInsideAnObserverIsAComment() throws {
+    let root = temporaryPath("appscan-observer", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          NotificationCenter.default.addObserver(forName: .accountDidSignIn, object: nil, queue: .main) { _ in
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { $0.setTaskCompleted(success: true) }
+          }
+          return true
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    let app = LuaAppWriter(report: report, name: "App", root: root).app
+    #expect(app.contains("""
+        -- not lowered: inside NotificationCenter.default.addObserver, which runs only when its notification is posted
+        -- BGTaskScheduler:register("com.example.sync", launchHandler)
+        -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+        -- BGTaskScheduler:submit { id = "com.example.sync", kind = "refresh" }
+      """), "\(app)")
+    #expect(!app.contains("after(0"))
+  }
+
   /// App source is hostile: an identifier, a type name and a path reach Lua only escaped.
   @Test func swiftTextReachesLuaEscaped() throws {
     let root = temporaryPath("appscan-lua", "Evil\nApp")
