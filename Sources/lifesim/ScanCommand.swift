@@ -25,7 +25,7 @@ struct Scan: ParsableCommand {
       Example:
         lifesim scan MyApp/
         lifesim scan . --target MyApp --format sarif > scan.sarif
-        lifesim scan --compare git:main .         # what the scene migration on this branch changed
+        lifesim scan --compare git:main .   # what this branch changed
       """)
   )
 
