@@ -105,7 +105,8 @@ struct ScanCheck {
         found[index] = .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
         continue
       }
-      let shows = outcome.results.first { r in
+      // A failed case (the trap, the crash) shows it more plainly than a passing one's warning.
+      let shows = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }.first { r in
         switch evidence {
         case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
         case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
