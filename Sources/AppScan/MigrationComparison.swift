@@ -168,9 +168,12 @@ package enum MigrationComparison {
 
   /// Windows a scene app makes without a scene, and reads of the app delegate's window, new in AFTER.
   private static func windows(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
-    guard after.scenes, !supportsIOS12(after) else { return [] }
+    guard after.scenes else { return [] }
     let unchanged = before.scenes ? Set(before.windows.map { "\($0.owner ?? ""):\($0.place.line)" }) : []
-    var found = after.windows.filter { !unchanged.contains("\($0.owner ?? ""):\($0.place.line)") }.map { window in
+    // An app that still supports iOS 12 makes that release's window in the app delegate, rightly;
+    // a read of the app delegate's window is nil on iOS 13 and later all the same.
+    let made = supportsIOS12(after) ? [] : after.windows
+    var found = made.filter { !unchanged.contains("\($0.owner ?? ""):\($0.place.line)") }.map { window in
       MigrationChange(kind: .windowWithoutScene, regression: true, target: after.target,
                       before: before.windows.first { $0.owner == window.owner }?.place, after: window.place,
                       message: "\(window.owner ?? "the app delegate") makes UIWindow(frame:) in the scene app: the window belongs to no scene and is never shown")
