@@ -100,13 +100,14 @@ struct ScanCheck {
   /// run shows it through the model, with the command that runs that profile's battery again.
   func confirmations(of result: ScanResult, _ outcome: Outcome, command: [String]) -> [Int: Confirmation] {
     var found: [Int: Confirmation] = [:]
+    // A failed case (the trap, the crash) shows a finding more plainly than a passing one's warning.
+    let ordered = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }
     for (index, diagnostic) in result.diagnostics.enumerated() {
       guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
         found[index] = .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
         continue
       }
-      // A failed case (the trap, the crash) shows it more plainly than a passing one's warning.
-      let shows = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }.first { r in
+      let shows = ordered.first { r in
         switch evidence {
         case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
         case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)

@@ -131,7 +131,8 @@ struct Scan: ParsableCommand {
       }
     }
     if let outcome {
-      result.confirmations = checker.confirmations(of: result, outcome, command: ["lifesim", "scan"] + paths + (target.map { ["--target", $0] } ?? []))
+      let scanWords = paths + (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] }
+      result.confirmations = checker.confirmations(of: result, outcome, command: ["lifesim", "scan"] + scanWords)
     }
     let reported = emitApp == nil ? [] : written
     for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
