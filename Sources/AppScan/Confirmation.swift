@@ -27,11 +27,3 @@ package enum Confirmation: Sendable, Equatable {
     "legacy_fetch_disabled": .failedCase("background fetch"),
   ]
 }
-
-extension ScanResult {
-  /// The confirmation of each diagnostic, by its index in `diagnostics`, once `--check` ran.
-  package func confirmation(of diagnostic: ScanDiagnostic) -> Confirmation? {
-    guard let index = diagnostics.firstIndex(where: { $0.code == diagnostic.code && $0.place == diagnostic.place && $0.target == diagnostic.target }) else { return nil }
-    return confirmations[index]
-  }
-}

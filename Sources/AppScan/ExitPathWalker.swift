@@ -72,9 +72,8 @@ struct ExitPathWalker {
     if let choice = node.as(SwitchExprSyntax.self) { return switchExpression(choice, open: open) }
     if let attempt = node.as(DoStmtSyntax.self) { return doStatement(attempt, open: open) }
     if let deferred = node.as(DeferStmtSyntax.self) { return uses(Syntax(deferred.body)).closesOrHandsOn ? nil : open }
-    if node.is(BreakStmtSyntax.self) || node.is(ContinueStmtSyntax.self) || node.is(FunctionDeclSyntax.self) {
-      return node.is(FunctionDeclSyntax.self) ? open : nil
-    }
+    if node.is(FunctionDeclSyntax.self) { return open }   // a nested function runs when it is called
+    if node.is(BreakStmtSyntax.self) || node.is(ContinueStmtSyntax.self) { return nil }
     if let body = Self.loopBody(node) {
       let after = block(body, open: open)
       return uses(node).closesOrHandsOn ? nil : (open ?? after)

@@ -34,7 +34,7 @@ package enum MigrationComparison {
   /// method has a scene replacement and the app no longer supports iOS 12.
   static func isCalled(_ method: DelegateMethod, in report: ScanReport) -> Bool {
     method.role != .application || !report.scenes || SceneReplacements.replacement(for: method.selector) == nil
-      || (report.minimumIOS.map { !IOSRelease.hasScenes($0) } ?? false)
+      || report.supportsReleaseWithoutScenes
   }
 
   /// The selectors whose loss is a lost payload (`payloads`), not a silenced handler.
@@ -86,13 +86,9 @@ package enum MigrationComparison {
                             message: "\(method.type).\(method.selector) was called before; in the scene app UIKit calls the scene delegate's \(replacement) instead\(onLaterIOS(after)), which AFTER does not implement, and no scene-delegate method does its work")]
   }
 
-  /// An app that still supports a release without scenes keeps a window and setup of its own in
-  /// the app delegate for it, rightly (its window and duplicated work are not compared).
-  static func supportsIOS12(_ report: ScanReport) -> Bool { report.minimumIOS.map { !IOSRelease.hasScenes($0) } ?? false }
-
   /// For an app that still supports iOS 12, where the app delegate's method is still called.
   static func onLaterIOS(_ report: ScanReport) -> String {
-    guard let minimum = report.minimumIOS, !IOSRelease.hasScenes(minimum) else { return "" }
+    guard report.supportsReleaseWithoutScenes, let minimum = report.minimumIOS else { return "" }
     return " on iOS \(IOSRelease.firstWithScenes) and later (iOS \(minimum), which the app still supports, calls it)"
   }
 
@@ -172,7 +168,7 @@ package enum MigrationComparison {
     let unchanged = before.scenes ? Set(before.windows.map { "\($0.owner ?? ""):\($0.place.line)" }) : []
     // An app that still supports iOS 12 makes that release's window in the app delegate, rightly;
     // a read of the app delegate's window is nil on iOS 13 and later all the same.
-    let made = supportsIOS12(after) ? [] : after.windows
+    let made = after.supportsReleaseWithoutScenes ? [] : after.windows
     var found = made.filter { !unchanged.contains("\($0.owner ?? ""):\($0.place.line)") }.map { window in
       MigrationChange(kind: .windowWithoutScene, regression: true, target: after.target,
                       before: before.windows.first { $0.owner == window.owner }?.place, after: window.place,
@@ -190,7 +186,7 @@ package enum MigrationComparison {
   /// Functions of the app's called both from the app delegate's launch and from `willConnectTo`,
   /// which runs again for every window: work that ran once now runs twice.
   private static func duplicatedWork(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
-    guard after.scenes, !supportsIOS12(after),
+    guard after.scenes, !after.supportsReleaseWithoutScenes,
           let connect = after.methods.first(where: { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" }) else { return [] }
     let launch = after.methods.filter { $0.role == .application && SceneReplacements.launchSelectors.contains($0.selector) }
     let wasTwice = Set(before.methods.filter { $0.role == .scene && $0.selector == connect.selector }.flatMap(\.calls))

@@ -9,6 +9,8 @@ package struct ScanDiagnostic: Sendable {
   /// Its file from the repository root, and its fingerprint there (`Fingerprints`).
   package var rootRelativeFile: String?
   package var fingerprint: String?
+  /// With `--check`: what the runs say of it.
+  package var confirmation: Confirmation?
   /// The handler it is about (`AppDelegate.applicationDidEnterBackground`), as the runtime names it.
   package let handler: String?
   package let place: SourcePlace

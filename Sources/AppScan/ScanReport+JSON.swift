@@ -102,7 +102,7 @@ extension ScanResult {
     let findings = diagnostics.map { diagnostic in
       guard case var .object(members) = ScanReport.json(diagnostic) else { return ScanReport.json(diagnostic) }
       if let state = baselineState(diagnostic) { members.append(("baseline_state", .string(state))) }
-      switch confirmation(of: diagnostic) {
+      switch diagnostic.confirmation {
       case let .confirmed(scenario, ios, sdk, reproduce)?:
         members.append(("confirmed", .object([("scenario", .string(scenario)), ("ios", .int(Int64(ios))),
                                                ("sdk", sdk.map { .int(Int64($0)) } ?? .null), ("reproduce", .string(reproduce))])))

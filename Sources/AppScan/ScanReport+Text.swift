@@ -14,7 +14,7 @@ extension ScanResult {
         let state = baselineState(diagnostic) == "unchanged" ? " (in the baseline)" : ""
         lines.append("\(diagnostic.place.file):\(diagnostic.place.line): \(diagnostic.code): \(diagnostic.message)\(state)")
         lines.append("  rule: \(diagnostic.rule.summary) (\(diagnostic.rule.source))")
-        switch confirmation(of: diagnostic) {
+        switch diagnostic.confirmation {
         case let .confirmed(scenario, _, _, reproduce)?: lines.append("  confirmed by \(scenario): \(reproduce)")
         case let .unconfirmed(why)?: lines.append("  not confirmed by a run: \(why)")
         case nil: break

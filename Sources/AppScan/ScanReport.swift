@@ -87,6 +87,9 @@ package struct ScanReport: Sendable {
   package var deploymentTarget: String?
   /// The deployment target's major version (`12.4` is 12), nil when unknown.
   package var minimumIOS: Int? { deploymentTarget.flatMap { Int($0.prefix { $0.isNumber }) } }
+  /// The deployment target is a release without scenes (iOS 12), where UIKit still calls the app
+  /// delegate's life-cycle methods; false when unknown.
+  package var supportsReleaseWithoutScenes: Bool { minimumIOS.map { !IOSRelease.hasScenes($0) } ?? false }
   /// `PRODUCT_BUNDLE_IDENTIFIER`, when the project gives it whole.
   package var bundleIdentifier: String?
   /// The files of this app: its Swift, its Info.plist, the storyboards and its project.
@@ -184,8 +187,6 @@ package struct ScanResult: Sendable {
   package var suppressed = 0
   /// `--explain`: the reports also list what the scan did not follow, and why.
   package var explain = false
-  /// With `--check`: what the runs say of each diagnostic, by its index in `diagnostics`.
-  package var confirmations: [Int: Confirmation] = [:]
   /// The folder code scanning's paths start from: the nearest above the scan holding `.git`.
   package var repositoryRoot = "/"
   /// An earlier scan's findings (`--baseline`): those it holds are unchanged and do not fail.

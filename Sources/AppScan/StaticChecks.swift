@@ -14,7 +14,7 @@ enum StaticChecks {
   /// Not given while the deployment target is below iOS 13: an app that still runs on iOS 12
   /// rightly keeps the app delegate's methods, as the runtime diagnostic's `minimumIOS` says.
   private static func handlersNeverCalled(_ report: ScanReport) -> [ScanDiagnostic] {
-    guard report.scenes, report.minimumIOS.map(IOSRelease.hasScenes) ?? true else { return [] }
+    guard report.scenes, !report.supportsReleaseWithoutScenes else { return [] }
     let sceneDelegate = report.types(.scene).first
     var seen: Set<String> = []
     return report.methods.compactMap { method in

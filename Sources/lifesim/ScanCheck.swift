@@ -96,33 +96,33 @@ struct ScanCheck {
     return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused, refused: refused.count)
   }
 
-  /// What the runs say of each of the scan's diagnostics (Confirmation): the first case whose
-  /// run shows it through the model, with the command that runs that profile's battery again.
-  func confirmations(of result: ScanResult, _ outcome: Outcome, command: [String]) -> [Int: Confirmation] {
-    var found: [Int: Confirmation] = [:]
+  /// Gives each of the scan's diagnostics what the runs say of it (Confirmation): the first case
+  /// whose run shows it through the model, with the command that runs that case again.
+  func confirm(_ result: inout ScanResult, _ outcome: Outcome, command: [String]) {
     // A failed case (the trap, the crash) shows a finding more plainly than a passing one's warning.
     let ordered = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }
-    for (index, diagnostic) in result.diagnostics.enumerated() {
-      guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
-        found[index] = .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
-        continue
+    for app in result.apps.indices {
+      for index in result.apps[app].diagnostics.indices {
+        result.apps[app].diagnostics[index].confirmation = confirmation(of: result.apps[app].diagnostics[index], ordered, command: command)
       }
-      let shows = ordered.first { r in
-        switch evidence {
-        case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
-        case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
-        case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
-        }
-      }
-      guard let r = shows else {
-        found[index] = .unconfirmed(why: "no case of the battery on this matrix showed it")
-        continue
-      }
-      let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
-      let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
-      found[index] = .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
     }
-    return found
+  }
+
+  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String]) -> Confirmation {
+    guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
+      return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
+    }
+    let shows = ordered.first { r in
+      switch evidence {
+      case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
+      case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
+      case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
+      }
+    }
+    guard let r = shows else { return .unconfirmed(why: "no case of the battery on this matrix showed it") }
+    let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
+    let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
+    return .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
   }
 
   /// The human report of the runs: what the matrix was, a line per case that did not pass, the

@@ -132,7 +132,7 @@ struct Scan: ParsableCommand {
     }
     if let outcome {
       let scanWords = paths + (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] }
-      result.confirmations = checker.confirmations(of: result, outcome, command: ["lifesim", "scan"] + scanWords)
+      checker.confirm(&result, outcome, command: ["lifesim", "scan"] + scanWords)
     }
     let reported = emitApp == nil ? [] : written
     for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
