@@ -16,7 +16,7 @@ extension SwiftFactCollector {
   /// delegate need iOS 10 and 13 anyway), `#if` (decided when building) and a condition that
   /// names a test (a unit-test host skipping setup) are not counted.
   func runtimeCondition(of node: Syntax, chain: ExprSyntax?) -> RuntimeCondition? {
-    if let chain, OptionalChainFinder.has(chain) {
+    if let chain, NodeKindFinder.contains(OptionalChainingExprSyntax.self, in: Syntax(chain), entersClosures: false) {
       return RuntimeCondition(line: place(node).line, description: "through an optional chain, which does nothing when a value is nil")
     }
     var child = node
@@ -68,22 +68,4 @@ extension SwiftFactCollector {
     guard let list = conditions.as(ConditionElementListSyntax.self) else { return true }
     return !list.allSatisfy { $0.condition.is(AvailabilityConditionSyntax.self) }
   }
-}
-
-/// Whether an expression holds `?.` (an optional chain).
-final class OptionalChainFinder: SyntaxVisitor {
-  private var found = false
-
-  static func has(_ expression: ExprSyntax) -> Bool {
-    let finder = OptionalChainFinder(viewMode: .sourceAccurate)
-    finder.walk(expression)
-    return finder.found
-  }
-
-  override func visit(_ node: OptionalChainingExprSyntax) -> SyntaxVisitorContinueKind {
-    found = true
-    return .skipChildren
-  }
-
-  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

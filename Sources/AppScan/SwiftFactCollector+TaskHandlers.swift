@@ -81,7 +81,7 @@ extension SwiftFactCollector {
     let calls = CallNameFinder.names(in: Syntax(closure))
     if calls.contains("setTaskCompleted") { return .completes }
     // `isCancelled = true`: cooperative cancellation, which work the scan does not follow may check.
-    if AssignmentFinder.assigns(in: Syntax(closure)) { return .notFollowed("the expiration handler sets a value that the work may check") }
+    if NodeKindFinder.contains(AssignmentExprSyntax.self, in: Syntax(closure)) { return .notFollowed("the expiration handler sets a value that the work may check") }
     let other = calls.subtracting(Self.loggingCalls)
     return other.isEmpty ? .doesNotComplete(line: line) : .notFollowed("the expiration handler calls \(other.sorted().joined(separator: ", "))")
   }
@@ -174,22 +174,6 @@ final class TaskHandOffFinder: SyntaxVisitor {
   }
 }
 
-/// Whether a node assigns anything (`x = …`, `self?.stop = true`).
-final class AssignmentFinder: SyntaxVisitor {
-  private var found = false
-
-  static func assigns(in node: Syntax) -> Bool {
-    let finder = AssignmentFinder(viewMode: .sourceAccurate)
-    finder.walk(node)
-    return finder.found
-  }
-
-  override func visit(_ node: AssignmentExprSyntax) -> SyntaxVisitorContinueKind {
-    found = true
-    return .skipChildren
-  }
-}
-
 /// The names every call under a node calls.
 final class CallNameFinder: SyntaxVisitor {
   private var names: Set<String> = []
@@ -203,5 +187,29 @@ final class CallNameFinder: SyntaxVisitor {
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     if let name = SwiftFactCollector.calleeName(node.calledExpression) { names.insert(name) }
     return .visitChildren
+  }
+}
+
+/// Whether a node holds a node of one kind (`x = …`, `?.`), optionally not looking into closures.
+final class NodeKindFinder: SyntaxAnyVisitor {
+  private let kind: any SyntaxProtocol.Type
+  private let entersClosures: Bool
+  private var found = false
+
+  static func contains(_ kind: any SyntaxProtocol.Type, in node: Syntax, entersClosures: Bool = true) -> Bool {
+    let finder = NodeKindFinder(kind, entersClosures)
+    finder.walk(node)
+    return finder.found
+  }
+
+  private init(_ kind: any SyntaxProtocol.Type, _ entersClosures: Bool) {
+    self.kind = kind
+    self.entersClosures = entersClosures
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+    if node.is(kind) { found = true }
+    return found || (!entersClosures && node.is(ClosureExprSyntax.self)) ? .skipChildren : .visitChildren
   }
 }
