@@ -69,6 +69,17 @@ struct ExploreSetup: @unchecked Sendable {
   static let lanes = 16
   static let wallLimitSeconds = 60
 
+  /// The plan's profile, or its refusal as explore words it: a release or scenes refused as
+  /// they are, the rest placed at the spec (or the app explored alone).
+  private static func profile(of plan: RunPlan, specPath: String) throws(ScriptError) -> Profile {
+    do throws(RunPlan.Refusal) { return try plan.profile() } catch {
+      switch error.kind {
+      case .ios, .scenes: throw ScriptError(error.description)
+      case .device, .knob, .manifest: throw ScriptError(file: specPath, "explore: " + error.description)
+      }
+    }
+  }
+
   /// Reads the app or the spec; the error is the message to print (exit 2).
   init(_ options: ExploreOptions) throws(ScriptError) {
     loader = ScriptLoader(source: .files(searchPath: options.searchPath))
@@ -96,28 +107,16 @@ struct ExploreSetup: @unchecked Sendable {
     var modules: [EmbeddedScript] = []
     try loader.modules(requiredBy: appSource, path: appPath, side: .app, into: &modules)
     self.modules = modules
-    let ios = options.ios ?? declaration.ios ?? IOSRelease.defaultVersion
-    do throws(IOSRelease.Refusal) { _ = try IOSRelease(ios, "ios") } catch { throw ScriptError(error.description) }
-    let scenes = options.scenes == false ? false : (declaration.scenes ?? IOSRelease.hasScenes(ios))
-    if scenes, !IOSRelease.hasScenes(ios) { throw ScriptError("scenes need iOS \(IOSRelease.firstWithScenes) or later (ios = \(ios))") }
-    var profile = Profile(ios: ios, scenes: scenes, sdk: options.sdk)
+    var plan = RunPlan(scenario: .init(ios: declaration.ios, scenes: declaration.scenes, device: declaration.device),
+                       commandLine: .init(ios: options.ios, sdk: options.sdk, noScenes: options.scenes == false))
+    var profile = try Self.profile(of: plan, specPath: spec?.path ?? options.path)
     seed = options.seed ?? declaration.seed ?? 1
     steps = options.steps ?? declaration.steps ?? ExploreOptions.defaultSteps
     let probe = AppHost(path: appPath, source: appSource, loader: loader, modules: modules, profile: profile,
                         seed: seed, output: OutputBudget(), wallLimitSeconds: Self.wallLimitSeconds)
-    if options.sdk == nil, let declared = probe.declaredLayout().sdk, declared != profile.sdk {
-      profile = Profile(ios: ios, scenes: scenes, sdk: declared)
-    }
-    // An iPad (the spec's `device`) with the app's `multipleScenes`: explore draws the window verbs.
-    profile.device = declaration.device ?? .iphone
-    profile.multipleScenes = probe.declaredLayout().multipleScenes
-    // The app's scene manifest decides `scenes`, as for a run (a spec's `scenes` must agree).
-    if options.scenes != false, let shape = probe.declaredLayout().sceneManifestShape {
-      do { try profile.adopt(shape, declaredScenes: declaration.scenes) } catch {
-        throw ScriptError(file: spec?.path ?? options.path, "explore: " + error.description)
-      }
-    }
-    if let problem = profile.deviceProblem { throw ScriptError(file: spec?.path ?? options.path, "explore: " + problem) }
+    // The app's SDK, `multipleScenes` (an iPad draws the window verbs) and scene manifest, as for a run.
+    plan.app = RunPlan.AppLayer(probe.declaredLayout())
+    profile = try Self.profile(of: plan, specPath: spec?.path ?? options.path)
     probe.profile = profile
     self.profile = profile
     // Launch once to read what the app declares: its controllers and its tabs.

@@ -15,7 +15,10 @@ public struct ScenarioDeclaration: Sendable {
   /// `strict = true`: any diagnostic fails the run, as `--strict` does.
   public internal(set) var strict = false
   /// In name order, so applying them never depends on table order.
-  var knobs: [(name: String, value: Profile.KnobValue)] = []
+  var knobs: [RunPlan.Knob] = []
+
+  /// What the declaration says about the run's profile, as a layer of its `RunPlan`.
+  public var planLayer: RunPlan.ScenarioLayer { .init(ios: ios, scenes: scenes, device: device, knobs: knobs) }
 
   static let keys = ["app", "device", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
 
@@ -77,9 +80,9 @@ public struct ScenarioDeclaration: Sendable {
   }
 
   /// The knobs table on top of the stack: names to booleans, numbers or strings; or what it must be.
-  private static func readKnobs(_ vm: LuaVM) -> (knobs: [(name: String, value: Profile.KnobValue)], problem: String?) {
+  private static func readKnobs(_ vm: LuaVM) -> (knobs: [RunPlan.Knob], problem: String?) {
     let table = vm.absIndex(-1)
-    var found: [(name: String, value: Profile.KnobValue)] = []
+    var found: [RunPlan.Knob] = []
     var problem: String?
     vm.pushNil()
     while vm.next(table) {
@@ -89,9 +92,9 @@ public struct ScenarioDeclaration: Sendable {
         continue
       }
       switch vm.type(-1) {
-      case .boolean: found.append((name, .bool(vm.bool(-1))))
-      case .number: found.append((name, .number(vm.number(-1) ?? .nan)))
-      case .string: found.append((name, .string(vm.string(-1) ?? "")))
+      case .boolean: found.append(.init(name, .bool(vm.bool(-1))))
+      case .number: found.append(.init(name, .number(vm.number(-1) ?? .nan)))
+      case .string: found.append(.init(name, .string(vm.string(-1) ?? "")))
       default: problem = problem ?? "a table of knob values (true/false, numbers or names); \(name) is \(vm.describeValue(-1))"
       }
     }

@@ -114,7 +114,7 @@ final class ScenarioHost {
   private func start() throws {
     guard simulator == nil else { return }
     let seed = config.seed ?? declaration.seed ?? 1
-    var profile = try makeProfile(sdk: config.sdk)
+    var profile = try self.profile(of: plan)
     let appPath: String?
     if let p = config.appPath { appPath = p }
     else if let p = declaration.app { appPath = ScriptLoader.join(ScriptLoader.directory(of: config.scenarioPath), p) }
@@ -166,50 +166,35 @@ final class ScenarioHost {
     simulator = sim
   }
 
-  /// The run's profile for an app built with `sdk` (nil: the recorded SDK, else the default for
-  /// the iOS version): the recorded one (replay), else the command line's and the scenario's.
-  private func makeProfile(sdk: Int?) throws -> Profile {
-    if let recorded = config.recordedProfile { return sdk.map(recorded.building(with:)) ?? recorded }
-    let ios = config.ios ?? declaration.ios ?? IOSRelease.defaultVersion
-    do throws(IOSRelease.Refusal) { _ = try IOSRelease(ios, "ios") } catch { throw LuaRaise("\(config.scenarioPath): \(error)") }
-    let scenes = config.scenes == false ? false : (declaration.scenes ?? IOSRelease.hasScenes(ios))
-    if scenes, !IOSRelease.hasScenes(ios) {
-      throw LuaRaise("\(declarationAt ?? config.scenarioPath): scenes need iOS \(IOSRelease.firstWithScenes) or later (ios = \(ios))")
-    }
-    var profile = Profile(ios: ios, scenes: scenes, sdk: sdk)
-    profile.device = declaration.device ?? .iphone
-    if let problem = profile.deviceProblem { throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + problem) }
-    for (name, value) in declaration.knobs {
-      do { try profile.set(name, value) } catch {
-        throw LuaRaise("\(declarationAt ?? config.scenarioPath): " + error.description)
+  /// The run's plan: the recorded profile (replay), the scenario's declaration and the command
+  /// line; the app's layer is added once the app is read.
+  private var plan: RunPlan {
+    RunPlan(recorded: config.recordedProfile, scenario: declaration.planLayer,
+            commandLine: .init(ios: config.ios, sdk: config.sdk, noScenes: config.scenes == false),
+            appIsNewBuild: config.appSDKOverridesRecorded)
+  }
+
+  /// The plan's profile, or its refusal placed where the author looks: an iOS that is no
+  /// release at the scenario, a manifest that disagrees with the app named, anything else at
+  /// the scenario's declaration.
+  private func profile(of plan: RunPlan, appPath: String? = nil) throws -> Profile {
+    do throws(RunPlan.Refusal) { return try plan.profile() } catch {
+      let at = declarationAt ?? config.scenarioPath
+      switch error.kind {
+      case .ios: throw LuaRaise("\(config.scenarioPath): \(error)")
+      case .manifest: throw LuaRaise("\(at): \(error) (\(appPath ?? config.scenarioPath))")
+      case .scenes, .device, .knob: throw LuaRaise("\(at): \(error)")
       }
     }
-    return profile
   }
 
   /// What the app declares and the profile follows: its SDK, `multipleScenes`, and the scene
-  /// manifest, from which a run not replaying a recorded profile takes `scenes` (refused where
-  /// the scenario's `scenes` disagrees; `--no-scenes` asks what if it had none, and keeps it).
+  /// manifest (see `RunPlan`).
   private func settle(_ profile: inout Profile, by app: AppHost) throws {
-    let declared = app.declaredLayout()
-    if let sdk = settledSDK(declared: declared.sdk), sdk != profile.sdk { profile = try makeProfile(sdk: sdk) }
-    profile.multipleScenes = declared.multipleScenes
-    if config.recordedProfile == nil, config.scenes != false, let shape = declared.sceneManifestShape {
-      let at = declarationAt ?? config.scenarioPath
-      do { try profile.adopt(shape, declaredScenes: declaration.scenes) } catch {
-        throw LuaRaise("\(at): \(error.description) (\(app.path))")
-      }
-      if let problem = profile.deviceProblem { throw LuaRaise("\(at): " + problem) }
-    }
+    var plan = self.plan
+    plan.app = RunPlan.AppLayer(app.declaredLayout())
+    profile = try self.profile(of: plan, appPath: app.path)
     app.profile = profile
-  }
-
-  /// The SDK the app is built with, when something decides it after the profile was first made:
-  /// `--sdk`, then the app's `app { sdk = … }` (over a recorded profile only for `replay --app`).
-  private func settledSDK(declared: Int?) -> Int? {
-    if let sdk = config.sdk { return sdk }
-    if config.recordedProfile != nil, !config.appSDKOverridesRecorded { return nil }
-    return declared
   }
 
   private func finish(error initial: String?) -> RunResult {
