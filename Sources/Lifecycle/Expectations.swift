@@ -22,11 +22,11 @@ public struct CallPattern: Equatable, Sendable {
       try self.init(text, scene: nil)
       return
     }
-    guard text.hasPrefix("Scene#"), let dot = text.firstIndex(of: "."),
-          let n = Int(text[text.index(text.startIndex, offsetBy: 6)..<dot]), n >= 1, n <= Self.sceneNumberMax else {
+    guard let dot = text.firstIndex(of: "."), let scene = SceneID(label: String(text[..<dot])),
+          scene.number >= 1, scene.number <= Self.sceneNumberMax else {
       throw ScenarioError("\"\(text)\": a scene is named Scene#n. before the callback, n from 1 (\"Scene#2.sceneDidBecomeActive\")")
     }
-    try self.init(String(text[text.index(after: dot)...]), scene: SceneState.label(number: n))
+    try self.init(String(text[text.index(after: dot)...]), scene: scene.description)
     self.text = text
   }
 

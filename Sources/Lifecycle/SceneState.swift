@@ -85,7 +85,7 @@ public struct SceneState: Equatable, Sendable {
   }
 
   /// The label of the `n`th scene to connect in a run (1-based).
-  public static func label(number n: Int) -> String { "Scene#\(n)" }
+  public static func label(number n: Int) -> String { SceneID(number: n).description }
 
   /// The label app code sees on a scene object while no scene is connected.
   public static let unconnectedLabel = label(number: 0)

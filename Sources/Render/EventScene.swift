@@ -23,7 +23,7 @@ package enum EventScene {
   /// state's answer (`LifecycleState.scene(ofTarget:)`: the scene-delegate call's scene, or the
   /// scene whose window holds the controller); nil for the app delegate, handlers and a sceneless window.
   package static func receiver(_ target: String, in state: LifecycleState) -> String? {
-    if InstanceLabel.className(target) == "Scene", InstanceLabel.number(target) != nil { return target }
+    if SceneID(label: target) != nil { return target }
     return state.scene(ofTarget: target)
   }
 }

@@ -126,7 +126,7 @@ package struct HunkRenderer {
   /// scenes its removed and added events belong to, as `git diff` names a function there:
   /// `@@ -63,7 +63,7 @@ Scene#1, Scene#2` (by number; nothing when they belong to none).
   package static func header(_ hunk: EventDiffer.Hunk) -> [UInt8] {
-    let numbers = Set(hunk.lines.compactMap { $0.side == .same ? nil : $0.scene.flatMap(InstanceLabel.number) })
+    let scenes = Set(hunk.lines.compactMap { $0.side == .same ? nil : $0.scene.flatMap(SceneID.init(label:)) })
     let range = ASCIIWriter.bytes(capacity: 96) { out in
       out.put("@@ -")
       out.putDecimal(hunk.aStart)
@@ -138,8 +138,8 @@ package struct HunkRenderer {
       out.putDecimal(hunk.bCount)
       out.put(" @@")
     }
-    guard !numbers.isEmpty else { return range }
-    return range + Array((" " + numbers.sorted().map { "Scene#\($0)" }.joined(separator: ", ")).utf8)
+    guard !scenes.isEmpty else { return range }
+    return range + Array((" " + scenes.sorted().map(\.description).joined(separator: ", ")).utf8)
   }
 
   /// The note `diff` prints after the hunks, if a time shift made one.

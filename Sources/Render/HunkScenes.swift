@@ -49,9 +49,8 @@ package struct HunkScenes {
     default:
       break
     }
-    guard state.severalScenesSeen, let scene, InstanceLabel.className(scene) == "Scene",
-          let number = InstanceLabel.number(scene), number >= 1 else { return nil }
-    return "Scene#\(number)"
+    guard state.severalScenesSeen, let scene, let id = SceneID(label: scene), id.number >= 1 else { return nil }
+    return id.description
   }
 
   /// Forgets the callbacks at `depth` and deeper: they have returned.

@@ -131,8 +131,8 @@ package struct TraceFormatter {
     case let .setTaskCompleted(identifier, success): return "setTaskCompleted \(identifier) \(success)"
     case let .updateProgress(identifier, done, total): return "updateProgress \(identifier) \(done)/\(total)"
     case let .requestSceneActivation(session, activity):
-      return "requestSceneSessionActivation" + (session.map { " Scene#\($0)" } ?? " (new window)") + (activity.map { " activity=\($0)" } ?? "")
-    case let .requestSceneDestruction(session): return "requestSceneSessionDestruction Scene#\(session)"
+      return "requestSceneSessionActivation" + (session.map { " \(SceneID(number: $0))" } ?? " (new window)") + (activity.map { " activity=\($0)" } ?? "")
+    case let .requestSceneDestruction(session): return "requestSceneSessionDestruction \(SceneID(number: session))"
     case let .backgroundTransfer(session, task, us):
       return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     case .extendStateRestoration: return "extendStateRestoration"
