@@ -22,16 +22,23 @@ package struct LuaAppWriter {
   private typealias Placements = [String: [String]]
 
   /// `app.lua`'s text.
-  package var app: String {
+  package var app: String { mirror.app }
+
+  /// `app.lua`'s text, and what it lowered from the Swift and left as comments.
+  package var mirror: (app: String, summary: MirrorSummary) {
     var placements = Placements()
     var unplaced: [String] = []
-    placeRegistrations(&placements)
-    placeDelegate(&placements)
-    placeBackgroundTasks(&placements, unplaced: &unplaced)
-    var lines = header
+    var summary = MirrorSummary()
+    placeRegistrations(&placements, &summary)
+    placeDelegate(&placements, &summary)
+    placeBackgroundTasks(&placements, unplaced: &unplaced, &summary)
+    var stubLines: [String] = []
+    var bodies: [String: [String]] = [:]
     for table in ["AppDelegate", "SceneDelegate", "NotificationDelegate"] {
-      lines += stubs(table, placements: &placements)
+      stubLines += stubs(table, placements: &placements, bodies: &bodies)
     }
+    summary.countMethods(delegateMethodKeys.map { ($0.name, $0.key.map { bodies[$0] ?? [] }) })
+    var lines = header(summary) + stubLines
     // A launch placement with no launch method in the Swift gets didFinishLaunching of its own.
     for (key, body) in placements.sorted(by: { $0.key < $1.key }) where !body.isEmpty {
       let (table, handler) = Self.split(key)
@@ -40,12 +47,24 @@ package struct LuaAppWriter {
     }
     lines += ["", "controller \(LuaStringLiteral.quote(rootController)) {}"]
     if !unplaced.isEmpty { lines += [""] + unplaced }
-    return lines.joined(separator: "\n") + "\n"
+    return (lines.joined(separator: "\n") + "\n", summary)
+  }
+
+  /// Each delegate method the Swift implements, once: its handler's key (`AppDelegate.openURL`),
+  /// or nil for one the model does not deliver (`AppDelegate.application(_:didDecodeRestorableStateWith:)`'s kin).
+  private var delegateMethodKeys: [(name: String, key: String?)] {
+    var seen: Set<String> = []
+    return report.methods.compactMap { method in
+      guard let table = Self.table(for: method.role) else { return nil }
+      let key = Callback(signature: method.selector).map { table + "." + $0.key }
+      let name = key ?? LuaStringLiteral.comment(table + "." + method.selector)
+      return seen.insert(name).inserted ? (name, key) : nil
+    }
   }
 
   private var rootController: String { report.rootController ?? "Root" }
 
-  private var header: [String] {
+  private func header(_ summary: MirrorSummary) -> [String] {
     var declaration = "app { name = \(LuaStringLiteral.quote(name)), root = \(LuaStringLiteral.quote(rootController))"
     // The Info.plist's manifest decides the scenes, as on a device: scenarios do not pin them, so
     // `lifesim test --compare scenes` can ask the other way.
@@ -60,9 +79,10 @@ package struct LuaAppWriter {
     var lines = [
       "-- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and",
       "-- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.",
+    ] + summary.headerLines + [
       declaration + " }",
     ]
-    if report.methods.contains(where: { Callback(signature: $0.selector).map(Self.completes.contains) ?? false }) {
+    if report.methods.contains(where: { !$0.ignoresCompletion && (Callback(signature: $0.selector).map(Self.completes.contains) ?? false) }) {
       lines += [
         "", "-- Calls the completion handler UIKit passes last, so that no stub leaves one waiting.",
         "local function complete(...)",
@@ -81,7 +101,7 @@ package struct LuaAppWriter {
   /// with a request submitted for it: the scan does not follow where the Swift submits.
   /// An identifier registered in several places (`#if DEBUG … #else … #endif`) is registered
   /// once, where the first is: a second registration of it would crash the mirror.
-  private func placeRegistrations(_ placements: inout Placements) {
+  private func placeRegistrations(_ placements: inout Placements, _ summary: inout MirrorSummary) {
     let requests = MirrorRequests(report)
     var placed: [String: SourcePlace] = [:]
     for registration in report.registrations {
@@ -93,6 +113,7 @@ package struct LuaAppWriter {
         continue
       }
       placed[identifier] = registration.place
+      summary.note(Self.lowered(registration.reach) ? .registration : .observed("register(forTaskWithIdentifier:) at " + cite(registration.place)))
       let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
       let submit = requests.kind(of: identifier).map {
         ["  -- a \($0) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
@@ -103,8 +124,9 @@ package struct LuaAppWriter {
     }
   }
 
-  private func placeDelegate(_ placements: inout Placements) {
+  private func placeDelegate(_ placements: inout Placements, _ summary: inout MirrorSummary) {
     guard let assignment = report.notificationDelegate, let key = handlerKey(assignment.reach) else { return }
+    summary.note(Self.lowered(assignment.reach) ? .delegateAssignment : .observed("the notification delegate set at " + cite(assignment.place)))
     placements[key, default: []] += ["  -- the notification delegate is set at " + cite(assignment.place)]
       + deferring(["  UNUserNotificationCenter:setDelegate()"], assignment.reach)
   }
@@ -116,7 +138,7 @@ package struct LuaAppWriter {
     // An observer's block runs only when its notification is posted: not at every launch, and
     // not when the scan can say; it stays a comment rather than run unconditionally.
     if Self.conditionalDeferrals.contains(where: { by.hasSuffix($0) }) {
-      return ["  -- not lowered: inside " + LuaStringLiteral.comment(by) + ", which runs only when its notification is posted"]
+      return [Self.notLoweredPrefix + "inside " + LuaStringLiteral.comment(by) + ", which runs only when its notification is posted"]
         + lines.map { line in
           let code = String(line.drop { $0 == " " })
           return code.hasPrefix("--") ? "  " + code : "  -- " + LuaStringLiteral.comment(code)
@@ -126,17 +148,28 @@ package struct LuaAppWriter {
       + lines.map { "  " + $0 } + ["  end)"]
   }
 
+  /// How a placement says its work was left as a comment.
+  static let notLoweredPrefix = "  -- not lowered: "
+
   /// The deferring calls whose closure runs only on an event the scan cannot place.
   static let conditionalDeferrals = ["addObserver"]
 
+  /// Whether code reached this way is lowered (not left as a comment, inside an observer's block).
+  private static func lowered(_ reach: Reach) -> Bool {
+    guard case let .deferred(_, by) = reach else { return true }
+    return !conditionalDeferrals.contains { by.hasSuffix($0) }
+  }
+
   /// A background task begun where the Swift begins it and ended a second later; its
   /// expiration handler ends it only when the Swift's does.
-  private func placeBackgroundTasks(_ placements: inout Placements, unplaced: inout [String]) {
+  private func placeBackgroundTasks(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
     for task in report.backgroundTasks {
       guard let key = handlerKey(task.reach) else {
         unplaced.append("-- not placed: beginBackgroundTask at \(cite(task.fact.place)) (the scan cannot tell which handler reaches it)")
+        summary.note(.unplaced("beginBackgroundTask at " + cite(task.fact.place)))
         continue
       }
+      summary.note(.backgroundTask)
       let ending = task.fact.expiration == .endsTask
         ? "    UIApplication.shared:endBackgroundTask(task)" : "    -- the Swift's expiration handler does not end the task"
       placements[key, default: []] += [
@@ -182,7 +215,7 @@ package struct LuaAppWriter {
   /// One stub per handler the Swift implements (methods in several `#if` branches or types
   /// share it), with what the placements put in it; methods the model does not deliver are
   /// listed as comments.
-  private func stubs(_ table: String, placements: inout Placements) -> [String] {
+  private func stubs(_ table: String, placements: inout Placements, bodies: inout [String: [String]]) -> [String] {
     var lines: [String] = []
     var done: Set<String> = []
     for method in report.methods where Self.table(for: method.role) == table {
@@ -201,12 +234,25 @@ package struct LuaAppWriter {
       }
       lines.append("function \(key)(...)")
       lines.append("  log(\(LuaStringLiteral.quote(key)))")
-      lines += placements.removeValue(forKey: key) ?? []
-      if Self.completes.contains(callback) { lines.append("  complete(...)") }
+      let body = (placements.removeValue(forKey: key) ?? []) + (Self.completes.contains(callback) ? completion(of: sources) : [])
+      bodies[key] = body
+      lines += body
       if Self.returnsTrue(table, callback.key) { lines.append("  return true") }
       lines.append("end")
     }
     return lines
+  }
+
+  /// The completion handler's call as the Swift makes it: none when no implementation names
+  /// it; else called, with the paths that leave without it cited (one path is run: the mirror
+  /// cannot yet choose between them).
+  private func completion(of sources: [DelegateMethod]) -> [String] {
+    if sources.allSatisfy(\.ignoresCompletion) {
+      return ["  -- the Swift never calls its completionHandler (" + sources.map { cite($0.place) }.joined(separator: ", ") + "): nor does the mirror"]
+    }
+    let open = sources.flatMap { source in source.completionOpenExits.map { cite(SourcePlace(file: source.place.file, line: $0)) } }
+    let note = open.isEmpty ? [] : ["  -- not lowered: the Swift leaves without calling its completionHandler at " + open.joined(separator: ", ")]
+    return note + ["  complete(...)"]
   }
 
   /// The Lua table of a role; a CarPlay scene's delegate has none (the model has no CarPlay scene).

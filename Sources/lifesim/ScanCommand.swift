@@ -150,6 +150,10 @@ struct Scan: ParsableCommand {
       Terminal.write(result.sarif(toolVersion: lifesimVersion).canonicalText)
     }
     for path in reported where format == .text { Terminal.write(TerminalText.visible("wrote \(path)")) }
+    if emitApp != nil, format == .text {
+      let summary = LuaAppWriter(report: report, name: report.target, root: paths[0]).mirror.summary
+      Terminal.write("mirror: app.lua carries \(summary.share); its opening comment lists what it left as comments")
+    }
     if status != Status.ok { throw ExitCode(status) }
   }
 

@@ -105,6 +105,45 @@ func jsonReport(_ report: ScanResult) -> String {
         -- BGTaskScheduler:submit { id = "com.example.sync", kind = "refresh" }
       """), "\(app)")
     #expect(!app.contains("after(0"))
+    // The app's opening comment says so, and the launch method is not counted as lowered.
+    let summary = LuaAppWriter(report: report, name: "App", root: root).mirror.summary
+    #expect(summary.share == "the effects of 0 of 1 delegate method with lifecycle effects (0 %)")
+    #expect(app.contains("""
+      -- Methods: the effects of 0 of 1 delegate method with lifecycle effects (0 %).
+      -- Left as comments:
+      --   register(forTaskWithIdentifier:) at AppDelegate.swift:8 (inside a notification observer)
+      """), "\(app)")
+  }
+
+  /// A completion handler the Swift never calls is not called by the mirror either; the fixed
+  /// twin's, called on every path, is.
+  @Test func theCompletionIsCalledAsTheSwiftCallsIt() throws {
+    func stub(_ name: String) throws -> String {
+      let report = try AppScanner.scan([fixtures + "/" + name]).apps[0]
+      let app = LuaAppWriter(report: report, name: name, root: fixtures + "/" + name).app
+      let start = try #require(app.range(of: "function SceneDelegate.performActionForShortcutItem(...)"))
+      return String(app[start.lowerBound...]).components(separatedBy: "\nend")[0]
+    }
+    #expect(try stub("QuickActionApp") == """
+      function SceneDelegate.performActionForShortcutItem(...)
+        log("SceneDelegate.performActionForShortcutItem")
+        -- the Swift never calls its completionHandler (SceneDelegate.swift:10): nor does the mirror
+      """)
+    #expect(try stub("QuickActionAppFixed") == """
+      function SceneDelegate.performActionForShortcutItem(...)
+        log("SceneDelegate.performActionForShortcutItem")
+        complete(...)
+      """)
+  }
+
+  /// The opening comment of an app whose effects were all lowered counts each kind, and each
+  /// delegate method once however many `#if` branches implement it.
+  @Test func theOpeningCommentCountsWhatWasLowered() throws {
+    let report = try AppScanner.scan([fixtures + "/DeferredSetupApp"]).apps[0]
+    let summary = LuaAppWriter(report: report, name: "DeferredSetupApp", root: fixtures + "/DeferredSetupApp").mirror.summary
+    #expect(summary.registrations == 2 && summary.commented.isEmpty && summary.notModelled.isEmpty)
+    #expect(summary.methodsLowered == summary.methodsWithEffects && summary.methodsWithEffects > 0)
+    #expect(summary.share == "the effects of 2 of 2 delegate methods with lifecycle effects (100 %)")
   }
 
   /// App source is hostile: an identifier, a type name and a path reach Lua only escaped.

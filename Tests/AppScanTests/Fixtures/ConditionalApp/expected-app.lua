@@ -1,5 +1,10 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
+--
+-- Lowered from the Swift:
+--   a stub per delegate method, which logs its call
+-- Methods: no lifecycle effect: none of the 7 delegate methods has one the scan reads.
+-- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "ConditionalApp", root = "CatalystRootController" }
 
 -- AppDelegate.application(_:didFinishLaunchingWithOptions:)

@@ -1,5 +1,12 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
+--
+-- Lowered from the Swift:
+--   a stub per delegate method, which logs its call
+--   2 BGTask registrations
+--   the notification delegate assignment
+-- Methods: the effects of 2 of 2 delegate methods with lifecycle effects (100 %); 1 more only logs its call.
+-- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "DeferredSetupApp", root = "Root", sceneManifest = "configured", bgTaskIdentifiers = {
   "com.example.inbox.refresh",
   "com.example.inbox.cleanup",

@@ -1,5 +1,11 @@
 -- Written by `lifesim scan --emit-app` from the Swift app (docs/scan.md). Each handler logs its call and
 -- cites the Swift it mirrors (paths from the folder scanned); fill in the behaviour that matters.
+--
+-- Lowered from the Swift:
+--   a stub per delegate method, which logs its call
+--   the notification delegate assignment
+-- Methods: the effects of 4 of 4 delegate methods with lifecycle effects (100 %); 10 more only log their call.
+-- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "SceneExtensionsApp", root = "FeedViewController", sceneManifest = "configured" }
 
 -- Calls the completion handler UIKit passes last, so that no stub leaves one waiting.

@@ -1,0 +1,88 @@
+/// What `lifesim scan --emit-app` lowered from the Swift into the Lua app, and what it left as
+/// comments: the emitted `app.lua` opens with it, and the scan's report gives its share.
+package struct MirrorSummary: Equatable, Sendable {
+  /// One effect the writer met.
+  package enum Effect: Equatable, Sendable {
+    case registration
+    case delegateAssignment
+    case backgroundTask
+    /// Inside a notification observer's block (what, and where): a comment, not run at launch.
+    case observed(String)
+    /// Reached from no handler the scan can name: a comment at the end of the app.
+    case unplaced(String)
+  }
+
+  package private(set) var registrations = 0
+  package private(set) var delegateAssignments = 0
+  package private(set) var backgroundTasks = 0
+  /// The effects left as comments, each with its Swift place (text safe in a Lua comment).
+  package private(set) var commented: [String] = []
+  /// Delegate methods the Swift implements (each handler once).
+  package private(set) var methods = 0
+  /// Those with lifecycle effects the scan reads (a registration, a task, a completion call …
+  /// in them or in what they reach), and of those, the ones whose effects were all lowered.
+  package private(set) var methodsWithEffects = 0
+  package private(set) var methodsLowered = 0
+  /// The methods the model does not deliver (text safe in a Lua comment).
+  package private(set) var notModelled: [String] = []
+
+  package init() {}
+
+  mutating func note(_ effect: Effect) {
+    switch effect {
+    case .registration: registrations += 1
+    case .delegateAssignment: delegateAssignments += 1
+    case .backgroundTask: backgroundTasks += 1
+    case let .observed(what): commented.append(what + " (inside a notification observer)")
+    case let .unplaced(what): commented.append(what + " (no handler the scan can name reaches it)")
+    }
+  }
+
+  /// Counts each method by its handler's body as written (`bodies`, nil for a method the model
+  /// does not deliver): one with lifecycle effects is lowered when no line says its work was
+  /// left as a comment.
+  mutating func countMethods(_ bodies: [(name: String, body: [String]?)]) {
+    for (name, body) in bodies {
+      methods += 1
+      guard let body else { notModelled.append(name); continue }
+      guard !body.isEmpty else { continue }
+      methodsWithEffects += 1
+      if !body.contains(where: { $0.hasPrefix(LuaAppWriter.notLoweredPrefix) }) { methodsLowered += 1 }
+    }
+  }
+
+  /// "the effects of 3 of 4 delegate methods with lifecycle effects (75 %)".
+  package var share: String {
+    guard methodsWithEffects > 0 else {
+      return "no lifecycle effect: none of the \(methods) delegate method\(methods == 1 ? "" : "s") has one the scan reads"
+    }
+    return "the effects of \(methodsLowered) of \(methodsWithEffects) delegate method\(methodsWithEffects == 1 ? "" : "s") with lifecycle effects "
+      + "(\(methodsLowered * 100 / methodsWithEffects) %)"
+  }
+
+  /// The app's opening comment: what was lowered, what was left as comments.
+  var headerLines: [String] {
+    var lowered = ["a stub per delegate method, which logs its call"]
+    if registrations > 0 { lowered.append(Self.count(registrations, "BGTask registration")) }
+    if delegateAssignments > 0 { lowered.append("the notification delegate assignment") }
+    if backgroundTasks > 0 { lowered.append(Self.count(backgroundTasks, "background task") + " (ended 1 s after it begins)") }
+    var lines = ["--", "-- Lowered from the Swift:"] + lowered.map { "--   " + $0 }
+    lines.append("-- Methods: \(share)" + loggedOnly + ".")
+    let left = commented + notModelled.map { $0 + " (not modelled by lifesim)" }
+    if !left.isEmpty {
+      lines.append("-- Left as comments:")
+      lines += left.map { "--   " + $0 }
+    }
+    lines.append("-- Not read: what the handlers do beyond these effects (the scan reads no other work).")
+    return lines
+  }
+
+  /// "; 10 more only log their call", after a share of methods with effects.
+  private var loggedOnly: String {
+    let n = methods - methodsWithEffects - notModelled.count
+    guard methodsWithEffects > 0, n > 0 else { return "" }
+    return n == 1 ? "; 1 more only logs its call" : "; \(n) more only log their call"
+  }
+
+  private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}
