@@ -172,7 +172,8 @@ package struct LuaAppWriter {
       summary.note(.backgroundTask)
       let ending = task.fact.expiration == .endsTask
         ? "    UIApplication.shared:endBackgroundTask(task)" : "    -- the Swift's expiration handler does not end the task"
-      placements[key, default: []] += [
+      let open = task.fact.openExits.map { cite(SourcePlace(file: task.fact.place.file, line: $0)) }
+      placements[key, default: []] += (open.isEmpty ? [] : [Self.notLoweredPrefix + "the Swift leaves the task open on the paths at " + open.joined(separator: ", ")]) + [
         "  -- beginBackgroundTask at " + cite(task.fact.place), "  local task",
         "  task = UIApplication.shared:beginBackgroundTask(\(LuaStringLiteral.quote(task.name ?? "task")), function()",
         ending, "  end)",

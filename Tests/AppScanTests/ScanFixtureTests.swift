@@ -136,6 +136,34 @@ func jsonReport(_ report: ScanResult) -> String {
       """)
   }
 
+  /// A background task the Swift leaves open on a path is marked not lowered (the mirror still
+  /// ends it a second later), so its method does not count as lowered.
+  @Test func aTaskLeftOpenOnAPathIsMarkedNotLowered() throws {
+    let root = temporaryPath("appscan-open-task", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        var pending = false
+        func applicationDidEnterBackground(_ application: UIApplication) {
+          let task = application.beginBackgroundTask { application.endBackgroundTask(.invalid) }
+          guard pending else { return }
+          application.endBackgroundTask(task)
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    let (app, summary) = LuaAppWriter(report: report, name: "App", root: root).mirror
+    #expect(app.contains("""
+        log("AppDelegate.applicationDidEnterBackground")
+        -- not lowered: the Swift leaves the task open on the paths at AppDelegate.swift:8
+        -- beginBackgroundTask at AppDelegate.swift:7
+      """), "\(app)")
+    #expect(summary.share == "the effects of 0 of 1 delegate method with lifecycle effects (0 %)")
+  }
+
   /// The opening comment of an app whose effects were all lowered counts each kind, and each
   /// delegate method once however many `#if` branches implement it.
   @Test func theOpeningCommentCountsWhatWasLowered() throws {
