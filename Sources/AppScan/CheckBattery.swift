@@ -33,7 +33,7 @@ package enum CheckBattery {
   /// The battery's templates, in the order their scenarios run.
   package static let templates = [
     "cold_launch", "home_and_return", "lock", "memory_kill", "force_quit", "background_refresh",
-    "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link", "background_fetch",
+    "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link", "background_fetch", "quick_action",
   ]
 
   /// The scenarios that run for the app, and one line for each that does not, with why.
@@ -79,6 +79,11 @@ package enum CheckBattery {
       run.append(Scenario(template: "background_fetch", name: "background fetch", fileName: "background_fetch.lua",
                           locals: [Local(name: "handler", value: qualified(.performFetchWithCompletionHandler))]))
     }
+    // A quick action, for an app that handles one (none is listed as not run, as for fetch).
+    if let handler = quickActionHandler(report) {
+      run.append(Scenario(template: "quick_action", name: "quick action", fileName: "quick_action.lua",
+                          locals: [Local(name: "handler", value: qualified(handler))]))
+    }
     return (run, notRun)
   }
 
@@ -108,6 +113,14 @@ package enum CheckBattery {
   /// a scene app with only the app delegate's is expected to call it, and fails as UIKit would.
   private static func urlHandler(_ report: ScanReport) -> Callback? {
     let preferred: [Callback] = report.scenes ? [.openURLContexts, .openURL] : [.openURL]
+    return preferred.first { implements(report, $0) }
+  }
+
+  /// The handler a warm quick action reaches: the scene delegate's in a scene app, else the app
+  /// delegate's; a scene app with only the app delegate's is expected to call it, and fails as
+  /// UIKit would.
+  private static func quickActionHandler(_ report: ScanReport) -> Callback? {
+    let preferred: [Callback] = report.scenes ? [.scenePerformActionForShortcutItem, .performActionForShortcutItem] : [.performActionForShortcutItem]
     return preferred.first { implements(report, $0) }
   }
 

@@ -1,3 +1,5 @@
+import Lifecycle
+
 /// What `--check`'s runs say of one static diagnostic: the run that shows it through the model,
 /// or why none does. A diagnostic is never confirmed by the mirror asserting it: only a runtime
 /// diagnostic of the same code, a crash or a failed expectation of a run confirms it.
@@ -16,6 +18,8 @@ package enum Confirmation: Sendable, Equatable {
     case failureMessage(String)
     /// The case of this scenario failed (its expectation of the handler's call).
     case failedCase(String)
+    /// A handler of these returned without calling its completion handler in the run.
+    case completionNotCalled([String])
   }
 
   private static let evidence: [String: Evidence] = [
@@ -25,5 +29,8 @@ package enum Confirmation: Sendable, Equatable {
     "notification_delegate_late": .runtimeDiagnostic,
     "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
     "legacy_fetch_disabled": .failedCase("background fetch"),
+    "quick_action_completion_missing": .completionNotCalled([
+      Callback.performActionForShortcutItem.signature, Callback.scenePerformActionForShortcutItem.signature,
+    ]),
   ]
 }

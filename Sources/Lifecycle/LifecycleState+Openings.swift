@@ -8,6 +8,12 @@ public struct PendingHandoff: Equatable, Sendable {
   public var activeSince: Int64?
 }
 
+/// A completion handler UIKit gave and does not wait for, and the callback it was given to.
+public struct SoftCompletion: Equatable, Sendable {
+  public let id: Int
+  public let callback: Callback
+}
+
 /// What the fold keeps for notification responses, quick actions, universal links and Handoff
 /// (docs/model.md §15). All of it dies with the process.
 public struct OpeningsState: Equatable, Sendable {
@@ -22,7 +28,7 @@ public struct OpeningsState: Equatable, Sendable {
   public var launchDeclined = false
   /// Completion handlers UIKit gives but does not wait for (`willPresent`, a `didReceive` in the
   /// foreground, quick actions): they keep nothing running and kill nothing.
-  public var softCompletions: [Int] = []
+  public var softCompletions: [SoftCompletion] = []
   public var pendingHandoff: PendingHandoff?
 
   public init() {}
@@ -41,7 +47,7 @@ public struct OpeningsState: Equatable, Sendable {
   mutating func evolve(callback cb: Callback, handled: Bool, arguments: CallbackArguments,
                        applicationState: ApplicationState, at t: Int64) {
     if let completion = arguments.completion, Self.isSoftCompletion(cb, applicationState: applicationState) {
-      softCompletions.append(completion)
+      softCompletions.append(SoftCompletion(id: completion, callback: cb))
     }
     if cb == .didFinishLaunchingWithOptions, !handled { didFinishLaunchingReturned = true }
     if cb == .willConnectTo, let type = arguments.payload?["options"]?["handoffUserActivityType"]?.stringValue {
@@ -64,6 +70,6 @@ public struct OpeningsState: Equatable, Sendable {
       notificationDelegateSet = true
       if !didFinishLaunchingReturned { notificationDelegateSetDuringLaunch = true }
     }
-    if case let .completion(id) = call { softCompletions.removeAll { $0 == id } }
+    if case let .completion(id) = call { softCompletions.removeAll { $0.id == id } }
   }
 }

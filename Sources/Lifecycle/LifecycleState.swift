@@ -114,6 +114,10 @@ public struct LifecycleState: Equatable, Sendable {
   public var expectationsFailed = 0
   /// Every note with a code, in the order recorded (`Diagnostic`).
   public var diagnostics: [Diagnostic] = []
+  /// The callbacks that returned without calling a completion handler UIKit does not wait for
+  /// (a quick action's, `willPresent`'s), each once, in the order first seen: nothing ends the
+  /// app for it, but the action is not reported handled.
+  public var returnedWithoutCompletion: [Callback] = []
   /// The expectation window: the callbacks since the first verb after the previous group of
   /// expectations (or since the start). Every expectation between two verbs checks the same
   /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
@@ -215,7 +219,12 @@ extension LifecycleState {
       evolve(callback: cb, target: target, at: event.t, completion: arguments.completion, scene: arguments.scene)
       openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
       backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
-    case let .returned(name, _, _, _, value): openings.evolve(returned: name, value: value)
+    case let .returned(name, _, _, _, value):
+      if let pending = openings.softCompletions.last(where: { $0.callback.signature == name }),
+         !returnedWithoutCompletion.contains(pending.callback) {
+        returnedWithoutCompletion.append(pending.callback)
+      }
+      openings.evolve(returned: name, value: value)
     case let .notificationPosted(name, _, _): backgroundWork.evolve(notification: name)
     case let .noted(name, message, code):
       if let diagnostic = Diagnostic.from(name: name, message: message, code: code) { diagnostics.append(diagnostic) }

@@ -93,7 +93,7 @@ extension Simulator {
         scheduler.scheduled(after: id, at: at)
         return id
       case let .complete(id):
-        guard state.completions.contains(where: { $0.id == id }) || state.openings.softCompletions.contains(id) else { return nil }
+        guard state.completions.contains(where: { $0.id == id }) || state.openings.softCompletions.contains(where: { $0.id == id }) else { return nil }
         emit(.appCalled(.completion(id: id), at: at))
       case let .push(cls): try pushForApp(cls, at: at)
       case .pop: try popForApp(at: at)

@@ -134,7 +134,7 @@ extension Simulator {
   private func deliverWithCompletion(_ cb: Callback, _ target: String, payload: JSONValue) throws(ProcessEnded) {
     let id = state.completionsIssued + 1
     try deliver(cb, target, completion: id, payload: payload)
-    if state.openings.softCompletions.contains(id) {
+    if state.openings.softCompletions.contains(where: { $0.id == id }) {
       note("completionNotCalled", "\(cb.signature) returned without calling its completion handler; UIKit does not end the app for it")
     }
   }

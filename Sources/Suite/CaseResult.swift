@@ -41,6 +41,9 @@ public struct CaseResult: Sendable, Equatable {
   public var warnings: [RunWarning] = []
   /// The run's diagnostics (notes with a code), in the order recorded.
   public var diagnostics: [Diagnostic] = []
+  /// The callbacks that returned without calling a completion handler UIKit does not wait for
+  /// (`LifecycleState.returnedWithoutCompletion`), by signature.
+  public var returnedWithoutCompletion: [String] = []
 }
 
 /// Counts of a run's results.

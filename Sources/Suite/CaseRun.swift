@@ -95,6 +95,7 @@ enum CaseRun {
                        virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
                        diagnostics: result.state.diagnostics)
     r.sdk = c.sdk
+    r.returnedWithoutCompletion = result.state.returnedWithoutCompletion.map(\.signature)
     return (r, declared)
   }
 

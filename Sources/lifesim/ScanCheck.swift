@@ -117,6 +117,7 @@ struct ScanCheck {
       case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
       case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
       case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
+      case let .completionNotCalled(handlers): return r.returnedWithoutCompletion.contains(where: handlers.contains)
       }
     }
     guard let r = shows else { return .unconfirmed(why: "no case of the battery on this matrix showed it") }

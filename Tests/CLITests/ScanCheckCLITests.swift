@@ -170,6 +170,20 @@ import TestSupport
     #expect(unknown.err.hasPrefix("lifesim: --case nope: no such case of this app's battery (its cases: cold launch, home and return,"), "\(unknown.err)")
   }
 
+  /// A quick-action handler that never calls its completion is confirmed by the warm quick
+  /// action, through the model: the mirror's handler returns without calling it, as the Swift's
+  /// does. The fixed twin's handler calls it, and its run shows nothing.
+  @Test func aMissingQuickActionCompletionIsConfirmedByTheRun() throws {
+    let r = try lifesim(["scan", "QuickActionApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
+    #expect(r.status == 1)
+    let finding = try #require(r.out.split(separator: "\n").first { $0.contains(#""code":"quick_action_completion_missing""#) })
+    #expect(finding.hasSuffix(#""confirmed":{"scenario":"quick action [iOS 17, SDK 26]","ios":17,"sdk":26,"reproduce":"lifesim scan QuickActionApp --check --case 'quick action' --ios 17 --sdk 26"}}"#), "\(finding)")
+    let fixed = try lifesim(["scan", "QuickActionAppFixed", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
+    #expect(fixed.status == 0, "\(fixed.out)")
+    let quickAction = try #require(fixed.out.split(separator: "\n").first { $0.contains(#""name":"quick action [iOS 17, SDK 26]""#) })
+    #expect(quickAction.contains(#""status":"passed""#), "\(quickAction)")
+  }
+
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so
   /// `lifesim test` on a kept battery compares both variants.
   @Test func aKeptBatteryComparesScenes() throws {

@@ -22,7 +22,7 @@ private func openingApp() -> ScriptedApp {
   let app = ScriptedApp()
   for key in ["performActionForShortcutItem", "willContinueUserActivityWithType", "continueUserActivity",
               "didFailToContinueUserActivity"] {
-    app.handlers[key] = { sim in if let id = sim.state.openings.softCompletions.last { try sim.complete(id) } }
+    app.handlers[key] = { sim in if let id = sim.state.openings.softCompletions.last?.id { try sim.complete(id) } }
   }
   return app
 }
