@@ -53,6 +53,7 @@ package struct MirrorSummary: Equatable, Sendable {
 
   /// "the effects of 3 of 4 delegate methods with lifecycle effects (75 %)".
   package var share: String {
+    guard methods > 0 else { return "no lifecycle effect: the scan found no delegate method in Swift" }
     guard methodsWithEffects > 0 else {
       return "no lifecycle effect: none of the \(methods) delegate method\(methods == 1 ? "" : "s") has one the scan reads"
     }
@@ -65,7 +66,9 @@ package struct MirrorSummary: Equatable, Sendable {
     var lowered = ["a stub per delegate method, which logs its call"]
     if registrations > 0 { lowered.append(Self.count(registrations, "BGTask registration")) }
     if delegateAssignments > 0 { lowered.append("the notification delegate assignment") }
-    if backgroundTasks > 0 { lowered.append(Self.count(backgroundTasks, "background task") + " (ended 1 s after it begins)") }
+    if backgroundTasks > 0 {
+      lowered.append(Self.count(backgroundTasks, "background task") + (backgroundTasks == 1 ? " (ended 1 s after it begins)" : " (each ended 1 s after it begins)"))
+    }
     var lines = ["--", "-- Lowered from the Swift:"] + lowered.map { "--   " + $0 }
     lines.append("-- Methods: \(share)" + loggedOnly + ".")
     let left = commented + notModelled.map { $0 + " (not modelled by lifesim)" }
