@@ -71,7 +71,7 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     // The timeline's table shows every member of each event; the other formats read events in place.
-    let write: (OutputSink) throws -> Void
+    let write: (any ExportSink) throws -> Void
     do {
       switch writer {
       case let .inPlace(body):
@@ -85,8 +85,8 @@ struct Export: ParsableCommand {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    let sink: OutputSink
-    do { sink = try OutputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
+    let sink: any ExportSink
+    do { sink = try outputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
@@ -111,7 +111,7 @@ struct Export: ParsableCommand {
     }
     let existed = POSIXFile.exists(folder)
     let tables: TablesExport
-    do { tables = try TablesExport(folder: folder, overwrite: out.force, inputs: logs) } catch {
+    do { tables = TablesExport(sinks: try FileSink.files(TablesExport.files, in: folder, overwrite: out.force, inputs: logs)) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
@@ -135,8 +135,8 @@ struct Export: ParsableCommand {
   /// Writes one log in a single-log format to `sink`: read in place, or (html) parsed whole
   /// from the log at the path given.
   private enum Writer {
-    case inPlace((_ stream: LogEventStream, _ sink: OutputSink) throws -> Void)
-    case parsed((_ reader: LogReader, _ log: String, _ sink: OutputSink) throws -> Void)
+    case inPlace((_ stream: LogEventStream, _ sink: any ExportSink) throws -> Void)
+    case parsed((_ reader: LogReader, _ log: String, _ sink: any ExportSink) throws -> Void)
   }
 
   private func exportOne() throws {
@@ -173,20 +173,3 @@ struct Export: ParsableCommand {
 }
 
 extension TraceClock: ExpressibleByArgument {}
-
-extension TablesExport {
-  /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
-  init(folder: String, overwrite: Bool, inputs: [String]) throws {
-    if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
-      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(error.code))")
-    }
-    var sinks: [OutputSink] = []
-    do {
-      for file in Self.files { sinks.append(try OutputSink(path: folder + "/" + file, overwrite: overwrite, inputs: inputs)) }
-    } catch {
-      sinks.forEach { $0.discard() }
-      throw error
-    }
-    self.init(sinks: sinks)
-  }
-}

@@ -1,6 +1,7 @@
 import AppScan
 import Glibc
 import EventStore
+import Render
 
 /// `lifesim scan --emit-app DIR`: the Lua app that mirrors the scanned Swift and its scenarios.
 /// Existing files are never overwritten without `--force` (then nothing is written at all), no
@@ -29,10 +30,10 @@ enum ScanEmit {
     }
     if force, !battery.isEmpty { removeStaleBattery(in: directory + "/" + batteryFolder, keeping: Set(battery.map(\.0))) }
     let inputs = report.files.swift + report.files.infoPlists + report.files.storyboards + report.files.projects
-    var sinks: [OutputSink] = []
+    var sinks: [FileSink] = []
     do {
       for (path, text) in files {
-        let sink = try OutputSink(path: path, overwrite: force, inputs: inputs)
+        let sink = try FileSink(path: path, overwrite: force, inputs: inputs)
         sinks.append(sink)
         sink.write(text.hasSuffix("\n") ? String(text.dropLast()) : text)
       }
