@@ -1,13 +1,12 @@
 import EventStore
 import Render
-import Suite
 
 /// `lifesim test --html DIR`: writes the report's pages (see `SuiteHTMLReport`). Every file goes
 /// through a `FileSink`: it appears whole or not at all, and replaces the last report.
 extension SuiteHTMLReport {
   /// `inputs`: the suite's scripts, which no page may replace.
-  static func write(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, to folder: String,
-                    inputs: [String], changes: [ComparisonChange] = []) throws(SuiteError) {
+  package static func write(_ results: [CaseResult], summary: SuiteSummary, wallUs: Int64?, to folder: String,
+                            inputs: [String], changes: [ComparisonChange] = []) throws(SuiteError) {
     do {
       var timelines: [Int: String] = [:]
       for r in results where r.status == .failed || r.status == .error {
