@@ -5,7 +5,7 @@ import PackageDescription
 //   JSON ← EventStore (files, the chain, readers) ← LifecycleLog → Lifecycle (the model) → JSON
 //   LuaRuntime → CLua;  ScriptHost → LuaRuntime, LifecycleLog;  Explore → ScriptHost
 //   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
-//   lifesim (thin commands) → Suite, Explore, Render;  AppScan (lifesim scan) → Lifecycle
+//   lifesim (thin commands) → AppScan, Suite, Explore, Render;  AppScan (lifesim scan) → Suite, Lifecycle
 // Modules also import the modules below them directly. JSON, EventStore and Lifecycle know
 // neither Lua nor the command line; Lifecycle reads and writes no file.
 let package = Package(
@@ -59,8 +59,9 @@ let package = Package(
     .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     .target(name: "Suite", dependencies: ["ScriptHost", "Render", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
+    // `--check` runs its battery through Suite's session.
     .target(name: "AppScan", dependencies: [
-      "Lifecycle", "JSON", "EventStore", "ScriptHost",
+      "Suite", "Render", "Lifecycle", "JSON", "EventStore", "ScriptHost",
       .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
     ]),
     .executableTarget(
@@ -94,6 +95,6 @@ let package = Package(
     // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
     .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "Lifecycle", "TestSupport"], exclude: ["scripts", "Fixtures"]),
-    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "Suite", "Render", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
   ]
 )
