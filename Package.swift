@@ -4,7 +4,7 @@ import PackageDescription
 // Dependency arrows (see docs/architecture.md), none pointing up:
 //   JSON ← EventStore (files, the chain, readers) ← LifecycleLog → Lifecycle (the model) → JSON
 //   LuaRuntime → CLua;  ScriptHost → LuaRuntime, LifecycleLog;  Explore → ScriptHost
-//   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
+//   RunComparison → ScriptHost (replay's re-run), LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
 //   lifesim (thin commands) → AppScan, Suite, Explore, Render;  AppScan (lifesim scan) → Suite, Lifecycle
 // Modules also import the modules below them directly. JSON, EventStore and Lifecycle know
 // neither Lua nor the command line; Lifecycle reads and writes no file.
@@ -53,7 +53,7 @@ let package = Package(
     // Random search for failing runs, their shrinking, the invariants and the findings.
     .target(name: "Explore", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
-    .target(name: "RunComparison", dependencies: ["LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
+    .target(name: "RunComparison", dependencies: ["ScriptHost", "LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
     // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
     .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
@@ -88,7 +88,7 @@ let package = Package(
     .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["Hostile"]),
     .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["ExploreApps"]),
-    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // ScriptHost only to record the bundled scenarios' logs the renderers are tested over.
     .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
