@@ -6,8 +6,9 @@ import Suite
 /// `lifesim scan --check`: the bundled battery's scenarios (docs/scan.md), written beside the
 /// emitted app and run on the iOS × SDK matrix by the suite's session, and what they found.
 package struct ScanCheck {
-  /// The profiles and the SDKs the app is built with.
+  /// The profiles the battery runs on.
   package let ios: [Int]
+  /// The SDKs the app is built with, each on every profile.
   package let sdks: [Int]
 
   /// The SDKs the app is built with when `--sdk` names none: the App Store's and every newer one.
@@ -42,7 +43,9 @@ package struct ScanCheck {
 
   /// What the battery did: every case's result, and the scenarios it did not run, with why.
   package struct Outcome {
+    /// The results of the cases run (not those the model refused), in case order.
     package let results: [CaseResult]
+    /// The scenarios and cases not run, each with why.
     package let notRun: [String]
     /// The cases the model refused (listed in `notRun`).
     package var refused = 0
@@ -54,6 +57,7 @@ package struct ScanCheck {
       self.refused = refused
     }
 
+    /// The counts of `results`.
     package var summary: SuiteSummary { SuiteSummary(results) }
     /// The runs' diagnostics, each code and message once, with the cases that recorded it.
     package var diagnostics: [(diagnostic: Diagnostic, cases: [String])] {

@@ -26,6 +26,7 @@ package final class FileSink: ExportSink {
     self.file = file
   }
 
+  /// Writes `line` and a newline (a write error is kept for `commit`).
   package func write(_ line: String) {
     guard let file, failure == nil else { return }
     var text = line + "\n"
@@ -34,6 +35,7 @@ package final class FileSink: ExportSink {
     }
   }
 
+  /// Writes whole lines, each ended by a newline.
   package func write(lines text: UnsafeRawBufferPointer) {
     guard !text.isEmpty, let file, failure == nil else { return }
     if fwrite(text.baseAddress, 1, text.count, file) < text.count { failure = errno }

@@ -15,6 +15,7 @@ package struct ChangedAppOutcome {
   /// The re-run's outcome, as the end line of `--json` gives it.
   package private(set) var outcome: JSONValue = .null
 
+  /// Nothing noted yet.
   package init() {}
 
   /// Notes a re-run event (failed expectations only).

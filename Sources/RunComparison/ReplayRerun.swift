@@ -19,8 +19,9 @@ package struct ReplayRerun {
   package var force = false
   /// `--strict`: a diagnostic of the changed app fails it.
   package var strict = false
-  /// The run's guards (`--wall-limit`, `--max-events`).
+  /// `--wall-limit`: the guard on one call into a script.
   package var wallLimitSeconds = WallClock.defaultLimitSeconds
+  /// `--max-events`: the most events the re-run may record.
   package var maxEvents = RunConfiguration.defaultMaxEvents
 
   /// A re-run of the log at `log`.

@@ -10,7 +10,9 @@ package enum Starter {
     [(scenarioName, scenario), (appName, app), (".luarc.json", luarc(types: types)), (".luacheckrc", luacheckrc)]
   }
 
+  /// The scenario's file name.
   package static let scenarioName = "home_and_return.lua"
+  /// The app's file name, as the scenario names it.
   package static let appName = "app.lua"
 
   /// The scenario: launch, home for a minute, back.
