@@ -4,8 +4,8 @@ import PackageDescription
 // Dependency arrows (see docs/architecture.md), none pointing up:
 //   JSON ← EventStore (files, the chain, readers) ← LifecycleLog → Lifecycle (the model) → JSON
 //   LuaRuntime → CLua;  ScriptHost → LuaRuntime, LifecycleLog;  Explore → ScriptHost
-//   RunComparison → LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
-//   lifesim (thin commands) → Suite, Explore, Render;  AppScan (lifesim scan) → Lifecycle
+//   RunComparison → ScriptHost (replay's re-run), LifecycleLog;  Render → RunComparison;  Suite → ScriptHost, Render, RunComparison
+//   lifesim (thin commands) → AppScan, Suite, Explore, Render;  AppScan (lifesim scan) → Suite, Lifecycle
 // Modules also import the modules below them directly. JSON, EventStore and Lifecycle know
 // neither Lua nor the command line; Lifecycle reads and writes no file.
 let package = Package(
@@ -53,14 +53,15 @@ let package = Package(
     // Random search for failing runs, their shrinking, the invariants and the findings.
     .target(name: "Explore", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // Comparing runs: replay's re-run against its recording, the event diff, the outcomes.
-    .target(name: "RunComparison", dependencies: ["LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
+    .target(name: "RunComparison", dependencies: ["ScriptHost", "LifecycleLog", "EventStore", "Lifecycle", "JSON"]),
     // `lifesim test`: discovery, the iOS matrix, parallel cases and their reports.
     // Render: every text, page and export drawn from events and logs (trace, state, exports, hunks).
     .target(name: "Render", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     .target(name: "Suite", dependencies: ["ScriptHost", "Render", "RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON"]),
     // `lifesim scan`: reads a Swift app's delegates and Info.plist, reports its lifecycle risks.
+    // `--check` runs its battery through Suite's session.
     .target(name: "AppScan", dependencies: [
-      "Lifecycle", "JSON", "EventStore", "ScriptHost",
+      "Suite", "Render", "Lifecycle", "JSON", "EventStore", "ScriptHost",
       .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
     ]),
     .executableTarget(
@@ -87,13 +88,13 @@ let package = Package(
     .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "TestSupport"]),
     .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "LuaRuntime", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["Hostile"]),
     .testTarget(name: "ExploreTests", dependencies: ["Explore", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"], exclude: ["ExploreApps"]),
-    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
+    .testTarget(name: "RunComparisonTests", dependencies: ["RunComparison", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // ScriptHost only to record the bundled scenarios' logs the renderers are tested over.
     .testTarget(name: "RenderTests", dependencies: ["Render", "RunComparison", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     .testTarget(name: "SuiteTests", dependencies: ["Suite", "Render", "ScriptHost", "LifecycleLog", "Lifecycle", "EventStore", "JSON", "TestSupport"]),
     // The command line in process: the fast paths of run and replay against ArgumentParser's reading.
     .testTarget(name: "lifesimTests", dependencies: ["lifesim", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .testTarget(name: "CLITests", dependencies: ["EventStore", "JSON", "Lifecycle", "TestSupport"], exclude: ["scripts", "Fixtures"]),
-    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "AppScanTests", dependencies: ["AppScan", "Suite", "Render", "JSON", "EventStore", "ScriptHost", "TestSupport"], exclude: ["Fixtures"]),
   ]
 )

@@ -91,10 +91,11 @@ struct Diff: ParsableCommand {
     let status = !troubles.isEmpty ? Status.trouble
       : differ.firstDivergence == nil && outcome.same ? Status.ok : Status.failed
     if json {
-      writeJSONVerdict(differ.firstDivergence, outcome, status: status)
+      JSONLines.end(status: status, [("same", .bool(differ.firstDivergence == nil && outcome.same)),
+                                     ("firstDivergence", differ.firstDivergence?.json ?? .null), ("outcomes", outcome.json)])
     } else {
       if !ignoreTime, let note = renderer.timeShiftNote { Terminal.write(note) }
-      if let d = differ.firstDivergence { writeDivergence(d) } else { Terminal.write("No difference in the events.") }
+      (differ.firstDivergence?.text ?? ["No difference in the events."]).forEach(Terminal.write)
       Terminal.write(outcome.table(a: a, b: b))
     }
     for error in troubles { Terminal.error(error) }
@@ -112,40 +113,4 @@ struct Diff: ParsableCommand {
       for line in headers.text { Terminal.write(line) }
     }
   }
-
-  /// The last JSON line: whether the runs are the same, where they diverge, both outcomes.
-  private func writeJSONVerdict(_ divergence: EventDiffer.Divergence?, _ outcome: OutcomeComparison, status: Int32) {
-    var members: [(String, JSONValue)] = [("same", .bool(divergence == nil && outcome.same))]
-    members.append(("firstDivergence", divergence.map { d in
-      .object([("a", .int(d.aSeq)), ("b", .int(d.bSeq)), ("t", .int(d.t)),
-               ("aEvent", d.a.flatMap { try? JSONParser.parse($0.body) } ?? .null),
-               ("bEvent", d.b.flatMap { try? JSONParser.parse($0.body) } ?? .null)])
-    } ?? .null))
-    members.append(("outcomes", outcome.json))
-    JSONLines.end(status: status, members)
-  }
-
-  /// The first divergence: what each run did there, as its trace shows it, and which script line did it.
-  private func writeDivergence(_ d: EventDiffer.Divergence) {
-    Terminal.write("First divergence: event \(d.aSeq) of A, event \(d.bSeq) of B, at t = \(VirtualTime.format(d.t)) s.")
-    let sides = [("A", d.a), ("B", d.b)].map { side, line in
-      var trace = TraceFormatter()
-      let decoded = try? line.map { try $0.decoded() }
-      let text = decoded.flatMap { $0 }.map { trace.line(seq: $0.seq, $0.event).trimmingLeadingSpaces }
-      let object = line.flatMap { try? JSONParser.parse($0.body) }
-      return (side: side, text: text, object: object)
-    }
-    // Two lines that read the same: say which fields differ.
-    let notes = sides[0].text != nil && sides[0].text == sides[1].text
-      ? HunkRenderer.differingFields(sides[0].object?.objectValue ?? [], sides[1].object?.objectValue ?? []) : nil
-    for (i, side) in sides.enumerated() {
-      let source = side.object?["at"]?.stringValue.flatMap { side.text?.contains($0) == true ? nil : $0 }  // inputs show it already
-      let note = HunkRenderer.bracketed(notes.map { i == 0 ? $0.0 : $0.1 })
-      Terminal.write("  \(side.side): " + (side.text ?? "(the run ends here)") + note + (source.map { "  (\($0))" } ?? ""))
-    }
-  }
-}
-
-private extension String {
-  var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }

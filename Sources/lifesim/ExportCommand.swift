@@ -44,15 +44,11 @@ struct Export: ParsableCommand {
       """)
   )
 
-  enum Format: String, ExpressibleByArgument, CaseIterable {
-    case chromeTrace = "chrome-trace", mermaid, jsonl, html, tables
-  }
-
   @Argument(help: "The log to export (tables: one or more).")
   var logs: [String]
 
   @Option(help: "chrome-trace, mermaid, jsonl, html or tables.")
-  var format: Format
+  var format: ExportFormat
 
   @Option(help: "chrome-trace's time axis: sequence (every event its own tick, the virtual time in its args) or virtual.")
   var clock: TraceClock = .sequence
@@ -61,32 +57,22 @@ struct Export: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    try exportOne()
+    if format == .tables { try exportTables() } else { try exportOne() }
   }
 
-  /// One log through `writer` to standard output or the file at -o.
-  private func export(with writer: Writer) throws {
+  /// One log in a single-log format to standard output or the file at -o.
+  private func exportOne() throws {
     guard logs.count == 1, let log = logs.first else {
       Terminal.error("export --format \(format.rawValue) takes one log, not \(logs.count) (only --format tables takes several)")
       throw ExitCode(Status.trouble)
     }
-    // The timeline's table shows every member of each event; the other formats read events in place.
-    let write: (OutputSink) throws -> Void
-    do {
-      switch writer {
-      case let .inPlace(body):
-        let stream = try LogEventStream(path: log)
-        write = { try body(stream, $0) }
-      case let .parsed(body):
-        let reader = try LogReader(path: log)
-        write = { try body(reader, log, $0) }
-      }
-    } catch {
+    let write: (any ExportSink) throws -> Void
+    do { write = try format.writer(for: log, clock: clock) } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-    let sink: OutputSink
-    do { sink = try OutputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
+    let sink: any ExportSink
+    do { sink = try outputSink(path: out.output, overwrite: out.force, inputs: [log]) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
@@ -111,7 +97,7 @@ struct Export: ParsableCommand {
     }
     let existed = POSIXFile.exists(folder)
     let tables: TablesExport
-    do { tables = try TablesExport(folder: folder, overwrite: out.force, inputs: logs) } catch {
+    do { tables = TablesExport(sinks: try FileSink.files(TablesExport.files, in: folder, overwrite: out.force, inputs: logs)) } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)
     }
@@ -131,62 +117,8 @@ struct Export: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
   }
-
-  /// Writes one log in a single-log format to `sink`: read in place, or (html) parsed whole
-  /// from the log at the path given.
-  private enum Writer {
-    case inPlace((_ stream: LogEventStream, _ sink: OutputSink) throws -> Void)
-    case parsed((_ reader: LogReader, _ log: String, _ sink: OutputSink) throws -> Void)
-  }
-
-  private func exportOne() throws {
-    let writer: Writer
-    switch format {
-    case .tables: return try exportTables()
-    case .jsonl:
-      writer = .inPlace { stream, sink in
-        while let e = try stream.next() { sink.write(String(decoding: e.body, as: UTF8.self)) }
-      }
-    case .chromeTrace:
-      writer = .inPlace { [clock] stream, sink in
-        var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
-        do {
-          _ = try DecodedBatches.forEach(stream) { seq, event in exporter.add(seq: seq, event) }
-        } catch {
-          exporter.flush()
-          throw error
-        }
-        exporter.finish()
-      }
-    case .html:
-      writer = .parsed { reader, log, sink in TimelineExport.write(try RunTable(reading: reader), log: log, to: sink) }
-    case .mermaid:
-      writer = .inPlace { stream, sink in
-        var exporter = MermaidExporter(sink: sink)
-        while let e = try stream.next() { exporter.add(try Event(e)) }
-        exporter.finish()
-      }
-    }
-    try export(with: writer)
-  }
-
 }
+
+extension ExportFormat: ExpressibleByArgument {}
 
 extension TraceClock: ExpressibleByArgument {}
-
-extension TablesExport {
-  /// Creates `folder` if needed and opens its four files (refused as `-o` files are).
-  init(folder: String, overwrite: Bool, inputs: [String]) throws {
-    if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
-      throw OutputTarget.Refused(description: "\(folder): cannot create: \(OutputTarget.reason(error.code))")
-    }
-    var sinks: [OutputSink] = []
-    do {
-      for file in Self.files { sinks.append(try OutputSink(path: folder + "/" + file, overwrite: overwrite, inputs: inputs)) }
-    } catch {
-      sinks.forEach { $0.discard() }
-      throw error
-    }
-    self.init(sinks: sinks)
-  }
-}

@@ -32,8 +32,7 @@ struct Init: ParsableCommand {
       Terminal.error("cannot find lifesim's Lua annotations (Scripts/types or share/lifesim/types) beside the executable")
       throw ExitCode(Status.trouble)
     }
-    let files = [(Starter.scenarioName, Starter.scenario), (Starter.appName, Starter.app),
-                 (".luarc.json", Starter.luarc(types: types)), (".luacheckrc", Starter.luacheckrc)]
+    let files = Starter.files(types: types)
     if let error = POSIXFile.makeDirectory(directory), !POSIXFile.alreadyExists(error) {
       Terminal.error("\(directory): cannot create the folder: \(POSIXFile.describe(error.code))")
       throw ExitCode(Status.trouble)

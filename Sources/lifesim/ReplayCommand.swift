@@ -96,120 +96,35 @@ struct Replay: ParsableCommand {
     if let logReplay { try logReplay.execute() }
     defer { Terminal.flush() }
     if json { JSONLines.begin("replay") }
+    let recording: BackgroundLogScanner
     do {
       // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
-      throw ExitCode(try rerun(BackgroundLogScanner(try LogScanner(path: log, checksChain: true))))
-    } catch let problem as LogProblem {
-      Terminal.error(problem.description)
+      recording = BackgroundLogScanner(try LogScanner(path: log, checksChain: true))
+    } catch {
+      Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
-  }
-
-  /// --verify and --app: re-run and compare event by event.
-  private func rerun(_ recording: BackgroundLogScanner) throws -> Int32 {
-    let header = recording.header
-    if header.lifesim != lifesimVersion {
-      Terminal.errorLine("lifesim: note: \(log) was recorded by lifesim \(header.lifesim); this is \(lifesimVersion). The same scripts and seed give identical events only within one version.")
-    }
-    guard let scenario = header.scripts.first(where: { $0.role == "scenario" }),
-          let recordedApp = header.scripts.first(where: { $0.role == "app" }) else {
-      Terminal.error("\(log): the header embeds no scenario or app script")
-      return Status.trouble
-    }
-    let profile: Profile
-    do { profile = try Profile(json: header.profile) } catch {
-      Terminal.error("\(log): \(error)")
-      return Status.trouble
-    }
-    var scripts = header.scripts
-    var appPath = recordedApp.path
-    if let app {
-      do {
-        let text = try readScriptFile(app)
-        let modules = try requiredModules(of: text, path: app, searchPath: modules.searchPath)
-        scripts = ModuleSide.replacingApp(in: scripts, path: app, source: text, modules: modules)
-        appPath = app
-      } catch {
-        Terminal.error(error.message)
-        return Status.trouble
-      }
-    }
-    // -o: the new log appears only when the re-run is complete.
-    let target: OutputTarget?
-    do { target = try out.output.map { try OutputTarget(path: $0, overwrite: out.force, inputs: [log] + (app.map { [$0] } ?? [])) } } catch {
-      Terminal.error("\(error)")
-      return Status.trouble
-    }
-    var config = RunConfiguration(
-      scenarioPath: scenario.path, appPath: appPath, seed: header.seed, outputPath: target?.writePath,
-      overwrite: target?.renames == false, source: .embedded(scripts), recordedProfile: profile)
-    config.sdk = sdkOption.sdk
-    config.appSDKOverridesRecorded = app != nil
-    guardOptions.apply(to: &config)
-    config.strict = strict
-    let comparison = ReplayComparison(recording: recording, ignoreSource: app != nil)
+    if let note = rerun.versionNote(recording.header) { Terminal.errorLine(note) }
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
-    var changedApp = ChangedAppOutcome()
-    let result = ScenarioRunner(config) { seq, event in
-      comparison.check(seq: seq, event)
-      if app != nil { changedApp.note(seq: seq, event) }
-      progress.tick()
-    }.run()
+    let verdict = rerun.run(recording) { progress.tick() }
     progress.finish()
-    comparison.finish()
-    var status = report(result, comparison, changedApp: app == nil ? nil : changedApp, seed: header.seed)
-    if let target {
-      if status == Status.trouble { target.discard() } else {
-        do { try target.commit() } catch {
-          Terminal.error("\(error)")
-          status = Status.trouble
-        }
-      }
+    switch verdict.finding {
+    case let .trouble(message): Terminal.error(message)
+    case .same, .departed:
+      if json { JSONLines.end(status: verdict.status, verdict.endMembers) } else { verdict.text(log: log).forEach(Terminal.write) }
+      if case let .departed(_, stopped?) = verdict.finding { Terminal.error(stopped) }
     }
-    return status
+    let (status, error) = verdict.keepOutput()
+    if let error { Terminal.error(error) }
+    throw ExitCode(status)
   }
 
-  /// The verdict of a re-run, printed (with `--app`, the changed app's outcome after where it
-  /// departs); its exit status.
-  private func report(_ result: RunResult, _ comparison: ReplayComparison, changedApp: ChangedAppOutcome?, seed: Int64) -> Int32 {
-    if let problem = comparison.problem {
-      Terminal.error("\(log): \(problem)")
-      return Status.trouble
-    }
-    // A recording cut off before its trailer cannot say whether the re-run matches past the cut.
-    if let n = comparison.cutOffAfter {
-      Terminal.error("\(log): \(LogEnding.noTrailerMessage(afterEvent: n))")
-      return Status.trouble
-    }
-    // A re-run stopped by a script error is trouble, wherever it departed before it stopped.
-    let stopped = result.exitStatus == Status.trouble ? result.error : nil
-    guard let d = comparison.divergence else {
-      if let stopped {
-        Terminal.error(stopped)
-        return Status.trouble
-      }
-      // Under --strict (or the scenario's strict = true) a diagnostic of the new app fails it.
-      let failedDiagnostic = app == nil ? nil : result.failedDiagnostic
-      let status = failedDiagnostic == nil ? Status.ok : Status.failed
-      if json {
-        JSONLines.end(status: status, [("verdict", .string(app == nil ? "identical" : "same")), ("events", .int(result.events))]
-                        + (failedDiagnostic.map { [("diagnostic", .string($0))] } ?? []))
-      } else {
-        Terminal.write("\(log): \(app == nil ? "identical" : "same"): \(result.events) events re-ran as recorded")
-        if let failedDiagnostic { Terminal.write("Failed: diagnostic \(failedDiagnostic) (--strict).") }
-      }
-      return status
-    }
-    let status = stopped == nil ? Status.failed : Status.trouble
-    if json {
-      JSONLines.end(status: status, [("verdict", .string(app == nil ? "diverged" : "departs")), ("events", .int(result.events)),
-                                     ("divergence", d.json)] + (changedApp?.json(result) ?? []) + (stopped.map { [("error", .string($0))] } ?? []))
-    } else {
-      Terminal.write(d.text(departs: app != nil))
-      if let changedApp, let app { Terminal.write(changedApp.text(app: app, result, seed: seed)) }
-    }
-    if let stopped { Terminal.error(stopped) }
-    return status
+  /// The re-run the options ask for (--verify, --app).
+  private var rerun: ReplayRerun {
+    var rerun = ReplayRerun(log: log)
+    (rerun.app, rerun.searchPath, rerun.sdk, rerun.strict) = (app, modules.searchPath, sdkOption.sdk, strict)
+    (rerun.output, rerun.force) = (out.output, out.force)
+    (rerun.wallLimitSeconds, rerun.maxEvents) = (guardOptions.wallLimit, guardOptions.maxEvents)
+    return rerun
   }
-
 }

@@ -118,14 +118,18 @@ struct Scan: ParsableCommand {
       throw ExitCode(Status.trouble)
     }
     let report = result.apps[0]
-    let temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil
+    let temporary: String?
+    do { temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil } catch {
+      Terminal.error(error.description)
+      throw ExitCode(Status.trouble)
+    }
     defer { if let temporary { ScanCheck.remove(temporary) } }
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
     let written = try (emitApp ?? temporary).map { try emit(report, into: $0, battery: battery.files) } ?? []
     let checker = try matrix()
     var outcome: ScanCheck.Outcome?
     if check, let folder = emitApp ?? temporary {
-      do { outcome = try checker.run(battery.files.map { folder + "/" + ScanEmit.batteryFolder + "/" + $0.0 }, notRun: battery.notRun) } catch {
+      do { outcome = try checker.run(battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }, notRun: battery.notRun) } catch {
         Terminal.error(error.description)
         throw ExitCode(Status.trouble)
       }
@@ -159,7 +163,8 @@ struct Scan: ParsableCommand {
 
   private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> [String] {
     let name = report.target
-    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force) {
+    let removed = { (path: String) in Terminal.errorLine(TerminalText.visible("removed \(path): a battery scenario this emit does not write")) }
+    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force, removed: removed) {
     case let .failure(trouble):
       Terminal.error(trouble.description)
       throw ExitCode(Status.trouble)

@@ -122,11 +122,6 @@ struct Test: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    // Refused before any case runs: a report written earlier is never replaced by accident.
-    for existing in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) where !force && POSIXFile.exists(existing) {
-      Terminal.error("\(existing): already exists; refusing to overwrite it (pass --force to replace it)")
-      throw ExitCode(Status.trouble)
-    }
     do {
       throw ExitCode(try runSuite())
     } catch let error as SuiteError {
@@ -136,39 +131,11 @@ struct Test: ParsableCommand {
   }
 
   private func runSuite() throws -> Int32 {
-    let discovery = try ScenarioDiscovery.find(paths, filter: filter, searchPath: modules.searchPath)
-    let files = discovery.scenarios
-    guard !files.isEmpty else {
-      throw SuiteError("no scenario in \(paths.joined(separator: " "))\(filter.map { " matching \"\($0)\"" } ?? "") (a scenario is a .lua file that calls scenario { … })")
-    }
-    var profiles = try ios.map { text throws(SuiteError) in
-      do throws(ScenarioError) { return try IOSVersionSet(parsing: text).profiles } catch {
-        throw SuiteError("--ios \(text): \(error.message)")
-      }
-    }
-    let axis = comparisonAxis
-    if axis == .profiles && profiles == nil { profiles = IOSRelease.versions }
-    let cases = SuitePlan.cases(files, profiles: profiles, scenesBoth: scenes == .both || axis == .scenes,
-                                sdks: axis?.sdkVariants ?? [nil], shard: try shard.map { try Shard(parsing: $0) })
-    let comparison = try axis.map { axis throws(SuiteError) in try SuiteComparison(axis: axis, logs: logs ?? html.map { $0 + "/logs" }, keepPassing: keep == .all) }
-    let logsDirectory = comparison?.directory ?? logs ?? html.map { $0 + "/logs" }
-    try checkOutputs(against: discovery.inputs, logsDirectory: logs ?? html.map { $0 + "/logs" })
-    if let logsDirectory { try ReportFile.makeDirectory(logsDirectory) }
-    if let html { try ReportFile.makeDirectory(html) }
-    var options = CaseOptions(logsDirectory: logsDirectory, keepAllLogs: keep == .all || comparison != nil,
-                              searchPath: modules.searchPath, wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] })
-    options.maxEvents = guardOptions.maxEvents
-    options.strict = strict
-    options.sdk = sdkOption.sdk
-    options.inputs = discovery.inputs
-
-    let started = SuiteClock.nowUs()
-    var progress = SuiteProgress(total: cases.count)
+    let session = try SuiteSession(request)
+    var progress = SuiteProgress(total: session.cases.count)
     let wallTimes = !noWallTime
-    var results = SuiteRunner(cases: cases, options: options, jobs: jobs ?? SuiteRunner.processorCount).run(
-      onResult: { result in
-        let r = comparison?.reported(result) ?? result
+    let outcome = session.run(
+      onResult: { r in
         if json { Terminal.write(JSONReport.caseLine(r, wallTimes: wallTimes)) }
         else if !quiet {
           progress.clear()
@@ -178,24 +145,36 @@ struct Test: ParsableCommand {
       },
       onProgress: { done, failed in progress.show(done: done, failed: failed) })
     progress.clear()
-    let wallUs = SuiteClock.nowUs() - started
-    var changes: [ComparisonChange] = [], uncompared: [UncomparedPair] = []
-    if let comparison {
-      let pairs = comparison.pairs(results)
-      (changes, uncompared) = comparison.compareAll(pairs)
-      for change in changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
-      for pair in uncompared { Terminal.write(json ? pair.json(axis: comparison.axis).canonicalText : pair.text) }
-      if !json && changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: pairs.count - uncompared.count)) }
-      results = comparison.finish(results)
+    if let comparison = session.comparison {
+      for change in outcome.changes { Terminal.write(json ? change.json(axis: comparison.axis).canonicalText : change.text) }
+      for pair in outcome.uncompared { Terminal.write(json ? pair.json(axis: comparison.axis).canonicalText : pair.text) }
+      if !json && outcome.changes.isEmpty { Terminal.write(comparison.noChangeText(pairs: outcome.comparedPairs)) }
     }
-    var summary = SuiteSummary(results)
-    summary.problemFiles = discovery.files.filter(\.isProblem).count
-    printReport(results, summary, files: discovery.files, wallUs: wallTimes ? wallUs : nil)
-    if let junit { try ReportFile.write(JUnitReport.xml(results, wallTimes: wallTimes, wallUs: wallUs), to: junit) }
-    if let html { try SuiteHTMLReport.write(results, summary: summary, wallUs: wallTimes ? wallUs : nil, to: html,
-                                                 inputs: discovery.inputs, changes: changes) }
-    // A pair that could not be compared is trouble, even where every case passed.
-    return uncompared.isEmpty ? summary.exitStatus : 2
+    let wallUs = wallTimes ? outcome.wallUs : nil
+    printReport(outcome.results, outcome.summary, files: session.discovery.files, wallUs: wallUs)
+    try session.writeReports(outcome, wallTimes: wallTimes)
+    return outcome.exitStatus
+  }
+
+  /// The suite the options ask for.
+  private var request: SuiteRequest {
+    var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: modules.searchPath,
+                              wallLimitSeconds: guardOptions.wallLimit,
+                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] })
+    options.maxEvents = guardOptions.maxEvents
+    options.strict = strict
+    options.sdk = sdkOption.sdk
+    var request = SuiteRequest(paths: paths, caseOptions: options)
+    request.filter = filter
+    request.profiles = ios.flatMap { try? IOSVersionSet(parsing: $0).profiles }  // checked by validate()
+    request.scenesBoth = scenes == .both
+    request.shard = shard.flatMap { try? Shard(parsing: $0) }
+    request.comparison = comparisonAxis
+    request.jobs = jobs ?? SuiteRunner.processorCount
+    (request.logs, request.html, request.junit) = (logs, html, junit)
+    request.keepAllLogs = keep == .all
+    request.force = force
+    return request
   }
 
   /// The end of the report on standard output: the failures, the files found and the summary
@@ -216,16 +195,6 @@ struct Test: ParsableCommand {
     }
     if summary.noCaseRan { Terminal.error(HumanReport.noCaseRan(results)) }
     if summary.problemFiles > 0 { Terminal.error(HumanReport.problemFiles(files.filter(\.isProblem))) }
-  }
-
-  /// Refuses, before any case runs, a report or log that would land on a script of the suite
-  /// (even with --force), and a logs folder that already holds logs (without --force).
-  private func checkOutputs(against inputs: [String], logsDirectory: String?) throws(SuiteError) {
-    for output in [junit, html.map { $0 + "/index.html" }].compactMap({ $0 }) {
-      if let refusal = FileIdentity.refusal(writing: output, over: inputs) { throw SuiteError(refusal) }
-    }
-    guard let logsDirectory, !force, let old = ReportFile.firstLog(in: logsDirectory) else { return }
-    throw SuiteError("\(logsDirectory): already holds logs (\(old)); refusing to overwrite them (pass --force to replace them)")
   }
 }
 

@@ -1,15 +1,22 @@
-import EventStore
-import Lifecycle
-import Render
 import JSON
+import Lifecycle
 
 /// The files `lifesim init` writes: a scenario and an app that run green, and the Lua
 /// Language Server settings that give both completion and checking.
-enum Starter {
-  static let scenarioName = "home_and_return.lua"
-  static let appName = "app.lua"
+package enum Starter {
+  /// The files, named and in the order written: the scenario first. `types`: the folder of
+  /// lifesim's Lua annotations.
+  package static func files(types: String) -> [(name: String, text: String)] {
+    [(scenarioName, scenario), (appName, app), (".luarc.json", luarc(types: types)), (".luacheckrc", luacheckrc)]
+  }
 
-  static let scenario = """
+  /// The scenario's file name.
+  package static let scenarioName = "home_and_return.lua"
+  /// The app's file name, as the scenario names it.
+  package static let appName = "app.lua"
+
+  /// The scenario: launch, home for a minute, back.
+  package static let scenario = """
     -- A first scenario: launch the app, send it home for a minute, bring it back.
     -- Run it with `lifesim run home_and_return.lua`; each expect_… line checks the verb above it.
     scenario { name = "home and return", ios = \(IOSRelease.defaultVersion), scenes = true, app = "app.lua" }
@@ -31,7 +38,8 @@ enum Starter {
 
     """
 
-  static let app = """
+  /// The app the scenario runs against.
+  package static let app = """
     -- Your app's lifecycle code: what the delegates and view controllers do.
     -- Handler names and arguments: docs/lua-api.md, or completion from .luarc.json.
     app { name = "Starter", root = "Editor" }
@@ -57,7 +65,7 @@ enum Starter {
 
   /// The scenario API's globals for `.luacheckrc`: `scenario`, every verb of the verb table (so a
   /// new verb is known as soon as it is declared), the expectations and the reads, a few a line.
-  static var scenarioGlobals: String {
+  package static var scenarioGlobals: String {
     let names = ["scenario"] + VerbSpec.all.map(\.name)
       + ["expect_state", "expect_calls", "expect_no_calls", "expect_terminated", "expect_diagnostic", "expect", "stored", "app_state"]
     return stride(from: 0, to: names.count, by: 8).map { start in
@@ -68,7 +76,7 @@ enum Starter {
   /// `.luacheckrc`: luacheck's settings for the folder (`cd DIR && luacheck .`), modelled on
   /// lifesim's own: the scenario API for scenarios and their modules, the app API for `app.lua`
   /// and anything under an `apps` folder, whose delegate tables and top-level globals are theirs.
-  static var luacheckrc: String {
+  package static var luacheckrc: String {
     """
     -- luacheck settings for lifesim scripts: run `luacheck .` in this folder.
     std = "lua54"
@@ -93,7 +101,7 @@ enum Starter {
   }
 
   /// `.luarc.json`: Lua 5.4 and lifesim's annotations (`types`: the folder of them).
-  static func luarc(types: String) -> String {
+  package static func luarc(types: String) -> String {
     """
     {
       "runtime.version": "Lua 5.4",

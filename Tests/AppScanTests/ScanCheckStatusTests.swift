@@ -1,6 +1,6 @@
 import Render
 import Testing
-@testable import lifesim
+import AppScan
 
 /// `scan --check`'s exit status: 2 only for the scan's trouble; a case not run is listed, not trouble.
 @Suite struct ScanCheckStatusTests {

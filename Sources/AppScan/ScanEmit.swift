@@ -1,24 +1,24 @@
-import AppScan
-import Glibc
 import EventStore
+#if canImport(Glibc)
+import Glibc
+#endif
+import Render
 
 /// `lifesim scan --emit-app DIR`: the Lua app that mirrors the scanned Swift and its scenarios.
 /// Existing files are never overwritten without `--force` (then nothing is written at all), no
 /// file lands on a scanned source, and each file appears whole (written beside it and renamed,
 /// as every `-o` is): a failed write leaves what was there before.
-enum ScanEmit {
-  /// The folder, beside the app, that `--check` writes its battery's scenarios into.
-  static let batteryFolder = "check"
-
-  /// Writes the files, and `battery` (file names and texts) into `batteryFolder`; returns their
-  /// paths, or the message of what went wrong.
-  static func write(_ report: ScanReport, into directory: String, appName: String, root: String,
-                    battery: [(String, String)] = [], force: Bool) -> Result<[String], ScanTrouble> {
+package enum ScanEmit {
+  /// Writes the files, and `battery` (file names and texts) into `ScanCheck.batteryFolder`; returns their
+  /// paths, or the message of what went wrong. `removed` is told of each stale battery scenario
+  /// removed (with `force`), as it is removed.
+  package static func write(_ report: ScanReport, into directory: String, appName: String, root: String,
+                            battery: [(String, String)] = [], force: Bool, removed: (String) -> Void = { _ in }) -> Result<[String], ScanTrouble> {
     let writer = LuaAppWriter(report: report, name: appName, root: root)
     let named: [(String, String)] = [("app.lua", writer.app)] + writer.scenarios.map { ($0.name, $0.text) }
-      + battery.map { (batteryFolder + "/" + $0.0, $0.1) }
+      + battery.map { (ScanCheck.batteryFolder + "/" + $0.0, $0.1) }
     let files = named.map { (directory + "/" + $0.0, $0.1) }
-    for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + batteryFolder]) {
+    for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + ScanCheck.batteryFolder]) {
       if let error = POSIXFile.makeDirectory(folder), !POSIXFile.alreadyExists(error) {
         return .failure(ScanTrouble("\(folder): cannot create the folder: \(POSIXFile.describe(error.code))"))
       }
@@ -27,12 +27,14 @@ enum ScanEmit {
     for (path, _) in files where !force && POSIXFile.existsWithoutFollowing(path) {
       return .failure(ScanTrouble("\(path): already exists; --emit-app writes nothing over existing files without --force"))
     }
-    if force, !battery.isEmpty { removeStaleBattery(in: directory + "/" + batteryFolder, keeping: Set(battery.map(\.0))) }
+    if force, !battery.isEmpty {
+      removeStaleBattery(in: directory + "/" + ScanCheck.batteryFolder, keeping: Set(battery.map(\.0)), removed: removed)
+    }
     let inputs = report.files.swift + report.files.infoPlists + report.files.storyboards + report.files.projects
-    var sinks: [OutputSink] = []
+    var sinks: [FileSink] = []
     do {
       for (path, text) in files {
-        let sink = try OutputSink(path: path, overwrite: force, inputs: inputs)
+        let sink = try FileSink(path: path, overwrite: force, inputs: inputs)
         sinks.append(sink)
         sink.write(text.hasSuffix("\n") ? String(text.dropLast()) : text)
       }
@@ -45,18 +47,18 @@ enum ScanEmit {
   }
 
   /// The first line of every scenario the battery writes.
-  static let batteryHeader = "-- Written by `lifesim scan --check` from its battery"
+  package static let batteryHeader = "-- Written by `lifesim scan --check` from its battery"
 
   /// With `--force`: removes the battery's scenarios an earlier emit wrote into `folder` that this
   /// one does not (an app that no longer registers a task). A file is the battery's only when it
   /// opens with its header; no other file is touched, and a `check` that is a link is not entered.
-  private static func removeStaleBattery(in folder: String, keeping: Set<String>) {
+  private static func removeStaleBattery(in folder: String, keeping: Set<String>, removed: (String) -> Void) {
     guard case .success(S_IFDIR) = POSIXFile.fileTypeWithoutFollowing(folder) else { return }
     for name in POSIXFile.directoryEntries(folder) ?? [] where name.hasSuffix(".lua") && !keeping.contains(name) {
       let path = folder + "/" + name
       guard POSIXFile.isRegularFile(path), let bytes = POSIXFile.readPrefix(path, count: batteryHeader.utf8.count),
             bytes.elementsEqual(batteryHeader.utf8) else { continue }
-      if POSIXFile.remove(path) == nil { Terminal.errorLine(TerminalText.visible("removed \(path): a battery scenario this emit does not write")) }
+      if POSIXFile.remove(path) == nil { removed(path) }
     }
   }
 }

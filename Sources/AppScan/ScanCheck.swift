@@ -1,0 +1,79 @@
+import EventStore
+import Lifecycle
+import ScriptHost
+import Suite
+
+/// `lifesim scan --check`: the bundled battery's scenarios (docs/scan.md), written beside the
+/// emitted app and run on the iOS × SDK matrix by the suite's session, and what they found.
+package struct ScanCheck {
+  /// The profiles the battery runs on.
+  package let ios: [Int]
+  /// The SDKs the app is built with, each on every profile.
+  package let sdks: [Int]
+
+  /// The SDKs the app is built with when `--sdk` names none: the App Store's and every newer one.
+  package static let defaultSDKs = IOSRelease.versions.filter { $0 >= IOSRelease.appStoreSDK }
+  /// The profiles when `--ios` names none: the default release, and those of `defaultSDKs`.
+  package static let defaultIOS = [IOSRelease.defaultVersion] + defaultSDKs
+  /// The folder, beside the emitted app, that the battery's scenarios are written into.
+  package static let batteryFolder = "check"
+
+  /// The matrix: `ios` profiles, each with the app built with each of `sdks`.
+  package init(ios: [Int], sdks: [Int]) {
+    self.ios = ios
+    self.sdks = sdks
+  }
+
+  /// Runs the battery's scenario files (those the emit wrote: nothing else in their folder) on
+  /// the matrix, each case on a worker thread of this process.
+  package func run(_ files: [String], notRun: [String]) throws(ScanTrouble) -> Outcome {
+    var request = SuiteRequest(paths: files, caseOptions: CaseOptions(
+      logsDirectory: nil, keepAllLogs: false, searchPath: ModuleSearchPath.folders(libs: []),
+      wallLimitSeconds: WallClock.defaultLimitSeconds, reproduceOptions: []))
+    request.profiles = ios
+    request.sdks = sdks.map(Optional.some)
+    request.requiresScenario = false
+    let results: [CaseResult]
+    do { results = try SuiteSession(request).run().results } catch { throw ScanTrouble(error.message) }
+    // A case the model refuses (a script error in the mirror's run) says nothing of the app: it
+    // is listed as not run, with why, and not counted.
+    let refused = results.filter { $0.status == .error }.map { "\($0.name): not run, \($0.message ?? "the run stopped")" }
+    return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused, refused: refused.count)
+  }
+
+  /// What the battery did: every case's result, and the scenarios it did not run, with why.
+  package struct Outcome {
+    /// The results of the cases run (not those the model refused), in case order.
+    package let results: [CaseResult]
+    /// The scenarios and cases not run, each with why.
+    package let notRun: [String]
+    /// The cases the model refused (listed in `notRun`).
+    package var refused = 0
+
+    /// The results of the cases run, the scenarios not run (with why) and how many were refused.
+    package init(results: [CaseResult], notRun: [String], refused: Int = 0) {
+      self.results = results
+      self.notRun = notRun
+      self.refused = refused
+    }
+
+    /// The counts of `results`.
+    package var summary: SuiteSummary { SuiteSummary(results) }
+    /// The runs' diagnostics, each code and message once, with the cases that recorded it.
+    package var diagnostics: [(diagnostic: Diagnostic, cases: [String])] {
+      var found: [(diagnostic: Diagnostic, cases: [String])] = []
+      for r in results {
+        for d in r.diagnostics {
+          if let i = found.firstIndex(where: { $0.diagnostic.code == d.code && $0.diagnostic.message == d.message }) {
+            found[i].cases.append(r.name)
+          } else {
+            found.append((d, [r.name]))
+          }
+        }
+      }
+      return found
+    }
+    /// The findings of the runs: failed cases and distinct diagnostics.
+    package var findings: Int { summary.failed + diagnostics.count }
+  }
+}
