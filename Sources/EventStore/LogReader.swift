@@ -344,7 +344,6 @@ public final class LogReader {
                            lua: try need("lua") { $0.stringValue }, profile: try need("profile") { $0 },
                            scenes: try need("scenes") { $0.boolValue }, seed: try need("seed") { $0.intValue },
                            scripts: scripts)
-    if let reason = HeaderRules.check?(header) { throw .damaged(line: 1, reason: "header: \(reason)") }
     return header
   }
 

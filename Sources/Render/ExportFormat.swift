@@ -13,12 +13,12 @@ package enum ExportFormat: String, CaseIterable, Sendable {
   package func writer(for log: String, clock: TraceClock) throws(LogProblem) -> (any ExportSink) throws -> Void {
     switch self {
     case .html:
-      let reader = try LogReader(path: log)
+      let reader = try RecordedLog.reader(log)
       return { sink in TimelineExport.write(try RunTable(reading: reader), log: log, to: sink) }
     case .tables:
       preconditionFailure("tables writes a folder of logs: TablesExport")
     case .jsonl, .chromeTrace, .mermaid:
-      let stream = try LogEventStream(path: log)
+      let stream = try RecordedLog.stream(log)
       return { sink in try write(stream, clock: clock, to: sink) }
     }
   }

@@ -1,5 +1,6 @@
 import EventStore
 import Lifecycle
+import LifecycleLog
 
 /// The trace (the text `lifesim run` prints, one line per event) of a run's events, read from its
 /// log, for reports that show what happened around a point.
@@ -9,7 +10,7 @@ package enum TraceText {
   /// than the range's end; each line is as `TraceFormatter` writes it. What a suite shows of a
   /// failure: no case holds its events in memory. Throws the log's reading or decoding error.
   package static func lines(ofLogAt path: String, seqs: ClosedRange<Int64>) throws -> [String] {
-    let stream = try LogEventStream(path: path)
+    let stream = try RecordedLog.stream(path)
     var trace = TraceFormatter()
     var lines: [String] = []
     while let logEvent = try stream.next() {

@@ -31,7 +31,7 @@ public struct RunTally: Sendable {
 
   /// Reads the log at `path` to its end; throws when it cannot be read or an event decoded.
   public init(reading path: String) throws {
-    let reader = try LogReader(path: path)
+    let reader = try RecordedLog.reader(path)
     while let line = try reader.next() {
       guard case let .event(logEvent) = line else { continue }
       if logEvent.kind == .note, let code = logEvent["code"]?.stringValue {

@@ -1,6 +1,7 @@
 import EventStore
 import Lifecycle
 import ScriptHost
+import LifecycleLog
 
 /// Renders the trace lines of the events numbered `seqs` in the log at `path`, reading it as a
 /// stream from its start (a line's indentation depends on the events before it); called only for
@@ -47,7 +48,7 @@ struct CaseVerdict {
   /// The event a failed run failed at, and what to say of it: the first failed expectation, else
   /// the termination nobody expected, else (--strict) the first diagnostic no expectation named.
   private static func failure(inLog path: String, _ result: RunResult) throws -> (seq: Int64, message: String?, at: String?)? {
-    let stream = try LogEventStream(path: path)
+    let stream = try RecordedLog.stream(path)
     var unexpected: (seq: Int64, message: String)?
     var diagnostic: (seq: Int64, message: String)?
     while let logEvent = try stream.next() {

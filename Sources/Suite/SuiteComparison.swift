@@ -5,6 +5,7 @@ import Glibc
 import Lifecycle
 import Render
 import RunComparison
+import LifecycleLog
 
 /// `lifesim test --compare profiles|scenes`: what changes from one profile to the next, or when
 /// the app adopts scenes. Every case keeps its log; each pair of runs the axis names is compared
@@ -107,8 +108,8 @@ package struct SuiteComparison {
     let logA: LogScanner, logB: LogScanner, tallyA: RunTally, tallyB: RunTally
     var first: EventDiffer.Hunk?
     do {
-      logA = try LogScanner(path: pathA)
-      logB = try LogScanner(path: pathB)
+      logA = try RecordedLog.scanner(pathA)
+      logB = try RecordedLog.scanner(pathB)
       var differ = EventDiffer(context: 1, ignoreTime: false)
       try differ.run(a: logA, b: logB) { hunk in if first == nil { first = hunk } }
       tallyA = try RunTally(reading: pathA)

@@ -1,5 +1,6 @@
 import EventStore
 import Render
+import LifecycleLog
 
 /// `lifesim test --html DIR`: writes the report's pages (see `SuiteHTMLReport`). Every file goes
 /// through a `FileSink`: it appears whole or not at all, and replaces the last report.
@@ -13,7 +14,7 @@ extension SuiteHTMLReport {
         guard let log = r.logPath else { continue }
         let file = "case-\(r.index + 1).html"
         let sink = try FileSink(path: folder + "/" + file, overwrite: true, inputs: [log] + inputs)
-        do { TimelineExport.write(try RunTable(reading: try LogReader(path: log)), log: log, to: sink) } catch {
+        do { TimelineExport.write(try RunTable(reading: try RecordedLog.reader(log)), log: log, to: sink) } catch {
           sink.discard()
           throw SuiteError("\(log): \(error)")
         }

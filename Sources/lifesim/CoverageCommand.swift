@@ -30,7 +30,7 @@ struct Coverage: ParsableCommand {
     for path in logs {
       // An unreadable log's message names it already; a damaged line's does not.
       let reader: LogReader
-      do { reader = try LogReader(path: path) } catch {
+      do { reader = try RecordedLog.reader(path) } catch {
         Terminal.error(error.description)
         throw ExitCode(Status.trouble)
       }

@@ -4,6 +4,7 @@ import JSON
 import Lifecycle
 import Render
 import RunComparison
+import LifecycleLog
 
 struct Diff: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -52,8 +53,8 @@ struct Diff: ParsableCommand {
     defer { Terminal.flush() }
     let ra: LogScanner, rb: LogScanner
     do {
-      ra = try LogScanner(path: a)
-      rb = try LogScanner(path: b)
+      ra = try RecordedLog.scanner(a)
+      rb = try RecordedLog.scanner(b)
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)

@@ -109,7 +109,7 @@ struct Export: ParsableCommand {
     }
     for log in logs {
       let reader: LogReader
-      do { reader = try LogReader(path: log) } catch { throw fail(error.description) }
+      do { reader = try RecordedLog.reader(log) } catch { throw fail(error.description) }
       do { tables.add(try RunTable(reading: reader), log: log) } catch { throw fail("\(log): \(error)") }
     }
     do { try tables.commit() } catch {

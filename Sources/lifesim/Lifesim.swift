@@ -34,8 +34,6 @@ struct Lifesim: ParsableCommand {
   /// A usage error is exit status 2 (`lifesim: message`), not ArgumentParser's 64.
   static func main() {
     Terminal.surviveClosedPipes()
-    // Every log read is refused whose header lifesim would not have written (knob ranges).
-    HeaderRules.check = Profile.headerProblem
     if let bad = firstArgumentNotUTF8() {
       // Swift would turn the bytes into U+FFFD: the file named would not be the file opened,
       // and two such names could become one path (and --force overwrite the wrong log).

@@ -45,7 +45,7 @@ struct LogReplay: Equatable {
     defer { Terminal.flush() }
     if json { JSONLines.begin("replay") }
     let stream: LogEventStream
-    do { stream = try LogEventStream(path: log) } catch {
+    do { stream = try RecordedLog.stream(log) } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }

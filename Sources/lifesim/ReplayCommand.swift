@@ -7,6 +7,7 @@ import Lifecycle
 import Render
 import RunComparison
 import ScriptHost
+import LifecycleLog
 
 
 struct Replay: ParsableCommand {
@@ -99,7 +100,7 @@ struct Replay: ParsableCommand {
     let recording: BackgroundLogScanner
     do {
       // Read and re-hashed on a thread of its own while the scenario re-runs on this one.
-      recording = BackgroundLogScanner(try LogScanner(path: log, checksChain: true))
+      recording = BackgroundLogScanner(try RecordedLog.scanner(log, checksChain: true))
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)

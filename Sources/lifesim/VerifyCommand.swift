@@ -2,6 +2,7 @@ import ArgumentParser
 import EventStore
 import Render
 import JSON
+import LifecycleLog
 
 struct Verify: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -27,7 +28,7 @@ struct Verify: ParsableCommand {
   func run() throws {
     defer { Terminal.flush() }
     if json { JSONLines.begin("verify") }
-    let result = LogVerification.check(path: log)
+    let result = RecordedLog.verify(log)
     let status: Int32
     let members: [(String, JSONValue)]
     switch result {

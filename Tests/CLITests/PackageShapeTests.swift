@@ -120,6 +120,22 @@ import TestSupport
     }
   }
 
+  /// `RecordedLog` is the one way the library opens a log, so every reader checks a header's
+  /// content (knob ranges) itself: no module above EventStore opens one with EventStore's
+  /// readers directly (the fuzzer and the benchmark measure those readers alone).
+  @Test func logsAreOpenedOnlyThroughRecordedLog() throws {
+    let direct = #"\b(LogReader|LogScanner|LogEventStream)\(path|LogVerification\.check\("#
+    var offenders: [String] = []
+    let exempt = ["/EventStore/", "/LifecycleLog/RecordedRun.swift", "/lifesim-fuzz-reader/", "/lifesim-bench/"]
+    for path in try swiftFiles(under: "Sources") where !exempt.contains(where: path.contains) {
+      for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where line.range(of: direct, options: .regularExpression) != nil {
+        offenders.append("\(path): \(line)")
+      }
+    }
+    #expect(offenders.isEmpty, "\(offenders)")
+    #expect("try LogScanner(path: a)".range(of: direct, options: .regularExpression) != nil)
+  }
+
   /// POSIXFile is the one place C file functions are called: a file that imports the C library
   /// (or Foundation) elsewhere calls none of them (a method of the same name is reached with `.`).
   @Test func cFileFunctionsAreCalledOnlyInPOSIXFile() throws {
