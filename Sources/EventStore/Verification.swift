@@ -42,6 +42,12 @@ public enum LogVerification: Equatable, Sendable {
       if case let .unreadable(reason) = error { return .unreadable(reason) }
       return .unreadable(error.description)
     }
+    return check(reading: reader)
+  }
+
+  /// The reference check over a reader already open in `.integrity` mode (its header read):
+  /// every line after the header, one at a time.
+  public static func check(reading reader: LogReader) -> LogVerification {
     var events: Int64 = 0
     do {
       while let line = try reader.next() {

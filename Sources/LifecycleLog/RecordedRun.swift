@@ -49,13 +49,16 @@ public enum RecordedLog {
   }
 
   /// `LogVerification.check(path:)`, with the header's content checked first: a header refused
-  /// makes the file unreadable, whatever follows it.
+  /// makes the file unreadable, whatever follows it. A regular file is then checked on two
+  /// threads (which read its header again, one line); a pipe, which can be read once only, by
+  /// the reader that read its header.
   public static func verify(_ path: String) -> LogVerification {
-    do { _ = try reader(path, mode: .integrity) } catch {
-      // A damage past the header is for the check to find and count.
-      if case .unreadable = error { return .unreadable(error.description) }
+    let reader: LogReader
+    do { reader = try self.reader(path, mode: .integrity) } catch {
+      if case let .unreadable(reason) = error { return .unreadable(reason) }
+      return .unreadable(error.description)
     }
-    return LogVerification.check(path: path)
+    return POSIXFile.isRegularFile(path) ? LogVerification.check(path: path) : LogVerification.check(reading: reader)
   }
 
   private static func check(_ header: LogHeader, of path: String) throws(LogProblem) {

@@ -22,7 +22,8 @@ struct Recorded {
   func event(seq: Int64) throws -> Event { try Event(LogEvent(seq: seq, t: t, kind: kind, fields: fields)) }
 }
 
-let testHeader = LogHeader(lifesim: "test", lua: "Lua 5.4", profile: .object([("ios", .int(17))]), scenes: true, seed: 1,
+/// A header lifesim could have written (its profile whole): the library's readers check it.
+let testHeader = LogHeader(lifesim: "test", lua: "Lua 5.4", profile: Profile(ios: 17).json, scenes: true, seed: 1,
                            scripts: [EmbeddedScript(role: "scenario", path: "s.lua", source: "launch()\n")])
 
 /// Writes a log of `events` at a fresh path; with an outcome, a trailer closes it.
