@@ -40,14 +40,19 @@ package struct MirrorSummary: Equatable, Sendable {
 
   /// Counts each method by its handler's body as written (`bodies`, nil for a method the model
   /// does not deliver): one with lifecycle effects is lowered when no line says its work was
-  /// left as a comment.
+  /// left as a comment. Each such line is listed with its method (an observer's block already
+  /// is, by `note`).
   mutating func countMethods(_ bodies: [(name: String, body: [String]?)]) {
     for (name, body) in bodies {
       methods += 1
       guard let body else { notModelled.append(name); continue }
       guard !body.isEmpty else { continue }
       methodsWithEffects += 1
-      if !body.contains(where: { $0.hasPrefix(LuaAppWriter.notLoweredPrefix) }) { methodsLowered += 1 }
+      let notLowered = body.filter { $0.hasPrefix(LuaAppWriter.notLoweredPrefix) }
+      if notLowered.isEmpty { methodsLowered += 1 }
+      for line in notLowered where !line.hasPrefix(LuaAppWriter.notLoweredPrefix + "inside ") {
+        commented.append(name + ": " + line.dropFirst(LuaAppWriter.notLoweredPrefix.count))
+      }
     }
   }
 

@@ -1,3 +1,4 @@
+import Lifecycle
 import Render
 import Suite
 
@@ -10,12 +11,16 @@ extension ScanCheck {
     let ordered = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }
     for app in result.apps.indices {
       for index in result.apps[app].diagnostics.indices {
-        result.apps[app].diagnostics[index].confirmation = confirmation(of: result.apps[app].diagnostics[index], ordered, command: command)
+        let diagnostic = result.apps[app].diagnostics[index]
+        result.apps[app].diagnostics[index].confirmation = confirmation(of: diagnostic, ordered, command: command,
+                                                                        method: result.apps[app].methods.first { $0.place == diagnostic.place })
       }
     }
   }
 
-  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String]) -> Confirmation {
+  /// `method`: the delegate method at the diagnostic's place, if it is one; a completion never
+  /// called confirms only its own method's finding.
+  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String], method: DelegateMethod?) -> Confirmation {
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
       return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
     }
@@ -24,7 +29,9 @@ extension ScanCheck {
       case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
       case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
       case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
-      case let .completionNotCalled(handlers): return r.returnedWithoutCompletion.contains(where: handlers.contains)
+      case let .completionNotCalled(handlers):
+        let own = method.flatMap { Callback(signature: $0.selector) }.map { [$0.signature] } ?? handlers
+        return r.returnedWithoutCompletion.contains { handlers.contains($0) && own.contains($0) }
       }
     }
     guard let r = shows else { return .unconfirmed(why: "no case of the battery on this matrix showed it") }

@@ -162,6 +162,7 @@ func jsonReport(_ report: ScanResult) -> String {
         -- beginBackgroundTask at AppDelegate.swift:7
       """), "\(app)")
     #expect(summary.share == "the effects of 0 of 1 delegate method with lifecycle effects (0 %)")
+    #expect(app.contains("--   AppDelegate.applicationDidEnterBackground: the Swift leaves the task open on the paths at AppDelegate.swift:8\n"), "\(app)")
   }
 
   /// The opening comment of an app whose effects were all lowered counts each kind, and each

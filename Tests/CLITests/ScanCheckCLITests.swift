@@ -184,6 +184,30 @@ import TestSupport
     #expect(quickAction.contains(#""status":"passed""#), "\(quickAction)")
   }
 
+  /// A completion never called confirms only its own method's finding: in a scene app whose
+  /// two delegates both ignore it, the run calls the scene delegate's handler, never the app
+  /// delegate's, whose finding stays unconfirmed.
+  @Test func aCompletionConfirmsOnlyItsOwnMethodsFinding() throws {
+    let fixture = fixtures + "/QuickActionApp"
+    let swift = try String(contentsOfFile: fixture + "/SceneDelegate.swift", encoding: .utf8).replacingOccurrences(
+      of: "class AppDelegate: UIResponder, UIApplicationDelegate {}", with: """
+        class AppDelegate: UIResponder, UIApplicationDelegate {
+          func application(_ application: UIApplication, performActionFor shortcutItem: UIApplicationShortcutItem,
+                           completionHandler: @escaping (Bool) -> Void) {}
+        }
+        """)
+    let dir = try scriptFolder("scan-check-both-quick", [
+      "App/SceneDelegate.swift": swift, "App/Info.plist": try String(contentsOfFile: fixture + "/Info.plist", encoding: .utf8),
+    ])
+    let r = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
+    let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"quick_action_completion_missing""#) }
+    #expect(findings.count == 2, "\(r.out)")
+    let scene = try #require(findings.first { $0.contains("SceneDelegate.windowScene") })
+    let app = try #require(findings.first { $0.contains("AppDelegate.application") })
+    #expect(scene.contains(#""confirmed":{"scenario":"quick action [iOS 17, SDK 26]""#), "\(scene)")
+    #expect(app.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(app)")
+  }
+
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so
   /// `lifesim test` on a kept battery compares both variants.
   @Test func aKeptBatteryComparesScenes() throws {
