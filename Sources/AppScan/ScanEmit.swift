@@ -10,12 +10,13 @@ import Render
 /// as every `-o` is): a failed write leaves what was there before.
 package enum ScanEmit {
   /// Writes the files, and `battery` (file names and texts) into `ScanCheck.batteryFolder`; returns their
-  /// paths, or the message of what went wrong. `removed` is told of each stale battery scenario
+  /// paths and what the app it wrote lowered from the Swift, or the message of what went wrong. `removed` is told of each stale battery scenario
   /// removed (with `force`), as it is removed.
   package static func write(_ report: ScanReport, into directory: String, appName: String, root: String,
-                            battery: [(String, String)] = [], force: Bool, removed: (String) -> Void = { _ in }) -> Result<[String], ScanTrouble> {
+                            battery: [(String, String)] = [], force: Bool, removed: (String) -> Void = { _ in }) -> Result<(paths: [String], mirror: MirrorSummary), ScanTrouble> {
     let writer = LuaAppWriter(report: report, name: appName, root: root)
-    let named: [(String, String)] = [("app.lua", writer.app)] + writer.scenarios.map { ($0.name, $0.text) }
+    let mirror = writer.mirror
+    let named: [(String, String)] = [("app.lua", mirror.app)] + writer.scenarios.map { ($0.name, $0.text) }
       + battery.map { (ScanCheck.batteryFolder + "/" + $0.0, $0.1) }
     let files = named.map { (directory + "/" + $0.0, $0.1) }
     for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + ScanCheck.batteryFolder]) {
@@ -43,7 +44,7 @@ package enum ScanEmit {
       sinks.forEach { $0.discard() }
       return .failure(ScanTrouble("\(error)"))
     }
-    return .success(files.map(\.0))
+    return .success((files.map(\.0), mirror.summary))
   }
 
   /// The first line of every scenario the battery writes.

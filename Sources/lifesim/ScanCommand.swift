@@ -125,7 +125,8 @@ struct Scan: ParsableCommand {
     }
     defer { if let temporary { ScanCheck.remove(temporary) } }
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
-    let written = try (emitApp ?? temporary).map { try emit(report, into: $0, battery: battery.files) } ?? []
+    let emitted = try (emitApp ?? temporary).map { try emit(report, into: $0, battery: battery.files) }
+    let written = emitted?.paths ?? []
     let checker = try matrix()
     var outcome: ScanCheck.Outcome?
     if check, let folder = emitApp ?? temporary {
@@ -154,14 +155,13 @@ struct Scan: ParsableCommand {
       Terminal.write(result.sarif(toolVersion: lifesimVersion).canonicalText)
     }
     for path in reported where format == .text { Terminal.write(TerminalText.visible("wrote \(path)")) }
-    if emitApp != nil, format == .text {
-      let summary = LuaAppWriter(report: report, name: report.target, root: paths[0]).mirror.summary
+    if emitApp != nil, format == .text, let summary = emitted?.mirror {
       Terminal.write("mirror: app.lua carries \(summary.share); its opening comment lists what it left as comments")
     }
     if status != Status.ok { throw ExitCode(status) }
   }
 
-  private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> [String] {
+  private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> (paths: [String], mirror: MirrorSummary) {
     let name = report.target
     let removed = { (path: String) in Terminal.errorLine(TerminalText.visible("removed \(path): a battery scenario this emit does not write")) }
     switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force, removed: removed) {
