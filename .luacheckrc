@@ -18,7 +18,7 @@ local scenario_api = {
 }
 local app_api = {
   "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
-  "UIApplication", "hold_lock", "release_lock", "UNUserNotificationCenter", "BGTaskScheduler", "background_transfer",
+  "UIApplication", "hold_lock", "release_lock", "UNUserNotificationCenter", "BGTaskScheduler", "background_transfer", "choose",
 }
 
 files["Scripts/scenarios"] = { read_globals = scenario_api }

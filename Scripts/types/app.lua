@@ -250,6 +250,12 @@ function observe(notification, handler) end
 ---@param seconds number
 ---@param fn fun()
 function after(seconds, fn) end
+---A condition of the app's code the script does not decide (`lifesim scan --emit-app` writes one
+---where the Swift's `if`, `guard` or optional chain cannot be read). The run decides it: forced
+---with `--choose SITE=true|false`, else drawn from the run's seed. The log records each outcome.
+---@param site string  # where the condition is written, e.g. "AppDelegate.swift:57"
+---@return boolean
+function choose(site) end
 ---Starts a transfer in a background URL session; transfer_done(session) in the scenario finishes it.
 ---@param opts { session: string, seconds?: number }
 ---@return integer taskIdentifier

@@ -88,12 +88,13 @@ package enum CheckBattery {
   }
 
   /// The scenario's file: a comment, its `scenario { … }` line (`scenes` only when pinned: an app
-  /// that declares its manifest decides them), its locals, then the template.
-  /// Every value taken from the Swift goes through `LuaStringLiteral`.
-  package static func text(_ scenario: Scenario, template: String, scenes: Bool?, app: String) -> String {
+  /// that declares its manifest decides them; each of the app's `choose` sites true), its
+  /// locals, then the template. Every value taken from the Swift goes through `LuaStringLiteral`.
+  package static func text(_ scenario: Scenario, template: String, scenes: Bool?, app: String, choosing sites: [String] = []) -> String {
     var lines = [
       "-- Written by `lifesim scan --check` from its battery (\(scenario.template).lua.in) for the app it wrote.",
-      "scenario { name = \(LuaStringLiteral.quote(scenario.name))\(scenes.map { ", scenes = \($0)" } ?? ""), app = \(LuaStringLiteral.quote(app)) }",
+      "scenario { name = \(LuaStringLiteral.quote(scenario.name))\(scenes.map { ", scenes = \($0)" } ?? ""), app = \(LuaStringLiteral.quote(app))"
+        + "\(LuaAppWriter.chooseDeclaration(sites, oneLine: true)) }",
     ]
     lines += scenario.locals.map { "local \($0.name) = \(LuaStringLiteral.quote($0.value))" }
     return lines.joined(separator: "\n") + "\n\n" + template + (template.hasSuffix("\n") ? "" : "\n")

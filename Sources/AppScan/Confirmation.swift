@@ -7,6 +7,20 @@ package enum Confirmation: Sendable, Equatable {
   case confirmed(scenario: String, ios: Int, sdk: Int?, reproduce: String)
   case unconfirmed(why: String)
 
+  /// The codes whose effect sits behind a `choose` the mirror writes, which a run shows by taking
+  /// the other branch: a condition that skips a registration, work that outlasts the allowance.
+  package static let shownWithConditionOff: Set<String> = [
+    "registered_conditionally", Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended",
+  ]
+
+  /// The battery's scenarios (by name) whose run would show each code of `shownWithConditionOff`
+  /// when it takes the finding's path: only such a run, passing, refutes it.
+  package static let showingScenarios: [String: [String]] = [
+    "registered_conditionally": ["background refresh", "background processing", "notification tap"],
+    Diagnostic.Code.taskOpenAfterExpiration.rawValue: ["home and return"],
+    "task_not_ended": ["home and return"],
+  ]
+
   /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
   package static func evidence(for code: String) -> Evidence? { evidence[code] }
 
@@ -14,20 +28,29 @@ package enum Confirmation: Sendable, Equatable {
   package enum Evidence: Sendable, Equatable {
     /// The run recorded the runtime diagnostic of the same code.
     case runtimeDiagnostic
+    /// The run recorded the runtime diagnostic of this code (what the static one leads to), in a
+    /// case that took the finding's own `choose` branch false where the mirror has one.
+    case runtimeDiagnosticOf(String)
     /// The run failed with a message holding this text (a crash's reason).
     case failureMessage(String)
     /// The case of this scenario failed (its expectation of the handler's call).
     case failedCase(String)
     /// A handler of these returned without calling its completion handler in the run.
     case completionNotCalled([String])
+    /// A case failed with the condition that guards the finding's effect forced false (`choose`),
+    /// where the same case with only that condition true passed: the run shows what skipping
+    /// the effect does.
+    case failedWithConditionOff
   }
 
   private static let evidence: [String: Evidence] = [
     "handler_never_called": .runtimeDiagnostic,
-    "task_open_after_expiration": .runtimeDiagnostic,
+    "task_open_after_expiration": .runtimeDiagnosticOf(Diagnostic.Code.taskOpenAfterExpiration.rawValue),
+    "task_not_ended": .runtimeDiagnosticOf(Diagnostic.Code.taskOpenAfterExpiration.rawValue),
     "scene_lifecycle_required": .runtimeDiagnostic,
     "notification_delegate_late": .runtimeDiagnostic,
     "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
+    "registered_conditionally": .failedWithConditionOff,
     "legacy_fetch_disabled": .failedCase("background fetch"),
     "quick_action_completion_missing": .completionNotCalled([
       Callback.performActionForShortcutItem.signature, Callback.scenePerformActionForShortcutItem.signature,

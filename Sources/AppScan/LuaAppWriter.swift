@@ -119,8 +119,11 @@ package struct LuaAppWriter {
         ["  -- a \($0) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
          "  BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote($0)) }"]
       } ?? ["  -- not submitted: " + LuaStringLiteral.comment(requests.withheld.first { $0.identifier == identifier }?.why ?? "")]
+      // The submit stays outside the condition: the scan does not know where the Swift submits.
+      let register = choosing(["  BGTaskScheduler:register(\(quoted), launchHandler)"], registration.condition,
+                              guarding: registration.place, &summary)
       placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note]
-        + deferring(["  BGTaskScheduler:register(\(quoted), launchHandler)"] + submit, registration.reach)
+        + deferring(register + submit, registration.reach)
     }
   }
 
@@ -128,7 +131,20 @@ package struct LuaAppWriter {
     guard let assignment = report.notificationDelegate, let key = handlerKey(assignment.reach) else { return }
     summary.note(Self.lowered(assignment.reach) ? .delegateAssignment : .observed("the notification delegate set at " + cite(assignment.place)))
     placements[key, default: []] += ["  -- the notification delegate is set at " + cite(assignment.place)]
-      + deferring(["  UNUserNotificationCenter:setDelegate()"], assignment.reach)
+      + deferring(choosing(["  UNUserNotificationCenter:setDelegate()"], assignment.condition, guarding: assignment.place, &summary),
+                  assignment.reach)
+  }
+
+  /// `lines` under the Swift's `condition`, which the scan cannot decide: `if choose(site) then`,
+  /// the run deciding it (its seed, or `--choose SITE=true|false`). The site is the condition's
+  /// `file:line` from the folder scanned (its file's name alone when that path cannot be a site).
+  private func choosing(_ lines: [String], _ condition: RuntimeCondition?, guarding place: SourcePlace,
+                        _ summary: inout MirrorSummary) -> [String] {
+    guard let condition else { return lines }
+    let site = choiceSite(SourcePlace(file: place.file, line: condition.line))
+    summary.noteChoice(site: site, guarding: place)
+    return ["  -- " + LuaStringLiteral.comment(condition.description) + ": the run decides it (--choose SITE=true|false)",
+            "  if choose(\(LuaStringLiteral.quote(site))) then"] + lines.map { "  " + $0 } + ["  end"]
   }
 
   /// `lines` as the Swift runs them: code a launch method defers (`DispatchQueue.main.async`,
@@ -148,6 +164,16 @@ package struct LuaAppWriter {
       + lines.map { "  " + $0 } + ["  end)"]
   }
 
+  /// A `choose` site for `place`: its `file:line` from the folder scanned, else its file's name
+  /// and line when that path cannot be a site (too long, a control character), else its line.
+  private func choiceSite(_ place: SourcePlace) -> String {
+    let file = place.file.hasPrefix(root) ? String(place.file.dropFirst(root.count)) : place.file
+    for site in ["\(file):\(place.line)", "\(file.split(separator: "/").last ?? ""):\(place.line)"] where ForcedChoices.problem(site: site) == nil {
+      return site
+    }
+    return "condition:\(place.line)"
+  }
+
   /// How a placement says its work was left as a comment.
   static let notLoweredPrefix = "  -- not lowered: "
 
@@ -160,8 +186,10 @@ package struct LuaAppWriter {
     return !conditionalDeferrals.contains { by.hasSuffix($0) }
   }
 
-  /// A background task begun where the Swift begins it and ended a second later; its
-  /// expiration handler ends it only when the Swift's does.
+  /// A background task begun where the Swift begins it; its expiration handler does what the
+  /// Swift's does (ends it, ends it once it has returned, or nothing); and the work it covers,
+  /// whose length the scan cannot read, is a choice: true ends the task a second later, false
+  /// keeps it open past the allowance, as a long job or a path that leaves it open does.
   private func placeBackgroundTasks(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
     for task in report.backgroundTasks {
       guard let key = handlerKey(task.reach) else {
@@ -170,16 +198,40 @@ package struct LuaAppWriter {
         continue
       }
       summary.note(.backgroundTask)
-      let ending = task.fact.expiration == .endsTask
-        ? "    UIApplication.shared:endBackgroundTask(task)" : "    -- the Swift's expiration handler does not end the task"
-      let open = task.fact.openExits.map { cite(SourcePlace(file: task.fact.place.file, line: $0)) }
-      placements[key, default: []] += (open.isEmpty ? [] : [Self.notLoweredPrefix + "the Swift leaves the task open on the paths at " + open.joined(separator: ", ")]) + [
+      let exits = task.fact.openExits.map { SourcePlace(file: task.fact.place.file, line: $0) }
+      let site = choiceSite(task.fact.place)
+      for place in [task.fact.place] + exits { summary.noteChoice(site: site, guarding: place) }
+      let open = exits.isEmpty ? [] : ["  -- (as the Swift does on the paths that leave it open, at " + exits.map(cite).joined(separator: ", ") + ")"]
+      placements[key, default: []] += expirationNote(task) + [
         "  -- beginBackgroundTask at " + cite(task.fact.place), "  local task",
         "  task = UIApplication.shared:beginBackgroundTask(\(LuaStringLiteral.quote(task.name ?? "task")), function()",
-        ending, "  end)",
-        "  after(1, function() UIApplication.shared:endBackgroundTask(task) end)",
+      ] + expirationBody(task) + [
+        "  end)",
+        "  -- the work it covers: true ends the task a second later, false keeps it open past the allowance",
+      ] + open + [
+        "  if choose(\(LuaStringLiteral.quote(site))) then",
+        "    after(1, function() UIApplication.shared:endBackgroundTask(task) end)",
+        "  end",
       ]
     }
+  }
+
+  /// What the Swift's expiration handler does, in the Lua one.
+  private func expirationBody(_ task: BackgroundTask) -> [String] {
+    switch task.fact.expiration {
+    case .endsTask: return ["    UIApplication.shared:endBackgroundTask(task)"]
+    case .leavesTaskOpen where task.fact.expirationEndsLater:
+      return ["    -- the Swift's handler ends the task later, in a closure it starts: still open when it returns",
+              "    after(0, function() UIApplication.shared:endBackgroundTask(task) end)"]
+    case .leavesTaskOpen: return ["    -- the Swift's expiration handler does not end the task"]
+    case .unknown: return []
+    }
+  }
+
+  /// A handler the scan cannot read (a function passed by name) is left out, and said so.
+  private func expirationNote(_ task: BackgroundTask) -> [String] {
+    task.fact.expiration == .unknown
+      ? [Self.notLoweredPrefix + "the expiration handler of the task begun at " + cite(task.fact.place) + " is not a closure the scan reads"] : []
   }
 
   /// `AppDelegate.didFinishLaunchingWithOptions` for the handler an entry point is; launch code
@@ -290,12 +342,23 @@ extension LuaAppWriter {
     declaredManifest(report) == nil ? report.scenes : nil
   }
 
-  /// The scenarios written beside the app, each carrying `scenes` as the Swift declares it.
-  package var scenarios: [(name: String, text: String)] {
+  /// `, choose = { … }` forcing each of `sites` true (the app doing what its Swift does when each
+  /// condition holds), one site a line, or all on one (`oneLine`: a battery scenario, whose
+  /// template's lines keep their numbers); empty without sites.
+  package static func chooseDeclaration(_ sites: [String], oneLine: Bool = false) -> String {
+    guard !sites.isEmpty else { return "" }
+    let entries = sites.map { "[\(LuaStringLiteral.quote($0))] = true" }
+    return oneLine ? ", choose = { " + entries.joined(separator: ", ") + " }" : ", choose = {\n" + entries.map { "  \($0),\n" }.joined() + "}"
+  }
+
+  /// The scenarios written beside the app, each carrying `scenes` as the Swift declares it, and
+  /// each of the app's `choose` sites (`choiceSites`) true.
+  package func scenarios(choosing choiceSites: [String]) -> [(name: String, text: String)] {
     let pinned = Self.pinnedScenes(report).map { ", scenes = \($0)" } ?? ""
     let head = { (title: String) in
       "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
-        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion)\(pinned), app = \"app.lua\" }\n\n"
+        + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion)\(pinned), app = \"app.lua\""
+        + "\(Self.chooseDeclaration(choiceSites)) }\n\n"
     }
     return [
       ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),

@@ -25,8 +25,25 @@ package struct MirrorSummary: Equatable, Sendable {
   package private(set) var methodsLowered = 0
   /// The methods the model does not deliver (text safe in a Lua comment).
   package private(set) var notModelled: [String] = []
+  /// Each `choose(site)` the app makes and the Swift place of the effect it guards, in the order written.
+  package private(set) var choices: [(site: String, guards: SourcePlace)] = []
 
   package init() {}
+
+  package static func == (a: MirrorSummary, b: MirrorSummary) -> Bool {
+    a.registrations == b.registrations && a.delegateAssignments == b.delegateAssignments && a.backgroundTasks == b.backgroundTasks
+      && a.commented == b.commented && a.methods == b.methods && a.methodsWithEffects == b.methodsWithEffects
+      && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
+      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards }
+  }
+
+  mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
+
+  /// The distinct sites of `choices`, in the order first written.
+  package var choiceSites: [String] {
+    var seen: Set<String> = []
+    return choices.map(\.site).filter { seen.insert($0).inserted }
+  }
 
   mutating func note(_ effect: Effect) {
     switch effect {
@@ -73,6 +90,11 @@ package struct MirrorSummary: Equatable, Sendable {
     if delegateAssignments > 0 { lowered.append("the notification delegate assignment") }
     if backgroundTasks > 0 {
       lowered.append(Self.count(backgroundTasks, "background task") + (backgroundTasks == 1 ? " (ended 1 s after it begins)" : " (each ended 1 s after it begins)"))
+    }
+    if !choices.isEmpty {
+      let n = choiceSites.count
+      lowered.append(Self.count(n, "condition") + " the scan cannot decide, as `choose(site)`" + (n == 1 ? "" : " each")
+        + ": the run's seed decides, or --choose SITE=true|false")
     }
     var lines = ["--", "-- Lowered from the Swift:"] + lowered.map { "--   " + $0 }
     lines.append("-- Methods: \(share)" + loggedOnly + ".")

@@ -7,36 +7,74 @@ extension ScanCheck {
   /// Gives each of the scan's diagnostics what the runs say of it (Confirmation): the first case
   /// whose run shows it through the model, with the command that runs that case again.
   package func confirm(_ result: inout ScanResult, _ outcome: Outcome, command: [String]) {
-    // A failed case (the trap, the crash) shows a finding more plainly than a passing one's warning.
-    let ordered = outcome.results.sorted { ($0.status == .failed ? 0 : 1, $0.index) < ($1.status == .failed ? 0 : 1, $1.index) }
+    // The battery's own cases before the variants of its choices (their reproduce lines force
+    // nothing), then a failed case (the trap, the crash), which shows a finding more plainly than
+    // a passing one's warning.
+    let rank = { (r: CaseResult) in (r.choices.isEmpty ? 0 : 1, r.status == .failed ? 0 : 1, r.index) }
+    let ordered = outcome.results.sorted { rank($0) < rank($1) }
     for app in result.apps.indices {
       for index in result.apps[app].diagnostics.indices {
         let diagnostic = result.apps[app].diagnostics[index]
-        result.apps[app].diagnostics[index].confirmation = confirmation(of: diagnostic, ordered, command: command,
+        let sites = outcome.choiceGuards.filter { $0.guards == diagnostic.place }.map(\.site)
+        result.apps[app].diagnostics[index].confirmation = confirmation(of: diagnostic, ordered, command: command, sites: sites,
                                                                         method: result.apps[app].methods.first { $0.place == diagnostic.place })
       }
     }
   }
 
+  /// Whether case `r` forced `site` false and its app asked it: the run took that branch.
+  private func tookFalse(_ r: CaseResult, _ site: String) -> Bool {
+    r.choices.value(of: site) == false && r.forcedSitesReached.contains(site)
+  }
+
+  /// Why no run shows a finding whose path some case took (its site false): a case that took it
+  /// and failed otherwise says how; else a case of a scenario that would show the code
+  /// (`Confirmation.showingScenarios`) took it and passed, which refutes it.
+  private func refutation(of code: String, sites: [String], _ ordered: [CaseResult]) -> String? {
+    let took = ordered.compactMap { r in sites.first { tookFalse(r, $0) }.map { (r, $0) } }
+    if let (r, site) = took.first(where: { $0.0.status == .failed }) {
+      return "no case showed it as its code says; with \(site) false, \(r.name) failed: \(r.message ?? "")"
+    }
+    let showing = Confirmation.showingScenarios[code] ?? []
+    return took.first { r, _ in showing.contains { r.name.hasPrefix($0 + " ") } }.map { r, site in
+      "refuted by a run: \(r.name) took the path it is about (\(site) false) and the model showed nothing wrong"
+    }
+  }
+
   /// `method`: the delegate method at the diagnostic's place, if it is one; a completion never
-  /// called confirms only its own method's finding.
-  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String], method: DelegateMethod?) -> Confirmation {
+  /// called confirms only its own method's finding. `sites`: the mirror's `choose` sites that
+  /// guard the diagnostic's effect.
+  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String], sites: [String],
+                            method: DelegateMethod?) -> Confirmation {
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
       return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
     }
     let shows = ordered.first { r in
       switch evidence {
       case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
+      case let .runtimeDiagnosticOf(code):
+        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty || sites.contains { tookFalse(r, $0) })
       case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
       case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
       case let .completionNotCalled(handlers):
         let own = method.flatMap { Callback(signature: $0.selector) }.map { [$0.signature] } ?? handlers
         return r.returnedWithoutCompletion.contains { handlers.contains($0) && own.contains($0) }
+      case .failedWithConditionOff:
+        // Only the site's own outcome may differ from a case that passed: another condition
+        // forced false beside it could be what failed.
+        return r.status == .failed && sites.contains { site in
+          tookFalse(r, site) && ordered.contains {
+            $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
+          }
+        }
       }
     }
-    guard let r = shows else { return .unconfirmed(why: "no case of the battery on this matrix showed it") }
+    guard let r = shows else {
+      return .unconfirmed(why: refutation(of: diagnostic.code, sites: sites, ordered) ?? "no case of the battery on this matrix showed it")
+    }
     let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
     let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
+      + choices.merging(r.choices).commandLineWords
     return .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
   }
 }

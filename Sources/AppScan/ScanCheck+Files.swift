@@ -15,9 +15,10 @@ extension ScanCheck {
     return POSIXFile.isDirectory(folder) ? folder : nil
   }
 
-  /// The battery's scenarios for `report`: file names and texts, naming the app at `../app.lua`;
-  /// with `only` (`--case`), that one scenario, and nothing listed as not run.
-  package static func scenarioFiles(_ report: ScanReport, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
+  /// The battery's scenarios for `report` (scanned from `root`): file names and texts, naming the
+  /// app at `../app.lua` and forcing each of its `choose` sites true; with `only` (`--case`),
+  /// that one scenario, and nothing listed as not run.
+  package static func scenarioFiles(_ report: ScanReport, root: String, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
     guard let folder = templateFolder() else {
       throw ScanTrouble("cannot find lifesim's --check battery (Scripts/scan or share/lifesim/scan) beside the executable")
     }
@@ -28,6 +29,7 @@ extension ScanCheck {
       }
       battery = (battery.run.filter { $0.name == only }, [])
     }
+    let sites = LuaAppWriter(report: report, name: report.target, root: root).mirror.summary.choiceSites
     var templates: [String: String] = [:]
     var files: [(String, String)] = []
     for scenario in battery.run {
@@ -36,7 +38,8 @@ extension ScanCheck {
         guard let bytes = POSIXFile.readAll(path) else { throw ScanTrouble("\(path): cannot read the battery's template") }
         templates[scenario.template] = String(decoding: bytes, as: UTF8.self)
       }
-      let text = CheckBattery.text(scenario, template: templates[scenario.template] ?? "", scenes: LuaAppWriter.pinnedScenes(report), app: "../app.lua")
+      let text = CheckBattery.text(scenario, template: templates[scenario.template] ?? "", scenes: LuaAppWriter.pinnedScenes(report),
+                                   app: "../app.lua", choosing: sites)
       files.append((scenario.fileName, text))
     }
     return (files, battery.notRun)

@@ -12,7 +12,15 @@ extension ScanCheck {
     let scenarios = Set(outcome.results.map(\.file)).count
     var lines = ["check: \(scenarios) scenario\(scenarios == 1 ? "" : "s") on iOS \(ios.map(String.init).joined(separator: ", "))"
       + " × SDK \(sdks.map(String.init).joined(separator: ", ")), \(scenes ? "with scenes" : "without scenes")"]
+    // A condition forced false fails its cases alike: the first says how, the rest are counted.
+    var variantFailures: [String: Int] = [:]
+    for r in outcome.results where r.status == .failed && !r.choices.isEmpty { variantFailures[r.message ?? "", default: 0] += 1 }
     for r in outcome.results {
+      if r.status == .failed, !r.choices.isEmpty {
+        guard let n = variantFailures.removeValue(forKey: r.message ?? "") else { continue }
+        if n > 1 { lines.append("✘ \(TerminalText.visible(r.name)) and \(n - 1) more with a condition forced false: "
+                                + TerminalText.visible(r.message ?? "")); continue }
+      }
       let name = TerminalText.visible(r.name)
       let at = r.at.map { at in removed == nil ? at : Self.placeInBattery(at) }
       let message = TerminalText.visible((r.message ?? "") + (at.map { "  (\($0))" } ?? ""))

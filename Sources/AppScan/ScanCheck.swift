@@ -10,6 +10,8 @@ package struct ScanCheck {
   package let ios: [Int]
   /// The SDKs the app is built with, each on every profile.
   package let sdks: [Int]
+  /// `--choose`: the mirror's `choose` outcomes the user fixes, in every case.
+  package let choices: ForcedChoices
 
   /// The SDKs the app is built with when `--sdk` names none: the App Store's and every newer one.
   package static let defaultSDKs = IOSRelease.versions.filter { $0 >= IOSRelease.appStoreSDK }
@@ -19,26 +21,34 @@ package struct ScanCheck {
   package static let batteryFolder = "check"
 
   /// The matrix: `ios` profiles, each with the app built with each of `sdks`.
-  package init(ios: [Int], sdks: [Int]) {
+  package init(ios: [Int], sdks: [Int], choices: ForcedChoices = .init()) {
     self.ios = ios
     self.sdks = sdks
+    self.choices = choices
   }
 
   /// Runs the battery's scenario files (those the emit wrote: nothing else in their folder) on
-  /// the matrix, each case on a worker thread of this process.
-  package func run(_ files: [String], notRun: [String]) throws(ScanTrouble) -> Outcome {
-    var request = SuiteRequest(paths: files, caseOptions: CaseOptions(
-      logsDirectory: nil, keepAllLogs: false, searchPath: ModuleSearchPath.folders(libs: []),
-      wallLimitSeconds: WallClock.defaultLimitSeconds, reproduceOptions: []))
+  /// the matrix, each case on a worker thread of this process, once per variant of the mirror's
+  /// choices (`choicePlan`: each condition that guards one of `findings` both ways).
+  package func run(_ files: [String], notRun: [String], mirror: MirrorSummary = .init(),
+                   findings: [ScanDiagnostic] = []) throws(ScanTrouble) -> Outcome {
+    let plan = Self.choicePlan(mirror, findings: findings, forced: choices)
+    var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: ModuleSearchPath.folders(libs: []),
+                              wallLimitSeconds: WallClock.defaultLimitSeconds, reproduceOptions: [])
+    options.choices = plan.base
+    var request = SuiteRequest(paths: files, caseOptions: options)
     request.profiles = ios
     request.sdks = sdks.map(Optional.some)
+    request.choiceVariants = plan.variants
     request.requiresScenario = false
     let results: [CaseResult]
     do { results = try SuiteSession(request).run().results } catch { throw ScanTrouble(error.message) }
     // A case the model refuses (a script error in the mirror's run) says nothing of the app: it
     // is listed as not run, with why, and not counted.
     let refused = results.filter { $0.status == .error }.map { "\($0.name): not run, \($0.message ?? "the run stopped")" }
-    return Outcome(results: results.filter { $0.status != .error }, notRun: notRun + refused, refused: refused.count)
+    var outcome = Outcome(results: results.filter { $0.status != .error }, notRun: notRun + plan.notRun + refused, refused: refused.count)
+    outcome.choiceGuards = mirror.choices
+    return outcome
   }
 
   /// What the battery did: every case's result, and the scenarios it did not run, with why.
@@ -49,6 +59,8 @@ package struct ScanCheck {
     package let notRun: [String]
     /// The cases the model refused (listed in `notRun`).
     package var refused = 0
+    /// Each `choose` site of the mirror and the Swift place of the effect it guards.
+    package var choiceGuards: [(site: String, guards: SourcePlace)] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {

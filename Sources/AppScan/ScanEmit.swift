@@ -16,7 +16,7 @@ package enum ScanEmit {
                             battery: [(String, String)] = [], force: Bool, removed: (String) -> Void = { _ in }) -> Result<(paths: [String], mirror: MirrorSummary), ScanTrouble> {
     let writer = LuaAppWriter(report: report, name: appName, root: root)
     let mirror = writer.mirror
-    let named: [(String, String)] = [("app.lua", mirror.app)] + writer.scenarios.map { ($0.name, $0.text) }
+    let named: [(String, String)] = [("app.lua", mirror.app)] + writer.scenarios(choosing: mirror.summary.choiceSites).map { ($0.name, $0.text) }
       + battery.map { (ScanCheck.batteryFolder + "/" + $0.0, $0.1) }
     let files = named.map { (directory + "/" + $0.0, $0.1) }
     for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + ScanCheck.batteryFolder]) {

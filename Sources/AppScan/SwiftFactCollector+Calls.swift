@@ -59,8 +59,10 @@ extension SwiftFactCollector {
     let name = ownValueUnknown(call.arguments.first { $0.label?.text == "withName" }.map { Self.identifier($0.expression) } ?? .unknown)
     let handlerArgument = call.arguments.first { $0.label?.text == "expirationHandler" }?.expression
     let expiration: BackgroundTaskFact.Expiration
+    var endsLater = false
     if let closure = call.trailingClosure ?? handlerArgument?.as(ClosureExprSyntax.self) {
       expiration = DirectCallFinder.calls("endBackgroundTask", in: closure) ? .endsTask : .leavesTaskOpen
+      endsLater = expiration == .leavesTaskOpen && DirectCallFinder.calls("endBackgroundTask", in: Syntax(closure.statements), entersClosures: true)
     } else if handlerArgument == nil || handlerArgument?.is(NilLiteralExprSyntax.self) == true {
       expiration = .leavesTaskOpen
     } else {
@@ -68,9 +70,10 @@ extension SwiftFactCollector {
     }
     var labels = call.arguments.map { $0.label?.text ?? "_" }
     if call.trailingClosure != nil { labels.append("expirationHandler") }
-    facts.backgroundTasks.append(BackgroundTaskFact(function: functionStack.last, place: calleePlace(call), name: name,
-                                                    expiration: expiration, selector: Self.selector("beginBackgroundTask", labels),
-                                                    openExits: openExitsAfterBegin(call)))
+    var fact = BackgroundTaskFact(function: functionStack.last, place: calleePlace(call), name: name, expiration: expiration,
+                                  selector: Self.selector("beginBackgroundTask", labels), openExits: openExitsAfterBegin(call))
+    fact.expirationEndsLater = endsLater
+    facts.backgroundTasks.append(fact)
     pendingReceivers.append((facts.backgroundTasks.count - 1, Self.receiverName(call.calledExpression), typeStack.last == "UIApplication"))
   }
 

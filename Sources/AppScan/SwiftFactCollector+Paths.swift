@@ -111,22 +111,25 @@ final class ClosingClosureFinder: SyntaxVisitor {
 /// elsewhere) do not count.
 final class DirectCallFinder: SyntaxVisitor {
   private let name: String
+  private let entersClosures: Bool
   private var found = false
 
   static func calls(_ name: String, in closure: ClosureExprSyntax) -> Bool { calls(name, in: Syntax(closure.statements)) }
 
-  static func calls(_ name: String, in node: Syntax) -> Bool {
-    let finder = DirectCallFinder(name)
+  /// Whether `node` calls `name`: in its own code, or (`entersClosures`) in the closures it holds too.
+  static func calls(_ name: String, in node: Syntax, entersClosures: Bool = false) -> Bool {
+    let finder = DirectCallFinder(name, entersClosures: entersClosures)
     finder.walk(node)
     return finder.found
   }
 
-  private init(_ name: String) {
+  private init(_ name: String, entersClosures: Bool) {
     self.name = name
+    self.entersClosures = entersClosures
     super.init(viewMode: .sourceAccurate)
   }
 
-  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { entersClosures ? .visitChildren : .skipChildren }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     if SwiftFactCollector.calleeName(node.calledExpression) == name { found = true }

@@ -92,6 +92,9 @@ package struct BackgroundTaskFact: Sendable {
   package let place: SourcePlace
   package let name: IdentifierExpression
   package let expiration: Expiration
+  /// With `leavesTaskOpen`: the handler ends the task later, inside a closure it starts (`Task {}`,
+  /// a dispatch, a completion), so the task is still open when the handler returns.
+  package var expirationEndsLater = false
   /// The selector as called (a trailing closure counts as `expirationHandler:`), and who
   /// receives it: UIKit's own calls are told from an app's helpers of the same name by these.
   package var selector = "beginBackgroundTask(expirationHandler:)"

@@ -36,6 +36,9 @@ public enum AppCall: Equatable, Sendable {
   case requestSceneActivation(session: Int?, activity: String?)
   /// `UIApplication.shared:requestSceneSessionDestruction(n)`: the window of `Scene#n` closes.
   case requestSceneDestruction(session: Int)
+  /// `choose(site)`: a condition the app's code cannot decide here, and its outcome: forced by
+  /// the run (`--choose`) or drawn from its seed.
+  case choose(site: String, value: Bool, forced: Bool)
 
   public var name: String {
     switch self {
@@ -64,6 +67,7 @@ public enum AppCall: Equatable, Sendable {
     case .backgroundTransfer: return "background_transfer"
     case .requestSceneActivation: return "UIApplication.requestSceneSessionActivation"
     case .requestSceneDestruction: return "UIApplication.requestSceneSessionDestruction"
+    case .choose: return "choose"
     }
   }
 }

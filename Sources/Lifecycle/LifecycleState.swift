@@ -118,6 +118,9 @@ public struct LifecycleState: Equatable, Sendable {
   /// (a quick action's, `willPresent`'s), each once, in the order first seen: nothing ends the
   /// app for it, but the action is not reported handled.
   public var returnedWithoutCompletion: [Callback] = []
+  /// The `choose` sites the run forced that the app asked, each once, in the order first asked
+  /// (at most `ForcedChoices.maxSites`, as many as a run forces): which forced branches it took.
+  public var forcedSitesReached: [String] = []
   /// The expectation window: the callbacks since the first verb after the previous group of
   /// expectations (or since the start). Every expectation between two verbs checks the same
   /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
@@ -337,6 +340,8 @@ extension LifecycleState {
          .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
          .requestSceneDestruction:
       break
+    case let .choose(site, _, forced):
+      if forced, forcedSitesReached.count < ForcedChoices.maxSites, !forcedSitesReached.contains(site) { forcedSitesReached.append(site) }
     }
   }
 

@@ -58,6 +58,8 @@ public struct Profile: Equatable, Sendable {
   /// The app's declared scene manifest and configuration method (`app { sceneManifest = … }`),
   /// where `scenes` alone would not give them (nil: the shorthand's); the header records it then.
   public var sceneManifest: SceneManifestShape?
+  /// The `choose(site)` outcomes the run fixes (`--choose`); the header records them only when set.
+  public var forcedChoices = ForcedChoices()
   // The knobs, each documented in `Profile.knobs`, the one declaration of every knob (its
   // name, unit, default per iOS version and doc; a test holds the two lists equal). Each
   // starts at a placeholder that `init` replaces with its default for the iOS version.
@@ -171,7 +173,7 @@ public struct Profile: Equatable, Sendable {
     }
     let deviceFields: [(String, JSONValue)] = (device == .iphone ? [] : [("device", .string(device.rawValue))])
       + (multipleScenes ? [("multipleScenes", .bool(true))] : [])
-    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + deviceFields + sceneManifestFields + knobFields)
+    return .object([("ios", .int(Int64(ios))), ("scenes", .bool(scenes))] + sdkField + deviceFields + sceneManifestFields + knobFields + forcedChoiceFields)
   }
 
   /// This profile for an app built with `sdk` (`replay --app` with another SDK): a knob at its
@@ -212,6 +214,7 @@ public struct Profile: Equatable, Sendable {
     self.init(ios: ios, scenes: scenes, sdk: sdk)
     try readDevice(json)
     try readSceneManifest(json)
+    try readForcedChoices(json)
     for knob in Self.knobs {
       guard let value = json[knob.recordKey] ?? knob.valueWhenMissing, knob.write(&self, value) else {
         if case .choice = knob.unit { throw KnobError(description: "profile: bad \(knob.recordKey)") }

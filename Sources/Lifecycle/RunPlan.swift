@@ -5,10 +5,11 @@
 /// 1. the defaults: `IOSRelease.defaultVersion`, that release's SDK, scenes where it has them;
 /// 2. the recorded header (`replay`), which stands for the scenario and the command line that
 ///    made it: with one, the scenario's declaration and the app's manifest are not read again;
-/// 3. the scenario's `scenario { ios, scenes, device, knobs }`;
+/// 3. the scenario's `scenario { ios, scenes, device, knobs, choose }`;
 /// 4. the app's `app { sdk, multipleScenes, sceneManifest }` (over a recorded SDK only for
 ///    `replay --app`, whose app is a new build);
-/// 5. the command line: `--ios`, `--sdk`, `--no-scenes`, which win.
+/// 5. the command line: `--ios`, `--sdk`, `--no-scenes` and `--choose`, which win (a site
+///    `--choose` names over the same site a recorded header forced).
 ///
 /// `run`, `replay`, `test` (through the run) and `explore` all ask `profile()` and nothing else.
 public struct RunPlan: Sendable, Equatable {
@@ -19,9 +20,12 @@ public struct RunPlan: Sendable, Equatable {
     public var device: Profile.Device?
     /// In the order they are applied (name order, so table order never decides).
     public var knobs: [Knob]
+    /// `choose = { … }`: the app's `choose` outcomes the scenario fixes.
+    public var choices: ForcedChoices
 
-    public init(ios: Int? = nil, scenes: Bool? = nil, device: Profile.Device? = nil, knobs: [Knob] = []) {
-      self.ios = ios; self.scenes = scenes; self.device = device; self.knobs = knobs
+    public init(ios: Int? = nil, scenes: Bool? = nil, device: Profile.Device? = nil, knobs: [Knob] = [],
+                choices: ForcedChoices = .init()) {
+      self.ios = ios; self.scenes = scenes; self.device = device; self.knobs = knobs; self.choices = choices
     }
   }
 
@@ -55,9 +59,11 @@ public struct RunPlan: Sendable, Equatable {
     public var sdk: Int?
     /// `--no-scenes`: asks what the run would do if the app had no scene manifest.
     public var noScenes: Bool
+    /// `--choose SITE=true|false`: the app's `choose(site)` calls this run fixes.
+    public var choices: ForcedChoices
 
-    public init(ios: Int? = nil, sdk: Int? = nil, noScenes: Bool = false) {
-      self.ios = ios; self.sdk = sdk; self.noScenes = noScenes
+    public init(ios: Int? = nil, sdk: Int? = nil, noScenes: Bool = false, choices: ForcedChoices = .init()) {
+      self.ios = ios; self.sdk = sdk; self.noScenes = noScenes; self.choices = choices
     }
   }
 
@@ -101,6 +107,7 @@ public struct RunPlan: Sendable, Equatable {
   public func profile() throws(Refusal) -> Profile {
     var profile: Profile
     if let recorded { profile = replayed(recorded) } else { profile = try declared() }
+    profile.forcedChoices = profile.forcedChoices.merging(commandLine.choices)
     if let app {
       profile.multipleScenes = app.multipleScenes
       if recorded == nil, !commandLine.noScenes, let shape = app.sceneManifest {
@@ -142,6 +149,7 @@ public struct RunPlan: Sendable, Equatable {
     for knob in scenario.knobs {
       do { try profile.set(knob.name, knob.value) } catch { throw Refusal(kind: .knob, description: error.description) }
     }
+    profile.forcedChoices = scenario.choices
     return profile
   }
 }

@@ -48,6 +48,8 @@ public enum AppRequest: Equatable, Sendable {
   case requestSceneActivation(session: Int?, activity: String?)
   /// `UIApplication.shared:requestSceneSessionDestruction(n)`.
   case requestSceneDestruction(Int)
+  /// `choose(site)`, with the outcome the host decided (forced, or drawn from the seed).
+  case choose(site: String, value: Bool, forced: Bool)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -111,6 +113,8 @@ extension Simulator {
         emit(.appCalled(.extendStateRestoration, at: at))
       case .completeStateRestoration:
         emit(.appCalled(.completeStateRestoration, at: at))
+      case let .choose(site, value, forced):
+        emit(.appCalled(.choose(site: site, value: value, forced: forced), at: at))
       case .requestSceneActivation, .requestSceneDestruction:
         return try requestScene(request, at: at)
       }

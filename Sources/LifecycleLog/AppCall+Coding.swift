@@ -43,6 +43,9 @@ extension AppCall {
       if let session { w.field("session", session) }
       if let activity { w.field("activity", activity) }
     case let .requestSceneDestruction(session): w.field("session", session)
+    case let .choose(site, value, forced):
+      w.field("site", site); w.field("value", value)
+      if forced { w.field("forced", true) }
     }
   }
 
@@ -90,6 +93,7 @@ extension AppCall {
       self = .backgroundTransfer(session: try r.str("session"), task: Int(try r.int("task")), us: try r.micros("duration_us"))
     case "extendStateRestoration": self = .extendStateRestoration
     case "completeStateRestoration": self = .completeStateRestoration
+    case "choose": self = .choose(site: try r.str("site"), value: try r.bool("value"), forced: r.fields.bool("forced") ?? false)
     default: throw r.fail("unknown app call \"\(name)\"")
     }
   }

@@ -137,6 +137,7 @@ package struct TraceFormatter {
       return "background_transfer \(session) #\(task) (\(VirtualTime.format(us)) s)"
     case .extendStateRestoration: return "extendStateRestoration"
     case .completeStateRestoration: return "completeStateRestoration"
+    case let .choose(site, value, forced): return "choose \(site) → \(value)\(forced ? " (forced)" : "")"
     }
   }
 

@@ -58,7 +58,8 @@ extension AppHost {
   /// functions that make their bodies: data, not code.
   private static var coreAPIRows: [(name: String, body: (HostLink) -> HostFunction.Body)] {
     [("app", appFunction), ("controller", controllerFunction), ("work", workFunction), ("store", storeFunction),
-     ("stored", storedFunction), ("log", logFunction), ("observe", observeFunction), ("after", afterFunction)]
+     ("stored", storedFunction), ("log", logFunction), ("observe", observeFunction), ("after", afterFunction),
+     ("choose", chooseFunction)]
   }
 
   /// `app { name = …, root = … }`: the app's layout.

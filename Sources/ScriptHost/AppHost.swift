@@ -34,6 +34,9 @@ package final class AppHost: AppDriver {
   var appSite: SourceSite?
   /// What the app declares (`declaredLayout()`): the latest process's layout, or a trial load's.
   var declaredLayoutCache: AppLayout?
+  /// The running process's seed (the run's, mixed with its generation), and how often it drew each `choose` site.
+  private(set) var processSeed: Int64 = 0
+  var choiceDraws: [String: Int] = [:]
 
   /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
   let output: OutputBudget
@@ -112,7 +115,7 @@ package final class AppHost: AppDriver {
     keep(services)
     closeNow()
     layout = AppLayout()
-    let processSeed = seed &+ Int64(services.state.generation) &* 1_000_003
+    processSeed = seed &+ Int64(services.state.generation) &* 1_000_003; choiceDraws = [:]
     if let restored = statePool?.restore(seed: processSeed) {
       // The state `buildState` left at its checkpoint, and the Swift side as it leaves it.
       vm = restored.vm; references = restored.references
@@ -298,7 +301,7 @@ package final class AppHost: AppDriver {
   }
 
   /// The globals the app API installs, for "did you mean" on a misspelled call.
-  static let apiNames = ["after", "app", "background_transfer", "controller", "dismiss", "hold_lock", "log", "observe", "pop",
+  static let apiNames = ["after", "app", "background_transfer", "choose", "controller", "dismiss", "hold_lock", "log", "observe", "pop",
                          "present", "push", "release_lock", "require", "store", "stored", "work"]
 
   // MARK: Handlers

@@ -31,6 +31,8 @@ public struct RunConfiguration: Sendable {
   public var maxEvents = RunConfiguration.defaultMaxEvents
   /// `--strict`: any diagnostic (a note with a code) fails the run.
   public var strict = false
+  /// `--choose SITE=true|false`: the app's `choose(site)` outcomes the run fixes.
+  public var choices = ForcedChoices()
   /// 50 million events: about 10 GB of log, a minute of run.
   public static let defaultMaxEvents: Int64 = 50_000_000
 

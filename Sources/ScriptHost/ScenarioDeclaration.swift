@@ -16,11 +16,13 @@ public struct ScenarioDeclaration: Sendable {
   public internal(set) var strict = false
   /// In name order, so applying them never depends on table order.
   var knobs: [RunPlan.Knob] = []
+  /// `choose = { ["AppDelegate.swift:8"] = true }`: the app's `choose` outcomes the scenario fixes.
+  var choices = ForcedChoices()
 
   /// What the declaration says about the run's profile, as a layer of its `RunPlan`.
-  public var planLayer: RunPlan.ScenarioLayer { .init(ios: ios, scenes: scenes, device: device, knobs: knobs) }
+  public var planLayer: RunPlan.ScenarioLayer { .init(ios: ios, scenes: scenes, device: device, knobs: knobs, choices: choices) }
 
-  static let keys = ["app", "device", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
+  static let keys = ["app", "choose", "device", "ios", "ios_range", "knobs", "name", "scenes", "seed", "strict"]
 
   /// Reads the table at `idx`; the error is the message without a location.
   static func read(_ vm: LuaVM, at idx: Int32) -> Result<ScenarioDeclaration, ScriptError> {
@@ -74,9 +76,33 @@ public struct ScenarioDeclaration: Sendable {
         d.knobs = knobs
         return problem
       },
+      field("choose") {
+        let expected = "a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true }"
+        guard vm.type(-1) == .table else { return expected }
+        let (choices, problem) = readChoices(vm)
+        d.choices = choices
+        return problem.map { "\(expected) (\($0))" }
+      },
     ]
     if let first = problems.compactMap({ $0 }).first { return .failure(first) }
     return .success(d)
+  }
+
+  /// The `choose` table on top of the stack: sites to booleans; or what is wrong with it.
+  private static func readChoices(_ vm: LuaVM) -> (choices: ForcedChoices, problem: String?) {
+    let table = vm.absIndex(-1)
+    var choices = ForcedChoices()
+    var problem: String?
+    vm.pushNil()
+    while vm.next(table) {
+      defer { vm.pop() }
+      guard vm.type(-2) == .string, let site = vm.string(-2), vm.type(-1) == .boolean else {
+        problem = problem ?? "each site a string, each outcome true or false"
+        continue
+      }
+      do { try choices.force(site, vm.bool(-1)) } catch { problem = problem ?? error.description }
+    }
+    return (choices, problem)
   }
 
   /// The knobs table on top of the stack: names to booleans, numbers or strings; or what it must be.

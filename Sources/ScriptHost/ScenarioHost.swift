@@ -170,7 +170,7 @@ final class ScenarioHost {
   /// line; the app's layer is added once the app is read.
   private var plan: RunPlan {
     RunPlan(recorded: config.recordedProfile, scenario: declaration.planLayer,
-            commandLine: .init(ios: config.ios, sdk: config.sdk, noScenes: config.scenes == false),
+            commandLine: .init(ios: config.ios, sdk: config.sdk, noScenes: config.scenes == false, choices: config.choices),
             appIsNewBuild: config.appSDKOverridesRecorded)
   }
 

@@ -88,7 +88,7 @@ package enum Starter {
     }
     local app_api = {
       "app", "controller", "work", "store", "stored", "log", "observe", "after", "push", "pop", "present", "dismiss",
-      "UIApplication", "hold_lock", "release_lock", "UNUserNotificationCenter", "BGTaskScheduler", "background_transfer",
+      "UIApplication", "hold_lock", "release_lock", "UNUserNotificationCenter", "BGTaskScheduler", "background_transfer", "choose",
     }
     local app_files = { new_read_globals = app_api, allow_defined_top = true,
       globals = { "AppDelegate", "SceneDelegate", "URLSessionDelegate", "NotificationDelegate" } }

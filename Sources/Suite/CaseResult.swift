@@ -20,6 +20,10 @@ public struct CaseResult: Sendable, Equatable {
   public let scenes: Bool
   /// The SDK of a `--compare sdk=A,B` variant; nil: the run's own.
   public var sdk: Int? = nil
+  /// The `choose` outcomes of this case's variant (`scan --check`); empty for the run's own.
+  public var choices = ForcedChoices()
+  /// The forced `choose` sites the app asked in the run (`LifecycleState.forcedSitesReached`).
+  public var forcedSitesReached: [String] = []
   public let seed: Int64
   public let status: Status
   /// The failed expectation (`expect_calls: expected …`), the skip's reason, or the script error.

@@ -29,6 +29,8 @@ public struct CaseOptions: Sendable {
   public var inputs: [String] = []
   /// `--strict`: any diagnostic fails a case.
   public var strict = false
+  /// `--choose`: the app's `choose(site)` outcomes every case fixes (a case's own variant wins).
+  public var choices = ForcedChoices()
   /// Where a case's log goes without `logsDirectory` (removed when the case ends): `$TMPDIR`, else `/tmp`.
   public var temporaryDirectory = PartialLog.temporaryDirectory
   /// Renders a failure's trace from the case's log.
@@ -95,7 +97,9 @@ enum CaseRun {
                        virtualUs: result.endTime, wallUs: wallUs, logPath: logPath, warnings: result.warnings,
                        diagnostics: result.state.diagnostics)
     r.sdk = c.sdk
+    r.choices = c.choices
     r.returnedWithoutCompletion = result.state.returnedWithoutCompletion.map(\.signature)
+    r.forcedSitesReached = result.state.forcedSitesReached
     return (r, declared)
   }
 
@@ -107,12 +111,13 @@ enum CaseRun {
     config.maxEvents = options.maxEvents
     config.strict = options.strict
     config.sdk = c.sdk ?? options.sdk
+    config.choices = options.choices.merging(c.choices)
     return config
   }
 
   /// Where `--logs` keeps the log of `c`: its name, profile, and variant.
   private static func keptLogName(_ c: SuiteCase, ios: Int, _ options: CaseOptions) -> String {
-    "\(options.logsDirectory ?? ".")/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "")\(c.sdk.map { "-sdk\($0)" } ?? "").lifelog"
+    "\(options.logsDirectory ?? ".")/\(c.logBaseName)-ios\(ios)\(c.sceneless ? "-no-scenes" : "")\(c.sdk.map { "-sdk\($0)" } ?? "")\(c.choiceVariant == 0 ? "" : "-choice\(c.choiceVariant)").lifelog"
   }
 
   /// Renames the partial log to `final`, unless that would land on a script of the suite; the
@@ -158,17 +163,19 @@ enum CaseRun {
                        seed: 1, status: status, message: message, at: nil, trace: [], reproduce: reproduce(c, ios: ios, seed: 1, options),
                        events: 0, virtualUs: 0, wallUs: 0, logPath: nil)
     r.sdk = c.sdk
+    r.choices = c.choices
     return r
   }
 
   static func name(_ c: SuiteCase, ios: Int) -> String {
-    "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")]"
+    "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")\(c.choices.isEmpty ? "" : ", choose \(c.choices.text)")]"
   }
 
   /// The command that runs case `c` again, quoted by `ShellCommand` as every reproduce line is.
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
     ShellCommand.line(["lifesim", "run", c.file.path, "--ios", "\(ios)"] + ShellCommand.seedWords(seed) + (c.sceneless ? ["--no-scenes"] : [])
-      + (c.sdk.map { ["--sdk", "\($0)"] } ?? []) + (options.strict ? ["--strict"] : []) + options.reproduceOptions)
+      + (c.sdk.map { ["--sdk", "\($0)"] } ?? []) + (options.strict ? ["--strict"] : [])
+      + options.choices.merging(c.choices).commandLineWords + options.reproduceOptions)
   }
 }
 

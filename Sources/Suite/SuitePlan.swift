@@ -1,3 +1,4 @@
+import Lifecycle
 import ScriptHost
 
 /// One case of a suite: a scenario on one profile, with or without scenes.
@@ -13,6 +14,10 @@ public struct SuiteCase: Sendable, Equatable {
   public let needsScenes: Bool
   /// The SDK of `--compare sdk=A,B`'s variants (run as `--sdk N`); nil: the run's own.
   public let sdk: Int?
+  /// The `choose` outcomes this case forces (`scan --check`'s variants), over the run's `--choose`.
+  public let choices: ForcedChoices
+  /// Which of the plan's choice variants it is: 0 for the first (its log's name has no suffix).
+  public let choiceVariant: Int
   /// The start of its log's file name: the scenario file's name without `.lua`, or its path when
   /// two scenarios share that name, with `%` and `/` written `%25` and `%2F` (`SuitePlan.logBaseName`).
   public let logBaseName: String
@@ -29,8 +34,10 @@ extension Shard {
 /// The cases of a run, in report order: scenario by scenario, profile by profile, scenes before no scenes.
 public enum SuitePlan {
   /// `sdks`: one case per SDK for each profile and scenes variant (`--compare sdk=A,B`); `[nil]`: the run's own.
+  /// `choiceVariants`: one case per set of forced choices (`scan --check`); the first runs on every
+  /// profile, SDK and scenes variant, each later one on the first of them only.
   public static func cases(_ files: [ScenarioFile], profiles: [Int]?, scenesBoth: Bool, sdks: [Int?] = [nil],
-                           shard: Shard?) -> [SuiteCase] {
+                           choiceVariants: [ForcedChoices] = [ForcedChoices()], shard: Shard?) -> [SuiteCase] {
     var all: [SuiteCase] = []
     var stemCounts: [String: Int] = [:]
     for file in files { stemCounts[file.stem, default: 0] += 1 }
@@ -42,8 +49,11 @@ public enum SuitePlan {
         let variants = scenesBoth ? [false, true] : [false]
         for sceneless in variants {
           for sdk in sdks {
-            all.append(SuiteCase(index: all.count, file: file, ios: ios, sceneless: sceneless,
-                                 needsScenes: scenesBoth && !sceneless, sdk: sdk, logBaseName: logBaseName))
+            let first = ios == iosList.first && sceneless == variants.first && sdk == sdks.first
+            for (variant, choices) in choiceVariants.enumerated() where variant == 0 || first {
+              all.append(SuiteCase(index: all.count, file: file, ios: ios, sceneless: sceneless, needsScenes: scenesBoth && !sceneless,
+                                   sdk: sdk, choices: choices, choiceVariant: variant, logBaseName: logBaseName))
+            }
           }
         }
       }

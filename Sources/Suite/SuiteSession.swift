@@ -33,6 +33,8 @@ package struct SuiteRequest: Sendable {
   package var force = false
   /// No scenario found is an error (`lifesim test`); `scan --check` may have none to run.
   package var requiresScenario = true
+  /// One case per set of forced `choose` outcomes, for each scenario, profile and SDK (`scan --check`).
+  package var choiceVariants = [ForcedChoices()]
   /// How each case runs; the session sets its logs folder, which logs it keeps and the inputs.
   package var caseOptions: CaseOptions
 
@@ -78,7 +80,7 @@ package struct SuiteSession {
     let axis = request.comparison
     let profiles = axis == .profiles && request.profiles == nil ? IOSRelease.versions : request.profiles
     cases = SuitePlan.cases(discovery.scenarios, profiles: profiles, scenesBoth: request.scenesBoth || axis == .scenes,
-                            sdks: axis?.sdkVariants ?? request.sdks, shard: request.shard)
+                            sdks: axis?.sdkVariants ?? request.sdks, choiceVariants: request.choiceVariants, shard: request.shard)
     comparison = try axis.map { axis throws(SuiteError) in
       try SuiteComparison(axis: axis, logs: request.logsFolder, keepPassing: request.keepAllLogs)
     }

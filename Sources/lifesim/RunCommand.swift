@@ -24,6 +24,8 @@ struct Run: ParsableCommand {
 
   @OptionGroup var profile: ProfileOptions
 
+  @OptionGroup var choice: ChoiceOptions
+
   @Option(help: "The seed for everything random (default: the scenario's, else 1).")
   var seed: Int64?
 
@@ -50,6 +52,7 @@ struct Run: ParsableCommand {
   var request: RunRequest {
     RunRequest(scenario: scenario, app: app, lib: modules.lib, ios: profile.ios, sdk: profile.sdk, noScenes: profile.noScenes, seed: seed,
                output: out.output, force: out.force, wallLimitSeconds: guardOptions.wallLimit,
-               maxEvents: guardOptions.maxEvents, quiet: quiet, numbers: numbers, json: json, strict: strict)
+               maxEvents: guardOptions.maxEvents, quiet: quiet, numbers: numbers, json: json, strict: strict,
+               choices: choice.choices)
   }
 }

@@ -31,6 +31,8 @@ struct RunRequest: Equatable {
   var json = false
   /// `--strict`: any diagnostic fails the run.
   var strict = false
+  /// `--choose`: the app's `choose(site)` outcomes the run fixes.
+  var choices = ForcedChoices()
 
   /// Runs the scenario, prints the trace and the outcome, and throws the exit status. The last
   /// work of the process: the run's Lua states are left for the exit to free.
@@ -51,6 +53,7 @@ struct RunRequest: Equatable {
     config.wallLimitSeconds = wallLimitSeconds
     config.maxEvents = maxEvents
     config.strict = strict
+    config.choices = choices
     var trace = TraceFormatter(numbered: numbers)
     let json = self.json, quiet = self.quiet
     // The header is written once the log is open and the app read: only then has the run started.
@@ -113,6 +116,7 @@ struct RunRequest: Equatable {
     }
     if noScenes { words.append("--no-scenes") }
     if strict { words.append("--strict") }
+    words += choices.commandLineWords
     for folder in lib { words += ["--lib", folder] }
     if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
     words += ShellCommand.seedWords(seed)

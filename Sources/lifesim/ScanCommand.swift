@@ -73,6 +73,8 @@ struct Scan: ParsableCommand {
   @Option(name: .customLong("case"), help: ArgumentHelp("With --check: run only this case of the battery (its name as the report prints it, e.g. 'home and return'), as a confirmation's reproduce line does.", valueName: "name"))
   var caseName: String?
 
+  @OptionGroup var choice: ChoiceOptions
+
   func validate() throws {
     if compare {
       guard paths.count == 2 else { throw ValidationError("--compare takes two trees, BEFORE and AFTER (folders or git:REV), not \(paths.count)") }
@@ -80,7 +82,9 @@ struct Scan: ParsableCommand {
         throw ValidationError("--compare compares two trees; --check, --emit-app, --baseline and --explain go with a scan of one")
       }
     }
-    if !check, ios != nil || sdk != nil || caseName != nil { throw ValidationError("--ios, --sdk and --case go with --check") }
+    if !check, ios != nil || sdk != nil || caseName != nil || !choice.choose.isEmpty {
+      throw ValidationError("--ios, --sdk, --case and --choose go with --check")
+    }
     if check, !json, format == .sarif {
       throw ValidationError("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)")
     }
@@ -95,7 +99,7 @@ struct Scan: ParsableCommand {
       }
     }
     return ScanCheck(ios: try ios.map { try releases($0, "--ios") } ?? ScanCheck.defaultIOS,
-                     sdks: try sdk.map { try releases($0, "--sdk") } ?? ScanCheck.defaultSDKs)
+                     sdks: try sdk.map { try releases($0, "--sdk") } ?? ScanCheck.defaultSDKs, choices: choice.choices)
   }
 
   func run() throws {
@@ -112,7 +116,7 @@ struct Scan: ParsableCommand {
       if check || emitApp != nil, result.apps.count > 1 {
         throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
       }
-      if check { battery = try ScanCheck.scenarioFiles(result.apps[0], only: caseName) }
+      if check { battery = try ScanCheck.scenarioFiles(result.apps[0], root: paths[0], only: caseName) }
     } catch {
       Terminal.error(TerminalText.visible(error.description))
       throw ExitCode(Status.trouble)
@@ -130,7 +134,8 @@ struct Scan: ParsableCommand {
     let checker = try matrix()
     var outcome: ScanCheck.Outcome?
     if check, let folder = emitApp ?? temporary {
-      do { outcome = try checker.run(battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }, notRun: battery.notRun) } catch {
+      let files = battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
+      do { outcome = try checker.run(files, notRun: battery.notRun, mirror: emitted?.mirror ?? .init(), findings: report.diagnostics) } catch {
         Terminal.error(error.description)
         throw ExitCode(Status.trouble)
       }

@@ -33,6 +33,29 @@ struct ProfileOptions: ParsableArguments {
   }
 }
 
+/// `--choose SITE=true|false` (repeatable): fixes the outcome of the app's `choose(site)` calls
+/// (`run`, `test`, `scan --check`).
+struct ChoiceOptions: ParsableArguments {
+  @Option(name: .customLong("choose"), help: ArgumentHelp(
+    "Fix the outcome of the app's choose(SITE) calls (repeatable); other sites draw from the seed. The log records each.",
+    valueName: "SITE=true|false"))
+  var choose: [String] = []
+
+  /// The choices as the run takes them; `validate()` has refused any it cannot read.
+  var choices: ForcedChoices {
+    var choices = ForcedChoices()
+    for text in choose { try? choices.force(parsing: text) }
+    return choices
+  }
+
+  func validate() throws {
+    var choices = ForcedChoices()
+    for text in choose {
+      do throws(Profile.KnobError) { try choices.force(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+  }
+}
+
 /// `--sdk N`: the SDK the app is built with, over its `app { sdk = … }` (`run`, `test`,
 /// `explore`, `replay --app`, `profile`).
 struct SDKOption: ParsableArguments {

@@ -52,6 +52,8 @@ struct Test: ParsableCommand {
 
   @OptionGroup var sdkOption: SDKOption
 
+  @OptionGroup var choice: ChoiceOptions
+
   @Option(name: [.customShort("j"), .customLong("jobs")], help: "Cases run at once, each on a thread of this process (default: the processors).")
   var jobs: Int?
 
@@ -163,6 +165,7 @@ struct Test: ParsableCommand {
                               reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] })
     options.maxEvents = guardOptions.maxEvents
     options.strict = strict
+    options.choices = choice.choices
     options.sdk = sdkOption.sdk
     var request = SuiteRequest(paths: paths, caseOptions: options)
     request.filter = filter

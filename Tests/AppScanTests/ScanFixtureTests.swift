@@ -136,9 +136,10 @@ func jsonReport(_ report: ScanResult) -> String {
       """)
   }
 
-  /// A background task the Swift leaves open on a path is marked not lowered (the mirror still
-  /// ends it a second later), so its method does not count as lowered.
-  @Test func aTaskLeftOpenOnAPathIsMarkedNotLowered() throws {
+  /// A background task the Swift leaves open on a path: the work it covers is a choice whose
+  /// false branch keeps the task open past the allowance, as that path does, so the method
+  /// counts as lowered; the choice guards the task and each path.
+  @Test func aTaskLeftOpenOnAPathIsTheChoicesFalseBranch() throws {
     let root = temporaryPath("appscan-open-task", "App")
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     try """
@@ -158,11 +159,19 @@ func jsonReport(_ report: ScanResult) -> String {
     let (app, summary) = LuaAppWriter(report: report, name: "App", root: root).mirror
     #expect(app.contains("""
         log("AppDelegate.applicationDidEnterBackground")
-        -- not lowered: the Swift leaves the task open on the paths at AppDelegate.swift:8
         -- beginBackgroundTask at AppDelegate.swift:7
+        local task
+        task = UIApplication.shared:beginBackgroundTask("task", function()
+          UIApplication.shared:endBackgroundTask(task)
+        end)
+        -- the work it covers: true ends the task a second later, false keeps it open past the allowance
+        -- (as the Swift does on the paths that leave it open, at AppDelegate.swift:8)
+        if choose("AppDelegate.swift:7") then
+          after(1, function() UIApplication.shared:endBackgroundTask(task) end)
+        end
       """), "\(app)")
-    #expect(summary.share == "the effects of 0 of 1 delegate method with lifecycle effects (0 %)")
-    #expect(app.contains("--   AppDelegate.applicationDidEnterBackground: the Swift leaves the task open on the paths at AppDelegate.swift:8\n"), "\(app)")
+    #expect(summary.share == "the effects of 1 of 1 delegate method with lifecycle effects (100 %)")
+    #expect(summary.choices.map { "\($0.site) \($0.guards.line)" } == ["AppDelegate.swift:7 7", "AppDelegate.swift:7 8"])
   }
 
   /// The opening comment of an app whose effects were all lowered counts each kind, and each

@@ -208,6 +208,102 @@ import TestSupport
     #expect(app.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(app)")
   }
 
+  /// Three effects under conditions the scan cannot decide: each becomes `choose(site)` in the
+  /// mirror, and each finding is confirmed by a case where only its own condition is false (a
+  /// case with two false never counts: either could be what failed). The reproduce line runs as
+  /// printed, and the fixed twin, which registers on every launch, is quiet.
+  @Test func eachConditionalEffectIsConfirmedByTheRunThatSkipsOnlyIt() throws {
+    let fixture = fixtures + "/ConditionalRegistrationApp"
+    let plist = try String(contentsOfFile: fixture + "/Info.plist", encoding: .utf8)
+      .replacingOccurrences(of: "com.example.feeds", with: "com.example.two")
+    let dir = try scriptFolder("scan-check-choices", [
+      "App/AppDelegate.swift": """
+        import BackgroundTasks
+        import UIKit
+        import UserNotifications
+
+        @main class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+          func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+            if Settings.refreshEnabled {
+              BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.two.refresh", using: nil) { $0.setTaskCompleted(success: true) }
+            }
+            if Settings.cleanupEnabled {
+              BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.two.cleanup", using: nil) { $0.setTaskCompleted(success: true) }
+            }
+            let center: UNUserNotificationCenter? = Settings.notify ? .current() : nil
+            center?.delegate = self
+            return true
+          }
+
+          func scheduleCleanup() {
+            try? BGTaskScheduler.shared.submit(BGProcessingTaskRequest(identifier: "com.example.two.cleanup"))
+          }
+
+          func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+                                      withCompletionHandler completionHandler: @escaping () -> Void) {
+            completionHandler()
+          }
+        }
+        """,
+      "App/SceneDelegate.swift": try String(contentsOfFile: fixture + "/SceneDelegate.swift", encoding: .utf8),
+      "App/Info.plist": plist,
+    ])
+    let emit = try lifesim(["scan", "App", "--emit-app", "out"], cwd: dir)
+    let app = try String(contentsOfFile: dir + "/out/app.lua", encoding: .utf8)
+    #expect(emit.status == 1, "\(emit.err)")
+    for site in ["AppDelegate.swift:7", "AppDelegate.swift:10", "AppDelegate.swift:14"] {
+      #expect(app.contains("  if choose(\"\(site)\") then\n"), "\(app)")
+    }
+    let r = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
+    #expect(r.status == 1)
+    let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"registered_conditionally""#) }
+    let expected = [
+      (8, "cold launch", "AppDelegate.swift:7"), (11, "cold launch", "AppDelegate.swift:10"),
+      (14, "notification tap cold", "AppDelegate.swift:14"),
+    ]
+    #expect(findings.count == expected.count, "\(r.out)")
+    for (line, scenario, site) in expected {
+      let finding = try #require(findings.first { $0.contains(#""line":\#(line),"#) }, "\(line)")
+      let shown = #"{"scenario":"\#(scenario) [iOS 17, SDK 26, choose \#(site)=false]","ios":17,"sdk":26,"reproduce":"lifesim scan App --check --case '\#(scenario)' --ios 17 --sdk 26 --choose \#(site)=false"}}"#
+      #expect(finding.hasSuffix(#""confirmed":"# + shown), "\(finding)")
+    }
+    let again = try lifesim(["scan", "App", "--check", "--case", "cold launch", "--ios", "17", "--sdk", "26", "--choose", "AppDelegate.swift:7=false"], cwd: dir)
+    #expect(again.status == 1)
+    #expect(again.out.contains("✘ cold launch [iOS 17, SDK 26]: expect_state: expected state active, but the app is not_running"), "\(again.out)")
+    let fixed = try lifesim(["scan", "ConditionalRegistrationAppFixed", "--check", "--ios", "17", "--sdk", "26"], cwd: fixtures)
+    #expect(fixed.status == 0, "\(fixed.out)")
+    #expect(!fixed.out.contains("choose"), "\(fixed.out)")
+  }
+
+  /// A task whose expiration handler ends it only inside a dispatch is confirmed by the case
+  /// whose work outlasts the allowance (the task's choice false): the model records
+  /// `task_open_after_expiration` when the handler returns. A task left open on a path, whose
+  /// handler does end it, shows no such diagnostic: the finding says what that case did instead.
+  @Test func aTaskOpenPastTheAllowanceIsConfirmedOnlyWhereTheHandlerLeavesItOpen() throws {
+    let r = try lifesim(["scan", "HelperRegistrationApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
+    let open = try #require(r.out.split(separator: "\n").first { $0.contains(#""code":"task_open_after_expiration""#) })
+    let site = "App/BackgroundScheduler.swift:23"
+    #expect(open.hasSuffix(#""confirmed":{"scenario":"home and return [iOS 17, SDK 26, choose \#(site)=false]","ios":17,"sdk":26,"reproduce":"lifesim scan HelperRegistrationApp --check --case 'home and return' --ios 17 --sdk 26 --choose \#(site)=false"}}"#), "\(open)")
+    let dir = try scriptFolder("scan-check-task-path", ["App/AppDelegate.swift": """
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        var pending = false
+
+        func applicationDidEnterBackground(_ application: UIApplication) {
+          var task = UIBackgroundTaskIdentifier.invalid
+          task = application.beginBackgroundTask(withName: "flush") { application.endBackgroundTask(task) }
+          guard pending else { return }
+          application.endBackgroundTask(task)
+        }
+      }
+      """])
+    let path = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
+    let finding = try #require(path.out.split(separator: "\n").first { $0.contains(#""code":"task_not_ended""#) })
+    #expect(finding.hasSuffix(#""confirmed":false,"why":"no case showed it as its code says; with AppDelegate.swift:9 false, lock [iOS 17, SDK 26, choose AppDelegate.swift:9=false] failed: expect_state: expected state suspended, but the app is background"}"#), "\(finding)")
+  }
+
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so
   /// `lifesim test` on a kept battery compares both variants.
   @Test func aKeptBatteryComparesScenes() throws {
@@ -254,6 +350,9 @@ import TestSupport
     #expect(r.err.contains("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)"), "\(r.err)")
     let matrix = try lifesim(["scan", "StoryboardApp", "--ios", "17"], cwd: fixtures)
     #expect(matrix.status == 2)
-    #expect(matrix.err.contains("--ios, --sdk and --case go with --check"), "\(matrix.err)")
+    #expect(matrix.err.contains("--ios, --sdk, --case and --choose go with --check"), "\(matrix.err)")
+    let choice = try lifesim(["scan", "StoryboardApp", "--choose", "AppDelegate.swift:8=false"], cwd: fixtures)
+    #expect(choice.status == 2)
+    #expect(choice.err.contains("--ios, --sdk, --case and --choose go with --check"), "\(choice.err)")
   }
 }

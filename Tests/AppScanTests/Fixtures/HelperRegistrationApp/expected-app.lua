@@ -5,6 +5,7 @@
 --   a stub per delegate method, which logs its call
 --   2 BGTask registrations
 --   1 background task (ended 1 s after it begins)
+--   1 condition the scan cannot decide, as `choose(site)`: the run's seed decides, or --choose SITE=true|false
 -- Methods: the effects of 2 of 2 delegate methods with lifecycle effects (100 %); 1 more only logs its call.
 -- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "HelperRegistrationApp", root = "Root", sceneManifest = "configured", bgTaskIdentifiers = {
@@ -43,9 +44,13 @@ function SceneDelegate.sceneDidEnterBackground(...)
   -- beginBackgroundTask at App/BackgroundScheduler.swift:23
   local task
   task = UIApplication.shared:beginBackgroundTask("save", function()
-    -- the Swift's expiration handler does not end the task
+    -- the Swift's handler ends the task later, in a closure it starts: still open when it returns
+    after(0, function() UIApplication.shared:endBackgroundTask(task) end)
   end)
-  after(1, function() UIApplication.shared:endBackgroundTask(task) end)
+  -- the work it covers: true ends the task a second later, false keeps it open past the allowance
+  if choose("App/BackgroundScheduler.swift:23") then
+    after(1, function() UIApplication.shared:endBackgroundTask(task) end)
+  end
 end
 
 controller "Root" {}

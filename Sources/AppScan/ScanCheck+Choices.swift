@@ -1,0 +1,54 @@
+import Lifecycle
+
+/// Which `choose` outcomes `--check` runs. Every condition of the mirror holds in the battery's
+/// own run (each site forced true: the app does the work its Swift does when it can, and a
+/// background task's work ends in time), and each condition that guards the effect of one of
+/// the scan's findings a run can show is also run the other way: every combination
+/// of up to `allCombinationsMax` such sites, and beyond that every pair of them (sizes 0, 1, 2),
+/// which still gives each two sites all four outcomes together. A site the user forces
+/// (`--choose`) keeps the user's value in every case.
+extension ScanCheck {
+  /// The most guarding sites run in every combination.
+  package static let allCombinationsMax = 6
+  /// The most variants one battery runs, each on the whole matrix.
+  package static let variantsMax = 64
+
+  /// The choices every case forces, and one set of sites forced false per variant (the first,
+  /// none: the battery's own run).
+  package static func choicePlan(_ mirror: MirrorSummary, findings: [ScanDiagnostic], forced: ForcedChoices)
+    -> (base: ForcedChoices, variants: [ForcedChoices], notRun: [String]) {
+    var base = ForcedChoices()
+    for site in mirror.choiceSites { try? base.force(site, true) }
+    base = base.merging(forced)
+    let guarded = findings.filter { Confirmation.shownWithConditionOff.contains($0.code) }.map(\.place)
+    let varied = mirror.choiceSites.filter { site in
+      forced.value(of: site) == nil && mirror.choices.contains { $0.site == site && guarded.contains($0.guards) }
+    }
+    let subsets = varied.count <= allCombinationsMax ? allSubsets(varied.count) : subsets(ofSizeAtMost: 2, varied.count)
+    var notRun: [String] = []
+    let kept = Array(subsets.prefix(variantsMax))
+    if subsets.count > kept.count {
+      notRun.append("\(subsets.count - kept.count) of the \(subsets.count) combinations of \(varied.count) conditions: not run, at most \(variantsMax) are")
+    }
+    let variants = kept.map { subset -> ForcedChoices in
+      var choices = ForcedChoices()
+      for index in subset { try? choices.force(varied[index], false) }
+      return choices
+    }
+    return (base, variants, notRun)
+  }
+
+  /// Every subset of `0..<n`, by size, then in order of their members.
+  private static func allSubsets(_ n: Int) -> [[Int]] {
+    (0..<(1 << n)).map { mask in (0..<n).filter { mask & (1 << $0) != 0 } }
+      .sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+  }
+
+  /// Every subset of `0..<n` of at most `size` members (0, 1 or 2), by size.
+  private static func subsets(ofSizeAtMost size: Int, _ n: Int) -> [[Int]] {
+    var all: [[Int]] = [[]]
+    if size >= 1 { all += (0..<n).map { [$0] } }
+    if size >= 2 { for a in 0..<n { for b in (a + 1)..<max(a + 1, n) { all.append([a, b]) } } }
+    return all
+  }
+}
