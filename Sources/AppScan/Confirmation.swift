@@ -10,7 +10,7 @@ package enum Confirmation: Sendable, Equatable {
   /// The codes whose effect sits behind a `choose` the mirror writes, which a run shows by taking
   /// the other branch: a condition that skips a registration, work that outlasts the allowance.
   package static let shownWithConditionOff: Set<String> = [
-    "registered_conditionally", Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended",
+    "registered_conditionally", Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended", "bgtask_not_completed",
   ]
 
   /// The battery's scenarios (by name) whose run would show each code of `shownWithConditionOff`
@@ -19,6 +19,7 @@ package enum Confirmation: Sendable, Equatable {
     "registered_conditionally": ["background refresh", "background processing", "notification tap"],
     Diagnostic.Code.taskOpenAfterExpiration.rawValue: ["home and return"],
     "task_not_ended": ["home and return"],
+    "bgtask_not_completed": ["background refresh", "background processing"],
   ]
 
   /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
@@ -51,6 +52,7 @@ package enum Confirmation: Sendable, Equatable {
     "notification_delegate_late": .runtimeDiagnostic,
     "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
     "registered_conditionally": .failedWithConditionOff,
+    "bgtask_not_completed": .failedWithConditionOff,
     "legacy_fetch_disabled": .failedCase("background fetch"),
     "quick_action_completion_missing": .completionNotCalled([
       Callback.performActionForShortcutItem.signature, Callback.scenePerformActionForShortcutItem.signature,

@@ -91,7 +91,7 @@ package struct LuaAppWriter {
         "end",
       ]
     }
-    if report.registrations.contains(where: { $0.identifier != nil }) {
+    if report.registrations.contains(where: { $0.identifier != nil && launchHandlerFacts($0) == nil }) {
       lines += ["", "-- A BGTask launch handler: completes its task at once.", "local function launchHandler(task) task:setTaskCompleted(true) end"]
     }
     return lines
@@ -120,8 +120,7 @@ package struct LuaAppWriter {
          "  BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote($0)) }"]
       } ?? ["  -- not submitted: " + LuaStringLiteral.comment(requests.withheld.first { $0.identifier == identifier }?.why ?? "")]
       // The submit stays outside the condition: the scan does not know where the Swift submits.
-      let register = choosing(["  BGTaskScheduler:register(\(quoted), launchHandler)"], registration.condition,
-                              guarding: registration.place, &summary)
+      let register = choosing(registerLines(quoted, registration, &summary), registration.condition, guarding: registration.place, &summary)
       placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note]
         + deferring(register + submit, registration.reach)
     }
@@ -166,7 +165,7 @@ package struct LuaAppWriter {
 
   /// A `choose` site for `place`: its `file:line` from the folder scanned, else its file's name
   /// and line when that path cannot be a site (too long, a control character), else its line.
-  private func choiceSite(_ place: SourcePlace) -> String {
+  func choiceSite(_ place: SourcePlace) -> String {
     let file = place.file.hasPrefix(root) ? String(place.file.dropFirst(root.count)) : place.file
     for site in ["\(file):\(place.line)", "\(file.split(separator: "/").last ?? ""):\(place.line)"] where ForcedChoices.problem(site: site) == nil {
       return site
@@ -260,7 +259,7 @@ package struct LuaAppWriter {
   }
 
   /// `file:line`, safe in a comment.
-  private func cite(_ place: SourcePlace) -> String {
+  func cite(_ place: SourcePlace) -> String {
     let file = place.file.hasPrefix(root) ? String(place.file.dropFirst(root.count)) : place.file
     return LuaStringLiteral.comment("\(file):\(place.line)")
   }

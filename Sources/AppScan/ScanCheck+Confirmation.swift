@@ -7,10 +7,10 @@ extension ScanCheck {
   /// Gives each of the scan's diagnostics what the runs say of it (Confirmation): the first case
   /// whose run shows it through the model, with the command that runs that case again.
   package func confirm(_ result: inout ScanResult, _ outcome: Outcome, command: [String]) {
-    // The battery's own cases before the variants of its choices (their reproduce lines force
-    // nothing), then a failed case (the trap, the crash), which shows a finding more plainly than
-    // a passing one's warning.
-    let rank = { (r: CaseResult) in (r.choices.isEmpty ? 0 : 1, r.status == .failed ? 0 : 1, r.index) }
+    // The battery's own cases before the variants of its choices, and variants that force fewer
+    // sites first (their reproduce lines are shortest), then a failed case (the trap, the crash),
+    // which shows a finding more plainly than a passing one's warning.
+    let rank = { (r: CaseResult) in (r.choices.values.count, r.status == .failed ? 0 : 1, r.index) }
     let ordered = outcome.results.sorted { rank($0) < rank($1) }
     for app in result.apps.indices {
       for index in result.apps[app].diagnostics.indices {
@@ -53,7 +53,9 @@ extension ScanCheck {
       switch evidence {
       case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
       case let .runtimeDiagnosticOf(code):
-        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty || sites.contains { tookFalse(r, $0) })
+        // Only the finding's own sites false: another task kept open could be what recorded it.
+        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty || sites.contains { tookFalse(r, $0) }
+          && r.choices.values.allSatisfy { $0.value || sites.contains($0.site) })
       case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
       case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
       case let .completionNotCalled(handlers):

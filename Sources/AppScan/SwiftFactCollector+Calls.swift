@@ -130,7 +130,7 @@ extension SwiftFactCollector {
   }
 
   /// The line of the called name: a chain's `.register(` rather than the start of the chain.
-  private func calleePlace(_ call: FunctionCallExprSyntax) -> SourcePlace {
+  func calleePlace(_ call: FunctionCallExprSyntax) -> SourcePlace {
     call.calledExpression.as(MemberAccessExprSyntax.self).map { place($0.declName) } ?? place(call)
   }
 

@@ -24,6 +24,8 @@ package struct TaskHandlerFact: Sendable {
   package var expiration: Expiration
   /// Functions the handler hands the task to, by base name.
   package var handsTo: [String]
+  /// The `register(forTaskWithIdentifier:…)` call this handler was given to, for one given there.
+  package var registeredAt: SourcePlace? = nil
 }
 
 extension SwiftFactCollector {
@@ -38,11 +40,14 @@ extension SwiftFactCollector {
     pathWalksLeft -= 1
     if let closure = call.trailingClosure ?? argument?.as(ClosureExprSyntax.self) {
       let name = Self.closureParameter(closure) ?? "$0"
-      facts.taskHandlers.append(taskHandler(statements: Array(closure.statements), parameter: name, functionName: nil,
-                                            place: place(closure), throwing: false))
+      var handler = taskHandler(statements: Array(closure.statements), parameter: name, functionName: nil,
+                                place: place(closure), throwing: false)
+      handler.registeredAt = calleePlace(call)
+      facts.taskHandlers.append(handler)
     } else if let argument, let named = Self.calleeName(argument) {
       facts.taskHandlers.append(TaskHandlerFact(functionName: nil, place: place(call), openExits: [],
-                                                expiration: .notFollowed("the handler is \(named), a function value"), handsTo: [named]))
+                                                expiration: .notFollowed("the handler is \(named), a function value"), handsTo: [named],
+                                                registeredAt: calleePlace(call)))
     }
   }
 

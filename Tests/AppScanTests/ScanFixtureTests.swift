@@ -100,7 +100,11 @@ func jsonReport(_ report: ScanResult) -> String {
     let app = LuaAppWriter(report: report, name: "App", root: root).app
     #expect(app.contains("""
         -- not lowered: inside NotificationCenter.default.addObserver, which runs only when its notification is posted
-        -- BGTaskScheduler:register("com.example.sync", launchHandler)
+        -- BGTaskScheduler:register("com.example.sync", function(task)
+        -- the Swift's launch handler at AppDelegate.swift:8
+        -- task.expirationHandler = function() task:setTaskCompleted(false) end
+        -- task:setTaskCompleted(true)
+        -- end)
         -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
         -- BGTaskScheduler:submit { id = "com.example.sync", kind = "refresh" }
       """), "\(app)")
@@ -199,7 +203,7 @@ func jsonReport(_ report: ScanResult) -> String {
     let report = try AppScanner.scan([root]).apps[0]
     #expect(report.registrations.map(\.identifier) == [#"x") os.exit() --"#])
     let app = LuaAppWriter(report: report, name: "a\"b\n", root: "/elsewhere").app
-    #expect(app.contains(#"BGTaskScheduler:register("x\") os.exit() --", launchHandler)"#))
+    #expect(app.contains(#"BGTaskScheduler:register("x\") os.exit() --", function(task)"#))
     #expect(app.contains(#"app { name = "a\"b\n", root = "Root" }"#))
     #expect(app.contains("--   at " + root.replacingOccurrences(of: "\n", with: "\\n") + "/AppDelegate.swift:2"))
   }

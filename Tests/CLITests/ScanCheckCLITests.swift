@@ -92,7 +92,7 @@ import TestSupport
     #expect(r.out.hasSuffix("""
       no diagnostics
       check: 10 scenarios on iOS 17, 26, 27 × SDK 26, 27, with scenes
-      60 cases: 60 passed, 0 failed, 0 skipped, 0 errors (virtual time 6180.00 s).
+      60 cases: 60 passed, 0 failed, 0 skipped, 0 errors (virtual time 8010.00 s).
 
       """), "\(r.out)")
     // The temporary folder, with the app, the battery and the cases' logs, is gone.
@@ -114,7 +114,7 @@ import TestSupport
     #expect(r.status == 1)
     let lines = r.out.split(separator: "\n").map(String.init)
     #expect(lines.contains("✘ universal link [iOS 26, SDK 26]: expect_calls: covered launch() at line 6 through universal_link(\"https://lifesim-check.example/link\") at line 9: expected calls AppDelegate.continueUserActivity; got none  (check/universal_link.lua:10)"), "\(r.out)")
-    #expect(lines.last == "10 cases: 9 passed, 1 failed, 0 skipped, 0 errors (virtual time 1030.00 s).")
+    #expect(lines.last == "10 cases: 9 passed, 1 failed, 0 skipped, 0 errors (virtual time 1335.00 s).")
   }
 
   /// Legacy background fetch in an app that lists BGTask identifiers: the scan's
@@ -302,6 +302,28 @@ import TestSupport
     let path = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
     let finding = try #require(path.out.split(separator: "\n").first { $0.contains(#""code":"task_not_ended""#) })
     #expect(finding.hasSuffix(#""confirmed":false,"why":"no case showed it as its code says; with AppDelegate.swift:9 false, lock [iOS 17, SDK 26, choose AppDelegate.swift:9=false] failed: expect_state: expected state suspended, but the app is background"}"#), "\(finding)")
+  }
+
+  /// A launch handler with a path that never completes its task is confirmed by the background
+  /// refresh that takes that path while its expiration handler (which calls code the scan does
+  /// not follow) does not complete it either: the grace kill, against the same case with only
+  /// the path's choice true. The prune handler's request is never submitted (one refresh may be
+  /// pending), so its finding stays unconfirmed, and the fixed twin is quiet.
+  @Test func aLaunchHandlerThatLeavesItsTaskIncompleteIsConfirmedByTheGraceKill() throws {
+    let r = try lifesim(["scan", "BGTaskNotCompletedApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
+    #expect(r.status == 1)
+    let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"bgtask_not_completed""#) }
+    let refresh = try #require(findings.first { $0.contains(#""line":23,"#) })
+    let scenario = "background refresh com.example.feeds.refresh [iOS 17, SDK 26, choose AppDelegate.swift:7=false, AppDelegate.swift:7 expiration=false]"
+    let reproduce = "lifesim scan BGTaskNotCompletedApp --check --case 'background refresh com.example.feeds.refresh' --ios 17 --sdk 26 --choose AppDelegate.swift:7=false --choose 'AppDelegate.swift:7 expiration=false'"
+    #expect(refresh.hasSuffix(#""confirmed":{"scenario":"\#(scenario)","ios":17,"sdk":26,"reproduce":"\#(reproduce)"}}"#), "\(refresh)")
+    let prune = try #require(findings.first { $0.contains(#""line":13,"#) })
+    #expect(prune.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(prune)")
+    let again = try lifesim(["scan", "BGTaskNotCompletedApp", "--check", "--case", "background refresh com.example.feeds.refresh", "--ios", "17",
+                             "--sdk", "26", "--choose", "AppDelegate.swift:7=false", "--choose", "AppDelegate.swift:7 expiration=false"], cwd: fixtures)
+    #expect(again.out.contains("✘ background refresh com.example.feeds.refresh [iOS 17, SDK 26]: expect_state: expected state suspended, but the app is not_running"), "\(again.out)")
+    let fixed = try lifesim(["scan", "BGTaskNotCompletedAppFixed", "--check", "--ios", "17", "--sdk", "26"], cwd: fixtures)
+    #expect(fixed.status == 0, "\(fixed.out)")
   }
 
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so

@@ -18,9 +18,6 @@ local function complete(...)
   if type(completion) == "function" then completion() end
 end
 
--- A BGTask launch handler: completes its task at once.
-local function launchHandler(task) task:setTaskCompleted(true) end
-
 -- AppDelegate.application(_:didFinishLaunchingWithOptions:)
 --   at Inbox/AppDelegate.swift:7
 function AppDelegate.didFinishLaunchingWithOptions(...)
@@ -28,14 +25,22 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:9
   -- deferred by DispatchQueue.main.async: runs after the handler returns
   after(0, function()
-    BGTaskScheduler:register("com.example.inbox.refresh", launchHandler)
+    BGTaskScheduler:register("com.example.inbox.refresh", function(task)
+      -- the Swift's launch handler at Inbox/AppDelegate.swift:9
+      task.expirationHandler = function() task:setTaskCompleted(false) end
+      task:setTaskCompleted(true)
+    end)
     -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
     BGTaskScheduler:submit { id = "com.example.inbox.refresh", kind = "refresh" }
   end)
   -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:21
   -- deferred by perform(_:with:afterDelay:): runs after the handler returns
   after(0, function()
-    BGTaskScheduler:register("com.example.inbox.cleanup", launchHandler)
+    BGTaskScheduler:register("com.example.inbox.cleanup", function(task)
+      -- the Swift's launch handler at Inbox/AppDelegate.swift:21
+      task.expirationHandler = function() task:setTaskCompleted(false) end
+      task:setTaskCompleted(true)
+    end)
     -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.inbox.refresh"'s
   end)
   -- the notification delegate is set at Inbox/AppDelegate.swift:14

@@ -14,19 +14,24 @@ app { name = "HelperRegistrationApp", root = "Root", sceneManifest = "configured
   "com.example.notes.sync",
 } }
 
--- A BGTask launch handler: completes its task at once.
-local function launchHandler(task) task:setTaskCompleted(true) end
-
 -- AppDelegate.application(_:didFinishLaunchingWithOptions:)
 --   at App/AppDelegate.swift:5
 function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:14
-  BGTaskScheduler:register("com.example.notes.refresh", launchHandler)
+  BGTaskScheduler:register("com.example.notes.refresh", function(task)
+    -- the Swift's launch handler at App/BackgroundScheduler.swift:14, and handleRefresh at App/BackgroundScheduler.swift:30
+    task.expirationHandler = function() task:setTaskCompleted(false) end
+    task:setTaskCompleted(true)
+  end)
   -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
   BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
-  BGTaskScheduler:register("com.example.notes.cleanup", launchHandler)
+  BGTaskScheduler:register("com.example.notes.cleanup", function(task)
+    -- the Swift's launch handler at App/BackgroundScheduler.swift:17, and handleCleanup at App/BackgroundScheduler.swift:31
+    task.expirationHandler = function() task:setTaskCompleted(false) end
+    task:setTaskCompleted(true)
+  end)
   -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.notes.refresh"'s
   return true
 end
