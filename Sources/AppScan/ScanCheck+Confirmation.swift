@@ -31,7 +31,10 @@ extension ScanCheck {
   /// and failed otherwise says how; else a case of a scenario that would show the code
   /// (`Confirmation.showingScenarios`) took it and passed, which refutes it.
   private func refutation(of code: String, sites: [String], _ ordered: [CaseResult]) -> String? {
-    let took = ordered.compactMap { r in sites.first { tookFalse(r, $0) }.map { (r, $0) } }
+    // Only cases that forced nothing else false: another site's branch could be what they show.
+    let took = ordered.compactMap { r in
+      sites.first { tookFalse(r, $0) }.flatMap { site in r.choices.values.allSatisfy { $0.value || sites.contains($0.site) } ? (r, site) : nil }
+    }
     if let (r, site) = took.first(where: { $0.0.status == .failed }) {
       return "no case showed it as its code says; with \(site) false, \(r.name) failed: \(r.message ?? "")"
     }
