@@ -94,7 +94,7 @@ package enum CheckBattery {
     var lines = [
       "-- Written by `lifesim scan --check` from its battery (\(scenario.template).lua.in) for the app it wrote.",
       "scenario { name = \(LuaStringLiteral.quote(scenario.name))\(scenes.map { ", scenes = \($0)" } ?? ""), app = \(LuaStringLiteral.quote(app))"
-        + "\(LuaAppWriter.chooseDeclaration(sites, oneLine: true)) }",
+        + "\(LuaAppWriter.chooseDeclaration(sites, oneLine: true)) }" + (sites.isEmpty ? "" : " -- luacheck: ignore 631"),
     ]
     lines += scenario.locals.map { "local \($0.name) = \(LuaStringLiteral.quote($0.value))" }
     return lines.joined(separator: "\n") + "\n\n" + template + (template.hasSuffix("\n") ? "" : "\n")

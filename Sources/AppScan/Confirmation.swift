@@ -13,15 +13,6 @@ package enum Confirmation: Sendable, Equatable {
     "registered_conditionally", Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended", "bgtask_not_completed",
   ]
 
-  /// The battery's scenarios (by name) whose run would show each code of `shownWithConditionOff`
-  /// when it takes the finding's path: only such a run, passing, refutes it.
-  package static let showingScenarios: [String: [String]] = [
-    "registered_conditionally": ["background refresh", "background processing", "notification tap"],
-    Diagnostic.Code.taskOpenAfterExpiration.rawValue: ["home and return"],
-    "task_not_ended": ["home and return"],
-    "bgtask_not_completed": ["background refresh", "background processing"],
-  ]
-
   /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
   package static func evidence(for code: String) -> Evidence? { evidence[code] }
 

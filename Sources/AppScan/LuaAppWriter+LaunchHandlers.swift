@@ -21,8 +21,8 @@ extension LuaAppWriter {
     }
     let exits = handlers.flatMap { handler in handler.openExits.map { SourcePlace(file: handler.place.file, line: $0) } }
     let named = handlers.dropFirst().map { "\(LuaStringLiteral.comment($0.functionName ?? "")) at \(cite($0.place))" }
-    return ["  BGTaskScheduler:register(\(quoted), function(task)",
-            "    -- the Swift's launch handler at " + cite(given.place) + (named.isEmpty ? "" : ", and " + named.joined(separator: ", "))]
+    return ["  BGTaskScheduler:register(\(quoted), function(task)"]
+      + Self.citing("    -- the Swift's launch handler at ", [cite(given.place)] + named.map { "and " + $0 })
       + expirationLines(handlers, guarding: exits, &summary) + completionLines(handlers, exits: exits, &summary) + ["  end)"]
   }
 
@@ -44,7 +44,9 @@ extension LuaAppWriter {
       for place in exits { summary.noteChoice(site: site, guarding: place) }
       return ["    -- " + LuaStringLiteral.comment(why) + ": true completes the task when it expires",
               "    task.expirationHandler = function()",
-              "      if choose(\(LuaStringLiteral.quote(site))) then task:setTaskCompleted(false) end",
+              "      if choose(\(LuaStringLiteral.quote(site))) then",
+              "        task:setTaskCompleted(false)",
+              "      end",
               "    end"]
     }
   }
@@ -58,7 +60,7 @@ extension LuaAppWriter {
     }
     let site = choiceSite(handlers[0].place)
     for place in exits { summary.noteChoice(site: site, guarding: place) }
-    return ["    -- true completes the task; false takes a path that leaves it incomplete, at " + exits.map(cite).joined(separator: ", "),
-            "    if choose(\(LuaStringLiteral.quote(site))) then task:setTaskCompleted(true) end"]
+    return Self.citing("    -- true completes the task; false takes a path that leaves it incomplete, at ", exits.map(cite))
+      + ["    if choose(\(LuaStringLiteral.quote(site))) then", "      task:setTaskCompleted(true)", "    end"]
   }
 }

@@ -119,10 +119,12 @@ package struct LuaAppWriter {
         ["  -- a \($0) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
          "  BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote($0)) }"]
       } ?? ["  -- not submitted: " + LuaStringLiteral.comment(requests.withheld.first { $0.identifier == identifier }?.why ?? "")]
-      // The submit stays outside the condition: the scan does not know where the Swift submits.
-      let register = choosing(registerLines(quoted, registration, &summary), registration.condition, guarding: registration.place, &summary)
+      // The stand-in submit goes with the registration it stands beside: a submit the mirror
+      // invented must not crash a launch that skips the registration.
+      let register = choosing(registerLines(quoted, registration, &summary) + submit, registration.condition,
+                              guarding: registration.place, &summary)
       placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note]
-        + deferring(register + submit, registration.reach)
+        + deferring(register, registration.reach)
     }
   }
 
@@ -173,6 +175,15 @@ package struct LuaAppWriter {
     return "condition:\(place.line)"
   }
 
+  /// A comment citing `places` after `head`: on one line when it fits luacheck's 140 columns
+  /// with room to spare, else one place a line.
+  static func citing(_ head: String, _ places: [String], _ tail: String = "") -> [String] {
+    let line = head + places.joined(separator: ", ") + tail
+    if line.count <= 120 { return [line] }
+    let indent = String(head.prefix { $0 == " " }) + "--   "
+    return [String(head.dropLast(head.hasSuffix(" ") ? 1 : 0))] + places.map { indent + $0 } + (tail.isEmpty ? [] : [indent + tail])
+  }
+
   /// How a placement says its work was left as a comment.
   static let notLoweredPrefix = "  -- not lowered: "
 
@@ -199,8 +210,11 @@ package struct LuaAppWriter {
       summary.note(.backgroundTask)
       let exits = task.fact.openExits.map { SourcePlace(file: task.fact.place.file, line: $0) }
       let site = choiceSite(task.fact.place)
-      for place in [task.fact.place] + exits { summary.noteChoice(site: site, guarding: place) }
-      let open = exits.isEmpty ? [] : ["  -- (as the Swift does on the paths that leave it open, at " + exits.map(cite).joined(separator: ", ") + ")"]
+      for place in [task.fact.place] + exits {
+        summary.noteChoice(site: site, guarding: place)
+        if task.fact.expiration == .unknown { summary.noteChoice(site: choiceSite(task.fact.place) + " expiration", guarding: place) }
+      }
+      let open = exits.isEmpty ? [] : Self.citing("  -- (as the Swift does on the paths that leave it open, at ", exits.map(cite), ")")
       placements[key, default: []] += expirationNote(task) + [
         "  -- beginBackgroundTask at " + cite(task.fact.place), "  local task",
         "  task = UIApplication.shared:beginBackgroundTask(\(LuaStringLiteral.quote(task.name ?? "task")), function()",
@@ -223,14 +237,18 @@ package struct LuaAppWriter {
       return ["    -- the Swift's handler ends the task later, in a closure it starts: still open when it returns",
               "    after(0, function() UIApplication.shared:endBackgroundTask(task) end)"]
     case .leavesTaskOpen: return ["    -- the Swift's expiration handler does not end the task"]
-    case .unknown: return []
+    case .unknown:
+      return ["    if choose(\(LuaStringLiteral.quote(choiceSite(task.fact.place) + " expiration"))) then",
+              "      UIApplication.shared:endBackgroundTask(task)", "    end"]
     }
   }
 
-  /// A handler the scan cannot read (a function passed by name) is left out, and said so.
+  /// A handler the scan cannot read (a function passed by name) is a choice of its own (true ends
+  /// the task), and said so.
   private func expirationNote(_ task: BackgroundTask) -> [String] {
     task.fact.expiration == .unknown
-      ? [Self.notLoweredPrefix + "the expiration handler of the task begun at " + cite(task.fact.place) + " is not a closure the scan reads"] : []
+      ? [Self.notLoweredPrefix + "the expiration handler of the task begun at " + cite(task.fact.place) + " is not a closure the scan reads",
+         "  -- (its own choice, \"… expiration\": true ends the task)"] : []
   }
 
   /// `AppDelegate.didFinishLaunchingWithOptions` for the handler an entry point is; launch code
@@ -346,7 +364,7 @@ extension LuaAppWriter {
   /// template's lines keep their numbers); empty without sites.
   package static func chooseDeclaration(_ sites: [String], oneLine: Bool = false) -> String {
     guard !sites.isEmpty else { return "" }
-    let entries = sites.map { "[\(LuaStringLiteral.quote($0))] = true" }
+    let entries = sites.prefix(ForcedChoices.maxSites).map { "[\(LuaStringLiteral.quote($0))] = true" }
     return oneLine ? ", choose = { " + entries.joined(separator: ", ") + " }" : ", choose = {\n" + entries.map { "  \($0),\n" }.joined() + "}"
   }
 

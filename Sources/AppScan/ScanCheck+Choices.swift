@@ -26,6 +26,10 @@ extension ScanCheck {
     }
     let subsets = varied.count <= allCombinationsMax ? allSubsets(varied.count) : subsets(ofSizeAtMost: 2, varied.count)
     var notRun: [String] = []
+    if mirror.choiceSites.count > ForcedChoices.maxSites {
+      notRun.append("\(mirror.choiceSites.count - ForcedChoices.maxSites) of the mirror's \(mirror.choiceSites.count) conditions: not forced, "
+                    + "a run forces at most \(ForcedChoices.maxSites); the seed draws them")
+    }
     let kept = Array(subsets.prefix(variantsMax))
     if subsets.count > kept.count {
       notRun.append("\(subsets.count - kept.count) of the \(subsets.count) combinations of \(varied.count) conditions: not run, at most \(variantsMax) are")
@@ -50,5 +54,29 @@ extension ScanCheck {
     if size >= 1 { all += (0..<n).map { [$0] } }
     if size >= 2 { for a in 0..<n { for b in (a + 1)..<max(a + 1, n) { all.append([a, b]) } } }
     return all
+  }
+
+  /// The battery's scenarios (by name, without the profile) that exercise the effect a finding of
+  /// `shownWithConditionOff` is about: leaving the background for a task; the identifier's own
+  /// background case for a BGTask registration or launch handler; the taps for the notification
+  /// delegate. Only these confirm it by failing, or refute it by passing.
+  package static func showingScenarios(of diagnostic: ScanDiagnostic, in report: ScanReport) -> [String] {
+    let backgroundCases = { (id: String) in ["background refresh \(id)", "background processing \(id)"] }
+    switch diagnostic.code {
+    case Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended":
+      return ["home and return"]
+    case "registered_conditionally":
+      if report.notificationDelegate?.place == diagnostic.place { return ["notification tap cold", "notification tap warm"] }
+      return report.registrations.filter { $0.place == diagnostic.place }.compactMap(\.identifier).flatMap(backgroundCases)
+    case "bgtask_not_completed":
+      let writer = LuaAppWriter(report: report, name: "", root: "")
+      return report.registrations.filter { registration in
+        writer.launchHandlerFacts(registration)?.contains { handler in
+          handler.place.file == diagnostic.place.file && handler.openExits.contains(diagnostic.place.line)
+        } ?? false
+      }.compactMap(\.identifier).flatMap(backgroundCases)
+    default:
+      return []
+    }
   }
 }

@@ -16,8 +16,9 @@ extension ScanCheck {
       for index in result.apps[app].diagnostics.indices {
         let diagnostic = result.apps[app].diagnostics[index]
         let sites = outcome.choiceGuards.filter { $0.guards == diagnostic.place }.map(\.site)
-        result.apps[app].diagnostics[index].confirmation = confirmation(of: diagnostic, ordered, command: command, sites: sites,
-                                                                        method: result.apps[app].methods.first { $0.place == diagnostic.place })
+        let showing = Self.showingScenarios(of: diagnostic, in: result.apps[app])
+        result.apps[app].diagnostics[index].confirmation = confirmation(
+          of: diagnostic, ordered, command: command, sites: (sites, showing), method: result.apps[app].methods.first { $0.place == diagnostic.place })
       }
     }
   }
@@ -28,9 +29,9 @@ extension ScanCheck {
   }
 
   /// Why no run shows a finding whose path some case took (its site false): a case that took it
-  /// and failed otherwise says how; else a case of a scenario that would show the code
-  /// (`Confirmation.showingScenarios`) took it and passed, which refutes it.
-  private func refutation(of code: String, sites: [String], _ ordered: [CaseResult]) -> String? {
+  /// and failed otherwise says how; else a case of a scenario that exercises the finding's effect
+  /// (`showing`) took it and passed, which refutes it.
+  private func refutation(sites: [String], showing: [String], _ ordered: [CaseResult]) -> String? {
     // Only cases that forced nothing else false: another site's branch could be what they show.
     let took = ordered.compactMap { r in
       sites.first { tookFalse(r, $0) }.flatMap { site in r.choices.values.allSatisfy { $0.value || sites.contains($0.site) } ? (r, site) : nil }
@@ -38,8 +39,7 @@ extension ScanCheck {
     if let (r, site) = took.first(where: { $0.0.status == .failed }) {
       return "no case showed it as its code says; with \(site) false, \(r.name) failed: \(r.message ?? "")"
     }
-    let showing = Confirmation.showingScenarios[code] ?? []
-    return took.first { r, _ in showing.contains { r.name.hasPrefix($0 + " ") } }.map { r, site in
+    return took.first { r, _ in showing.contains { r.name.hasPrefix($0 + " [") } }.map { r, site in
       "refuted by a run: \(r.name) took the path it is about (\(site) false) and the model showed nothing wrong"
     }
   }
@@ -47,12 +47,15 @@ extension ScanCheck {
   /// `method`: the delegate method at the diagnostic's place, if it is one; a completion never
   /// called confirms only its own method's finding. `sites`: the mirror's `choose` sites that
   /// guard the diagnostic's effect.
-  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String], sites: [String],
-                            method: DelegateMethod?) -> Confirmation {
+  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String],
+                            sites guards: (sites: [String], showing: [String]), method: DelegateMethod?) -> Confirmation {
+    let (sites, showing) = guards
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
       return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
     }
     let shows = ordered.first { r in
+      // Only the evidence of a choice counts a variant: the battery's own cases show the rest.
+      if case .failedWithConditionOff = evidence {} else if case .runtimeDiagnosticOf = evidence {} else if !r.choices.isEmpty { return false }
       switch evidence {
       case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
       case let .runtimeDiagnosticOf(code):
@@ -67,7 +70,7 @@ extension ScanCheck {
       case .failedWithConditionOff:
         // Only the site's own outcome may differ from a case that passed: another condition
         // forced false beside it could be what failed.
-        return r.status == .failed && sites.contains { site in
+        return r.status == .failed && showing.contains { r.name.hasPrefix($0 + " [") } && sites.contains { site in
           tookFalse(r, site) && ordered.contains {
             $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
           }
@@ -75,11 +78,13 @@ extension ScanCheck {
       }
     }
     guard let r = shows else {
-      return .unconfirmed(why: refutation(of: diagnostic.code, sites: sites, ordered) ?? "no case of the battery on this matrix showed it")
+      return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")
     }
     let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
+    // A variant's own choices are not on the line: `--check --case` runs every variant of the
+    // case again (forcing one of them would take it out of the comparison that confirms it).
     let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
-      + choices.merging(r.choices).commandLineWords
+      + choices.commandLineWords
     return .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
   }
 }

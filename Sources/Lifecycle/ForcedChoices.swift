@@ -41,10 +41,11 @@ public struct ForcedChoices: Equatable, Sendable {
     return rest
   }
 
-  /// Every site of `other` forced to its value over this one's.
+  /// Every site of `other` forced to its value over this one's: all of `other`'s, then this
+  /// one's other sites while the limit allows (the later layer is never the one cut).
   public func merging(_ other: ForcedChoices) -> ForcedChoices {
-    var merged = self
-    for (site, value) in other.values { try? merged.force(site, value) }
+    var merged = other
+    for (site, value) in values where other.value(of: site) == nil { try? merged.force(site, value) }
     return merged
   }
 
@@ -52,7 +53,7 @@ public struct ForcedChoices: Equatable, Sendable {
   public static func problem(site: String) -> String? {
     if site.isEmpty { return "a choice's site must not be empty" }
     if site.utf8.count > maxSiteBytes { return "a choice's site is at most \(maxSiteBytes) bytes" }
-    if site.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+    if site.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
       return "a choice's site must not hold a control character"
     }
     return nil

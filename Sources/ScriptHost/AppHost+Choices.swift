@@ -16,6 +16,9 @@ extension AppHost {
         throw LuaRaise(at: vm, "choose: expected the condition's site as a string: choose(\"AppDelegate.swift:57\")")
       }
       if let problem = ForcedChoices.problem(site: site) { throw LuaRaise(at: vm, "choose: \(problem)") }
+      guard self.choiceDraws.count < Self.choiceSitesMax || self.choiceDraws[site] != nil else {
+        throw LuaRaise(at: vm, "choose: more than \(Self.choiceSitesMax) sites in one process")
+      }
       let forced = self.profile.forcedChoices.value(of: site)
       let value = forced ?? self.drawChoice(site)
       try self.call(.choose(site: site, value: value, forced: forced != nil), from: vm)
@@ -23,6 +26,9 @@ extension AppHost {
       return 1
     }
   }
+
+  /// The most distinct sites one process may ask (each keeps a count of its draws).
+  static let choiceSitesMax = 4096
 
   /// The next draw of `site` in this process: one bit of SplitMix64 over the process's seed,
   /// the site's FNV-1a digest and the number of earlier draws of it.

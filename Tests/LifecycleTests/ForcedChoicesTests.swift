@@ -27,6 +27,7 @@ import Testing
     ("x=yes", "--choose x=yes: expected SITE=true or SITE=false, e.g. --choose AppDelegate.swift:57=false"),
     ("=true", "--choose =true: a choice's site must not be empty"),
     ("a\u{1B}[2J=true", "--choose a\u{1B}[2J=true: a choice's site must not hold a control character"),
+    ("a\u{85}b=true", "--choose a\u{85}b=true: a choice's site must not hold a control character"),
   ])
   func aWrongChoiceSaysWhatWasExpected(text: String, message: String) {
     var choices = ForcedChoices()

@@ -20,7 +20,9 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:14
   BGTaskScheduler:register("com.example.notes.refresh", function(task)
-    -- the Swift's launch handler at App/BackgroundScheduler.swift:14, and handleRefresh at App/BackgroundScheduler.swift:30
+    -- the Swift's launch handler at
+    --   App/BackgroundScheduler.swift:14
+    --   and handleRefresh at App/BackgroundScheduler.swift:30
     task.expirationHandler = function() task:setTaskCompleted(false) end
     task:setTaskCompleted(true)
   end)
@@ -28,7 +30,9 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
   BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
   BGTaskScheduler:register("com.example.notes.cleanup", function(task)
-    -- the Swift's launch handler at App/BackgroundScheduler.swift:17, and handleCleanup at App/BackgroundScheduler.swift:31
+    -- the Swift's launch handler at
+    --   App/BackgroundScheduler.swift:17
+    --   and handleCleanup at App/BackgroundScheduler.swift:31
     task.expirationHandler = function() task:setTaskCompleted(false) end
     task:setTaskCompleted(true)
   end)
