@@ -327,6 +327,39 @@ import TestSupport
     #expect(fixed.status == 0, "\(fixed.out)")
   }
 
+  /// A task the mirror cannot place (begun in code no delegate reaches) has no choice of its own:
+  /// the variant that keeps the placed task open records `task_open_after_expiration`, and that
+  /// must not confirm the other task's finding.
+  @Test func aTaskTheMirrorCannotPlaceIsNotConfirmedByAnotherTasksVariant() throws {
+    let dir = try scriptFolder("scan-check-unplaced-task", ["App/AppDelegate.swift": """
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        var task = UIBackgroundTaskIdentifier.invalid
+
+        func applicationDidEnterBackground(_ application: UIApplication) {
+          task = application.beginBackgroundTask(withName: "placed") {
+            DispatchQueue.main.async { application.endBackgroundTask(self.task) }
+          }
+        }
+      }
+
+      final class Exporter {
+        func export() {
+          _ = UIApplication.shared.beginBackgroundTask(withName: "unplaced") {}
+        }
+      }
+      """])
+    let r = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
+    let findings = r.out.split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"diagnostic""#) && $0.contains(#""code":"task_open_after_expiration""#) }
+    #expect(findings.count == 2, "\(r.out)")
+    let placed = try #require(findings.first { $0.contains(#""line":8,"#) })
+    #expect(placed.contains(#""confirmed":{"scenario":"home and return [iOS 17, SDK 26, choose AppDelegate.swift:8=false]""#), "\(placed)")
+    let unplaced = try #require(findings.first { $0.contains(#""line":16,"#) })
+    #expect(unplaced.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(unplaced)")
+  }
+
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so
   /// `lifesim test` on a kept battery compares both variants.
   @Test func aKeptBatteryComparesScenes() throws {
