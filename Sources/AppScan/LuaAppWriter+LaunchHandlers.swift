@@ -5,18 +5,20 @@ import ScriptHost
 /// sets, and whether it completes the task. What the scan cannot decide becomes a choice: a
 /// handler with a path that leaves the task incomplete completes it when its `choose` is true;
 /// an expiration handler that calls code the scan does not follow completes it when its own is.
-extension LuaAppWriter {
+extension ScanReport {
   /// The launch handler given to `registration` and the functions it hands the task to, nil
   /// when the scan read none (the mirror's shared `launchHandler` stands in).
   func launchHandlerFacts(_ registration: ResolvedRegistration) -> [TaskHandlerFact]? {
-    guard let given = report.taskHandlers.first(where: { $0.registeredAt == registration.place }) else { return nil }
-    let onward = given.handsTo.flatMap { name in report.taskHandlers.filter { $0.functionName == name } }
+    guard let given = taskHandlers.first(where: { $0.registeredAt == registration.place }) else { return nil }
+    let onward = given.handsTo.flatMap { name in taskHandlers.filter { $0.functionName == name } }
     return [given] + onward
   }
+}
 
+extension LuaAppWriter {
   /// `BGTaskScheduler:register(id, …)` with the handler the Swift gives, or the shared one.
   func registerLines(_ quoted: String, _ registration: ResolvedRegistration, _ summary: inout MirrorSummary) -> [String] {
-    guard let handlers = launchHandlerFacts(registration), let given = handlers.first else {
+    guard let handlers = report.launchHandlerFacts(registration), let given = handlers.first else {
       return ["  BGTaskScheduler:register(\(quoted), launchHandler)"]
     }
     let exits = handlers.flatMap { handler in handler.openExits.map { SourcePlace(file: handler.place.file, line: $0) } }

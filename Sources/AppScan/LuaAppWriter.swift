@@ -91,7 +91,7 @@ package struct LuaAppWriter {
         "end",
       ]
     }
-    if report.registrations.contains(where: { $0.identifier != nil && launchHandlerFacts($0) == nil }) {
+    if report.registrations.contains(where: { $0.identifier != nil && report.launchHandlerFacts($0) == nil }) {
       lines += ["", "-- A BGTask launch handler: completes its task at once.", "local function launchHandler(task) task:setTaskCompleted(true) end"]
     }
     return lines

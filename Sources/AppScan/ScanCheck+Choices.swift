@@ -69,9 +69,8 @@ extension ScanCheck {
       if report.notificationDelegate?.place == diagnostic.place { return ["notification tap cold", "notification tap warm"] }
       return report.registrations.filter { $0.place == diagnostic.place }.compactMap(\.identifier).flatMap(backgroundCases)
     case "bgtask_not_completed":
-      let writer = LuaAppWriter(report: report, name: "", root: "")
       return report.registrations.filter { registration in
-        writer.launchHandlerFacts(registration)?.contains { handler in
+        report.launchHandlerFacts(registration)?.contains { handler in
           handler.place.file == diagnostic.place.file && handler.openExits.contains(diagnostic.place.line)
         } ?? false
       }.compactMap(\.identifier).flatMap(backgroundCases)

@@ -23,6 +23,16 @@ extension ScanCheck {
     }
   }
 
+  /// Whether every site case `r` forced false is one of `sites`: no other branch could be what it shows.
+  private func forcesOnly(_ sites: [String], _ r: CaseResult) -> Bool {
+    r.choices.values.allSatisfy { $0.value || sites.contains($0.site) }
+  }
+
+  /// The scenario of case `r`, its name without the profile: `home and return`.
+  private func scenario(of r: CaseResult) -> String {
+    r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
+  }
+
   /// Whether case `r` forced `site` false and its app asked it: the run took that branch.
   private func tookFalse(_ r: CaseResult, _ site: String) -> Bool {
     r.choices.value(of: site) == false && r.forcedSitesReached.contains(site)
@@ -34,12 +44,12 @@ extension ScanCheck {
   private func refutation(sites: [String], showing: [String], _ ordered: [CaseResult]) -> String? {
     // Only cases that forced nothing else false: another site's branch could be what they show.
     let took = ordered.compactMap { r in
-      sites.first { tookFalse(r, $0) }.flatMap { site in r.choices.values.allSatisfy { $0.value || sites.contains($0.site) } ? (r, site) : nil }
+      sites.first { tookFalse(r, $0) }.flatMap { site in forcesOnly(sites, r) ? (r, site) : nil }
     }
     if let (r, site) = took.first(where: { $0.0.status == .failed }) {
       return "no case showed it as its code says; with \(site) false, \(r.name) failed: \(r.message ?? "")"
     }
-    return took.first { r, _ in showing.contains { r.name.hasPrefix($0 + " [") } }.map { r, site in
+    return took.first { r, _ in showing.contains(scenario(of: r)) }.map { r, site in
       "refuted by a run: \(r.name) took the path it is about (\(site) false) and the model showed nothing wrong"
     }
   }
@@ -62,8 +72,7 @@ extension ScanCheck {
         // Only the finding's own sites false: another task kept open could be what recorded it.
         // A finding with no site of its own (a task the mirror could not place) is shown only by
         // the battery's own cases: a variant keeps another task open.
-        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty ? r.choices.isEmpty : sites.contains { tookFalse(r, $0) }
-          && r.choices.values.allSatisfy { $0.value || sites.contains($0.site) })
+        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty ? r.choices.isEmpty : sites.contains { tookFalse(r, $0) } && forcesOnly(sites, r))
       case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
       case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
       case let .completionNotCalled(handlers):
@@ -72,7 +81,7 @@ extension ScanCheck {
       case .failedWithConditionOff:
         // Only the site's own outcome may differ from a case that passed: another condition
         // forced false beside it could be what failed.
-        return r.status == .failed && showing.contains { r.name.hasPrefix($0 + " [") } && sites.contains { site in
+        return r.status == .failed && showing.contains(scenario(of: r)) && sites.contains { site in
           tookFalse(r, site) && ordered.contains {
             $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
           }
@@ -82,10 +91,10 @@ extension ScanCheck {
     guard let r = shows else {
       return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")
     }
-    let scenario = r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
+    let caseScenario = scenario(of: r)
     // A variant's own choices are not on the line: `--check --case` runs every variant of the
     // case again (forcing one of them would take it out of the comparison that confirms it).
-    let words = command + ["--check", "--case", scenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
+    let words = command + ["--check", "--case", caseScenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])
       + choices.commandLineWords
     return .confirmed(scenario: r.name, ios: r.ios, sdk: r.sdk, reproduce: ShellCommand.line(words))
   }
