@@ -34,7 +34,7 @@ package struct ScanCheck {
                    findings: [ScanDiagnostic] = []) throws(ScanTrouble) -> Outcome {
     let plan = Self.choicePlan(mirror, findings: findings, forced: choices)
     var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: ModuleSearchPath.folders(libs: []),
-                              wallLimitSeconds: WallClock.defaultLimitSeconds, reproduceOptions: [])
+                              wallLimitSeconds: WallClock.defaultLimitSeconds, lib: [])
     options.choices = plan.base
     var request = SuiteRequest(paths: files, caseOptions: options)
     request.profiles = ios

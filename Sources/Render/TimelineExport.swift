@@ -19,19 +19,18 @@ package enum TimelineExport {
   package static func write(_ run: RunTable, log: String, to sink: any ExportSink) {
     let id = run.identity
     let profile = try? Profile(json: run.header.profile)
-    var rerun = ["lifesim", "run", id.scenarioPath]
-    if let profile { rerun += ["--ios", String(profile.ios)] }
+    var plan = RunPlan.CommandLineLayer(ios: profile?.ios, choices: profile?.forcedChoices ?? .init())
     // A header names the SDK where it is not one a run could leave to its default.
-    if let profile, run.header.profile["sdk"] != nil { rerun += ["--sdk", String(profile.sdk)] }
-    if !run.header.scenes, IOSRelease.hasScenes(profile?.ios ?? IOSRelease.firstWithScenes) { rerun.append("--no-scenes") }
-    rerun += ShellCommand.seedWords(run.header.seed)
+    if let profile, run.header.profile["sdk"] != nil { plan.sdk = profile.sdk }
+    plan.noScenes = !run.header.scenes && IOSRelease.hasScenes(profile?.ios ?? IOSRelease.firstWithScenes)
+    let rerun = RerunCommand(scenario: id.scenarioPath, plan: plan, seed: run.header.seed)
     let meta: JSONValue = .object([
       ("scenario", .string(id.scenario)), ("scenarioPath", .string(id.scenarioPath)), ("app", .string(id.appPath)),
       ("runId", .string(id.id)), ("ios", profile.map { .int(Int64($0.ios)) } ?? .null), ("seed", .int(run.header.seed)),
       ("status", .int(Int64(run.status))), ("complete", .bool(run.trailer != nil)), ("outcome", RunOutcome(run.outcome).json),
       ("events", .int(run.lastSeq)), ("endUs", .int(run.trailer?.t ?? run.lastUs)),
       ("allowanceUs", profile.map { .int($0.backgroundTaskAllowance_us) } ?? .null),
-      ("replay", .string(id.replayCommand(log: log))), ("rerun", .string(ShellCommand.line(rerun))),
+      ("replay", .string(id.replayCommand(log: log))), ("rerun", .string(rerun.line)),
     ])
     // A run that has had several scenes groups its lanes per scene: each row names its scene.
     let scenes = run.state.severalScenesSeen

@@ -23,8 +23,8 @@ public struct CaseOptions: Sendable {
   public var maxEvents = RunConfiguration.defaultMaxEvents
   /// `--sdk`: the SDK every case's app is built with, over its `app { sdk = … }`.
   public var sdk: Int?
-  /// Options the reproduce command needs besides the profile and seed (`--lib DIR …`).
-  public var reproduceOptions: [String]
+  /// `--lib` folders, in the order given: the reproduce command names them.
+  public var lib: [String]
   /// The scripts of the suite (`Discovery.inputs`): a kept log never lands on one.
   public var inputs: [String] = []
   /// `--strict`: any diagnostic fails a case.
@@ -37,9 +37,9 @@ public struct CaseOptions: Sendable {
   public var traceRenderer: TraceRenderer = { path, seqs in try TraceText.lines(ofLogAt: path, seqs: seqs) }
 
   public init(logsDirectory: String?, keepAllLogs: Bool, searchPath: [String], wallLimitSeconds: Int,
-              reproduceOptions: [String]) {
+              lib: [String]) {
     self.logsDirectory = logsDirectory; self.keepAllLogs = keepAllLogs; self.searchPath = searchPath
-    self.wallLimitSeconds = wallLimitSeconds; self.reproduceOptions = reproduceOptions
+    self.wallLimitSeconds = wallLimitSeconds; self.lib = lib
   }
 }
 
@@ -171,11 +171,13 @@ enum CaseRun {
     "\(c.file.name) [iOS \(ios)\(c.sceneless ? ", no scenes" : "")\(c.sdk.map { ", SDK \($0)" } ?? "")\(c.choices.isEmpty ? "" : ", choose \(c.choices.text)")]"
   }
 
-  /// The command that runs case `c` again, quoted by `ShellCommand` as every reproduce line is.
+  /// The command that runs case `c` again: the one `RerunCommand` every reproduce line is.
   static func reproduce(_ c: SuiteCase, ios: Int, seed: Int64, _ options: CaseOptions) -> String {
-    ShellCommand.line(["lifesim", "run", c.file.path, "--ios", "\(ios)"] + ShellCommand.seedWords(seed) + (c.sceneless ? ["--no-scenes"] : [])
-      + (c.sdk.map { ["--sdk", "\($0)"] } ?? []) + (options.strict ? ["--strict"] : [])
-      + options.choices.merging(c.choices).commandLineWords + options.reproduceOptions)
+    let plan = RunPlan.CommandLineLayer(ios: ios, sdk: c.sdk ?? options.sdk, noScenes: c.sceneless,
+                                        choices: options.choices.merging(c.choices))
+    return RerunCommand(scenario: c.file.path, plan: plan, strict: options.strict, lib: options.lib,
+                        maxEvents: options.maxEvents == RunConfiguration.defaultMaxEvents ? nil : options.maxEvents,
+                        seed: seed).line
   }
 }
 

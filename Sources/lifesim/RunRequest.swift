@@ -107,20 +107,12 @@ struct RunRequest: Equatable {
   /// parser cannot mistake for an option. The SDK is named when `--sdk` gave it, or when the
   /// app's `app { sdk = … }` made it other than its iOS's default.
   private func reproduceLine(seed: Int64, profile recorded: JSONValue?) -> String {
-    var words = ["lifesim", "run", scenario]
-    if let app { words += ["--app", app] }
-    if let ios { words += ["--ios", String(ios)] }
-    if let sdk { words += ["--sdk", String(sdk)] }
-    else if let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != IOSRelease.defaultSDK(ios: profile.ios) {
-      words += ["--sdk", String(profile.sdk)]
+    var plan = RunPlan.CommandLineLayer(ios: ios, sdk: sdk, noScenes: noScenes, choices: choices)
+    if sdk == nil, let profile = recorded.flatMap({ try? Profile(json: $0) }), profile.sdk != IOSRelease.defaultSDK(ios: profile.ios) {
+      plan.sdk = profile.sdk
     }
-    if noScenes { words.append("--no-scenes") }
-    if strict { words.append("--strict") }
-    words += choices.commandLineWords
-    for folder in lib { words += ["--lib", folder] }
-    if maxEvents != RunConfiguration.defaultMaxEvents { words += ["--max-events", String(maxEvents)] }
-    words += ShellCommand.seedWords(seed)
-    let library = getenv("LIFESIM_PATH").map { "LIFESIM_PATH=" + ShellCommand.quote(String(cString: $0)) + " " } ?? ""
-    return library + ShellCommand.line(words)
+    return RerunCommand(scenario: scenario, app: app, plan: plan, strict: strict, lib: lib,
+                        maxEvents: maxEvents == RunConfiguration.defaultMaxEvents ? nil : maxEvents, seed: seed,
+                        libraryPath: getenv("LIFESIM_PATH").map { String(cString: $0) }).line
   }
 }

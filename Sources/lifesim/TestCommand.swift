@@ -162,7 +162,7 @@ struct Test: ParsableCommand {
   private var request: SuiteRequest {
     var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: modules.searchPath,
                               wallLimitSeconds: guardOptions.wallLimit,
-                              reproduceOptions: (sdkOption.sdk.map { ["--sdk", String($0)] } ?? []) + modules.lib.flatMap { ["--lib", $0] })
+                              lib: modules.lib)
     options.maxEvents = guardOptions.maxEvents
     options.strict = strict
     options.choices = choice.choices

@@ -112,7 +112,7 @@ import Testing
         first divergence: - scene_lifecycle_required: UIScene lifecycle will soon be required. Failure to adopt will result in an assert in the future. + scene_lifecycle_required: Application failed to launch: UIScene life cycle is required for apps built with this SDK (after process started (foreground; applicationState inactive))
       FAILED iOS 26 without scenes [iOS 27, SDK 27]  (Scripts/scenarios/ios26_sceneless.lua)
       """, "\(r.out)")
-    #expect(r.out.contains("  reproduce: lifesim run Scripts/scenarios/ios26_sceneless.lua --ios 27 --seed 1 --sdk 27\n"), "\(r.out)")
+    #expect(r.out.contains("  reproduce: lifesim run Scripts/scenarios/ios26_sceneless.lua --ios 27 --sdk 27 --seed 1\n"), "\(r.out)")
     let json = try lifesim(["test", "Scripts/scenarios/ios26_sceneless.lua", "--ios", "27", "--compare", "sdk=26,27", "--json", "--no-wall-time"])
     let line = try #require(json.out.split(separator: "\n").first { $0.hasPrefix("{\"kind\":\"comparison\"") })
     #expect(line.contains(#""axis":"sdk=26,27","#) && line.contains(#""from":{"ios":27,"scenes":false,"sdk":26},"to":{"ios":27,"scenes":false,"sdk":27}"#), "\(line)")

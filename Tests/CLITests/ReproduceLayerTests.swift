@@ -41,6 +41,28 @@ import TestSupport
     #expect(a == b, "\(line)")
   }
 
+  /// A suite case's reproduce line is the same command: with every option `test` passes on to
+  /// its cases (`--sdk`, `--choose`, `--strict`, `--lib`, `--max-events`), run by a shell, it
+  /// writes the log the suite kept, byte for byte.
+  @Test func aSuiteCasesReproduceLineRunsTheSameRun() throws {
+    let dir = try scriptFolder("reproduce-suite", [
+      "s.lua": "scenario { app = \"app.lua\" }\nlaunch()\nhome()\nadvance(5)\nexpect_state(\"active\")\n",
+      "app.lua": String(format: Self.app, "") + "\nrequire(\"helper\")\n",
+      "lib/helper.lua": "return {}\n",
+    ])
+    let r = try lifesim(["test", "s.lua", "--ios", "26", "--sdk", "27", "--choose", "A.swift:1=false", "--strict",
+                         "--lib", "lib", "--max-events", "900", "--logs", "kept", "--no-wall-time"], cwd: dir)
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let line = try #require(r.out.components(separatedBy: "\n").first { $0.hasPrefix("  reproduce: ") }, "\(r.out)")
+      .dropFirst("  reproduce: ".count)
+    #expect(line == "lifesim run s.lua --ios 26 --sdk 27 --strict --choose A.swift:1=false --lib lib --max-events 900 --seed 1")
+    let path = URL(fileURLWithPath: lifesimBinary).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+    let again = try runProcess("/bin/sh", ["-c", line + " -o again.lifelog"], cwd: dir, env: ["PATH": path])
+    #expect(again.status == 1, "\(line): \(again.out)\(again.err)")
+    let kept = try Data(contentsOf: URL(fileURLWithPath: dir + "/kept/s-ios26.lifelog"))
+    #expect(kept == (try Data(contentsOf: URL(fileURLWithPath: dir + "/again.lifelog"))), "\(line)")
+  }
+
   /// Draws across a process restart: `replay --verify` re-runs a log whose app drew `choose` in
   /// two processes (a jetsam between them) and finds every event as recorded.
   @Test func drawnChoicesReplayAcrossAProcessRestart() throws {

@@ -84,7 +84,7 @@ import Testing
     let dir = try Self.folder("test")
     #expect(try lifesim(["test", "s.lua", "-q", "--no-wall-time"], cwd: dir).out == "1 case: 1 passed, 0 failed, 0 skipped, 0 errors (virtual time 0.00 s).\n")
     let older = try lifesim(["test", "s.lua", "-q", "--no-wall-time", "--sdk", "26"], cwd: dir)
-    #expect(older.status == 1 && older.out.contains("  reproduce: lifesim run s.lua --ios 27 --seed 1 --sdk 26\n"), "\(older.out)")
+    #expect(older.status == 1 && older.out.contains("  reproduce: lifesim run s.lua --ios 27 --sdk 26 --seed 1\n"), "\(older.out)")
     let rebuilt = try lifesim(["explore", "app_default.lua", "--ios", "27", "--no-scenes", "--runs", "3", "--sdk", "27"], cwd: dir)
     #expect(rebuilt.out.contains("; 3 findings\n"), "\(rebuilt.out)\(rebuilt.err)")
     let shipped = try lifesim(["explore", "app_default.lua", "--ios", "27", "--no-scenes", "--runs", "3"], cwd: dir)

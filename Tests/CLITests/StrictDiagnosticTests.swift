@@ -43,7 +43,7 @@ import Testing
     let json = try lifesim(["test", "s.lua", "--json", "--no-wall-time", "--strict"], cwd: dir)
     #expect(json.status == 1)
     #expect(json.out.contains(#""status":"failed","events":31,"virtualUs":0,"message":"diagnostic handler_never_called: \#(Self.message) (--strict)","#
-      + #""reproduce":"lifesim run s.lua --ios 17 --seed 1 --strict","trace":["    0.000000 ▶ launch  s.lua:2","#
+      + #""reproduce":"lifesim run s.lua --ios 17 --strict --seed 1","trace":["    0.000000 ▶ launch  s.lua:2","#
       + #""    0.000000   ● process started (foreground; applicationState background)","#
       + #""    0.000000   ⚠ handler_never_called: \#(Self.message)","#), "\(json.out)")
     #expect(json.out.contains(#""diagnostics":[{"code":"handler_never_called","message":"\#(Self.message)","handler":"AppDelegate.applicationDidEnterBackground"}]}"#),

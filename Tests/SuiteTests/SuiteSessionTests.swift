@@ -9,7 +9,7 @@ import TestSupport
   /// A request for `paths`, its cases' logs in a folder of this process's own.
   private func makeRequest(_ paths: [String]) throws -> SuiteRequest {
     var options = CaseOptions(logsDirectory: nil, keepAllLogs: false, searchPath: [repositoryRoot + "/Scripts/lib"],
-                              wallLimitSeconds: 10, reproduceOptions: [])
+                              wallLimitSeconds: 10, lib: [])
     options.temporaryDirectory = try emptyFolder("session-logs")
     var request = SuiteRequest(paths: paths, caseOptions: options)
     request.jobs = 2

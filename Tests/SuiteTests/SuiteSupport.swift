@@ -72,7 +72,7 @@ func runSuite(_ paths: [String], filter: String? = nil, profiles: [Int]? = nil, 
   let cases = SuitePlan.cases(discovery.scenarios, profiles: profiles, scenesBoth: scenesBoth, shard: shard)
   // The bundled helpers, as `lifesim test` finds them beside its binary.
   var options = CaseOptions(logsDirectory: logs, keepAllLogs: keepAll, searchPath: [repositoryRoot + "/Scripts/lib"], wallLimitSeconds: 10,
-                            reproduceOptions: [])
+                            lib: [])
   options.traceRenderer = renderer
   options.inputs = discovery.inputs
   options.temporaryDirectory = try temporary ?? emptyFolder("temporary-logs")
