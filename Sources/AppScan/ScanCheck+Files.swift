@@ -18,10 +18,11 @@ extension ScanCheck {
   /// The battery's scenarios for `report` (scanned from `root`): file names and texts, naming the
   /// app at `../app.lua` and forcing each of its `choose` sites true; with `only` (`--case`),
   /// that one scenario, and nothing listed as not run.
-  package static func scenarioFiles(_ report: ScanReport, root: String, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
+  package static func scenarioFiles(_ mirror: ScanMirror, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
     guard let folder = templateFolder() else {
       throw ScanTrouble("cannot find lifesim's --check battery (Scripts/scan or share/lifesim/scan) beside the executable")
     }
+    let report = mirror.writer.report
     var battery = CheckBattery.scenarios(for: report)
     if let only {
       guard battery.run.contains(where: { $0.name == only }) else {
@@ -29,7 +30,7 @@ extension ScanCheck {
       }
       battery = (battery.run.filter { $0.name == only }, [])
     }
-    let sites = LuaAppWriter(report: report, name: report.target, root: root).mirror.summary.choiceSites
+    let sites = mirror.summary.choiceSites
     var templates: [String: String] = [:]
     var files: [(String, String)] = []
     for scenario in battery.run {

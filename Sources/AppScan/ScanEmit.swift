@@ -4,19 +4,33 @@ import Glibc
 #endif
 import Render
 
+/// The mirror of one scanned app, made once: its `app.lua`, what that lowered from the Swift,
+/// and the writer of its scenarios. `--check` reads its choice sites and `--emit-app` writes it.
+package struct ScanMirror {
+  let writer: LuaAppWriter
+  /// `app.lua`'s text.
+  package let app: String
+  package let summary: MirrorSummary
+
+  /// The mirror of `report`, named after its target, citing files relative to `root`.
+  package init(_ report: ScanReport, root: String) {
+    writer = LuaAppWriter(report: report, name: report.target, root: root)
+    (app, summary) = writer.mirror
+  }
+}
+
 /// `lifesim scan --emit-app DIR`: the Lua app that mirrors the scanned Swift and its scenarios.
 /// Existing files are never overwritten without `--force` (then nothing is written at all), no
 /// file lands on a scanned source, and each file appears whole (written beside it and renamed,
 /// as every `-o` is): a failed write leaves what was there before.
 package enum ScanEmit {
-  /// Writes the files, and `battery` (file names and texts) into `ScanCheck.batteryFolder`; returns their
-  /// paths and what the app it wrote lowered from the Swift, or the message of what went wrong. `removed` is told of each stale battery scenario
-  /// removed (with `force`), as it is removed.
-  package static func write(_ report: ScanReport, into directory: String, appName: String, root: String,
-                            battery: [(String, String)] = [], force: Bool, removed: (String) -> Void = { _ in }) -> Result<(paths: [String], mirror: MirrorSummary), ScanTrouble> {
-    let writer = LuaAppWriter(report: report, name: appName, root: root)
-    let mirror = writer.mirror
-    let named: [(String, String)] = [("app.lua", mirror.app)] + writer.scenarios(choosing: mirror.summary.choiceSites).map { ($0.name, $0.text) }
+  /// Writes the mirror's files, and `battery` (file names and texts) into `ScanCheck.batteryFolder`;
+  /// returns their paths and what the app lowered from the Swift, or the message of what went
+  /// wrong. `removed` is told of each stale battery scenario removed (with `force`), as it is removed.
+  package static func write(_ mirror: ScanMirror, into directory: String, battery: [(String, String)] = [], force: Bool,
+                            removed: (String) -> Void = { _ in }) -> Result<(paths: [String], mirror: MirrorSummary), ScanTrouble> {
+    let report = mirror.writer.report
+    let named: [(String, String)] = [("app.lua", mirror.app)] + mirror.writer.scenarios(choosing: mirror.summary.choiceSites).map { ($0.name, $0.text) }
       + battery.map { (ScanCheck.batteryFolder + "/" + $0.0, $0.1) }
     let files = named.map { (directory + "/" + $0.0, $0.1) }
     for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + ScanCheck.batteryFolder]) {

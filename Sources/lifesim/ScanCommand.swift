@@ -109,6 +109,7 @@ struct Scan: ParsableCommand {
     if format == .json { JSONLines.begin("scan") }
     var result: ScanResult
     var battery: (files: [(String, String)], notRun: [String]) = ([], [])
+    var mirror: ScanMirror?
     do throws(ScanTrouble) {
       result = try AppScanner.scan(paths, target: target, exclude: exclude)
       if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
@@ -116,7 +117,8 @@ struct Scan: ParsableCommand {
       if check || emitApp != nil, result.apps.count > 1 {
         throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
       }
-      if check { battery = try ScanCheck.scenarioFiles(result.apps[0], root: paths[0], only: caseName) }
+      if check || emitApp != nil { mirror = ScanMirror(result.apps[0], root: paths[0]) }
+      if check, let mirror { battery = try ScanCheck.scenarioFiles(mirror, only: caseName) }
     } catch {
       Terminal.error(TerminalText.visible(error.description))
       throw ExitCode(Status.trouble)
@@ -129,7 +131,7 @@ struct Scan: ParsableCommand {
     }
     defer { if let temporary { ScanCheck.remove(temporary) } }
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
-    let emitted = try (emitApp ?? temporary).map { try emit(report, into: $0, battery: battery.files) }
+    let emitted = try mirror.flatMap { mirror in try (emitApp ?? temporary).map { try emit(mirror, into: $0, battery: battery.files) } }
     let written = emitted?.paths ?? []
     let checker = try matrix()
     var outcome: ScanCheck.Outcome?
@@ -166,10 +168,9 @@ struct Scan: ParsableCommand {
     if status != Status.ok { throw ExitCode(status) }
   }
 
-  private func emit(_ report: ScanReport, into directory: String, battery: [(String, String)]) throws -> (paths: [String], mirror: MirrorSummary) {
-    let name = report.target
+  private func emit(_ mirror: ScanMirror, into directory: String, battery: [(String, String)]) throws -> (paths: [String], mirror: MirrorSummary) {
     let removed = { (path: String) in Terminal.errorLine(TerminalText.visible("removed \(path): a battery scenario this emit does not write")) }
-    switch ScanEmit.write(report, into: directory, appName: name, root: paths[0], battery: battery, force: force, removed: removed) {
+    switch ScanEmit.write(mirror, into: directory, battery: battery, force: force, removed: removed) {
     case let .failure(trouble):
       Terminal.error(trouble.description)
       throw ExitCode(Status.trouble)
