@@ -40,7 +40,7 @@ enum AppAnalysis {
     ScanAnalysis(facts: merged(facts), report: report).run(into: &report)
     report.rootController = report.rootController ?? StoryboardReader.initialController(report, limits: context.limits, total: &total)
     report.diagnostics = StaticChecks.diagnostics(report)
-    report.notFollowed = StaticChecks.notes(report)
+    report.notFollowed = (report.notFollowed + StaticChecks.notes(report)).sorted { $0.place < $1.place }
     return report
   }
 
@@ -62,6 +62,7 @@ enum AppAnalysis {
       all.taskHandlers += facts.taskHandlers
       all.taskRequests += facts.taskRequests
       all.constants += facts.constants
+      all.delegateClassOverrides += facts.delegateClassOverrides
       all.adaptors += facts.adaptors
       all.restorationIdentifiers += facts.restorationIdentifiers
       all.rootControllers += facts.rootControllers

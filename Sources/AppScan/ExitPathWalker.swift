@@ -13,6 +13,9 @@ struct ExitPathRule {
   let isLocal: Bool
   /// The scope is a throwing function: a `try` outside a `do` leaves it with the error.
   let scopeThrows: Bool
+  /// Functions nested in the scope that close the work when called (`func complete(_ ok: Bool)
+  /// { task.setTaskCompleted(success: ok) }`): a call of one closes it as the closing call does.
+  var localClosers: Set<String> = []
 }
 
 /// Walks the statements of one scope and finds each path that leaves it while the work is
@@ -183,6 +186,7 @@ final class WorkUseFinder: SyntaxVisitor {
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     let callee = node.calledExpression
     if SwiftFactCollector.calleeName(callee) == rule.closingCall { found.closes = true }
+    if let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, rule.localClosers.contains(name) { found.closes = true }
     if !rule.isLocal, Self.isOwnCall(callee) { found.handsOn = true }
     return .visitChildren
   }

@@ -9,7 +9,9 @@ package struct InfoPlistFacts: Sendable {
   /// The scene delegate classes the manifest's configurations name, with their session role
   /// (`UIWindowSceneSessionRoleApplication`, `CPTemplateApplicationSceneSessionRoleApplication`, …)
   /// and the line that names them.
-  package let sceneDelegates: [(className: String, role: String, line: Int)]
+  /// Each configuration's `UISceneDelegateClassName`, its role, its `UISceneConfigurationName`
+  /// (nil when it has none) and the plist line.
+  package let sceneDelegates: [(className: String, role: String, configuration: String?, line: Int)]
   package let permittedIdentifiers: [(identifier: String, line: Int)]
   package let backgroundModes: [String]
   package let mainStoryboard: String?
@@ -48,11 +50,12 @@ package struct InfoPlistFacts: Sendable {
     let manifest = plist["UIApplicationSceneManifest"] as? [String: Any]
     let configurations = (manifest?["UISceneConfigurations"] as? [String: Any]) ?? [:]
     let manifestLines = lines.stringLines(after: "UIApplicationSceneManifest")
-    var delegates: [(String, String, Int)] = []
+    var delegates: [(String, String, String?, Int)] = []
     for role in configurations.keys.sorted() {
       for configuration in configurations[role] as? [[String: Any]] ?? [] {
         guard let name = configuration["UISceneDelegateClassName"] as? String else { continue }
-        delegates.append((Self.className(name), role, manifestLines[name] ?? lines.line(ofKey: "UIApplicationSceneManifest")))
+        delegates.append((Self.className(name), role, configuration["UISceneConfigurationName"] as? String,
+                          manifestLines[name] ?? lines.line(ofKey: "UIApplicationSceneManifest")))
       }
     }
     let permittedLines = lines.stringLines(after: "BGTaskSchedulerPermittedIdentifiers")

@@ -29,7 +29,7 @@ struct ScanAnalysis {
     roles[.application]!.formUnion(facts.adaptors.map(\.delegateType))
     roles[.application]!.formUnion(facts.types.filter { $0.isMain && $0.conformances.contains("UIResponder") }.map(\.name))
     // The manifest names scene delegates by role: CarPlay's roles are CarPlay scenes.
-    for (name, role, _) in report.plistFacts?.sceneDelegates ?? [] {
+    for (name, role, _, _) in report.plistFacts?.sceneDelegates ?? [] {
       roles[role.hasPrefix("CPTemplateApplication") ? .carPlay : .scene]!.insert(name)
     }
     roles[.scene]!.subtract(roles[.carPlay]!)
@@ -84,7 +84,17 @@ struct ScanAnalysis {
       report.requestKinds[identifier] = request.kind
     }
     let defined = Set(facts.types.filter { !$0.isExtension }.map(\.name))
-    report.undefinedSceneDelegates = (report.plistFacts?.sceneDelegates ?? []).filter { !defined.contains($0.className) }.map { ($0.className, $0.line) }
+    for delegate in report.plistFacts?.sceneDelegates ?? [] where !defined.contains(delegate.className) {
+      // `delegateClass` set in code on this configuration (or on one the scan cannot name)
+      // replaces the plist's class: UIKit never looks for it.
+      if let set = facts.delegateClassOverrides.first(where: { $0.configuration == nil || $0.configuration == delegate.configuration }) {
+        let which = set.configuration.map { "configuration \"\($0)\"" } ?? "a scene configuration the scan cannot name"
+        report.notFollowed.append(ScanNote(code: ScanRule.StaticCode.sceneClassMissing.rawValue, place: set.place,
+                                           why: "the scene manifest names \(delegate.className), which no scanned file defines; the code sets the delegateClass of \(which), so UIKit does not look for it"))
+      } else {
+        report.undefinedSceneDelegates.append((delegate.className, delegate.line))
+      }
+    }
     report.restoration = RestorationShape(
       activity: report.selectors(.scene).contains("stateRestorationActivity(for:)"),
       restorationIdentifiers: facts.restorationIdentifiers.count,
@@ -169,6 +179,8 @@ struct ScanAnalysis {
         text += resolved
       }
       return text
+    case let .scoped(name, scope):
+      return resolve(name, in: scope, depth: depth)
     case let .reference(name):
       let trimmed = name.hasPrefix("self.") ? String(name.dropFirst(5)) : (name.hasPrefix("Self.") ? String(name.dropFirst(5)) : name)
       if let known = memo.values[trimmed] { return known }
@@ -180,6 +192,28 @@ struct ScanAnalysis {
       memo.values[trimmed] = .some(value)
       return value
     }
+  }
+
+  /// A bare name written in the type `scope`: the constant of that name in `scope`, else in
+  /// each type around it (`A.B.x`, then `A.x`), else any constant of the name, as a reference.
+  private func resolve(_ name: String, in scope: String, depth: Int) -> String? {
+    var types = scope.split(separator: ".").map(String.init)
+    let candidates = constantsByLastName[name] ?? []
+    while !types.isEmpty {
+      let qualified = (types + [name]).joined(separator: ".")
+      let exact = candidates.filter { $0.qualifiedName == qualified }
+      if !exact.isEmpty {
+        let key = "=" + qualified
+        if let known = memo.values[key] { return known }
+        memo.values[key] = .some(nil)   // a name met again while it is resolved is unknown
+        let values = Set(exact.map { resolve($0.value, depth: depth + 1) })
+        let value = values.count == 1 ? values.first! : nil
+        memo.values[key] = .some(value)
+        return value
+      }
+      types.removeLast()
+    }
+    return resolve(.reference(name), depth: depth + 1)
   }
 
   /// The longest identifier the scan assembles: far past any real one.

@@ -50,7 +50,7 @@ extension SwiftFactCollector {
   private func recordBackgroundTaskModifier(_ call: FunctionCallExprSyntax) {
     guard let kind = call.arguments.first?.expression.as(FunctionCallExprSyntax.self),
           Self.calleeName(kind.calledExpression) == "appRefresh", let argument = kind.arguments.first else { return }
-    facts.registrations.append(RegistrationFact(identifier: Self.identifier(argument.expression), function: functionStack.last,
+    facts.registrations.append(RegistrationFact(identifier: scopedInType(Self.identifier(argument.expression)), function: functionStack.last,
                                                 place: calleePlace(call), isSwiftUIModifier: true))
   }
 
@@ -123,10 +123,26 @@ extension SwiftFactCollector {
                                             "scheduledTimer", "requestAuthorization", "getNotificationSettings", "addObserver"]
 
   /// A bare name the function around the call binds (a parameter, a local) is its own value,
-  /// unknown here, never a constant that happens to share the name.
+  /// unknown here, never a constant that happens to share the name; any other bare name is
+  /// looked up from the type the call is written in (`scopedInType`).
   private func ownValueUnknown(_ expression: IdentifierExpression) -> IdentifierExpression {
-    guard case let .reference(name) = expression, !name.contains("."), localNames.last?.contains(name) == true else { return expression }
+    guard case let .reference(name) = expression, !name.contains("."), localNames.last?.contains(name) == true else {
+      return scopedInType(expression)
+    }
     return .unknown
+  }
+
+  /// `expression` with each bare name (`x`, `self.x`, `Self.x`) marked with the type it is
+  /// written in, so it resolves to that type's constant before one of the same name elsewhere.
+  func scopedInType(_ expression: IdentifierExpression) -> IdentifierExpression {
+    guard !typeStack.isEmpty else { return expression }
+    switch expression {
+    case let .reference(name):
+      let bare = ["self.", "Self."].reduce(name) { $0.hasPrefix($1) ? String($0.dropFirst($1.count)) : $0 }
+      return bare.contains(".") ? expression : .scoped(bare, scope: typeStack.joined(separator: "."))
+    case let .concatenation(parts): return .concatenation(parts.map(scopedInType))
+    case .literal, .scoped, .bundleIdentifier, .unknown: return expression
+    }
   }
 
   /// The line of the called name: a chain's `.register(` rather than the start of the chain.
@@ -210,6 +226,9 @@ extension SwiftFactCollector {
       facts.restorationIdentifiers.append(place(sequence))
     case "rootViewController":
       if let controller = Self.controllerName(elements[2]) { facts.rootControllers.append(controller) }
+    case "delegateClass":
+      let base = target.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text
+      facts.delegateClassOverrides.append((base.flatMap { sceneConfigurationNames[$0] }, place(sequence)))
     default:
       break
     }

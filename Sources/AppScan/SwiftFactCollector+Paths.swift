@@ -10,7 +10,8 @@ extension SwiftFactCollector {
           let (name, isLocal) = heldName(item) else { return [] }
     pathWalksLeft -= 1
     let after = Array(list.drop(while: { $0.id != item.id }).dropFirst())
-    let rule = ExitPathRule(closingCall: "endBackgroundTask", name: name, isLocal: isLocal, scopeThrows: scopeThrows(list))
+    var rule = ExitPathRule(closingCall: "endBackgroundTask", name: name, isLocal: isLocal, scopeThrows: scopeThrows(list))
+    rule.localClosers = Self.localClosers(in: Array(list), closingCall: rule.closingCall)
     guard after.contains(where: { WorkUseFinder.find(in: Syntax($0), rule: rule).closes }) else { return [] }
     var walker = ExitPathWalker(rule: rule, converter: converter)
     walker.walkScope(after, openLine: place(item).line)
@@ -24,12 +25,29 @@ extension SwiftFactCollector {
   func closureExits(in node: Syntax, rule: ExitPathRule) -> [Int] {
     var exits: [Int] = []
     for closure in ClosingClosureFinder.closures(in: node, closingCall: rule.closingCall) {
-      var walker = ExitPathWalker(rule: ExitPathRule(closingCall: rule.closingCall, name: rule.name, isLocal: rule.isLocal, scopeThrows: false),
-                                  converter: converter)
+      var closureRule = ExitPathRule(closingCall: rule.closingCall, name: rule.name, isLocal: rule.isLocal, scopeThrows: false)
+      closureRule.localClosers = rule.localClosers
+      var walker = ExitPathWalker(rule: closureRule, converter: converter)
       walker.walkScope(Array(closure.statements), openLine: place(closure).line)
       exits += walker.exits
     }
     return exits
+  }
+
+  /// The functions declared among `statements` (not deeper) that call `closingCall`, at any
+  /// depth of their body, or call another such function: `func complete() { DispatchQueue.main
+  /// .async { task.setTaskCompleted(success: true) } }`. At most 64 are followed.
+  static func localClosers(in statements: [CodeBlockItemSyntax], closingCall: String) -> Set<String> {
+    let nested = statements.compactMap { $0.item.as(FunctionDeclSyntax.self) }.prefix(64)
+      .compactMap { function in function.body.map { (function.name.text, CallNameFinder.names(in: Syntax($0))) } }
+    var closers: Set<String> = []
+    // Each round adds at least one function or stops: at most one round per function.
+    for _ in 0...nested.count {
+      let found = nested.filter { $0.1.contains(closingCall) || !$0.1.isDisjoint(with: closers) }.map(\.0)
+      guard found.count > closers.count else { break }
+      closers = Set(found)
+    }
+    return closers
   }
 
   /// The statement a node sits in: the nearest code-block item above it.

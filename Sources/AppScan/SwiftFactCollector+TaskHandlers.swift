@@ -64,27 +64,31 @@ extension SwiftFactCollector {
 
   private func taskHandler(statements: [CodeBlockItemSyntax], parameter: String, functionName: String?,
                            place: SourcePlace, throwing: Bool) -> TaskHandlerFact {
-    let rule = ExitPathRule(closingCall: "setTaskCompleted", name: parameter, isLocal: true, scopeThrows: throwing)
+    var rule = ExitPathRule(closingCall: "setTaskCompleted", name: parameter, isLocal: true, scopeThrows: throwing)
+    rule.localClosers = Self.localClosers(in: statements, closingCall: rule.closingCall)
     var walker = ExitPathWalker(rule: rule, converter: converter)
     walker.walkScope(statements, openLine: place.line)
     var exits = walker.exits
     for item in statements { exits += closureExits(in: Syntax(item), rule: rule) }
     let handOff = TaskHandOffFinder.find(parameter, in: statements, converter: converter)
     // A handler that completes the task itself before it returns, on every path, needs no expiration handler.
-    let completesAtOnce = exits.isEmpty && statements.contains { DirectCallFinder.calls("setTaskCompleted", in: Syntax($0)) }
+    let completesAtOnce = exits.isEmpty && statements.contains { item in
+      (rule.localClosers + ["setTaskCompleted"]).contains { DirectCallFinder.calls($0, in: Syntax(item)) }
+    }
     var expiration = handOff.handedOn ? TaskHandlerFact.Expiration.notFollowed("the task is handed to code that may set its expiration handler")
       : (completesAtOnce ? .completes : .missing)
-    if let (line, value) = handOff.expirationHandler { expiration = expirationVerdict(value, line: line) }
+    if let (line, value) = handOff.expirationHandler { expiration = expirationVerdict(value, line: line, closers: rule.localClosers) }
     return TaskHandlerFact(functionName: functionName, place: place, openExits: exits, expiration: expiration, handsTo: handOff.callees)
   }
 
   /// A closure that completes the task (at any depth) completes it; one that calls nothing
   /// but logging does not; anything else calls code the scan does not follow.
-  private func expirationVerdict(_ value: ExprSyntax, line: Int) -> TaskHandlerFact.Expiration {
+  /// `closers` are the handler's nested functions that complete the task.
+  private func expirationVerdict(_ value: ExprSyntax, line: Int, closers: Set<String>) -> TaskHandlerFact.Expiration {
     if value.is(NilLiteralExprSyntax.self) { return .doesNotComplete(line: line) }
     guard let closure = value.as(ClosureExprSyntax.self) else { return .notFollowed("the expiration handler is a function value") }
     let calls = CallNameFinder.names(in: Syntax(closure))
-    if calls.contains("setTaskCompleted") { return .completes }
+    if calls.contains("setTaskCompleted") || !calls.isDisjoint(with: closers) { return .completes }
     // `isCancelled = true`: cooperative cancellation, which work the scan does not follow may check.
     if NodeKindFinder.contains(AssignmentExprSyntax.self, in: Syntax(closure)) { return .notFollowed("the expiration handler sets a value that the work may check") }
     let other = calls.subtracting(Self.loggingCalls)

@@ -15,6 +15,8 @@ final class SwiftFactCollector: SyntaxVisitor {
   var conditionStack: [String] = []
   /// Names this file binds to `UNUserNotificationCenter.current()`.
   var notificationCenterNames: Set<String> = []
+  /// Names this file binds to `UISceneConfiguration(name: "…", …)`, with that name.
+  var sceneConfigurationNames: [String: String] = [:]
   /// Names this file binds to the application: `UIApplication` parameters and properties, and
   /// names given `UIApplication.shared`.
   var applicationNames: Set<String> = []
@@ -248,6 +250,10 @@ final class SwiftFactCollector: SyntaxVisitor {
       if let call = value.as(FunctionCallExprSyntax.self), Self.isMember(call.calledExpression, "current", of: "UNUserNotificationCenter") {
         notificationCenterNames.insert(name)
       }
+      if let call = value.as(FunctionCallExprSyntax.self), Self.calleeName(call.calledExpression) == "UISceneConfiguration",
+         let named = call.arguments.first(where: { $0.label?.text == "name" }), let text = Self.literal(named.expression) {
+        sceneConfigurationNames[name] = text
+      }
     } else if functionStack.isEmpty, case let .getter(body)? = node.accessorBlock?.accessors, body.count == 1,
               let only = body.first?.item {
       let expression = only.as(ExprSyntax.self) ?? only.as(ReturnStmtSyntax.self)?.expression
@@ -257,7 +263,7 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   private func addConstant(_ name: String, _ value: IdentifierExpression) {
     let qualified = (typeStack + [name]).joined(separator: ".")
-    facts.constants.append(ConstantFact(qualifiedName: qualified, value: value))
+    facts.constants.append(ConstantFact(qualifiedName: qualified, value: scopedInType(value)))
   }
 
   /// The text of a string literal without interpolation or escapes, else nil (unknown: the

@@ -49,6 +49,9 @@ package struct FunctionFact: Sendable {
 package indirect enum IdentifierExpression: Equatable, Sendable {
   case literal(String)
   case reference(String)
+  /// A bare name (`taskIdentifier`, `self.x`, `Self.x`) written inside the type `scope`
+  /// (`Outer.Inner`): Swift finds it in that type first, then in each type around it.
+  case scoped(String, scope: String)
   case concatenation([IdentifierExpression])
   /// `Bundle.main.bundleIdentifier`: the target's `PRODUCT_BUNDLE_IDENTIFIER`.
   case bundleIdentifier
@@ -165,6 +168,9 @@ package struct SwiftFacts: Sendable {
   /// Types that declare a stored `window` property.
   package var windowProperties: [String] = []
   package var constants: [ConstantFact] = []
+  /// `configuration.delegateClass = T.self` on a `UISceneConfiguration(name: "…", …)`: the
+  /// configuration's name (nil when the scan cannot read it) and where the code sets it.
+  package var delegateClassOverrides: [(configuration: String?, place: SourcePlace)] = []
   package var adaptors: [AdaptorFact] = []
   /// Where code sets a `restorationIdentifier` (state restoration's view-controller half).
   package var restorationIdentifiers: [SourcePlace] = []

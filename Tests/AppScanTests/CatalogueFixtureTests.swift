@@ -9,7 +9,7 @@ import TestSupport
   static let pairs: [(fixture: String, code: String, places: [String])] = [
     ("TaskNotEndedApp", "task_not_ended", ["DraftUploader.swift:12", "DraftUploader.swift:14", "DraftUploader.swift:26", "DraftUploader.swift:35"]),
     ("AsyncExpirationApp", "task_open_after_expiration", ["SyncCoordinator.swift:7"]),
-    ("BGTaskNotCompletedApp", "bgtask_not_completed", ["AppDelegate.swift:13", "AppDelegate.swift:23"]),
+    ("BGTaskNotCompletedApp", "bgtask_not_completed", ["AppDelegate.swift:13", "AppDelegate.swift:24", "CleanupScheduler.swift:14"]),
     ("BGTaskExpirationApp", "bgtask_expiration_missing", ["AppDelegate.swift:7", "AppDelegate.swift:17"]),
     ("ConditionalRegistrationApp", "registered_conditionally", ["AppDelegate.swift:9", "AppDelegate.swift:15"]),
     ("AppWindowApp", "app_window_nil", ["AppDelegate.swift:8", "Banner.swift:5"]),
@@ -189,5 +189,56 @@ import TestSupport
     let report = try AppScanner.scan([root]).apps[0]
     #expect(report.diagnostics.map { "\($0.code) \($0.place.line): \($0.message)" }
       == ["quick_action_completion_missing 4: SceneDelegate.windowScene(_:performActionFor:completionHandler:) leaves without calling its completionHandler on the path at line 6: UIKit is not told whether the quick action was handled"])
+  }
+}
+
+@Suite struct ReaderResolutionTests {
+  /// A bare `taskIdentifier` is the constant of the type it is written in, as Swift looks it up,
+  /// though another type has a constant of the same name: both registrations are named.
+  @Test func aBareNameResolvesInTheTypeItIsWrittenIn() throws {
+    let report = try AppScanner.scan([fixtures + "/BGTaskNotCompletedAppFixed"]).apps[0]
+    #expect(report.registrations.map { $0.identifier ?? "?" }
+      == ["com.example.feeds.refresh", "com.example.feeds.prune", "com.example.feeds.cleanup", "com.example.feeds.archive"])
+  }
+
+  /// `configuration.delegateClass = T.self` on `UISceneConfiguration(name: "Legacy", …)` replaces
+  /// the class the manifest names for "Legacy": UIKit never looks for it, so no finding (a note
+  /// says why), while a configuration the code leaves alone still gets one.
+  @Test func aDelegateClassSetInCodeReplacesTheManifests() throws {
+    let root = temporaryPath("appscan-delegate-class", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let entry = { (name: String, delegate: String) in
+      "<dict><key>UISceneConfigurationName</key><string>\(name)</string><key>UISceneDelegateClassName</key><string>\(delegate)</string></dict>"
+    }
+    try """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict><key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict>
+      <key>UIWindowSceneSessionRoleApplication</key><array>
+      \(entry("Legacy", "RemovedSceneDelegate"))
+      \(entry("Other", "GoneSceneDelegate"))
+      </array></dict></dict></dict>
+      </plist>
+      """.write(toFile: root + "/Info.plist", atomically: false, encoding: .utf8)
+    try """
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, configurationForConnecting session: UISceneSession,
+                         options: UIScene.ConnectionOptions) -> UISceneConfiguration {
+          let configuration = UISceneConfiguration(name: "Legacy", sessionRole: session.role)
+          configuration.delegateClass = SceneDelegate.self
+          return configuration
+        }
+      }
+
+      class SceneDelegate: UIResponder, UIWindowSceneDelegate {}
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    #expect(report.diagnostics.map { "\($0.code) \($0.place.line): \($0.message)" }
+      == ["scene_class_missing 6: the scene manifest names GoneSceneDelegate as a scene delegate, and no scanned file defines it: UIKit cannot make the scene's delegate"])
+    #expect(report.notFollowed.map { "\($0.code) \($0.place.line): \($0.why)" }
+      == ["scene_class_missing 8: the scene manifest names RemovedSceneDelegate, which no scanned file defines; the code sets the delegateClass of configuration \"Legacy\", so UIKit does not look for it"])
   }
 }

@@ -314,7 +314,7 @@ import TestSupport
     let r = try lifesim(["scan", "BGTaskNotCompletedApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
     #expect(r.status == 1)
     let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"bgtask_not_completed""#) }
-    let refresh = try #require(findings.first { $0.contains(#""line":23,"#) })
+    let refresh = try #require(findings.first { $0.contains(#""line":24,"#) })
     let scenario = "background refresh com.example.feeds.refresh [iOS 17, SDK 26, choose AppDelegate.swift:7=false, AppDelegate.swift:7 expiration=false]"
     let reproduce = "lifesim scan BGTaskNotCompletedApp --check --case 'background refresh com.example.feeds.refresh' --ios 17 --sdk 26"
     #expect(refresh.hasSuffix(#""confirmed":{"scenario":"\#(scenario)","ios":17,"sdk":26,"reproduce":"\#(reproduce)"}}"#), "\(refresh)")

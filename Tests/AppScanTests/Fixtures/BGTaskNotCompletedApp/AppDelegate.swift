@@ -15,6 +15,7 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
         }
       }
     }
+    CleanupScheduler.register()
     return true
   }
 

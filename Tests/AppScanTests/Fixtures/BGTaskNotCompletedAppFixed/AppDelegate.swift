@@ -13,6 +13,8 @@ class AppDelegate: UIResponder, UIApplicationDelegate {
         task.setTaskCompleted(success: pruned)
       }
     }
+    CleanupScheduler.register()
+    ArchiveScheduler.register()
     return true
   }
 
