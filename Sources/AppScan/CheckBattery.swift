@@ -90,7 +90,8 @@ package enum CheckBattery {
   /// The scenario's file: a comment, its `scenario { … }` line (`scenes` only when pinned: an app
   /// that declares its manifest decides them; each of the app's `choose` sites true), its
   /// locals, then the template. Every value taken from the Swift goes through `LuaStringLiteral`.
-  package static func text(_ scenario: Scenario, template: String, scenes: Bool?, app: String, choosing sites: [String] = []) -> String {
+  package static func text(_ scenario: Scenario, template: String, scenes: Bool?, app: String,
+                           choosing sites: [(site: String, value: Bool)] = []) -> String {
     var lines = [
       "-- Written by `lifesim scan --check` from its battery (\(scenario.template).lua.in) for the app it wrote.",
       "scenario { name = \(LuaStringLiteral.quote(scenario.name))\(scenes.map { ", scenes = \($0)" } ?? ""), app = \(LuaStringLiteral.quote(app))"

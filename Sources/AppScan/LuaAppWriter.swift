@@ -115,9 +115,13 @@ package struct LuaAppWriter {
       placed[identifier] = registration.place
       summary.note(Self.lowered(registration.reach) ? .registration : .observed("register(forTaskWithIdentifier:) at " + cite(registration.place)))
       let note = registration.isSwiftUIModifier ? " (SwiftUI's .backgroundTask registers at launch)" : ""
-      let submit = requests.kind(of: identifier).map {
-        ["  -- a \($0) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)",
-         "  BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote($0)) }"]
+      let submit = requests.kind(of: identifier).map { kind in
+        let line = "BGTaskScheduler:submit { id = \(quoted), kind = \(LuaStringLiteral.quote(kind)) }"
+        return ["  -- a \(kind) request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)"]
+          + (requests.choiceSite(of: identifier).map { site in
+            ["  -- \(MirrorRequests.pendingText(kind)) pending at once: whose is a choice, and each battery case submits its own",
+             "  if choose(\(LuaStringLiteral.quote(site))) then", "    " + line, "  end"]
+          } ?? ["  " + line])
       } ?? ["  -- not submitted: " + LuaStringLiteral.comment(requests.withheld.first { $0.identifier == identifier }?.why ?? "")]
       // The stand-in submit goes with the registration it stands beside: a submit the mirror
       // invented must not crash a launch that skips the registration.
@@ -359,23 +363,24 @@ extension LuaAppWriter {
     declaredManifest(report) == nil ? report.scenes : nil
   }
 
-  /// `, choose = { … }` forcing each of `sites` true (the app doing what its Swift does when each
-  /// condition holds), one site a line, or all on one (`oneLine`: a battery scenario, whose
-  /// template's lines keep their numbers); empty without sites.
-  package static func chooseDeclaration(_ sites: [String], oneLine: Bool = false) -> String {
-    guard !sites.isEmpty else { return "" }
-    let entries = sites.prefix(ForcedChoices.maxSites).map { "[\(LuaStringLiteral.quote($0))] = true" }
+  /// `, choose = { … }` forcing each of `choices`: the conditions true (the app doing what its
+  /// Swift does when each holds) and the request choices as the run needs them, one site a line,
+  /// or all on one (`oneLine`: a battery scenario, whose template's lines keep their numbers);
+  /// empty without choices.
+  package static func chooseDeclaration(_ choices: [(site: String, value: Bool)], oneLine: Bool = false) -> String {
+    guard !choices.isEmpty else { return "" }
+    let entries = choices.prefix(ForcedChoices.maxSites).map { "[\(LuaStringLiteral.quote($0.site))] = \($0.value)" }
     return oneLine ? ", choose = { " + entries.joined(separator: ", ") + " }" : ", choose = {\n" + entries.map { "  \($0),\n" }.joined() + "}"
   }
 
   /// The scenarios written beside the app, each carrying `scenes` as the Swift declares it, and
-  /// each of the app's `choose` sites (`choiceSites`) true.
-  package func scenarios(choosing choiceSites: [String]) -> [(name: String, text: String)] {
+  /// its `choose` outcomes (`choices`: each condition true, the default request choices).
+  package func scenarios(choosing choices: [(site: String, value: Bool)]) -> [(name: String, text: String)] {
     let pinned = Self.pinnedScenes(report).map { ", scenes = \($0)" } ?? ""
     let head = { (title: String) in
       "-- Written by `lifesim scan --emit-app`: \(title) of the app it wrote (app.lua).\n"
         + "scenario { name = \(LuaStringLiteral.quote(title)), ios = \(IOSRelease.defaultVersion)\(pinned), app = \"app.lua\""
-        + "\(Self.chooseDeclaration(choiceSites)) }\n\n"
+        + "\(Self.chooseDeclaration(choices)) }\n\n"
     }
     return [
       ("cold_launch.lua", head("cold launch") + "launch()\nexpect_state(\"active\")\n"),

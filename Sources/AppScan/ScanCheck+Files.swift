@@ -30,7 +30,6 @@ extension ScanCheck {
       }
       battery = (battery.run.filter { $0.name == only }, [])
     }
-    let sites = mirror.summary.choiceSites
     var templates: [String: String] = [:]
     var files: [(String, String)] = []
     for scenario in battery.run {
@@ -40,7 +39,8 @@ extension ScanCheck {
         templates[scenario.template] = String(decoding: bytes, as: UTF8.self)
       }
       let text = CheckBattery.text(scenario, template: templates[scenario.template] ?? "", scenes: LuaAppWriter.pinnedScenes(report),
-                                   app: "../app.lua", choosing: sites)
+                                   app: "../app.lua",
+                                   choosing: mirror.choices(running: scenario.locals.first { $0.name == "taskIdentifier" }?.value))
       files.append((scenario.fileName, text))
     }
     return (files, battery.notRun)

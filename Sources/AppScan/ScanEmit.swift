@@ -12,10 +12,21 @@ package struct ScanMirror {
   package let app: String
   package let summary: MirrorSummary
 
+  /// What the app submits: which request choices a run makes.
+  let requests: MirrorRequests
+
   /// The mirror of `report`, named after its target, citing files relative to `root`.
   package init(_ report: ScanReport, root: String) {
     writer = LuaAppWriter(report: report, name: report.target, root: root)
     (app, summary) = writer.mirror
+    requests = MirrorRequests(report)
+  }
+
+  /// The `choose` outcomes a scenario declares: every condition true (the app doing the work
+  /// its Swift does when it can), and the request choices of the default run or of the run of
+  /// `identifier`'s task.
+  package func choices(running identifier: String? = nil) -> [(site: String, value: Bool)] {
+    summary.choiceSites.map { ($0, true) } + requests.choices(running: identifier)
   }
 }
 
@@ -30,7 +41,7 @@ package enum ScanEmit {
   package static func write(_ mirror: ScanMirror, into directory: String, battery: [(String, String)] = [], force: Bool,
                             removed: (String) -> Void = { _ in }) -> Result<(paths: [String], mirror: MirrorSummary), ScanTrouble> {
     let report = mirror.writer.report
-    let named: [(String, String)] = [("app.lua", mirror.app)] + mirror.writer.scenarios(choosing: mirror.summary.choiceSites).map { ($0.name, $0.text) }
+    let named: [(String, String)] = [("app.lua", mirror.app)] + mirror.writer.scenarios(choosing: mirror.choices()).map { ($0.name, $0.text) }
       + battery.map { (ScanCheck.batteryFolder + "/" + $0.0, $0.1) }
     let files = named.map { (directory + "/" + $0.0, $0.1) }
     for folder in [directory] + (battery.isEmpty ? [] : [directory + "/" + ScanCheck.batteryFolder]) {

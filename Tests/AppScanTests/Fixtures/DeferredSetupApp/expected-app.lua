@@ -31,7 +31,10 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
       task:setTaskCompleted(true)
     end)
     -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
-    BGTaskScheduler:submit { id = "com.example.inbox.refresh", kind = "refresh" }
+    -- 1 refresh request is pending at once: whose is a choice, and each battery case submits its own
+    if choose("submit com.example.inbox.refresh") then
+      BGTaskScheduler:submit { id = "com.example.inbox.refresh", kind = "refresh" }
+    end
   end)
   -- register(forTaskWithIdentifier:) at Inbox/AppDelegate.swift:21
   -- deferred by perform(_:with:afterDelay:): runs after the handler returns
@@ -41,7 +44,11 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
       task.expirationHandler = function() task:setTaskCompleted(false) end
       task:setTaskCompleted(true)
     end)
-    -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.inbox.refresh"'s
+    -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+    -- 1 refresh request is pending at once: whose is a choice, and each battery case submits its own
+    if choose("submit com.example.inbox.cleanup") then
+      BGTaskScheduler:submit { id = "com.example.inbox.cleanup", kind = "refresh" }
+    end
   end)
   -- the notification delegate is set at Inbox/AppDelegate.swift:14
   -- deferred by Task: runs after the handler returns

@@ -27,7 +27,10 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
     task:setTaskCompleted(true)
   end)
   -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
-  BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
+  -- 1 refresh request is pending at once: whose is a choice, and each battery case submits its own
+  if choose("submit com.example.notes.refresh") then
+    BGTaskScheduler:submit { id = "com.example.notes.refresh", kind = "refresh" }
+  end
   -- register(forTaskWithIdentifier:) at App/BackgroundScheduler.swift:17
   BGTaskScheduler:register("com.example.notes.cleanup", function(task)
     -- the Swift's launch handler at
@@ -36,7 +39,11 @@ function AppDelegate.didFinishLaunchingWithOptions(...)
     task.expirationHandler = function() task:setTaskCompleted(false) end
     task:setTaskCompleted(true)
   end)
-  -- not submitted: only 1 refresh request is pending at once, and the mirror submits "com.example.notes.refresh"'s
+  -- a refresh request, as the Swift submits one somewhere the scan does not follow (bg_task runs it)
+  -- 1 refresh request is pending at once: whose is a choice, and each battery case submits its own
+  if choose("submit com.example.notes.cleanup") then
+    BGTaskScheduler:submit { id = "com.example.notes.cleanup", kind = "refresh" }
+  end
   return true
 end
 
