@@ -22,13 +22,17 @@ package struct GitRevisionTree {
     guard case let .success(temporary) = POSIXFile.makeTemporaryDirectory(prefix: base + "/lifesim-compare-") else {
       throw ScanTrouble("\(base): cannot make a temporary folder for git:\(revision)")
     }
+    // The copy sits in a folder named as the repository's, so an app without a project (named
+    // after its folder) has the same name in both trees.
+    let name = (top as NSString).lastPathComponent
+    let copy = temporary + "/" + (name.isEmpty || name == "/" ? "repository" : name)
     do {
-      try extract(commit, of: top, into: temporary)
+      try extract(commit, of: top, into: copy)
     } catch {
       try? FileManager.default.removeItem(atPath: temporary)
       throw error
     }
-    let root = prefix.isEmpty ? temporary : temporary + "/" + String(prefix.dropLast(prefix.hasSuffix("/") ? 1 : 0))
+    let root = prefix.isEmpty ? copy : copy + "/" + String(prefix.dropLast(prefix.hasSuffix("/") ? 1 : 0))
     return GitRevisionTree(root: root, temporary: temporary)
   }
 

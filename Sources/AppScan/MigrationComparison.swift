@@ -16,6 +16,8 @@ package struct MigrationChange: Sendable, Equatable {
   package let before: SourcePlace?
   package let after: SourcePlace?
   package let message: String
+  /// What runs of both mirrors showed (`--check`); nil when none were made.
+  package var confirmation: MigrationConfirmation? = nil
 }
 
 /// Compares the scans of one app before and after a migration (to scenes, most often) and

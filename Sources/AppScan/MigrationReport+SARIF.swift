@@ -26,7 +26,7 @@ extension MigrationReport {
       return .object([
         ("ruleId", .string(change.kind.rawValue)), ("ruleIndex", .int(Int64(kinds.firstIndex(of: change.kind) ?? 0))), ("level", .string("error")),
         ("message", .object([("text", .string(change.message))])), ("locations", .array(location.isEmpty ? [] : [.object(location)])),
-        ("properties", .object([("target", .string(change.target))])),
+        ("properties", .object([("target", .string(change.target))] + Self.confirmationMembers(change.confirmation))),
       ])
     }
     return .object([

@@ -8,8 +8,11 @@ package struct MigrationReport: Sendable {
   /// Targets found on one side only, with the side.
   package private(set) var unpaired: [String] = []
 
-  /// Compares two scans; places become relative to the tree each side was read from.
-  package init(before: ScanResult, beforeRoot: String, after: ScanResult, afterRoot: String) {
+  /// Compares two scans; places become relative to the tree each side was read from. With
+  /// `check`, the battery runs on both mirrors of each pair of apps and confirms each change
+  /// (`MigrationCheck`); `commands` are the words that scan each side again (`lifesim scan PATH`).
+  package init(before: ScanResult, beforeRoot: String, after: ScanResult, afterRoot: String,
+               check: (MigrationCheck, only: String?, commands: (before: [String], after: [String]))? = nil) throws(ScanTrouble) {
     var pairs: [(ScanReport, ScanReport)] = []
     if before.apps.count == 1, after.apps.count == 1 {
       pairs = [(before.apps[0], after.apps[0])]
@@ -20,13 +23,28 @@ package struct MigrationReport: Sendable {
       unpaired += after.apps.filter { app in !before.apps.contains { $0.target == app.target } }.map { "\($0.target): in AFTER only" }
     }
     for (old, new) in pairs {
-      changes += MigrationComparison.changes(before: old, after: new).map {
-        MigrationChange(kind: $0.kind, regression: $0.regression, target: $0.target,
-                        before: $0.before.map { Self.relative($0, to: beforeRoot) }, after: $0.after.map { Self.relative($0, to: afterRoot) },
-                        message: $0.message)
+      let found = MigrationComparison.changes(before: old, after: new)
+      var confirmations: [MigrationConfirmation?] = found.map { _ in nil }
+      if let (checker, only, commands) = check {
+        let target = { (result: ScanResult, app: ScanReport) in result.apps.count > 1 ? ["--target", app.target] : [] }
+        let sides = (MigrationCheck.Side(report: old, root: beforeRoot, command: commands.before + target(before, old)),
+                     MigrationCheck.Side(report: new, root: afterRoot, command: commands.after + target(after, new)))
+        let runs = (try checker.run(sides.0, only: only), try checker.run(sides.1, only: only))
+        confirmations = found.map { MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs) }
+        notRun += (runs.0.notRun.map { "BEFORE \(old.target): \($0)" } + runs.1.notRun.map { "AFTER \(new.target): \($0)" })
+      }
+      changes += zip(found, confirmations).map { change, confirmation in
+        var relative = MigrationChange(kind: change.kind, regression: change.regression, target: change.target,
+                                       before: change.before.map { Self.relative($0, to: beforeRoot) },
+                                       after: change.after.map { Self.relative($0, to: afterRoot) }, message: change.message)
+        relative.confirmation = confirmation
+        return relative
       }
     }
   }
+
+  /// With `--check`: the cases not run on each side, with why (a case the model refused among them).
+  package private(set) var notRun: [String] = []
 
   /// A place with its file from the root of its tree.
   static func relative(_ place: SourcePlace, to root: String) -> SourcePlace {
@@ -46,13 +64,38 @@ package struct MigrationReport: Sendable {
       .object([
         ("kind", .string("change")), ("change", .string(change.kind.rawValue)), ("regression", .bool(change.regression)),
         ("before", Self.json(change.before)), ("after", Self.json(change.after)), ("target", .string(change.target)),
-        ("message", .string(change.message)), ("confirmed", .bool(false)), ("why", .string(Self.unconfirmed)),
-      ])
+        ("message", .string(change.message)),
+      ] + Self.confirmationMembers(change.confirmation))
     }
   }
 
-  /// Why no change carries a run's confirmation yet.
-  static let unconfirmed = "static comparison: runs of both mirrors are not made yet"
+  /// `"confirmed": {"scenario","ios","sdk","shows","before","after"}`, or `false` with `"why"`.
+  static func confirmationMembers(_ confirmation: MigrationConfirmation?) -> [(String, JSONValue)] {
+    switch confirmation ?? .unconfirmed(why: unconfirmed) {
+    case let .confirmed(scenario, ios, sdk, shows, before, after):
+      return [("confirmed", .object([
+        ("scenario", .string(scenario)), ("ios", .int(Int64(ios))), ("sdk", sdk.map { .int(Int64($0)) } ?? .null),
+        ("shows", .string(shows)), ("before", .string(before)), ("after", .string(after)),
+      ]))]
+    case let .unconfirmed(why):
+      return [("confirmed", .bool(false)), ("why", .string(why))]
+    }
+  }
+
+  /// Why a change carries no run's confirmation without `--check`.
+  static let unconfirmed = "static comparison: --check runs both mirrors to confirm it"
+
+  /// The lines under a change in the text report that say what the runs showed.
+  static func confirmationText(_ confirmation: MigrationConfirmation?) -> [String] {
+    switch confirmation {
+    case nil: return []
+    case let .confirmed(scenario, ios, sdk, shows, before, after):
+      return ["  confirmed by \(scenario) [iOS \(ios)\(sdk.map { ", SDK \($0)" } ?? "")]: \(shows)",
+              "    before: \(before)", "    after: \(after)"]
+    case let .unconfirmed(why):
+      return ["  not confirmed by a run: \(why)"]
+    }
+  }
 
   private static func json(_ place: SourcePlace?) -> JSONValue {
     place.map { .object([("file", .string($0.file)), ("line", .int(Int64($0.line)))]) } ?? .null
@@ -74,10 +117,12 @@ package struct MigrationReport: Sendable {
       for change in group {
         lines.append("\(change.target): \(change.kind.rawValue): \(change.message)")
         lines.append("  before: \(Self.text(change.before))  after: \(Self.text(change.after))")
+        if regression { lines += Self.confirmationText(change.confirmation) }
       }
     }
     if changes.isEmpty { lines.append("no lifecycle change") }
     lines += unpaired.map { "not compared: \($0)" }
+    lines += notRun.map { "- \($0)" }
     return lines.map { TerminalText.visible($0) }
   }
 

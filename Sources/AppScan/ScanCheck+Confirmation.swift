@@ -28,11 +28,6 @@ extension ScanCheck {
     r.choices.values.allSatisfy { $0.value || sites.contains($0.site) }
   }
 
-  /// The scenario of case `r`, its name without the profile: `home and return`.
-  private func scenario(of r: CaseResult) -> String {
-    r.name.range(of: " [iOS ", options: .backwards).map { String(r.name[..<$0.lowerBound]) } ?? r.name
-  }
-
   /// Whether case `r` forced `site` false and its app asked it: the run took that branch.
   private func tookFalse(_ r: CaseResult, _ site: String) -> Bool {
     r.choices.value(of: site) == false && r.forcedSitesReached.contains(site)
@@ -49,7 +44,7 @@ extension ScanCheck {
     if let (r, site) = took.first(where: { $0.0.status == .failed }) {
       return "no case showed it as its code says; with \(site) false, \(r.name) failed: \(r.message ?? "")"
     }
-    return took.first { r, _ in showing.contains(scenario(of: r)) }.map { r, site in
+    return took.first { r, _ in showing.contains(r.scenario) }.map { r, site in
       "refuted by a run: \(r.name) took the path it is about (\(site) false) and the model showed nothing wrong"
     }
   }
@@ -81,7 +76,7 @@ extension ScanCheck {
       case .failedWithConditionOff:
         // Only the site's own outcome may differ from a case that passed: another condition
         // forced false beside it could be what failed.
-        return r.status == .failed && showing.contains(scenario(of: r)) && sites.contains { site in
+        return r.status == .failed && showing.contains(r.scenario) && sites.contains { site in
           tookFalse(r, site) && ordered.contains {
             $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
           }
@@ -91,7 +86,7 @@ extension ScanCheck {
     guard let r = shows else {
       return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")
     }
-    let caseScenario = scenario(of: r)
+    let caseScenario = r.scenario
     // A variant's own choices are not on the line: `--check --case` runs every variant of the
     // case again (forcing one of them would take it out of the comparison that confirms it).
     let words = command + ["--check", "--case", caseScenario, "--ios", String(r.ios)] + (r.sdk.map { ["--sdk", String($0)] } ?? [])

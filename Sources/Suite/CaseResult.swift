@@ -48,6 +48,24 @@ public struct CaseResult: Sendable, Equatable {
   /// The callbacks that returned without calling a completion handler UIKit does not wait for
   /// (`LifecycleState.returnedWithoutCompletion`), by signature.
   public var returnedWithoutCompletion: [String] = []
+  /// The delegate callbacks the app handled, as `AppDelegate.didEnterBackground`, each once, in
+  /// the order first delivered (at most `CallbacksDelivered.max`).
+  public var callbacksDelivered: [String] = []
+}
+
+/// Collects `CaseResult.callbacksDelivered` from a run's events as they are recorded.
+final class CallbacksDelivered {
+  /// The most distinct callbacks kept: far more than the delegates' methods.
+  static let max = 256
+  private(set) var names: [String] = []
+  private var seen: Set<String> = []
+
+  /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`).
+  func note(_ body: EventBody) {
+    guard case let .callbackDelivered(callback, target, true, _, _) = body, target.hasSuffix("Delegate"), names.count < Self.max else { return }
+    let name = target + "." + callback.key
+    if seen.insert(name).inserted { names.append(name) }
+  }
 }
 
 /// Counts of a run's results.

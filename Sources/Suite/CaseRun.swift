@@ -69,7 +69,8 @@ enum CaseRun {
     case let .success(made): log = made
     case let .failure(error): return (notRun(c, ios: c.ios ?? IOSRelease.defaultVersion, .error, error.message, options), nil)
     }
-    let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, _ in }.run()
+    let delivered = CallbacksDelivered()
+    let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, event in delivered.note(event.body) }.run()
     let wallUs = SuiteClock.nowUs() - started
     let declared = result.declaration
     let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? IOSRelease.defaultVersion
@@ -100,6 +101,7 @@ enum CaseRun {
     r.choices = c.choices
     r.returnedWithoutCompletion = result.state.returnedWithoutCompletion.map(\.signature)
     r.forcedSitesReached = result.state.forcedSitesReached
+    r.callbacksDelivered = delivered.names
     return (r, declared)
   }
 

@@ -31,7 +31,7 @@ struct Scan: ParsableCommand {
 
   enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif }
 
-  @Argument(help: "Folders or files to scan.")
+  @Argument(help: "Folders or files to scan; git:REV is that revision of the git repository holding the current folder, read without touching the work tree (its files are named from a temporary copy).")
   var paths: [String]
 
   @Option(help: ArgumentHelp("An earlier `--json` or SARIF output of this scan: findings it holds are reported as unchanged and do not fail; new ones do.", valueName: "file"))
@@ -61,7 +61,7 @@ struct Scan: ParsableCommand {
   @Flag(help: "With --emit-app: overwrite files already there.")
   var force = false
 
-  @Flag(help: "Also run lifesim's battery of scenarios against the emitted app (in a temporary folder unless --emit-app says where) on an iOS × SDK matrix, and report what the runs find with the scan's diagnostics.")
+  @Flag(help: "Also run lifesim's battery of scenarios against the emitted app (in a temporary folder unless --emit-app says where) on an iOS × SDK matrix, and report what the runs find with the scan's diagnostics. With --compare: run it on both mirrors (iOS 26 and 27, each with SDK 26 and 27, unless --ios and --sdk say) and confirm each regression with a pair of cases.")
   var check = false
 
   @Option(help: "With --check: the profiles, e.g. \(ScanCheck.defaultIOS.map(String.init).joined(separator: ",")) (the default) or 15-27 or all.")
@@ -78,51 +78,45 @@ struct Scan: ParsableCommand {
   func validate() throws {
     if compare {
       guard paths.count == 2 else { throw ValidationError("--compare takes two trees, BEFORE and AFTER (folders or git:REV), not \(paths.count)") }
-      if check || emitApp != nil || baseline != nil || explain {
-        throw ValidationError("--compare compares two trees; --check, --emit-app, --baseline and --explain go with a scan of one")
+      if emitApp != nil || baseline != nil || explain || !choice.choose.isEmpty {
+        throw ValidationError("--compare compares two trees; --emit-app, --baseline, --explain and --choose go with a scan of one")
       }
     }
     if !check, ios != nil || sdk != nil || caseName != nil || !choice.choose.isEmpty {
       throw ValidationError("--ios, --sdk, --case and --choose go with --check")
     }
-    if check, !json, format == .sarif {
+    if check, !compare, !json, format == .sarif {
       throw ValidationError("--check reports as text or JSON Lines; SARIF holds the scan's diagnostics only (scan without --check)")
     }
     _ = try matrix()
   }
 
-  /// `--ios` and `--sdk` as releases, each parsed as `lifesim test --ios` is.
-  private func matrix() throws -> ScanCheck {
+  /// `--ios` and `--sdk` as releases, each parsed as `lifesim test --ios` is; without them,
+  /// `defaultReleases` for both, or the scan's own defaults.
+  private func matrix(defaultReleases: [Int]? = nil) throws -> ScanCheck {
     func releases(_ text: String, _ option: String) throws -> [Int] {
       do throws(ScenarioError) { return try IOSVersionSet(parsing: text).profiles } catch {
         throw ValidationError("\(option) \(text): \(error.message)")
       }
     }
-    return ScanCheck(ios: try ios.map { try releases($0, "--ios") } ?? ScanCheck.defaultIOS,
-                     sdks: try sdk.map { try releases($0, "--sdk") } ?? ScanCheck.defaultSDKs, choices: choice.choices)
+    return ScanCheck(ios: try ios.map { try releases($0, "--ios") } ?? defaultReleases ?? ScanCheck.defaultIOS,
+                     sdks: try sdk.map { try releases($0, "--sdk") } ?? defaultReleases ?? ScanCheck.defaultSDKs, choices: choice.choices)
   }
 
   func run() throws {
     defer { Terminal.flush() }
-    if compare { return try ScanCompare(paths: paths, target: target, exclude: exclude, format: json ? .json : format).run() }
+    if compare {
+      let checker = try check ? matrix(defaultReleases: MigrationCheck.defaultReleases) : nil
+      return try ScanCompare(paths: paths, target: target, exclude: exclude, format: json ? .json : format,
+                             check: checker.map(MigrationCheck.init), caseName: caseName).run()
+    }
     let format = json ? .json : format
     if format == .json { JSONLines.begin("scan") }
-    var result: ScanResult
-    var battery: (files: [(String, String)], notRun: [String]) = ([], [])
-    var mirror: ScanMirror?
-    do throws(ScanTrouble) {
-      result = try AppScanner.scan(paths, target: target, exclude: exclude)
-      if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
-      result.explain = explain
-      if check || emitApp != nil, result.apps.count > 1 {
-        throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
-      }
-      if check || emitApp != nil { mirror = ScanMirror(result.apps[0], root: paths[0]) }
-      if check, let mirror { battery = try ScanCheck.scenarioFiles(mirror, only: caseName) }
-    } catch {
-      Terminal.error(TerminalText.visible(error.description))
-      throw ExitCode(Status.trouble)
-    }
+    var revisions: [GitRevisionTree] = []
+    defer { revisions.forEach { $0.remove() } }
+    let scan = try scanned(&revisions)
+    var result = scan.0
+    let mirror = scan.1, battery = scan.2
     let report = result.apps[0]
     let temporary: String?
     do { temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil } catch {
@@ -166,6 +160,33 @@ struct Scan: ParsableCommand {
       Terminal.write("mirror: app.lua carries \(summary.share); its opening comment lists what it left as comments")
     }
     if status != Status.ok { throw ExitCode(status) }
+  }
+
+  /// The scan of the paths, and with --check or --emit-app the mirror (and the battery's files);
+  /// a `git:REV` path is that revision, read into a temporary folder (as --compare reads it,
+  /// so a reproduce line of `--compare --check` runs from the same folder) and added to `revisions`.
+  private func scanned(_ revisions: inout [GitRevisionTree]) throws
+    -> (ScanResult, ScanMirror?, (files: [(String, String)], notRun: [String])) {
+    var roots = paths
+    do throws(ScanTrouble) {
+      for (index, path) in paths.enumerated() where path.hasPrefix("git:") {
+        revisions.append(try GitRevisionTree.read(String(path.dropFirst(4)), from: FileManager.default.currentDirectoryPath))
+        roots[index] = revisions[revisions.count - 1].root
+      }
+      var result = try AppScanner.scan(roots, target: target, exclude: exclude)
+      if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
+      result.explain = explain
+      if check || emitApp != nil, result.apps.count > 1 {
+        throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
+      }
+      let mirror = check || emitApp != nil ? ScanMirror(result.apps[0], root: roots[0]) : nil
+      var battery: (files: [(String, String)], notRun: [String]) = ([], [])
+      if check, let mirror { battery = try ScanCheck.scenarioFiles(mirror, only: caseName) }
+      return (result, mirror, battery)
+    } catch {
+      Terminal.error(TerminalText.visible(error.description))
+      throw ExitCode(Status.trouble)
+    }
   }
 
   private func emit(_ mirror: ScanMirror, into directory: String, battery: [(String, String)]) throws -> (paths: [String], mirror: MirrorSummary) {

@@ -11,11 +11,15 @@ struct ScanCompare {
   let target: String?
   let exclude: [String]
   let format: Scan.Format
+  /// `--check`: both mirrors run the battery and confirm each regression.
+  let check: MigrationCheck?
+  /// `--case`: only this case of the battery, on both sides.
+  let caseName: String?
 
   func run() throws {
     if format == .json { JSONLines.begin("scan") }
     let compared: (report: MigrationReport, afterRoot: String)
-    do { compared = try MigrationReport.comparing(paths, target: target, exclude: exclude) } catch {
+    do { compared = try MigrationReport.comparing(paths, target: target, exclude: exclude, check: check, only: caseName) } catch {
       if format == .json { JSONLines.end(status: Status.trouble, [("error", .string(error.description))]) } else { Terminal.error(TerminalText.visible(error.description)) }
       throw ExitCode(Status.trouble)
     }

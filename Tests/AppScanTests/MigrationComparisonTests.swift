@@ -24,7 +24,7 @@ import Testing
 
   static func compare(_ fixture: String, _ after: String) throws -> MigrationReport {
     let root = fixtures + "/Migrations/" + fixture
-    return MigrationReport(before: try AppScanner.scan([root + "/before"]), beforeRoot: root + "/before",
+    return try MigrationReport(before: try AppScanner.scan([root + "/before"]), beforeRoot: root + "/before",
                            after: try AppScanner.scan([root + "/" + after]), afterRoot: root + "/" + after)
   }
 
@@ -48,11 +48,11 @@ import Testing
   /// Several targets pair by name; a target on one side only is listed, not compared.
   @Test func targetsPairByName() throws {
     let both = try AppScanner.scan([fixtures + "/MultiTargetRepo"])
-    let same = MigrationReport(before: both, beforeRoot: fixtures + "/MultiTargetRepo", after: both, afterRoot: fixtures + "/MultiTargetRepo")
+    let same = try MigrationReport(before: both, beforeRoot: fixtures + "/MultiTargetRepo", after: both, afterRoot: fixtures + "/MultiTargetRepo")
     #expect(same.changes.isEmpty && same.unpaired.isEmpty)
     var one = both
     one.apps.removeLast()
-    let report = MigrationReport(before: both, beforeRoot: fixtures, after: one, afterRoot: fixtures)
+    let report = try MigrationReport(before: both, beforeRoot: fixtures, after: one, afterRoot: fixtures)
     #expect(report.unpaired == ["NotesLite: in BEFORE only"])
   }
 
@@ -94,7 +94,7 @@ import Testing
       try text.write(toFile: root + "/" + name, atomically: false, encoding: .utf8)
     }
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let report = MigrationReport(before: try AppScanner.scan([root + "/before"]), beforeRoot: root + "/before",
+    let report = try MigrationReport(before: try AppScanner.scan([root + "/before"]), beforeRoot: root + "/before",
                                  after: try AppScanner.scan([root + "/after"]), afterRoot: root + "/after")
     #expect(report.changes.map { "\($0.kind.rawValue) \($0.regression): \($0.message)" } == [
       "handler_silenced false: AppDelegate.applicationDidEnterBackground(_:) moved to SceneDelegate.sceneDidEnterBackground(_:)",
@@ -105,7 +105,7 @@ import Testing
   /// SARIF holds the regressions, located in AFTER, with a rule for each change kind.
   @Test func sarifHoldsTheRegressionsInAfter() throws {
     let sarif = try Self.compare("WorkLost", "after").sarif(toolVersion: "0", afterRoot: "/repo/after").canonicalText
-    #expect(sarif.contains(#""results":[{"ruleId":"work_lost","ruleIndex":6,"level":"error","message":{"text":"AppDelegate.applicationWillEnterForeground(_:) called reconnect(); SceneDelegate.sceneWillEnterForeground(_:), which replaces it, does not, nor any function it calls"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"Notes/SceneDelegate.swift","uriBaseId":"%SRCROOT%"},"region":{"startLine":17}}}],"properties":{"target":"after"}}]"#), "\(sarif)")
+    #expect(sarif.contains(#""results":[{"ruleId":"work_lost","ruleIndex":6,"level":"error","message":{"text":"AppDelegate.applicationWillEnterForeground(_:) called reconnect(); SceneDelegate.sceneWillEnterForeground(_:), which replaces it, does not, nor any function it calls"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"Notes/SceneDelegate.swift","uriBaseId":"%SRCROOT%"},"region":{"startLine":17}}}],"properties":{"target":"after","confirmed":false,"why":"static comparison: --check runs both mirrors to confirm it"}}]"#), "\(sarif)")
     #expect(sarif.contains(#""originalUriBaseIds":{"%SRCROOT%":{"uri":"file:///repo/after/"}}"#))
   }
 
@@ -113,7 +113,7 @@ import Testing
   @Test func aChangeLineHasBothPlacesFromEachTreesRoot() throws {
     let report = try Self.compare("RegistrationMoved", "after")
     #expect(report.jsonLines.map(\.canonicalText) == [
-      #"{"kind":"change","change":"moved_after_launch","regression":true,"before":{"file":"Notes/AppDelegate.swift","line":9},"after":{"file":"Notes/SceneDelegate.swift","line":10},"target":"after","message":"BGTask \"com.example.notes.sync\" was registered at launch; AFTER registers it from SceneDelegate.scene(_:willConnectTo:options:), after launch, and BGTaskScheduler throws for that","confirmed":false,"why":"static comparison: runs of both mirrors are not made yet"}"#,
+      #"{"kind":"change","change":"moved_after_launch","regression":true,"before":{"file":"Notes/AppDelegate.swift","line":9},"after":{"file":"Notes/SceneDelegate.swift","line":10},"target":"after","message":"BGTask \"com.example.notes.sync\" was registered at launch; AFTER registers it from SceneDelegate.scene(_:willConnectTo:options:), after launch, and BGTaskScheduler throws for that","confirmed":false,"why":"static comparison: --check runs both mirrors to confirm it"}"#,
     ])
   }
 }

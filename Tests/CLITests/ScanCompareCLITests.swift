@@ -32,6 +32,13 @@ import TestSupport
     // The work tree itself as AFTER.
     let head = try lifesim(["scan", "--compare", "git:HEAD~1", "."], cwd: repo)
     #expect(head.status == 1 && head.out.contains("moved_after_launch"), "\(head.out)\(head.err)")
+    // With --check, each side's reproduce line names its revision, and runs as printed.
+    let checked = try lifesim(["scan", "--compare", "git:HEAD~1", "git:HEAD", "--check", "--json"], cwd: repo)
+    let reproduce = "lifesim scan 'git:HEAD~1' --check --case 'background refresh com.example.notes.sync' --ios 26 --sdk 26"
+    #expect(checked.out.contains(#""before":"\#(reproduce)""#), "\(checked.out)")
+    let again = try lifesim(["scan", "git:HEAD~1", "--check", "--case", "background refresh com.example.notes.sync", "--ios", "26", "--sdk", "26"], cwd: repo)
+    #expect(again.out.contains("\n1 case: 1 passed"), "\(again.out)\(again.err)")
+    #expect(try shell("git -C '\(repo)' status --porcelain").out == status)
     let unknown = try lifesim(["scan", "--compare", "git:no-such-branch", "."], cwd: repo)
     #expect(unknown.status == 2)
     #expect(unknown.err.contains("git:no-such-branch: not a revision of the repository at"), "\(unknown.err)")
@@ -44,6 +51,46 @@ import TestSupport
     #expect(lines.count == 3)
     #expect(lines.first?.hasPrefix(#"{"kind":"change","change":"handler_silenced","regression":false,"before":{"file":"Notes/AppDelegate.swift","line":15}"#) == true)
     #expect(lines.last == #"{"kind":"end","command":"scan","status":0,"changes":2,"regressions":0}"#)
+  }
+
+  /// `--check` runs the battery on both mirrors: a regression is confirmed by the pair of cases
+  /// that shows it, each side's reproduce line runs that case again from the same folder, and a
+  /// change no pair shows stays a regression with why. The correct migration is quiet.
+  @Test(arguments: [
+    ("BackgroundHandler", "home and return",
+     "BEFORE's run called AppDelegate.applicationDidEnterBackground; AFTER's called neither it nor SceneDelegate.sceneDidEnterBackground"),
+    ("RegistrationMoved", "background refresh com.example.notes.sync", "BEFORE's run passed; AFTER's failed: "),
+    ("URLHandler", "open URL", "BEFORE's run called AppDelegate.openURL; AFTER's called neither it nor SceneDelegate.openURLContexts"),
+    ("BothDelegates", "cold launch", "AFTER's run called both AppDelegate.didFinishLaunchingWithOptions and SceneDelegate.willConnectTo, and each runs the work"),
+  ])
+  func checkConfirmsARegressionWithAPairOfCases(_ fixture: String, _ scenario: String, _ shows: String) throws {
+    let dir = migrations + "/" + fixture
+    let r = try lifesim(["scan", "--compare", "before", "after", "--check", "--json"], cwd: dir)
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let first = try #require(r.out.split(separator: "\n").first.map(String.init))
+    let quoted = scenario.contains(" ") ? "'\(scenario)'" : scenario
+    let line = { (side: String) in "lifesim scan \(side) --check --case \(quoted) --ios 26 --sdk 26" }
+    #expect(first.contains(#""confirmed":{"scenario":"\#(scenario)","ios":26,"sdk":26,"shows":"\#(shows)"#), "\(first)")
+    #expect(first.hasSuffix(#","before":"\#(line("before"))","after":"\#(line("after"))"}}"#), "\(first)")
+    for side in ["before", "after"] {
+      let again = try lifesim(["scan", side, "--check", "--case", scenario, "--ios", "26", "--sdk", "26"], cwd: dir)
+      #expect(again.out.contains("\n1 case: "), "\(side): \(again.out)\(again.err)")
+    }
+    let fixed = try lifesim(["scan", "--compare", "before", "fixed", "--check"], cwd: dir)
+    #expect(fixed.status == 0, "\(fixed.out)")
+  }
+
+  @Test func aRegressionNoPairShowsStaysARegressionWithWhy() throws {
+    let r = try lifesim(["scan", "--compare", "before", "after", "--check"], cwd: migrations + "/WorkLost")
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    #expect(r.out.hasPrefix("""
+      1 regression:
+      after: work_lost: AppDelegate.applicationWillEnterForeground(_:) called reconnect(); SceneDelegate.sceneWillEnterForeground(_:), which replaces it, does not, nor any function it calls
+        before: Notes/AppDelegate.swift:19  after: Notes/SceneDelegate.swift:17
+        not confirmed by a run: no pair of cases of the battery on this matrix showed it
+      2 correct moves:
+
+      """), "\(r.out)")
   }
 
   @Test func compareTakesTwoTrees() throws {
