@@ -28,12 +28,17 @@ package struct MigrationCheck {
     package let report: ScanReport
     /// The folder its files are cited from.
     package let root: String
-    /// `lifesim scan PATH [--target T]`: the words that scan this side again.
-    package let command: [String]
+    /// The tree as the command line named it: a folder, or `git:REV`.
+    package let path: String
+    /// `--target T`, `--exclude G`: what picks this side's app again.
+    package let options: [String]
 
-    package init(report: ScanReport, root: String, command: [String]) {
-      self.report = report; self.root = root; self.command = command
+    package init(report: ScanReport, root: String, path: String, options: [String]) {
+      self.report = report; self.root = root; self.path = path; self.options = options
     }
+
+    /// `lifesim scan PATH …`: the words that scan this side again.
+    var command: [String] { ["lifesim", "scan", path] + options }
   }
 
   /// The profiles both sides run on when `--ios` and `--sdk` name none: the release with the
@@ -44,12 +49,18 @@ package struct MigrationCheck {
 
   package init(_ checker: ScanCheck) { self.checker = checker }
 
-  /// Runs the battery on `side`'s mirror (only the case `only` names, when given) in a temporary
-  /// folder removed before this returns.
-  package func run(_ side: Side, only: String?) throws(ScanTrouble) -> ScanCheck.Outcome {
+  /// Runs the battery on both mirrors (only the case `only` names, when given). AFTER also runs
+  /// each case of BEFORE's battery that its own lacks (a quick action AFTER no longer handles),
+  /// expecting what BEFORE's app handled.
+  package func run(_ before: Side, _ after: Side, only: String?) throws(ScanTrouble) -> (before: ScanCheck.Outcome, after: ScanCheck.Outcome) {
+    (try run(before, only: only, extras: []), try run(after, only: only, extras: CheckBattery.scenarios(for: before.report).run))
+  }
+
+  /// Runs the battery on `side`'s mirror in a temporary folder removed before this returns.
+  private func run(_ side: Side, only: String?, extras: [CheckBattery.Scenario]) throws(ScanTrouble) -> ScanCheck.Outcome {
     let mirror = ScanMirror(side.report, root: side.root)
     let battery: (files: [(String, String)], notRun: [String])
-    do { battery = try ScanCheck.scenarioFiles(mirror, only: only) } catch {
+    do { battery = try ScanCheck.scenarioFiles(mirror, only: only, extras: extras) } catch {
       // A case that one side's battery does not have is not run there: the pair is not made.
       guard only != nil else { throw error }
       return ScanCheck.Outcome(results: [], notRun: ["\(only ?? ""): not in this side's battery"])
@@ -82,11 +93,12 @@ package struct MigrationCheck {
       for (b, a) in pairs {
         guard let text = shows(b, a) else { continue }
         let scenario = b.scenario
-        let words = { (side: Side) in
-          side.command + ["--check", "--case", scenario, "--ios", String(b.ios)] + (b.sdk.map { ["--sdk", String($0)] } ?? [])
-        }
+        let caseWords = ["--check", "--case", scenario, "--ios", String(b.ios)] + (b.sdk.map { ["--sdk", String($0)] } ?? [])
+        // A case AFTER's own battery lacks runs only beside BEFORE's: the comparison runs it again.
+        let afterOwn = CheckBattery.scenarios(for: after.report).run.contains { $0.name == scenario }
+        let afterWords = afterOwn ? after.command + caseWords : ["lifesim", "scan", "--compare", before.path, after.path] + after.options + caseWords
         return .confirmed(scenario: scenario, ios: b.ios, sdk: b.sdk, shows: text,
-                          before: ShellCommand.line(words(before)), after: ShellCommand.line(words(after)))
+                          before: ShellCommand.line(before.command + caseWords), after: ShellCommand.line(afterWords))
       }
     }
     return .unconfirmed(why: "no pair of cases of the battery on this matrix showed it")
@@ -103,11 +115,12 @@ package struct MigrationCheck {
 
   private typealias Shows = (CaseResult, CaseResult) -> String?
 
-  /// The app-delegate method the change is about (`AppDelegate.openURL`) and its scene
-  /// replacement's, as the runs name delivered callbacks.
+  /// The delegate method the change is about (`AppDelegate.openURL`) and, for an app
+  /// delegate's, its scene replacement's, as the runs name delivered callbacks.
   private static func callbackKeys(_ change: MigrationChange, _ report: ScanReport) -> (method: String, replacement: String?)? {
-    guard let method = report.methods.first(where: { $0.role == .application && $0.place == change.before }),
+    guard let method = report.methods.first(where: { [.application, .scene].contains($0.role) && $0.place == change.before }),
           let callback = Callback(signature: method.selector) else { return nil }
+    guard method.role == .application else { return ("SceneDelegate." + callback.key, nil) }
     let replacement = SceneReplacements.replacement(for: method.selector).flatMap(Callback.init(signature:))
     return ("AppDelegate." + callback.key, replacement.map { "SceneDelegate." + $0.key })
   }
@@ -116,7 +129,7 @@ package struct MigrationCheck {
     { b, a in
       guard b.callbacksDelivered.contains(keys.method), !a.callbacksDelivered.contains(keys.method) else { return nil }
       if let replacement = keys.replacement, a.callbacksDelivered.contains(replacement) { return nil }
-      return "BEFORE's run called \(keys.method); AFTER's called " + (keys.replacement.map { "neither it nor \($0)" } ?? "no longer")
+      return "BEFORE's run called \(keys.method); AFTER's " + (keys.replacement.map { "called neither it nor \($0)" } ?? "did not")
     }
   }
 

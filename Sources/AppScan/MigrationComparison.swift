@@ -118,9 +118,11 @@ package enum MigrationComparison {
 
   /// A payload BEFORE handled that AFTER does not, while running and at a cold launch.
   private static func payloads(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
-    guard !after.isSwiftUIApp else { return [] }   // SwiftUI's .onOpenURL and scenePhase are not read
     var found: [MigrationChange] = []
-    for payload in payloads {
+    // SwiftUI's .onOpenURL and .onContinueUserActivity are not read, so a SwiftUI AFTER is not
+    // compared for URLs and activities; SwiftUI has no quick-action API, so a quick action
+    // still needs a scene delegate there (one `configurationForConnecting` names).
+    for payload in payloads where !after.isSwiftUIApp || payload.option == "shortcutItem" {
       guard let handled = handler(payload, running: true, in: before) ?? handler(payload, running: false, in: before) else { continue }
       let appDelegates = after.methods.first { $0.role == .application && $0.selector == payload.appDelegate }
       if handler(payload, running: true, in: after) == nil {

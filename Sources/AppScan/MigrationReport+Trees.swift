@@ -22,9 +22,9 @@ extension MigrationReport {
       sides.append((try AppScanner.scan([root], target: target, exclude: exclude), root))
     }
     let afterRoot = paths[1].hasPrefix("git:") ? FileManager.default.currentDirectoryPath : sides[1].root
-    let command = { (path: String) in ["lifesim", "scan", path] + (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] } }
+    let options = (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] }
     let report = try MigrationReport(before: sides[0].result, beforeRoot: sides[0].root, after: sides[1].result, afterRoot: sides[1].root,
-                                     check: check.map { ($0, only, (command(paths[0]), command(paths[1]))) })
+                                     check: check.map { ($0, only, (paths[0], paths[1], options)) })
     return (report, afterRoot.hasPrefix("/") ? afterRoot : FileManager.default.currentDirectoryPath + "/" + afterRoot)
   }
 }

@@ -10,9 +10,10 @@ package struct MigrationReport: Sendable {
 
   /// Compares two scans; places become relative to the tree each side was read from. With
   /// `check`, the battery runs on both mirrors of each pair of apps and confirms each change
-  /// (`MigrationCheck`); `commands` are the words that scan each side again (`lifesim scan PATH`).
+  /// (`MigrationCheck`); `commands` name each side as the command line did, and the options
+  /// that pick its app (`--target`, `--exclude`).
   package init(before: ScanResult, beforeRoot: String, after: ScanResult, afterRoot: String,
-               check: (MigrationCheck, only: String?, commands: (before: [String], after: [String]))? = nil) throws(ScanTrouble) {
+               check: (MigrationCheck, only: String?, commands: (before: String, after: String, options: [String]))? = nil) throws(ScanTrouble) {
     var pairs: [(ScanReport, ScanReport)] = []
     if before.apps.count == 1, after.apps.count == 1 {
       pairs = [(before.apps[0], after.apps[0])]
@@ -27,9 +28,9 @@ package struct MigrationReport: Sendable {
       var confirmations: [MigrationConfirmation?] = found.map { _ in nil }
       if let (checker, only, commands) = check {
         let target = { (result: ScanResult, app: ScanReport) in result.apps.count > 1 ? ["--target", app.target] : [] }
-        let sides = (MigrationCheck.Side(report: old, root: beforeRoot, command: commands.before + target(before, old)),
-                     MigrationCheck.Side(report: new, root: afterRoot, command: commands.after + target(after, new)))
-        let runs = (try checker.run(sides.0, only: only), try checker.run(sides.1, only: only))
+        let sides = (MigrationCheck.Side(report: old, root: beforeRoot, path: commands.before, options: commands.options + target(before, old)),
+                     MigrationCheck.Side(report: new, root: afterRoot, path: commands.after, options: commands.options + target(after, new)))
+        let runs = try checker.run(sides.0, sides.1, only: only)
         confirmations = found.map { MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs) }
         notRun += (runs.0.notRun.map { "BEFORE \(old.target): \($0)" } + runs.1.notRun.map { "AFTER \(new.target): \($0)" })
       }

@@ -17,13 +17,20 @@ extension ScanCheck {
 
   /// The battery's scenarios for `report` (scanned from `root`): file names and texts, naming the
   /// app at `../app.lua` and forcing each of its `choose` sites true; with `only` (`--case`),
-  /// that one scenario, and nothing listed as not run.
-  package static func scenarioFiles(_ mirror: ScanMirror, only: String? = nil) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
+  /// that one scenario, and nothing listed as not run. `extras` are run too where the app's own
+  /// battery has no case of their name (the other side of a migration's, which expects what that
+  /// side's app handled): their files are named `other_…`.
+  package static func scenarioFiles(_ mirror: ScanMirror, only: String? = nil,
+                                    extras: [CheckBattery.Scenario] = []) throws(ScanTrouble) -> (files: [(String, String)], notRun: [String]) {
     guard let folder = templateFolder() else {
       throw ScanTrouble("cannot find lifesim's --check battery (Scripts/scan or share/lifesim/scan) beside the executable")
     }
     let report = mirror.writer.report
     var battery = CheckBattery.scenarios(for: report)
+    for extra in extras where !battery.run.contains(where: { $0.name == extra.name }) {
+      battery.run.append(CheckBattery.Scenario(template: extra.template, name: extra.name, fileName: "other_" + extra.fileName, locals: extra.locals))
+      battery.notRun.removeAll { $0.hasPrefix(extra.name + ": ") }
+    }
     if let only {
       guard battery.run.contains(where: { $0.name == only }) else {
         throw ScanTrouble("--case \(only): no such case of this app's battery (its cases: \(battery.run.map(\.name).joined(separator: ", ")))")

@@ -20,6 +20,8 @@ import Testing
     ("BothDelegates", ["work_duplicated true none Notes/SceneDelegate.swift:6"]),
     ("RegistrationMoved", ["moved_after_launch true Notes/AppDelegate.swift:9 Notes/SceneDelegate.swift:10"]),
     ("Restoration", ["restoration_changed true Notes/AppDelegate.swift:15 none"]),
+    ("SwiftUIQuickAction", ["payload_lost true Notes/MainSceneDelegate.swift:15 none",
+                            "payload_lost true Notes/MainSceneDelegate.swift:15 none"]),
   ]
 
   static func compare(_ fixture: String, _ after: String) throws -> MigrationReport {

@@ -1,0 +1,8 @@
+import UIKit
+
+class AppDelegate: NSObject, UIApplicationDelegate {
+  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    Store.shared.open()
+    return true
+  }
+}
