@@ -53,7 +53,11 @@ package struct MigrationCheck {
   /// each case of BEFORE's battery that its own lacks (a quick action AFTER no longer handles),
   /// expecting what BEFORE's app handled.
   package func run(_ before: Side, _ after: Side, only: String?) throws(ScanTrouble) -> (before: ScanCheck.Outcome, after: ScanCheck.Outcome) {
-    (try run(before, only: only, extras: []), try run(after, only: only, extras: CheckBattery.scenarios(for: before.report).run))
+    let beforeCases = CheckBattery.scenarios(for: before.report).run
+    if let only, !(beforeCases + CheckBattery.scenarios(for: after.report).run).contains(where: { $0.name == only }) {
+      throw ScanTrouble("--case \(only): no such case of either side's battery (BEFORE's cases: \(beforeCases.map(\.name).joined(separator: ", ")))")
+    }
+    return (try run(before, only: only, extras: []), try run(after, only: only, extras: beforeCases))
   }
 
   /// Runs the battery on `side`'s mirror in a temporary folder removed before this returns.

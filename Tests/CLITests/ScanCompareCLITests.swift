@@ -103,5 +103,9 @@ import TestSupport
     let r = try lifesim(["scan", "--compare", "before"], cwd: migrations + "/BackgroundHandler")
     #expect(r.status == 2)
     #expect(r.err.contains("--compare takes two trees, BEFORE and AFTER (folders or git:REV), not 1"), "\(r.err)")
+    let unknownCase = try lifesim(["scan", "--compare", "before", "after", "--check", "--case", "no such"], cwd: migrations + "/BackgroundHandler")
+    #expect(unknownCase.status == 2)
+    #expect(unknownCase.err == "lifesim: --case no such: no such case of either side's battery (BEFORE's cases: cold launch, home and return, lock, memory kill, force quit)\n",
+            "\(unknownCase.err)")
   }
 }
