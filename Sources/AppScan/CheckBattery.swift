@@ -88,7 +88,7 @@ package enum CheckBattery {
   }
 
   /// The scenario's file: a comment, its `scenario { … }` line (`scenes` only when pinned: an app
-  /// that declares its manifest decides them; each of the app's `choose` sites true), its
+  /// that declares its manifest decides them; the `choose` outcomes `sites` gives), its
   /// locals, then the template. Every value taken from the Swift goes through `LuaStringLiteral`.
   package static func text(_ scenario: Scenario, template: String, scenes: Bool?, app: String,
                            choosing sites: [(site: String, value: Bool)] = []) -> String {

@@ -26,8 +26,11 @@ package struct GitRevisionTree {
     // after its folder) has the same name in both trees.
     let name = (top as NSString).lastPathComponent
     let copy = temporary + "/" + (name.isEmpty || name == "/" ? "repository" : name)
-    do {
+    do throws(ScanTrouble) {
       try extract(commit, of: top, into: copy)
+      // The copy's root is the repository's: findings keep the fingerprints (paths from the
+      // repository's root) a scan of the work tree gives, so a baseline matches either.
+      guard FileManager.default.createFile(atPath: copy + "/.git", contents: Data()) else { throw ScanTrouble("\(copy): cannot mark the copy's root") }
     } catch {
       try? FileManager.default.removeItem(atPath: temporary)
       throw error

@@ -43,7 +43,7 @@ package struct MigrationCheck {
 
   /// The profiles both sides run on when `--ios` and `--sdk` name none: the release with the
   /// scene mandate and the one before it, each with both SDKs.
-  package static let defaultReleases = [IOSRelease.appStoreSDK, IOSRelease.appStoreSDK + 1].filter(IOSRelease.versions.contains)
+  package static let defaultReleases = IOSRelease.versions.filter { $0 <= IOSRelease.sceneMandate }.suffix(2).map { $0 }
 
   let checker: ScanCheck
 
@@ -63,12 +63,11 @@ package struct MigrationCheck {
   /// Runs the battery on `side`'s mirror in a temporary folder removed before this returns.
   private func run(_ side: Side, only: String?, extras: [CheckBattery.Scenario]) throws(ScanTrouble) -> ScanCheck.Outcome {
     let mirror = ScanMirror(side.report, root: side.root)
-    let battery: (files: [(String, String)], notRun: [String])
-    do { battery = try ScanCheck.scenarioFiles(mirror, only: only, extras: extras) } catch {
-      // A case that one side's battery does not have is not run there: the pair is not made.
-      guard only != nil else { throw error }
-      return ScanCheck.Outcome(results: [], notRun: ["\(only ?? ""): not in this side's battery"])
+    // A case that this side's battery does not have is not run there: the pair is not made.
+    if let only, !(CheckBattery.scenarios(for: side.report).run + extras).contains(where: { $0.name == only }) {
+      return ScanCheck.Outcome(results: [], notRun: ["\(only): not in this side's battery"])
     }
+    let battery = try ScanCheck.scenarioFiles(mirror, only: only, extras: extras)
     let folder = try ScanCheck.temporaryFolder()
     defer { ScanCheck.remove(folder) }
     if case let .failure(trouble) = ScanEmit.write(mirror, into: folder, battery: battery.files, force: false) { throw trouble }
@@ -108,12 +107,14 @@ package struct MigrationCheck {
     return .unconfirmed(why: "no pair of cases of the battery on this matrix showed it")
   }
 
-  /// The cases of both sides with the same scenario, iOS and SDK, in BEFORE's order.
+  /// The cases of both sides with the same scenario, iOS and SDK, in BEFORE's order; only
+  /// cases that ran (a skipped case delivered nothing, which would look like a loss).
   private static func pairs(_ before: [CaseResult], _ after: [CaseResult]) -> [(CaseResult, CaseResult)] {
     let key = { (r: CaseResult) in "\(r.scenario)\u{1F}\(r.ios)\u{1F}\(r.sdk ?? 0)" }
+    let ran = { (r: CaseResult) in r.choices.isEmpty && (r.status == .passed || r.status == .failed) }
     var byKey: [String: CaseResult] = [:]
-    for r in after where r.choices.isEmpty { byKey[key(r)] = byKey[key(r)] ?? r }
-    return before.filter(\.choices.isEmpty).compactMap { b in byKey[key(b)].map { (b, $0) } }
+    for r in after where ran(r) { byKey[key(r)] = byKey[key(r)] ?? r }
+    return before.filter(ran).compactMap { b in byKey[key(b)].map { (b, $0) } }
   }
 
 

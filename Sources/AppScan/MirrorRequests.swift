@@ -27,14 +27,12 @@ package struct MirrorRequests: Sendable {
     for (kind, limit) in Self.pendingLimits.sorted(by: { $0.key < $1.key }) {
       let ofKind = submitted.filter { $0.kind == kind }
       guard ofKind.count > limit else { continue }
-      for (index, request) in ofKind.enumerated() {
-        // A site names the identifier: one a site cannot hold is never submitted.
-        if ForcedChoices.problem(site: Self.site(request.identifier)) != nil {
-          withheld.append((request.identifier, "only \(Self.pendingText(kind)) pending at once, and its identifier cannot name a choice"))
-        } else {
-          alternatives.append((request.identifier, kind, index < limit))
-        }
+      // A site names the identifier: one a site cannot hold is never submitted.
+      for request in ofKind where ForcedChoices.problem(site: Self.site(request.identifier)) != nil {
+        withheld.append((request.identifier, "only \(Self.pendingText(kind)) pending at once, and its identifier cannot name a choice"))
       }
+      let choosable = ofKind.filter { request in !withheld.contains { $0.identifier == request.identifier } }
+      for (index, request) in choosable.enumerated() { alternatives.append((request.identifier, kind, index < limit)) }
     }
     submitted.removeAll { request in withheld.contains { $0.identifier == request.identifier } }
   }

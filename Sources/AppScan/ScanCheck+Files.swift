@@ -15,8 +15,8 @@ extension ScanCheck {
     return POSIXFile.isDirectory(folder) ? folder : nil
   }
 
-  /// The battery's scenarios for `report` (scanned from `root`): file names and texts, naming the
-  /// app at `../app.lua` and forcing each of its `choose` sites true; with `only` (`--case`),
+  /// The battery's scenarios for the mirror's app: file names and texts, naming the app at
+  /// `../app.lua` and forcing its `choose` sites (`ScanMirror.choices`); with `only` (`--case`),
   /// that one scenario, and nothing listed as not run. `extras` are run too where the app's own
   /// battery has no case of their name (the other side of a migration's, which expects what that
   /// side's app handled): their files are named `other_…`.

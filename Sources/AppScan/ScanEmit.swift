@@ -22,11 +22,11 @@ package struct ScanMirror {
     requests = MirrorRequests(report)
   }
 
-  /// The `choose` outcomes a scenario declares: every condition true (the app doing the work
-  /// its Swift does when it can), and the request choices of the default run or of the run of
-  /// `identifier`'s task.
+  /// The `choose` outcomes a scenario declares: the request choices of the default run or of
+  /// the run of `identifier`'s task (first: a declaration keeps its first 64), and every
+  /// condition true (the app doing the work its Swift does when it can).
   package func choices(running identifier: String? = nil) -> [(site: String, value: Bool)] {
-    summary.choiceSites.map { ($0, true) } + requests.choices(running: identifier)
+    requests.choices(running: identifier) + summary.choiceSites.map { ($0, true) }
   }
 }
 

@@ -227,8 +227,10 @@ extension SwiftFactCollector {
     case "rootViewController":
       if let controller = Self.controllerName(elements[2]) { facts.rootControllers.append(controller) }
     case "delegateClass":
-      let base = target.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text
-      facts.delegateClassOverrides.append((base.flatMap { sceneConfigurationNames[$0] }, place(sequence)))
+      // Only on a name the function bound to a `UISceneConfiguration`: another type's property of that name says nothing.
+      guard let base = target.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+            let configuration = sceneConfigurationNames[base] else { return }
+      facts.delegateClassOverrides.append((configuration, place(sequence)))
     default:
       break
     }

@@ -24,7 +24,7 @@ extension SwiftFactCollector {
   /// around it has left the work to it.
   func closureExits(in node: Syntax, rule: ExitPathRule) -> [Int] {
     var exits: [Int] = []
-    for closure in ClosingClosureFinder.closures(in: node, closingCall: rule.closingCall) {
+    for closure in ClosingClosureFinder.closures(in: node, closingCalls: rule.localClosers.union([rule.closingCall])) {
       var closureRule = ExitPathRule(closingCall: rule.closingCall, name: rule.name, isLocal: rule.isLocal, scopeThrows: false)
       closureRule.localClosers = rule.localClosers
       var walker = ExitPathWalker(rule: closureRule, converter: converter)
@@ -96,25 +96,26 @@ extension SwiftFactCollector {
   }
 }
 
-/// The closures under a node whose own statements (not a closure within them) call the closing
-/// call, an expiration handler's closure excepted.
+/// The closures under a node whose own statements (not a closure within them) call one of the
+/// closing calls (the closing call, or a nested function that makes it), an expiration
+/// handler's closure excepted.
 final class ClosingClosureFinder: SyntaxVisitor {
-  private let closingCall: String
+  private let closingCalls: Set<String>
   private var found: [ClosureExprSyntax] = []
 
-  static func closures(in node: Syntax, closingCall: String) -> [ClosureExprSyntax] {
-    let finder = ClosingClosureFinder(closingCall: closingCall)
+  static func closures(in node: Syntax, closingCalls: Set<String>) -> [ClosureExprSyntax] {
+    let finder = ClosingClosureFinder(closingCalls: closingCalls)
     finder.walk(node)
     return finder.found
   }
 
-  private init(closingCall: String) {
-    self.closingCall = closingCall
+  private init(closingCalls: Set<String>) {
+    self.closingCalls = closingCalls
     super.init(viewMode: .sourceAccurate)
   }
 
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-    if DirectCallFinder.calls(closingCall, in: node) { found.append(node) }
+    if closingCalls.contains(where: { DirectCallFinder.calls($0, in: node) }) { found.append(node) }
     return .visitChildren
   }
 
@@ -126,7 +127,7 @@ final class ClosingClosureFinder: SyntaxVisitor {
 }
 
 /// Whether a closure's own body calls a name: calls inside a closure within it (run later, or
-/// elsewhere) do not count.
+/// elsewhere) or inside a function declared in it (run when called) do not count.
 final class DirectCallFinder: SyntaxVisitor {
   private let name: String
   private let entersClosures: Bool
@@ -148,6 +149,9 @@ final class DirectCallFinder: SyntaxVisitor {
   }
 
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { entersClosures ? .visitChildren : .skipChildren }
+
+  /// A function declared in the code runs when it is called, not where it is written.
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     if SwiftFactCollector.calleeName(node.calledExpression) == name { found = true }

@@ -15,8 +15,9 @@ final class SwiftFactCollector: SyntaxVisitor {
   var conditionStack: [String] = []
   /// Names this file binds to `UNUserNotificationCenter.current()`.
   var notificationCenterNames: Set<String> = []
-  /// Names this file binds to `UISceneConfiguration(name: "…", …)`, with that name.
-  var sceneConfigurationNames: [String: String] = [:]
+  /// Names the current function binds to `UISceneConfiguration(name: …, …)`, with the
+  /// configuration's name when it is a literal (nil when the scan cannot read it).
+  var sceneConfigurationNames: [String: String?] = [:]
   /// Names this file binds to the application: `UIApplication` parameters and properties, and
   /// names given `UIApplication.shared`.
   var applicationNames: Set<String> = []
@@ -167,11 +168,13 @@ final class SwiftFactCollector: SyntaxVisitor {
                                         place: place(node), condition: currentCondition))
     functionStack.append(facts.functions.count - 1)
     localNames.append([])
+    sceneConfigurationNames = [:]
   }
 
   private func leaveFunction() {
     functionStack.removeLast()
     localNames.removeLast()
+    sceneConfigurationNames = [:]
   }
 
   /// `name(label:_:)`; `name()` without parameters.
@@ -250,9 +253,8 @@ final class SwiftFactCollector: SyntaxVisitor {
       if let call = value.as(FunctionCallExprSyntax.self), Self.isMember(call.calledExpression, "current", of: "UNUserNotificationCenter") {
         notificationCenterNames.insert(name)
       }
-      if let call = value.as(FunctionCallExprSyntax.self), Self.calleeName(call.calledExpression) == "UISceneConfiguration",
-         let named = call.arguments.first(where: { $0.label?.text == "name" }), let text = Self.literal(named.expression) {
-        sceneConfigurationNames[name] = text
+      if let call = value.as(FunctionCallExprSyntax.self), Self.calleeName(call.calledExpression) == "UISceneConfiguration" {
+        sceneConfigurationNames[name] = .some(call.arguments.first { $0.label?.text == "name" }.flatMap { Self.literal($0.expression) })
       }
     } else if functionStack.isEmpty, case let .getter(body)? = node.accessorBlock?.accessors, body.count == 1,
               let only = body.first?.item {

@@ -1,8 +1,10 @@
 import Lifecycle
 
-/// The one command line that runs a run again, byte for byte: `lifesim run SCENARIO` and every
-/// option that shaped the run, always in the same order, quoted by `ShellCommand`. `run`'s
-/// outcome, each suite case and an HTML timeline's `rerun` all write this value and nothing else.
+/// The one command line that runs a run again: `lifesim run SCENARIO` and the options that
+/// shaped the run, always in the same order, quoted by `ShellCommand`. `run`'s outcome and each
+/// suite case know every option, so their line runs the run again byte for byte; an HTML
+/// timeline's `rerun` is built from the log's header, which records the profile, forced
+/// choices and seed but not `--app`, `--strict`, `--lib` or `--max-events`.
 ///
 /// The order is the scenario, `--app`, `--ios`, `--sdk`, `--no-scenes`, `--strict`, `--choose`,
 /// `--lib`, `--max-events` and the seed last (written `--seed=-3` when negative, which the

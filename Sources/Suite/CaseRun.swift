@@ -179,7 +179,7 @@ enum CaseRun {
                                         choices: options.choices.merging(c.choices))
     return RerunCommand(scenario: c.file.path, plan: plan, strict: options.strict, lib: options.lib,
                         maxEvents: options.maxEvents == RunConfiguration.defaultMaxEvents ? nil : options.maxEvents,
-                        seed: seed).line
+                        seed: seed, libraryPath: getenv("LIFESIM_PATH").map { String(cString: $0) }).line
   }
 }
 

@@ -201,6 +201,34 @@ import TestSupport
       == ["com.example.feeds.refresh", "com.example.feeds.prune", "com.example.feeds.cleanup", "com.example.feeds.archive"])
   }
 
+  /// A nested completion function counts where it is called, not where it is declared: a
+  /// handler that only declares one and calls it from a closure has no expiration handler, and a
+  /// closure that returns before calling it leaves the task open.
+  @Test func aNestedCompletionFunctionCountsWhereItIsCalled() throws {
+    let root = temporaryPath("appscan-nested-completion", "App")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try """
+      import BackgroundTasks
+      import UIKit
+
+      @main
+      class AppDelegate: UIResponder, UIApplicationDelegate {
+        func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+          BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { task in
+            func finish(_ ok: Bool) { task.setTaskCompleted(success: ok) }
+            Store.shared.refresh { ok in
+              guard ok else { return }
+              finish(true)
+            }
+          }
+          return true
+        }
+      }
+      """.write(toFile: root + "/AppDelegate.swift", atomically: false, encoding: .utf8)
+    let report = try AppScanner.scan([root]).apps[0]
+    #expect(report.diagnostics.map { "\($0.code) \($0.place.line)" } == ["bgtask_expiration_missing 7", "bgtask_not_completed 10"])
+  }
+
   /// `configuration.delegateClass = T.self` on `UISceneConfiguration(name: "Legacy", …)` replaces
   /// the class the manifest names for "Legacy": UIKit never looks for it, so no finding (a note
   /// says why), while a configuration the code leaves alone still gets one.
@@ -230,6 +258,10 @@ import TestSupport
           let configuration = UISceneConfiguration(name: "Legacy", sessionRole: session.role)
           configuration.delegateClass = SceneDelegate.self
           return configuration
+        }
+
+        func register(_ plugin: Plugin) {
+          plugin.delegateClass = PluginDelegate.self   // not a scene configuration: says nothing of the manifest
         }
       }
 

@@ -86,6 +86,16 @@ import TestSupport
     #expect(fixed.status == 0, "\(fixed.out)")
   }
 
+  /// A skipped case delivered nothing: it never confirms a loss. On iOS 12 both scene apps'
+  /// cases are skipped, so no pair is made.
+  @Test func aSkippedCaseConfirmsNothing() throws {
+    let r = try lifesim(["scan", "--compare", "before", "after", "--check", "--ios", "12", "--sdk", "17", "--json"],
+                        cwd: migrations + "/SwiftUIQuickAction")
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let changes = r.out.split(separator: "\n").filter { $0.contains(#""kind":"change""#) }
+    #expect(changes.count == 2 && changes.allSatisfy { $0.hasSuffix(#""confirmed":false,"why":"no case ran on both sides"}"#) }, "\(r.out)")
+  }
+
   @Test func aRegressionNoPairShowsStaysARegressionWithWhy() throws {
     let r = try lifesim(["scan", "--compare", "before", "after", "--check"], cwd: migrations + "/WorkLost")
     #expect(r.status == 1, "\(r.out)\(r.err)")
