@@ -1,0 +1,36 @@
+import AppScan
+import Foundation
+import Testing
+@testable import Suite
+
+/// `MigrationCheck`'s verdicts from the cases each side ran.
+@Suite struct MigrationCheckTests {
+  private static func result(_ scenario: String, _ callbacks: [String]) -> CaseResult {
+    CaseResult(index: 0, name: "\(scenario) [iOS 26, SDK 26]", file: scenario + ".lua", ios: 26, sceneless: false, scenes: true, sdk: 26,
+               seed: 1, status: .passed, message: nil, at: nil, trace: [], reproduce: "", events: 1, virtualUs: 0, wallUs: 0,
+               callbacksDelivered: callbacks)
+  }
+
+  /// A case the model refused on AFTER is absent from its results (`ScanCheck` lists it as not
+  /// run): it confirms nothing, and the other pairs still confirm what they show.
+  @Test func aCaseRefusedOnOneSideLeavesTheOtherPairsToConfirm() throws {
+    let root = fixtures + "/Migrations/BackgroundHandler"
+    let before = try AppScanner.scan([root + "/before"]).apps[0], after = try AppScanner.scan([root + "/after"]).apps[0]
+    let sides = (MigrationCheck.Side(report: before, root: root + "/before", path: "before", options: []),
+                 MigrationCheck.Side(report: after, root: root + "/after", path: "after", options: []))
+    let background = "AppDelegate.applicationDidEnterBackground", foreground = "AppDelegate.applicationWillEnterForeground"
+    let runs = (before: ScanCheck.Outcome(results: [Self.result("home and return", [background, foreground]), Self.result("lock", [background])],
+                                          notRun: []),
+                after: ScanCheck.Outcome(results: [Self.result("lock", [])], notRun: ["home and return [iOS 26, SDK 26]: not run, the run stopped"],
+                                         refused: 1))
+    let verdicts = MigrationComparison.changes(before: before, after: after).map {
+      MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs)
+    }
+    #expect(verdicts == [
+      .confirmed(scenario: "lock", ios: 26, sdk: 26,
+                 shows: "BEFORE's run called \(background); AFTER's called neither it nor SceneDelegate.sceneDidEnterBackground",
+                 before: "lifesim scan before --check --case lock --ios 26 --sdk 26", after: "lifesim scan after --check --case lock --ios 26 --sdk 26"),
+      .unconfirmed(why: "no pair of cases of the battery on this matrix showed it"),
+    ])
+  }
+}
