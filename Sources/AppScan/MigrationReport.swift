@@ -32,7 +32,7 @@ package struct MigrationReport: Sendable {
                      MigrationCheck.Side(report: new, root: afterRoot, path: commands.after, options: commands.options + target(after, new)))
         let runs = try checker.run(sides.0, sides.1, only: only)
         confirmations = found.map { MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs) }
-        notRun += (runs.0.notRun.map { "BEFORE \(old.target): \($0)" } + runs.1.notRun.map { "AFTER \(new.target): \($0)" })
+        notRun += Self.notRunLines(before: runs.0.notRun, after: runs.1.notRun, target: pairs.count > 1 ? new.target : nil)
       }
       changes += zip(found, confirmations).map { change, confirmation in
         var relative = MigrationChange(kind: change.kind, regression: change.regression, target: change.target,
@@ -46,6 +46,15 @@ package struct MigrationReport: Sendable {
 
   /// With `--check`: the cases not run on each side, with why (a case the model refused among them).
   package private(set) var notRun: [String] = []
+
+  /// `both: …` for what neither side ran for the same reason, then `BEFORE: …` and `AFTER: …`;
+  /// with several pairs of apps, each names its target.
+  private static func notRunLines(before: [String], after: [String], target: String?) -> [String] {
+    let label = { (side: String) in side + (target.map { " " + $0 } ?? "") + ": " }
+    let shared = Set(before).intersection(after)
+    return before.filter(shared.contains).map { label("both") + $0 }
+      + before.filter { !shared.contains($0) }.map { label("BEFORE") + $0 } + after.filter { !shared.contains($0) }.map { label("AFTER") + $0 }
+  }
 
   /// A place with its file from the root of its tree.
   static func relative(_ place: SourcePlace, to root: String) -> SourcePlace {
