@@ -107,6 +107,13 @@ import TestSupport
       2 correct moves:
 
       """), "\(r.out)")
+    // What neither side ran, for the same reason, is listed once.
+    #expect(r.out.hasSuffix("""
+      - both: notification taps: not run, no notification delegate with userNotificationCenter(_:didReceive:withCompletionHandler:) is set
+      - both: open URL: not run, no application(_:open:options:) or scene(_:openURLContexts:)
+      - both: universal link: not run, no application(_:continue:restorationHandler:) or scene(_:continue:)
+
+      """), "\(r.out)")
   }
 
   @Test func compareTakesTwoTrees() throws {
