@@ -4,6 +4,9 @@ import Foundation
 /// storyboards, and reports each iOS app target's lifecycle shape and the risks the model knows,
 /// listing the other targets (extensions, watchOS and macOS apps) as what they are (docs/scan.md).
 package enum AppScanner {
+  /// The Swift files read before they are parsed together.
+  static let filesPerChunk = 64
+
   /// Scans the files and folders in `paths`; `target` keeps one target; `exclude` names paths
   /// (globs from the scanned folder) not to read. Throws when a path is
   /// missing, the tree passes the limits, or no app is found; a file it cannot read is listed
@@ -16,12 +19,18 @@ package enum AppScanner {
     var facts: [String: SwiftFacts] = [:]
     var read: [String] = []
     var suppressions: [Suppression] = []
-    for path in result.files.swift {
-      switch SourceDiscovery.read(path, limits: limits, total: &total) {
-      case let .failure(trouble): result.files.skipped.append((path, trouble.description))
-      case let .success(data):
-        if data.range(of: Data(Suppression.marker.utf8)) != nil { suppressions += Suppression.find(in: String(decoding: data, as: UTF8.self), file: path) }
-        switch SwiftFileReader.facts(path: path, data: data) {
+    // A chunk of files is read in order, then parsed in parallel: at most a chunk's bytes are held.
+    for start in stride(from: 0, to: result.files.swift.count, by: filesPerChunk) {
+      let chunk = result.files.swift[start..<min(start + filesPerChunk, result.files.swift.count)]
+      let loaded = chunk.map { path in SourceDiscovery.read(path, limits: limits, total: &total).map { (path: path, data: $0) } }
+      var parsed = SwiftFileReader.facts(of: loaded.compactMap { try? $0.get() }).makeIterator()
+      for (path, outcome) in zip(chunk, loaded) {
+        guard case let .success(file) = outcome, let fileResult = parsed.next() else {
+          if case let .failure(trouble) = outcome { result.files.skipped.append((path, trouble.description)) }
+          continue
+        }
+        if file.data.range(of: Data(Suppression.marker.utf8)) != nil { suppressions += Suppression.find(in: String(decoding: file.data, as: UTF8.self), file: path) }
+        switch fileResult {
         case let .failure(trouble): result.files.skipped.append((path, trouble.description))
         case let .success(fileFacts):
           result.syntaxErrors += fileFacts.syntaxErrorLines.map { SourcePlace(file: path, line: $0) }

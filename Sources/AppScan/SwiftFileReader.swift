@@ -12,15 +12,7 @@ enum SwiftFileReader {
   static let stackBytes = 512 << 20
 
   static func facts(path: String, data: Data) -> Result<SwiftFacts, ScanTrouble> {
-    if let trouble = SourcePrecheck.trouble(data) { return .failure(trouble) }
-    let source = String(decoding: data, as: UTF8.self)
-    return onLargeStack {
-      let tree = Parser.parse(source: source)
-      guard depth(of: tree, over: maxTreeDepth) <= maxTreeDepth else {
-        return .failure(ScanTrouble("its syntax nests deeper than \(maxTreeDepth) levels; not read"))
-      }
-      return .success(SwiftFactCollector.facts(path: path, tree: tree))
-    }
+    onLargeStack { parse(path: path, data: data) }
   }
 
   /// The depth of `tree`, counted without recursion, stopping once it passes `limit`.
@@ -33,6 +25,41 @@ enum SwiftFileReader {
       for child in node.children(viewMode: .sourceAccurate) { stack.append((child, level + 1)) }
     }
     return deepest
+  }
+
+  /// The most files parsed at once: one per processor, at most 8.
+  static var parallelFilesMax: Int { max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
+
+  /// `facts(path:data:)` of each file, in the order given, parsed on up to `parallelFilesMax`
+  /// threads of their own (each with `stackBytes` of stack). The result does not depend on
+  /// how many ran at once: each file is read by itself and lands at its own index.
+  static func facts(of files: [(path: String, data: Data)]) -> [Result<SwiftFacts, ScanTrouble>] {
+    guard files.count > 1, parallelFilesMax > 1 else { return files.map { facts(path: $0.path, data: $0.data) } }
+    let results = ResultSlots<Result<SwiftFacts, ScanTrouble>>(count: files.count)
+    let done = DispatchSemaphore(value: 0)
+    let workers = min(parallelFilesMax, files.count)
+    for _ in 0..<workers {
+      let thread = Thread {
+        while let index = results.claim() {
+          results.store(index, parse(path: files[index].path, data: files[index].data))
+        }
+        done.signal()
+      }
+      thread.stackSize = stackBytes
+      thread.start()
+    }
+    for _ in 0..<workers { done.wait() }
+    return results.values
+  }
+
+  /// One file's facts on the current thread, which must have `stackBytes` of stack.
+  private static func parse(path: String, data: Data) -> Result<SwiftFacts, ScanTrouble> {
+    if let trouble = SourcePrecheck.trouble(data) { return .failure(trouble) }
+    let tree = Parser.parse(source: String(decoding: data, as: UTF8.self))
+    guard depth(of: tree, over: maxTreeDepth) <= maxTreeDepth else {
+      return .failure(ScanTrouble("its syntax nests deeper than \(maxTreeDepth) levels; not read"))
+    }
+    return .success(SwiftFactCollector.facts(path: path, tree: tree))
   }
 
   /// Runs `body` on a thread of its own with `stackBytes` of stack, and waits for it.
@@ -53,6 +80,35 @@ enum SwiftFileReader {
 /// The value a thread hands back to the one waiting for it (the semaphore orders the accesses).
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
+}
+
+/// The results of parallel work, one slot per item, and the next item to claim, under one lock.
+/// The caller reads `values` only after every worker has signalled that it is done.
+private final class ResultSlots<T>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [T?]
+  private var next = 0
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  /// The next unclaimed index, nil when every item is claimed.
+  func claim() -> Int? {
+    lock.lock(); defer { lock.unlock() }
+    guard next < slots.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func store(_ index: Int, _ value: T) {
+    lock.lock(); defer { lock.unlock() }
+    slots[index] = value
+  }
+
+  /// Every slot, once all are stored.
+  var values: [T] {
+    lock.lock(); defer { lock.unlock() }
+    return slots.map { $0! }
+  }
 }
 
 /// What the parser cannot read in time, found in one linear pass over the bytes (strings and
