@@ -92,8 +92,11 @@ package struct MigrationCheck {
     default:
       break
     }
+    // A payload is shown by the cases that deliver it the same way: a cold case for the one that
+    // launches the app, a warm one for the one that reaches it running.
+    let moment = { (r: CaseResult) in change.kind != .payloadLost || r.scenario.hasSuffix(" cold") == change.atLaunch }
     for shows in evidence {
-      for (b, a) in pairs {
+      for (b, a) in pairs where moment(b) {
         guard let text = shows(b, a) else { continue }
         let scenario = b.scenario
         let caseWords = ["--check", "--case", scenario, "--ios", String(b.ios)] + (b.sdk.map { ["--sdk", String($0)] } ?? [])
@@ -103,6 +106,9 @@ package struct MigrationCheck {
         return .confirmed(scenario: scenario, ios: b.ios, sdk: b.sdk, shows: text,
                           before: ShellCommand.line(before.command + caseWords), after: ShellCommand.line(afterWords))
       }
+    }
+    if change.kind == .payloadLost, change.atLaunch, !pairs.contains(where: { moment($0.0) }) {
+      return .unconfirmed(why: "no case of the battery delivers this payload at a cold launch")
     }
     return .unconfirmed(why: "no pair of cases of the battery on this matrix showed it")
   }
@@ -123,8 +129,9 @@ package struct MigrationCheck {
   /// The delegate method the change is about (`AppDelegate.openURL`) and, for an app
   /// delegate's, its scene replacement's, as the runs name delivered callbacks.
   private static func callbackKeys(_ change: MigrationChange, _ report: ScanReport) -> (method: String, replacement: String?)? {
-    guard let method = report.methods.first(where: { [.application, .scene].contains($0.role) && $0.place == change.before }),
+    guard let method = report.methods.first(where: { [.application, .scene, .notification].contains($0.role) && $0.place == change.before }),
           let callback = Callback(signature: method.selector) else { return nil }
+    if method.role == .notification { return ("NotificationDelegate." + callback.key, nil) }
     guard method.role == .application else { return ("SceneDelegate." + callback.key, nil) }
     let replacement = SceneReplacements.replacement(for: method.selector).flatMap(Callback.init(signature:))
     return ("AppDelegate." + callback.key, replacement.map { "SceneDelegate." + $0.key })

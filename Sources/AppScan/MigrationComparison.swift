@@ -16,6 +16,9 @@ package struct MigrationChange: Sendable, Equatable {
   package let before: SourcePlace?
   package let after: SourcePlace?
   package let message: String
+  /// A `payload_lost` about the payload that launches the app (a cold launch), not the one that
+  /// reaches it running: only a cold case of the battery can show it.
+  package var atLaunch = false
   /// What runs of both mirrors showed (`--check`); nil when none were made.
   package var confirmation: MigrationConfirmation? = nil
 }
@@ -25,7 +28,7 @@ package struct MigrationChange: Sendable, Equatable {
 /// docs/migration.md. Regressions come first, then moves, each in the order of AFTER's places.
 package enum MigrationComparison {
   package static func changes(before: ScanReport, after: ScanReport) -> [MigrationChange] {
-    var found = handlers(before, after) + payloads(before, after) + launchWork(before, after)
+    var found = handlers(before, after) + payloads(before, after) + notificationResponses(before, after) + launchWork(before, after)
     found += windows(before, after) + duplicatedWork(before, after) + restoration(before, after)
     return found.enumerated().sorted { a, b in
       a.element.regression != b.element.regression ? a.element.regression : a.offset < b.offset
@@ -132,7 +135,8 @@ package enum MigrationComparison {
       if handler(payload, running: false, in: after) == nil {
         let connect = after.methods.first { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" }
         found.append(MigrationChange(kind: .payloadLost, regression: true, target: after.target, before: handled, after: connect?.place ?? appDelegates?.place,
-                                     message: "\(payload.name) that launches the app is dropped: scene(_:willConnectTo:options:) does not read connectionOptions.\(payload.option)"))
+                                     message: "\(payload.name) that launches the app is dropped: scene(_:willConnectTo:options:) does not read connectionOptions.\(payload.option)",
+                                     atLaunch: true))
       }
     }
     return found
@@ -148,6 +152,33 @@ package enum MigrationComparison {
       method.role == .scene && method.selector == "scene(_:willConnectTo:options:)"
         && (method.connectionPayloads.contains(payload.option) || method.connectionPayloads.contains("*"))
     }?.place
+  }
+
+  /// A notification response BEFORE's notification delegate received that AFTER does not. The
+  /// delegate's `didReceive` gets the response in both life cycles, warm and cold, when it is set
+  /// at launch; a scene app's cold one also comes in `connectionOptions.notificationResponse`.
+  /// A delegate moved after launch is `moved_after_launch`'s, not listed again here.
+  private static func notificationResponses(_ before: ScanReport, _ after: ScanReport) -> [MigrationChange] {
+    let didReceive = "userNotificationCenter(_:didReceive:withCompletionHandler:)"
+    let receiver = { (report: ScanReport) in report.methods.first { $0.role == .notification && $0.selector == didReceive } }
+    guard let was = before.notificationDelegate, let handled = receiver(before)?.place else { return [] }
+    let now = receiver(after) == nil ? nil : after.notificationDelegate
+    let readAtConnect = after.scenes && after.methods.contains { method in
+      method.role == .scene && method.selector == "scene(_:willConnectTo:options:)"
+        && (method.connectionPayloads.contains("notificationResponse") || method.connectionPayloads.contains("*"))
+    }
+    var found: [MigrationChange] = []
+    if now == nil {
+      found.append(MigrationChange(kind: .payloadLost, regression: true, target: after.target, before: handled, after: after.notificationDelegate?.place,
+                                   message: "a notification response that reaches the running app is dropped: AFTER sets no notification delegate with \(didReceive)"))
+    }
+    if !was.reach.isAfterLaunch, now == nil, !readAtConnect {
+      let connect = after.methods.first { $0.role == .scene && $0.selector == "scene(_:willConnectTo:options:)" }
+      found.append(MigrationChange(kind: .payloadLost, regression: true, target: after.target, before: handled, after: connect?.place,
+                                   message: "a notification response that launches the app is dropped: no notification delegate receives it and "
+                                     + "scene(_:willConnectTo:options:) does not read connectionOptions.notificationResponse", atLaunch: true))
+    }
+    return found
   }
 
   /// A registration or the notification delegate that ran at launch and runs later now.

@@ -37,7 +37,8 @@ package struct MigrationReport: Sendable {
       changes += zip(found, confirmations).map { change, confirmation in
         var relative = MigrationChange(kind: change.kind, regression: change.regression, target: change.target,
                                        before: change.before.map { Self.relative($0, to: beforeRoot) },
-                                       after: change.after.map { Self.relative($0, to: afterRoot) }, message: change.message)
+                                       after: change.after.map { Self.relative($0, to: afterRoot) }, message: change.message,
+                                       atLaunch: change.atLaunch)
         relative.confirmation = confirmation
         return relative
       }

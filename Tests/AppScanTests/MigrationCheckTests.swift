@@ -33,4 +33,25 @@ import Testing
       .unconfirmed(why: "no pair of cases of the battery on this matrix showed it"),
     ])
   }
+
+  /// A payload that launches the app is shown only by a cold case: the warm quick action that
+  /// shows the running app's loss does not confirm the cold launch's.
+  @Test func aColdLaunchsPayloadIsNotConfirmedByAWarmCase() throws {
+    let root = fixtures + "/Migrations/SwiftUIQuickAction"
+    let before = try AppScanner.scan([root + "/before"]).apps[0], after = try AppScanner.scan([root + "/after"]).apps[0]
+    let sides = (MigrationCheck.Side(report: before, root: root + "/before", path: "before", options: []),
+                 MigrationCheck.Side(report: after, root: root + "/after", path: "after", options: []))
+    let shortcut = "SceneDelegate.performActionForShortcutItem"
+    let runs = (before: ScanCheck.Outcome(results: [Self.result("quick action", [shortcut])], notRun: []),
+                after: ScanCheck.Outcome(results: [Self.result("quick action", [])], notRun: []))
+    let verdicts = MigrationComparison.changes(before: before, after: after).map {
+      MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs)
+    }
+    #expect(verdicts == [
+      .confirmed(scenario: "quick action", ios: 26, sdk: 26, shows: "BEFORE's run called \(shortcut); AFTER's did not",
+                 before: "lifesim scan before --check --case 'quick action' --ios 26 --sdk 26",
+                 after: "lifesim scan --compare before after --check --case 'quick action' --ios 26 --sdk 26"),
+      .unconfirmed(why: "no case of the battery delivers this payload at a cold launch"),
+    ])
+  }
 }

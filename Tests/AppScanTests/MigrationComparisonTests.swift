@@ -20,6 +20,7 @@ import Testing
     ("BothDelegates", ["work_duplicated true none Notes/SceneDelegate.swift:6"]),
     ("RegistrationMoved", ["moved_after_launch true Notes/AppDelegate.swift:9 Notes/SceneDelegate.swift:10"]),
     ("Restoration", ["restoration_changed true Notes/AppDelegate.swift:15 none"]),
+    ("NotificationResponse", ["payload_lost true Notes/AppDelegate.swift:16 none"]),
     ("SwiftUIQuickAction", ["payload_lost true Notes/MainSceneDelegate.swift:15 none",
                             "payload_lost true Notes/MainSceneDelegate.swift:15 none"]),
   ]

@@ -63,6 +63,7 @@ import TestSupport
     ("URLHandler", "open URL", "BEFORE's run called AppDelegate.openURL; AFTER's called neither it nor SceneDelegate.openURLContexts"),
     ("BothDelegates", "cold launch", "AFTER's run called both AppDelegate.didFinishLaunchingWithOptions and SceneDelegate.willConnectTo, and each runs the work"),
     ("SwiftUIQuickAction", "quick action", "BEFORE's run called SceneDelegate.performActionForShortcutItem; AFTER's did not"),
+    ("NotificationResponse", "notification tap warm", "BEFORE's run called NotificationDelegate.didReceive; AFTER's did not"),
   ])
   func checkConfirmsARegressionWithAPairOfCases(_ fixture: String, _ scenario: String, _ shows: String) throws {
     let dir = migrations + "/" + fixture
@@ -74,7 +75,7 @@ import TestSupport
     #expect(first.contains(#""confirmed":{"scenario":"\#(scenario)","ios":26,"sdk":26,"shows":"\#(shows)"#), "\(first)")
     // A case only BEFORE's battery has (AFTER no longer handles the quick action) runs on AFTER
     // beside BEFORE's: its AFTER line is the comparison's.
-    let afterOwn = fixture != "SwiftUIQuickAction"
+    let afterOwn = !["SwiftUIQuickAction", "NotificationResponse"].contains(fixture)
     let afterLine = afterOwn ? line("after") : "lifesim scan --compare before after --check --case \(quoted) --ios 26 --sdk 26"
     #expect(first.hasSuffix(#","before":"\#(line("before"))","after":"\#(afterLine)"}}"#), "\(first)")
     let again = try lifesim(["scan", "before", "--check", "--case", scenario, "--ios", "26", "--sdk", "26"], cwd: dir)
