@@ -81,6 +81,10 @@ package struct MigrationCheck {
     guard change.regression else { return .unconfirmed(why: "a correct move: runs confirm regressions") }
     let pairs = Self.pairs(runs.before.results, runs.after.results)
     guard !pairs.isEmpty else { return .unconfirmed(why: "no case ran on both sides") }
+    // Of the payloads that launch the app, the battery delivers only a notification tap cold.
+    if change.kind == .payloadLost, change.atLaunch, callbackKeys(change, before.report)?.method.hasPrefix("NotificationDelegate.") != true {
+      return .unconfirmed(why: "no case of the battery delivers this payload at a cold launch")
+    }
     var evidence = [diagnosticShown(change)]
     switch change.kind {
     case .handlerSilenced, .payloadLost:
@@ -106,9 +110,6 @@ package struct MigrationCheck {
         return .confirmed(scenario: scenario, ios: b.ios, sdk: b.sdk, shows: text,
                           before: ShellCommand.line(before.command + caseWords), after: ShellCommand.line(afterWords))
       }
-    }
-    if change.kind == .payloadLost, change.atLaunch, !pairs.contains(where: { moment($0.0) }) {
-      return .unconfirmed(why: "no case of the battery delivers this payload at a cold launch")
     }
     return .unconfirmed(why: "no pair of cases of the battery on this matrix showed it")
   }

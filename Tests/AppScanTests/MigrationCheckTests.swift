@@ -34,16 +34,17 @@ import Testing
     ])
   }
 
-  /// A payload that launches the app is shown only by a cold case: the warm quick action that
-  /// shows the running app's loss does not confirm the cold launch's.
+  /// A payload that launches the app is shown only by a cold case that delivers it: the warm
+  /// quick action that shows the running app's loss does not confirm the cold launch's.
   @Test func aColdLaunchsPayloadIsNotConfirmedByAWarmCase() throws {
     let root = fixtures + "/Migrations/SwiftUIQuickAction"
     let before = try AppScanner.scan([root + "/before"]).apps[0], after = try AppScanner.scan([root + "/after"]).apps[0]
     let sides = (MigrationCheck.Side(report: before, root: root + "/before", path: "before", options: []),
                  MigrationCheck.Side(report: after, root: root + "/after", path: "after", options: []))
     let shortcut = "SceneDelegate.performActionForShortcutItem"
-    let runs = (before: ScanCheck.Outcome(results: [Self.result("quick action", [shortcut])], notRun: []),
-                after: ScanCheck.Outcome(results: [Self.result("quick action", [])], notRun: []))
+    // A cold case of another payload (a notification tap) shows nothing of the quick action's.
+    let runs = (before: ScanCheck.Outcome(results: [Self.result("notification tap cold", []), Self.result("quick action", [shortcut])], notRun: []),
+                after: ScanCheck.Outcome(results: [Self.result("notification tap cold", []), Self.result("quick action", [])], notRun: []))
     let verdicts = MigrationComparison.changes(before: before, after: after).map {
       MigrationCheck.confirmation(of: $0, before: sides.0, after: sides.1, runs: runs)
     }
