@@ -11,6 +11,7 @@ package enum Confirmation: Sendable, Equatable {
   /// the other branch: a condition that skips a registration, work that outlasts the allowance.
   package static let shownWithConditionOff: Set<String> = [
     "registered_conditionally", Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended", "bgtask_not_completed",
+    "bgtask_expiration_missing",
   ]
 
   /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
@@ -23,6 +24,11 @@ package enum Confirmation: Sendable, Equatable {
     /// The run recorded the runtime diagnostic of this code (what the static one leads to), in a
     /// case that took the finding's own `choose` branch false where the mirror has one.
     case runtimeDiagnosticOf(String)
+    /// The run recorded the system's note of this name, in a case that took the finding's own
+    /// `choose` branch false (and no other).
+    case noteOf(String)
+    /// Any one of these.
+    indirect case anyOf([Evidence])
     /// The run failed with a message holding this text (a crash's reason).
     case failureMessage(String)
     /// The case of this scenario failed (its expectation of the handler's call).
@@ -33,6 +39,16 @@ package enum Confirmation: Sendable, Equatable {
     /// where the same case with only that condition true passed: the run shows what skipping
     /// the effect does.
     case failedWithConditionOff
+
+    /// Whether a variant of the battery (a case with choices forced) may show it: only evidence
+    /// judged against the finding's own branch.
+    var comesOfAChoice: Bool {
+      switch self {
+      case .failedWithConditionOff, .runtimeDiagnosticOf, .noteOf: return true
+      case let .anyOf(all): return all.contains(where: \.comesOfAChoice)
+      default: return false
+      }
+    }
   }
 
   private static let evidence: [String: Evidence] = [
@@ -44,6 +60,10 @@ package enum Confirmation: Sendable, Equatable {
     "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
     "registered_conditionally": .failedWithConditionOff,
     "bgtask_not_completed": .failedWithConditionOff,
+    // The work outlasts the task's time (its `in time` choice false): with no expiration handler
+    // the system marks the task complete, unsuccessful, and notes it; with one that does nothing
+    // the task is still incomplete after its grace, and the app is killed.
+    "bgtask_expiration_missing": .anyOf([.noteOf("bgTaskExpiredUnhandled"), .failedWithConditionOff]),
     "legacy_fetch_disabled": .failedCase("background fetch"),
     "quick_action_completion_missing": .completionNotCalled([
       Callback.performActionForShortcutItem.signature, Callback.scenePerformActionForShortcutItem.signature,

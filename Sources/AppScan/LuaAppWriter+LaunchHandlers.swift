@@ -25,21 +25,46 @@ extension LuaAppWriter {
     let named = handlers.dropFirst().map { "\(LuaStringLiteral.comment($0.functionName ?? "")) at \(cite($0.place))" }
     return ["  BGTaskScheduler:register(\(quoted), function(task)"]
       + Self.citing("    -- the Swift's launch handler at ", [cite(given.place)] + named.map { "and " + $0 })
-      + expirationLines(handlers, guarding: exits, &summary) + completionLines(handlers, exits: exits, &summary) + ["  end)"]
+      + expirationLines(handlers, guarding: exits, &summary)
+      + inTime(handlers, completionLines(handlers, exits: exits, &summary), &summary) + ["  end)"]
+  }
+
+  /// The handler whose expiration handler the task gets: the closure's own, else the first
+  /// function it hands the task to.
+  private func expirationDecider(_ handlers: [TaskHandlerFact]) -> TaskHandlerFact {
+    if case .notFollowed = handlers[0].expiration, handlers.count > 1 { return handlers[1] }
+    return handlers[0]
+  }
+
+  /// Where the expiration handler is missing or does nothing (a `bgtask_expiration_missing`),
+  /// the completion under a choice of its own: true, the work ends within the task's time; false,
+  /// it runs past it and the system ends the task first, which is what the finding is about.
+  private func inTime(_ handlers: [TaskHandlerFact], _ completion: [String], _ summary: inout MirrorSummary) -> [String] {
+    let decider = expirationDecider(handlers)
+    let finding: SourcePlace
+    switch decider.expiration {
+    case .missing: finding = decider.place
+    case let .doesNotComplete(line): finding = SourcePlace(file: decider.place.file, line: line)
+    case .completes, .notFollowed: return completion
+    }
+    guard completion.contains(where: { $0.contains("task:setTaskCompleted") }) else { return completion }
+    let site = choiceSite(handlers[0].place) + " in time"
+    summary.noteChoice(site: site, guarding: finding)
+    return ["    -- true: the work ends within the task's time; false: it runs past it, and the system ends the task first",
+            "    if choose(\(LuaStringLiteral.quote(site))) then"] + completion.map { "  " + $0 } + ["    end"]
   }
 
   /// The expiration handler the Swift sets: the closure's own, else the one of a function it
   /// hands the task to.
   private func expirationLines(_ handlers: [TaskHandlerFact], guarding exits: [SourcePlace], _ summary: inout MirrorSummary) -> [String] {
-    var expiration = handlers[0].expiration
-    if case .notFollowed = expiration, handlers.count > 1 { expiration = handlers[1].expiration }
-    switch expiration {
+    let decider = expirationDecider(handlers)
+    switch decider.expiration {
     case .completes:
       return ["    task.expirationHandler = function() task:setTaskCompleted(false) end"]
     case .missing:
       return ["    -- the Swift sets no expirationHandler"]
     case let .doesNotComplete(line):
-      return ["    -- the Swift's expiration handler at " + cite(SourcePlace(file: handlers[0].place.file, line: line)) + " does nothing for the task",
+      return ["    -- the Swift's expiration handler at " + cite(SourcePlace(file: decider.place.file, line: line)) + " does nothing for the task",
               "    task.expirationHandler = function() end"]
     case let .notFollowed(why):
       let site = choiceSite(handlers[0].place) + " expiration"

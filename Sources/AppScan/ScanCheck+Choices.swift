@@ -74,6 +74,13 @@ extension ScanCheck {
           handler.place.file == diagnostic.place.file && handler.openExits.contains(diagnostic.place.line)
         } ?? false
       }.compactMap(\.identifier).flatMap(backgroundCases)
+    case "bgtask_expiration_missing":
+      return report.registrations.filter { registration in
+        report.launchHandlerFacts(registration)?.contains { handler in
+          handler.place == diagnostic.place
+            || (handler.place.file == diagnostic.place.file && handler.expiration == .doesNotComplete(line: diagnostic.place.line))
+        } ?? false
+      }.compactMap(\.identifier).flatMap(backgroundCases)
     default:
       return []
     }

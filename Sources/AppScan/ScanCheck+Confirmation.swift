@@ -49,6 +49,42 @@ extension ScanCheck {
     }
   }
 
+  /// What a case is judged against: the finding, the mirror's sites that guard its effect, the
+  /// scenarios that exercise it, its delegate method, and every case run.
+  private struct EvidenceContext {
+    let diagnostic: ScanDiagnostic
+    let sites: [String], showing: [String]
+    let method: DelegateMethod?
+    let ordered: [CaseResult]
+  }
+
+  /// Whether case `r` shows `evidence` of the context's finding.
+  private func shows(_ evidence: Confirmation.Evidence, _ r: CaseResult, _ c: EvidenceContext) -> Bool {
+    // Only the finding's own sites false: another task kept open could be what recorded it. A
+    // finding with no site of its own (a task the mirror could not place) is shown only by the
+    // battery's own cases: a variant keeps another task open.
+    let ownBranch = c.sites.isEmpty ? r.choices.isEmpty : c.sites.contains { tookFalse(r, $0) } && forcesOnly(c.sites, r)
+    switch evidence {
+    case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == c.diagnostic.code && (c.diagnostic.handler == nil || $0.handler == c.diagnostic.handler) }
+    case let .runtimeDiagnosticOf(code): return r.diagnostics.contains { $0.code == code } && ownBranch
+    case let .noteOf(name): return !c.sites.isEmpty && r.notesRecorded.contains(name) && ownBranch
+    case let .anyOf(all): return all.contains { shows($0, r, c) }
+    case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
+    case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
+    case let .completionNotCalled(handlers):
+      let own = c.method.flatMap { Callback(signature: $0.selector) }.map { [$0.signature] } ?? handlers
+      return r.returnedWithoutCompletion.contains { handlers.contains($0) && own.contains($0) }
+    case .failedWithConditionOff:
+      // Only the site's own outcome may differ from a case that passed: another condition
+      // forced false beside it could be what failed.
+      return r.status == .failed && c.showing.contains(r.scenario) && c.sites.contains { site in
+        tookFalse(r, site) && c.ordered.contains {
+          $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
+        }
+      }
+    }
+  }
+
   /// `method`: the delegate method at the diagnostic's place, if it is one; a completion never
   /// called confirms only its own method's finding. `sites`: the mirror's `choose` sites that
   /// guard the diagnostic's effect.
@@ -58,30 +94,10 @@ extension ScanCheck {
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
       return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
     }
+    let context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, method: method, ordered: ordered)
     let shows = ordered.first { r in
       // Only the evidence of a choice counts a variant: the battery's own cases show the rest.
-      if case .failedWithConditionOff = evidence {} else if case .runtimeDiagnosticOf = evidence {} else if !r.choices.isEmpty { return false }
-      switch evidence {
-      case .runtimeDiagnostic: return r.diagnostics.contains { $0.code == diagnostic.code && (diagnostic.handler == nil || $0.handler == diagnostic.handler) }
-      case let .runtimeDiagnosticOf(code):
-        // Only the finding's own sites false: another task kept open could be what recorded it.
-        // A finding with no site of its own (a task the mirror could not place) is shown only by
-        // the battery's own cases: a variant keeps another task open.
-        return r.diagnostics.contains { $0.code == code } && (sites.isEmpty ? r.choices.isEmpty : sites.contains { tookFalse(r, $0) } && forcesOnly(sites, r))
-      case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
-      case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
-      case let .completionNotCalled(handlers):
-        let own = method.flatMap { Callback(signature: $0.selector) }.map { [$0.signature] } ?? handlers
-        return r.returnedWithoutCompletion.contains { handlers.contains($0) && own.contains($0) }
-      case .failedWithConditionOff:
-        // Only the site's own outcome may differ from a case that passed: another condition
-        // forced false beside it could be what failed.
-        return r.status == .failed && showing.contains(r.scenario) && sites.contains { site in
-          tookFalse(r, site) && ordered.contains {
-            $0.status == .passed && $0.choices == r.choices.removing(site) && $0.file == r.file && $0.ios == r.ios && $0.sdk == r.sdk
-          }
-        }
-      }
+      (r.choices.isEmpty || evidence.comesOfAChoice) && self.shows(evidence, r, context)
     }
     guard let r = shows else {
       return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")

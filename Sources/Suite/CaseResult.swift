@@ -49,22 +49,42 @@ public struct CaseResult: Sendable, Equatable {
   /// (`LifecycleState.returnedWithoutCompletion`), by signature.
   public var returnedWithoutCompletion: [String] = []
   /// The delegate callbacks the app handled, as `AppDelegate.didEnterBackground`, each once, in
-  /// the order first delivered (at most `CallbacksDelivered.max`).
+  /// the order first delivered (at most `RunObservations.max`).
   public var callbacksDelivered: [String] = []
+  /// The names of the system's notes the run recorded (`bgTaskExpiredUnhandled`), each once, in
+  /// the order first recorded (at most `RunObservations.max`).
+  public var notesRecorded: [String] = []
 }
 
-/// Collects `CaseResult.callbacksDelivered` from a run's events as they are recorded.
-final class CallbacksDelivered {
-  /// The most distinct callbacks kept: far more than the delegates' methods.
+/// Collects `CaseResult.callbacksDelivered` and `notesRecorded` from a run's events as they are
+/// recorded.
+final class RunObservations {
+  /// The most distinct names kept of each: far more than the delegates' methods or the model's notes.
   static let max = 256
+  private(set) var callbacks = BoundedNames(limit: max)
+  private(set) var notes = BoundedNames(limit: max)
+
+  /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`)
+  /// or a note of the system's.
+  func observe(_ body: EventBody) {
+    switch body {
+    case let .callbackDelivered(callback, target, true, _, _) where target.hasSuffix("Delegate"): callbacks.add(target + "." + callback.key)
+    case let .noted(name, _, _): notes.add(name)
+    default: break
+    }
+  }
+}
+
+/// Distinct names in the order first added, at most `limit` of them.
+struct BoundedNames {
+  let limit: Int
   private(set) var names: [String] = []
   private var seen: Set<String> = []
 
-  /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`).
-  func note(_ body: EventBody) {
-    guard case let .callbackDelivered(callback, target, true, _, _) = body, target.hasSuffix("Delegate"), names.count < Self.max else { return }
-    let name = target + "." + callback.key
-    if seen.insert(name).inserted { names.append(name) }
+  init(limit: Int) { self.limit = limit }
+
+  mutating func add(_ name: String) {
+    if names.count < limit, seen.insert(name).inserted { names.append(name) }
   }
 }
 

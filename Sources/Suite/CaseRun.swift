@@ -69,8 +69,8 @@ enum CaseRun {
     case let .success(made): log = made
     case let .failure(error): return (notRun(c, ios: c.ios ?? IOSRelease.defaultVersion, .error, error.message, options), nil)
     }
-    let delivered = CallbacksDelivered()
-    let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, event in delivered.note(event.body) }.run()
+    let observed = RunObservations()
+    let result = ScenarioRunner(configuration(c, options, log: log.path)) { _, event in observed.observe(event.body) }.run()
     let wallUs = SuiteClock.nowUs() - started
     let declared = result.declaration
     let ios = c.ios ?? result.header?.profile["ios"]?.intValue.map(Int.init) ?? declared.ios ?? IOSRelease.defaultVersion
@@ -101,7 +101,8 @@ enum CaseRun {
     r.choices = c.choices
     r.returnedWithoutCompletion = result.state.returnedWithoutCompletion.map(\.signature)
     r.forcedSitesReached = result.state.forcedSitesReached
-    r.callbacksDelivered = delivered.names
+    r.callbacksDelivered = observed.callbacks.names
+    r.notesRecorded = observed.notes.names
     return (r, declared)
   }
 

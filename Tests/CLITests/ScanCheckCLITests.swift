@@ -328,6 +328,27 @@ import TestSupport
     #expect(fixed.status == 0, "\(fixed.out)")
   }
 
+  /// A launch handler with no expiration handler, and one whose expiration handler does nothing:
+  /// each completes its task under an `in time` choice, and the identifier's background case with
+  /// it false shows the finding: the model's `bgTaskExpiredUnhandled` note for the first, the grace
+  /// kill for the second. The fixed twin, whose expiration handlers complete the task, is quiet.
+  @Test func anExpirationHandlerMissingOrDoingNothingIsConfirmedByTheWorkRunningPastItsTime() throws {
+    let r = try lifesim(["scan", "BGTaskExpirationApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"bgtask_expiration_missing""#) }
+    let cases = [("7", "background refresh com.example.feeds.refresh", "AppDelegate.swift:7"),
+                 ("17", "background processing com.example.feeds.prune", "AppDelegate.swift:10")]
+    #expect(findings.count == cases.count)
+    for (line, scenario, site) in cases {
+      let finding = try #require(findings.first { $0.contains(#""line":\#(line),"#) })
+      let reproduce = "lifesim scan BGTaskExpirationApp --check --case '\(scenario)' --ios 17 --sdk 26"
+      #expect(finding.hasSuffix(#""confirmed":{"scenario":"\#(scenario) [iOS 17, SDK 26, choose \#(site) in time=false]","ios":17,"sdk":26,"reproduce":"\#(reproduce)"}}"#),
+              "\(finding)")
+    }
+    let fixed = try lifesim(["scan", "BGTaskExpirationAppFixed", "--check", "--ios", "17", "--sdk", "26"], cwd: fixtures)
+    #expect(fixed.status == 0, "\(fixed.out)")
+  }
+
   /// A task the mirror cannot place (begun in code no delegate reaches) has no choice of its own:
   /// the variant that keeps the placed task open records `task_open_after_expiration`, and that
   /// must not confirm the other task's finding.
