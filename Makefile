@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: demo test deps test-tools build install lint release static-libs release-build image-tree image
+.PHONY: demo test test-quick deps test-tools build install lint release static-libs release-build image-tree image
 
 ## What building needs: liblua5.4-dev (Lua) and libssl-dev (libcrypto's SHA-256 hashes the log),
 ## installed through apt when pkg-config cannot find them. `make demo` needs nothing more.
@@ -46,11 +46,21 @@ build: deps
 demo: build
 	.build/debug/lifesim run Scripts/scenarios/cold_launch.lua
 
-## Runs the whole test suite (what .ci/run runs): unit and binary tests, then the short reliability suite.
-test: test-tools
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+## The two tests that build lifesim again from its source: the release tarball (`make release`)
+## and a package that depends on lifesim by version. Most of the suite's time; run after the rest.
+REBUILD_TESTS = theReleaseBinaryRunsTheBundledSuiteOutsideTheRepoWithoutSwift|aPackageDependsOnLifesimByVersionAndBuilds
+
+## Runs the whole test suite (what .ci/run runs): unit and binary tests, the two that build lifesim
+## again, then the short reliability suite.
+test: test-quick
+	$(SWIFT) test --skip-build --filter '$(REBUILD_TESTS)'
 	reliability/run --quick
+
+## Every test but the two that build lifesim again: what to run while working (about 3 minutes
+## once built).
+test-quick: test-tools
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(REBUILD_TESTS)'
 
 ## The archives every release build links instead of shared libraries: Lua (liblua5.4-dev's
 ## liblua5.4.a) and libstdc++. A folder holding only archives, searched before the system's:

@@ -209,6 +209,7 @@ package struct LuaAppWriter {
       guard let key = handlerKey(task.reach) else {
         unplaced.append("-- not placed: beginBackgroundTask at \(cite(task.fact.place)) (the scan cannot tell which handler reaches it)")
         summary.note(.unplaced("beginBackgroundTask at " + cite(task.fact.place)))
+        summary.noteUnplacedTask(at: task.fact.place)
         continue
       }
       summary.note(.backgroundTask)

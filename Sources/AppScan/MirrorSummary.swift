@@ -27,6 +27,8 @@ package struct MirrorSummary: Equatable, Sendable {
   package private(set) var notModelled: [String] = []
   /// Each `choose(site)` the app makes and the Swift place of the effect it guards, in the order written.
   package private(set) var choices: [(site: String, guards: SourcePlace)] = []
+  /// Where each background task the mirror could not place begins: no run begins it.
+  package private(set) var unplacedTasks: [SourcePlace] = []
 
   package init() {}
 
@@ -34,10 +36,12 @@ package struct MirrorSummary: Equatable, Sendable {
     a.registrations == b.registrations && a.delegateAssignments == b.delegateAssignments && a.backgroundTasks == b.backgroundTasks
       && a.commented == b.commented && a.methods == b.methods && a.methodsWithEffects == b.methodsWithEffects
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
-      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards }
+      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } && a.unplacedTasks == b.unplacedTasks
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
+
+  mutating func noteUnplacedTask(at place: SourcePlace) { unplacedTasks.append(place) }
 
   /// The distinct sites of `choices`, in the order first written.
   package var choiceSites: [String] {

@@ -63,8 +63,12 @@ extension ScanCheck {
   package static func showingScenarios(of diagnostic: ScanDiagnostic, in report: ScanReport) -> [String] {
     let backgroundCases = { (id: String) in ["background refresh \(id)", "background processing \(id)"] }
     switch diagnostic.code {
-    case Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended":
+    case Diagnostic.Code.taskOpenAfterExpiration.rawValue:
       return ["home and return"]
+    case "task_not_ended":
+      // The lock case expects the app suspended 15 s after it locks: a task left open holds it
+      // in the background until the task expires.
+      return ["home and return", "lock"]
     case "registered_conditionally":
       if report.notificationDelegate?.place == diagnostic.place { return ["notification tap cold", "notification tap warm"] }
       return report.registrations.filter { $0.place == diagnostic.place }.compactMap(\.identifier).flatMap(backgroundCases)

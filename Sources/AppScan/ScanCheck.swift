@@ -48,6 +48,7 @@ package struct ScanCheck {
     let refused = results.filter { $0.status == .error }.map { "\($0.name): not run, \($0.message ?? "the run stopped")" }
     var outcome = Outcome(results: results.filter { $0.status != .error }, notRun: notRun + plan.notRun + refused, refused: refused.count)
     outcome.choiceGuards = mirror.choices
+    outcome.unplacedTasks = mirror.unplacedTasks
     return outcome
   }
 
@@ -61,6 +62,8 @@ package struct ScanCheck {
     package var refused = 0
     /// Each `choose` site of the mirror and the Swift place of the effect it guards.
     package var choiceGuards: [(site: String, guards: SourcePlace)] = []
+    /// Where each background task the mirror could not place begins.
+    package var unplacedTasks: [SourcePlace] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {

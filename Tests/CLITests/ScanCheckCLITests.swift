@@ -279,7 +279,8 @@ import TestSupport
   /// A task whose expiration handler ends it only inside a dispatch is confirmed by the case
   /// whose work outlasts the allowance (the task's choice false): the model records
   /// `task_open_after_expiration` when the handler returns. A task left open on a path, whose
-  /// handler does end it, shows no such diagnostic: the finding says what that case did instead.
+  /// handler does end it, shows no such diagnostic: it is confirmed by the lock case, where the
+  /// open task holds the app in the background past the point it would be suspended.
   @Test func aTaskOpenPastTheAllowanceIsConfirmedOnlyWhereTheHandlerLeavesItOpen() throws {
     let r = try lifesim(["scan", "HelperRegistrationApp", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: fixtures)
     let open = try #require(r.out.split(separator: "\n").first { $0.contains(#""code":"task_open_after_expiration""#) })
@@ -302,7 +303,13 @@ import TestSupport
       """])
     let path = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--json"], cwd: dir)
     let finding = try #require(path.out.split(separator: "\n").first { $0.contains(#""code":"task_not_ended""#) })
-    #expect(finding.hasSuffix(#""confirmed":false,"why":"no case showed it as its code says; with AppDelegate.swift:9 false, lock [iOS 17, SDK 26, choose AppDelegate.swift:9=false] failed: expect_state: expected state suspended, but the app is background"}"#), "\(finding)")
+    #expect(finding.hasSuffix(#""confirmed":{"scenario":"lock [iOS 17, SDK 26, choose AppDelegate.swift:9=false]","ios":17,"sdk":26,"reproduce":"lifesim scan App --check --case lock --ios 17 --sdk 26"}}"#), "\(finding)")
+    // The same task ended on every path has no choice, so no case keeps it open.
+    try "import UIKit\n\n@main\nclass AppDelegate: UIResponder, UIApplicationDelegate {\n  func applicationDidEnterBackground(_ application: UIApplication) {\n"
+      .appending("    var task = UIBackgroundTaskIdentifier.invalid\n    task = application.beginBackgroundTask(withName: \"flush\") { application.endBackgroundTask(task) }\n")
+      .appending("    application.endBackgroundTask(task)\n  }\n}\n").write(toFile: dir + "/App/AppDelegate.swift", atomically: true, encoding: .utf8)
+    let ended = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26"], cwd: dir)
+    #expect(ended.status == 0, "\(ended.out)")
   }
 
   /// A launch handler with a path that never completes its task is confirmed by the background
@@ -351,7 +358,7 @@ import TestSupport
 
   /// A task the mirror cannot place (begun in code no delegate reaches) has no choice of its own:
   /// the variant that keeps the placed task open records `task_open_after_expiration`, and that
-  /// must not confirm the other task's finding.
+  /// must not confirm the other task's finding, which says no run reaches it.
   @Test func aTaskTheMirrorCannotPlaceIsNotConfirmedByAnotherTasksVariant() throws {
     let dir = try scriptFolder("scan-check-unplaced-task", ["App/AppDelegate.swift": """
       import UIKit
@@ -379,7 +386,7 @@ import TestSupport
     let placed = try #require(findings.first { $0.contains(#""line":8,"#) })
     #expect(placed.contains(#""confirmed":{"scenario":"home and return [iOS 17, SDK 26, choose AppDelegate.swift:8=false]""#), "\(placed)")
     let unplaced = try #require(findings.first { $0.contains(#""line":16,"#) })
-    #expect(unplaced.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(unplaced)")
+    #expect(unplaced.hasSuffix(#""confirmed":false,"why":"no run reaches it: the scan cannot tell which delegate method calls the beginBackgroundTask at App/AppDelegate.swift:16, so the mirror never begins that task"}"#), "\(unplaced)")
   }
 
   /// The battery's scenarios take the scenes from the app's manifest, not pinned, so

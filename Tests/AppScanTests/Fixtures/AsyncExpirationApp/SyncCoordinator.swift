@@ -10,4 +10,6 @@ class SyncCoordinator {
       }
     }
   }
+
+  static let shared = SyncCoordinator()
 }

@@ -9,4 +9,8 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     window?.rootViewController = ComposeViewController()
     window?.makeKeyAndVisible()
   }
+
+  func sceneDidEnterBackground(_ scene: UIScene) {
+    SyncCoordinator.shared.finishInBackground()
+  }
 }

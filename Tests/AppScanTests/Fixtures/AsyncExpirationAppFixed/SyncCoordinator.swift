@@ -9,4 +9,6 @@ class SyncCoordinator {
       self.taskID = .invalid
     }
   }
+
+  static let shared = SyncCoordinator()
 }

@@ -9,4 +9,12 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     window?.rootViewController = ComposeViewController()
     window?.makeKeyAndVisible()
   }
+
+  // Leaving the app hands the drafts to the uploader, whose tasks the scan follows.
+  func sceneDidEnterBackground(_ scene: UIScene) {
+    let uploader = DraftUploader(application: .shared)
+    uploader.uploadOnLeaving(DraftStore.shared.pending)
+    uploader.saveOnLeaving(DraftStore.shared)
+    try? uploader.exportOnLeaving(DraftStore.shared)
+  }
 }
