@@ -17,6 +17,19 @@ package enum Confirmation: Sendable, Equatable {
   /// How a run shows each code, for the runs that can; nil for a code no battery case shows.
   package static func evidence(for code: String) -> Evidence? { evidence[code] }
 
+  /// Why no run shows a code that has no evidence.
+  package static func whyNoRun(_ code: String) -> String {
+    whyNoRun[code] ?? "no case of the battery shows \(code) yet"
+  }
+
+  private static let whyNoRun: [String: String] = [
+    "scene_class_missing": "no run can show it: the model takes the scene delegate from the app's Lua, not from a class name, so a class the Info.plist names and the app lacks never reaches a run",
+    "bgtask_id_not_registered": "no run can show it: nothing registers or submits this identifier, so the system never launches the app for it and a run has nothing to deliver",
+    "bgtask_id_not_permitted": "no case of the battery shows it yet: the battery runs the identifiers the Info.plist permits",
+    "window_without_scene": "no case of the battery shows it yet: the mirror does not carry the app's own windows",
+    "app_window_nil": "no case of the battery shows it yet: the mirror does not carry the app's reads of its window",
+  ]
+
   /// What of a run shows a diagnostic.
   package enum Evidence: Sendable, Equatable {
     /// The run recorded the runtime diagnostic of the same code.

@@ -107,7 +107,7 @@ extension ScanCheck {
                             sites guards: (sites: [String], showing: [String]), method: DelegateMethod?) -> Confirmation {
     let (sites, showing) = guards
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
-      return .unconfirmed(why: "no case of the battery shows \(diagnostic.code) yet")
+      return .unconfirmed(why: Confirmation.whyNoRun(diagnostic.code))
     }
     let context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, method: method, ordered: ordered)
     let shows = ordered.first { r in
