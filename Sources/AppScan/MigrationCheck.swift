@@ -60,19 +60,13 @@ package struct MigrationCheck {
     return (try run(before, only: only, extras: []), try run(after, only: only, extras: beforeCases))
   }
 
-  /// Runs the battery on `side`'s mirror in a temporary folder removed before this returns.
+  /// Runs the battery on `side`'s mirror (`ScanCheck.runBattery`).
   private func run(_ side: Side, only: String?, extras: [CheckBattery.Scenario]) throws(ScanTrouble) -> ScanCheck.Outcome {
-    let mirror = ScanMirror(side.report, root: side.root)
     // A case that this side's battery does not have is not run there: the pair is not made.
     if let only, !(CheckBattery.scenarios(for: side.report).run + extras).contains(where: { $0.name == only }) {
       return ScanCheck.Outcome(results: [], notRun: ["\(only): not in this side's battery"])
     }
-    let battery = try ScanCheck.scenarioFiles(mirror, only: only, extras: extras)
-    let folder = try ScanCheck.temporaryFolder()
-    defer { ScanCheck.remove(folder) }
-    if case let .failure(trouble) = ScanEmit.write(mirror, into: folder, battery: battery.files, force: false) { throw trouble }
-    let files = battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
-    return try checker.run(files, notRun: battery.notRun, mirror: mirror.summary, findings: [])
+    return try checker.runBattery(of: side.report, root: side.root, only: only, extras: extras, findings: [])
   }
 
   /// What the pairs of cases show of `change` (its places as the scans name them).

@@ -5,14 +5,15 @@ import Suite
 /// Which run of the battery confirms each of the scan's diagnostics.
 extension ScanCheck {
   /// Gives each of the scan's diagnostics what the runs say of it (Confirmation): the first case
-  /// whose run shows it through the model, with the command that runs that case again.
-  package func confirm(_ result: inout ScanResult, _ outcome: Outcome, command: [String]) {
+  /// whose run shows it through the model, with the command that runs that case again. `only`:
+  /// the index of the app whose battery ran, when the scan found several.
+  package func confirm(_ result: inout ScanResult, _ outcome: Outcome, command: [String], only: Int? = nil) {
     // The battery's own cases before the variants of its choices, and variants that force fewer
     // sites first (their reproduce lines are shortest), then a failed case (the trap, the crash),
     // which shows a finding more plainly than a passing one's warning.
     let rank = { (r: CaseResult) in (r.choices.values.count, r.status == .failed ? 0 : 1, r.index) }
     let ordered = outcome.results.sorted { rank($0) < rank($1) }
-    for app in result.apps.indices {
+    for app in result.apps.indices where only == nil || only == app {
       for index in result.apps[app].diagnostics.indices {
         let diagnostic = result.apps[app].diagnostics[index]
         let sites = outcome.choiceGuards.filter { $0.guards == diagnostic.place }.map(\.site)

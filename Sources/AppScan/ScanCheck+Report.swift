@@ -6,11 +6,12 @@ import Suite
 /// What `--check` reports: its text lines, its member of the `--json` end line, its exit status.
 extension ScanCheck {
   /// The human report of the runs: what the matrix was, a line per case that did not pass, the
-  /// runs' diagnostics, what did not run, and the counts. `removed`: the temporary folder, gone
-  /// by the time the report is read, which places are shown without.
-  package func textLines(_ outcome: Outcome, scenes: Bool, removed: String?) -> [String] {
+  /// runs' diagnostics, what did not run, and the counts. `folderRemoved`: the battery ran in a
+  /// temporary folder, gone by the time the report is read, which places are shown without.
+  /// `target`: the app's, when the scan checked several.
+  package func textLines(_ outcome: Outcome, scenes: Bool, folderRemoved: Bool, target: String? = nil) -> [String] {
     let scenarios = Set(outcome.results.map(\.file)).count
-    var lines = ["check: \(scenarios) scenario\(scenarios == 1 ? "" : "s") on iOS \(ios.map(String.init).joined(separator: ", "))"
+    var lines = ["check\(target.map { " " + TerminalText.visible($0) } ?? ""): \(scenarios) scenario\(scenarios == 1 ? "" : "s") on iOS \(ios.map(String.init).joined(separator: ", "))"
       + " × SDK \(sdks.map(String.init).joined(separator: ", ")), \(scenes ? "with scenes" : "without scenes")"]
     // A condition forced false fails its cases alike: the first says how, the rest are counted.
     var variantFailures: [String: Int] = [:]
@@ -22,7 +23,7 @@ extension ScanCheck {
                                 + TerminalText.visible(r.message ?? "")); continue }
       }
       let name = TerminalText.visible(r.name)
-      let at = r.at.map { at in removed == nil ? at : Self.placeInBattery(at) }
+      let at = r.at.map { at in folderRemoved ? Self.placeInBattery(at) : at }
       let message = TerminalText.visible((r.message ?? "") + (at.map { "  (\($0))" } ?? ""))
       switch r.status {
       case .passed: continue

@@ -3,9 +3,10 @@ import Lifecycle
 
 /// `--json`: JSON Lines, one object per case, then one summary object.
 public enum JSONReport {
-  public static func caseLine(_ r: CaseResult, wallTimes: Bool) -> String {
-    var members: [(String, JSONValue)] = [
-      ("kind", .string("case")), ("index", .int(Int64(r.index))), ("name", .string(r.name)), ("file", .string(r.file)),
+  /// `{"kind":"case",…}`; `target`: the app's, when `scan --check` ran several apps' batteries.
+  public static func caseLine(_ r: CaseResult, wallTimes: Bool, target: String? = nil) -> String {
+    var members: [(String, JSONValue)] = [("kind", .string("case"))] + (target.map { [("target", .string($0))] } ?? []) + [
+      ("index", .int(Int64(r.index))), ("name", .string(r.name)), ("file", .string(r.file)),
       ("ios", .int(Int64(r.ios))), ("scenes", .bool(r.scenes)), ("seed", .int(r.seed)),
       ("status", .string(r.status.rawValue)), ("events", .int(r.events)), ("virtualUs", .int(r.virtualUs)),
     ]

@@ -115,42 +115,43 @@ struct Scan: ParsableCommand {
     var revisions: [GitRevisionTree] = []
     defer { revisions.forEach { $0.remove() } }
     let scan = try scanned(&revisions)
-    var result = scan.0
-    let mirror = scan.1, battery = scan.2
-    let report = result.apps[0]
-    let temporary: String?
-    do { temporary = check && emitApp == nil ? try ScanCheck.temporaryFolder() : nil } catch {
-      Terminal.error(error.description)
-      throw ExitCode(Status.trouble)
-    }
-    defer { if let temporary { ScanCheck.remove(temporary) } }
+    var result = scan.result
     // Before any report line: a folder it cannot write to is trouble, and the end line says so.
-    let emitted = try mirror.flatMap { mirror in try (emitApp ?? temporary).map { try emit(mirror, into: $0, battery: battery.files) } }
-    let written = emitted?.paths ?? []
+    let emitted = try scan.mirror.map { try emit($0, into: emitApp ?? "", battery: scan.battery.files) }
     let checker = try matrix()
-    var outcome: ScanCheck.Outcome?
-    if check, let folder = emitApp ?? temporary {
-      let files = battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
-      do { outcome = try checker.run(files, notRun: battery.notRun, mirror: emitted?.mirror ?? .init(), findings: report.diagnostics) } catch {
-        Terminal.error(error.description)
+    let command = ["lifesim", "scan"] + paths + (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] }
+    var runs: [ScanCheckSession.AppRun] = []
+    if check {
+      do throws(ScanTrouble) {
+        if let folder = emitApp, let emitted {
+          let files = scan.battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
+          let outcome = try checker.run(files, notRun: scan.battery.notRun, mirror: emitted.mirror, findings: result.apps[0].diagnostics)
+          checker.confirm(&result, outcome, command: command)
+          runs = [ScanCheckSession.AppRun(app: 0, outcome: outcome)]
+        } else {
+          runs = try ScanCheckSession(checker).run(&result, root: scan.root, only: caseName, command: command)
+        }
+      } catch {
+        Terminal.error(TerminalText.visible(error.description))
         throw ExitCode(Status.trouble)
       }
     }
-    if let outcome {
-      let scanWords = paths + (target.map { ["--target", $0] } ?? []) + exclude.flatMap { ["--exclude", $0] }
-      checker.confirm(&result, outcome, command: ["lifesim", "scan"] + scanWords)
-    }
-    let reported = emitApp == nil ? [] : written
+    let outcome = check ? ScanCheckSession.merged(runs, result) : nil
+    let reported = emitted?.paths ?? []
     for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
     for trouble in result.troubles where format != .text { Terminal.error(TerminalText.visible("\(trouble.file): not read: \(trouble.reason)")) }
     let status = ScanCheck.status(scan: result.status, outcome)
+    let targetOf = { (run: ScanCheckSession.AppRun) in runs.count > 1 ? result.apps[run.app].target : nil }
     switch format {
     case .text:
       for line in result.textLines { Terminal.write(line) }
-      if let outcome { for line in checker.textLines(outcome, scenes: report.scenes, removed: temporary) { Terminal.write(line) } }
+      for run in runs {
+        let lines = checker.textLines(run.outcome, scenes: result.apps[run.app].scenes, folderRemoved: emitApp == nil, target: targetOf(run))
+        lines.forEach(Terminal.write)
+      }
     case .json:
       for line in result.jsonLines { JSONLines.write(line) }
-      if let outcome { for r in outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false)) } }
+      for run in runs { for r in run.outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false, target: targetOf(run))) } }
       JSONLines.end(status: status, result.endMembers + (outcome.map { [ScanCheck.endMember($0)] } ?? []))
     case .sarif:
       Terminal.write(result.sarif(toolVersion: lifesimVersion).canonicalText)
@@ -166,7 +167,7 @@ struct Scan: ParsableCommand {
   /// a `git:REV` path is that revision, read into a temporary folder (as --compare reads it,
   /// so a reproduce line of `--compare --check` runs from the same folder) and added to `revisions`.
   private func scanned(_ revisions: inout [GitRevisionTree]) throws
-    -> (ScanResult, ScanMirror?, (files: [(String, String)], notRun: [String])) {
+    -> (result: ScanResult, root: String, mirror: ScanMirror?, battery: (files: [(String, String)], notRun: [String])) {
     var roots = paths
     do throws(ScanTrouble) {
       for (index, path) in paths.enumerated() where path.hasPrefix("git:") {
@@ -176,13 +177,14 @@ struct Scan: ParsableCommand {
       var result = try AppScanner.scan(roots, target: target, exclude: exclude)
       if let baseline { result.baseline = try ScanBaseline.read(baseline).get() }
       result.explain = explain
-      if check || emitApp != nil, result.apps.count > 1 {
-        throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app and --check mirror one app; choose it with --target")
+      if emitApp != nil, result.apps.count > 1 {
+        throw ScanTrouble("\(result.apps.count) app targets (\(result.apps.map(\.target).joined(separator: ", "))): --emit-app mirrors one app; choose it with --target")
       }
-      let mirror = check || emitApp != nil ? ScanMirror(result.apps[0], root: roots[0]) : nil
+      // --check without --emit-app runs each app's battery in a temporary folder (ScanCheckSession).
+      let mirror = emitApp != nil ? ScanMirror(result.apps[0], root: roots[0]) : nil
       var battery: (files: [(String, String)], notRun: [String]) = ([], [])
       if check, let mirror { battery = try ScanCheck.scenarioFiles(mirror, only: caseName) }
-      return (result, mirror, battery)
+      return (result, roots[0], mirror, battery)
     } catch {
       Terminal.error(TerminalText.visible(error.description))
       throw ExitCode(Status.trouble)

@@ -26,7 +26,7 @@ import TestSupport
     ("GeneratedPlistApp", [], ["bgtask_id_not_registered:8 no run can show it"]),
     ("HelperRegistrationApp", [], ["bgtask_id_not_registered:9 no run can show it"]),
     ("LegacyFetchApp", [], []),
-    ("MultiTargetRepo", ["--target", "Notes"], []),
+    ("MultiTargetRepo", [], []),
     ("NamedPlistApp", [], ["scene_class_missing:12 no run can show it: the model takes the scene delegate"]),
     ("OwnHelpersApp", [], ["task_open_after_expiration:18 no run reaches it: the scan cannot tell which delegate method calls"]),
     ("PreprocessedPlistApp", [], ["bgtask_id_not_registered:14 no run can show it"]),
@@ -55,7 +55,9 @@ import TestSupport
       let finding = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       let place = "\(finding["code"] ?? ""):\(finding["line"] ?? "")"
       if let confirmed = finding["confirmed"] as? [String: Any] {
-        #expect((confirmed["reproduce"] as? String)?.hasPrefix("lifesim scan \(fixture) ") == true, "\(line)")
+        // A scan of several apps runs each app's battery: its reproduce lines name the app.
+        let target = fixture == "MultiTargetRepo" ? "--target \(finding["target"] ?? "") " : ""
+        #expect((confirmed["reproduce"] as? String)?.hasPrefix("lifesim scan \(fixture) \(target)--check ") == true, "\(line)")
       } else {
         let why = finding["why"] as? String ?? ""
         let expected = entry.unconfirmed.first { $0.hasPrefix(place + " ") }
@@ -70,5 +72,27 @@ import TestSupport
   func aFixedTwinIsQuiet(_ fixture: String) throws {
     let r = try lifesim(["scan", fixture, "--check"], cwd: Self.fixtures)
     #expect(r.status == 0, "\(r.out)\(r.err)")
+  }
+
+  /// A repository with several apps: `--check` runs each app's battery, each case line names its
+  /// app, and `--case` runs that case of every app that has it. `--emit-app` still mirrors one.
+  @Test func severalAppsEachRunTheirOwnBattery() throws {
+    let r = try lifesim(["scan", "MultiTargetRepo", "--check", "--case", "cold launch", "--json"], cwd: Self.fixtures)
+    #expect(r.status == 1, "\(r.out)\(r.err)")
+    let cases = r.out.split(separator: "\n").filter { $0.hasPrefix(#"{"kind":"case","#) }
+    // Notes's also runs once with its launch handler's work past its time (its `in time` choice false).
+    #expect(cases.count == 13)
+    #expect(cases.filter { $0.hasPrefix(#"{"kind":"case","target":"Notes","#) }.count == 7)
+    #expect(cases.filter { $0.hasPrefix(#"{"kind":"case","target":"NotesLite","#) }.count == 6)
+    let text = try lifesim(["scan", "MultiTargetRepo", "--check", "--case", "cold launch"], cwd: Self.fixtures)
+    #expect(text.out.contains("\ncheck Notes: 1 scenario on iOS 17, 26, 27 × SDK 26, 27, with scenes\n"), "\(text.out)")
+    #expect(text.out.contains("\ncheck NotesLite: 1 scenario on iOS 17, 26, 27 × SDK 26, 27, with scenes\n"), "\(text.out)")
+    let unknown = try lifesim(["scan", "MultiTargetRepo", "--check", "--case", "no such case"], cwd: Self.fixtures)
+    #expect(unknown.status == 2)
+    #expect(unknown.err.contains("--case no such case: no such case in the battery of any of the 2 apps; name one with --target to list its cases"),
+            "\(unknown.err)")
+    let emit = try lifesim(["scan", "MultiTargetRepo", "--emit-app", temp("multi-emit")], cwd: Self.fixtures)
+    #expect(emit.status == 2)
+    #expect(emit.err.contains("2 app targets (Notes, NotesLite): --emit-app mirrors one app; choose it with --target"), "\(emit.err)")
   }
 }
