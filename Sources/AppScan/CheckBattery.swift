@@ -32,7 +32,7 @@ package enum CheckBattery {
 
   /// The battery's templates, in the order their scenarios run.
   package static let templates = [
-    "cold_launch", "home_and_return", "lock", "memory_kill", "force_quit", "background_refresh",
+    "cold_launch", "home_and_return", "lock", "memory_kill", "force_quit", "background_refresh", "background_after_jetsam",
     "notification_tap_cold", "notification_tap_warm", "open_url", "universal_link", "background_fetch", "quick_action",
   ]
 
@@ -54,6 +54,11 @@ package enum CheckBattery {
       }
       run.append(Scenario(template: "background_refresh", name: name,
                           fileName: "background_refresh_\(index + 1).lua", locals: [Local(name: "taskIdentifier", value: identifier)]))
+      // A registration some launches skip: the background launch after a jetsam is a launch of its own.
+      if report.registrations.contains(where: { $0.identifier == identifier && $0.condition != nil }) {
+        run.append(Scenario(template: "background_after_jetsam", name: name + " after jetsam",
+                            fileName: "background_after_jetsam_\(index + 1).lua", locals: [Local(name: "taskIdentifier", value: identifier)]))
+      }
     }
     if report.notificationDelegate != nil && implements(report, .didReceive) {
       for warmth in ["cold", "warm"] {

@@ -126,7 +126,7 @@ package struct LuaAppWriter {
       // The stand-in submit goes with the registration it stands beside: a submit the mirror
       // invented must not crash a launch that skips the registration.
       let register = choosing(registerLines(quoted, registration, &summary) + submit, registration.condition,
-                              guarding: registration.place, &summary)
+                              guarding: registration.place, alsoInLaunch: 2, &summary)
       placements[key, default: []] += ["  -- register(forTaskWithIdentifier:) at " + cite(registration.place) + note]
         + deferring(register, registration.reach)
     }
@@ -143,11 +143,14 @@ package struct LuaAppWriter {
   /// `lines` under the Swift's `condition`, which the scan cannot decide: `if choose(site) then`,
   /// the run deciding it (its seed, or `--choose SITE=true|false`). The site is the condition's
   /// `file:line` from the folder scanned (its file's name alone when that path cannot be a site).
+  /// `alsoInLaunch`: the site in that launch alone (`SITE@N`) guards the effect too, so `--check`
+  /// varies it: a BGTask registration one launch makes and the background launch after it skips.
   private func choosing(_ lines: [String], _ condition: RuntimeCondition?, guarding place: SourcePlace,
-                        _ summary: inout MirrorSummary) -> [String] {
+                        alsoInLaunch launch: Int? = nil, _ summary: inout MirrorSummary) -> [String] {
     guard let condition else { return lines }
     let site = choiceSite(SourcePlace(file: place.file, line: condition.line))
     summary.noteChoice(site: site, guarding: place)
+    if let launch { summary.noteChoice(site: ForcedChoices.site(site, launch: launch), guarding: place) }
     return ["  -- " + LuaStringLiteral.comment(condition.description) + ": the run decides it (--choose SITE=true|false)",
             "  if choose(\(LuaStringLiteral.quote(site))) then"] + lines.map { "  " + $0 } + ["  end"]
   }

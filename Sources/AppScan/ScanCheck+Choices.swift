@@ -21,8 +21,11 @@ extension ScanCheck {
     for site in mirror.choiceSites { try? base.force(site, true) }
     base = base.merging(forced)
     let guarded = findings.filter { Confirmation.shownWithConditionOff.contains($0.code) }.map(\.place)
+    let guarding = { (site: String) in mirror.choices.contains { $0.site == site && guarded.contains($0.guards) } }
+    // A site also varied in a later launch alone (`SITE@2`, a BGTask registration) is not varied
+    // in every launch: a run that never registers never submits, and has nothing to show.
     let varied = mirror.choiceSites.filter { site in
-      forced.value(of: site) == nil && mirror.choices.contains { $0.site == site && guarded.contains($0.guards) }
+      forced.value(of: site) == nil && guarding(site) && !guarding(ForcedChoices.site(site, launch: 2))
     }
     let subsets = varied.count <= allCombinationsMax ? allSubsets(varied.count) : subsets(ofSizeAtMost: 2, varied.count)
     var notRun: [String] = []
@@ -61,7 +64,9 @@ extension ScanCheck {
   /// background case for a BGTask registration or launch handler; the taps for the notification
   /// delegate. Only these confirm it by failing, or refute it by passing.
   package static func showingScenarios(of diagnostic: ScanDiagnostic, in report: ScanReport) -> [String] {
-    let backgroundCases = { (id: String) in ["background refresh \(id)", "background processing \(id)"] }
+    let backgroundCases = { (id: String) in
+      ["refresh", "processing"].flatMap { ["background \($0) \(id)", "background \($0) \(id) after jetsam"] }
+    }
     switch diagnostic.code {
     case Diagnostic.Code.taskOpenAfterExpiration.rawValue:
       return ["home and return"]

@@ -116,6 +116,9 @@ extension ScanCheck {
       (r.choices.isEmpty || evidence.comesOfAChoice) && self.shows(evidence, r, context)
     }
     guard let r = shows else {
+      if !showing.isEmpty, !ordered.contains(where: { showing.contains($0.scenario) }) {
+        return .unconfirmed(why: "no case that shows it ran (\(showing.joined(separator: ", "))): the report lists why each was not run")
+      }
       return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")
     }
     let caseScenario = r.scenario

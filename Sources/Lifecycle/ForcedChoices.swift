@@ -17,6 +17,13 @@ public struct ForcedChoices: Equatable, Sendable {
   /// The forced value of `site`, or nil when the run draws it.
   public func value(of site: String) -> Bool? { values.first { $0.site == site }?.value }
 
+  /// The forced value of `site` in the run's `launch`th process (1 for the first): the value
+  /// forced for that launch alone (`SITE@N`), else the site's own, else nil.
+  public func value(of site: String, launch: Int) -> Bool? { value(of: Self.site(site, launch: launch)) ?? value(of: site) }
+
+  /// `SITE@N`: the key that forces `site` in the run's `launch`th process alone.
+  public static func site(_ site: String, launch: Int) -> String { "\(site)@\(launch)" }
+
   public var isEmpty: Bool { values.isEmpty }
 
   /// The words that force these choices on a command line: `--choose SITE=true` for each site.

@@ -118,9 +118,12 @@ public struct LifecycleState: Equatable, Sendable {
   /// (a quick action's, `willPresent`'s), each once, in the order first seen: nothing ends the
   /// app for it, but the action is not reported handled.
   public var returnedWithoutCompletion: [Callback] = []
-  /// The `choose` sites the run forced that the app asked, each once, in the order first asked
-  /// (at most `ForcedChoices.maxSites`, as many as a run forces): which forced branches it took.
+  /// The `choose` sites the run forced that the app asked, each once, in the order first asked,
+  /// each also as `SITE@N` for the launch that asked it (at most `forcedSitesReachedMax`): which
+  /// forced branches it took.
   public var forcedSitesReached: [String] = []
+  /// Room for each of a run's forced sites, and for it in several launches.
+  public static let forcedSitesReachedMax = 4 * ForcedChoices.maxSites
   /// The expectation window: the callbacks since the first verb after the previous group of
   /// expectations (or since the start). Every expectation between two verbs checks the same
   /// window, so `launch() expect_calls{…} expect_no_calls{…}` both check the launch.
@@ -341,7 +344,10 @@ extension LifecycleState {
          .requestSceneDestruction:
       break
     case let .choose(site, _, forced):
-      if forced, forcedSitesReached.count < ForcedChoices.maxSites, !forcedSitesReached.contains(site) { forcedSitesReached.append(site) }
+      // The site, and the site in this launch (`SITE@N`), which a choice forced for it alone names.
+      for reached in [site, ForcedChoices.site(site, launch: generation)] where forced {
+        if forcedSitesReached.count < Self.forcedSitesReachedMax, !forcedSitesReached.contains(reached) { forcedSitesReached.append(reached) }
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import LuaRuntime
 
 // `choose(site)`: a condition of the app's code that the script does not decide (the scan's
 // mirror writes one where the Swift's `if`, `guard` or optional chain cannot be read). The run
-// decides it: a site the run forces (`--choose SITE=true|false`) returns its value; any other
+// decides it: a site the run forces (`--choose SITE=true|false`, or `SITE@N=…` for the run's Nth
+// launch of the app alone) returns its value; any other
 // draws from the run's seed, the process and how often the site was asked before, so a replay
 // draws the same and one site's draws do not move another's. The log records each outcome.
 extension AppHost {
@@ -19,7 +20,8 @@ extension AppHost {
       guard self.choiceDraws.count < Self.choiceSitesMax || self.choiceDraws[site] != nil else {
         throw LuaRaise(at: vm, "choose: more than \(Self.choiceSitesMax) sites in one process")
       }
-      let forced = self.profile.forcedChoices.value(of: site)
+      let launch = self.services?.state.generation ?? 1
+      let forced = self.profile.forcedChoices.value(of: site, launch: launch)
       let value = forced ?? self.drawChoice(site)
       try self.call(.choose(site: site, value: value, forced: forced != nil), from: vm)
       vm.push(value)

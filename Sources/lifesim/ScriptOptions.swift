@@ -37,7 +37,7 @@ struct ProfileOptions: ParsableArguments {
 /// (`run`, `test`, `scan --check`).
 struct ChoiceOptions: ParsableArguments {
   @Option(name: .customLong("choose"), help: ArgumentHelp(
-    "Fix the outcome of the app's choose(SITE) calls (repeatable); other sites draw from the seed. The log records each.",
+    "Fix the outcome of the app's choose(SITE) calls (repeatable); SITE@N fixes it in the run's Nth launch alone. Other sites draw from the seed. The log records each.",
     valueName: "SITE=true|false"))
   var choose: [String] = []
 

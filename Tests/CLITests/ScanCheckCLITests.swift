@@ -211,10 +211,10 @@ import TestSupport
   /// Three effects under conditions the scan cannot decide: each becomes `choose(site)` in the
   /// mirror. The notification delegate's is confirmed by the cold tap that skips only it (a case
   /// with two sites false never counts: either could be what failed), and its reproduce line,
-  /// run as printed, confirms it again. The BGTask registrations are not: a launch that skips
-  /// one also skips the request the mirror submits beside it, so no case runs the task (the
-  /// mirror cannot take one launch's branch and not another's), and nothing the mirror invented
-  /// may confirm them. The fixed twin, which registers on every launch, is quiet.
+  /// run as printed, confirms it again. Each BGTask registration is confirmed by its background
+  /// case after a jetsam with its condition false in the second launch alone (`SITE@2`): the first
+  /// launch registers and submits, the background launch skips the registration, and the task
+  /// has no handler. The fixed twin, which registers on every launch, is quiet.
   @Test func eachConditionalEffectIsConfirmedByTheRunThatSkipsOnlyIt() throws {
     let fixture = fixtures + "/ConditionalRegistrationApp"
     let plist = try String(contentsOfFile: fixture + "/Info.plist", encoding: .utf8)
@@ -261,10 +261,16 @@ import TestSupport
     #expect(r.status == 1)
     let findings = r.out.split(separator: "\n").filter { $0.contains(#""code":"registered_conditionally""#) }
     #expect(findings.count == 3, "\(r.out)")
-    for line in [8, 11] {
+    for (line, site, scenario) in [(8, "AppDelegate.swift:7", "background refresh com.example.two.refresh after jetsam"),
+                                   (11, "AppDelegate.swift:10", "background processing com.example.two.cleanup after jetsam")] {
       let finding = try #require(findings.first { $0.contains(#""line":\#(line),"#) }, "\(line)")
-      #expect(finding.hasSuffix(#""confirmed":false,"why":"no case of the battery on this matrix showed it"}"#), "\(finding)")
+      let reproduce = "lifesim scan App --check --case '\(scenario)' --ios 17 --sdk 26"
+      #expect(finding.hasSuffix(#""confirmed":{"scenario":"\#(scenario) [iOS 17, SDK 26, choose \#(site)@2=false]","ios":17,"sdk":26,"reproduce":"\#(reproduce)"}}"#),
+              "\(finding)")
     }
+    let relaunch = try lifesim(["scan", "App", "--check", "--case", "background refresh com.example.two.refresh after jetsam", "--ios", "17", "--sdk", "26"], cwd: dir)
+    #expect(relaunch.out.contains("  confirmed by background refresh com.example.two.refresh after jetsam [iOS 17, SDK 26, choose AppDelegate.swift:7@2=false]: "),
+            "\(relaunch.out)")
     let tap = try #require(findings.first { $0.contains(#""line":14,"#) })
     let shown = #"{"scenario":"notification tap cold [iOS 17, SDK 26, choose AppDelegate.swift:14=false]","ios":17,"sdk":26,"reproduce":"lifesim scan App --check --case 'notification tap cold' --ios 17 --sdk 26"}}"#
     #expect(tap.hasSuffix(#""confirmed":"# + shown), "\(tap)")

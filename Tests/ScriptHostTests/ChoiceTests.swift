@@ -20,12 +20,13 @@ import Testing
 
   /// Runs the app with `choices` forced and `seed` (and the scenario's `declaration` after its
   /// `app`); the value it stored and its `choose` calls.
-  private func run(seed: Int64, choices: [(String, Bool)] = [], declaration: String = "") throws -> (seen: String?, calls: [String], header: Profile?) {
+  private func run(seed: Int64, choices: [(String, Bool)] = [], declaration: String = "", body: String = "launch()\n",
+                   reached: ((LifecycleState) -> Void)? = nil) throws -> (seen: String?, calls: [String], header: Profile?) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-choose-\(UUID().uuidString.prefix(12))")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     try Self.app.write(toFile: dir.appendingPathComponent("app.lua").path, atomically: true, encoding: .utf8)
     let path = dir.appendingPathComponent("s.lua").path
-    try "scenario { app = \"app.lua\"\(declaration) }\nlaunch()\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try "scenario { app = \"app.lua\"\(declaration) }\n\(body)".write(toFile: path, atomically: true, encoding: .utf8)
     var config = RunConfiguration(scenarioPath: path, seed: seed)
     for (site, value) in choices { try config.choices.force(site, value) }
     var calls: [String] = []
@@ -33,6 +34,7 @@ import Testing
       if case let .appCalled(.choose(site, value, forced), _) = e.body { calls.append("\(site) \(value)\(forced ? " forced" : "")") }
     }.run()
     #expect(result.exitStatus == 0, "\(result.error ?? "")")
+    reached?(result.state)
     return (result.state.store["seen"]?.stringValue, calls, result.header.flatMap { try? Profile(json: $0.profile) })
   }
 
@@ -43,6 +45,19 @@ import Testing
     #expect(r.calls.count == 9 && !r.calls[8].hasSuffix("forced"))
     #expect(r.header?.forcedChoices.value(of: "AppDelegate.swift:12") == false)
     #expect(r.header?.forcedChoices.value(of: "Other.swift:3") == nil)
+  }
+
+  /// `SITE@N` forces the site in the run's Nth launch alone, over the site's own value: a
+  /// relaunch after a jetsam takes the other branch. The state names the site reached in each.
+  @Test func aSiteForcedForOneLaunchTakesItsValueThereAlone() throws {
+    var reached: [String] = []
+    let r = try run(seed: 3, choices: [("AppDelegate.swift:12", true), ("AppDelegate.swift:12@2", false)],
+                    body: "launch()\nhome()\nadvance(10)\nmemory_pressure()\nlaunch()\n") { reached = $0.forcedSitesReached }
+    let site = r.calls.filter { $0.hasPrefix("AppDelegate.swift:12 ") }
+    #expect(site == Array(repeating: "AppDelegate.swift:12 true forced", count: 8) + Array(repeating: "AppDelegate.swift:12 false forced", count: 8))
+    #expect(reached == ["AppDelegate.swift:12", "AppDelegate.swift:12@1", "AppDelegate.swift:12@2"])
+    #expect(r.header?.forcedChoices.value(of: "AppDelegate.swift:12", launch: 2) == false)
+    #expect(r.header?.forcedChoices.value(of: "AppDelegate.swift:12", launch: 3) == true)
   }
 
   /// Draws come from the seed: the same seed draws the same, and across seeds both outcomes come.
