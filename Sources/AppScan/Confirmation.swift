@@ -24,7 +24,7 @@ package enum Confirmation: Sendable, Equatable {
 
   private static let whyNoRun: [String: String] = [
     "scene_class_missing": "no run can show it: the model takes the scene delegate from the app's Lua, not from a class name, so a class the Info.plist names and the app lacks never reaches a run",
-    "bgtask_id_not_registered": "no run can show it: nothing registers or submits this identifier, so the system never launches the app for it and a run has nothing to deliver",
+    "bgtask_id_not_registered": "no case of the battery shows it: nothing registers this identifier, and the battery runs only registered ones",
     "bgtask_id_not_permitted": "no case of the battery shows it yet: the battery runs the identifiers the Info.plist permits",
     "window_without_scene": "no case of the battery shows it yet: the mirror does not carry the app's own windows",
     "app_window_nil": "no case of the battery shows it yet: the mirror does not carry the app's reads of its window",

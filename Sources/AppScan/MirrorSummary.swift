@@ -1,3 +1,5 @@
+import Lifecycle
+
 /// What `lifesim scan --emit-app` lowered from the Swift into the Lua app, and what it left as
 /// comments: the emitted `app.lua` opens with it, and the scan's report gives its share.
 package struct MirrorSummary: Equatable, Sendable {
@@ -43,8 +45,14 @@ package struct MirrorSummary: Equatable, Sendable {
 
   mutating func noteUnplacedTask(at place: SourcePlace) { unplacedTasks.append(place) }
 
-  /// The distinct sites of `choices`, in the order first written.
+  /// The distinct sites the app asks (`choose(site)`), in the order first written.
   package var choiceSites: [String] {
+    var seen: Set<String> = []
+    return choices.map(\.site).filter { ForcedChoices.siteOfLaunchKey($0) == nil && seen.insert($0).inserted }
+  }
+
+  /// The distinct keys `--check` may force: each site, and a site in one launch (`SITE@2`).
+  package var choiceKeys: [String] {
     var seen: Set<String> = []
     return choices.map(\.site).filter { seen.insert($0).inserted }
   }

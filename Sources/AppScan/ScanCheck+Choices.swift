@@ -21,11 +21,15 @@ extension ScanCheck {
     for site in mirror.choiceSites { try? base.force(site, true) }
     base = base.merging(forced)
     let guarded = findings.filter { Confirmation.shownWithConditionOff.contains($0.code) }.map(\.place)
-    let guarding = { (site: String) in mirror.choices.contains { $0.site == site && guarded.contains($0.guards) } }
-    // A site also varied in a later launch alone (`SITE@2`, a BGTask registration) is not varied
-    // in every launch: a run that never registers never submits, and has nothing to show.
-    let varied = mirror.choiceSites.filter { site in
-      forced.value(of: site) == nil && guarding(site) && !guarding(ForcedChoices.site(site, launch: 2))
+    let guards = { (key: String) in mirror.choices.filter { $0.site == key && guarded.contains($0.guards) }.map(\.guards) }
+    // A site the user forces is forced in every launch. A site varied in a later launch alone
+    // (`SITE@2`, a BGTask registration) is not varied in every launch where that is all it
+    // guards: a run that never registers never submits, and has nothing to show.
+    let varied = mirror.choiceKeys.filter { key in
+      let site = ForcedChoices.siteOfLaunchKey(key) ?? key
+      guard forced.value(of: site) == nil, forced.value(of: key) == nil, !guards(key).isEmpty else { return false }
+      let inLaunch2 = guards(ForcedChoices.site(key, launch: 2))
+      return key != site || !guards(key).allSatisfy(inLaunch2.contains)
     }
     let subsets = varied.count <= allCombinationsMax ? allSubsets(varied.count) : subsets(ofSizeAtMost: 2, varied.count)
     var notRun: [String] = []

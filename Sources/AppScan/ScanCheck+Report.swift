@@ -48,13 +48,14 @@ extension ScanCheck {
     return batteryFolder + "/" + at[folder.upperBound...]
   }
 
-  /// The `check` member of `--json`'s end line.
-  package static func endMember(_ outcome: Outcome) -> (String, JSONValue) {
+  /// The `check` member of `--json`'s end line; `diagnostics`: the count when the outcome merges
+  /// several apps' (each app's diagnostics counted apart), else the outcome's own.
+  package static func endMember(_ outcome: Outcome, diagnostics: Int? = nil) -> (String, JSONValue) {
     let s = outcome.summary
     return ("check", .object([
       ("cases", .int(Int64(s.cases))), ("passed", .int(Int64(s.passed))), ("failed", .int(Int64(s.failed))),
       ("skipped", .int(Int64(s.skipped))), ("errors", .int(Int64(s.errors))),
-      ("diagnostics", .int(Int64(outcome.diagnostics.count))), ("not_run", .array(outcome.notRun.map { .string($0) })),
+      ("diagnostics", .int(Int64(diagnostics ?? outcome.diagnostics.count))), ("not_run", .array(outcome.notRun.map { .string($0) })),
     ]))
   }
 

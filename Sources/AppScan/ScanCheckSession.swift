@@ -1,3 +1,4 @@
+import JSON
 import Suite
 
 /// `scan --check` of an app with no `--emit-app` folder, and of every app a scan found: each
@@ -40,15 +41,26 @@ package struct ScanCheckSession {
     return runs
   }
 
-  /// All apps' runs as one outcome, for the exit status and the `--json` end line: every case,
-  /// and each scenario not run with its app's target before it.
-  package static func merged(_ runs: [AppRun], _ result: ScanResult) -> ScanCheck.Outcome {
+  /// All apps' runs as one outcome, for the `--json` end line: every case, and each scenario
+  /// not run with its app's target before it.
+  static func merged(_ runs: [AppRun], _ result: ScanResult) -> ScanCheck.Outcome {
     let several = runs.count > 1
-    var outcome = ScanCheck.Outcome(results: runs.flatMap(\.outcome.results),
-                                    notRun: runs.flatMap { run in run.outcome.notRun.map { several ? "\(result.apps[run.app].target): \($0)" : $0 } },
-                                    refused: runs.map(\.outcome.refused).reduce(0, +))
-    outcome.choiceGuards = runs.flatMap(\.outcome.choiceGuards)
-    return outcome
+    return ScanCheck.Outcome(results: runs.flatMap(\.outcome.results),
+                             notRun: runs.flatMap { run in run.outcome.notRun.map { several ? "\(result.apps[run.app].target): \($0)" : $0 } },
+                             refused: runs.map(\.outcome.refused).reduce(0, +))
+  }
+}
+
+extension ScanCheckSession {
+  /// The exit status of the scan and every app's runs: the worst of each app's (one app's
+  /// battery refused whole is trouble, whatever the others did).
+  package static func status(_ runs: [AppRun], scan: Int32) -> Int32 {
+    runs.map { ScanCheck.status(scan: scan, $0.outcome) }.max() ?? scan
+  }
+
+  /// The `check` member of `--json`'s end line for every app's runs.
+  package static func endMember(_ runs: [AppRun], _ result: ScanResult) -> (String, JSONValue) {
+    ScanCheck.endMember(merged(runs, result), diagnostics: runs.map(\.outcome.diagnostics.count).reduce(0, +))
   }
 }
 

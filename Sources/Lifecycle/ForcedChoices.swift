@@ -24,6 +24,20 @@ public struct ForcedChoices: Equatable, Sendable {
   /// `SITE@N`: the key that forces `site` in the run's `launch`th process alone.
   public static func site(_ site: String, launch: Int) -> String { "\(site)@\(launch)" }
 
+  /// The site a `SITE@N` key forces in one launch, or nil for a key that names no launch.
+  public static func siteOfLaunchKey(_ key: String) -> String? {
+    guard let at = key.lastIndex(of: "@"), key.index(after: at) < key.endIndex,
+          key[key.index(after: at)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return String(key[..<at])
+  }
+
+  /// Why a `SITE@N` key cannot be forced (its launch is 0 or written with a leading zero), or nil.
+  static func launchProblem(_ key: String) -> String? {
+    guard siteOfLaunchKey(key) != nil, let at = key.lastIndex(of: "@") else { return nil }
+    let digits = key[key.index(after: at)...]
+    return digits.first == "0" || digits.count > 9 ? "a choice's launch (SITE@N) counts from 1: \(digits) is not one" : nil
+  }
+
   public var isEmpty: Bool { values.isEmpty }
 
   /// The words that force these choices on a command line: `--choose SITE=true` for each site.
@@ -34,7 +48,7 @@ public struct ForcedChoices: Equatable, Sendable {
 
   /// Forces `site` to `value`, over any earlier value for it.
   public mutating func force(_ site: String, _ value: Bool) throws(Profile.KnobError) {
-    if let problem = Self.problem(site: site) { throw Profile.KnobError(description: problem) }
+    if let problem = Self.problem(site: site) ?? Self.launchProblem(site) { throw Profile.KnobError(description: problem) }
     if let index = values.firstIndex(where: { $0.site == site }) { values[index].value = value; return }
     guard values.count < Self.maxSites else { throw Profile.KnobError(description: "at most \(Self.maxSites) choices may be forced in one run") }
     let index = values.firstIndex { Array($0.site.utf8).lexicographicallyPrecedes(Array(site.utf8)) == false } ?? values.count
@@ -49,10 +63,14 @@ public struct ForcedChoices: Equatable, Sendable {
   }
 
   /// Every site of `other` forced to its value over this one's: all of `other`'s, then this
-  /// one's other sites while the limit allows (the later layer is never the one cut).
+  /// one's other sites while the limit allows (the later layer is never the one cut). A site
+  /// `other` forces in every launch also overrides this one's `SITE@N` for it.
   public func merging(_ other: ForcedChoices) -> ForcedChoices {
     var merged = other
-    for (site, value) in values where other.value(of: site) == nil { try? merged.force(site, value) }
+    for (site, value) in values where other.value(of: site) == nil {
+      if let base = Self.siteOfLaunchKey(site), other.value(of: base) != nil { continue }
+      try? merged.force(site, value)
+    }
     return merged
   }
 

@@ -136,11 +136,10 @@ struct Scan: ParsableCommand {
         throw ExitCode(Status.trouble)
       }
     }
-    let outcome = check ? ScanCheckSession.merged(runs, result) : nil
     let reported = emitted?.paths ?? []
     for path in reported where format != .text { Terminal.errorLine(TerminalText.visible("wrote \(path)")) }
     for trouble in result.troubles where format != .text { Terminal.error(TerminalText.visible("\(trouble.file): not read: \(trouble.reason)")) }
-    let status = ScanCheck.status(scan: result.status, outcome)
+    let status = check ? ScanCheckSession.status(runs, scan: result.status) : result.status
     let targetOf = { (run: ScanCheckSession.AppRun) in runs.count > 1 ? result.apps[run.app].target : nil }
     switch format {
     case .text:
@@ -152,7 +151,7 @@ struct Scan: ParsableCommand {
     case .json:
       for line in result.jsonLines { JSONLines.write(line) }
       for run in runs { for r in run.outcome.results { Terminal.write(JSONReport.caseLine(r, wallTimes: false, target: targetOf(run))) } }
-      JSONLines.end(status: status, result.endMembers + (outcome.map { [ScanCheck.endMember($0)] } ?? []))
+      JSONLines.end(status: status, result.endMembers + (check ? [ScanCheckSession.endMember(runs, result)] : []))
     case .sarif:
       Terminal.write(result.sarif(toolVersion: lifesimVersion).canonicalText)
     }

@@ -55,4 +55,13 @@ import Testing
       .unconfirmed(why: "no case of the battery delivers this payload at a cold launch"),
     ])
   }
+
+  /// Several apps' runs: one app's battery refused whole is trouble, whatever the others did.
+  @Test func oneAppsBatteryRefusedWholeIsTroubleBesideAnotherThatPassed() {
+    let passed = ScanCheckSession.AppRun(app: 0, outcome: ScanCheck.Outcome(results: [Self.result("cold launch", [])], notRun: []))
+    let refused = ScanCheckSession.AppRun(app: 1, outcome: ScanCheck.Outcome(results: [], notRun: ["cold launch: not run, x"], refused: 1))
+    #expect(ScanCheckSession.status([passed, refused], scan: 0) == 2)
+    #expect(ScanCheckSession.status([passed], scan: 0) == 0)
+    #expect(ScanCheckSession.status([passed], scan: 1) == 1)
+  }
 }

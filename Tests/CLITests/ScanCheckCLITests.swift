@@ -268,6 +268,9 @@ import TestSupport
       #expect(finding.hasSuffix(#""confirmed":{"scenario":"\#(scenario) [iOS 17, SDK 26, choose \#(site)@2=false]","ios":17,"sdk":26,"reproduce":"\#(reproduce)"}}"#),
               "\(finding)")
     }
+    // A condition the user fixes is fixed in every launch: neither it nor its SITE@2 is varied.
+    let userFixed = try lifesim(["scan", "App", "--check", "--ios", "17", "--sdk", "26", "--choose", "AppDelegate.swift:7=true", "--json"], cwd: dir)
+    #expect(!userFixed.out.contains("AppDelegate.swift:7@2") && !userFixed.out.contains("AppDelegate.swift:7=false"), "\(userFixed.out)")
     let relaunch = try lifesim(["scan", "App", "--check", "--case", "background refresh com.example.two.refresh after jetsam", "--ios", "17", "--sdk", "26"], cwd: dir)
     #expect(relaunch.out.contains("  confirmed by background refresh com.example.two.refresh after jetsam [iOS 17, SDK 26, choose AppDelegate.swift:7@2=false]: "),
             "\(relaunch.out)")

@@ -17,18 +17,18 @@ import TestSupport
     ("BGTaskExpirationApp", [], []),
     ("BGTaskNotCompletedApp", [], []),
     ("BinaryPlistApp", [], []),
-    ("ComputedIDsApp", [], ["bgtask_id_not_registered:11 no run can show it: nothing registers"]),
+    ("ComputedIDsApp", [], ["bgtask_id_not_registered:11 no case of the battery shows it: nothing registers"]),
     ("ConditionalApp", [], ["window_without_scene:10 no case of the battery shows it yet: the mirror does not carry the app's own windows"]),
     // The notification delegate's condition: the app implements no didReceive, so no tap case runs.
-    ("ConditionalRegistrationApp", [], ["registered_conditionally:15 no case that shows it ran (notification tap cold, notification tap warm)"]),
+    ("ConditionalRegistrationApp", [], ["registered_conditionally:15 no case that shows it ran in this check (notification tap cold, notification tap warm)"]),
     ("DeferredSetupApp", [], []),
-    ("GeneratedPlistApp", [], ["bgtask_id_not_registered:8 no run can show it"]),
-    ("HelperRegistrationApp", [], ["bgtask_id_not_registered:9 no run can show it"]),
+    ("GeneratedPlistApp", [], ["bgtask_id_not_registered:8 no case of the battery shows it"]),
+    ("HelperRegistrationApp", [], ["bgtask_id_not_registered:9 no case of the battery shows it"]),
     ("LegacyFetchApp", [], []),
     ("MultiTargetRepo", [], []),
     ("NamedPlistApp", [], ["scene_class_missing:12 no run can show it: the model takes the scene delegate"]),
     ("OwnHelpersApp", [], ["task_open_after_expiration:18 no run reaches it: the scan cannot tell which delegate method calls"]),
-    ("PreprocessedPlistApp", [], ["bgtask_id_not_registered:14 no run can show it"]),
+    ("PreprocessedPlistApp", [], ["bgtask_id_not_registered:14 no case of the battery shows it"]),
     ("QuickActionApp", [], []),
     ("SceneClassMissingApp", [], ["scene_class_missing:12 no run can show it"]),
     ("SceneExtensionsApp", [], []),
@@ -65,6 +65,15 @@ import TestSupport
       }
     }
     #expect(unconfirmed == entry.unconfirmed.map { String($0.prefix { $0 != " " }) })
+  }
+
+  /// Every fixture folder is in the table or among the twins: a new one is not left out.
+  @Test func theTableCoversEveryFixture() throws {
+    let folders = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures).filter { name in
+      var folder: ObjCBool = false
+      return name != "Migrations" && FileManager.default.fileExists(atPath: Self.fixtures + "/" + name, isDirectory: &folder) && folder.boolValue
+    }
+    #expect(Set(folders) == Set(Self.table.map(\.fixture) + Self.fixedTwins))
   }
 
   @Test(arguments: fixedTwins)

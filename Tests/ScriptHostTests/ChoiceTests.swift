@@ -60,6 +60,19 @@ import Testing
     #expect(r.header?.forcedChoices.value(of: "AppDelegate.swift:12", launch: 3) == true)
   }
 
+  /// A layer that forces the site itself overrides a lower layer's `SITE@N`: the command line's
+  /// `SITE=true` over the scenario's `SITE@2=false`. A launch counted from 0 is refused.
+  @Test func theCommandLinesSiteOverridesTheScenariosSiteInOneLaunch() throws {
+    let r = try run(seed: 3, choices: [("AppDelegate.swift:12", true)], declaration: #", choose = { ["AppDelegate.swift:12@2"] = false }"#,
+                    body: "launch()\nhome()\nadvance(10)\nmemory_pressure()\nlaunch()\n")
+    #expect(r.calls.filter { $0.hasPrefix("AppDelegate.swift:12 ") } == Array(repeating: "AppDelegate.swift:12 true forced", count: 16))
+    var choices = ForcedChoices()
+    #expect(throws: Profile.KnobError.self) { try choices.force("AppDelegate.swift:12@0", false) }
+    #expect(throws: Profile.KnobError.self) { try choices.force("AppDelegate.swift:12@02", false) }
+    try choices.force("name@host", false)
+    #expect(ForcedChoices.siteOfLaunchKey("name@host") == nil && ForcedChoices.siteOfLaunchKey("A.swift:3@12") == "A.swift:3")
+  }
+
   /// Draws come from the seed: the same seed draws the same, and across seeds both outcomes come.
   @Test func anUnforcedSiteDrawsFromTheSeed() throws {
     let first = try run(seed: 7), again = try run(seed: 7)
