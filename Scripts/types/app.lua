@@ -35,6 +35,10 @@ function UIApplicationInstance:requestSceneSessionActivation(request) end
 ---iPad: closes window n, the one Scene#n opened (served once the handler returns).
 ---@param n integer
 function UIApplicationInstance:requestSceneSessionDestruction(n) end
+---A read of the app delegate's window: true when UIKit set it (only in a run without scenes).
+---@param site? string  # the code that reads it, e.g. "Banner.swift:5"
+---@return boolean
+function UIApplicationInstance:delegateWindow(site) end
 
 ---@class UIApplicationClass
 ---@field shared UIApplication

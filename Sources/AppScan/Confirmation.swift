@@ -27,7 +27,6 @@ package enum Confirmation: Sendable, Equatable {
     "bgtask_id_not_registered": "no case of the battery shows it: nothing registers this identifier, and the battery runs only registered ones",
     "bgtask_id_not_permitted": "no case of the battery shows it yet: the battery runs the identifiers the Info.plist permits",
     "window_without_scene": "no case of the battery shows it yet: the mirror does not carry the app's own windows",
-    "app_window_nil": "no case of the battery shows it yet: the mirror does not carry the app's reads of its window",
   ]
 
   /// What of a run shows a diagnostic.
@@ -42,6 +41,8 @@ package enum Confirmation: Sendable, Equatable {
     case noteOf(String)
     /// Any one of these.
     indirect case anyOf([Evidence])
+    /// The mirror's read of the app delegate's window at the finding's place found it nil.
+    case delegateWindowReadNil
     /// The run failed with a message holding this text (a crash's reason).
     case failureMessage(String)
     /// The case of this scenario failed (its expectation of the handler's call).
@@ -75,6 +76,7 @@ package enum Confirmation: Sendable, Equatable {
     "bgtask_registered_late": .failureMessage("All launch handlers must be registered"),
     "registered_conditionally": .failedWithConditionOff,
     "bgtask_not_completed": .failedWithConditionOff,
+    "app_window_nil": .delegateWindowReadNil,
     // The work outlasts the task's time (its `in time` choice false): with no expiration handler
     // the system marks the task complete, unsuccessful, and notes it; with one that does nothing
     // the task is still incomplete after its grace, and the app is killed.

@@ -32,6 +32,7 @@ package struct LuaAppWriter {
     placeRegistrations(&placements, &summary)
     placeDelegate(&placements, &summary)
     placeBackgroundTasks(&placements, unplaced: &unplaced, &summary)
+    placeWindowReads(&placements, unplaced: &unplaced, &summary)
     var stubLines: [String] = []
     var bodies: [String: [String]] = [:]
     for table in ["AppDelegate", "SceneDelegate", "NotificationDelegate"] {
@@ -234,6 +235,22 @@ package struct LuaAppWriter {
         "    after(1, function() UIApplication.shared:endBackgroundTask(task) end)",
         "  end",
       ]
+    }
+  }
+
+  /// Each read of the app delegate's `window` where the Swift makes it, named by its Swift place
+  /// (`UIApplication.shared:delegateWindow(site)`): UIKit answers, and the log records the answer.
+  private func placeWindowReads(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
+    for read in report.windowReads {
+      guard let key = handlerKey(read.reach) else {
+        unplaced.append("-- not placed: a read of the app delegate's window at \(cite(read.place)) (the scan cannot tell which handler reaches it)")
+        summary.note(.unplaced("a read of the app delegate's window at " + cite(read.place)))
+        continue
+      }
+      let site = choiceSite(read.place)
+      summary.noteWindowRead(site: site, at: read.place)
+      placements[key, default: []] += ["  -- reads the app delegate's window at " + cite(read.place),
+                                       "  UIApplication.shared:delegateWindow(\(LuaStringLiteral.quote(site)))"]
     }
   }
 

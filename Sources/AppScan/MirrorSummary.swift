@@ -31,6 +31,8 @@ package struct MirrorSummary: Equatable, Sendable {
   package private(set) var choices: [(site: String, guards: SourcePlace)] = []
   /// Where each background task the mirror could not place begins: no run begins it.
   package private(set) var unplacedTasks: [SourcePlace] = []
+  /// Each read of the app delegate's window the mirror makes: its site, and its Swift place.
+  package private(set) var windowReads: [(site: String, place: SourcePlace)] = []
 
   package init() {}
 
@@ -39,11 +41,14 @@ package struct MirrorSummary: Equatable, Sendable {
       && a.commented == b.commented && a.methods == b.methods && a.methodsWithEffects == b.methodsWithEffects
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
       && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } && a.unplacedTasks == b.unplacedTasks
+      && a.windowReads.elementsEqual(b.windowReads) { $0.site == $1.site && $0.place == $1.place }
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
 
   mutating func noteUnplacedTask(at place: SourcePlace) { unplacedTasks.append(place) }
+
+  mutating func noteWindowRead(site: String, at place: SourcePlace) { windowReads.append((site, place)) }
 
   /// The distinct sites the app asks (`choose(site)`), in the order first written.
   package var choiceSites: [String] {

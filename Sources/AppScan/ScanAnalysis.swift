@@ -76,7 +76,7 @@ struct ScanAnalysis {
     report.scenes = report.isSwiftUIApp
       || report.sceneManifest.map { SceneAdoption.usesScenes(manifest: $0, hasConfigurationMethod: method) } ?? method
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
-    report.appWindowReads = appWindowReads()
+    report.windowReads = appWindowReads(graph)
     report.callGraph = ownCallGraph()
     report.taskHandlers = facts.taskHandlers
     for request in facts.taskRequests {
@@ -123,13 +123,13 @@ struct ScanAnalysis {
   /// Reads of the app delegate's own `window` property, and of any app delegate's through
   /// `UIApplication.shared.delegate`, outside methods a scene app never calls; none when any
   /// code sets it (a scene delegate handing its window over, or the app delegate making one).
-  private func appWindowReads() -> [SourcePlace] {
+  private func appWindowReads(_ graph: CallGraph) -> [WindowRead] {
     let properties = Set(facts.windowProperties).intersection(appDelegates)
     let uses = facts.windowUses.filter { $0.viaDelegate || $0.owner.map(properties.contains) == true }
     guard !uses.contains(where: \.isWrite) else { return [] }
     return uses.filter { use in
       use.function.map { SceneReplacements.replacement(for: facts.functions[$0].selector) == nil || !appDelegates.contains(use.owner ?? "") } ?? true
-    }.map(\.place)
+    }.map { WindowRead(place: $0.place, reach: graph.reach(of: $0.function)) }
   }
 
   /// What a function calls, by base name, now or deferred.

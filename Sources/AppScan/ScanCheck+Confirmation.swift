@@ -23,8 +23,15 @@ extension ScanCheck {
             why: "no run reaches it: the scan cannot tell which delegate method calls the beginBackgroundTask at \(begun.file):\(begun.line), so the mirror never begins that task")
           continue
         }
-        result.apps[app].diagnostics[index].confirmation = confirmation(
-          of: diagnostic, ordered, command: command, sites: (sites, showing), method: result.apps[app].methods.first { $0.place == diagnostic.place })
+        let read = outcome.windowReads.first { $0.place == diagnostic.place }?.site
+        if diagnostic.code == ScanRule.StaticCode.appWindowNil.rawValue, read == nil {
+          result.apps[app].diagnostics[index].confirmation = .unconfirmed(
+            why: "no run reaches it: the scan cannot tell which delegate method reaches this read of the app delegate's window, so the mirror never makes it")
+          continue
+        }
+        let context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
+                                      method: result.apps[app].methods.first { $0.place == diagnostic.place }, ordered: ordered)
+        result.apps[app].diagnostics[index].confirmation = confirmation(context, command: command)
       }
     }
   }
@@ -65,11 +72,15 @@ extension ScanCheck {
     }
   }
 
-  /// What a case is judged against: the finding, the mirror's sites that guard its effect, the
-  /// scenarios that exercise it, its delegate method, and every case run.
+  /// What a case is judged against: the finding, the mirror's `choose` sites that guard its
+  /// effect, the scenarios that exercise it, the mirror's read of the app delegate's window at its
+  /// place, its delegate method (a completion never called confirms only its own method's
+  /// finding), and every case run.
   private struct EvidenceContext {
     let diagnostic: ScanDiagnostic
     let sites: [String], showing: [String]
+    /// The site of the mirror's read of the app delegate's window at the finding's place.
+    var windowRead: String? = nil
     let method: DelegateMethod?
     let ordered: [CaseResult]
   }
@@ -85,6 +96,7 @@ extension ScanCheck {
     case let .runtimeDiagnosticOf(code): return r.diagnostics.contains { $0.code == code } && ownBranch
     case let .noteOf(name): return !c.sites.isEmpty && r.notesRecorded.contains(name) && ownBranch
     case let .anyOf(all): return all.contains { (r.choices.isEmpty || $0.comesOfAChoice) && shows($0, r, c) }
+    case .delegateWindowReadNil: return c.windowRead.map(r.nilDelegateWindowReads.contains) ?? false
     case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
     case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
     case let .completionNotCalled(handlers):
@@ -101,16 +113,13 @@ extension ScanCheck {
     }
   }
 
-  /// `method`: the delegate method at the diagnostic's place, if it is one; a completion never
-  /// called confirms only its own method's finding. `sites`: the mirror's `choose` sites that
-  /// guard the diagnostic's effect.
-  private func confirmation(of diagnostic: ScanDiagnostic, _ ordered: [CaseResult], command: [String],
-                            sites guards: (sites: [String], showing: [String]), method: DelegateMethod?) -> Confirmation {
-    let (sites, showing) = guards
+  /// What the runs (`context.ordered`) say of `context.diagnostic`, with the command that runs
+  /// the case that shows it again.
+  private func confirmation(_ context: EvidenceContext, command: [String]) -> Confirmation {
+    let (diagnostic, ordered, sites, showing) = (context.diagnostic, context.ordered, context.sites, context.showing)
     guard let evidence = Confirmation.evidence(for: diagnostic.code) else {
       return .unconfirmed(why: Confirmation.whyNoRun(diagnostic.code))
     }
-    let context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, method: method, ordered: ordered)
     let shows = ordered.first { r in
       // Only the evidence of a choice counts a variant: the battery's own cases show the rest.
       (r.choices.isEmpty || evidence.comesOfAChoice) && self.shows(evidence, r, context)

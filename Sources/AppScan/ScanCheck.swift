@@ -49,6 +49,7 @@ package struct ScanCheck {
     var outcome = Outcome(results: results.filter { $0.status != .error }, notRun: notRun + plan.notRun + refused, refused: refused.count)
     outcome.choiceGuards = mirror.choices
     outcome.unplacedTasks = mirror.unplacedTasks
+    outcome.windowReads = mirror.windowReads
     return outcome
   }
 
@@ -64,6 +65,8 @@ package struct ScanCheck {
     package var choiceGuards: [(site: String, guards: SourcePlace)] = []
     /// Where each background task the mirror could not place begins.
     package var unplacedTasks: [SourcePlace] = []
+    /// Each read of the app delegate's window the mirror makes: its site and Swift place.
+    package var windowReads: [(site: String, place: SourcePlace)] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {

@@ -61,6 +61,12 @@ package struct BackgroundTask: Sendable {
   package let reach: Reach
 }
 
+/// A read of the app delegate's `window`, and what reaches the code that makes it.
+package struct WindowRead: Sendable {
+  package let place: SourcePlace
+  package let reach: Reach
+}
+
 /// Where the scan's idea of the Info.plist comes from.
 package enum PlistSource: Equatable, Sendable {
   case file(String)
@@ -112,7 +118,9 @@ package struct ScanReport: Sendable {
   /// The app's own functions (delegate methods aside) by base name, with what they call.
   package var callGraph: [String: Set<String>] = [:]
   /// Reads of the app delegate's `window` where no code sets it.
-  package var appWindowReads: [SourcePlace] = []
+  package var appWindowReads: [SourcePlace] { windowReads.map(\.place) }
+  /// The same reads, each with the delegate methods that reach it.
+  package var windowReads: [WindowRead] = []
   /// BGTask launch handlers: closures given to `register`, and functions that take a task.
   package var taskHandlers: [TaskHandlerFact] = []
   /// Scene delegate classes the Info.plist names and no scanned file defines, with the plist line.

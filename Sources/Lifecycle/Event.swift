@@ -39,6 +39,9 @@ public enum AppCall: Equatable, Sendable {
   /// `choose(site)`: a condition the app's code cannot decide here, and its outcome: forced by
   /// the run (`--choose`) or drawn from its seed.
   case choose(site: String, value: Bool, forced: Bool)
+  /// A read of the app delegate's `window`: whether UIKit had set it (only without scenes), and
+  /// the app's code that read it (a `file:line` of the Swift, in a scan's mirror).
+  case delegateWindow(present: Bool, site: String?)
 
   public var name: String {
     switch self {
@@ -68,6 +71,7 @@ public enum AppCall: Equatable, Sendable {
     case .requestSceneActivation: return "UIApplication.requestSceneSessionActivation"
     case .requestSceneDestruction: return "UIApplication.requestSceneSessionDestruction"
     case .choose: return "choose"
+    case .delegateWindow: return "delegateWindow"
     }
   }
 }

@@ -50,6 +50,9 @@ public enum AppRequest: Equatable, Sendable {
   case requestSceneDestruction(Int)
   /// `choose(site)`, with the outcome the host decided (forced, or drawn from the seed).
   case choose(site: String, value: Bool, forced: Bool)
+  /// `UIApplication.shared:delegateWindow(site)`: answered with 1 when UIKit set the app
+  /// delegate's `window` (a run without scenes), else nil. `site` names the app's code that reads it.
+  case readDelegateWindow(site: String?)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -115,6 +118,11 @@ extension Simulator {
         emit(.appCalled(.completeStateRestoration, at: at))
       case let .choose(site, value, forced):
         emit(.appCalled(.choose(site: site, value: value, forced: forced), at: at))
+      case let .readDelegateWindow(site):
+        // UIKit sets the app delegate's window only without scenes; with scenes, each scene
+        // delegate's (S: UIWindowSceneDelegate.window).
+        emit(.appCalled(.delegateWindow(present: !profile.scenes, site: site), at: at))
+        return profile.scenes ? nil : 1
       case .requestSceneActivation, .requestSceneDestruction:
         return try requestScene(request, at: at)
       }

@@ -46,6 +46,9 @@ extension AppCall {
     case let .choose(site, value, forced):
       w.field("site", site); w.field("value", value)
       if forced { w.field("forced", true) }
+    case let .delegateWindow(present, site):
+      w.field("present", present)
+      if let site { w.field("site", site) }
     }
   }
 
@@ -94,6 +97,7 @@ extension AppCall {
     case "extendStateRestoration": self = .extendStateRestoration
     case "completeStateRestoration": self = .completeStateRestoration
     case "choose": self = .choose(site: try r.str("site"), value: try r.bool("value"), forced: r.fields.bool("forced") ?? false)
+    case "delegateWindow": self = .delegateWindow(present: try r.bool("present"), site: r.fields.string("site"))
     default: throw r.fail("unknown app call \"\(name)\"")
     }
   }

@@ -442,7 +442,7 @@ package struct ChromeTraceExporter: ~Copyable {
       sample("continued \(identifier) (%)", "percent", Double(done) / Double(max(total, 1)) * 100, ts: ts)
     case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
          .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted,
-         .backgroundTransfer, .extendStateRestoration, .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose:
+         .backgroundTransfer, .extendStateRestoration, .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose, .delegateWindow:
       break
     }
   }

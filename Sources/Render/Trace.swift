@@ -138,6 +138,7 @@ package struct TraceFormatter {
     case .extendStateRestoration: return "extendStateRestoration"
     case .completeStateRestoration: return "completeStateRestoration"
     case let .choose(site, value, forced): return "choose \(site) → \(value)\(forced ? " (forced)" : "")"
+    case let .delegateWindow(present, site): return "delegateWindow\(site.map { " " + $0 } ?? "") → \(present ? "set" : "nil")"
     }
   }
 

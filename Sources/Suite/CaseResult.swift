@@ -54,22 +54,27 @@ public struct CaseResult: Sendable, Equatable {
   /// The names of the system's notes the run recorded (`bgTaskExpiredUnhandled`), each once, in
   /// the order first recorded (at most `RunObservations.max`).
   public var notesRecorded: [String] = []
+  /// The sites of the reads of the app delegate's window that found it nil
+  /// (`UIApplication.shared:delegateWindow(site)`), each once ("" for a read that named none).
+  public var nilDelegateWindowReads: [String] = []
 }
 
-/// Collects `CaseResult.callbacksDelivered` and `notesRecorded` from a run's events as they are
-/// recorded.
+/// Collects `CaseResult.callbacksDelivered`, `notesRecorded` and `nilDelegateWindowReads` from a
+/// run's events as they are recorded.
 final class RunObservations {
   /// The most distinct names kept of each: far more than the delegates' methods or the model's notes.
   static let max = 256
   private(set) var callbacks = BoundedNames(limit: max)
   private(set) var notes = BoundedNames(limit: max)
+  private(set) var nilWindowReads = BoundedNames(limit: max)
 
-  /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`)
-  /// or a note of the system's.
+  /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`),
+  /// a note of the system's, or a read of the app delegate's window that found it nil.
   func observe(_ body: EventBody) {
     switch body {
     case let .callbackDelivered(callback, target, true, _, _) where target.hasSuffix("Delegate"): callbacks.add(target + "." + callback.key)
     case let .noted(name, _, _): notes.add(name)
+    case let .appCalled(.delegateWindow(false, site), _): nilWindowReads.add(site ?? "")
     default: break
     }
   }

@@ -103,6 +103,7 @@ enum CaseRun {
     r.forcedSitesReached = result.state.forcedSitesReached
     r.callbacksDelivered = observed.callbacks.names
     r.notesRecorded = observed.notes.names
+    r.nilDelegateWindowReads = observed.nilWindowReads.names
     return (r, declared)
   }
 

@@ -9,4 +9,9 @@ class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     window?.rootViewController = ComposeViewController()
     window?.makeKeyAndVisible()
   }
+
+  // Coming back to the app greets the user with a banner.
+  func sceneWillEnterForeground(_ scene: UIScene) {
+    Banner.show("Welcome back")
+  }
 }
