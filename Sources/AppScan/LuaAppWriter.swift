@@ -210,14 +210,14 @@ package struct LuaAppWriter {
   /// keeps it open past the allowance, as a long job or a path that leaves it open does.
   private func placeBackgroundTasks(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
     for task in report.backgroundTasks {
+      let exits = task.fact.openExits.map { SourcePlace(file: task.fact.place.file, line: $0) }
       guard let key = handlerKey(task.reach) else {
         unplaced.append("-- not placed: beginBackgroundTask at \(cite(task.fact.place)) (the scan cannot tell which handler reaches it)")
         summary.note(.unplaced("beginBackgroundTask at " + cite(task.fact.place)))
-        summary.noteUnplacedTask(at: task.fact.place)
+        for place in [task.fact.place] + exits { summary.noteUnplacedTask(begun: task.fact.place, guarding: place) }
         continue
       }
       summary.note(.backgroundTask)
-      let exits = task.fact.openExits.map { SourcePlace(file: task.fact.place.file, line: $0) }
       let site = choiceSite(task.fact.place)
       for place in [task.fact.place] + exits {
         summary.noteChoice(site: site, guarding: place)

@@ -29,8 +29,9 @@ package struct MirrorSummary: Equatable, Sendable {
   package private(set) var notModelled: [String] = []
   /// Each `choose(site)` the app makes and the Swift place of the effect it guards, in the order written.
   package private(set) var choices: [(site: String, guards: SourcePlace)] = []
-  /// Where each background task the mirror could not place begins: no run begins it.
-  package private(set) var unplacedTasks: [SourcePlace] = []
+  /// Each background task the mirror could not place (no run begins it): where it begins, and
+  /// each place a finding about it stands (its begin, the paths that leave it open).
+  package private(set) var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
   /// Each read of the app delegate's window the mirror makes: its site, and its Swift place.
   package private(set) var windowReads: [(site: String, place: SourcePlace)] = []
 
@@ -40,21 +41,19 @@ package struct MirrorSummary: Equatable, Sendable {
     a.registrations == b.registrations && a.delegateAssignments == b.delegateAssignments && a.backgroundTasks == b.backgroundTasks
       && a.commented == b.commented && a.methods == b.methods && a.methodsWithEffects == b.methodsWithEffects
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
-      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } && a.unplacedTasks == b.unplacedTasks
+      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } 
+      && a.unplacedTasks.elementsEqual(b.unplacedTasks) { $0.begun == $1.begun && $0.guards == $1.guards }
       && a.windowReads.elementsEqual(b.windowReads) { $0.site == $1.site && $0.place == $1.place }
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
 
-  mutating func noteUnplacedTask(at place: SourcePlace) { unplacedTasks.append(place) }
+  mutating func noteUnplacedTask(begun: SourcePlace, guarding place: SourcePlace) { unplacedTasks.append((begun, place)) }
 
   mutating func noteWindowRead(site: String, at place: SourcePlace) { windowReads.append((site, place)) }
 
   /// The distinct sites the app asks (`choose(site)`), in the order first written.
-  package var choiceSites: [String] {
-    var seen: Set<String> = []
-    return choices.map(\.site).filter { ForcedChoices.siteOfLaunchKey($0) == nil && seen.insert($0).inserted }
-  }
+  package var choiceSites: [String] { choiceKeys.filter { ForcedChoices.siteOfLaunchKey($0) == nil } }
 
   /// The distinct keys `--check` may force: each site, and a site in one launch (`SITE@2`).
   package var choiceKeys: [String] {

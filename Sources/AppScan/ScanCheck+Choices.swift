@@ -71,6 +71,11 @@ extension ScanCheck {
     let backgroundCases = { (id: String) in
       ["refresh", "processing"].flatMap { ["background \($0) \(id)", "background \($0) \(id) after jetsam"] }
     }
+    // The background cases of the identifiers whose launch handler (or a function it hands the
+    // task to) is one `matching` picks.
+    let launchHandlersCases = { (matching: (TaskHandlerFact) -> Bool) in
+      report.registrations.filter { report.launchHandlerFacts($0)?.contains(where: matching) ?? false }.compactMap(\.identifier).flatMap(backgroundCases)
+    }
     switch diagnostic.code {
     case Diagnostic.Code.taskOpenAfterExpiration.rawValue:
       return ["home and return"]
@@ -82,18 +87,12 @@ extension ScanCheck {
       if report.notificationDelegate?.place == diagnostic.place { return ["notification tap cold", "notification tap warm"] }
       return report.registrations.filter { $0.place == diagnostic.place }.compactMap(\.identifier).flatMap(backgroundCases)
     case "bgtask_not_completed":
-      return report.registrations.filter { registration in
-        report.launchHandlerFacts(registration)?.contains { handler in
-          handler.place.file == diagnostic.place.file && handler.openExits.contains(diagnostic.place.line)
-        } ?? false
-      }.compactMap(\.identifier).flatMap(backgroundCases)
+      return launchHandlersCases { $0.place.file == diagnostic.place.file && $0.openExits.contains(diagnostic.place.line) }
     case "bgtask_expiration_missing":
-      return report.registrations.filter { registration in
-        report.launchHandlerFacts(registration)?.contains { handler in
-          handler.place == diagnostic.place
-            || (handler.place.file == diagnostic.place.file && handler.expiration == .doesNotComplete(line: diagnostic.place.line))
-        } ?? false
-      }.compactMap(\.identifier).flatMap(backgroundCases)
+      return launchHandlersCases { handler in
+        handler.place == diagnostic.place
+          || (handler.place.file == diagnostic.place.file && handler.expiration == .doesNotComplete(line: diagnostic.place.line))
+      }
     default:
       return []
     }

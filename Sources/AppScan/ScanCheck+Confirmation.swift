@@ -18,7 +18,8 @@ extension ScanCheck {
         let diagnostic = result.apps[app].diagnostics[index]
         let sites = outcome.choiceGuards.filter { $0.guards == diagnostic.place }.map(\.site)
         let showing = Self.showingScenarios(of: diagnostic, in: result.apps[app])
-        if let begun = Self.unplacedTask(of: diagnostic, in: result.apps[app], outcome.unplacedTasks) {
+        let taskCodes = [Diagnostic.Code.taskOpenAfterExpiration.rawValue, ScanRule.StaticCode.taskNotEnded.rawValue]
+        if taskCodes.contains(diagnostic.code), let begun = outcome.unplacedTasks.first(where: { $0.guards == diagnostic.place })?.begun {
           result.apps[app].diagnostics[index].confirmation = .unconfirmed(
             why: "no run reaches it: the scan cannot tell which delegate method calls the beginBackgroundTask at \(begun.file):\(begun.line), so the mirror never begins that task")
           continue
@@ -34,16 +35,6 @@ extension ScanCheck {
         result.apps[app].diagnostics[index].confirmation = confirmation(context, command: command)
       }
     }
-  }
-
-  /// Where the background task a `task_not_ended` or `task_open_after_expiration` finding is
-  /// about begins, when the mirror could not place it (it is among `unplaced`).
-  private static func unplacedTask(of diagnostic: ScanDiagnostic, in report: ScanReport, _ unplaced: [SourcePlace]) -> SourcePlace? {
-    guard [Diagnostic.Code.taskOpenAfterExpiration.rawValue, "task_not_ended"].contains(diagnostic.code) else { return nil }
-    let task = report.backgroundTasks.first { task in
-      task.fact.place == diagnostic.place || (task.fact.place.file == diagnostic.place.file && task.fact.openExits.contains(diagnostic.place.line))
-    }
-    return task.map(\.fact.place).flatMap { unplaced.contains($0) ? $0 : nil }
   }
 
   /// Whether every site case `r` forced false is one of `sites`: no other branch could be what it shows.

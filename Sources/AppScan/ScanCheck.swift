@@ -63,8 +63,9 @@ package struct ScanCheck {
     package var refused = 0
     /// Each `choose` site of the mirror and the Swift place of the effect it guards.
     package var choiceGuards: [(site: String, guards: SourcePlace)] = []
-    /// Where each background task the mirror could not place begins.
-    package var unplacedTasks: [SourcePlace] = []
+    /// Each background task the mirror could not place: where it begins, and a place a finding
+    /// about it stands (`MirrorSummary.unplacedTasks`).
+    package var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
     /// Each read of the app delegate's window the mirror makes: its site and Swift place.
     package var windowReads: [(site: String, place: SourcePlace)] = []
 
