@@ -1,10 +1,10 @@
 import JSON
 import Suite
 
-/// `scan --check` of an app with no `--emit-app` folder, and of every app a scan found: each
-/// app's mirror and battery written into a temporary folder of its own (removed before this
-/// returns), run on the matrix, and the app's diagnostics confirmed by its own runs. With several
-/// apps, each reproduce line names the app's `--target`.
+/// `scan --check`: every app a scan found, each app's mirror and battery written into a temporary
+/// folder of its own (removed before this returns), run on the matrix, and the app's diagnostics
+/// confirmed by its own runs (with several apps, each reproduce line names the app's `--target`);
+/// or the one app `--emit-app` wrote into the user's folder.
 package struct ScanCheckSession {
   /// One app's runs: its index in the scan's apps, and what the battery did.
   package struct AppRun {
@@ -39,6 +39,16 @@ package struct ScanCheckSession {
       runs.append(AppRun(app: index, outcome: outcome))
     }
     return runs
+  }
+
+  /// Runs the battery `--emit-app` wrote into `folder` beside the one app's mirror (`mirror`:
+  /// what it lowered), and confirms that app's diagnostics.
+  package func runEmitted(_ result: inout ScanResult, folder: String, battery: (files: [(String, String)], notRun: [String]),
+                          mirror: MirrorSummary, command: [String]) throws(ScanTrouble) -> AppRun {
+    let files = battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
+    let outcome = try checker.run(files, notRun: battery.notRun, mirror: mirror, findings: result.apps[0].diagnostics)
+    checker.confirm(&result, outcome, command: command)
+    return AppRun(app: 0, outcome: outcome)
   }
 
   /// All apps' runs as one outcome, for the `--json` end line: every case, and each scenario

@@ -124,10 +124,7 @@ struct Scan: ParsableCommand {
     if check {
       do throws(ScanTrouble) {
         if let folder = emitApp, let emitted {
-          let files = scan.battery.files.map { folder + "/" + ScanCheck.batteryFolder + "/" + $0.0 }
-          let outcome = try checker.run(files, notRun: scan.battery.notRun, mirror: emitted.mirror, findings: result.apps[0].diagnostics)
-          checker.confirm(&result, outcome, command: command)
-          runs = [ScanCheckSession.AppRun(app: 0, outcome: outcome)]
+          runs = [try ScanCheckSession(checker).runEmitted(&result, folder: folder, battery: scan.battery, mirror: emitted.mirror, command: command)]
         } else {
           runs = try ScanCheckSession(checker).run(&result, root: scan.root, only: caseName, command: command)
         }
