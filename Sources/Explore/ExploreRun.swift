@@ -25,6 +25,8 @@ public struct FailureSignature: Hashable, Comparable, Sendable {
 /// how it failed, and what it covered.
 struct RunRecord {
   var inputs: [Input] = []
+  /// The `choose` outcomes the run steered (`SITE@N` keys): part of what it did, as its verbs are.
+  var choices: [String: Bool] = [:]
   var failure: FailureSignature?
   /// The failure in words (the crash message, the termination description).
   var failureDetail = ""

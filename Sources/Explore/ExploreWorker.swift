@@ -32,10 +32,12 @@ final class ExploreWorker {
 
   /// How a run chooses its verbs.
   enum Plan {
-    /// Exactly these verbs, skipping any the state reached makes illegal (shrinking, replay).
-    case fixed([Input])
-    /// `prefix` first, then verbs drawn at random until `steps` verbs in all.
-    case random(prefix: [Input], random: ExploreRandom)
+    /// Exactly these verbs, skipping any the state reached makes illegal (shrinking, replay),
+    /// with these `choose` outcomes (`SITE@N` keys; other sites are the seed's).
+    case fixed([Input], choices: [String: Bool] = [:])
+    /// `prefix` first, then verbs drawn at random until `steps` verbs in all; each `choose`
+    /// site in each launch drawn from `choices`.
+    case random(prefix: [Input], random: ExploreRandom, choices: ExploreRandom)
   }
 
   /// Performs the plan until it ends or the app fails.
@@ -49,10 +51,12 @@ final class ExploreWorker {
     var fixed: [Input] = []
     var prefix: [Input] = []
     var random: ExploreRandom?
+    let steering: SteeredChoices
     switch plan {
-    case let .fixed(inputs): fixed = inputs
-    case let .random(p, r): prefix = p; random = r
+    case let .fixed(inputs, choices): fixed = inputs; steering = SteeredChoices(replaying: choices)
+    case let .random(p, r, c): prefix = p; random = r; steering = SteeredChoices(drawingFrom: c)
     }
+    app.choiceSource = steering
     var step = 0
     let total = random == nil ? fixed.count : setup.steps
     while step < total {
@@ -78,36 +82,37 @@ final class ExploreWorker {
       record.inputs.append(input)
       record.transitions.insert(transition)
       if record.failure != nil { break }
-      if let fatal = app.fatal {
-        record.failure = FailureSignature(reason: "script_error", place: Self.withoutLocation(fatal.message))
-        record.failureDetail = fatal.message
+      if let (failure, detail) = failure(after: input, app: app, sim: sim, tracker: tracker) {
+        record.failure = failure
+        record.failureDetail = detail
         break
-      }
-      if let fault = sim.state.unexpectedFaults.first {
-        let place = tracker.faultPlace.flatMap { $0.isEmpty ? nil : $0 } ?? "during \(input.verb)"
-        record.failure = FailureSignature(reason: fault.reason.rawValue, place: place)
-        record.failureDetail = tracker.faultDetail
-        break
-      }
-      if let rule = tracker.scenes.check(after: sim.state) {
-        record.failure = FailureSignature(reason: "invariant", place: rule.rawValue)
-        record.failureDetail = "after \(input.verb)"
-        break
-      }
-      if let invariants {
-        invariants.state = sim.state
-        if let name = invariants.violated() {
-          record.failure = FailureSignature(reason: "invariant", place: name)
-          record.failureDetail = "after \(input.verb)"
-          break
-        }
       }
     }
     app.endProcess()
+    record.choices = steering.asked
     record.events = tracker.events
     record.endClockUs = sim.clock
     record.callbacks = tracker.callbacks
     return record
+  }
+
+  /// How the run failed by the end of `input`, in order: the app's script, a fault of the
+  /// model, a rule of scenes, then the spec's invariants; nil while it has not.
+  private func failure(after input: Input, app: AppHost, sim: Simulator,
+                       tracker: RunTracker) -> (FailureSignature, String)? {
+    if let fatal = app.fatal {
+      return (FailureSignature(reason: "script_error", place: Self.withoutLocation(fatal.message)), fatal.message)
+    }
+    if let fault = sim.state.unexpectedFaults.first {
+      let place = tracker.faultPlace.flatMap { $0.isEmpty ? nil : $0 } ?? "during \(input.verb)"
+      return (FailureSignature(reason: fault.reason.rawValue, place: place), tracker.faultDetail)
+    }
+    if let rule = tracker.scenes.check(after: sim.state) {
+      return (FailureSignature(reason: "invariant", place: rule.rawValue), "after \(input.verb)")
+    }
+    guard let invariants else { return nil }
+    invariants.state = sim.state
+    return invariants.violated().map { (FailureSignature(reason: "invariant", place: $0), "after \(input.verb)") }
   }
 
   /// A verb legal now, at random: the verbs in a random order, the first with a legal input

@@ -5,6 +5,8 @@ import ScriptHost
 public struct ExploreFinding: Equatable, Sendable {
   public var signature: FailureSignature
   public var inputs: [Input]
+  /// The `choose` outcomes the run needs (`SITE@N` keys), which its scenario forces.
+  public var choices = ForcedChoices()
   /// The run that first failed this way (its index in the seeded sequence).
   public var run: Int
   public var detail: String
@@ -104,8 +106,9 @@ public final class Explorer {
           guard let signature = record.failure else { continue }
           var shrinker = Shrinker(worker: workers[job], signature: signature)
           let small = shrinker.shrink(record)
-          slots.buffer[i] = FindingSlot(finding: ExploreFinding(signature: signature, inputs: small.inputs, run: run,
-                                                                detail: small.failureDetail),
+          slots.buffer[i] = FindingSlot(finding: ExploreFinding(signature: signature, inputs: small.inputs,
+                                                                choices: ForcedChoices(steered: small.choices),
+                                                                run: run, detail: small.failureDetail),
                                         attempts: shrinker.attempts)
         }
       }

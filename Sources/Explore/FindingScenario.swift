@@ -3,7 +3,8 @@ import Lifecycle
 import ScriptHost
 
 /// Writes a finding as a normal scenario: a comment with the signature and the seed, the
-/// `scenario { … }` that reproduces the run, one verb per line, and for an invariant, the
+/// `scenario { … }` that reproduces the run (with the `choose` outcomes it steered), one verb
+/// per line, and for an invariant, the
 /// invariant's own function checked with `expect` after the last verb.
 public enum FindingScenario {
   /// The scenario text. `appReference`: the app's path as the scenario should name it
@@ -16,7 +17,7 @@ public enum FindingScenario {
     ]
     if !finding.detail.isEmpty { lines.append("-- " + LuaStringLiteral.comment(finding.detail)) }
     let device = profile.device == .iphone ? "" : ", device = \(LuaStringLiteral.quote(profile.device.rawValue))"
-    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes)\(device), seed = \(seed) }")
+    lines.append("scenario { app = \(LuaStringLiteral.quote(appReference)), ios = \(profile.ios), scenes = \(profile.scenes)\(device), seed = \(seed)\(finding.choices.scenarioField) }")
     var check: String?
     if finding.signature.reason == "invariant", let specSource, let range = invariantLines,
        let function = functionText(specSource, range) {

@@ -4,8 +4,9 @@ import ScriptHost
 /// Shrinks a failing sequence of verbs to a short one that fails the same way, in the manner
 /// of Hypothesis's shrinker: delete chunks of verbs (largest first), then single verbs, then
 /// simplify arguments (a shorter `advance`, an earlier tab, the first controller, no
-/// options). A change is kept only if the run still fails with the same signature; the
-/// kept sequence is what the run performed (verbs the change made illegal drop out).
+/// options), then leave each steered `choose` outcome to the seed. A change is kept only if the
+/// run still fails with the same signature; the kept sequence is what the run performed (verbs
+/// the change made illegal drop out).
 struct Shrinker {
   let worker: ExploreWorker
   let signature: FailureSignature
@@ -28,8 +29,24 @@ struct Shrinker {
         size /= 2
       }
       if simplifyArguments(&best) { changed = true }
+      if releaseChoices(&best) { changed = true }
     }
     return best
+  }
+
+  /// Tries leaving each steered `choose` outcome to the seed, so that a finding forces only
+  /// the outcomes it needs; true if any was left.
+  private mutating func releaseChoices(_ best: inout RunRecord) -> Bool {
+    var released = false
+    for key in best.choices.keys.sorted() where best.choices[key] != nil {
+      var choices = best.choices
+      choices[key] = nil
+      if let better = tryRun(best.inputs, choices: choices, against: best) {
+        best = better
+        released = true
+      }
+    }
+    return released
   }
 
   /// Tries deleting every chunk of `size` verbs, from the end back; true if any was deleted.
@@ -39,7 +56,7 @@ struct Shrinker {
     while start >= 0 {
       var candidate = best.inputs
       candidate.removeSubrange(start..<min(start + size, candidate.count))
-      if let better = tryRun(candidate, against: best) {
+      if let better = tryRun(candidate, choices: best.choices, against: best) {
         best = better
         deleted = true
       }
@@ -55,7 +72,7 @@ struct Shrinker {
       for simpler in Self.simpler(best.inputs[i], controllers: worker.setup.controllers, actions: worker.setup.actions) {
         var candidate = best.inputs
         candidate[i] = simpler
-        if let better = tryRun(candidate, against: best) {
+        if let better = tryRun(candidate, choices: best.choices, against: best) {
           best = better
           simplified = true
           break
@@ -66,10 +83,11 @@ struct Shrinker {
     return simplified
   }
 
-  /// Runs `inputs`; the record if it fails the same way with fewer verbs, or as many but simpler.
-  private mutating func tryRun(_ inputs: [Input], against best: RunRecord) -> RunRecord? {
+  /// Runs `inputs` with `choices`; the record if it fails the same way with fewer verbs, or as
+  /// many but simpler.
+  private mutating func tryRun(_ inputs: [Input], choices: [String: Bool], against best: RunRecord) -> RunRecord? {
     attempts += 1
-    let record = worker.run(.fixed(inputs))
+    let record = worker.run(.fixed(inputs, choices: choices))
     guard record.failure == signature, record.inputs.count <= best.inputs.count else { return nil }
     return record
   }

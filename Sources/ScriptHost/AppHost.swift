@@ -34,9 +34,8 @@ package final class AppHost: AppDriver {
   var appSite: SourceSite?
   /// What the app declares (`declaredLayout()`): the latest process's layout, or a trial load's.
   var declaredLayoutCache: AppLayout?
-  /// The running process's seed (the run's, mixed with its generation), and how often it drew each `choose` site.
-  private(set) var processSeed: Int64 = 0
-  var choiceDraws: [String: Int] = [:]
+  /// The running process's `choose` draws, and what steers them (`ProcessChoices`).
+  var choices = ProcessChoices()
 
   /// What the app may still write with `log`/`print` (shared with the scenario's `print`).
   let output: OutputBudget
@@ -115,7 +114,8 @@ package final class AppHost: AppDriver {
     keep(services)
     closeNow()
     layout = AppLayout()
-    processSeed = seed &+ Int64(services.state.generation) &* 1_000_003; choiceDraws = [:]
+    let processSeed = seed &+ Int64(services.state.generation) &* 1_000_003
+    choices.restart(seed: processSeed)
     if let restored = statePool?.restore(seed: processSeed) {
       // The state `buildState` left at its checkpoint, and the Swift side as it leaves it.
       vm = restored.vm; references = restored.references
