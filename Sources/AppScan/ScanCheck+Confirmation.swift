@@ -30,8 +30,9 @@ extension ScanCheck {
             why: "no run reaches it: the scan cannot tell which delegate method reaches this read of the app delegate's window, so the mirror never makes it")
           continue
         }
-        let context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
+        var context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
                                       method: result.apps[app].methods.first { $0.place == diagnostic.place }, ordered: ordered)
+        context.registration = result.apps[app].registrations.first { $0.place == diagnostic.place }?.identifier
         result.apps[app].diagnostics[index].confirmation = confirmation(context, command: command)
       }
     }
@@ -63,6 +64,14 @@ extension ScanCheck {
     }
   }
 
+  /// When every case of the battery itself failed, how the first did: what stopped each run
+  /// before it could show anything else.
+  private static func everyCaseFailed(_ ordered: [CaseResult]) -> String? {
+    let own = ordered.filter { $0.choices.isEmpty }
+    guard let first = own.first, own.allSatisfy({ $0.status == .failed }) else { return nil }
+    return "every case of the battery failed before it could show it: \(first.name) failed: \(first.message ?? "")"
+  }
+
   /// What a case is judged against: the finding, the mirror's `choose` sites that guard its
   /// effect, the scenarios that exercise it, the mirror's read of the app delegate's window at its
   /// place, its delegate method (a completion never called confirms only its own method's
@@ -72,6 +81,8 @@ extension ScanCheck {
     let sites: [String], showing: [String]
     /// The site of the mirror's read of the app delegate's window at the finding's place.
     var windowRead: String? = nil
+    /// The identifier of the BGTask registration at the finding's place.
+    var registration: String? = nil
     let method: DelegateMethod?
     let ordered: [CaseResult]
   }
@@ -88,6 +99,7 @@ extension ScanCheck {
     case let .noteOf(name): return !c.sites.isEmpty && r.notesRecorded.contains(name) && ownBranch
     case let .anyOf(all): return all.contains { (r.choices.isEmpty || $0.comesOfAChoice) && shows($0, r, c) }
     case .delegateWindowReadNil: return c.windowRead.map(r.nilDelegateWindowReads.contains) ?? false
+    case .registrationRefused: return c.registration.map(r.refusedRegistrations.contains) ?? false
     case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
     case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")
     case let .completionNotCalled(handlers):
@@ -119,7 +131,8 @@ extension ScanCheck {
       if !showing.isEmpty, !ordered.contains(where: { showing.contains($0.scenario) }) {
         return .unconfirmed(why: "no case that shows it ran in this check (\(showing.joined(separator: ", ")))")
       }
-      return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? "no case of the battery on this matrix showed it")
+      return .unconfirmed(why: refutation(sites: sites, showing: showing, ordered) ?? Self.everyCaseFailed(ordered)
+        ?? "no case of the battery on this matrix showed it")
     }
     let caseScenario = r.scenario
     // A variant's own choices are not on the line: `--check --case` runs every variant of the

@@ -60,7 +60,7 @@ enum StaticChecks {
       guard let plist = report.plistFacts?.path, let identifier = registration.identifier,
             !isPermitted(identifier, report.permittedIdentifiers) else { continue }
       found.append(ScanDiagnostic(code: ScanRule.StaticCode.bgtaskIDNotPermitted.rawValue, handler: nil, place: registration.place,
-                                  message: "BGTask \(shown) is not in \(plist)'s BGTaskSchedulerPermittedIdentifiers: registering it throws"))
+                                  message: "BGTask \(shown) is not in \(plist)'s BGTaskSchedulerPermittedIdentifiers: registering it returns false, and the system never runs its task"))
     }
     // A permitted id nobody registers, only when every registration's identifier is known.
     guard let plist = report.plistFacts?.path, report.registrations.allSatisfy({ $0.identifier != nil }) else { return found }

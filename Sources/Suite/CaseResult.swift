@@ -57,24 +57,30 @@ public struct CaseResult: Sendable, Equatable {
   /// The sites of the reads of the app delegate's window that found it nil
   /// (`UIApplication.shared:delegateWindow(site)`), each once ("" for a read that named none).
   public var nilDelegateWindowReads: [String] = []
+  /// The BGTask identifiers whose registration the system refused as not permitted (the
+  /// Info.plist's `BGTaskSchedulerPermittedIdentifiers` lacks them), each once.
+  public var refusedRegistrations: [String] = []
 }
 
-/// Collects `CaseResult.callbacksDelivered`, `notesRecorded` and `nilDelegateWindowReads` from a
-/// run's events as they are recorded.
+/// Collects `CaseResult.callbacksDelivered`, `notesRecorded`, `nilDelegateWindowReads` and
+/// `refusedRegistrations` from a run's events as they are recorded.
 final class RunObservations {
   /// The most distinct names kept of each: far more than the delegates' methods or the model's notes.
   static let max = 256
   private(set) var callbacks = BoundedNames(limit: max)
   private(set) var notes = BoundedNames(limit: max)
   private(set) var nilWindowReads = BoundedNames(limit: max)
+  private(set) var refusedRegistrations = BoundedNames(limit: max)
 
   /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`),
-  /// a note of the system's, or a read of the app delegate's window that found it nil.
+  /// a note of the system's, a read of the app delegate's window that found it nil, or a
+  /// registration refused as not permitted.
   func observe(_ body: EventBody) {
     switch body {
     case let .callbackDelivered(callback, target, true, _, _) where target.hasSuffix("Delegate"): callbacks.add(target + "." + callback.key)
     case let .noted(name, _, _): notes.add(name)
     case let .appCalled(.delegateWindow(false, site), _): nilWindowReads.add(site ?? "")
+    case let .appCalled(.registerBGTask(identifier, .undeclared), _): refusedRegistrations.add(identifier)
     default: break
     }
   }

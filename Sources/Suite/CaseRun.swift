@@ -104,6 +104,7 @@ enum CaseRun {
     r.callbacksDelivered = observed.callbacks.names
     r.notesRecorded = observed.notes.names
     r.nilDelegateWindowReads = observed.nilWindowReads.names
+    r.refusedRegistrations = observed.refusedRegistrations.names
     return (r, declared)
   }
 
