@@ -39,6 +39,10 @@ function UIApplicationInstance:requestSceneSessionDestruction(n) end
 ---@param site? string  # the code that reads it, e.g. "Banner.swift:5"
 ---@return boolean
 function UIApplicationInstance:delegateWindow(site) end
+---A window made with UIWindow(frame:) and made key and visible: true when it is shown (only in a run without scenes).
+---@param site? string  # the code that makes it, e.g. "AppDelegate.swift:12"
+---@return boolean
+function UIApplicationInstance:frameWindow(site) end
 
 ---@class UIApplicationClass
 ---@field shared UIApplication

@@ -25,7 +25,6 @@ package enum Confirmation: Sendable, Equatable {
   private static let whyNoRun: [String: String] = [
     "scene_class_missing": "no run can show it: the model takes the scene delegate from the app's Lua, not from a class name, so a class the Info.plist names and the app lacks never reaches a run",
     "bgtask_id_not_registered": "no case of the battery shows it: nothing registers this identifier, and the battery runs only registered ones",
-    "window_without_scene": "no case of the battery shows it yet: the mirror does not carry the app's own windows",
   ]
 
   /// What of a run shows a diagnostic.
@@ -42,6 +41,8 @@ package enum Confirmation: Sendable, Equatable {
     indirect case anyOf([Evidence])
     /// The mirror's read of the app delegate's window at the finding's place found it nil.
     case delegateWindowReadNil
+    /// The window the mirror made from a frame at the finding's place was not shown.
+    case frameWindowNotShown
     /// The system refused the registration at the finding's place as not permitted.
     case registrationRefused
     /// The run failed with a message holding this text (a crash's reason).
@@ -79,6 +80,7 @@ package enum Confirmation: Sendable, Equatable {
     "bgtask_not_completed": .failedWithConditionOff,
     "app_window_nil": .delegateWindowReadNil,
     "bgtask_id_not_permitted": .registrationRefused,
+    "window_without_scene": .frameWindowNotShown,
     // The work outlasts the task's time (its `in time` choice false): with no expiration handler
     // the system marks the task complete, unsuccessful, and notes it; with one that does nothing
     // the task is still incomplete after its grace, and the app is killed.

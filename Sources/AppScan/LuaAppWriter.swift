@@ -32,7 +32,7 @@ package struct LuaAppWriter {
     placeRegistrations(&placements, &summary)
     placeDelegate(&placements, &summary)
     placeBackgroundTasks(&placements, unplaced: &unplaced, &summary)
-    placeWindowReads(&placements, unplaced: &unplaced, &summary)
+    placeWindowCalls(&placements, unplaced: &unplaced, &summary)
     var stubLines: [String] = []
     var bodies: [String: [String]] = [:]
     for table in ["AppDelegate", "SceneDelegate", "NotificationDelegate"] {
@@ -238,19 +238,22 @@ package struct LuaAppWriter {
     }
   }
 
-  /// Each read of the app delegate's `window` where the Swift makes it, named by its Swift place
-  /// (`UIApplication.shared:delegateWindow(site)`): UIKit answers, and the log records the answer.
-  private func placeWindowReads(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
-    for read in report.windowReads {
-      guard let key = handlerKey(read.reach) else {
-        unplaced.append("-- not placed: a read of the app delegate's window at \(cite(read.place)) (the scan cannot tell which handler reaches it)")
-        summary.note(.unplaced("a read of the app delegate's window at " + cite(read.place)))
+  /// Each read of the app delegate's `window` and each `UIWindow(frame:)` where the Swift makes
+  /// it, named by its Swift place (`UIApplication.shared:delegateWindow(site)`, `:frameWindow(site)`):
+  /// UIKit answers, and the log records the answer.
+  private func placeWindowCalls(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
+    let calls = report.windowReads.map { ($0, "a read of the app delegate's window", "reads the app delegate's window", "delegateWindow") }
+      + report.frameWindows.map { ($0, "a UIWindow(frame:)", "makes a window from a frame, key and visible,", "frameWindow") }
+    for (call, what, does, function) in calls {
+      guard let key = handlerKey(call.reach) else {
+        unplaced.append("-- not placed: \(what) at \(cite(call.place)) (the scan cannot tell which handler reaches it)")
+        summary.note(.unplaced("\(what) at " + cite(call.place)))
         continue
       }
-      let site = choiceSite(read.place)
-      summary.noteWindowRead(site: site, at: read.place)
-      placements[key, default: []] += ["  -- reads the app delegate's window at " + cite(read.place),
-                                       "  UIApplication.shared:delegateWindow(\(LuaStringLiteral.quote(site)))"]
+      let site = choiceSite(call.place)
+      summary.noteWindowCall(site: site, at: call.place, makesWindow: function == "frameWindow")
+      placements[key, default: []] += ["  -- \(does) at " + cite(call.place)]
+        + choosing(["  UIApplication.shared:\(function)(\(LuaStringLiteral.quote(site)))"], call.condition, guarding: call.place, &summary)
     }
   }
 

@@ -32,8 +32,11 @@ package struct MirrorSummary: Equatable, Sendable {
   /// Each background task the mirror could not place (no run begins it): where it begins, and
   /// each place a finding about it stands (its begin, the paths that leave it open).
   package private(set) var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
-  /// Each read of the app delegate's window the mirror makes: its site, and its Swift place.
-  package private(set) var windowReads: [(site: String, place: SourcePlace)] = []
+  /// Each window call the mirror makes (a read of the app delegate's window, a window made from
+  /// a frame): its site, and its Swift place.
+  package private(set) var windowCalls: [(site: String, place: SourcePlace)] = []
+  /// Of those, the windows made from a frame (the rest read the app delegate's window).
+  package private(set) var frameWindows = 0
 
   package init() {}
 
@@ -43,14 +46,17 @@ package struct MirrorSummary: Equatable, Sendable {
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
       && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } 
       && a.unplacedTasks.elementsEqual(b.unplacedTasks) { $0.begun == $1.begun && $0.guards == $1.guards }
-      && a.windowReads.elementsEqual(b.windowReads) { $0.site == $1.site && $0.place == $1.place }
+      && a.windowCalls.elementsEqual(b.windowCalls) { $0.site == $1.site && $0.place == $1.place } && a.frameWindows == b.frameWindows
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
 
   mutating func noteUnplacedTask(begun: SourcePlace, guarding place: SourcePlace) { unplacedTasks.append((begun, place)) }
 
-  mutating func noteWindowRead(site: String, at place: SourcePlace) { windowReads.append((site, place)) }
+  mutating func noteWindowCall(site: String, at place: SourcePlace, makesWindow: Bool) {
+    windowCalls.append((site, place))
+    if makesWindow { frameWindows += 1 }
+  }
 
   /// The distinct sites the app asks (`choose(site)`), in the order first written.
   package var choiceSites: [String] { choiceKeys.filter { ForcedChoices.siteOfLaunchKey($0) == nil } }
@@ -106,6 +112,12 @@ package struct MirrorSummary: Equatable, Sendable {
     if delegateAssignments > 0 { lowered.append("the notification delegate assignment") }
     if backgroundTasks > 0 {
       lowered.append(Self.count(backgroundTasks, "background task") + (backgroundTasks == 1 ? " (ended 1 s after it begins)" : " (each ended 1 s after it begins)"))
+    }
+    if windowCalls.count > frameWindows {
+      lowered.append(Self.count(windowCalls.count - frameWindows, "read") + " of the app delegate's window (UIKit sets it only without scenes)")
+    }
+    if frameWindows > 0 {
+      lowered.append(Self.count(frameWindows, "window") + " made from a frame (shown only without scenes)")
     }
     if !choices.isEmpty {
       let n = choiceSites.count

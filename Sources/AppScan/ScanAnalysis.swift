@@ -77,6 +77,7 @@ struct ScanAnalysis {
       || report.sceneManifest.map { SceneAdoption.usesScenes(manifest: $0, hasConfigurationMethod: method) } ?? method
     report.windows = facts.windows.filter { $0.owner.map(appDelegates.contains) ?? false }
     report.windowReads = appWindowReads(graph)
+    report.frameWindows = report.windows.map { WindowCall(place: $0.place, reach: graph.reach(of: $0.function), condition: $0.condition) }
     report.callGraph = ownCallGraph()
     report.taskHandlers = facts.taskHandlers
     for request in facts.taskRequests {
@@ -123,13 +124,13 @@ struct ScanAnalysis {
   /// Reads of the app delegate's own `window` property, and of any app delegate's through
   /// `UIApplication.shared.delegate`, outside methods a scene app never calls; none when any
   /// code sets it (a scene delegate handing its window over, or the app delegate making one).
-  private func appWindowReads(_ graph: CallGraph) -> [WindowRead] {
+  private func appWindowReads(_ graph: CallGraph) -> [WindowCall] {
     let properties = Set(facts.windowProperties).intersection(appDelegates)
     let uses = facts.windowUses.filter { $0.viaDelegate || $0.owner.map(properties.contains) == true }
     guard !uses.contains(where: \.isWrite) else { return [] }
     return uses.filter { use in
       use.function.map { SceneReplacements.replacement(for: facts.functions[$0].selector) == nil || !appDelegates.contains(use.owner ?? "") } ?? true
-    }.map { WindowRead(place: $0.place, reach: graph.reach(of: $0.function)) }
+    }.map { WindowCall(place: $0.place, reach: graph.reach(of: $0.function)) }
   }
 
   /// What a function calls, by base name, now or deferred.

@@ -24,10 +24,10 @@ extension ScanCheck {
             why: "no run reaches it: the scan cannot tell which delegate method calls the beginBackgroundTask at \(begun.file):\(begun.line), so the mirror never begins that task")
           continue
         }
-        let read = outcome.windowReads.first { $0.place == diagnostic.place }?.site
-        if diagnostic.code == ScanRule.StaticCode.appWindowNil.rawValue, read == nil {
+        let read = outcome.windowCalls.first { $0.place == diagnostic.place }?.site
+        if let what = Self.windowCallOfCode[diagnostic.code], read == nil {
           result.apps[app].diagnostics[index].confirmation = .unconfirmed(
-            why: "no run reaches it: the scan cannot tell which delegate method reaches this read of the app delegate's window, so the mirror never makes it")
+            why: "no run reaches it: the scan cannot tell which delegate method reaches this \(what), so the mirror never makes it")
           continue
         }
         var context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
@@ -37,6 +37,12 @@ extension ScanCheck {
       }
     }
   }
+
+  /// The codes a window call of the mirror shows, and what that call is.
+  private static let windowCallOfCode = [
+    ScanRule.StaticCode.appWindowNil.rawValue: "read of the app delegate's window",
+    ScanRule.StaticCode.windowWithoutScene.rawValue: "UIWindow(frame:)",
+  ]
 
   /// Whether every site case `r` forced false is one of `sites`: no other branch could be what it shows.
   private func forcesOnly(_ sites: [String], _ r: CaseResult) -> Bool {
@@ -79,7 +85,8 @@ extension ScanCheck {
   private struct EvidenceContext {
     let diagnostic: ScanDiagnostic
     let sites: [String], showing: [String]
-    /// The site of the mirror's read of the app delegate's window at the finding's place.
+    /// The site of the mirror's window call at the finding's place (a read of the app delegate's
+    /// window, a window made from a frame).
     var windowRead: String? = nil
     /// The identifier of the BGTask registration at the finding's place.
     var registration: String? = nil
@@ -99,6 +106,7 @@ extension ScanCheck {
     case let .noteOf(name): return !c.sites.isEmpty && r.notesRecorded.contains(name) && ownBranch
     case let .anyOf(all): return all.contains { (r.choices.isEmpty || $0.comesOfAChoice) && shows($0, r, c) }
     case .delegateWindowReadNil: return c.windowRead.map(r.nilDelegateWindowReads.contains) ?? false
+    case .frameWindowNotShown: return c.windowRead.map(r.unshownFrameWindows.contains) ?? false
     case .registrationRefused: return c.registration.map(r.refusedRegistrations.contains) ?? false
     case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
     case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")

@@ -49,7 +49,7 @@ package struct ScanCheck {
     var outcome = Outcome(results: results.filter { $0.status != .error }, notRun: notRun + plan.notRun + refused, refused: refused.count)
     outcome.choiceGuards = mirror.choices
     outcome.unplacedTasks = mirror.unplacedTasks
-    outcome.windowReads = mirror.windowReads
+    outcome.windowCalls = mirror.windowCalls
     return outcome
   }
 
@@ -66,8 +66,8 @@ package struct ScanCheck {
     /// Each background task the mirror could not place: where it begins, and a place a finding
     /// about it stands (`MirrorSummary.unplacedTasks`).
     package var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
-    /// Each read of the app delegate's window the mirror makes: its site and Swift place.
-    package var windowReads: [(site: String, place: SourcePlace)] = []
+    /// Each window call the mirror makes (`MirrorSummary.windowCalls`): its site and Swift place.
+    package var windowCalls: [(site: String, place: SourcePlace)] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {

@@ -61,10 +61,12 @@ package struct BackgroundTask: Sendable {
   package let reach: Reach
 }
 
-/// A read of the app delegate's `window`, and what reaches the code that makes it.
-package struct WindowRead: Sendable {
+/// A place the app's code touches a window (a read of the app delegate's `window`, a
+/// `UIWindow(frame:)`), what reaches the code that does it, and the condition around it.
+package struct WindowCall: Sendable {
   package let place: SourcePlace
   package let reach: Reach
+  package var condition: RuntimeCondition? = nil
 }
 
 /// Where the scan's idea of the Info.plist comes from.
@@ -120,7 +122,9 @@ package struct ScanReport: Sendable {
   /// Reads of the app delegate's `window` where no code sets it.
   package var appWindowReads: [SourcePlace] { windowReads.map(\.place) }
   /// The same reads, each with the delegate methods that reach it.
-  package var windowReads: [WindowRead] = []
+  package var windowReads: [WindowCall] = []
+  /// Each `UIWindow(frame:)` an app delegate makes (`windows`), with the delegate methods that reach it.
+  package var frameWindows: [WindowCall] = []
   /// BGTask launch handlers: closures given to `register`, and functions that take a task.
   package var taskHandlers: [TaskHandlerFact] = []
   /// Scene delegate classes the Info.plist names and no scanned file defines, with the plist line.

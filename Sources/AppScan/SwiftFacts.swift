@@ -120,7 +120,11 @@ package enum CallReceiver: Sendable, Equatable {
 /// A `UIWindow(frame:)` built in a type's code.
 package struct WindowFact: Sendable {
   package let owner: String?
+  /// The function it sits in (`SwiftFacts.functions`), nil outside any.
+  package let function: Int?
   package let place: SourcePlace
+  /// The condition around it that some runs do not meet.
+  package let condition: RuntimeCondition?
 }
 
 /// A use of a `window` property: the type's own (`window`, `self.window`) or the app

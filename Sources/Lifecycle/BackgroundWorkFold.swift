@@ -46,7 +46,8 @@ extension BackgroundWorkState {
       transfersStarted = max(transfersStarted, id)
     case .work, .beginBackgroundTask, .endBackgroundTask, .store, .log, .observe, .after, .completion, .push, .pop,
          .present, .dismiss, .holdLock, .releaseLock, .setNotificationDelegate, .restorationHandler, .extendStateRestoration,
-         .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose, .delegateWindow:
+         .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose, .delegateWindow,
+         .frameWindow:
       break
     }
   }

@@ -42,6 +42,10 @@ public enum AppCall: Equatable, Sendable {
   /// A read of the app delegate's `window`: whether UIKit had set it (only without scenes), and
   /// the app's code that read it (a `file:line` of the Swift, in a scan's mirror).
   case delegateWindow(present: Bool, site: String?)
+  /// A window the app made from a frame (`UIWindow(frame:)`) and made key and visible: whether
+  /// it is shown (only without scenes: with scenes it belongs to no scene), and the app's code
+  /// that made it.
+  case frameWindow(shown: Bool, site: String?)
 
   public var name: String {
     switch self {
@@ -72,6 +76,7 @@ public enum AppCall: Equatable, Sendable {
     case .requestSceneDestruction: return "UIApplication.requestSceneSessionDestruction"
     case .choose: return "choose"
     case .delegateWindow: return "delegateWindow"
+    case .frameWindow: return "frameWindow"
     }
   }
 }

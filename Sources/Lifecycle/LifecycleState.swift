@@ -341,7 +341,7 @@ extension LifecycleState {
       if let session { activateSession(session) }
     case .work, .log, .push, .pop, .present, .dismiss, .setNotificationDelegate, .restorationHandler, .registerBGTask,
          .submitBGTask, .setTaskCompleted, .updateProgress, .backgroundTransfer, .extendStateRestoration, .completeStateRestoration,
-         .requestSceneDestruction, .delegateWindow:
+         .requestSceneDestruction, .delegateWindow, .frameWindow:
       break
     case let .choose(site, _, forced):
       // The site, and the site in this launch (`SITE@N`), which a choice forced for it alone names.

@@ -53,6 +53,9 @@ public enum AppRequest: Equatable, Sendable {
   /// `UIApplication.shared:delegateWindow(site)`: answered with 1 when UIKit set the app
   /// delegate's `window` (a run without scenes), else nil. `site` names the app's code that reads it.
   case readDelegateWindow(site: String?)
+  /// `UIApplication.shared:frameWindow(site)`: a window made with `UIWindow(frame:)` and made key
+  /// and visible; answered with 1 when it is shown (a run without scenes), else nil.
+  case makeFrameWindow(site: String?)
 }
 
 /// Why an app call was not made: the process is gone (the app's code must unwind), or
@@ -118,11 +121,8 @@ extension Simulator {
         emit(.appCalled(.completeStateRestoration, at: at))
       case let .choose(site, value, forced):
         emit(.appCalled(.choose(site: site, value: value, forced: forced), at: at))
-      case let .readDelegateWindow(site):
-        // UIKit sets the app delegate's window only without scenes; with scenes, each scene
-        // delegate's (S: UIWindowSceneDelegate.window).
-        emit(.appCalled(.delegateWindow(present: !profile.scenes, site: site), at: at))
-        return profile.scenes ? nil : 1
+      case .readDelegateWindow, .makeFrameWindow:
+        return windowCall(request, at: at)
       case .requestSceneActivation, .requestSceneDestruction:
         return try requestScene(request, at: at)
       }
@@ -132,6 +132,19 @@ extension Simulator {
       throw .processEnded
     }
     return nil
+  }
+
+  /// A window call, answered 1 in a run without scenes, else nil: UIKit sets the app delegate's
+  /// window only without scenes (with scenes, each scene delegate's: UIWindowSceneDelegate.window),
+  /// and a window shows only in the scene it is attached to, so one made from a frame, attached to
+  /// none, shows only without scenes (TN3187).
+  private func windowCall(_ request: AppRequest, at: String?) -> Int? {
+    switch request {
+    case let .readDelegateWindow(site): emit(.appCalled(.delegateWindow(present: !profile.scenes, site: site), at: at))
+    case let .makeFrameWindow(site): emit(.appCalled(.frameWindow(shown: !profile.scenes, site: site), at: at))
+    default: preconditionFailure("not a window call: \(request)")
+    }
+    return profile.scenes ? nil : 1
   }
 
   /// What `UIApplication.shared.backgroundTimeRemaining` reads, in µs (nil: "suitably large", DBL_MAX).

@@ -49,6 +49,9 @@ extension AppCall {
     case let .delegateWindow(present, site):
       w.field("present", present)
       if let site { w.field("site", site) }
+    case let .frameWindow(shown, site):
+      w.field("shown", shown)
+      if let site { w.field("site", site) }
     }
   }
 
@@ -98,6 +101,7 @@ extension AppCall {
     case "completeStateRestoration": self = .completeStateRestoration
     case "choose": self = .choose(site: try r.str("site"), value: try r.bool("value"), forced: r.fields.bool("forced") ?? false)
     case "delegateWindow": self = .delegateWindow(present: try r.bool("present"), site: r.fields.string("site"))
+    case "frameWindow": self = .frameWindow(shown: try r.bool("shown"), site: r.fields.string("site"))
     default: throw r.fail("unknown app call \"\(name)\"")
     }
   }

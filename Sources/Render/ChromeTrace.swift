@@ -440,9 +440,9 @@ package struct ChromeTraceExporter: ~Copyable {
       }
     case let .updateProgress(identifier, done, total):  // a continued task's progress, as its Live Activity shows it
       sample("continued \(identifier) (%)", "percent", Double(done) / Double(max(total, 1)) * 100, ts: ts)
-    case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock,
-         .setNotificationDelegate, .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted,
-         .backgroundTransfer, .extendStateRestoration, .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose, .delegateWindow:
+    case .work, .store, .log, .observe, .after, .completion, .push, .pop, .present, .dismiss, .holdLock, .releaseLock, .setNotificationDelegate,
+         .restorationHandler, .registerBGTask, .submitBGTask, .setTaskCompleted, .backgroundTransfer, .extendStateRestoration,
+         .completeStateRestoration, .requestSceneActivation, .requestSceneDestruction, .choose, .delegateWindow, .frameWindow:
       break
     }
   }

@@ -139,6 +139,7 @@ package struct TraceFormatter {
     case .completeStateRestoration: return "completeStateRestoration"
     case let .choose(site, value, forced): return "choose \(site) → \(value)\(forced ? " (forced)" : "")"
     case let .delegateWindow(present, site): return "delegateWindow\(site.map { " " + $0 } ?? "") → \(present ? "set" : "nil")"
+    case let .frameWindow(shown, site): return "frameWindow\(site.map { " " + $0 } ?? "") → \(shown ? "shown" : "not shown")"
     }
   }
 

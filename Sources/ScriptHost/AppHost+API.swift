@@ -297,7 +297,7 @@ extension AppHost {
     }
     vm.rawSet(-2, "endBackgroundTask")
     installSceneRequests(vm)
-    installDelegateWindow(vm)
+    installWindows(vm)
     // Dynamic properties through __index.
     vm.newTable()
     vm.push { [link] vm in

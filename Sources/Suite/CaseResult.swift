@@ -60,10 +60,13 @@ public struct CaseResult: Sendable, Equatable {
   /// The BGTask identifiers whose registration the system refused as not permitted (the
   /// Info.plist's `BGTaskSchedulerPermittedIdentifiers` lacks them), each once.
   public var refusedRegistrations: [String] = []
+  /// The sites of the windows the app made from a frame that were not shown
+  /// (`UIApplication.shared:frameWindow(site)` in a run with scenes), each once.
+  public var unshownFrameWindows: [String] = []
 }
 
-/// Collects `CaseResult.callbacksDelivered`, `notesRecorded`, `nilDelegateWindowReads` and
-/// `refusedRegistrations` from a run's events as they are recorded.
+/// Collects `CaseResult.callbacksDelivered`, `notesRecorded`, `nilDelegateWindowReads`,
+/// `refusedRegistrations` and `unshownFrameWindows` from a run's events as they are recorded.
 final class RunObservations {
   /// The most distinct names kept of each: far more than the delegates' methods or the model's notes.
   static let max = 256
@@ -71,16 +74,18 @@ final class RunObservations {
   private(set) var notes = BoundedNames(limit: max)
   private(set) var nilWindowReads = BoundedNames(limit: max)
   private(set) var refusedRegistrations = BoundedNames(limit: max)
+  private(set) var unshownFrameWindows = BoundedNames(limit: max)
 
   /// Notes a delegate's handled callback (`AppDelegate`, `SceneDelegate`, `NotificationDelegate`),
-  /// a note of the system's, a read of the app delegate's window that found it nil, or a
-  /// registration refused as not permitted.
+  /// a note of the system's, a read of the app delegate's window that found it nil, a
+  /// registration refused as not permitted, or a window made from a frame and not shown.
   func observe(_ body: EventBody) {
     switch body {
     case let .callbackDelivered(callback, target, true, _, _) where target.hasSuffix("Delegate"): callbacks.add(target + "." + callback.key)
     case let .noted(name, _, _): notes.add(name)
     case let .appCalled(.delegateWindow(false, site), _): nilWindowReads.add(site ?? "")
     case let .appCalled(.registerBGTask(identifier, .undeclared), _): refusedRegistrations.add(identifier)
+    case let .appCalled(.frameWindow(false, site), _): unshownFrameWindows.add(site ?? "")
     default: break
     }
   }

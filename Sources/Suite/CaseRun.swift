@@ -105,6 +105,7 @@ enum CaseRun {
     r.notesRecorded = observed.notes.names
     r.nilDelegateWindowReads = observed.nilWindowReads.names
     r.refusedRegistrations = observed.refusedRegistrations.names
+    r.unshownFrameWindows = observed.unshownFrameWindows.names
     return (r, declared)
   }
 

@@ -18,7 +18,7 @@ import TestSupport
     ("BGTaskNotCompletedApp", [], []),
     ("BinaryPlistApp", [], []),
     ("ComputedIDsApp", [], ["bgtask_id_not_registered:11 no case of the battery shows it: nothing registers"]),
-    ("ConditionalApp", [], ["window_without_scene:10 no case of the battery shows it yet: the mirror does not carry the app's own windows"]),
+    ("ConditionalApp", [], []),
     // The notification delegate's condition: the app implements no didReceive, so no tap case runs.
     ("ConditionalRegistrationApp", [], ["registered_conditionally:15 no case that shows it ran in this check (notification tap cold, notification tap warm)"]),
     ("DeferredSetupApp", [], []),
@@ -27,6 +27,7 @@ import TestSupport
     ("LegacyFetchApp", [], []),
     ("MultiTargetRepo", [], []),
     ("NamedPlistApp", [], ["scene_class_missing:12 no run can show it: the model takes the scene delegate"]),
+    ("OnboardingWindowApp", [], []),
     ("OwnHelpersApp", [], ["task_open_after_expiration:18 no run reaches it: the scan cannot tell which delegate method calls"]),
     ("PreprocessedPlistApp", [], ["bgtask_id_not_registered:14 no case of the battery shows it"]),
     ("QuickActionApp", [], []),
@@ -43,7 +44,8 @@ import TestSupport
 
   static let fixedTwins = ["AppWindowAppFixed", "AsyncExpirationAppFixed", "BGTaskExpirationAppFixed", "BGTaskNotCompletedAppFixed",
                            "ConditionalRegistrationAppFixed", "LegacyFetchAppFixed", "QuickActionAppFixed", "SceneClassMissingAppFixed",
-                           "TaskNotEndedAppFixed", "UnlistedIdentifierAppFixed", "CarPlayApp"]
+                           "TaskNotEndedAppFixed", "UnlistedIdentifierAppFixed", "OnboardingWindowAppFixed",
+                           "CarPlayApp"]
 
   @Test(arguments: table.map(\.fixture))
   func everyFindingIsConfirmedOrSaysWhyNot(_ fixture: String) throws {

@@ -3,7 +3,8 @@
 --
 -- Lowered from the Swift:
 --   a stub per delegate method, which logs its call
--- Methods: no lifecycle effect: none of the 7 delegate methods has one the scan reads.
+--   1 window made from a frame (shown only without scenes)
+-- Methods: the effects of 1 of 1 delegate method with lifecycle effects (100 %); 6 more only log their call.
 -- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "ConditionalApp", root = "CatalystRootController" }
 
@@ -11,6 +12,8 @@ app { name = "ConditionalApp", root = "CatalystRootController" }
 --   at AppDelegate.swift:7
 function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
+  -- makes a window from a frame, key and visible, at AppDelegate.swift:10
+  UIApplication.shared:frameWindow("AppDelegate.swift:10")
   return true
 end
 

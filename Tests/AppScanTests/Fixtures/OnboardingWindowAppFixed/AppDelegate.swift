@@ -1,0 +1,9 @@
+import UIKit
+
+/// Leaves the windows to the scene delegate.
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    true
+  }
+}
