@@ -5,6 +5,8 @@ Run with bench/run (it builds release first). Medians of 5 runs; scale points of
 """
 import itertools, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
+import scan_repo
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIFESIM = os.environ.get("LIFESIM", os.path.join(ROOT, ".build/static/release/lifesim"))
 BENCH = os.path.join(ROOT, ".build/static/release/lifesim-bench")
@@ -263,6 +265,18 @@ def ratio_rows():
         f"(median of 3: {t_trace:.3f} s)")
 
 
+def scan_rows():
+    """`lifesim scan` of a generated repository of 5,000 Swift files with a 3.9 MB project file,
+    and `--check` of its app (the battery on iOS 17, 26, 27 × SDK 26, 27), each against its goal
+    of 2 s (median of RUNS)."""
+    repo = scan_repo.repository(5000, TMP)
+    project = os.path.getsize(os.path.join(repo, "Ledger.xcodeproj", "project.pbxproj"))
+    for name, extra in (("scan", []), ("scan --check of the app", ["--target", "Ledger", "--check"])):
+        t, rss = median_of(lambda: timed([LIFESIM, "scan", repo, *extra]))
+        row(f"{name}, 5,000 Swift files", f"{t:.3f}", "s", "target", "≤ 2 s",
+            f"(median of {RUNS}; project file {project / 1e6:.1f} MB; peak {rss / 2**20:.0f} MiB)")
+
+
 def verify_rows():
     """`lifesim verify` against openssl's SHA-256 of the same file, at three sizes."""
     for cycles in (340, 3400, 34000):
@@ -344,6 +358,7 @@ def main():
     explore_rows()
     fold_rows()
     ratio_rows()
+    scan_rows()
 
     write_markdown()
 
@@ -417,7 +432,7 @@ def startup_rows():
 
 # The parts `bench/run --only a,b` runs alone; their rows replace the same rows of BENCHMARKS.md.
 PARTS = {"calls": call_rows, "verify": verify_rows, "diff": diff_rows, "startup": startup_rows, "explore": explore_rows, "fold": fold_rows,
-         "ratios": ratio_rows}
+         "ratios": ratio_rows, "scan": scan_rows}
 ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
 
 

@@ -8,6 +8,8 @@ measures another build, SCALING_DIVISOR=10 smaller sizes). The machine is shared
 """
 import math, os, shutil, subprocess, sys, tempfile, time
 
+import scan_repo
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIFESIM = os.environ.get("LIFESIM", os.path.join(ROOT, ".build/static/release/lifesim"))
 TMP = tempfile.mkdtemp(prefix="lifesim-scaling-")
@@ -76,29 +78,10 @@ def suite(n):
     return folder
 
 
-def swift_app(n):
-    """A project-less app of `n` Swift files: an app delegate that registers a BGTask and begins a
-    background task, and n - 1 files of a type with a few methods each (written here)."""
-    folder = os.path.join(TMP, f"swift-{n}")
-    if os.path.isdir(folder):
-        return folder
-    write(f"swift-{n}/App/Info.plist", '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
-          "<key>BGTaskSchedulerPermittedIdentifiers</key><array><string>com.example.sync</string></array></dict></plist>\n")
-    write(f"swift-{n}/App/AppDelegate.swift", "import BackgroundTasks\nimport UIKit\n\n@main\nclass AppDelegate: UIResponder, UIApplicationDelegate {\n"
-          "  func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {\n"
-          '    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.sync", using: nil) { $0.setTaskCompleted(success: true) }\n'
-          "    Model0.shared.load()\n    return true\n  }\n\n"
-          "  func applicationDidEnterBackground(_ application: UIApplication) {\n    var task = UIBackgroundTaskIdentifier.invalid\n"
-          '    task = application.beginBackgroundTask(withName: "save") { application.endBackgroundTask(task) }\n'
-          "    Model0.shared.save { application.endBackgroundTask(task) }\n  }\n}\n")
-    for i in range(n - 1):
-        write(f"swift-{n}/App/Model/Model{i}.swift", f"import Foundation\n\nfinal class Model{i} {{\n  static let shared = Model{i}()\n"
-              f'  static let key = "model.{i}"\n  private var items: [String] = []\n\n'
-              f"  func load() {{\n    items = UserDefaults.standard.stringArray(forKey: Self.key) ?? []\n    Model{(i + 1) % max(1, n - 1)}.shared.touch()\n  }}\n\n"
-              "  func touch() {\n    if items.isEmpty { items.append(\"x\") } else { items.removeLast() }\n  }\n\n"
-              "  func save(then done: @escaping () -> Void) {\n    DispatchQueue.global().async {\n"
-              "      UserDefaults.standard.set(self.items, forKey: Self.key)\n      DispatchQueue.main.async(execute: done)\n    }\n  }\n}\n")
-    return folder
+def swift_repository(k):
+    """The generated Xcode repository (`scan_repo.py`) at scale k: 5,000 Swift files and a 3.9 MB
+    project file at ×16."""
+    return scan_repo.repository(max(2, 5000 // 16 // DIVISOR * k), TMP)
 
 
 def plain_and_resign():
@@ -133,7 +116,10 @@ def cases():
     yield "test", "cases", "8", lambda k: [LIFESIM, "test", suite(8 * k), "-q"]
     yield "run: transfer_done delivering", "transfers", f"{10000 // DIVISOR:,}", lambda k: [LIFESIM, "run", transfers(10000 // DIVISOR * k), "-q"]
     yield "run: background tasks expiring", "tasks", f"{10000 // DIVISOR:,}", lambda k: [LIFESIM, "run", tasks(10000 // DIVISOR * k), "-q"]
-    yield "scan", "Swift files", f"{320 // DIVISOR:,}", lambda k: [LIFESIM, "scan", swift_app(max(2, 320 // DIVISOR * k))]
+    files = f"{5000 // 16 // DIVISOR:,}"
+    yield "scan", "Swift files", files, lambda k: [LIFESIM, "scan", swift_repository(k)]
+    yield "scan --check of the app", "Swift files", files, \
+        lambda k: [LIFESIM, "scan", swift_repository(k), "--target", "Ledger", "--check"]
 
 
 def slope(xs, ys):

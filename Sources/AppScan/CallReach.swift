@@ -63,35 +63,64 @@ package struct EntryPoint: Equatable, Sendable {
 }
 
 /// Who calls whom among the scanned functions, resolved by name (no type checking).
+///
+/// The calls are kept by the name called, not as edges to every function of that name: a name
+/// many types share (`load()`, `save()`) would make the edges grow as the square of the functions
+/// (5,000 models each calling `touch()` on another: 25 million edges). A function's callers are
+/// found when a walk reaches it, from the one or two names a call can reach it by.
 struct CallGraph {
   private let functions: [FunctionFact]
   /// The functions UIKit (or SwiftUI) calls: delegate methods and a SwiftUI `App`'s members.
   private let entries: [Int: Reach]
-  /// Each function's callers, with the API that defers the call when it is deferred.
-  private var callers: [Int: [(caller: Int, deferredBy: String?)]] = [:]
+  /// Each name called: every call of it, by caller, then immediate calls before deferred ones,
+  /// then name, as the functions are in `functions`.
+  private var callsByName: [String: [Call]] = [:]
+  private var bySelector: [String: [Int]] = [:]
+  private var byBaseName: [String: [Int]] = [:]
   /// How far up a walk goes before it gives up (unknown).
   static let maxVisited = 256
+
+  /// One call a function makes: the caller, and the API that defers it when it is deferred.
+  private struct Call {
+    let caller: Int
+    let deferredBy: String?
+    let name: String
+  }
 
   init(functions: [FunctionFact], entries: [Int: Reach]) {
     self.functions = functions
     self.entries = entries
-    var bySelector: [String: [Int]] = [:]
-    var byBaseName: [String: [Int]] = [:]
     for (index, function) in functions.enumerated() {
       bySelector[function.selector, default: []].append(index)
       byBaseName[function.baseName, default: []].append(index)
     }
-    // A selector names its functions; a bare name only one that no other function shares
-    // (a call that leaves defaulted arguments out, or passes a trailing closure).
-    let callees = { (name: String) in bySelector[name] ?? (byBaseName[name]?.count == 1 ? byBaseName[name]! : []) }
     for (caller, function) in functions.enumerated() {
-      for name in function.calls.sorted() {
-        for callee in callees(name) where callee != caller { callers[callee, default: []].append((caller, nil)) }
-      }
+      for name in function.calls.sorted() { callsByName[name, default: []].append(Call(caller: caller, deferredBy: nil, name: name)) }
       for (name, by) in function.deferredCalls.sorted(by: { $0.key < $1.key }) {
-        for callee in callees(name) { callers[callee, default: []].append((caller, by)) }
+        callsByName[name, default: []].append(Call(caller: caller, deferredBy: by, name: name))
       }
     }
+  }
+
+  /// The names a call reaches the function at `index` by: its selector; and its bare name when
+  /// no function has that name as its selector and no other shares it (a call that leaves
+  /// defaulted arguments out, or passes a trailing closure).
+  private func names(of index: Int) -> [String] {
+    let function = functions[index]
+    guard function.baseName != function.selector, bySelector[function.baseName] == nil,
+          byBaseName[function.baseName]?.count == 1 else { return [function.selector] }
+    return [function.selector, function.baseName]
+  }
+
+  /// The calls that reach the function at `index` (a function calling itself immediately aside),
+  /// by caller, then immediate calls before deferred ones, then name.
+  private func callers(of index: Int) -> [(caller: Int, deferredBy: String?)] {
+    let names = names(of: index)
+    var calls = names.flatMap { callsByName[$0] ?? [] }.filter { $0.deferredBy != nil || $0.caller != index }
+    if names.count > 1 {
+      calls.sort { ($0.caller, $0.deferredBy == nil ? 0 : 1, $0.name) < ($1.caller, $1.deferredBy == nil ? 0 : 1, $1.name) }
+    }
+    return calls.map { ($0.caller, $0.deferredBy) }
   }
 
   /// How the function at `index` is reached: launch if a path of immediate calls leads to a
@@ -115,7 +144,7 @@ struct CallGraph {
         }
         continue
       }
-      for (caller, by) in callers[current] ?? [] {
+      for (caller, by) in callers(of: current) {
         let through = deferredBy ?? by
         if seen.insert(caller * 2 + (through == nil ? 0 : 1)).inserted { queue.append((caller, through)) }
       }
