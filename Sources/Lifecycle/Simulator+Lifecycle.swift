@@ -249,7 +249,7 @@ extension Simulator {
 
   /// The application state follows the scenes (the most active one's); with none connected, `fallback`.
   func followScenes(or fallback: ApplicationState) {
-    setApplicationState(state.sceneAggregate ?? fallback)
+    setApplicationState(inPlace({ $0.sceneAggregate }) ?? fallback)
   }
 
   /// Whether a scene other than `label` (nil: the front one) is in one of `activations`: the

@@ -14,7 +14,7 @@ extension Simulator {
       if state.applicationState == .active { try resignActive() }
       return
     }
-    for scene in state.foregroundScenesInServiceOrder where scene.activation == .foregroundActive {
+    for scene in inPlace({ $0.foregroundScenesInServiceOrder }) where scene.activation == .foregroundActive {
       guard stillIn(scene.label, [.foregroundActive]) else { continue }
       try resignActive(scene.label)
     }
@@ -23,7 +23,7 @@ extension Simulator {
   /// Every foreground scene enters the background (home, lock, another app).
   func backgroundEveryScene() throws(ProcessEnded) {
     guard profile.scenes, !state.scenes.isEmpty else { return try enterBackground() }
-    for scene in state.foregroundScenesInServiceOrder {
+    for scene in inPlace({ $0.foregroundScenesInServiceOrder }) {
       guard stillIn(scene.label, [.foregroundActive, .foregroundInactive]) else { continue }
       try enterBackground(scene.label)
     }
@@ -32,7 +32,7 @@ extension Simulator {
   /// Every foreground inactive scene becomes active again (an interruption ends, back from the switcher).
   func activateEveryScene() throws(ProcessEnded) {
     guard profile.scenes, !state.scenes.isEmpty else { return try becomeActive() }
-    for scene in state.foregroundScenesInServiceOrder where scene.activation == .foregroundInactive {
+    for scene in inPlace({ $0.foregroundScenesInServiceOrder }) where scene.activation == .foregroundInactive {
       guard stillIn(scene.label, [.foregroundInactive]) else { continue }
       try becomeActive(scene.label)
     }
@@ -50,7 +50,7 @@ extension Simulator {
   /// in the foreground then resign and enter the background (knob `ipadWindowing26`: they stay
   /// active, and the two scenes' controllers hear of the focus moving).
   func openWindow(activity: String?) throws(ProcessEnded) {
-    let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    let previous = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label), previousFront = state.frontScene?.label
     try deliver(.configurationForConnecting, "AppDelegate")
     emit(.sceneSessionChanged(created: true))
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1)))
@@ -74,7 +74,7 @@ extension Simulator {
       return try reconnectSession(n, activity: nil)
     }
     // The input's fold brought it to the end of `scenes`: the one before it was frontmost.
-    let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
+    let previous = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label).filter { $0 != label }
     let previousFront = state.scenes.dropLast().last?.label
     try resumeForTheUser()
     try bringForward(label)
@@ -83,7 +83,7 @@ extension Simulator {
 
   /// `side_by_side(a, b)`: both scenes foreground active; any other foreground scene enters the background.
   func sideBySide(_ a: String, _ b: String) throws(ProcessEnded) {
-    let others = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != a && $0 != b }
+    let others = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label).filter { $0 != a && $0 != b }
     try resumeForTheUser()
     try bringForward(a)
     try bringForward(b)
@@ -93,7 +93,7 @@ extension Simulator {
   /// `drag_divider()`: every visible scene resigns, each visible controller is resized, then each
   /// scene becomes active again: the app's notifications once each way (S139).
   func dragDivider() throws(ProcessEnded) {
-    let visible = state.foregroundScenesInServiceOrder.map(\.label)
+    let visible = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label)
     try resignEveryScene()
     for label in visible {
       for id in state.visibleControllers(in: label) { try deliver(.viewWillTransitionToSize, state.label(id)) }
@@ -228,7 +228,7 @@ extension Simulator {
       return note("sceneRequestDenied", "UIApplication.requestSceneSessionActivation denied: window \(n) was closed before it was served")
     }
     guard let label = session.scene else { return try reconnectSession(n, activity: activity) }
-    let previous = state.foregroundScenesInServiceOrder.map(\.label).filter { $0 != label }
+    let previous = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label).filter { $0 != label }
     try bringForward(label)
     try leave(previous, front: state.scenes.dropLast().last?.label)
     if let activity {
@@ -242,7 +242,7 @@ extension Simulator {
   /// `configurationForConnecting` (W3), with the activity in its connection options and the
   /// session's restoration activity, and comes on screen frontmost.
   private func reconnectSession(_ n: Int, activity: String?) throws(ProcessEnded) {
-    let previous = state.foregroundScenesInServiceOrder.map(\.label), previousFront = state.frontScene?.label
+    let previous = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label), previousFront = state.frontScene?.label
     emit(.sceneConnected(scene: SceneState.label(number: state.scenesConnected + 1),
                          session: state.sessionNamedInEvents(state.session(numbered: n))))
     try buildRoot()

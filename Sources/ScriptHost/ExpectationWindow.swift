@@ -1,15 +1,16 @@
 import Lifecycle
 
 /// The verbs the expectation window covers (`LifecycleState.expectationWindowCalls`): the first and the
-/// latest, with the lines that called them, for a failed call expectation to name.
+/// latest, with the lines that called them, for a failed call expectation to name. A verb's
+/// text is written only when a description needs it: most windows are never described.
 struct ExpectationWindow {
-  private var first: (call: String, at: String?)?
-  private var last: (call: String, at: String?)?
+  private var first: (input: Input, at: String?)?
+  private var last: (input: Input, at: String?)?
 
   /// A verb about to be performed; `opensWindow`: an expectation was checked since the verb
   /// before (the state's `expectationWindowChecked`), so this verb starts a new window.
   mutating func add(_ input: Input, at: String?, opensWindow: Bool) {
-    let verb = (call: VerbCallText.call(input), at: at)
+    let verb = (input: input, at: at)
     if first == nil || opensWindow { first = verb }
     last = verb
   }
@@ -19,10 +20,11 @@ struct ExpectationWindow {
   func description(from expectationAt: String?) -> String {
     guard let first, let last else { return "no verb" }
     let file = expectationAt.map { Self.split($0).file }
-    func place(_ verb: (call: String, at: String?)) -> String {
-      guard let at = verb.at else { return verb.call }
+    func place(_ verb: (input: Input, at: String?)) -> String {
+      let call = VerbCallText.call(verb.input)
+      guard let at = verb.at else { return call }
       let (verbFile, line) = Self.split(at)
-      return verb.call + (verbFile == file ? " at line \(line)" : " at \(at)")
+      return call + (verbFile == file ? " at line \(line)" : " at \(at)")
     }
     let opening = place(first), closing = place(last)
     return opening == closing ? opening : "\(opening) through \(closing)"
