@@ -254,7 +254,7 @@ extension Simulator {
 
   /// Whether a scene other than `label` (nil: the front one) is in one of `activations`: the
   /// aggregate `UIApplication` notification is then not posted (docs/model.md §19).
-  func otherScene(than label: String?, isIn activations: Set<SceneActivation>) -> Bool {
+  func otherScene(than label: String?, isIn activations: [SceneActivation]) -> Bool {
     let label = label ?? state.frontScene?.label
     return state.scenes.contains { $0.label != label && activations.contains($0.activation) }
   }

@@ -39,7 +39,7 @@ extension Simulator {
   }
 
   /// Whether scene `label` is still connected in one of `activations` (app code may have changed it).
-  private func stillIn(_ label: String, _ activations: Set<SceneActivation>) -> Bool {
+  private func stillIn(_ label: String, _ activations: [SceneActivation]) -> Bool {
     state.scenes.contains { $0.label == label && activations.contains($0.activation) }
   }
 

@@ -7,8 +7,10 @@ import JSON
 /// ScriptHost installs the verbs from this table, `InputRules` refuses and `Simulator` runs
 /// through it, the log records an input's arguments under the keys it declares, explore draws
 /// from it, and a test checks that the LuaLS types and docs/lua-api.md list exactly these verbs.
-/// The rows are in the `Verbs+…` files; `Input.spec` names each input's row.
-public struct VerbSpec: Sendable {
+/// The rows are in the `Verbs+…` files; `Input.spec` names each input's row. A class, as every
+/// row is a constant: `Input.spec` is read several times a verb, and a copy of a struct of seven
+/// closures retained each of them.
+public final class VerbSpec: Sendable {
   /// Why a verb is refused now: throws `rule.fail(…)`; returns when the verb may be performed.
   typealias Refusal = @Sendable (VerbRule) throws(ScenarioError) -> Void
   /// UIKit's sequence for the input (after it is recorded).

@@ -53,7 +53,7 @@ extension VerbSpec {
     })
 
   static let closeWindow = VerbSpec(
-    "close_window", [.scene(key: "scene", expected: Self.windowNumber)],
+    "close_window", [.scene(key: "scene", expected: VerbSpec.windowNumber)],
     doc: "iPad: the user closes window n: sceneDidDisconnect, then its session is discarded with its restoration activity",
     make: { a in a.number("scene").map { .closeWindow(Int($0)) } },
     refusal: { r throws(ScenarioError) in
@@ -72,7 +72,7 @@ extension VerbSpec {
     })
 
   static let focus = VerbSpec(
-    "focus", [.scene(key: "scene", expected: Self.windowNumber)],
+    "focus", [.scene(key: "scene", expected: VerbSpec.windowNumber)],
     doc: "iPad: window n comes frontmost (its scene reconnects if it was released); the previous one goes to the background (not with ipadWindowing26)",
     make: { a in a.number("scene").map { .focus(Int($0)) } },
     refusal: { r throws(ScenarioError) in
@@ -99,7 +99,7 @@ extension VerbSpec {
     })
 
   static let sideBySide = VerbSpec(
-    "side_by_side", [.scene(key: "a", expected: Self.windowNumber), .scene(key: "b", expected: Self.windowNumber)],
+    "side_by_side", [.scene(key: "a", expected: VerbSpec.windowNumber), .scene(key: "b", expected: VerbSpec.windowNumber)],
     doc: "iPad: Split View: both windows foreground active, b frontmost; any other goes to the background",
     make: { a in
       guard let x = a.number("a"), let y = a.number("b") else { return nil }
