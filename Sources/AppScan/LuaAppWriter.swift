@@ -251,9 +251,14 @@ package struct LuaAppWriter {
         continue
       }
       let site = choiceSite(call.place)
-      summary.noteWindowCall(site: site, at: call.place, makesWindow: function == "frameWindow")
-      placements[key, default: []] += ["  -- \(does) at " + cite(call.place)]
-        + choosing(["  UIApplication.shared:\(function)(\(LuaStringLiteral.quote(site)))"], call.condition, guarding: call.place, &summary)
+      // One only a notification observer reaches stays a comment (`deferring`): no run makes it.
+      if Self.lowered(call.reach) {
+        summary.noteWindowCall(site: site, at: call.place, makesWindow: function == "frameWindow")
+      } else {
+        summary.note(.observed("\(what) at " + cite(call.place)))
+      }
+      let made = choosing(["  UIApplication.shared:\(function)(\(LuaStringLiteral.quote(site)))"], call.condition, guarding: call.place, &summary)
+      placements[key, default: []] += ["  -- \(does) at " + cite(call.place)] + deferring(made, call.reach)
     }
   }
 

@@ -27,7 +27,7 @@ extension ScanCheck {
         let read = outcome.windowCalls.first { $0.place == diagnostic.place }?.site
         if let what = Self.windowCallOfCode[diagnostic.code], read == nil {
           result.apps[app].diagnostics[index].confirmation = .unconfirmed(
-            why: "no run reaches it: the scan cannot tell which delegate method reaches this \(what), so the mirror never makes it")
+            why: "no run reaches it: no delegate method the mirror runs reaches this \(what) (the scan cannot tell which does, or only a notification observer does), so the mirror never makes it")
           continue
         }
         var context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
@@ -70,12 +70,12 @@ extension ScanCheck {
     }
   }
 
-  /// When every case of the battery itself failed, how the first did: what stopped each run
-  /// before it could show anything else.
+  /// When every case of the battery itself failed and none showed the finding, says so with the
+  /// first failure, which may be what kept the runs from it (a crash at every launch).
   private static func everyCaseFailed(_ ordered: [CaseResult]) -> String? {
     let own = ordered.filter { $0.choices.isEmpty }
     guard let first = own.first, own.allSatisfy({ $0.status == .failed }) else { return nil }
-    return "every case of the battery failed before it could show it: \(first.name) failed: \(first.message ?? "")"
+    return "every case of the battery failed, and none showed it (first: \(first.name) failed: \(first.message ?? ""))"
   }
 
   /// What a case is judged against: the finding, the mirror's `choose` sites that guard its

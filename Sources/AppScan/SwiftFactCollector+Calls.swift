@@ -40,8 +40,7 @@ extension SwiftFactCollector {
       let identifier = ownValueUnknown(call.arguments.first.map { Self.identifier($0.expression) } ?? .unknown)
       facts.taskRequests.append(TaskRequestFact(kind: name == "BGAppRefreshTaskRequest" ? "refresh" : "processing", identifier: identifier))
     case ("UIWindow", "frame"):
-      facts.windows.append(WindowFact(owner: typeStack.last, function: functionStack.last, place: place(call),
-                                      condition: runtimeCondition(of: Syntax(call), chain: nil)))
+      recordFrameWindow(call)
     default:
       break
     }

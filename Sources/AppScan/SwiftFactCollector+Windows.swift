@@ -1,6 +1,44 @@
 import SwiftSyntax
 
 extension SwiftFactCollector {
+  /// A `UIWindow(frame:)`, with the condition around it: a runtime one, else the `#if` it is
+  /// compiled under (the build decides it, so the run does). One made only where `#available`
+  /// says the system predates scenes (iOS 12 and before) never meets a scene and is not counted.
+  func recordFrameWindow(_ call: FunctionCallExprSyntax) {
+    guard !Self.runsOnlyBeforeScenes(Syntax(call)) else { return }
+    let line = place(call).line
+    let compiled = currentCondition.map { RuntimeCondition(line: line, description: "under #if \($0), which the build decides") }
+    facts.windows.append(WindowFact(owner: typeStack.last, function: functionStack.last, place: place(call),
+                                    condition: runtimeCondition(of: Syntax(call), chain: nil) ?? compiled))
+  }
+
+  /// Whether `node` runs only on a system without scenes: in the `else` of `if #available(iOS 13…`
+  /// or later, or in the body of `if #unavailable(iOS 13…`.
+  static func runsOnlyBeforeScenes(_ node: Syntax) -> Bool {
+    var child = node
+    var current = node.parent
+    for _ in 0..<256 {
+      guard let parent = current, !parent.is(FunctionDeclSyntax.self), !parent.is(SourceFileSyntax.self) else { return false }
+      if let branch = parent.as(IfExprSyntax.self), let scenes = scenesAvailable(branch.conditions) {
+        let inElse = branch.elseBody.map { Syntax($0).id == child.id } ?? false
+        let inBody = Syntax(branch.body).id == child.id
+        if (scenes && inElse) || (!scenes && inBody) { return true }
+      }
+      child = parent
+      current = parent.parent
+    }
+    return false
+  }
+
+  /// For an `if` whose only condition is `#available(iOS N…)` (true) or `#unavailable(iOS N…)`
+  /// (false) with N of 13 or more: whether its body runs where scenes exist; else nil.
+  private static func scenesAvailable(_ conditions: ConditionElementListSyntax) -> Bool? {
+    guard conditions.count == 1, let availability = conditions.first?.condition.as(AvailabilityConditionSyntax.self) else { return nil }
+    let text = availability.availabilityArguments.trimmedDescription
+    guard let match = text.range(of: #"iOS\s+(\d+)"#, options: .regularExpression),
+          let major = Int(text[match].drop { !$0.isNumber }.prefix { $0.isNumber }), major >= 13 else { return nil }
+    return availability.availabilityKeyword.tokenKind == .poundAvailable
+  }
   /// A `window` name: the enclosing type's property (bare or through `self`), or an app
   /// delegate's (`delegate?.window`, `appDelegate.window`). A name the function binds itself
   /// (`let window`, `for window in`, `{ window in … }`) is its own and not counted.

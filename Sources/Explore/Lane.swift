@@ -37,8 +37,8 @@ struct Lane {
       let kept = random.pick(corpus)
       prefix = Array(kept.prefix(kept.count / 2 + random.below(kept.count / 2 + 1)))
     }
-    // Its `choose` outcomes come from a stream of their own (negative: no run's), so an app that
-    // calls `choose` draws the same verbs as one that does not.
+    // Its `choose` outcomes come from a stream of their own (negative: no run's): they take
+    // nothing from the verbs' stream.
     let choices = ExploreRandom(seed: seed, stream: -1 - Int64(next))
     let record = worker.run(.random(prefix: prefix, random: random, choices: choices))
     outcome.runs += 1

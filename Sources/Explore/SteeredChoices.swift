@@ -31,7 +31,11 @@ final class SteeredChoices: ChoiceSource {
       asked[key] = known
       return known
     }
-    guard var random, values.count < ForcedChoices.maxSites else { return nil }
+    // A site named like another's key in a launch (`X@1`) takes that key's value, as a run
+    // forcing it does (`ForcedChoices.value(of:launch:)`).
+    if let known = values[site] { return known }
+    // A key a scenario could not force (a site near the length limit) is left to the seed.
+    guard var random, values.count < ForcedChoices.maxSites, ForcedChoices.problem(site: key) == nil else { return nil }
     let drawn = random.next() & 1 == 1
     self.random = random
     values[key] = drawn
@@ -44,7 +48,9 @@ extension ForcedChoices {
   /// The outcomes a run steered (`SITE@N` keys), to force in its finding's scenario.
   init(steered: [String: Bool]) {
     self.init()
-    for (key, value) in steered { try? force(key, value) }
+    for (key, value) in steered {
+      do { try force(key, value) } catch { preconditionFailure("a steered choice a scenario cannot force: \(error.description)") }
+    }
   }
 
   /// `, choose = { ["AppDelegate.swift:57@1"] = true }`: the field of a `scenario { … }` that

@@ -55,6 +55,17 @@ import ScriptHost
     #expect(worker.run(.fixed([.launch(url: nil)], choices: ["Gate.swift:3@1": true])).choices == ["Gate.swift:3@1": true])
   }
 
+  @Test("a site whose SITE@N key a scenario could not force is left to the seed; a site named like a key takes its value")
+  func keysAScenarioCannotForceAreNotSteered() {
+    let steering = SteeredChoices(drawingFrom: ExploreRandom(seed: 1, stream: -1))
+    let long = String(repeating: "s", count: ForcedChoices.maxSiteBytes - 1)
+    #expect(steering.value(of: long, launch: 1) == nil)
+    #expect(steering.asked.isEmpty)
+    let drawn = steering.value(of: "A.swift:3", launch: 1)
+    #expect(drawn != nil && steering.value(of: "A.swift:3@1", launch: 2) == drawn)
+    #expect(Array(steering.asked.keys) == ["A.swift:3@1"])
+  }
+
   @Test("a steered run forces at most as many outcomes as a scenario may")
   func steeringIsBounded() {
     let steering = SteeredChoices(drawingFrom: ExploreRandom(seed: 1, stream: -1))

@@ -4,6 +4,7 @@
 -- Lowered from the Swift:
 --   a stub per delegate method, which logs its call
 --   1 window made from a frame (shown only without scenes)
+--   1 condition the scan cannot decide, as `choose(site)`: the run's seed decides, or --choose SITE=true|false
 -- Methods: the effects of 1 of 1 delegate method with lifecycle effects (100 %); 6 more only log their call.
 -- Not read: what the handlers do beyond these effects (the scan reads no other work).
 app { name = "ConditionalApp", root = "CatalystRootController" }
@@ -13,7 +14,10 @@ app { name = "ConditionalApp", root = "CatalystRootController" }
 function AppDelegate.didFinishLaunchingWithOptions(...)
   log("AppDelegate.didFinishLaunchingWithOptions")
   -- makes a window from a frame, key and visible, at AppDelegate.swift:10
-  UIApplication.shared:frameWindow("AppDelegate.swift:10")
+  -- under #if targetEnvironment(macCatalyst), which the build decides: the run decides it (--choose SITE=true|false)
+  if choose("AppDelegate.swift:10") then
+    UIApplication.shared:frameWindow("AppDelegate.swift:10")
+  end
   return true
 end
 
