@@ -35,9 +35,9 @@ final class ExploreWorker {
     /// Exactly these verbs, skipping any the state reached makes illegal (shrinking, replay),
     /// with these `choose` outcomes (`SITE@N` keys; other sites are the seed's).
     case fixed([Input], choices: [String: Bool] = [:])
-    /// `prefix` first, then verbs drawn at random until `steps` verbs in all; each `choose`
-    /// site in each launch drawn from `choices`.
-    case random(prefix: [Input], random: ExploreRandom, choices: ExploreRandom)
+    /// `prefix` first, then verbs drawn at random until `steps` verbs in all, with the `choose`
+    /// outcomes `choices` steers (the kept run's for the prefix, fresh draws after).
+    case random(prefix: [Input], random: ExploreRandom, choices: SteeredChoices)
   }
 
   /// Performs the plan until it ends or the app fails.
@@ -54,7 +54,7 @@ final class ExploreWorker {
     let steering: SteeredChoices
     switch plan {
     case let .fixed(inputs, choices): fixed = inputs; steering = SteeredChoices(replaying: choices)
-    case let .random(p, r, c): prefix = p; random = r; steering = SteeredChoices(drawingFrom: c)
+    case let .random(p, r, c): prefix = p; random = r; steering = c
     }
     app.choiceSource = steering
     var step = 0

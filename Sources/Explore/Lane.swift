@@ -19,7 +19,9 @@ struct Lane {
   let slot: Int
   let seed: Int64
   var next: Int
-  var corpus: [[Input]] = []
+  /// The kept runs: their verbs and the `choose` outcomes they steered, which a run extending
+  /// one replays, so that its prefix reaches the same states (and stays legal).
+  var corpus: [(inputs: [Input], choices: [String: Bool])] = []
   var outcome = LaneOutcome()
   private var signatures: Set<FailureSignature> = []
 
@@ -32,15 +34,17 @@ struct Lane {
     guard next < budget else { return true }
     var random = ExploreRandom(seed: seed, stream: Int64(next))
     var prefix: [Input] = []
+    var known: [String: Bool] = [:]
     // Steering: two runs in three extend a kept run (a prefix of it) when there is one.
     if !corpus.isEmpty, random.below(3) < 2 {
       let kept = random.pick(corpus)
-      prefix = Array(kept.prefix(kept.count / 2 + random.below(kept.count / 2 + 1)))
+      prefix = Array(kept.inputs.prefix(kept.inputs.count / 2 + random.below(kept.inputs.count / 2 + 1)))
+      known = kept.choices
     }
     // Its `choose` outcomes come from a stream of their own (negative: no run's): they take
     // nothing from the verbs' stream.
     let choices = ExploreRandom(seed: seed, stream: -1 - Int64(next))
-    let record = worker.run(.random(prefix: prefix, random: random, choices: choices))
+    let record = worker.run(.random(prefix: prefix, random: random, choices: SteeredChoices(drawingFrom: choices, known: known)))
     outcome.runs += 1
     outcome.events += record.events
     outcome.virtualUs += record.endClockUs
@@ -48,7 +52,7 @@ struct Lane {
     if let failure = record.failure {
       if signatures.insert(failure).inserted { outcome.failures.append((next, record)) }
     } else if !record.transitions.isSubset(of: outcome.covered) {
-      corpus.append(record.inputs)
+      corpus.append((record.inputs, record.choices))
     }
     outcome.covered.formUnion(record.transitions)
     next += ExploreSetup.lanes

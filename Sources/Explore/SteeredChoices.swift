@@ -13,10 +13,11 @@ final class SteeredChoices: ChoiceSource {
   /// The keys the run asked, with the value each got: what a finding's scenario forces.
   private(set) var asked: [String: Bool] = [:]
 
-  /// Steers with fresh draws from `random`.
-  init(drawingFrom random: ExploreRandom) {
+  /// Steers with `known` outcomes (a kept run's, whose prefix this run replays) and fresh draws
+  /// from `random` for the rest.
+  init(drawingFrom random: ExploreRandom, known: [String: Bool] = [:]) {
     self.random = random
-    values = [:]
+    values = known
   }
 
   /// Replays `values` (`SITE@N` keys) and draws none: other sites are the seed's.

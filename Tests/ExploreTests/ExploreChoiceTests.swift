@@ -46,13 +46,31 @@ import ScriptHost
     let worker = try ExploreWorker(ExploreSetup(ExploreOptions(path: gate, seed: 2)))
     func steered(_ stream: Int64) -> [String: Bool] {
       worker.run(.random(prefix: [.launch(url: nil)], random: ExploreRandom(seed: 2, stream: 0),
-                         choices: ExploreRandom(seed: 2, stream: stream))).choices
+                         choices: SteeredChoices(drawingFrom: ExploreRandom(seed: 2, stream: stream)))).choices
     }
     let outcomes = Set((1...8).map { steered(-$0) })
     #expect(outcomes.count > 1)
     #expect(steered(-1) == steered(-1))
     #expect(steered(-1).keys.filter { $0.hasSuffix("@1") }.count == 5)
     #expect(worker.run(.fixed([.launch(url: nil)], choices: ["Gate.swift:3@1": true])).choices == ["Gate.swift:3@1": true])
+  }
+
+  /// A run that extends a kept run replays its prefix with the kept run's outcomes: drawn
+  /// afresh, they could take the prefix to other states, where a verb of it is refused (a false
+  /// finding: the refusal of the verb, not a fault of the app).
+  @Test("a run extending a kept run replays the kept run's choose outcomes along its prefix")
+  func anExtendedRunReplaysTheKeptOutcomes() throws {
+    let worker = try ExploreWorker(ExploreSetup(ExploreOptions(path: gate, seed: 2)))
+    let kept = worker.run(.random(prefix: [.launch(url: nil)], random: ExploreRandom(seed: 2, stream: 5),
+                                  choices: SteeredChoices(drawingFrom: ExploreRandom(seed: 2, stream: -6))))
+    #expect(!kept.choices.isEmpty)
+    for stream in 1...8 {
+      let extended = worker.run(.random(prefix: kept.inputs, random: ExploreRandom(seed: 2, stream: Int64(100 + stream)),
+                                        choices: SteeredChoices(drawingFrom: ExploreRandom(seed: 2, stream: -Int64(100 + stream)),
+                                                                known: kept.choices)))
+      #expect(Array(extended.inputs.prefix(kept.inputs.count)) == kept.inputs)
+      #expect(kept.choices.allSatisfy { extended.choices[$0.key] == $0.value }, "stream \(stream)")
+    }
   }
 
   @Test("a site whose SITE@N key a scenario could not force is left to the seed; a site named like a key takes its value")
