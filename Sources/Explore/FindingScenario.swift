@@ -4,8 +4,8 @@ import ScriptHost
 
 /// Writes a finding as a normal scenario: a comment with the signature and the seed, the
 /// `scenario { … }` that reproduces the run (with the `choose` outcomes it steered), one verb
-/// per line, and for an invariant, the
-/// invariant's own function checked with `expect` after the last verb.
+/// per line, and for an invariant, the invariant's own function checked with `expect` after the
+/// last verb.
 public enum FindingScenario {
   /// The scenario text. `appReference`: the app's path as the scenario should name it
   /// (relative to the scenario's folder); `specSource`: the spec, for invariant findings.
