@@ -29,11 +29,14 @@ public struct ScenarioDeclaration: Sendable {
     guard vm.type(idx) == .table else { return .failure(ScriptError("scenario: expected a table: scenario { ios = \(IOSRelease.defaultVersion) }")) }
     if let problem = vm.unknownKey(inTableAt: idx, allowed: keys) { return .failure(ScriptError("scenario: \(problem)")) }
     var d = ScenarioDeclaration()
-    func field(_ key: String, _ read: () -> String?) -> ScriptError? {
+    // `tableField`: the value is meant to be a table, so a table with a wrong entry is not also
+    // told it is "not a table".
+    func field(_ key: String, tableField: Bool = false, _ read: () -> String?) -> ScriptError? {
       vm.rawGet(idx, key)
       defer { vm.pop() }
       guard vm.type(-1) != .nil else { return nil }
-      return read().map { ScriptError("scenario: \(key) must be \($0), not \(vm.describeValue(-1))") }
+      let given = tableField && vm.type(-1) == .table ? "" : ", not \(vm.describeValue(-1))"
+      return read().map { ScriptError("scenario: \(key) must be \($0)\(given)") }
     }
     let problems: [ScriptError?] = [
       // `name` is for people reading the script and its reports; only its type is checked.
@@ -70,13 +73,13 @@ public struct ScenarioDeclaration: Sendable {
         guard vm.type(-1) == .boolean else { return "true or false" }
         d.strict = vm.bool(-1); return nil
       },
-      field("knobs") {
+      field("knobs", tableField: true) {
         guard vm.type(-1) == .table else { return "a table: knobs = { backgroundTaskAllowance = 40 }" }
         let (knobs, problem) = readKnobs(vm)
         d.knobs = knobs
         return problem
       },
-      field("choose") {
+      field("choose", tableField: true) {
         let expected = "a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true }"
         guard vm.type(-1) == .table else { return expected }
         let (choices, problem) = readChoices(vm)

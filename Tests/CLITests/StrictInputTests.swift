@@ -29,6 +29,8 @@ import Testing
     ("scenario { scenes = 'no' }\nlaunch()\n", "lifesim: s.lua:1: scenario: scenes must be true or false, not \"no\""),
     ("scenario { knobs = 5 }\nlaunch()\n",
      "lifesim: s.lua:1: scenario: knobs must be a table: knobs = { backgroundTaskAllowance = 40 }, not 5"),
+    ("scenario { knobs = { backgroundTaskAllowance = {} } }\nlaunch()\n",
+     "lifesim: s.lua:1: scenario: knobs must be a table of knob values (true/false, numbers or names); backgroundTaskAllowance is a table"),
     ("scenario { knobs = { backgroundTaskAlowance = 4 } }\nlaunch()\n",
      "lifesim: s.lua:1: unknown knob backgroundTaskAlowance (did you mean backgroundTaskAllowance?)"),
     ("launch()\nhom()\n", "lifesim: s.lua:2: attempt to call a nil value (global 'hom') (did you mean home()?)"),

@@ -105,8 +105,8 @@ import Testing
 
   @Test(arguments: [
     ("choose = true", "scenario: choose must be a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true }, not true"),
-    ("choose = { a = 1 }", "scenario: choose must be a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true } (each site a string, each outcome true or false), not a table"),
-    ("choose = { [\"\"] = true }", "scenario: choose must be a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true } (a choice's site must not be empty), not a table"),
+    ("choose = { a = 1 }", "scenario: choose must be a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true } (each site a string, each outcome true or false)"),
+    ("choose = { [\"\"] = true }", "scenario: choose must be a table of sites and outcomes: choose = { [\"AppDelegate.swift:8\"] = true } (a choice's site must not be empty)"),
   ])
   func aWrongScenarioChoiceStopsTheRunAtItsLine(declaration: String, message: String) throws {
     let run = try runScripts(app: Self.app, scenario: "scenario { app = \"app.lua\", \(declaration) }\nlaunch()\n")
