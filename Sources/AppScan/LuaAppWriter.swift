@@ -242,9 +242,9 @@ package struct LuaAppWriter {
   /// it, named by its Swift place (`UIApplication.shared:delegateWindow(site)`, `:frameWindow(site)`):
   /// UIKit answers, and the log records the answer.
   private func placeWindowCalls(_ placements: inout Placements, unplaced: inout [String], _ summary: inout MirrorSummary) {
-    let calls = report.windowReads.map { ($0, "a read of the app delegate's window", "reads the app delegate's window", "delegateWindow") }
-      + report.frameWindows.map { ($0, "a UIWindow(frame:)", "makes a window from a frame, key and visible,", "frameWindow") }
-    for (call, what, does, function) in calls {
+    let calls = report.windowReads.map { ($0, false, "a read of the app delegate's window", "reads the app delegate's window", "delegateWindow") }
+      + report.frameWindows.map { ($0, true, "a UIWindow(frame:)", "makes a window from a frame, key and visible,", "frameWindow") }
+    for (call, makesWindow, what, does, function) in calls {
       guard let key = handlerKey(call.reach) else {
         unplaced.append("-- not placed: \(what) at \(cite(call.place)) (the scan cannot tell which handler reaches it)")
         summary.note(.unplaced("\(what) at " + cite(call.place)))
@@ -253,7 +253,7 @@ package struct LuaAppWriter {
       let site = choiceSite(call.place)
       // One only a notification observer reaches stays a comment (`deferring`): no run makes it.
       if Self.lowered(call.reach) {
-        summary.noteWindowCall(site: site, at: call.place, makesWindow: function == "frameWindow")
+        summary.noteWindowCall(site: site, at: call.place, makesWindow: makesWindow)
       } else {
         summary.note(.observed("\(what) at " + cite(call.place)))
       }

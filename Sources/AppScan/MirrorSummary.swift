@@ -32,11 +32,9 @@ package struct MirrorSummary: Equatable, Sendable {
   /// Each background task the mirror could not place (no run begins it): where it begins, and
   /// each place a finding about it stands (its begin, the paths that leave it open).
   package private(set) var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
-  /// Each window call the mirror makes (a read of the app delegate's window, a window made from
-  /// a frame): its site, and its Swift place.
-  package private(set) var windowCalls: [(site: String, place: SourcePlace)] = []
-  /// Of those, the windows made from a frame (the rest read the app delegate's window).
-  package private(set) var frameWindows = 0
+  /// Each window call the mirror makes: its site, its Swift place, and whether it makes a window
+  /// from a frame (else it reads the app delegate's window).
+  package private(set) var windowCalls: [(site: String, place: SourcePlace, makesWindow: Bool)] = []
 
   package init() {}
 
@@ -44,9 +42,9 @@ package struct MirrorSummary: Equatable, Sendable {
     a.registrations == b.registrations && a.delegateAssignments == b.delegateAssignments && a.backgroundTasks == b.backgroundTasks
       && a.commented == b.commented && a.methods == b.methods && a.methodsWithEffects == b.methodsWithEffects
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
-      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards } 
+      && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards }
       && a.unplacedTasks.elementsEqual(b.unplacedTasks) { $0.begun == $1.begun && $0.guards == $1.guards }
-      && a.windowCalls.elementsEqual(b.windowCalls) { $0.site == $1.site && $0.place == $1.place } && a.frameWindows == b.frameWindows
+      && a.windowCalls.elementsEqual(b.windowCalls) { $0 == $1 }
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
@@ -54,8 +52,7 @@ package struct MirrorSummary: Equatable, Sendable {
   mutating func noteUnplacedTask(begun: SourcePlace, guarding place: SourcePlace) { unplacedTasks.append((begun, place)) }
 
   mutating func noteWindowCall(site: String, at place: SourcePlace, makesWindow: Bool) {
-    windowCalls.append((site, place))
-    if makesWindow { frameWindows += 1 }
+    windowCalls.append((site, place, makesWindow))
   }
 
   /// The distinct sites the app asks (`choose(site)`), in the order first written.
@@ -113,6 +110,7 @@ package struct MirrorSummary: Equatable, Sendable {
     if backgroundTasks > 0 {
       lowered.append(Self.count(backgroundTasks, "background task") + (backgroundTasks == 1 ? " (ended 1 s after it begins)" : " (each ended 1 s after it begins)"))
     }
+    let frameWindows = windowCalls.filter(\.makesWindow).count
     if windowCalls.count > frameWindows {
       lowered.append(Self.count(windowCalls.count - frameWindows, "read") + " of the app delegate's window (UIKit sets it only without scenes)")
     }

@@ -24,13 +24,13 @@ extension ScanCheck {
             why: "no run reaches it: the scan cannot tell which delegate method calls the beginBackgroundTask at \(begun.file):\(begun.line), so the mirror never begins that task")
           continue
         }
-        let read = outcome.windowCalls.first { $0.place == diagnostic.place }?.site
-        if let what = Self.windowCallOfCode[diagnostic.code], read == nil {
+        let windowCall = outcome.windowCalls.first { $0.place == diagnostic.place }?.site
+        if let what = Self.windowCallOfCode[diagnostic.code], windowCall == nil {
           result.apps[app].diagnostics[index].confirmation = .unconfirmed(
             why: "no run reaches it: no delegate method the mirror runs reaches this \(what) (the scan cannot tell which does, or only a notification observer does), so the mirror never makes it")
           continue
         }
-        var context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowRead: read,
+        var context = EvidenceContext(diagnostic: diagnostic, sites: sites, showing: showing, windowCall: windowCall,
                                       method: result.apps[app].methods.first { $0.place == diagnostic.place }, ordered: ordered)
         context.registration = result.apps[app].registrations.first { $0.place == diagnostic.place }?.identifier
         result.apps[app].diagnostics[index].confirmation = confirmation(context, command: command)
@@ -79,15 +79,15 @@ extension ScanCheck {
   }
 
   /// What a case is judged against: the finding, the mirror's `choose` sites that guard its
-  /// effect, the scenarios that exercise it, the mirror's read of the app delegate's window at its
-  /// place, its delegate method (a completion never called confirms only its own method's
+  /// effect, the scenarios that exercise it, the mirror's window call and the BGTask registration
+  /// at its place, its delegate method (a completion never called confirms only its own method's
   /// finding), and every case run.
   private struct EvidenceContext {
     let diagnostic: ScanDiagnostic
     let sites: [String], showing: [String]
     /// The site of the mirror's window call at the finding's place (a read of the app delegate's
     /// window, a window made from a frame).
-    var windowRead: String? = nil
+    var windowCall: String? = nil
     /// The identifier of the BGTask registration at the finding's place.
     var registration: String? = nil
     let method: DelegateMethod?
@@ -105,8 +105,8 @@ extension ScanCheck {
     case let .runtimeDiagnosticOf(code): return r.diagnostics.contains { $0.code == code } && ownBranch
     case let .noteOf(name): return !c.sites.isEmpty && r.notesRecorded.contains(name) && ownBranch
     case let .anyOf(all): return all.contains { (r.choices.isEmpty || $0.comesOfAChoice) && shows($0, r, c) }
-    case .delegateWindowReadNil: return c.windowRead.map(r.nilDelegateWindowReads.contains) ?? false
-    case .frameWindowNotShown: return c.windowRead.map(r.unshownFrameWindows.contains) ?? false
+    case .delegateWindowReadNil: return c.windowCall.map(r.nilDelegateWindowReads.contains) ?? false
+    case .frameWindowNotShown: return c.windowCall.map(r.unshownFrameWindows.contains) ?? false
     case .registrationRefused: return c.registration.map(r.refusedRegistrations.contains) ?? false
     case let .failureMessage(text): return r.status == .failed && (r.message ?? "").contains(text)
     case let .failedCase(name): return r.status == .failed && r.name.hasPrefix(name + " [")

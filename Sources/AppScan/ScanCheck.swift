@@ -67,7 +67,7 @@ package struct ScanCheck {
     /// about it stands (`MirrorSummary.unplacedTasks`).
     package var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
     /// Each window call the mirror makes (`MirrorSummary.windowCalls`): its site and Swift place.
-    package var windowCalls: [(site: String, place: SourcePlace)] = []
+    package var windowCalls: [(site: String, place: SourcePlace, makesWindow: Bool)] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {

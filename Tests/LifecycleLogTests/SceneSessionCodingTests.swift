@@ -8,17 +8,11 @@ import LifecycleLog
 /// when named, read back as written, and a value from a damaged log refused with its reason,
 /// never a trap.
 @Suite struct SceneSessionCodingTests {
-  private func line(_ body: EventBody) -> String {
-    var w = CanonicalJSONWriter(capacity: 128)
-    Event(t: 3, body).canonicalBody(seq: 1, into: &w)
-    return w.text
-  }
-
   @Test func theSessionIsWrittenOnlyWhenNamedAndReadBack() throws {
-    #expect(line(.sceneSessionChanged(created: false)) == #"{"seq":1,"t":3,"kind":"transition","name":"sceneSession","to":"discarded"}"#)
-    #expect(line(.sceneSessionChanged(created: false, session: 2))
+    #expect(canonicalLine(.sceneSessionChanged(created: false)) == #"{"seq":1,"t":3,"kind":"transition","name":"sceneSession","to":"discarded"}"#)
+    #expect(canonicalLine(.sceneSessionChanged(created: false, session: 2))
               == #"{"seq":1,"t":3,"kind":"transition","name":"sceneSession","to":"discarded","session":2}"#)
-    #expect(line(.sceneConnected(scene: "Scene#4", session: 1))
+    #expect(canonicalLine(.sceneConnected(scene: "Scene#4", session: 1))
               == #"{"seq":1,"t":3,"kind":"transition","name":"sceneConnected","target":"Scene#4","session":1}"#)
     let activity = JSONValue.object([("activityType", .string("edit"))])
     let bodies: [EventBody] = [

@@ -7,16 +7,10 @@ import LifecycleLog
 /// The window app calls in the log (docs/log-format.md): exact bytes, read back as written, the
 /// site only when named.
 @Suite struct WindowCallCodingTests {
-  private func line(_ body: EventBody) -> String {
-    var w = CanonicalJSONWriter(capacity: 128)
-    Event(t: 3, body).canonicalBody(seq: 1, into: &w)
-    return w.text
-  }
-
   @Test func frameAndDelegateWindowsAreWrittenAndReadBack() throws {
-    #expect(line(.appCalled(.frameWindow(shown: false, site: "AppDelegate.swift:12"), at: nil))
+    #expect(canonicalLine(.appCalled(.frameWindow(shown: false, site: "AppDelegate.swift:12"), at: nil))
               == #"{"seq":1,"t":3,"kind":"call","name":"frameWindow","shown":false,"site":"AppDelegate.swift:12"}"#)
-    #expect(line(.appCalled(.frameWindow(shown: true, site: nil), at: nil)) == #"{"seq":1,"t":3,"kind":"call","name":"frameWindow","shown":true}"#)
+    #expect(canonicalLine(.appCalled(.frameWindow(shown: true, site: nil), at: nil)) == #"{"seq":1,"t":3,"kind":"call","name":"frameWindow","shown":true}"#)
     let bodies: [EventBody] = [
       .appCalled(.frameWindow(shown: false, site: "AppDelegate.swift:12"), at: nil), .appCalled(.frameWindow(shown: true, site: nil), at: nil),
       .appCalled(.delegateWindow(present: false, site: "Banner.swift:5"), at: nil), .appCalled(.delegateWindow(present: true, site: nil), at: nil),
