@@ -1,3 +1,4 @@
+import JSON
 import Lifecycle
 import ScriptHost
 
@@ -41,7 +42,9 @@ struct RunRecord {
 /// callback where a fault happened) and the callbacks delivered.
 final class RunTracker {
   private(set) var events: Int64 = 0
-  private var running: [String] = []
+  /// The handlers running, innermost last: named only when one fails (a name per callback cost
+  /// more than following it).
+  private var running: [RunningHandler] = []
   /// Where the first fault happened, when it happened inside app code.
   private(set) var faultPlace: String?
   private(set) var faultDetail = ""
@@ -56,6 +59,18 @@ final class RunTracker {
     var ordinal: Int
   }
 
+  private struct RunningHandler {
+    var className: String
+    var callback: Callback
+    var payload: JSONValue?
+
+    /// `Class.callback()`; a user action by its action (`Editor.action(save)`), so two that fail are two findings.
+    var name: String {
+      if callback == .userAction, let action = UserAction.call(in: payload) { return "\(className).action(\(action.name))" }
+      return "\(className).\(callback.signature)"
+    }
+  }
+
   /// `Class.callback()` of every callback delivered.
   var callbacks: Set<String> {
     Set(delivered.map { "\($0.className).\(Callback.allCases[$0.ordinal].signature)" })
@@ -66,33 +81,25 @@ final class RunTracker {
     scenes.record(event)
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      let className = Self.className(target)
+      let className = InstanceLabel.className(target)
       delivered.insert(DeliveredCallback(className: className, ordinal: cb.ordinal))
       guard handled else { break }
-      // A user action is named by its action (`Editor.action(save)`), so two that fail are two findings.
-      let action = cb == .userAction ? UserAction.call(in: arguments.payload).map { "\(className).action(\($0.name))" } : nil
-      running.append(action ?? "\(className).\(cb.signature)")
+      running.append(RunningHandler(className: className, callback: cb, payload: cb == .userAction ? arguments.payload : nil))
     case .returned:
       _ = running.popLast()
     case let .crashed(name, target, message, _):
       if faultPlace == nil {
-        let action = name == Callback.userAction.signature ? running.last : nil
-        faultPlace = action ?? "\(Self.className(target)).\(name)"; faultDetail = message
+        let action = name == Callback.userAction.signature ? running.last?.name : nil
+        faultPlace = action ?? "\(InstanceLabel.className(target)).\(name)"; faultDetail = message
       }
       running.removeAll()
     case let .terminated(t):
-      if faultPlace == nil, t.isFault { faultPlace = running.last ?? ""; faultDetail = t.description }
+      if faultPlace == nil, t.isFault { faultPlace = running.last?.name ?? ""; faultDetail = t.description }
       running.removeAll()
     case .inputPerformed, .applicationStateChanged, .sceneActivationChanged, .sceneConnected, .sceneDisconnected, .sceneSessionChanged,
          .rootBuilt, .pushed, .popped, .presented, .dismissed, .tabSelected, .protectedDataChanged, .restorationChanged, .processStarted,
          .launchContinued, .suspended, .resumed, .appCalled, .notificationPosted, .expectationChecked, .noted:
       break
     }
-  }
-
-  /// `NoteList#2` → `NoteList`; `BackgroundTask#3` → `BackgroundTask`.
-  static func className(_ target: String) -> String {
-    guard let hash = target.firstIndex(of: "#") else { return target }
-    return String(target[..<hash])
   }
 }

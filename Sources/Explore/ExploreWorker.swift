@@ -66,12 +66,12 @@ final class ExploreWorker {
       else if var r = random, let drawn = draw(sim, &r) { input = drawn; random = r }
       else { break }
       step += 1
-      // One copy of the state per use here: reading `sim.state` copies (and retains) all of it.
-      let before = sim.state
-      let transition = Transition(before, scenes: setup.profile.scenes, verb: input.verb)
-      if random == nil, rules.check(input, state: before, clockUs: sim.clock, declares: declared.contains, actions: setup.actions.actions(of:)) != nil {
-        continue
+      let clock = sim.clock
+      let (transition, allowed) = sim.withState { before in
+        (Transition(before, scenes: setup.profile.scenes, verb: input.verb),
+         random != nil || rules.allows(input, state: before, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)))
       }
+      if !allowed { continue }
       do {
         app.startHostWork(at: nil)
         try sim.perform(input)
@@ -103,11 +103,11 @@ final class ExploreWorker {
     if let fatal = app.fatal {
       return (FailureSignature(reason: "script_error", place: Self.withoutLocation(fatal.message)), fatal.message)
     }
-    if let fault = sim.state.unexpectedFaults.first {
+    if let fault = sim.withState({ $0.unexpectedFaults.first }) {
       let place = tracker.faultPlace.flatMap { $0.isEmpty ? nil : $0 } ?? "during \(input.verb)"
       return (FailureSignature(reason: fault.reason.rawValue, place: place), tracker.faultDetail)
     }
-    if let rule = tracker.scenes.check(after: sim.state) {
+    if let rule = sim.withState({ tracker.scenes.check(after: $0) }) {
       return (FailureSignature(reason: "invariant", place: rule.rawValue), "after \(input.verb)")
     }
     guard let invariants else { return nil }
@@ -119,9 +119,13 @@ final class ExploreWorker {
   /// wins (uniform over the verbs legal now, so verbs with many argument combinations are not
   /// drawn more often), then one of its legal inputs.
   private func draw(_ sim: Simulator, _ random: inout ExploreRandom) -> Input? {
+    let clock = sim.clock
+    return sim.withState { draw(state: $0, clockUs: clock, &random) }
+  }
+
+  private func draw(state: borrowing LifecycleState, clockUs clock: Int64, _ random: inout ExploreRandom) -> Input? {
     let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
                      Int64(random.below(60_000)) * 1_000]
-    let state = sim.state, clock = sim.clock
     let work = state.backgroundWork
     let verbs = candidates(DomainKey(tabs: state.frontWindow?.tabs.count ?? 0,
                                      scenes: state.scenes.isEmpty ? [1] : state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted(),
@@ -133,7 +137,7 @@ final class ExploreWorker {
       order.swapAt(k, k + random.below(order.count - k))
       let verb = verbs[order[k]]
       let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
-      let legal = inputs.filter { rules.check($0, state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) == nil }
+      let legal = inputs.filter { rules.allows($0, state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) }
       if !legal.isEmpty { return random.pick(legal) }
     }
     return nil

@@ -78,7 +78,13 @@ public enum Callback: String, CaseIterable, Sendable {
   }
 
   /// The handler key an app script uses.
-  public var key: String { Self.sharedKeys[self] ?? rawValue }
+  public var key: String { Self.keysInCaseOrder[ordinal] }
+  private static let keysInCaseOrder = allCases.map { sharedKeys[$0] ?? $0.rawValue }
+
+  /// The callback's place in `allCases`, found without hashing (a `Callback` hashes its raw
+  /// string): a case without a payload is stored as its number in declaration order, which is
+  /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
+  package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
   /// The full Swift signature shown in the trace and the log. Most follow from the case's name
   /// by one of three rules; the rest are spelled out.

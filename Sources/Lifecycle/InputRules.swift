@@ -11,8 +11,16 @@ public struct InputRules: Sendable {
   /// declares a view-controller class; `actions` lists the user actions a class declares.
   public func check(_ input: Input, state s: LifecycleState, clockUs clock: Int64,
                     declares: (String) -> Bool, actions: (String) -> [String] = { _ in [] }) -> ScenarioError? {
-    do { try validate(input, s, clock, declares, actions) } catch { return error }
+    do { try validate(input, s, clock, declares, actions, explains: true) } catch { return error }
     return nil
+  }
+
+  /// Whether `input` can be performed now: `check` without the words of a refusal, which
+  /// exploration asks of every candidate input at every step.
+  public func allows(_ input: Input, state s: LifecycleState, clockUs clock: Int64,
+                     declares: (String) -> Bool, actions: (String) -> [String] = { _ in [] }) -> Bool {
+    do { try validate(input, s, clock, declares, actions, explains: false) } catch { return false }
+    return true
   }
 
   /// Every input legal now, drawn from each verb's argument domain: `controllers` (the app's
@@ -29,14 +37,17 @@ public struct InputRules: Sendable {
     domain.continuedTasks = state.backgroundWork.cancellableContinued
     let declared = Set(controllers)
     return VerbSpec.all.flatMap { $0.candidates(domain) }
-      .filter { check($0, state: state, clockUs: clockUs, declares: declared.contains, actions: actions.actions(of:)) == nil }
+      .filter { allows($0, state: state, clockUs: clockUs, declares: declared.contains, actions: actions.actions(of:)) }
   }
 
-  private func validate(_ input: Input, _ s: LifecycleState, _ clock: Int64,
-                        _ declares: (String) -> Bool, _ actions: (String) -> [String]) throws(ScenarioError) {
+  private func validate(_ input: Input, _ s: LifecycleState, _ clock: Int64, _ declares: (String) -> Bool,
+                        _ actions: (String) -> [String], explains: Bool) throws(ScenarioError) {
     try withoutActuallyEscaping(declares) { declares throws(ScenarioError) in
       try withoutActuallyEscaping(actions) { actions throws(ScenarioError) in
-        try input.spec.refusal(VerbRule(input: input, state: s, profile: profile, clockUs: clock, declares: declares, actions: actions))
+        try withUnsafePointer(to: s) { state throws(ScenarioError) in
+          try input.spec.refusal(VerbRule(input: input, state: state, profile: profile, clockUs: clock, declares: declares,
+                                          actions: actions, explains: explains))
+        }
       }
     }
   }

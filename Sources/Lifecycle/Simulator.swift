@@ -214,6 +214,11 @@ public final class Simulator: AppServices {
   @inline(__always)
   func inPlace<Result>(_ read: (inout LifecycleState) -> Result) -> Result { read(&state) }
 
+  /// `read` given the state where it lies, for a caller that reads it at every step (explore):
+  /// `sim.state` copies all of it first, as `inPlace` explains.
+  @inline(__always)
+  public func withState<Result>(_ read: (borrowing LifecycleState) -> Result) -> Result { inPlace { read($0) } }
+
   func suspendIfIdle() {
     // Each member read alone: a copy of the whole state (`let s = state`) retained every one of
     // its references, at every verb.

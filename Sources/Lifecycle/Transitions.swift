@@ -9,7 +9,7 @@ public struct Transition: Hashable, Comparable, Sendable {
   }
 
   /// The transition a verb performed in `state` is.
-  public init(_ state: LifecycleState, scenes: Bool, verb: String) {
+  public init(_ state: borrowing LifecycleState, scenes: Bool, verb: String) {
     self.init(appState: state.appState.rawValue, sceneState: scenes ? (state.frontScene?.activation ?? .unattached).rawValue : "none", verb: verb)
   }
 

@@ -91,17 +91,30 @@ public struct ShrinkDomain: Sendable {
 /// declares) and the words it refuses with.
 struct VerbRule {
   let input: Input
-  let state: LifecycleState
+  /// The state, read where the caller holds it: a rule holding a copy retained every reference
+  /// in the state at each check, and explore checks every candidate input of every step.
+  private let statePlace: UnsafePointer<LifecycleState>
   let profile: Profile
   let clockUs: Int64
   let declares: (String) -> Bool
   let actions: (String) -> [String]
+  /// Whether a refusal is worded; without, `fail` returns an empty message (the caller asks only whether).
+  let explains: Bool
+
+  init(input: Input, state: UnsafePointer<LifecycleState>, profile: Profile, clockUs: Int64,
+       declares: @escaping (String) -> Bool, actions: @escaping (String) -> [String], explains: Bool) {
+    self.input = input; statePlace = state; self.profile = profile; self.clockUs = clockUs
+    self.declares = declares; self.actions = actions; self.explains = explains
+  }
+
+  var state: LifecycleState { unsafeAddress { statePlace } }
 
   /// The refusal: `<verb>(): <why> (state: …)`. The state's words are made only here.
-  func fail(_ why: String) -> ScenarioError {
-    let s = state
-    let where_ = "(state: \(s.appState.rawValue)\(s.locked ? ", device locked" : "")\(s.switcherOpen ? ", app switcher open" : "")\(s.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
-    return ScenarioError("\(input.verb)(): \(why) \(where_)")
+  func fail(_ why: @autoclosure () -> String) -> ScenarioError {
+    guard explains else { return ScenarioError("") }
+    let where_ = "(state: \(state.appState.rawValue)\(state.locked ? ", device locked" : "")"
+      + "\(state.switcherOpen ? ", app switcher open" : "")\(state.interruption.map { ", \($0.rawValue) in progress" } ?? ""))"
+    return ScenarioError("\(input.verb)(): \(why()) \(where_)")
   }
 
   func needActive() throws(ScenarioError) {

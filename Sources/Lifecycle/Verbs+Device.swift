@@ -158,10 +158,11 @@ extension VerbSpec {
   static let forceQuit = plain(
     "force_quit", .forceQuit, doc: "swipe the card away: willTerminate unless suspended",
     refusal: { r throws(ScenarioError) in
-      let s = r.state
-      guard s.process == .running || s.process == .suspended else { throw r.fail("there is no process to force quit") }
-      if s.appState == .active, !s.switcherOpen { throw r.fail("the app is active; open the app switcher with app_switcher() first") }
-      if s.interruption != nil { throw r.fail("an interruption is in progress") }
+      guard r.state.process == .running || r.state.process == .suspended else { throw r.fail("there is no process to force quit") }
+      if r.state.appState == .active, !r.state.switcherOpen {
+        throw r.fail("the app is active; open the app switcher with app_switcher() first")
+      }
+      if r.state.interruption != nil { throw r.fail("an interruption is in progress") }
     },
     sequence: { _, sim throws(ProcessEnded) in try sim.forceQuit() },
     deviceChange: { _, s in s.forceQuit = true; s.switcherOpen = false })

@@ -188,10 +188,3 @@ extension AppHost {
     references.keepLastInstance(vm, label: label)
   }
 }
-
-extension Callback {
-  /// The callback's place in `allCases`, found without hashing (a `Callback` hashes its raw
-  /// string): a case without a payload is stored as its number in declaration order, which is
-  /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
-  package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
-}
