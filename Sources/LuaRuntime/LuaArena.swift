@@ -92,12 +92,19 @@ package final class LuaArena {
     UnsafeMutableRawPointer(base).copyMemory(from: image.baseAddress!, byteCount: image.count)
     limits.pointee = imageLimits
     for closure in imageClosures { _ = Unmanaged<HostFunction>.fromOpaque(closure).retain() }
-    let vm = LuaVM(restoring: imageState, instructionLimit: imageInstructionLimit, arena: self)
+    let vm = LuaVM(restoring: imageState, instructionLimit: imageInstructionLimit, arena: self, closures: imageClosures)
     vm.wallLimitSeconds = imageWallLimitSeconds
     vm.register()
     return vm
   }
 
-  /// Called by the state's `LuaVM` once it closed the state.
+  /// Whether a restored state ending now may be dropped instead of closed: every block it
+  /// holds is in the arena, which the next restore or new state overwrites, so freeing them
+  /// one by one (`lua_close`, most of a short run's Lua time) would be wasted. Scripts cannot
+  /// set finalizers, so closing runs no Lua code; its only other work, releasing the host's
+  /// closures, the state's `LuaVM` does itself. A block from malloc needs closing to be freed.
+  func drops() -> Bool { clua_arena_outside(base) == 0 }
+
+  /// Called by the state's `LuaVM` once it closed or dropped the state.
   func stateClosed() { inUse = false }
 }

@@ -34,6 +34,9 @@ package final class LuaVM {
   let arena: LuaArena?
   /// The Swift closures given to the state while its arena records them for a checkpoint.
   private(set) var recordedClosures: [UnsafeMutableRawPointer] = []
+  /// A restored state's live Swift closures (nil for any other state): it is dropped, not
+  /// closed, and they are released here instead of by their `__gc` (`LuaArena.drops`).
+  private var heldClosures: [UnsafeMutableRawPointer]?
 
   /// A state with a memory cap (0: none) and an instruction budget per protected call (0: none).
   package convenience init(memoryLimitBytes: Int, instructionLimit: Int) {
@@ -60,18 +63,26 @@ package final class LuaVM {
     if instructionLimit > 0 { clua_install_hook(L) }
   }
 
-  /// The state `state`, just copied back into `arena` (`LuaArena.restore`).
-  init(restoring state: OpaquePointer, instructionLimit: Int, arena: LuaArena) {
+  /// The state `state`, just copied back into `arena` (`LuaArena.restore`), holding `closures`.
+  init(restoring state: OpaquePointer, instructionLimit: Int, arena: LuaArena, closures: [UnsafeMutableRawPointer]) {
     limits = arena.limits
     self.arena = arena
     self.instructionLimit = instructionLimit
     L = state
     mainL = state
+    heldClosures = closures
   }
 
   deinit {
     limits.pointee.recording = 0
-    lua_close(mainL)
+    if let arena, let held = heldClosures, arena.drops() {
+      for closure in held { Unmanaged<HostFunction>.fromOpaque(closure).release() }
+    } else {
+      // Closing runs no Lua code (scripts cannot set finalizers); the `__gc` of each host
+      // closure must not reach this object, which is going away.
+      limits.pointee.host = nil
+      lua_close(mainL)
+    }
     if let arena { arena.stateClosed() } else { limits.deallocate() }
   }
 
@@ -227,6 +238,7 @@ package final class LuaVM {
   package func push(function body: @escaping HostFunction.Body) {
     let box = Unmanaged.passRetained(HostFunction(body))
     if limits.pointee.recording != 0 { recordedClosures.append(box.toOpaque()) }
+    heldClosures?.append(box.toOpaque())
     let raw = lua_newuserdatauv(L, MemoryLayout<UnsafeRawPointer>.size, 0)!
     raw.storeBytes(of: box.toOpaque(), as: UnsafeRawPointer.self)
     newTable()
@@ -408,35 +420,6 @@ package enum LuaType: Int32 {
   case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
 }
 
-/// A Swift function Lua can call. It throws `LuaRaise` to raise a Lua error.
-package final class HostFunction {
-  package typealias Body = (LuaVM) throws -> Int32
-  package let body: Body
-  package init(_ body: @escaping Body) { self.body = body }
-}
-
-/// An error a host function raises in Lua, with only C frames between it and the pcall.
-package struct LuaRaise: Error {
-  package let message: String
-  /// Set when the error value to raise is already on top of the Lua stack (an error
-  /// caught from Lua code the host called, re-raised as it was).
-  package private(set) var valueOnStack = false
-  /// A message that is complete as it is (it names its own location, or none applies).
-  package init(_ message: String) { self.message = message }
-  /// A misuse of the API at the script line that made the call: `file:line: message`, as
-  /// `luaL_error` words it.
-  package init(at vm: LuaVM, _ message: String) {
-    self.message = vm.callerLocation().map { "\($0): \(message)" } ?? message
-  }
-
-  /// Raises the value on top of the stack unchanged.
-  package static let valueOnTop: LuaRaise = {
-    var raise = LuaRaise("")
-    raise.valueOnStack = true
-    return raise
-  }()
-}
-
 extension LuaVM {
   /// Makes `hostDispatch` able to find this VM from its `lua_State` or any of its coroutines:
   /// the pointer lives in the state's limits (its extra space), never in a global.
@@ -455,41 +438,12 @@ extension LuaVM {
     return try body()
   }
 
-  /// A recorded closure was collected before the checkpoint: the checkpoint does not hold it.
-  func forgetRecorded(_ closure: UnsafeMutableRawPointer) {
-    if let i = recordedClosures.lastIndex(of: closure) { recordedClosures.remove(at: i) }
+  /// A closure was collected: a checkpoint taken later does not hold it, nor does a dropped state.
+  func closureCollected(_ closure: UnsafeMutableRawPointer) {
+    if limits.pointee.recording != 0, let i = recordedClosures.lastIndex(of: closure) { recordedClosures.remove(at: i) }
+    if let i = heldClosures?.lastIndex(of: closure) { heldClosures?.remove(at: i) }
   }
 
   /// Sets the first upvalue (`_ENV`) of the function at `fn` to the value on top (`lua_setupvalue`).
   package func setEnvironment(ofFunctionAt fn: Int32) { _ = lua_setupvalue(L, fn, 1) }
-
-}
-
-/// The Swift half of `clua_trampoline`: finds the closure in upvalue 2 and runs it.
-private let hostDispatch: clua_host_fn = { L in
-  guard let L, let raw = lua_touserdata(L, clua_upvalueindex(2)) else { return -1 }
-  let box = Unmanaged<HostFunction>.fromOpaque(raw.load(as: UnsafeRawPointer.self)).takeUnretainedValue()
-  guard let vm = LuaVM.vm(for: L) else {
-    lua_pushstring(L, "lifesim: no host for this Lua state")
-    return -1
-  }
-  // Host calls operate on the calling thread (a coroutine's L differs from the main one).
-  do {
-    return try vm.withState(L) { try box.body(vm) }
-  } catch let raise as LuaRaise {
-    vm.push(raise.message)
-    return -1
-  } catch {
-    vm.push("\(error)")
-    return -1
-  }
-}
-
-/// `__gc` of a host function's userdata: releases the Swift closure.
-private let hostFunctionCollect: lua_CFunction = { L in
-  guard let L, let raw = lua_touserdata(L, 1) else { return 0 }
-  let box = raw.load(as: UnsafeMutableRawPointer.self)
-  if clua_limits_of(L).pointee.recording != 0, let vm = LuaVM.vm(for: L) { vm.forgetRecorded(box) }
-  Unmanaged<HostFunction>.fromOpaque(box).release()
-  return 0
 }

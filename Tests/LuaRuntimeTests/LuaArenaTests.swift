@@ -88,6 +88,53 @@ import LuaRuntime
   }
 }
 
+/// What a host closure holds, to see when the closure is released.
+private final class Tracked {}
+
+extension LuaArenaTests {
+  /// Sets global `name` to a host closure that holds `object`.
+  private func setGlobal(_ vm: LuaVM, _ name: String, holding object: Tracked) {
+    vm.pushGlobals()
+    vm.push { [object] _ in withExtendedLifetime(object) {}; return 0 }
+    vm.rawSet(-2, name)
+    vm.pop()
+  }
+
+  @Test("a restored state is dropped, not closed: the closures it holds are released once, those it collected not again")
+  func droppedStateReleasesItsClosures() throws {
+    let arena = try #require(LuaArena(bytes: 16 << 20))
+    weak var kept: Tracked?, made: Tracked?, collected: Tracked?
+    do {
+      let built = try #require(arena.makeState(memoryLimitBytes: 0, instructionLimit: 0))
+      built.register()
+      built.openSafeLibraries()
+      let object = Tracked()
+      kept = object
+      setGlobal(built, "kept", holding: object)
+      #expect(arena.checkpoint(built))
+    }
+    #expect(kept != nil, "the checkpoint holds its closures")
+    for _ in 0..<2 {
+      do {
+        let vm = try #require(arena.restore())
+        do {
+          let later = Tracked(), gone = Tracked()
+          made = later
+          collected = gone
+          setGlobal(vm, "made", holding: later)
+          setGlobal(vm, "gone", holding: gone)
+        }
+        #expect(vm.load("gone = nil; collectgarbage(); collectgarbage(); kept()", chunkName: "=t") == nil)
+        #expect(vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true) == .ok)
+        #expect(collected == nil, "a closure collected during the run is released then")
+        #expect(made != nil)
+      }
+      #expect(made == nil, "dropping the state releases a closure made after the checkpoint")
+      #expect(kept != nil, "and the checkpoint's closures once each: the arena still holds them")
+    }
+  }
+}
+
 final class Counter: @unchecked Sendable {
   var value = 0
 }
