@@ -33,9 +33,20 @@ struct RunRecord {
   var failureDetail = ""
   var events: Int64 = 0
   var endClockUs: Int64 = 0
-  var transitions: Set<Transition> = []
-  /// `Target.callback()` with the instance number dropped (`NoteList.viewDidLoad()`).
-  var callbacks: Set<String> = []
+  /// The transitions of its verbs, in order, repeats kept (the lane keeps the set).
+  var transitions: [Transition] = []
+  /// The callbacks delivered, by class (named only in the result: `DeliveredCallback.name`).
+  var callbacks: Set<DeliveredCallback> = []
+}
+
+/// A callback delivered to a class, by `Callback.ordinal`: runs and lanes collect these, and
+/// only the result names them (a name per run cost more than following the run's events).
+struct DeliveredCallback: Hashable {
+  var className: String
+  var ordinal: Int
+
+  /// `Class.callback()` (`NoteList.viewDidLoad()`).
+  var name: String { "\(className).\(Callback.allCases[ordinal].signature)" }
 }
 
 /// Follows one run's events: counts them, keeps the stack of app code running (to name the
@@ -50,14 +61,8 @@ final class RunTracker {
   private(set) var faultDetail = ""
   /// The built-in rules of scenes, followed over the run's events.
   var scenes = InvariantsOfScenes()
-  /// The callbacks delivered, by class and `Callback.ordinal`: named only once the run is over
-  /// (a name per event, and hashing a `Callback`, which hashes its text, cost more than the rest).
-  private var delivered: Set<DeliveredCallback> = []
-
-  private struct DeliveredCallback: Hashable {
-    var className: String
-    var ordinal: Int
-  }
+  /// The callbacks delivered (by `Callback.ordinal`: hashing a `Callback` hashes its text).
+  private(set) var delivered: Set<DeliveredCallback> = []
 
   private struct RunningHandler {
     var className: String
@@ -69,11 +74,6 @@ final class RunTracker {
       if callback == .userAction, let action = UserAction.call(in: payload) { return "\(className).action(\(action.name))" }
       return "\(className).\(callback.signature)"
     }
-  }
-
-  /// `Class.callback()` of every callback delivered.
-  var callbacks: Set<String> {
-    Set(delivered.map { "\($0.className).\(Callback.allCases[$0.ordinal].signature)" })
   }
 
   func record(_ event: Event) {

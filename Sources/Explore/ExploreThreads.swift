@@ -57,13 +57,14 @@ final class ProgressCounter: @unchecked Sendable {
     pthread_mutex_init(&lock, nil)
   }
 
-  func add(failures: Int, covered laneCovered: Set<Transition>, _ report: ((ExploreProgress) -> Void)?) {
+  /// Counts a run that failed `failures` times more and covered `newlyCovered` first in its lane.
+  func add(failures: Int, covered newlyCovered: [Transition], _ report: ((ExploreProgress) -> Void)?) {
     guard let report else { return }
     pthread_mutex_lock(&lock)
     defer { pthread_mutex_unlock(&lock) }
     progress.runs += 1
     progress.failingRuns += failures
-    covered.formUnion(laneCovered)
+    covered.formUnion(newlyCovered)
     let now = WallTime.now()
     guard now - last >= 0.2 else { return }
     last = now

@@ -80,7 +80,7 @@ final class ExploreWorker {
         record.failureDetail = app.fatal?.message ?? error.message
       }
       record.inputs.append(input)
-      record.transitions.insert(transition)
+      record.transitions.append(transition)
       if record.failure != nil { break }
       if let (failure, detail) = failure(after: input, app: app, sim: sim, tracker: tracker) {
         record.failure = failure
@@ -92,7 +92,7 @@ final class ExploreWorker {
     record.choices = steering.asked
     record.events = tracker.events
     record.endClockUs = sim.clock
-    record.callbacks = tracker.callbacks
+    record.callbacks = tracker.delivered
     return record
   }
 

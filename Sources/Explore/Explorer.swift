@@ -67,12 +67,12 @@ public final class Explorer {
       runInParallel(jobs) { job in
         let worker = workers[job]
         var mine = Array(stride(from: job, to: lanes.count, by: jobs)).map { Lane(index: lanes[$0], slot: $0, seed: self.setup.seed) }
+        var newlyCovered: [Transition] = []
         while !mine.isEmpty {
           for i in mine.indices.reversed() {
             let failuresBefore = mine[i].outcome.failures.count
-            let done = mine[i].step(worker, budget: budget)
-            progress.add(failures: mine[i].outcome.failures.count - failuresBefore, covered: mine[i].outcome.covered,
-                         self.onProgress)
+            let done = mine[i].step(worker, budget: budget, newlyCovered: &newlyCovered)
+            progress.add(failures: mine[i].outcome.failures.count - failuresBefore, covered: newlyCovered, self.onProgress)
             if done || deadline.map({ WallTime.now() >= $0 }) == true {
               slots.buffer[mine[i].slot] = mine[i].outcome
               mine.remove(at: i)
@@ -93,7 +93,7 @@ public final class Explorer {
     var failures: [(run: Int, record: RunRecord)] = []
     for lane in outcomes {
       result.runs += lane.runs; result.events += lane.events; result.virtualUs += lane.virtualUs
-      result.covered.formUnion(lane.covered); result.callbacks.formUnion(lane.callbacks)
+      result.covered.formUnion(lane.covered); result.callbacks.formUnion(lane.callbacks.lazy.map(\.name))
       failures += lane.failures
     }
     failures.sort { $0.run < $1.run }

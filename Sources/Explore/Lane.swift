@@ -7,7 +7,7 @@ struct LaneOutcome {
   var events: Int64 = 0
   var virtualUs: Int64 = 0
   var covered: Set<Transition> = []
-  var callbacks: Set<String> = []
+  var callbacks: Set<DeliveredCallback> = []
   /// The first failing run of each signature in this lane.
   var failures: [(run: Int, record: RunRecord)] = []
 }
@@ -29,8 +29,10 @@ struct Lane {
     self.index = index; self.slot = slot; self.seed = seed; next = index
   }
 
-  /// Runs the lane's next run; true when the lane has no run left within `budget`.
-  mutating func step(_ worker: ExploreWorker, budget: Int) -> Bool {
+  /// Runs the lane's next run; true when the lane has no run left within `budget`. `newlyCovered`
+  /// is what the run covered first in this lane.
+  mutating func step(_ worker: ExploreWorker, budget: Int, newlyCovered: inout [Transition]) -> Bool {
+    newlyCovered.removeAll(keepingCapacity: true)
     guard next < budget else { return true }
     var random = ExploreRandom(seed: seed, stream: Int64(next))
     var prefix: [Input] = []
@@ -49,12 +51,12 @@ struct Lane {
     outcome.events += record.events
     outcome.virtualUs += record.endClockUs
     outcome.callbacks.formUnion(record.callbacks)
+    for transition in record.transitions where outcome.covered.insert(transition).inserted { newlyCovered.append(transition) }
     if let failure = record.failure {
       if signatures.insert(failure).inserted { outcome.failures.append((next, record)) }
-    } else if !record.transitions.isSubset(of: outcome.covered) {
+    } else if !newlyCovered.isEmpty {
       corpus.append((record.inputs, record.choices))
     }
-    outcome.covered.formUnion(record.transitions)
     next += ExploreSetup.lanes
     return next >= budget
   }
