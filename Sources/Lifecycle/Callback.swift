@@ -86,9 +86,13 @@ public enum Callback: String, CaseIterable, Sendable {
   /// the order of `allCases`. `unsafeBitCast` traps if the enum ever outgrows one byte.
   package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
-  /// The full Swift signature shown in the trace and the log. Most follow from the case's name
-  /// by one of three rules; the rest are spelled out.
-  public var signature: String {
+  /// The full Swift signature shown in the trace and the log: made once per callback, since
+  /// every callback event writes or reads it.
+  public var signature: String { Self.signaturesInCaseOrder[ordinal] }
+  private static let signaturesInCaseOrder = allCases.map(\.madeSignature)
+
+  /// The signature: most follow from the case's name by one of three rules; the rest are spelled out.
+  private var madeSignature: String {
     switch self {
     case .willFinishLaunchingWithOptions, .didFinishLaunchingWithOptions, .didDiscardSceneSessions,
          .performFetchWithCompletionHandler, .willContinueUserActivityWithType, .shouldSaveSecureApplicationState,
