@@ -65,7 +65,7 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   /// Writes `"key":` inside an object; the value must follow. Keys are the log's own
   /// member names, so they are literals that need no escaping: copied, not scanned.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func key(_ key: StaticString) {
     precondition(depth > 0, "a key outside an object")
     let comma = needsComma()
@@ -92,11 +92,11 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   // MARK: Scalars
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func string(_ s: String) { separator(); appendString(s) }
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func int(_ i: Int64) { separator(); appendInt(i) }
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func bool(_ b: Bool) { separator(); appendASCII(b ? "true" : "false") }
   public mutating func null() { separator(); appendASCII("null") }
   public mutating func double(_ d: Double) {
@@ -134,13 +134,13 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   // MARK: Fields (key + value)
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func field(_ k: StaticString, _ i: Int64) { key(k); int(i) }
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func field(_ k: StaticString, _ i: Int) { key(k); int(Int64(i)) }
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func field(_ k: StaticString, _ b: Bool) { key(k); bool(b) }
   public mutating func field(_ k: StaticString, _ v: JSONValue) { key(k); value(v) }
   /// A member whose key is known only at run time (a generic record's fields).
@@ -191,7 +191,7 @@ public struct CanonicalJSONWriter: ~Copyable {
   }
 
   /// The value after a key must not write a separator.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func valueFollows() { firstMask |= (1 << UInt64(depth - 1)) }
 
   /// Whether the next member or item needs a comma before it (and notes that one came).
@@ -206,7 +206,7 @@ public struct CanonicalJSONWriter: ~Copyable {
     return true
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func separator() {
     if needsComma() { byte(UInt8(ascii: ",")) }
   }
@@ -221,23 +221,28 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   @inlinable
   mutating func appendInt(_ value: Int64) {
-    // 20 digits and a sign cover every Int64: digits go backwards into `digits`, then out.
+    // 20 digits and a sign cover every Int64: counted first, then written from the last, two at a time.
     write(max: 21) { p in
-      var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-      return withUnsafeMutableBytes(of: &digits) { tmp in
-        var v = value.magnitude
-        var i = 24
-        repeat {
-          i -= 1
-          tmp[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-          v /= 10
-        } while v > 0
-        var o = 0
-        if value < 0 { p[0] = UInt8(ascii: "-"); o = 1 }
-        let n = 24 - i
-        (p + o).update(from: tmp.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: n)
-        return o + n
+      var v = value.magnitude
+      var o = 0
+      if value < 0 { p[0] = UInt8(ascii: "-"); o = 1 }
+      var digits = 1, power: UInt64 = 10
+      while digits < 20, v >= power { digits += 1; power &*= 10 }
+      var end = o + digits
+      while v >= 100 {
+        let pair = UInt8(truncatingIfNeeded: v % 100)
+        v /= 100
+        end -= 2
+        p[end] = UInt8(ascii: "0") &+ pair / 10
+        p[end + 1] = UInt8(ascii: "0") &+ pair % 10
       }
+      if v >= 10 {
+        p[o] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 10)
+        p[o + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+      } else {
+        p[o] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+      }
+      return o + digits
     }
   }
 
