@@ -35,18 +35,8 @@ struct RunRecord {
   var endClockUs: Int64 = 0
   /// The transitions of its verbs, in order, repeats kept (the lane keeps the set).
   var transitions: [Transition] = []
-  /// The callbacks delivered, by class (named only in the result: `DeliveredCallback.name`).
-  var callbacks: Set<DeliveredCallback> = []
-}
-
-/// A callback delivered to a class, by `Callback.ordinal`: runs and lanes collect these, and
-/// only the result names them (a name per run cost more than following the run's events).
-struct DeliveredCallback: Hashable {
-  var className: String
-  var ordinal: Int
-
-  /// `Class.callback()` (`NoteList.viewDidLoad()`).
-  var name: String { "\(className).\(Callback.allCases[ordinal].signature)" }
+  /// The callbacks delivered, by class.
+  var callbacks = CallbackCoverage()
 }
 
 /// Follows one run's events: counts them, keeps the stack of app code running (to name the
@@ -61,8 +51,8 @@ final class RunTracker {
   private(set) var faultDetail = ""
   /// The built-in rules of scenes, followed over the run's events.
   var scenes = InvariantsOfScenes()
-  /// The callbacks delivered (by `Callback.ordinal`: hashing a `Callback` hashes its text).
-  private(set) var delivered: Set<DeliveredCallback> = []
+  /// The callbacks delivered.
+  private(set) var delivered = CallbackCoverage()
 
   private struct RunningHandler {
     var className: String
@@ -82,7 +72,7 @@ final class RunTracker {
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
       let className = InstanceLabel.className(target)
-      delivered.insert(DeliveredCallback(className: className, ordinal: cb.ordinal))
+      delivered.insert(className: className, callback: cb)
       guard handled else { break }
       running.append(RunningHandler(className: className, callback: cb, payload: cb == .userAction ? arguments.payload : nil))
     case .returned:

@@ -93,7 +93,7 @@ public final class Explorer {
     var failures: [(run: Int, record: RunRecord)] = []
     for lane in outcomes {
       result.runs += lane.runs; result.events += lane.events; result.virtualUs += lane.virtualUs
-      result.covered.formUnion(lane.covered); result.callbacks.formUnion(lane.callbacks.lazy.map(\.name))
+      result.covered.formUnion(lane.covered); result.callbacks.formUnion(lane.callbacks.names)
       failures += lane.failures
     }
     failures.sort { $0.run < $1.run }

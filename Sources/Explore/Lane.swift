@@ -7,7 +7,7 @@ struct LaneOutcome {
   var events: Int64 = 0
   var virtualUs: Int64 = 0
   var covered: Set<Transition> = []
-  var callbacks: Set<DeliveredCallback> = []
+  var callbacks = CallbackCoverage()
   /// The first failing run of each signature in this lane.
   var failures: [(run: Int, record: RunRecord)] = []
 }

@@ -45,8 +45,10 @@ public struct InputRules: Sendable {
     try withoutActuallyEscaping(declares) { declares throws(ScenarioError) in
       try withoutActuallyEscaping(actions) { actions throws(ScenarioError) in
         try withUnsafePointer(to: s) { state throws(ScenarioError) in
-          try input.spec.refusal(VerbRule(input: input, state: state, profile: profile, clockUs: clock, declares: declares,
-                                          actions: actions, explains: explains))
+          try withUnsafePointer(to: profile) { profile throws(ScenarioError) in
+            try input.spec.refusal(VerbRule(input: input, state: state, profile: profile, clockUs: clock, declares: declares,
+                                            actions: actions, explains: explains))
+          }
         }
       }
     }

@@ -94,20 +94,22 @@ struct VerbRule {
   /// The state, read where the caller holds it: a rule holding a copy retained every reference
   /// in the state at each check, and explore checks every candidate input of every step.
   private let statePlace: UnsafePointer<LifecycleState>
-  let profile: Profile
+  /// The profile, read in place for the same reason.
+  private let profilePlace: UnsafePointer<Profile>
   let clockUs: Int64
   let declares: (String) -> Bool
   let actions: (String) -> [String]
   /// Whether a refusal is worded; without, `fail` returns an empty message (the caller asks only whether).
   let explains: Bool
 
-  init(input: Input, state: UnsafePointer<LifecycleState>, profile: Profile, clockUs: Int64,
+  init(input: Input, state: UnsafePointer<LifecycleState>, profile: UnsafePointer<Profile>, clockUs: Int64,
        declares: @escaping (String) -> Bool, actions: @escaping (String) -> [String], explains: Bool) {
-    self.input = input; statePlace = state; self.profile = profile; self.clockUs = clockUs
+    self.input = input; statePlace = state; profilePlace = profile; self.clockUs = clockUs
     self.declares = declares; self.actions = actions; self.explains = explains
   }
 
   var state: LifecycleState { unsafeAddress { statePlace } }
+  var profile: Profile { unsafeAddress { profilePlace } }
 
   /// The refusal: `<verb>(): <why> (state: …)`. The state's words are made only here.
   func fail(_ why: @autoclosure () -> String) -> ScenarioError {

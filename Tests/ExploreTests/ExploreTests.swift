@@ -220,7 +220,7 @@ extension ExploreTests {
     #expect(save.failure == FailureSignature(reason: "crash", place: "Editor.action(save)"))
     let sync = worker.run(.fixed([.launch(url: nil), .act("sync", arguments: [])]))
     #expect(sync.failure == FailureSignature(reason: "watchdog", place: "Editor.action(sync)"))
-    #expect(sync.callbacks.map(\.name).contains("Editor.action(_:)"))
+    #expect(sync.callbacks.names.contains("Editor.action(_:)"))
   }
 
   @Test("shrinking an act tries the action's earlier argument lists, simplest first")
