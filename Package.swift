@@ -34,11 +34,13 @@ let package = Package(
     // No pkgConfig: its `-lcrypto` would link the shared library; EventStore links the archive.
     // `make deps` installs libssl-dev where pkg-config cannot find libcrypto.
     .systemLibrary(name: "CLibCrypto"),
+    // The Linux calls Swift's Glibc module leaves out (`sync_file_range`); a header, no library.
+    .systemLibrary(name: "CSystem"),
     // JSON: the value, the parser, the canonical writer, the quick checker; no dependencies.
     .target(name: "JSON"),
     .target(
       name: "EventStore",
-      dependencies: ["JSON", "CLibCrypto"],
+      dependencies: ["JSON", "CLibCrypto", "CSystem"],
       // The static archive: only SHA-256's objects are linked in, and nothing is loaded at
       // start-up (the shared libcrypto added about 1 ms to every lifesim command).
       linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]

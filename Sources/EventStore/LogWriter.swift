@@ -54,6 +54,13 @@ public final class LogWriter {
   private var fd: Int32
   private var lines = LineBuilder()
   private var sinceSync = 0
+  /// Bytes handed to the kernel so far, and how many of them it was asked to start writing to
+  /// the disk (`startWriteback`).
+  private var bytesWritten = 0, writebackRequested = 0
+  /// How far the data handed to the kernel may run ahead of the disk before the kernel is
+  /// asked to start writing it: the closing `fsync` of a long run otherwise waited for the
+  /// whole log (0.12 s of 0.75 s for 185 MB), while the run could have overlapped it.
+  static let writebackBytes = 8 << 20
   /// The `seq` of the last event appended.
   public var lastSeq: Int64 { lines.lastSeq }
   /// The virtual time of the last event appended, µs.
@@ -162,8 +169,13 @@ public final class LogWriter {
     guard !lines.buffer.isEmpty else { return }
     let failure = lines.buffer.withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
     if let code = failure { throw .io(path: path, operation: "write", reason: POSIXFile.describe(code)) }
+    bytesWritten += lines.buffer.count
     lines.buffer.removeAll(keepingCapacity: true)
     writtenSeq = lastSeq
+    if bytesWritten - writebackRequested >= Self.writebackBytes {
+      POSIXFile.startWriteback(fd, offset: writebackRequested, count: bytesWritten - writebackRequested)
+      writebackRequested = bytesWritten
+    }
   }
 
   /// Flushes and forces the data to disk.

@@ -1,3 +1,6 @@
+#if os(Linux)
+internal import CSystem
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -95,6 +98,15 @@ package enum POSIXFile {
 
   /// Forces written data to the disk (the C function `fsync`).
   package static func sync(_ fd: Int32) -> Int32? { fsync(fd) == 0 ? nil : errno }
+
+  /// Asks the kernel to start writing `count` bytes from `offset` to the disk, without waiting
+  /// for them (Linux's `sync_file_range` with `SYNC_FILE_RANGE_WRITE`; elsewhere nothing). Only
+  /// advice: `sync` still decides, and reports, whether the data reached the disk.
+  package static func startWriteback(_ fd: Int32, offset: Int, count: Int) {
+    #if os(Linux)
+    _ = csystem_start_writeback(fd, Int64(offset), Int64(count))
+    #endif
+  }
 
   /// The file's size in bytes, found by moving the read position to its end; nil if it has
   /// none (the C function `lseek` with `SEEK_END`).

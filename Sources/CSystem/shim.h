@@ -1,0 +1,20 @@
+// CSystem: the Linux calls Swift's Glibc module leaves out (they are declared only for
+// _GNU_SOURCE). Only EventStore imports this module (`internal import`), and only
+// EventStore/POSIXFile.swift calls it.
+#ifndef LIFESIM_CSYSTEM_SHIM_H
+#define LIFESIM_CSYSTEM_SHIM_H
+
+#ifdef __linux__
+#include <sys/types.h>
+
+// glibc's declaration (<fcntl.h> with _GNU_SOURCE), repeated here.
+extern int sync_file_range(int fd, off_t offset, off_t nbytes, unsigned int flags);
+
+/// Starts writing `count` bytes of `fd` from `offset` to the disk without waiting for them
+/// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`, 2); -1 with errno on failure.
+static inline int csystem_start_writeback(int fd, long long offset, long long count) {
+  return sync_file_range(fd, (off_t)offset, (off_t)count, 2);
+}
+#endif
+
+#endif
