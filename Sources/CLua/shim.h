@@ -99,7 +99,8 @@ static inline char *clua_arena_create(size_t size) {
   return (char *)p;
 }
 
-/// Empties the arena for a new state (every block of the last one was freed when it closed).
+/// Empties the arena for a new state (the last one's blocks, freed when it closed or left as
+/// they were when it was dropped, are forgotten with the free lists).
 static inline void clua_arena_reset(char *arena) {
   clua_arena_header *h = (clua_arena_header *)arena;
   size_t size = h->size;

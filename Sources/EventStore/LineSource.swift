@@ -31,7 +31,8 @@ struct LineSource: ~Copyable {
 
   /// `capacity`: the bytes read at first (it grows for longer lines); less than a chunk for a
   /// reader of the header alone, which would otherwise copy a whole chunk it never reads.
-  /// `readsAhead`: each chunk after the first is read while the one before is cut into lines.
+  /// `readsAhead`: each chunk after the first is read while the one before is cut into lines
+  /// (the first read then fills a chunk and the reserve before it, `ReadAhead.bufferBytes`).
   init(fd: Int32, capacity: Int = LogReader.chunkBytes, readsAhead: Bool = false) {
     self.fd = fd
     ahead = readsAhead ? ReadAhead(chunkBytes: LogReader.chunkBytes) : nil
@@ -42,7 +43,10 @@ struct LineSource: ~Copyable {
   /// Opens `path` for reading (`path: cannot open: …` when it cannot).
   static func open(_ path: String, capacity: Int = LogReader.chunkBytes, readsAhead: Bool = false) throws(LogProblem) -> LineSource {
     switch POSIXFile.openForReading(path) {
-    case let .success(fd): return LineSource(fd: fd, capacity: capacity, readsAhead: readsAhead)
+    case let .success(fd):
+      // Only a regular file: a read ahead on a pipe could wait for a writer the reader no longer needs.
+      let regular = POSIXFile.typeAndSize(fd).map { $0.type & S_IFMT == S_IFREG } ?? false
+      return LineSource(fd: fd, capacity: capacity, readsAhead: readsAhead && regular)
     case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
     }
   }

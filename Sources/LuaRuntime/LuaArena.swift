@@ -11,7 +11,8 @@ internal import CLua
 ///
 /// Swift closures the state holds (`LuaVM.push(function:)`) are counted references: the
 /// checkpoint keeps one on each closure the state held when it was taken, and every restore
-/// adds the one the restored state's userdata gives back when it is collected.
+/// adds the one the restored state gives back: when the closure's userdata is collected, or
+/// when the state is dropped (`drops`) with the closure still in it.
 ///
 /// One state lives in an arena at a time (`inUse`).
 package final class LuaArena {

@@ -10,16 +10,8 @@ extension AppHost {
   package func declaredLayout() -> AppLayout {
     if vm != nil { return layout }
     if let declaredLayoutCache { return declaredLayoutCache }
-    if let pooled = statePool?.trialLayout {
-      declaredLayoutCache = pooled
-      return pooled
-    }
-    let earlier = fatal
     _ = trialLoad()
-    let declared = keepTrialLayout()
-    // The trial reads only the script, the profile and the seed, which the pool's hosts share.
-    if fatal == earlier { statePool?.trialLayout = declared }
-    return declared
+    return keepTrialLayout()
   }
 
   /// The first mistake in what the app script declares, found by a trial load before the run

@@ -27,9 +27,6 @@ package final class AppStatePool {
 
   /// The process starts that restored a checkpoint.
   package private(set) var restores = 0
-  /// What a trial load of the app declared (`AppHost.declaredLayout`), made once for the pool's
-  /// hosts: each started a scratch state and ran the script's top level to learn it again.
-  var trialLayout: AppLayout?
 
   package static let checkpointsMax = 16
   package static let arenaBytes = 64 << 20
