@@ -26,40 +26,29 @@ struct LineSource: ~Copyable {
   private var eof = false
   /// Bytes of the file handed out so far, newlines included: where the next line starts.
   private(set) var consumedBytes = 0
-  /// The next chunk, read on another thread (a reader of the whole file that owns its `fd`).
-  private let ahead: ReadAhead?
 
   /// `capacity`: the bytes read at first (it grows for longer lines); less than a chunk for a
   /// reader of the header alone, which would otherwise copy a whole chunk it never reads.
-  /// `readsAhead`: each chunk after the first is read while the one before is cut into lines
-  /// (the first read then fills a chunk and the reserve before it, `ReadAhead.bufferBytes`).
-  init(fd: Int32, capacity: Int = LogReader.chunkBytes, readsAhead: Bool = false) {
+  init(fd: Int32, capacity: Int = LogReader.chunkBytes) {
     self.fd = fd
-    ahead = readsAhead ? ReadAhead(chunkBytes: LogReader.chunkBytes) : nil
-    self.capacity = max(capacity, ahead?.bufferBytes ?? 0)
-    buffer = .allocate(byteCount: self.capacity, alignment: 1)
+    self.capacity = capacity
+    buffer = .allocate(byteCount: capacity, alignment: 1)
   }
 
   /// Opens `path` for reading (`path: cannot open: …` when it cannot).
-  static func open(_ path: String, capacity: Int = LogReader.chunkBytes, readsAhead: Bool = false) throws(LogProblem) -> LineSource {
+  static func open(_ path: String, capacity: Int = LogReader.chunkBytes) throws(LogProblem) -> LineSource {
     switch POSIXFile.openForReading(path) {
-    case let .success(fd):
-      // Only a regular file: a read ahead on a pipe could wait for a writer the reader no longer needs.
-      let regular = POSIXFile.typeAndSize(fd).map { $0.type & S_IFMT == S_IFREG } ?? false
-      return LineSource(fd: fd, capacity: capacity, readsAhead: readsAhead && regular)
+    case let .success(fd): return LineSource(fd: fd, capacity: capacity)
     case let .failure(err): throw .unreadable("\(path): cannot open: \(POSIXFile.describe(err.code))")
     }
   }
 
   deinit {
-    // A read still in flight must end before its file is closed (its number could be reused).
-    if let ahead, ahead.isPending { _ = ahead.wait() }
     if fd >= 0 { POSIXFile.close(fd) }
     buffer.deallocate()
   }
 
   mutating func close() {
-    if let ahead, ahead.isPending { _ = ahead.wait() }
     if fd >= 0 { POSIXFile.close(fd); fd = -1 }
     eof = true
     start = end
@@ -92,73 +81,31 @@ struct LineSource: ~Copyable {
         consumedBytes += line.count
         return Line(bytes: line, complete: false)
       }
-      // The unfinished line is kept and was scanned: what comes after it is not.
+      // Keep the unscanned tail at the front, make room, read more.
       let kept = end - start
-      if let ahead, ahead.isPending {
-        try takeReadAhead(ahead, number: number)
-        scanned = start + kept
-        continue
+      if start > 0 {
+        buffer.copyMemory(from: buffer + start, byteCount: kept)
+        scanned -= start
+        start = 0
+        end = kept
       }
-      keepTail()
-      scanned = end
       // Less than half a read's room left: twice the room (a buffer made smaller than a chunk,
       // for a header alone, is read whole first).
-      if capacity - end < min(capacity, LogReader.chunkBytes) / 2 { grow(to: capacity * 2) }
+      if capacity - end < min(capacity, LogReader.chunkBytes) / 2 {
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
+        bigger.copyMemory(from: buffer, byteCount: end)
+        buffer.deallocate()
+        buffer = bigger
+        capacity *= 2
+      }
       switch POSIXFile.read(fd, into: buffer + end, count: capacity - end) {
       case let .success(n):
         if n == 0 { eof = true }
         end += n
-        if n > 0, let ahead { ahead.start(fd) }
       case let .failure(err):
         throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
       }
     }
-  }
-
-  /// Moves the bytes not yet handed out to the front of the buffer.
-  private mutating func keepTail() {
-    guard start > 0 else { return }
-    let kept = end - start
-    buffer.copyMemory(from: buffer + start, byteCount: kept)
-    start = 0
-    end = kept
-  }
-
-  private mutating func grow(to bytes: Int) {
-    let bigger = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 1)
-    bigger.copyMemory(from: buffer, byteCount: end)
-    buffer.deallocate()
-    buffer = bigger
-    capacity = bytes
-  }
-
-  /// Takes the chunk read ahead, after the unfinished line: the two buffers trade places when
-  /// the line fits the reserve before the chunk, else the chunk is copied after the line. Then
-  /// the next chunk is read ahead.
-  private mutating func takeReadAhead(_ ahead: ReadAhead, number: Int) throws(LogProblem) {
-    let n: Int
-    switch ahead.wait() {
-    case let .success(read): n = read
-    case let .failure(err): throw .damaged(line: number, reason: "read failed: \(POSIXFile.describe(err.code))")
-    }
-    guard n > 0 else {
-      eof = true
-      return
-    }
-    let kept = end - start
-    if kept <= ReadAhead.reserveBytes {
-      let front = ReadAhead.reserveBytes - kept
-      (ahead.buffer + front).copyMemory(from: buffer + start, byteCount: kept)
-      ahead.exchange(&buffer, capacity: &capacity)
-      start = front
-      end = ReadAhead.reserveBytes + n
-    } else {
-      keepTail()
-      if capacity - end < n { grow(to: max(capacity * 2, end + n)) }
-      (buffer + end).copyMemory(from: ahead.buffer + ReadAhead.reserveBytes, byteCount: n)
-      end += n
-    }
-    ahead.start(fd)
   }
 }
 

@@ -40,7 +40,7 @@ public final class LogScanner {
   public init(path: String, checksChain: Bool = false) throws(LogProblem) {
     self.path = path
     var links = HashChain()
-    var source = try LineSource.open(path, readsAhead: true)
+    var source = try LineSource.open(path)
     header = try LogReader.readHeader(from: &source, path: path, chain: &links)
     cursor = Cursor(lines: source, chain: checksChain ? links : nil)
   }
