@@ -188,7 +188,7 @@ def ratio_row(name, baseline, goal, measured, unit="s", scale=1):
     ratio, low, high, ta, tb, ca, cb, pairs = measured
     row(name, f"{ratio:.2f}", "×", baseline, f"{tb * scale:.3f} {unit}",
         f"(median of {pairs} pairs; min {low:.2f}, max {high:.2f}; {ta * scale:.3f} {unit} vs {tb * scale:.3f} {unit}, "
-        f"CPU {ca * scale:.3f} vs {cb * scale:.3f}; goal {goal})")
+        f"CPU {ca * scale:.3f} vs {cb * scale:.3f}" + (f"; goal {goal})" if goal else ")"))
 
 
 def recorded_log(cycles):
