@@ -75,7 +75,7 @@ extension AppHost {
     let table = vm.absIndex(-1)
     vm.pushNil()
     while vm.next(table) {
-      let at = vm.type(-1) == .function ? vm.definitionSite(-1) ?? line : line
+      var at: SourceSite? { Self.definitionSite(ofTop: vm, else: line) }  // only for a problem
       if vm.type(-2) != .string {
         problems.append((at, "\(owner): action names must be strings"))
       } else if vm.type(-1) != .function {
@@ -84,6 +84,12 @@ extension AppHost {
       vm.pop()
     }
     return problems
+  }
+
+  /// Where the value on top of the stack was defined, if it is a Lua function, else `fallback`
+  /// (a handler's or an action's line in a problem; `lua_getinfo`, so asked only for one).
+  static func definitionSite(ofTop vm: LuaVM, else fallback: SourceSite?) -> SourceSite? {
+    vm.type(-1) == .function ? vm.definitionSite(-1) ?? fallback : fallback
   }
 }
 

@@ -444,7 +444,7 @@ package final class AppHost: AppDriver {
       let (keys, known) = Self.handlerKeys(receiver)
       vm.pushNil()
       while vm.next(table) {
-        var line: SourceSite? { vm.type(-1) == .function ? vm.definitionSite(-1) ?? declaredAt : declaredAt }  // only for a problem
+        var line: SourceSite? { Self.definitionSite(ofTop: vm, else: declaredAt) }  // only for a problem
         if let key = vm.type(-2) == .string ? vm.string(-2) : nil {
           if receiver == .viewController, key == "restorationIdentifier" {
             if vm.type(-1) != .string { problems.append((line, "\(owner).restorationIdentifier must be a string")) }
