@@ -99,7 +99,10 @@ public final class LogReader {
     case inPlace
   }
 
-  static let chunkBytes = 1 << 20
+  /// Bytes a sequential reader reads at a time. A quarter of a MiB: `diff` reads two logs at
+  /// once, and two chunks of a MiB each no longer fit beside the rest of its work in a core's
+  /// L2 cache; at a quarter it took 0.93 of the time in pairs, and an eighth gained less.
+  static let chunkBytes = 1 << 18
 
   public let path: String
   public let header: LogHeader
