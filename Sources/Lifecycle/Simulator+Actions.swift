@@ -6,7 +6,7 @@ extension Simulator {
   /// action runs as app code on the main thread (the foreground hang watchdog applies), recorded
   /// as a `userAction` callback on the controller whose payload names the action and its arguments.
   func performAction(_ name: String, arguments: [JSONValue]) throws(ProcessEnded) {
-    guard let top = state.topController else { return }
+    guard let top = inPlace({ $0.topController }) else { return }
     let target = state.label(top)
     let callArguments = CallbackArguments(payload: UserAction.payload(name, arguments))
     emit(.callbackDelivered(.userAction, target: target, handled: true, depth: depth, arguments: callArguments))

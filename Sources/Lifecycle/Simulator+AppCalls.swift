@@ -157,7 +157,7 @@ extension Simulator {
   private func work(us: Int64, at: String?) throws(ProcessEnded) {
     emit(.appCalled(.work(us: us), at: at))
     let end = clock + max(us, 0)
-    if let kill = inPlace({ scheduler.earliestKill(in: $0) }), kill.deadline < end {
+    if let kill = inPlace({ $0.earliestKill(in: $1) }), kill.deadline < end {
       scheduler.advance(to: kill.deadline)
       terminate(kill.termination)
       throw ProcessEnded()

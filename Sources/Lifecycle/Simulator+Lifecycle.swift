@@ -89,7 +89,7 @@ extension Simulator {
 
   /// Sceneless: the root appears around applicationDidBecomeActive (knob launchAppearanceOrder).
   func showRootSceneless(url: String?) throws(ProcessEnded) {
-    guard let root = state.topController else { return }
+    guard let root = inPlace({ $0.topController }) else { return }
     try loadView(root)
     switch profile.launchAppearanceOrder {
     case .willAppearBeforeActive:
@@ -113,7 +113,7 @@ extension Simulator {
   /// Sceneless background launch: the root joins the window (so it "appears", unseen) before
   /// applicationDidEnterBackground; no activation follows.
   func showRootInBackground() throws(ProcessEnded) {
-    guard let root = state.topController else { return }
+    guard let root = inPlace({ $0.topController }) else { return }
     try loadView(root)
     try beginAppearance(root, animated: false)
     try deliver(.viewDidAppear, state.label(root), animated: false)
@@ -148,7 +148,7 @@ extension Simulator {
   /// the root's viewDidAppear. `restoring`: its session may have an interaction state to restore.
   func showConnectedScene(restoring: Bool) throws(ProcessEnded) {
     try post("UIScene.willConnectNotification")
-    guard let root = state.topController else { return }
+    guard let root = inPlace({ $0.topController }) else { return }
     try loadView(root)
     switch profile.sceneLaunchAppearanceOrder {
     case .willAppearBeforeForeground:
@@ -300,7 +300,7 @@ extension Simulator {
     try didEnterBackground(scene, last: !stillForeground)
     try saveRestorationState(.afterDidEnterBackground, scene: scene)
     if profile.snapshotTraitFlip {
-      let visible = state.visibleControllers(in: scene)
+      let visible = inPlace { $0.visibleControllers(in: scene) }
       for _ in 0..<2 {
         for id in visible { try deliver(.traitCollectionDidChange, state.label(id)) }
       }
@@ -363,7 +363,7 @@ extension Simulator {
       terminate(Termination(reason: .user, code: nil, description: "force quit from the app switcher while suspended"))
       return
     }
-    for scene in state.scenesInServiceOrder.map(\.label) where profile.scenes {
+    for scene in inPlace({ $0.scenesInServiceOrder }).map(\.label) where profile.scenes {
       try deliver(.sceneDidDisconnect, "SceneDelegate", scene: scene)
       try post("UIScene.didDisconnectNotification")
       emit(.sceneDisconnected(scene: scene))

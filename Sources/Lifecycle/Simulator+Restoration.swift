@@ -37,8 +37,10 @@ extension Simulator {
   private func requestRestorationActivity(scene: String?) throws(ProcessEnded) {
     scheduler.arm(.didEnterBackground(.stateRestorationActivity))
     defer { scheduler.disarmInnermost() }
-    let session = (scene ?? state.frontScene?.label).flatMap { state.session(ofScene: $0) }
-    let named = state.sessionNamedInEvents(session)
+    let (session, named) = inPlace { s in
+      let session = (scene ?? s.frontScene?.label).flatMap { s.session(ofScene: $0) }
+      return (session, s.sessionNamedInEvents(session))
+    }
     guard let activity = try deliver(.stateRestorationActivity, "SceneDelegate", scene: scene) else {
       if session?.restorationActivity != nil {
         emit(.restorationChanged(.activityDeleted(why: "stateRestorationActivity(for:) returned nil", session: named)))

@@ -96,7 +96,7 @@ extension Simulator {
     let visible = inPlace({ $0.foregroundScenesInServiceOrder }).map(\.label)
     try resignEveryScene()
     for label in visible {
-      for id in state.visibleControllers(in: label) { try deliver(.viewWillTransitionToSize, state.label(id)) }
+      for id in inPlace({ $0.visibleControllers(in: label) }) { try deliver(.viewWillTransitionToSize, state.label(id)) }
     }
     try activateEveryScene()
   }
@@ -290,7 +290,7 @@ extension Simulator {
     }
     guard let front = state.frontScene?.label, let previousFront, previousFront != front else { return }
     for label in [previousFront, front] {
-      for id in state.visibleControllers(in: label) { try deliver(.traitCollectionDidChange, state.label(id)) }
+      for id in inPlace({ $0.visibleControllers(in: label) }) { try deliver(.traitCollectionDidChange, state.label(id)) }
     }
   }
 }

@@ -33,7 +33,7 @@ extension Simulator {
   /// The transfers a force quit cancelled, to an app the user has opened again: each fails
   /// with NSURLErrorCancelled (−999, F108).
   func deliverCancelledTransfers() throws(ProcessEnded) {
-    guard state.isForeground, state.backgroundWork.transfers.cancelledCount > 0 else { return }
+    guard inPlace({ $0.isForeground }), state.backgroundWork.transfers.cancelledCount > 0 else { return }
     for transfer in state.backgroundWork.transfers where transfer.cancelled && driver.hostWorkMayContinue() {
       try deliverTransferCompletion(transfer, errorCode: URLSessionLabel.cancelledErrorCode)
     }

@@ -50,7 +50,7 @@ extension Simulator {
   }
 
   func deliverRotation() throws(ProcessEnded) {
-    let visible = state.visibleControllers
+    let visible = inPlace({ $0.visibleControllers })
     for id in visible { try deliver(.willTransitionToTraitCollection, state.label(id)) }
     for id in visible { try deliver(.viewWillTransitionToSize, state.label(id)) }
     for id in visible { try deliver(.traitCollectionDidChange, state.label(id)) }
@@ -61,7 +61,7 @@ extension Simulator {
   }
 
   func push(_ cls: String) throws(ProcessEnded) {
-    guard let a = state.topController else { return }
+    guard let a = inPlace({ $0.topController }) else { return }
     let b = nextLabel(cls)
     emit(.pushed(b, scene: state.sceneNamedInEvents))
     try deliver(.`init`, b)
@@ -75,7 +75,7 @@ extension Simulator {
 
   /// pop(), swipe_back{} (completed), or swipe_back{cancel = true}.
   func pop(cancelled: Bool) throws(ProcessEnded) {
-    guard let stack = state.navigationStack, stack.count >= 2 else { return }
+    guard let stack = inPlace({ $0.navigationStack }), stack.count >= 2 else { return }
     let b = state.label(stack[stack.count - 1]), aID = stack[stack.count - 2], a = state.label(aID)
     try deliver(.viewWillDisappear, b, animated: true)
     if cancelled {
@@ -94,7 +94,7 @@ extension Simulator {
   }
 
   func present(_ cls: String, style: PresentationStyle, navigation: Bool) throws(ProcessEnded) {
-    let hidden = style.removesPresenter ? Array(state.visibleControllers.reversed()) : []
+    let hidden = style.removesPresenter ? Array(inPlace({ $0.visibleControllers }).reversed()) : []
     let b = nextLabel(cls)
     emit(.presented(b, style: style, navigation: navigation, scene: state.sceneNamedInEvents))
     try deliver(.`init`, b)
@@ -108,7 +108,7 @@ extension Simulator {
 
   /// dismiss(), swipe_down{} (completed), or swipe_down{cancel = true}.
   func dismiss(cancelled: Bool) throws(ProcessEnded) {
-    guard let level = state.frontWindow?.presented.last, let bid = level.stack.last else { return }
+    guard let level = inPlace({ $0.frontWindow })?.presented.last, let bid = level.stack.last else { return }
     let b = state.label(bid)
     try deliver(.viewWillDisappear, b, animated: true)
     if cancelled {
@@ -118,7 +118,7 @@ extension Simulator {
       return
     }
     var revealed: [Int] = []
-    if level.style.removesPresenter, var w = state.frontWindow {
+    if level.style.removesPresenter, var w = inPlace({ $0.frontWindow }) {
       w.presented.removeLast()
       revealed = w.visibleControllers
     }
@@ -130,7 +130,7 @@ extension Simulator {
   }
 
   func selectTab(_ index: Int) throws(ProcessEnded) {
-    guard let a = state.topController, let w = state.frontWindow, let bid = w.tabs[index - 1].last else { return }
+    guard let a = inPlace({ $0.topController }), let w = inPlace({ $0.frontWindow }), let bid = w.tabs[index - 1].last else { return }
     emit(.tabSelected(index: index, controller: state.label(bid), scene: state.sceneNamedInEvents))
     try loadView(bid)
     try beginAppearance(bid, animated: false)
@@ -145,13 +145,13 @@ extension Simulator {
 
   func pushForApp(_ cls: String, at: String?) throws {
     guard driver.declares(controller: cls) else { throw AppCallError.invalid("push: the app declares no controller \"\(cls)\"") }
-    guard state.navigationStack != nil else { throw AppCallError.invalid("push: no navigation controller is on screen") }
+    guard inPlace({ $0.navigationStack != nil }) else { throw AppCallError.invalid("push: no navigation controller is on screen") }
     emit(.appCalled(.push(cls), at: at))
     try push(cls)
   }
 
   func popForApp(at: String?) throws {
-    guard let stack = state.navigationStack, stack.count >= 2 else {
+    guard let stack = inPlace({ $0.navigationStack }), stack.count >= 2 else {
       throw AppCallError.invalid("pop: the navigation stack has nothing to pop")
     }
     emit(.appCalled(.pop, at: at))
@@ -160,14 +160,14 @@ extension Simulator {
 
   func presentForApp(_ cls: String, style: PresentationStyle?, navigation: Bool, at: String?) throws {
     guard driver.declares(controller: cls) else { throw AppCallError.invalid("present: the app declares no controller \"\(cls)\"") }
-    guard state.frontWindow != nil else { throw AppCallError.invalid("present: the app has no window yet") }
+    guard inPlace({ $0.frontWindow != nil }) else { throw AppCallError.invalid("present: the app has no window yet") }
     let resolved = style ?? profile.defaultPresentationStyle
     emit(.appCalled(.present(cls, style: resolved, navigation: navigation), at: at))
     try present(cls, style: resolved, navigation: navigation)
   }
 
   func dismissForApp(at: String?) throws {
-    guard !(state.frontWindow?.presented.isEmpty ?? true) else { throw AppCallError.invalid("dismiss: nothing is presented") }
+    guard inPlace({ !($0.frontWindow?.presented.isEmpty ?? true) }) else { throw AppCallError.invalid("dismiss: nothing is presented") }
     emit(.appCalled(.dismiss, at: at))
     try dismiss(cancelled: false)
   }

@@ -123,7 +123,7 @@ public final class Simulator: AppServices {
     let generation = state.generation
     let start = clock
     // BGTask closures run on the task's queue, off the main thread: no hang watchdog.
-    let watchHang = depth == 0 && state.isForeground && !launching && BGTaskLabel.identifier(of: target) == nil
+    let watchHang = depth == 0 && inPlace({ $0.isForeground }) && !launching && BGTaskLabel.identifier(of: target) == nil
     if watchHang {
       scheduler.arm(.foregroundHang(handler: name))
     }
@@ -201,7 +201,7 @@ public final class Simulator: AppServices {
 
   /// Runs what is due by now, then suspends the app if nothing keeps it running.
   func settle() {
-    while scheduler.runaway == nil, let next = inPlace({ scheduler.nextDue(in: $0) }), next.time <= clock {
+    while scheduler.runaway == nil, let next = inPlace({ $0.nextDue(in: $1) }), next.time <= clock {
       do { try fire(next.what) } catch {}
     }
     suspendIfIdle()
@@ -213,6 +213,11 @@ public final class Simulator: AppServices {
   /// access passes its address instead. `read` must only read: the state cannot change under it.
   @inline(__always)
   func inPlace<Result>(_ read: (inout LifecycleState) -> Result) -> Result { read(&state) }
+
+  /// `read` given the scheduler and the state where they lie: a method of `scheduler` called
+  /// as it lies copies all of the scheduler first, as `inPlace` explains for the state.
+  @inline(__always)
+  func inPlace<Result>(_ read: (inout Scheduler, inout LifecycleState) -> Result) -> Result { read(&scheduler, &state) }
 
   /// `read` given the state where it lies, for a caller that reads it at every step (explore):
   /// `sim.state` copies all of it first, as `inPlace` explains.
@@ -233,7 +238,7 @@ public final class Simulator: AppServices {
   func advance(_ us: Int64) {
     let target = clock + max(us, 0)
     suspendIfIdle()
-    while scheduler.runaway == nil, let next = inPlace({ scheduler.nextDue(in: $0) }), next.time <= target {
+    while scheduler.runaway == nil, let next = inPlace({ $0.nextDue(in: $1) }), next.time <= target {
       scheduler.advance(to: next.time)
       do {
         try fire(next.what)

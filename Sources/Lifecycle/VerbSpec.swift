@@ -109,6 +109,15 @@ struct VerbRule {
   }
 
   var state: LifecycleState { unsafeAddress { statePlace } }
+
+  /// `read` given the state where it lies. Through the pointer, a stored member of `state` is
+  /// read in place, but a computed one (`state.isForeground`), or `state` handed to a function,
+  /// first copies all of it, as `Simulator.inPlace` explains; an inout access passes the address.
+  /// `read` must only read: the state is the caller's.
+  @inline(__always)
+  func inPlace<Result>(_ read: (inout LifecycleState) -> Result) -> Result {
+    read(&UnsafeMutablePointer(mutating: statePlace).pointee)
+  }
   var profile: Profile { unsafeAddress { profilePlace } }
 
   /// The refusal: `<verb>(): <why> (state: …)`. The state's words are made only here.

@@ -6,7 +6,7 @@ extension VerbSpec {
     doc: "iOS 26 or later: the user cancels the running continued task from its Live Activity (its expiration handler runs)",
     make: { a in a.text("id").map(Input.cancelTask) },
     refusal: { r throws(ScenarioError) in
-      if let why = InputRules(profile: r.profile).continuedTaskRefusal(r.input, r.state) { throw r.fail(why) }
+      if let why = r.inPlace({ InputRules(profile: r.profile).continuedTaskRefusal(r.input, $0) }) { throw r.fail(why) }
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .cancelTask(identifier) = input else { return }

@@ -45,7 +45,7 @@ extension VerbSpec {
   static let home = plain(
     "home", .home, doc: "resign active, enter background, suspend when nothing keeps it running",
     refusal: { r throws(ScenarioError) in
-      guard r.state.isForeground, r.state.interruption == nil, !r.state.locked else { throw r.fail("the app is not frontmost") }
+      guard r.inPlace({ $0.isForeground }), r.state.interruption == nil, !r.state.locked else { throw r.fail("the app is not frontmost") }
     },
     sequence: { _, sim throws(ProcessEnded) in
       try sim.resignEveryScene()
@@ -59,8 +59,7 @@ extension VerbSpec {
       if r.state.locked { throw r.fail("the device is already locked") }
     },
     sequence: { _, sim throws(ProcessEnded) in
-      let s = sim.state
-      if s.isForeground {
+      if sim.inPlace({ $0.isForeground }) {
         try sim.resignEveryScene()
         try sim.backgroundEveryScene()
       }
@@ -78,9 +77,9 @@ extension VerbSpec {
       if !r.state.locked { throw r.fail("the device is not locked") }
     },
     sequence: { _, sim throws(ProcessEnded) in
-      let s = sim.state
-      if !s.protectedDataAvailable { try sim.protectedData(available: true) }
-      if s.frontmostAtLock { try sim.userLaunch(url: nil) }
+      let (dataAvailable, frontmost) = sim.inPlace { ($0.protectedDataAvailable, $0.frontmostAtLock) }
+      if !dataAvailable { try sim.protectedData(available: true) }
+      if frontmost { try sim.userLaunch(url: nil) }
     },
     deviceChange: { _, s in
       s.locked = false; s.lockedAt = nil
@@ -118,7 +117,7 @@ extension VerbSpec {
       }
     },
     sequence: { input, sim throws(ProcessEnded) in
-      guard case let .endInterrupt(how) = input, sim.state.isForeground else { return }
+      guard case let .endInterrupt(how) = input, sim.inPlace({ $0.isForeground }) else { return }
       if how == .answered { try sim.backgroundEveryScene() } else { try sim.activateEveryScene() }
     },
     deviceChange: { _, s in s.interruption = nil })
@@ -144,10 +143,10 @@ extension VerbSpec {
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .switchTo(other) = input else { return }
-      let s = sim.state
+      let foreground = sim.inPlace { $0.isForeground }
       if other {
-        if s.isForeground { try sim.backgroundEveryScene() }
-      } else if s.isForeground {
+        if foreground { try sim.backgroundEveryScene() }
+      } else if foreground {
         try sim.activateEveryScene()
       } else {
         try sim.userLaunch(url: nil)

@@ -8,7 +8,7 @@ extension VerbSpec {
       if case let .rotate(o) = r.input, o == r.state.orientation { throw r.fail("the device is already \(o.rawValue)") }
     },
     sequence: { _, sim throws(ProcessEnded) in
-      if sim.state.isForeground { try sim.deliverRotation() }
+      if sim.inPlace({ $0.isForeground }) { try sim.deliverRotation() }
     },
     deviceChange: { input, s in
       guard case let .rotate(o) = input else { return }
@@ -26,7 +26,7 @@ extension VerbSpec {
       guard case let .push(name) = r.input else { return }
       try r.needActive()
       try r.needDeclared(name)
-      guard r.state.navigationStack != nil else { throw r.fail("no navigation controller is on screen") }
+      guard r.inPlace({ $0.navigationStack }) != nil else { throw r.fail("no navigation controller is on screen") }
     },
     sequence: { input, sim throws(ProcessEnded) in
       guard case let .push(name) = input else { return }
@@ -41,7 +41,7 @@ extension VerbSpec {
     "pop", .pop, doc: "pop the top of the navigation stack",
     refusal: { r throws(ScenarioError) in
       try r.needActive()
-      guard let stack = r.state.navigationStack, stack.count >= 2 else { throw r.fail("the navigation stack has nothing to pop") }
+      guard let stack = r.inPlace({ $0.navigationStack }), stack.count >= 2 else { throw r.fail("the navigation stack has nothing to pop") }
     },
     sequence: { _, sim throws(ProcessEnded) in try sim.pop(cancelled: false) })
 
@@ -104,7 +104,7 @@ extension VerbSpec {
     make: { a in .swipeBack(cancel: a.flag("cancel")) },
     refusal: { r throws(ScenarioError) in
       try r.needActive()
-      guard let stack = r.state.navigationStack, stack.count >= 2 else {
+      guard let stack = r.inPlace({ $0.navigationStack }), stack.count >= 2 else {
         throw r.fail("the navigation stack has nothing to swipe back to")
       }
     },
@@ -136,7 +136,7 @@ extension VerbSpec {
     refusal: { r throws(ScenarioError) in
       guard case let .act(name, _) = r.input else { return }
       try r.needActive()
-      guard let top = r.state.topController, let c = r.state.controllers[top] else { throw r.fail("no controller is on screen") }
+      guard let top = r.inPlace({ $0.topController }), let c = r.state.controllers[top] else { throw r.fail("no controller is on screen") }
       let declared = r.actions(c.className)
       guard declared.contains(name) else { throw r.fail(UserAction.undeclared(name, controller: c.label, declared: declared)) }
     },

@@ -7,15 +7,14 @@ extension VerbSpec {
   static let memoryWarning = plain(
     "memory_warning", .memoryWarning, doc: "the app delegate, every controller, the notification",
     sequence: { _, sim throws(ProcessEnded) in
-      let s = sim.state
-      guard s.process == .running else {
-        sim.note("memoryWarningNotDelivered", "a \(s.appState.rawValue) app receives no memory warning")
+      guard sim.state.process == .running else {
+        sim.note("memoryWarningNotDelivered", "a \(sim.inPlace { $0.appState }.rawValue) app receives no memory warning")
         return
       }
       try sim.deliver(.applicationDidReceiveMemoryWarning, "AppDelegate")
       // Every instance, loaded or not; no view is loaded to deliver it.
-      for id in sim.state.windowControllers where sim.state.controllers[id] != nil {
-        try sim.deliver(.didReceiveMemoryWarning, sim.state.label(id))
+      for id in sim.inPlace({ $0.windowControllers }) where sim.state.controllers[id] != nil {
+        try sim.deliver(.didReceiveMemoryWarning, sim.inPlace { $0.label(id) })
       }
       try sim.post("UIApplication.didReceiveMemoryWarningNotification")
     })
@@ -26,9 +25,8 @@ extension VerbSpec {
     make: { a in a.text("level") == "critical" ? .criticalMemoryPressure : .memoryPressure },
     sequence: { input, sim throws(ProcessEnded) in
       if input == .criticalMemoryPressure { return try sim.criticalMemoryPressure() }
-      let s = sim.state
-      guard s.process == .suspended || s.process == .prewarmed else {
-        sim.note("notReclaimed", "memory pressure reclaims suspended apps; this one is \(s.appState.rawValue)")
+      guard sim.state.process == .suspended || sim.state.process == .prewarmed else {
+        sim.note("notReclaimed", "memory pressure reclaims suspended apps; this one is \(sim.inPlace { $0.appState }.rawValue)")
         return
       }
       sim.terminate(Termination(reason: .jetsam, code: nil,
@@ -71,7 +69,7 @@ extension VerbSpec {
     make: { a in a.number("scene").map { .disconnectScene(Int($0)) } },
     refusal: { r throws(ScenarioError) in
       guard case let .disconnectScene(n) = r.input,
-            let why = SystemEndingRules.whyNotDisconnect(scene: n, r.state, scenes: r.profile.scenes) else { return }
+            let why = r.inPlace({ SystemEndingRules.whyNotDisconnect(scene: n, $0, scenes: r.profile.scenes) }) else { return }
       throw r.fail(why)
     },
     sequence: { input, sim throws(ProcessEnded) in
@@ -131,6 +129,6 @@ extension VerbSpec {
 
   /// `bg_task`, `power` and `transfer_done`: refused as `InputRules.backgroundWorkRefusal` says.
   private static let backgroundWorkRefusal: Refusal = { r throws(ScenarioError) in
-    if let why = InputRules(profile: r.profile).backgroundWorkRefusal(r.input, r.state, r.clockUs) { throw r.fail(why) }
+    if let why = r.inPlace({ InputRules(profile: r.profile).backgroundWorkRefusal(r.input, $0, r.clockUs) }) { throw r.fail(why) }
   }
 }
