@@ -11,7 +11,8 @@ import Dispatch
 ///
 /// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
 /// wait for the log thread; past that `append` waits, so memory stays bounded when the
-/// disk is slow. A write error is reported by a later `append` and by `finish`, never
+/// disk is slow. A batch's buffer goes to the log thread as it is and comes back to be
+/// filled again (`spare`): at most `batchesInFlight` + 1 exist, and none is copied. A write error is reported by a later `append` and by `finish`, never
 /// lost; a process killed outright loses what was still queued, as it loses `LogWriter`'s buffer.
 public final class BackgroundLogWriter: @unchecked Sendable {
   // @unchecked: `writer` belongs to the log thread between `submit` and `drain`; the
@@ -30,6 +31,8 @@ public final class BackgroundLogWriter: @unchecked Sendable {
   /// Guards `failure`: a serial queue used only through `sync`, a lock that never waits for the log.
   private let failureLock = DispatchQueue(label: "lifesim.log.failure")
   private var failure: LogWriteError?
+  /// Buffers the log thread has written out, for the next batches; guarded by `failureLock`.
+  private var spare: [BatchBuffer] = []
   private var failureReported = false
   /// The caller's side, in one value so that an append costs one exclusivity check.
   private var pending: PendingBatch
@@ -65,13 +68,19 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 
   /// Hands the batch to the log thread, waiting while `batchesInFlight` are still queued.
   private func submit() throws(LogWriteError) {
-    if let (bodies, seq, t) = pending.take() {
+    if !pending.isEmpty {
       slots.wait()
+      // A batch frees its slot only once its buffer is back: after the wait there is a spare
+      // buffer, unless fewer than `batchesInFlight` were ever made.
+      let batch = failureLock.sync { spare.popLast() } ?? BatchBuffer(capacity: Self.batchBytes + 4096)
+      let (seq, t) = pending.take(into: batch)
       queue.async { [self] in
         defer { slots.signal() }
         guard currentFailure() == nil else { return }
         do throws(LogWriteError) {
-          try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t)
+          try batch.bodies.withBytes { bodies throws(LogWriteError) in try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t) }
+          batch.bodies.removeAll()
+          failureLock.sync { spare.append(batch) }
         } catch {
           failureLock.sync { failure = error }
         }
@@ -121,11 +130,23 @@ private struct PendingBatch: ~Copyable {
     return .success((seq, bodies.count >= BackgroundLogWriter.batchBytes))
   }
 
-  /// The batch so far (one copy) with the `seq` and time of its last event; nil when empty.
-  mutating func take() -> (bodies: [UInt8], lastSeq: Int64, lastTime: Int64)? {
-    guard bodies.count > 0 else { return nil }
-    let taken = bodies.bytes
+  var isEmpty: Bool { bodies.count == 0 }
+
+  /// Moves the batch so far into `buffer` (whose own bytes, emptied, are filled next); the
+  /// `seq` and time of its last event.
+  mutating func take(into buffer: BatchBuffer) -> (lastSeq: Int64, lastTime: Int64) {
+    buffer.bodies.exchange(with: &bodies)
     bodies.removeAll()
-    return (taken, lastSeq, lastTime)
+    return (lastSeq, lastTime)
   }
+}
+
+/// The bytes of one batch on their way to the log thread (a class: the writer cannot be copied,
+/// and the buffer comes back to be filled again).
+private final class BatchBuffer: @unchecked Sendable {
+  // @unchecked: the caller's thread fills it, then only the log thread touches it until it
+  // is back in `spare`; the queue and `failureLock` order the hand-overs.
+  var bodies: CanonicalJSONWriter
+
+  init(capacity: Int) { bodies = CanonicalJSONWriter(capacity: capacity) }
 }

@@ -122,26 +122,19 @@ public final class LogWriter {
 
   /// Appends bodies that `LineBuilder.encodeEvent` wrote, each followed by a newline
   /// (`BackgroundLogWriter`'s batches); the last of them has `lastSeq` and `lastTime`.
-  func appendEncoded(_ bodies: [UInt8], lastSeq: Int64, lastTime: Int64) throws(LogWriteError) {
+  func appendEncoded(_ all: UnsafeRawBufferPointer, lastSeq: Int64, lastTime: Int64) throws(LogWriteError) {
     guard !finished else { throw .finished(path: path) }
     precondition(options.syncEveryEvents == 0, "a background writer does not sync every N events")
-    // `withUnsafeBytes` rethrows untyped errors, so a write failure waits here.
-    var failure: LogWriteError?
-    bodies.withUnsafeBytes { all in
-      var start = 0
-      while start < all.count, failure == nil {
-        guard let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
-          preconditionFailure("a batch must end with a newline")
-        }
-        let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
-        lines.seal(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-        start = end + 1
-        if lines.buffer.count >= options.bufferBytes {
-          do throws(LogWriteError) { try flush() } catch { failure = error }
-        }
+    var start = 0
+    while start < all.count {
+      guard let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
+        preconditionFailure("a batch must end with a newline")
       }
+      let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
+      lines.seal(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+      start = end + 1
+      if lines.buffer.count >= options.bufferBytes { try flush() }
     }
-    if let failure { throw failure }
     lines.advance(lastSeq: lastSeq, lastTime: lastTime)
   }
 

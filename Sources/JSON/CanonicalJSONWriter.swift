@@ -31,7 +31,7 @@ public struct CanonicalJSONWriter: ~Copyable {
   public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: written), as: UTF8.self) }
 
   /// Reads what was written without copying it.
-  public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+  public func withBytes<R, Failure: Error>(_ body: (UnsafeRawBufferPointer) throws(Failure) -> R) throws(Failure) -> R {
     try body(UnsafeRawBufferPointer(start: base, count: written))
   }
 
@@ -45,6 +45,17 @@ public struct CanonicalJSONWriter: ~Copyable {
     written = 0
     firstMask = 0
     depth = 0
+  }
+
+  /// Trades storage with `other`: this writer takes what `other` wrote (and its room), and
+  /// `other` what this one wrote. Hands a batch of complete values on without copying it.
+  public mutating func exchange(with other: inout CanonicalJSONWriter) {
+    precondition(depth == 0 && other.depth == 0, "exchange between complete values")
+    (base, other.base) = (other.base, base)
+    (capacity, other.capacity) = (other.capacity, capacity)
+    (written, other.written) = (other.written, written)
+    firstMask = 0
+    other.firstMask = 0
   }
 
   /// Ends a JSON Lines record: a newline after a complete top-level value.
