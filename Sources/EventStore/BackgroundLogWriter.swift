@@ -105,11 +105,13 @@ private struct PendingBatch: ~Copyable {
   private var lastTime: Int64
   /// Bodies, each followed by a newline (canonical JSON has none inside), encoded in place.
   private var bodies: CanonicalJSONWriter
+  private var opening: EventOpening
 
   init(lastSeq: Int64, lastTime: Int64, capacity: Int) {
     self.lastSeq = lastSeq
     self.lastTime = lastTime
     bodies = CanonicalJSONWriter(capacity: capacity)
+    opening = EventOpening(lastSeq: lastSeq, lastTime: lastTime)
   }
 
   /// Encodes one event; returns its `seq` and whether the batch is full. An event outside
@@ -119,12 +121,16 @@ private struct PendingBatch: ~Copyable {
     let seq = lastSeq + 1
     if let problem = LogLimits.problem(seq: seq, t: t) { return .failure(LimitProblem(text: problem)) }
     let start = bodies.count
-    LineBuilder.encodeEvent(into: &bodies, seq: seq, t: t, kind: kind, fields: fields)
+    // As `LineBuilder.encodeEvent`, with the opening's digits kept from the event before.
+    opening.write(into: &bodies, t: t, kind: kind)
+    fields(&bodies)
+    bodies.endObject()
     if let problem = LogLimits.problem(seq: seq, t: t, bodyBytes: bodies.count - start) {
       bodies.truncate(to: start)
       return .failure(LimitProblem(text: problem))
     }
     bodies.endLine()
+    opening.taken()
     lastSeq = seq
     lastTime = t
     return .success((seq, bodies.count >= BackgroundLogWriter.batchBytes))

@@ -154,6 +154,32 @@ public struct CanonicalJSONWriter: ~Copyable {
   @inlinable @inline(__always)
   public mutating func field(_ k: StaticString, _ b: Bool) { key(k); bool(b) }
   public mutating func field(_ k: StaticString, _ v: JSONValue) { key(k); value(v) }
+  /// A member whose value is `text`, a literal that needs no escape (checked in debug builds).
+  @inlinable
+  public mutating func field(_ k: StaticString, literal text: StaticString) {
+    assert(!EscapeScan.needsEscaping(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)), "\(text) needs escaping")
+    key(k)
+    separator()  // none after a key: notes that the value came, as `string` and `int` do
+    write(max: text.utf8CodeUnitCount + 2) { p in
+      p[0] = UInt8(ascii: "\"")
+      (p + 1).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+      p[text.utf8CodeUnitCount + 1] = UInt8(ascii: "\"")
+      return text.utf8CodeUnitCount + 2
+    }
+  }
+
+  /// A member whose value is an integer the caller keeps as its canonical digits (`int`'s text).
+  @inlinable
+  public mutating func field(_ k: StaticString, digits: UnsafeRawBufferPointer) {
+    assert(!digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, "not digits")
+    key(k)
+    separator()
+    write(max: digits.count) { p in
+      UnsafeMutableRawPointer(p).copyMemory(from: digits.baseAddress!, byteCount: digits.count)
+      return digits.count
+    }
+  }
+
   /// A member whose key is known only at run time (a generic record's fields).
   public mutating func member(_ k: String, _ v: JSONValue) { key(dynamic: k); value(v) }
 
@@ -263,12 +289,8 @@ public struct CanonicalJSONWriter: ~Copyable {
   mutating func appendString(_ s: String) {
     var s = s
     s.withUTF8 { utf8 in
-      // The log's strings rarely need escaping: a branch-free scan, then one copy.
-      var special: UInt8 = 0
-      for c in utf8 {
-        special |= (c < 0x20 ? 1 : 0) | (c == UInt8(ascii: "\"") ? 1 : 0) | (c == UInt8(ascii: "\\") ? 1 : 0)
-      }
-      if special == 0 {
+      // The log's strings rarely need escaping: a scan a word at a time, then one copy.
+      if !EscapeScan.needsEscaping(utf8) {
         write(max: utf8.count + 2) { p in
           p[0] = UInt8(ascii: "\"")
           if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }

@@ -1,0 +1,60 @@
+import Testing
+import JSON
+
+/// `CanonicalJSONWriter.string`: the escapes of RFC 8259 for exactly the bytes that need one,
+/// wherever the byte falls in the text. The scan reads 8 bytes at a time (the last 8 again
+/// when the length is not a multiple), and one at a time below 8, so each length from 0 to 40
+/// is tried with the byte at each place, and with every neighbour of the bytes it must catch.
+@Suite struct CanonicalStringTests {
+  /// Bytes that need an escape, and bytes either side of each (which must be copied as they are).
+  static let needing: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x1F, 0x22, 0x5C]
+  static let plain: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+
+  /// What the writer must produce, written one byte at a time.
+  static func expected(_ bytes: [UInt8]) -> String {
+    var out = "\""
+    for b in bytes {
+      switch b {
+      case 0x22: out += "\\\""
+      case 0x5C: out += "\\\\"
+      case 0x0A: out += "\\n"
+      case 0x09: out += "\\t"
+      case 0x00..<0x20: out += "\\u00" + String(b >> 4, radix: 16) + String(b & 0xF, radix: 16)
+      default: out += String(UnicodeScalar(b))
+      }
+    }
+    return out + "\""
+  }
+
+  static func written(_ bytes: [UInt8]) -> String {
+    var w = CanonicalJSONWriter()
+    w.string(String(decoding: bytes, as: UTF8.self))
+    return w.text
+  }
+
+  @Test func everyLengthAndPlaceOfAByteThatNeedsAnEscape() {
+    for length in 1...40 {
+      for place in 0..<length {
+        for b in Self.needing {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+          bytes[place] = b
+          #expect(Self.written(bytes) == Self.expected(bytes), "length \(length), 0x\(String(b, radix: 16)) at \(place)")
+        }
+      }
+    }
+  }
+
+  @Test func bytesBesideTheOnesThatNeedAnEscapeAreCopied() {
+    for length in 0...40 {
+      for b in Self.plain where b < 0x80 {
+        let bytes = [UInt8](repeating: b, count: length)
+        #expect(Self.written(bytes) == "\"" + String(repeating: String(UnicodeScalar(b)), count: length) + "\"", "length \(length), 0x\(String(b, radix: 16))")
+      }
+      // Multi-byte characters: every byte at 0x80 or above, none needing an escape.
+      let text = String(repeating: "é¢ü", count: length)
+      var w = CanonicalJSONWriter()
+      w.string(text)
+      #expect(w.text == "\"" + text + "\"", "\(length) × é¢ü")
+    }
+  }
+}
