@@ -32,9 +32,16 @@ package struct MirrorSummary: Equatable, Sendable {
   /// Each background task the mirror could not place (no run begins it): where it begins, and
   /// each place a finding about it stands (its begin, the paths that leave it open).
   package private(set) var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
-  /// Each window call the mirror makes: its site, its Swift place, and whether it makes a window
-  /// from a frame (else it reads the app delegate's window).
-  package private(set) var windowCalls: [(site: String, place: SourcePlace, makesWindow: Bool)] = []
+  /// Each window call the mirror makes.
+  package private(set) var windowCalls: [WindowCall] = []
+
+  /// A window call of the mirror: its site, its Swift place, and whether it makes a window from
+  /// a frame (else it reads the app delegate's window). `ScanCheck` finds a finding's call by place.
+  package struct WindowCall: Equatable, Sendable {
+    package var site: String
+    package var place: SourcePlace
+    package var makesWindow: Bool
+  }
 
   package init() {}
 
@@ -44,7 +51,7 @@ package struct MirrorSummary: Equatable, Sendable {
       && a.methodsLowered == b.methodsLowered && a.notModelled == b.notModelled
       && a.choices.elementsEqual(b.choices) { $0.site == $1.site && $0.guards == $1.guards }
       && a.unplacedTasks.elementsEqual(b.unplacedTasks) { $0.begun == $1.begun && $0.guards == $1.guards }
-      && a.windowCalls.elementsEqual(b.windowCalls) { $0 == $1 }
+      && a.windowCalls == b.windowCalls
   }
 
   mutating func noteChoice(site: String, guarding place: SourcePlace) { choices.append((site, place)) }
@@ -52,7 +59,7 @@ package struct MirrorSummary: Equatable, Sendable {
   mutating func noteUnplacedTask(begun: SourcePlace, guarding place: SourcePlace) { unplacedTasks.append((begun, place)) }
 
   mutating func noteWindowCall(site: String, at place: SourcePlace, makesWindow: Bool) {
-    windowCalls.append((site, place, makesWindow))
+    windowCalls.append(WindowCall(site: site, place: place, makesWindow: makesWindow))
   }
 
   /// The distinct sites the app asks (`choose(site)`), in the order first written.

@@ -66,8 +66,8 @@ package struct ScanCheck {
     /// Each background task the mirror could not place: where it begins, and a place a finding
     /// about it stands (`MirrorSummary.unplacedTasks`).
     package var unplacedTasks: [(begun: SourcePlace, guards: SourcePlace)] = []
-    /// Each window call the mirror makes (`MirrorSummary.windowCalls`): its site and Swift place.
-    package var windowCalls: [(site: String, place: SourcePlace, makesWindow: Bool)] = []
+    /// Each window call the mirror makes (`MirrorSummary.windowCalls`).
+    package var windowCalls: [MirrorSummary.WindowCall] = []
 
     /// The results of the cases run, the scenarios not run (with why) and how many were refused.
     package init(results: [CaseResult], notRun: [String], refused: Int = 0) {
