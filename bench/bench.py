@@ -436,7 +436,7 @@ PARTS = {"calls": call_rows, "verify": verify_rows, "diff": diff_rows, "startup"
 ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
 
 
-PROFILES_HEADING = "## The four ratios: where the time goes"
+PROFILES_HEADING = "## The ratios: where the time goes"
 
 
 def profiles_section():
