@@ -12,8 +12,10 @@ import Dispatch
 /// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
 /// wait for the log thread; past that `append` waits, so memory stays bounded when the
 /// disk is slow. A batch's buffer goes to the log thread as it is and comes back to be
-/// filled again (`spare`): at most `batchesInFlight` + 1 exist, and none is copied. A write error is reported by a later `append` and by `finish`, never
-/// lost; a process killed outright loses what was still queued, as it loses `LogWriter`'s buffer.
+/// filled again (`spare`): none is copied, and while writes succeed at most
+/// `batchesInFlight` + 1 exist, each of about a batch (a buffer grown for a long event is let
+/// go). A write error is reported by a later `append` and by `finish`, never lost; a process
+/// killed outright loses what was still queued, as it loses `LogWriter`'s buffer.
 public final class BackgroundLogWriter: @unchecked Sendable {
   // @unchecked: `writer` belongs to the log thread between `submit` and `drain`; the
   // caller's thread touches it only after `drain` (the queue's `sync` orders the two).
@@ -44,7 +46,9 @@ public final class BackgroundLogWriter: @unchecked Sendable {
     pending = PendingBatch(lastSeq: writer.lastSeq, lastTime: writer.lastTime, capacity: Self.batchBytes + 4096)
   }
 
-  deinit { drain() }
+  // No `deinit` that waits for the log thread: a queued batch holds this writer, so the last
+  // reference can be that batch's, released on the log thread itself, where waiting for the
+  // queue would trap; and when the caller's is the last, nothing is queued.
 
   /// Encodes one event (as `LogWriter.append`) and queues it; returns its `seq`. Throws the
   /// first write error of the log thread, once; `finish` throws it again.
@@ -70,8 +74,9 @@ public final class BackgroundLogWriter: @unchecked Sendable {
   private func submit() throws(LogWriteError) {
     if !pending.isEmpty {
       slots.wait()
-      // A batch frees its slot only once its buffer is back: after the wait there is a spare
-      // buffer, unless fewer than `batchesInFlight` were ever made.
+      // A written batch frees its slot only once its buffer is back, so after the wait there is
+      // a spare buffer unless fewer than `batchesInFlight` were made (or a write failed, or one
+      // grew past a batch for a long event and was let go).
       let batch = failureLock.sync { spare.popLast() } ?? BatchBuffer(capacity: Self.batchBytes + 4096)
       let (seq, t) = pending.take(into: batch)
       queue.async { [self] in
@@ -80,7 +85,8 @@ public final class BackgroundLogWriter: @unchecked Sendable {
         do throws(LogWriteError) {
           try batch.bodies.withBytes { bodies throws(LogWriteError) in try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t) }
           batch.bodies.removeAll()
-          failureLock.sync { spare.append(batch) }
+          // A buffer grown for a long event goes: kept, it would hold its size for the whole run.
+          if batch.bodies.capacityBytes <= Self.batchBytes + 4096 { failureLock.sync { spare.append(batch) } }
         } catch {
           failureLock.sync { failure = error }
         }

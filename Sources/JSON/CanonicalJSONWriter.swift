@@ -25,6 +25,9 @@ public struct CanonicalJSONWriter: ~Copyable {
   /// The number of bytes written.
   public var count: Int { written }
 
+  /// The bytes it can hold before it grows.
+  public var capacityBytes: Int { capacity }
+
   /// What was written (a copy; `withBytes` reads it in place).
   public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
 

@@ -1,10 +1,11 @@
 import Testing
-import JSON
+@testable import JSON
 
 /// `CanonicalJSONWriter.string`: the escapes of RFC 8259 for exactly the bytes that need one,
 /// wherever the byte falls in the text. The scan reads 8 bytes at a time (the last 8 again
 /// when the length is not a multiple), and one at a time below 8, so each length from 0 to 40
-/// is tried with the byte at each place, and with every neighbour of the bytes it must catch.
+/// is tried with the byte at each place. The writer's output cannot show a scan that says yes
+/// too often (the slow path writes the same bytes), so the scan's answer is checked too.
 @Suite struct CanonicalStringTests {
   /// Bytes that need an escape, and bytes either side of each (which must be copied as they are).
   static let needing: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x1F, 0x22, 0x5C]
@@ -39,6 +40,24 @@ import JSON
           var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
           bytes[place] = b
           #expect(Self.written(bytes) == Self.expected(bytes), "length \(length), 0x\(String(b, radix: 16)) at \(place)")
+        }
+      }
+    }
+  }
+
+  /// `EscapeScan` itself: no for text of bytes next to the ones to catch (and of bytes of 0x80
+  /// and above), yes as soon as one such byte stands anywhere among them.
+  @Test func theScanSaysYesExactlyForTextWithAByteToEscape() {
+    for length in 0...40 {
+      for fill in Self.plain {
+        var bytes = [UInt8](repeating: fill, count: length)
+        #expect(!bytes.withUnsafeBufferPointer(EscapeScan.needsEscaping), "length \(length) of 0x\(String(fill, radix: 16))")
+        for place in 0..<length {
+          for b in Self.needing {
+            bytes[place] = b
+            #expect(bytes.withUnsafeBufferPointer(EscapeScan.needsEscaping), "0x\(String(b, radix: 16)) at \(place) of \(length)")
+            bytes[place] = fill
+          }
         }
       }
     }
