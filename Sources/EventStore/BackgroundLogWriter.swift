@@ -24,6 +24,8 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 
   public static var batchBytes: Int { 1 << 20 }
   public static var batchesInFlight: Int { 2 }
+  /// The room of a batch's buffer: a batch, and the event that fills it past `batchBytes`.
+  private static var bufferBytes: Int { batchBytes + 4096 }
 
   private let writer: LogWriter
   private let queue = DispatchQueue(label: "lifesim.log")
@@ -43,7 +45,7 @@ public final class BackgroundLogWriter: @unchecked Sendable {
   public init(_ writer: LogWriter) {
     self.writer = writer
     for _ in 0..<Self.batchesInFlight { slots.signal() }
-    pending = PendingBatch(lastSeq: writer.lastSeq, lastTime: writer.lastTime, capacity: Self.batchBytes + 4096)
+    pending = PendingBatch(lastSeq: writer.lastSeq, lastTime: writer.lastTime, capacity: Self.bufferBytes)
   }
 
   // No `deinit` that waits for the log thread: a queued batch holds this writer, so the last
@@ -77,16 +79,16 @@ public final class BackgroundLogWriter: @unchecked Sendable {
       // A written batch frees its slot only once its buffer is back, so after the wait there is
       // a spare buffer unless fewer than `batchesInFlight` were made (or a write failed, or one
       // grew past a batch for a long event and was let go).
-      let batch = failureLock.sync { spare.popLast() } ?? BatchBuffer(capacity: Self.batchBytes + 4096)
+      let batch = failureLock.sync { spare.popLast() } ?? BatchBuffer(capacity: Self.bufferBytes)
       let (seq, t) = pending.take(into: batch)
       queue.async { [self] in
         defer { slots.signal() }
         guard currentFailure() == nil else { return }
         do throws(LogWriteError) {
           try batch.bodies.withBytes { bodies throws(LogWriteError) in try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t) }
-          batch.bodies.removeAll()
           // A buffer grown for a long event goes: kept, it would hold its size for the whole run.
-          if batch.bodies.capacityBytes <= Self.batchBytes + 4096 { failureLock.sync { spare.append(batch) } }
+          // (`PendingBatch.take` empties a buffer it takes back.)
+          if batch.bodies.capacityBytes <= Self.bufferBytes { failureLock.sync { spare.append(batch) } }
         } catch {
           failureLock.sync { failure = error }
         }
