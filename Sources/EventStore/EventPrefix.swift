@@ -35,8 +35,11 @@ struct EventPrefix {
     let ((seqKey, seqLength), (tKey, tLength), (kindKey, kindLength)) = keys
     return (JSONMember(key: seqKey..<(seqKey + seqLength), value: (seqKey + seqLength + 2)..<(tKey - Layout.keyInInfix)),
             JSONMember(key: tKey..<(tKey + tLength), value: (tKey + tLength + 2)..<(kindKey - Layout.keyInInfix)),
-            JSONMember(key: kindKey..<(kindKey + kindLength), value: (kindKey + kindLength + 2)..<Int(rest)))
+            JSONMember(key: kindKey..<(kindKey + kindLength), value: kindValueStart..<Int(rest)))
   }
+
+  /// Where the kind's value starts (its opening quote).
+  var kindValueStart: Int { Int(kindKey) + 4 + 2 }
 
   /// The texts an event line starts with, `{"seq":N,"t":T,"kind":"K"` (docs/log-format.md):
   /// every reader takes its offsets from here.

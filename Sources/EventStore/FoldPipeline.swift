@@ -44,6 +44,8 @@ final class FoldPipeline: @unchecked Sendable {
   private var ready: [Delivery] = []
   private var recycled: [FoldChunk] = []
   private var cancelled = false
+  /// Chunks made so far (by the reading thread): each part's memo is numbered from them.
+  private var chunksMade = 0
 
   /// Starts reading `file` after its header; takes over its `fd`.
   init(_ file: ChunkedLogFile) {
@@ -118,7 +120,9 @@ final class FoldPipeline: @unchecked Sendable {
     slots.wait()
     let (stop, reused) = lock.sync { (cancelled, recycled.popLast()) }
     if stop { return nil }
-    return reused ?? FoldChunk(capacity: chunkBytes)
+    if let reused { return reused }
+    chunksMade += 1
+    return FoldChunk(capacity: chunkBytes, firstMemo: (chunksMade - 1) * Self.parts)
   }
 
   private func deliver(_ delivery: Delivery) {
@@ -131,9 +135,14 @@ final class FoldPipeline: @unchecked Sendable {
 final class FoldChunk: @unchecked Sendable {
   // @unchecked: filled by the reading thread's tasks, each part by one, before it is handed over.
   let lines: LineChunk
-  let parts = (0..<FoldPipeline.parts).map { _ in FoldPart() }
+  let parts: [FoldPart]
 
-  init(capacity: Int) { lines = LineChunk(capacity: capacity) }
+  /// The parts' memos are numbered from `firstMemo` (see `MemberLayoutMemo`).
+  init(capacity: Int, firstMemo: Int) {
+    assert(FoldPipeline.chunksInFlight * FoldPipeline.parts <= MemberLayoutMemo.memosMax, "more memos than ids tell apart")
+    lines = LineChunk(capacity: capacity)
+    parts = (0..<FoldPipeline.parts).map { FoldPart(memoNumber: firstMemo + $0) }
+  }
 }
 
 /// One event of a chunk, where `FoldPart` found it.
@@ -149,6 +158,8 @@ struct FoldEventLine {
   var memberCount: Int
   /// Its keys' bits (`PlainObjectScan.bit`).
   var keys: UInt64
+  /// Its `MemberLayoutMemo` id; 0 for none.
+  var layoutID: UInt64
 }
 
 /// A share of a chunk's lines: hashed onto the chain, and each event's JSON checked and its
@@ -163,6 +174,9 @@ final class FoldPart: @unchecked Sendable {
   private(set) var failed = false
   private var keys: [Range<Int>] = []
   private var parsed: [JSONMember] = []
+  private let layouts: MemberLayoutMemo
+
+  init(memoNumber: Int) { layouts = MemberLayoutMemo(memoNumber: memoNumber) }
 
   deinit { members.deallocate() }
 
@@ -171,7 +185,7 @@ final class FoldPart: @unchecked Sendable {
     let e = events[i]
     return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: UnsafeRawBufferPointer(start: chunk.bytes + e.bodyStart, count: e.bodyCount),
                         members: UnsafeBufferPointer(rebasing: members[e.firstMember..<(e.firstMember + e.memberCount)]),
-                        keys: e.keys, strings: strings)
+                        keys: e.keys, layoutID: e.layoutID == 0 ? nil : e.layoutID, strings: strings)
   }
 
   /// Checks `lines` of `chunk`, the first linking onto `previous`.
@@ -191,14 +205,15 @@ final class FoldPart: @unchecked Sendable {
         failed = true
         return
       }
-      guard let (kind, count, keys) = located(body, prefix: prefix) else {
+      let hash = QuickHash.ofEvery(UnsafeRawBufferPointer(rebasing: body[prefix.kindValueStart...]))
+      guard let (kind, count, keys, id) = located(body, prefix: prefix, hash: hash) else {
         failed = true
         return
       }
       let seq = Self.integer(body, members[memberCount - count].value)
       let t = Self.integer(body, members[memberCount - count + 1].value)
       events.append(FoldEventLine(seq: seq, t: t, kind: kind, bodyStart: start, bodyCount: body.count,
-                              firstMember: memberCount - count, memberCount: count, keys: keys))
+                              firstMember: memberCount - count, memberCount: count, keys: keys, layoutID: id ?? 0))
     }
   }
 
@@ -211,10 +226,19 @@ final class FoldPart: @unchecked Sendable {
 
   /// The event's kind, the number of its members, appended to `members`, and their keys'
   /// bits (`PlainObjectScan.bit`; all set when the parser located them), when its JSON and
-  /// kind are as `LogReader` accepts them; nil otherwise.
-  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int, UInt64)? {
+  /// kind are as `LogReader` accepts them, and its layout's id if kept; nil otherwise. `hash` is
+  /// that of its bytes from the kind's value on (`QuickHash.ofEvery`): a line met before is not
+  /// scanned again.
+  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix, hash: UInt64) -> (EventKind, Int, UInt64, UInt64?)? {
     if members.count - memberCount < 64 { grow(members.count * 2) }
     let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
+    let anchor = prefix.kindValueStart, fromKind = UnsafeRawBufferPointer(rebasing: body[anchor...])
+    if let known = layouts.find(fromKind, hash: hash, anchor: anchor,
+                                into: UnsafeMutableBufferPointer(rebasing: free[3..<(3 + MemberLayoutMemo.membersMax)])) {
+      (free[0], free[1], free[2]) = prefix.members
+      memberCount += 3 + known.count
+      return (known.kind, 3 + known.count, known.keyBits, known.id)
+    }
     let scanned = PlainObjectScan.eventMembers(body, prefix: prefix, into: UnsafeMutableBufferPointer(rebasing: free[..<64]))
     var found = scanned?.count
     if found == nil {
@@ -233,8 +257,13 @@ final class FoldPart: @unchecked Sendable {
     guard let kind = EventKind(utf8: UnsafeRawBufferPointer(rebasing: body[(value.lowerBound + 1)..<(value.upperBound - 1)])) else {
       return nil
     }
+    var id: UInt64?
+    if let scanned {
+      id = layouts.remember(fromKind, hash: hash, anchor: anchor, members: UnsafeBufferPointer(rebasing: free[3..<found]),
+                            kind: kind, keyBits: scanned.keys)
+    }
     memberCount += found
-    return (kind, found, scanned?.keys ?? ~0)
+    return (kind, found, scanned?.keys ?? ~0, id)
   }
 
   private func grow(_ needed: Int) {

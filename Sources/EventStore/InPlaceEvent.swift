@@ -17,11 +17,15 @@ public struct InPlaceEvent: EventFields {
   let keys: UInt64
   /// The stream's strings met so far (it outlives the event).
   let strings: UnsafeMutablePointer<StringTable>
+  /// An id that exactly the events of this stream with the same bytes from the kind's value
+  /// to the closing brace share (all but `seq` and `t`: they decode alike); nil when the
+  /// stream worked none out for this event.
+  public let layoutID: UInt64?
 
   init(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members: UnsafeBufferPointer<JSONMember>,
-       keys: UInt64 = ~0, strings: UnsafeMutablePointer<StringTable>) {
+       keys: UInt64 = ~0, layoutID: UInt64? = nil, strings: UnsafeMutablePointer<StringTable>) {
     self.seq = seq; self.t = t; self.kind = kind; self.body = body; self.members = members; self.keys = keys
-    self.strings = strings
+    self.strings = strings; self.layoutID = layoutID
   }
 
   private var utf8: UnsafeBufferPointer<UInt8> { body.assumingMemoryBound(to: UInt8.self) }
@@ -105,6 +109,37 @@ public enum QuickHash {
     }
     return ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
   }
+
+  /// A cheap hash of every byte of `bytes`, 32 at a time in four independent lanes: for
+  /// tables of texts that may differ anywhere, where a clash only costs a comparison.
+  public static func ofEvery(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let n = bytes.count
+    let length = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    guard n >= 8 else { return of(bytes) ^ length }
+    func word(_ i: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
+    let k: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    var (a, b, c, d) = (length, UInt64(0x1656_67B1_9E37_79F9), UInt64(0x27D4_EB2F_1656_67C5), UInt64(0x85EB_CA77_C2B2_AE63))
+    var i = 0
+    while i &+ 32 <= n {
+      a = (a ^ word(i)) &* k
+      b = (b ^ word(i &+ 8)) &* k
+      c = (c ^ word(i &+ 16)) &* k
+      d = (d ^ word(i &+ 24)) &* k
+      i &+= 32
+    }
+    while i &+ 8 <= n {
+      a = (a ^ word(i)) &* k
+      i &+= 8
+    }
+    // The last eight bytes, overlapping those already taken.
+    a = (a ^ word(n &- 8)) &* 0x9E37_79B9_7F4A_7C15
+    let h = (a ^ b.rotated(17) ^ c.rotated(31) ^ d.rotated(47)) &* k
+    return h ^ (h >> 29)
+  }
+}
+
+extension UInt64 {
+  fileprivate func rotated(_ bits: UInt64) -> UInt64 { self << bits | self >> (64 &- bits) }
 }
 
 #if canImport(Glibc)

@@ -61,7 +61,8 @@ public struct LogEventBatch: @unchecked Sendable {
       }
       return parts[p].event(j, in: chunk.lines, strings: strings.table)
     case let .single(e):
-      return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: e.body, members: e.members, keys: e.keys, strings: strings.table)
+      return InPlaceEvent(seq: e.seq, t: e.t, kind: e.kind, body: e.body, members: e.members, keys: e.keys,
+                          layoutID: e.layoutID, strings: strings.table)
     }
   }
 }

@@ -45,12 +45,14 @@ package enum DecodedBatches {
       for half in folding {
         // Lent to `body` through the buffer: no event is copied out of the batch.
         let stop: Bool = half.events.withUnsafeBufferPointer { decoded in
-          for i in decoded.indices {
-            if let until, until.excludes(seq: decoded[i].seq, t: decoded[i].t) { return true }
-            body(decoded[i].seq, decoded[i].event)
-            events += 1
+          half.seqs.withUnsafeBufferPointer { seqs in
+            for i in decoded.indices {
+              if let until, until.excludes(seq: seqs[i], t: decoded[i].t) { return true }
+              body(seqs[i], decoded[i])
+              events += 1
+            }
+            return false
           }
-          return false
         }
         if stop { return (events, true) }
         if let failure = half.failure {
@@ -69,13 +71,18 @@ package enum DecodedBatches {
 private final class DecodedEvents: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`DecodedBatches.forEach` joins before reading it).
   private let strings = EventStrings()
-  private(set) var events: [(seq: Int64, t: Int64, event: Event)] = []
+  private let memo = EventBodyMemo()
+  /// The events decoded, and each one's `seq` (apart: an event copied out with its `seq`
+  /// would be copied through the tuple's metadata).
+  private(set) var events: [Event] = []
+  private(set) var seqs: [Int64] = []
   /// The event after `events`, which does not decode, and why.
   private(set) var failure: (seq: Int64, t: Int64, error: Event.DecodingError)?
 
   /// No events, and no failure.
   package func clear() {
     events.removeAll(keepingCapacity: true)
+    seqs.removeAll(keepingCapacity: true)
     failure = nil
   }
 
@@ -83,7 +90,8 @@ private final class DecodedEvents: @unchecked Sendable {
     clear()
     batch.forEach(in: range, strings: strings) { e in
       do throws(Event.DecodingError) {
-        events.append((e.seq, e.t, try Event(e)))
+        events.append(try memo.event(e))
+        seqs.append(e.seq)
         return true
       } catch {
         failure = (e.seq, e.t, error)

@@ -1,0 +1,32 @@
+import EventStore
+import Lifecycle
+
+/// Event bodies already decoded, by their events' `layoutID`: a log repeats the same few
+/// events (a callback of one target, a transition between two states) thousands of times
+/// apart from their `seq` and `t`, and decoding one again costs several times as much as
+/// finding it. Events with the same id have the same bytes from their kind on, and decoding
+/// reads nothing else but `t`, so a body found here is the one decoding would make.
+///
+/// Limits: `slots` bodies; a new body takes the place of the one in its slot. Used by one
+/// thread at a time, for the events of one stream (ids are the stream's own).
+public final class EventBodyMemo: @unchecked Sendable {
+  // @unchecked: used by one thread at a time (each decoding thread has its own).
+  static let slots = 256
+
+  private var ids = [UInt64?](repeating: nil, count: EventBodyMemo.slots)
+  private var bodies = [EventBody?](repeating: nil, count: EventBodyMemo.slots)
+
+  public init() {}
+
+  /// `e` decoded, its body found here when an event with its `layoutID` was decoded before.
+  public func event(_ e: InPlaceEvent) throws(Event.DecodingError) -> Event {
+    guard let id = e.layoutID else { return try Event(e) }
+    // The id's low bits tell the stream's memos apart; its high bits count within one.
+    let slot = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 56) & (Self.slots - 1)
+    if ids[slot] == id, let body = bodies[slot] { return Event(t: e.t, body) }
+    let event = try Event(e)
+    ids[slot] = id
+    bodies[slot] = event.body
+    return event
+  }
+}
