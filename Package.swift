@@ -36,11 +36,14 @@ let package = Package(
     .systemLibrary(name: "CLibCrypto"),
     // The Linux calls Swift's Glibc module leaves out (`sync_file_range`); a header, no library.
     .systemLibrary(name: "CSystem"),
+    // SHA-256 of four hash-chain links side by side with the x86 SHA extensions (checking a
+    // log: every line's previous digest is recorded, so lines need not wait for each other).
+    .target(name: "CSHA256Lanes"),
     // JSON: the value, the parser, the canonical writer, the quick checker; no dependencies.
     .target(name: "JSON"),
     .target(
       name: "EventStore",
-      dependencies: ["JSON", "CLibCrypto", "CSystem"],
+      dependencies: ["JSON", "CLibCrypto", "CSHA256Lanes", "CSystem"],
       // The static archive: only SHA-256's objects are linked in, and nothing is loaded at
       // start-up (the shared libcrypto added about 1 ms to every lifesim command).
       linkerSettings: [.linkedLibrary(":libcrypto.a", .when(platforms: [.linux]))]

@@ -69,18 +69,14 @@ public struct HashChain: Sendable {
 
   /// Whether `recorded` (64 hex digits) is the link of `body` after the digest `previous` (64
   /// hex digits): one line's check, in place, with nothing copied or allocated (`verify`).
-  static func linkMatches(previous: UnsafeRawPointer, body: UnsafeRawBufferPointer, recorded: UnsafePointer<UInt8>) -> Bool {
-    var digest = SIMD32<UInt8>()
-    return withUnsafeMutablePointer(to: &digest) { storage in
-      let bytes = UnsafeMutableRawPointer(storage).bindMemory(to: UInt8.self, capacity: LibCrypto.sha256Bytes)
-      LibCrypto.sha256(UnsafeRawBufferPointer(start: previous, count: hexBytes), body, into: bytes)
-      // Without a branch per digit: a mispredicted one costs more than the comparison.
-      var difference: UInt8 = 0
-      for i in 0..<LibCrypto.sha256Bytes {
-        difference |= (recorded[2 * i] ^ hexDigit(bytes[i] >> 4)) | (recorded[2 * i + 1] ^ hexDigit(bytes[i] & 0x0F))
-      }
-      return difference == 0
+  /// Whether `recorded` (64 hex digits) is `digest` (32 bytes) in lowercase hex.
+  static func digest(_ digest: UnsafePointer<UInt8>, matches recorded: UnsafePointer<UInt8>) -> Bool {
+    // Without a branch per digit: a mispredicted one costs more than the comparison.
+    var difference: UInt8 = 0
+    for i in 0..<LibCrypto.sha256Bytes {
+      difference |= (recorded[2 * i] ^ hexDigit(digest[i] >> 4)) | (recorded[2 * i + 1] ^ hexDigit(digest[i] & 0x0F))
     }
+    return difference == 0
   }
 
   /// The lowercase hex digit of `nibble` (0–15), computed without a branch.

@@ -296,21 +296,18 @@ final class ChainChecker: @unchecked Sendable {
   /// `previous` (64 hex digits). Each line's own `h`, once it matches, is the digest the next
   /// line links to, so that parts of a chunk can be checked at once, each after the `h` before it.
   static func linked(_ chunk: LineChunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
-    var last = previous
-    var start = 0
-    if lines.lowerBound > 0 {
-      let before = chunk.lines[lines.lowerBound - 1]
-      last = UnsafePointer(chunk.bytes + before.bodyEnd + 6)
-      start = before.lineEnd + 1
+    let bytes = chunk.bytes, first = lines.lowerBound
+    return chunk.lines.withUnsafeBufferPointer { all in
+      LinkHasher.digests(count: lines.count) { k in
+        let i = first + k
+        guard i > 0 else { return (UnsafeRawPointer(previous), UnsafeRawBufferPointer(start: bytes, count: all[0].bodyEnd + 1)) }
+        let before = all[i - 1]
+        return (UnsafeRawPointer(bytes + before.bodyEnd + 6),
+                UnsafeRawBufferPointer(start: bytes + before.lineEnd + 1, count: all[i].bodyEnd - before.lineEnd))
+      } check: { k, digest in
+        HashChain.digest(digest, matches: UnsafePointer(bytes + all[first + k].bodyEnd + 6))
+      }
     }
-    for (bodyEnd, lineEnd, _) in chunk.lines[lines] {
-      let recorded = UnsafePointer(chunk.bytes + bodyEnd + 6)
-      let body = UnsafeRawBufferPointer(start: chunk.bytes + start, count: bodyEnd + 1 - start)
-      guard HashChain.linkMatches(previous: last, body: body, recorded: recorded) else { return false }
-      last = recorded
-      start = lineEnd + 1
-    }
-    return true
   }
 
   /// The digest the next chunk's first line links to.

@@ -1,0 +1,106 @@
+// SHA-256 (FIPS 180-4) with the x86 SHA extensions, four messages interleaved. The state of
+// each message lives in two vectors, ABEF and CDGH, the layout SHA256RNDS2 works on; the
+// message schedule is four words per vector (SHA256MSG1, PALIGNR, SHA256MSG2).
+#include "sha256_lanes.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define LANES_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+
+static const uint32_t round_constants[64] = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static const uint32_t initial_hash[8] = {
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+int lifesim_sha256_lanes_supported(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+  int ssse3 = (c >> 9) & 1, sse41 = (c >> 19) & 1;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+  int sha = (b >> 29) & 1;
+  return ssse3 && sse41 && sha;
+}
+
+LANES_TARGET void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane) {
+  // A B C D and E F G H as the rounds want them: ABEF and CDGH, each from its highest word down.
+  __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)initial_hash), 0xB1);
+  __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(initial_hash + 4)), 0x1B);
+  _mm_store_si128((__m128i *)lanes->words[lane], _mm_alignr_epi8(abcd, efgh, 8));
+  _mm_store_si128((__m128i *)(lanes->words[lane] + 4), _mm_blend_epi16(efgh, abcd, 0xF0));
+}
+
+LANES_TARGET void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) {
+  const __m128i big_endian = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i abef[4], cdgh[4], schedule[4][4];
+  for (int l = 0; l < 4; l++) {
+    abef[l] = _mm_load_si128((const __m128i *)lanes->words[l]);
+    cdgh[l] = _mm_load_si128((const __m128i *)(lanes->words[l] + 4));
+  }
+  // Sixteen groups of four rounds; group j uses message words 4j…4j+3.
+  for (int j = 0; j < 16; j++) {
+    const __m128i k = _mm_loadu_si128((const __m128i *)(round_constants + 4 * j));
+    __m128i words[4];
+    for (int l = 0; l < 4; l++) {
+      if (j < 4) {
+        schedule[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks[l] + 16 * j)), big_endian);
+      } else {
+        // W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], four words at a time.
+        __m128i partial = _mm_add_epi32(_mm_sha256msg1_epu32(schedule[l][j & 3], schedule[l][(j - 3) & 3]),
+                                        _mm_alignr_epi8(schedule[l][(j - 1) & 3], schedule[l][(j - 2) & 3], 4));
+        schedule[l][j & 3] = _mm_sha256msg2_epu32(partial, schedule[l][(j - 1) & 3]);
+      }
+      words[l] = _mm_add_epi32(schedule[l][j & 3], k);
+    }
+    // The lanes' rounds alternate, so that no round waits on the one just before it.
+    for (int l = 0; l < 4; l++) cdgh[l] = _mm_sha256rnds2_epu32(cdgh[l], abef[l], words[l]);
+    for (int l = 0; l < 4; l++) abef[l] = _mm_sha256rnds2_epu32(abef[l], cdgh[l], _mm_shuffle_epi32(words[l], 0x0E));
+  }
+  for (int l = 0; l < 4; l++) {
+    __m128i *state = (__m128i *)lanes->words[l];
+    _mm_store_si128(state, _mm_add_epi32(_mm_load_si128(state), abef[l]));
+    _mm_store_si128(state + 1, _mm_add_epi32(_mm_load_si128(state + 1), cdgh[l]));
+  }
+}
+
+LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
+  __m128i abef = _mm_load_si128((const __m128i *)lanes->words[lane]);
+  __m128i cdgh = _mm_load_si128((const __m128i *)(lanes->words[lane] + 4));
+  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  uint32_t words[8];
+  _mm_storeu_si128((__m128i *)words, _mm_blend_epi16(feba, dchg, 0xF0));
+  _mm_storeu_si128((__m128i *)(words + 4), _mm_alignr_epi8(dchg, feba, 8));
+  for (int i = 0; i < 8; i++) {
+    digest[4 * i] = (uint8_t)(words[i] >> 24);
+    digest[4 * i + 1] = (uint8_t)(words[i] >> 16);
+    digest[4 * i + 2] = (uint8_t)(words[i] >> 8);
+    digest[4 * i + 3] = (uint8_t)words[i];
+  }
+}
+
+#else
+
+#include <stdlib.h>
+
+// Without the x86 SHA extensions EventStore hashes with libcrypto and never calls these.
+int lifesim_sha256_lanes_supported(void) { return 0; }
+void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane) { (void)lanes; (void)lane; abort(); }
+void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) { (void)lanes; (void)blocks; abort(); }
+void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
+  (void)lanes; (void)lane; (void)digest;
+  abort();
+}
+
+#endif
