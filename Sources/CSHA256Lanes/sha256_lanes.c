@@ -37,22 +37,25 @@ LANES_TARGET void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int la
   // A B C D and E F G H as the rounds want them: ABEF and CDGH, each from its highest word down.
   __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)initial_hash), 0xB1);
   __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(initial_hash + 4)), 0x1B);
-  _mm_store_si128((__m128i *)lanes->words[lane], _mm_alignr_epi8(abcd, efgh, 8));
-  _mm_store_si128((__m128i *)(lanes->words[lane] + 4), _mm_blend_epi16(efgh, abcd, 0xF0));
+  _mm_storeu_si128((__m128i *)lanes->words[lane], _mm_alignr_epi8(abcd, efgh, 8));
+  _mm_storeu_si128((__m128i *)(lanes->words[lane] + 4), _mm_blend_epi16(efgh, abcd, 0xF0));
 }
 
-LANES_TARGET void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) {
+// Hashes one block into each of `count` lanes (1 or 4, a constant where it is called, so
+// that the loops over lanes unroll and the rounds of the lanes interleave).
+LANES_TARGET static inline void hash_blocks(lifesim_sha256_lanes *lanes, int first, int count,
+                                            const uint8_t *const *blocks) {
   const __m128i big_endian = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
   __m128i abef[4], cdgh[4], schedule[4][4];
-  for (int l = 0; l < 4; l++) {
-    abef[l] = _mm_load_si128((const __m128i *)lanes->words[l]);
-    cdgh[l] = _mm_load_si128((const __m128i *)(lanes->words[l] + 4));
+  for (int l = 0; l < count; l++) {
+    abef[l] = _mm_loadu_si128((const __m128i *)lanes->words[first + l]);
+    cdgh[l] = _mm_loadu_si128((const __m128i *)(lanes->words[first + l] + 4));
   }
   // Sixteen groups of four rounds; group j uses message words 4j…4j+3.
   for (int j = 0; j < 16; j++) {
     const __m128i k = _mm_loadu_si128((const __m128i *)(round_constants + 4 * j));
     __m128i words[4];
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < count; l++) {
       if (j < 4) {
         schedule[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks[l] + 16 * j)), big_endian);
       } else {
@@ -64,19 +67,27 @@ LANES_TARGET void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const 
       words[l] = _mm_add_epi32(schedule[l][j & 3], k);
     }
     // The lanes' rounds alternate, so that no round waits on the one just before it.
-    for (int l = 0; l < 4; l++) cdgh[l] = _mm_sha256rnds2_epu32(cdgh[l], abef[l], words[l]);
-    for (int l = 0; l < 4; l++) abef[l] = _mm_sha256rnds2_epu32(abef[l], cdgh[l], _mm_shuffle_epi32(words[l], 0x0E));
+    for (int l = 0; l < count; l++) cdgh[l] = _mm_sha256rnds2_epu32(cdgh[l], abef[l], words[l]);
+    for (int l = 0; l < count; l++) abef[l] = _mm_sha256rnds2_epu32(abef[l], cdgh[l], _mm_shuffle_epi32(words[l], 0x0E));
   }
-  for (int l = 0; l < 4; l++) {
-    __m128i *state = (__m128i *)lanes->words[l];
-    _mm_store_si128(state, _mm_add_epi32(_mm_load_si128(state), abef[l]));
-    _mm_store_si128(state + 1, _mm_add_epi32(_mm_load_si128(state + 1), cdgh[l]));
+  for (int l = 0; l < count; l++) {
+    __m128i *state = (__m128i *)lanes->words[first + l];
+    _mm_storeu_si128(state, _mm_add_epi32(_mm_loadu_si128(state), abef[l]));
+    _mm_storeu_si128(state + 1, _mm_add_epi32(_mm_loadu_si128(state + 1), cdgh[l]));
   }
 }
 
+LANES_TARGET void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) {
+  hash_blocks(lanes, 0, 4, blocks);
+}
+
+LANES_TARGET void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block) {
+  hash_blocks(lanes, lane, 1, &block);
+}
+
 LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
-  __m128i abef = _mm_load_si128((const __m128i *)lanes->words[lane]);
-  __m128i cdgh = _mm_load_si128((const __m128i *)(lanes->words[lane] + 4));
+  __m128i abef = _mm_loadu_si128((const __m128i *)lanes->words[lane]);
+  __m128i cdgh = _mm_loadu_si128((const __m128i *)(lanes->words[lane] + 4));
   __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
   __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
   uint32_t words[8];
@@ -98,6 +109,10 @@ LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes,
 int lifesim_sha256_lanes_supported(void) { return 0; }
 void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane) { (void)lanes; (void)lane; abort(); }
 void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) { (void)lanes; (void)blocks; abort(); }
+void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block) {
+  (void)lanes; (void)lane; (void)block;
+  abort();
+}
 void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
   (void)lanes; (void)lane; (void)digest;
   abort();

@@ -1,6 +1,7 @@
 import JSON
 
 import Dispatch
+import Synchronization
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
 /// (`LineValidator`: each line's form, sequence, time and kind), and has each chunk's lines
@@ -46,6 +47,10 @@ final class FoldPipeline: @unchecked Sendable {
   private var cancelled = false
   /// Chunks made so far (by the reading thread): each part's memo is numbered from them.
   private var chunksMade = 0
+  /// This stream's number among the process's (`MemberLayoutMemo`'s ids carry it).
+  private let streamNumber = FoldPipeline.streamsOpened.wrappingAdd(1, ordering: .relaxed).oldValue
+    % MemberLayoutMemo.streamsMax
+  private static let streamsOpened = Atomic<UInt64>(0)
 
   /// Starts reading `file` after its header; takes over its `fd`.
   init(_ file: ChunkedLogFile) {
@@ -122,7 +127,8 @@ final class FoldPipeline: @unchecked Sendable {
     if stop { return nil }
     if let reused { return reused }
     chunksMade += 1
-    return FoldChunk(capacity: chunkBytes, firstMemo: (chunksMade - 1) * Self.parts)
+    precondition(chunksMade * Self.parts <= MemberLayoutMemo.memosMax, "more chunks than memo numbers")
+    return FoldChunk(capacity: chunkBytes, firstMemo: (chunksMade - 1) * Self.parts, streamNumber: streamNumber)
   }
 
   private func deliver(_ delivery: Delivery) {
@@ -137,11 +143,10 @@ final class FoldChunk: @unchecked Sendable {
   let lines: LineChunk
   let parts: [FoldPart]
 
-  /// The parts' memos are numbered from `firstMemo` (see `MemberLayoutMemo`).
-  init(capacity: Int, firstMemo: Int) {
-    assert(FoldPipeline.chunksInFlight * FoldPipeline.parts <= MemberLayoutMemo.memosMax, "more memos than ids tell apart")
+  /// The parts' memos are numbered from `firstMemo` within stream `streamNumber` (see `MemberLayoutMemo`).
+  init(capacity: Int, firstMemo: Int, streamNumber: UInt64) {
     lines = LineChunk(capacity: capacity)
-    parts = (0..<FoldPipeline.parts).map { FoldPart(memoNumber: firstMemo + $0) }
+    parts = (0..<FoldPipeline.parts).map { FoldPart(memoNumber: firstMemo + $0, streamNumber: streamNumber) }
   }
 }
 
@@ -174,9 +179,11 @@ final class FoldPart: @unchecked Sendable {
   private(set) var failed = false
   private var keys: [Range<Int>] = []
   private var parsed: [JSONMember] = []
-  private let layouts: MemberLayoutMemo
+  private let layoutMemo: MemberLayoutMemo
 
-  init(memoNumber: Int) { layouts = MemberLayoutMemo(memoNumber: memoNumber) }
+  init(memoNumber: Int, streamNumber: UInt64) {
+    layoutMemo = MemberLayoutMemo(memoNumber: memoNumber, streamNumber: streamNumber)
+  }
 
   deinit { members.deallocate() }
 
@@ -205,8 +212,7 @@ final class FoldPart: @unchecked Sendable {
         failed = true
         return
       }
-      let hash = QuickHash.ofEvery(UnsafeRawBufferPointer(rebasing: body[prefix.kindValueStart...]))
-      guard let (kind, count, keys, id) = located(body, prefix: prefix, hash: hash) else {
+      guard let (kind, count, keys, id) = located(body, prefix: prefix) else {
         failed = true
         return
       }
@@ -226,15 +232,13 @@ final class FoldPart: @unchecked Sendable {
 
   /// The event's kind, the number of its members, appended to `members`, and their keys'
   /// bits (`PlainObjectScan.bit`; all set when the parser located them), when its JSON and
-  /// kind are as `LogReader` accepts them, and its layout's id if kept; nil otherwise. `hash` is
-  /// that of its bytes from the kind's value on (`QuickHash.ofEvery`): a line met before is not
-  /// scanned again.
-  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix, hash: UInt64) -> (EventKind, Int, UInt64, UInt64?)? {
+  /// kind are as `LogReader` accepts them, and its layout's id if kept; nil otherwise. A line
+  /// met before (the same bytes from the kind's value on) is not scanned again.
+  private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int, UInt64, UInt64?)? {
     if members.count - memberCount < 64 { grow(members.count * 2) }
     let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
-    let anchor = prefix.kindValueStart, fromKind = UnsafeRawBufferPointer(rebasing: body[anchor...])
-    if let known = layouts.find(fromKind, hash: hash, anchor: anchor,
-                                into: UnsafeMutableBufferPointer(rebasing: free[3..<(3 + MemberLayoutMemo.membersMax)])) {
+    let key = MemberLayoutMemo.Key(body, anchor: prefix.kindValueStart)
+    if let key, let known = layoutMemo.find(key, into: UnsafeMutableBufferPointer(rebasing: free[3..<(3 + MemberLayoutMemo.membersMax)])) {
       (free[0], free[1], free[2]) = prefix.members
       memberCount += 3 + known.count
       return (known.kind, 3 + known.count, known.keyBits, known.id)
@@ -258,9 +262,8 @@ final class FoldPart: @unchecked Sendable {
       return nil
     }
     var id: UInt64?
-    if let scanned {
-      id = layouts.remember(fromKind, hash: hash, anchor: anchor, members: UnsafeBufferPointer(rebasing: free[3..<found]),
-                            kind: kind, keyBits: scanned.keys)
+    if let key, let scanned {
+      id = layoutMemo.remember(key, members: UnsafeBufferPointer(rebasing: free[3..<found]), kind: kind, keyBits: scanned.keys)
     }
     memberCount += found
     return (kind, found, scanned?.keys ?? ~0, id)

@@ -67,8 +67,6 @@ public struct HashChain: Sendable {
     return previous
   }
 
-  /// Whether `recorded` (64 hex digits) is the link of `body` after the digest `previous` (64
-  /// hex digits): one line's check, in place, with nothing copied or allocated (`verify`).
   /// Whether `recorded` (64 hex digits) is `digest` (32 bytes) in lowercase hex.
   static func digest(_ digest: UnsafePointer<UInt8>, matches recorded: UnsafePointer<UInt8>) -> Bool {
     // Without a branch per digit: a mispredicted one costs more than the comparison.

@@ -17,9 +17,10 @@ public struct InPlaceEvent: EventFields {
   let keys: UInt64
   /// The stream's strings met so far (it outlives the event).
   let strings: UnsafeMutablePointer<StringTable>
-  /// An id that exactly the events of this stream with the same bytes from the kind's value
-  /// to the closing brace share (all but `seq` and `t`: they decode alike); nil when the
-  /// stream worked none out for this event.
+  /// Events of this stream with the same id have the same bytes from the kind's value to the
+  /// closing brace (all but `seq` and `t`: they decode alike); events with the same bytes may
+  /// have different ids. Ids of different streams differ (up to 2^24 streams a process). Nil
+  /// when the stream worked none out for this event.
   public let layoutID: UInt64?
 
   init(seq: Int64, t: Int64, kind: EventKind, body: UnsafeRawBufferPointer, members: UnsafeBufferPointer<JSONMember>,
@@ -112,7 +113,7 @@ public enum QuickHash {
 
   /// A cheap hash of every byte of `bytes`, 32 at a time in four independent lanes: for
   /// tables of texts that may differ anywhere, where a clash only costs a comparison.
-  public static func ofEvery(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  static func ofEvery(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     let n = bytes.count
     let length = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
     guard n >= 8 else { return of(bytes) ^ length }

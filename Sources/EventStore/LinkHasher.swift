@@ -35,7 +35,8 @@ enum LinkHasher {
 
 /// Four links in flight: each lane hashes its link's blocks (the 64 hex digits, the body's
 /// whole blocks in place, then its last bytes padded in the lane's tail) and takes the next
-/// link once done.
+/// link once done; the last link left is finished alone. The C functions are
+/// `lifesim_sha256_lanes_reset`, `_block`, `_block_one` and `_digest`.
 private struct FourLanes: ~Copyable {
   private struct Lane {
     /// The link being hashed; nil for an idle lane.
@@ -80,8 +81,13 @@ private struct FourLanes: ~Copyable {
         busy += 1
       }
       guard busy > 0 else { return true }
-      for l in 0..<4 { blocks[l] = block(lane: l) }
-      lifesim_sha256_lanes_block(&state, blocks)
+      if busy == 1, next == count, let last = (0..<4).first(where: { lanes[$0].link != nil }) {
+        // The last link alone (a long line would have the idle lanes hash filler for its length).
+        lifesim_sha256_lanes_block_one(&state, Int32(last), block(lane: last))
+      } else {
+        for l in 0..<4 { blocks[l] = block(lane: l) }
+        lifesim_sha256_lanes_block(&state, blocks)
+      }
       for l in 0..<4 {
         guard let i = lanes[l].link else { continue }
         lanes[l].done += 1

@@ -7,22 +7,45 @@ import JSON
 /// distance from the kind's value, and the same kind and key bits: finding them here costs a
 /// hash and a comparison instead of a scan.
 ///
-/// Each layout kept has an id no other layout of the stream has (`memoNumber` in its low
-/// bits): lines with the same id have the same bytes from the kind on, so whatever is worked
-/// out from those bytes alone (the event's decoded body) may be kept by id.
+/// Each layout kept gets an id no other layout of the process's recent streams has: the
+/// layouts kept before it by this memo, then the stream's number (`streamNumber`, the low 24
+/// bits of a count of streams), then the memo's number within the stream. Lines with the same
+/// id have the same bytes from the kind on, so what is worked out from those bytes alone (the
+/// event's decoded body) may be kept by id.
 ///
 /// Limits: `slots` layouts of lines whose bytes from the kind are at most `keyBytesMax` and
 /// that have at most `membersMax` members after the kind; a new layout takes the place of the
-/// one in its slot. Used by one thread at a time.
+/// one in its slot; after `keptMax` layouts a memo keeps no more (the lines are scanned).
+/// 256 KiB a memo (keys and layouts), 16 memos a stream. Used by one thread at a time.
 final class MemberLayoutMemo {
   static let slots = 256
   static let keyBytesMax = 512
   static let membersMax = 16
   /// Memos a stream may have, each numbered below this.
   static let memosMax = 256
+  /// Stream numbers are taken modulo this.
+  static let streamsMax: UInt64 = 1 << 24
+  /// Layouts one memo keeps at most: its count fills the id's top 32 bits.
+  static let keptMax: UInt64 = (1 << 32) - 1
+
+  /// A line's bytes from its kind's value on, where they start in the line, and their hash.
+  struct Key {
+    let bytes: UnsafeRawBufferPointer
+    let anchor: Int
+    let hash: UInt64
+
+    /// The key of `body`, whose kind's value starts at `anchor`; nil when the bytes from there
+    /// are empty or too long to keep (then they are not even hashed).
+    init?(_ body: UnsafeRawBufferPointer, anchor: Int) {
+      guard anchor < body.count, body.count - anchor <= MemberLayoutMemo.keyBytesMax else { return nil }
+      bytes = UnsafeRawBufferPointer(rebasing: body[anchor...])
+      self.anchor = anchor
+      hash = QuickHash.ofEvery(bytes)
+    }
+  }
 
   private struct Entry {
-    /// 0 for an empty slot (no line's bytes from its kind are empty).
+    /// 0 for an empty slot (a key is never empty).
     var keyCount = 0
     var memberCount = 0
     var kind = EventKind.note
@@ -30,9 +53,8 @@ final class MemberLayoutMemo {
     var id: UInt64 = 0
   }
 
-  private let memoNumber: UInt64
-  /// Layouts kept so far: the next one's id is this above `memoNumber`. A log cannot hold
-  /// 2^56 lines, so it never wraps.
+  /// The stream's and memo's numbers, as the low 32 bits of every id.
+  private let idBase: UInt64
   private var kept: UInt64 = 0
 
   private let keys = UnsafeMutableRawPointer.allocate(byteCount: MemberLayoutMemo.slots * MemberLayoutMemo.keyBytesMax,
@@ -42,10 +64,12 @@ final class MemberLayoutMemo {
     capacity: MemberLayoutMemo.slots * MemberLayoutMemo.membersMax)
   private var entries = [Entry](repeating: Entry(), count: MemberLayoutMemo.slots)
 
-  /// `memoNumber` (below `memosMax`) tells this memo's ids from those of the stream's other memos.
-  init(memoNumber: Int) {
+  /// `memoNumber` (below `memosMax`) tells this memo's ids from those of the stream's other
+  /// memos, and `streamNumber` (below `streamsMax`) from those of other streams.
+  init(memoNumber: Int, streamNumber: UInt64) {
     precondition((0..<Self.memosMax).contains(memoNumber), "memo number \(memoNumber) out of range")
-    self.memoNumber = UInt64(memoNumber)
+    precondition(streamNumber < Self.streamsMax, "stream number \(streamNumber) out of range")
+    idBase = streamNumber << 8 | UInt64(memoNumber)
   }
 
   deinit {
@@ -53,18 +77,17 @@ final class MemberLayoutMemo {
     layouts.deallocate()
   }
 
-  private static func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 40) & (slots - 1) }
+  static func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 40) & (slots - 1) }
 
-  /// The kind, member count after the kind, key bits and id of a line whose bytes from the
-  /// kind's value (at `anchor` in its body) are `bytes`, with those members written to `into`
-  /// (room for `membersMax`); nil when not known.
-  func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64, anchor: Int,
-            into members: UnsafeMutableBufferPointer<JSONMember>) -> (kind: EventKind, count: Int, keyBits: UInt64, id: UInt64)? {
-    let slot = Self.slot(hash), entry = entries[slot]
-    guard entry.keyCount == bytes.count, let base = bytes.baseAddress,
-          memcmp(keys + slot * Self.keyBytesMax, base, bytes.count) == 0 else { return nil }
+  /// The kind, member count after the kind, key bits and id of a line with `key`, its members
+  /// written to `into` (room for `membersMax`); nil when not known.
+  func find(_ key: Key, into members: UnsafeMutableBufferPointer<JSONMember>)
+    -> (kind: EventKind, count: Int, keyBits: UInt64, id: UInt64)? {
+    let slot = Self.slot(key.hash), entry = entries[slot]
+    guard entry.keyCount > 0, entry.keyCount == key.bytes.count,
+          memcmp(keys + slot * Self.keyBytesMax, key.bytes.baseAddress!, key.bytes.count) == 0 else { return nil }
     precondition(members.count >= entry.memberCount, "a layout was asked for with too little room")
-    let layout = slot * Self.membersMax
+    let layout = slot * Self.membersMax, anchor = key.anchor
     for i in 0..<entry.memberCount {
       let m = layouts[layout + i]
       members[i] = JSONMember(key: (m.key.lowerBound + anchor)..<(m.key.upperBound + anchor),
@@ -73,22 +96,20 @@ final class MemberLayoutMemo {
     return (entry.kind, entry.memberCount, entry.keyBits, entry.id)
   }
 
-  /// Keeps the layout of a line scanned in full (see `find`), unless it is beyond the limits;
-  /// its id, if kept.
-  func remember(_ bytes: UnsafeRawBufferPointer, hash: UInt64, anchor: Int, members: UnsafeBufferPointer<JSONMember>,
-                kind: EventKind, keyBits: UInt64) -> UInt64? {
-    guard !bytes.isEmpty, bytes.count <= Self.keyBytesMax, members.count <= Self.membersMax,
-          let base = bytes.baseAddress else { return nil }
-    let slot = Self.slot(hash), layout = slot * Self.membersMax
-    (keys + slot * Self.keyBytesMax).copyMemory(from: base, byteCount: bytes.count)
+  /// Keeps the layout of a line with `key` that the scan read in full, unless it is beyond
+  /// the limits; its id, if kept.
+  func remember(_ key: Key, members: UnsafeBufferPointer<JSONMember>, kind: EventKind, keyBits: UInt64) -> UInt64? {
+    guard members.count <= Self.membersMax, kept < Self.keptMax else { return nil }
+    let slot = Self.slot(key.hash), layout = slot * Self.membersMax, anchor = key.anchor
+    (keys + slot * Self.keyBytesMax).copyMemory(from: key.bytes.baseAddress!, byteCount: key.bytes.count)
     for (i, m) in members.enumerated() {
       assert(m.key.lowerBound >= anchor, "a member after the kind lies before it")
       layouts[layout + i] = JSONMember(key: (m.key.lowerBound - anchor)..<(m.key.upperBound - anchor),
                                        value: (m.value.lowerBound - anchor)..<(m.value.upperBound - anchor))
     }
     kept += 1
-    let id = kept << 8 | memoNumber
-    entries[slot] = Entry(keyCount: bytes.count, memberCount: members.count, kind: kind, keyBits: keyBits, id: id)
+    let id = kept << 32 | idBase
+    entries[slot] = Entry(keyCount: key.bytes.count, memberCount: members.count, kind: kind, keyBits: keyBits, id: id)
     return id
   }
 }

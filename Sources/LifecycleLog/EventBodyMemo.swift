@@ -7,26 +7,46 @@ import Lifecycle
 /// finding it. Events with the same id have the same bytes from their kind on, and decoding
 /// reads nothing else but `t`, so a body found here is the one decoding would make.
 ///
-/// Limits: `slots` bodies; a new body takes the place of the one in its slot. Used by one
-/// thread at a time, for the events of one stream (ids are the stream's own).
+/// Ids are a stream's own (its number is in bits 8–31 of each): an event of another stream
+/// empties the memo first. Limits: `slots` bodies; a new body takes the place of the one in
+/// its slot. Used by one thread at a time.
 public final class EventBodyMemo: @unchecked Sendable {
   // @unchecked: used by one thread at a time (each decoding thread has its own).
   static let slots = 256
 
   private var ids = [UInt64?](repeating: nil, count: EventBodyMemo.slots)
   private var bodies = [EventBody?](repeating: nil, count: EventBodyMemo.slots)
+  /// The stream and memo bits of the ids met so far.
+  private var stream: UInt64?
+  /// Bodies found here rather than decoded (the tests read it).
+  private(set) var found = 0
 
   public init() {}
 
   /// `e` decoded, its body found here when an event with its `layoutID` was decoded before.
   public func event(_ e: InPlaceEvent) throws(Event.DecodingError) -> Event {
     guard let id = e.layoutID else { return try Event(e) }
-    // The id's low bits tell the stream's memos apart; its high bits count within one.
+    let idStream = id >> 8 & 0xFF_FFFF
+    if stream != idStream {
+      if stream != nil { forgetAll() }
+      stream = idStream
+    }
+    // The id's low bits tell streams and memos apart; its high bits count within one memo.
     let slot = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 56) & (Self.slots - 1)
-    if ids[slot] == id, let body = bodies[slot] { return Event(t: e.t, body) }
+    if ids[slot] == id, let body = bodies[slot] {
+      found += 1
+      return Event(t: e.t, body)
+    }
     let event = try Event(e)
     ids[slot] = id
     bodies[slot] = event.body
     return event
+  }
+
+  private func forgetAll() {
+    for i in 0..<Self.slots {
+      ids[i] = nil
+      bodies[i] = nil
+    }
   }
 }

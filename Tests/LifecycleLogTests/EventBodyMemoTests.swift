@@ -1,6 +1,6 @@
 import EventStore
 import Lifecycle
-import LifecycleLog
+@testable import LifecycleLog
 import Testing
 import TestSupport
 
@@ -46,7 +46,20 @@ import TestSupport
       }
     }
     #expect(decoded == written.enumerated().map { Event(t: Int64($0.offset) * 997, $0.element) })
-    // All but the escaped note went through the memo.
+    // All but the escaped note went through the memo, and most bodies were found there.
     #expect(remembered > 1_200)
+    #expect(memo.found > 1_000)
+
+    // The same memo on another stream starts afresh: its ids are that stream's.
+    let other = try LogEventStream(path: path)
+    var again = 0
+    while let batch = try other.nextBatch() {
+      batch.forEach(in: 0..<batch.count, strings: strings) { e in
+        #expect((try? memo.event(e)) == (try? Event(e)), "event \(e.seq) of the second stream")
+        again += 1
+        return true
+      }
+    }
+    #expect(again == 1_500)
   }
 }

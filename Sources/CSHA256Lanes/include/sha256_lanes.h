@@ -12,7 +12,7 @@
 
 /// Four SHA-256 states, each in the word order the SHA instructions keep (not the digest's).
 typedef struct {
-  _Alignas(16) uint32_t words[4][8];
+  uint32_t words[4][8];
 } lifesim_sha256_lanes;
 
 /// 1 when this CPU has the SHA extensions, SSSE3 and SSE4.1 that the other functions need; 0 otherwise.
@@ -23,6 +23,9 @@ void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane);
 
 /// Hashes one 64-byte block into each lane: `blocks[i]` into lane i.
 void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]);
+
+/// Hashes one 64-byte block into lane `lane` alone (the last message left, once the others are done).
+void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block);
 
 /// Writes the 32-byte digest of lane `lane`, once its message's last (padded) block is hashed.
 void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest);
