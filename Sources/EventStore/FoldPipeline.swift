@@ -1,7 +1,6 @@
 import JSON
 
 import Dispatch
-import Synchronization
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
 /// (`LineValidator`: each line's form, sequence, time and kind), and has each chunk's lines
@@ -48,9 +47,18 @@ final class FoldPipeline: @unchecked Sendable {
   /// Chunks made so far (by the reading thread): each part's memo is numbered from them.
   private var chunksMade = 0
   /// This stream's number among the process's (`MemberLayoutMemo`'s ids carry it).
-  private let streamNumber = FoldPipeline.streamsOpened.wrappingAdd(1, ordering: .relaxed).oldValue
-    % MemberLayoutMemo.streamsMax
-  private static let streamsOpened = Atomic<UInt64>(0)
+  private let streamNumber = FoldPipeline.nextStreamNumber()
+  /// Streams opened so far in the process, only inside `streamsLock` (not an `Atomic`: that
+  /// needs macOS 15, and one lock a stream costs nothing).
+  nonisolated(unsafe) private static var streamsOpened: UInt64 = 0
+  private static let streamsLock = DispatchQueue(label: "lifesim.log.fold.streams")
+
+  private static func nextStreamNumber() -> UInt64 {
+    streamsLock.sync {
+      streamsOpened &+= 1
+      return streamsOpened % MemberLayoutMemo.streamsMax
+    }
+  }
 
   /// Starts reading `file` after its header; takes over its `fd`.
   init(_ file: ChunkedLogFile) {
