@@ -43,16 +43,11 @@ package enum DecodedBatches {
         more = false
       }
       for half in folding {
-        // Lent to `body` through the buffer: no event is copied out of the batch.
-        let stop: Bool = half.events.withUnsafeBufferPointer { decoded in
-          half.seqs.withUnsafeBufferPointer { seqs in
-            for i in decoded.indices {
-              if let until, until.excludes(seq: seqs[i], t: decoded[i].t) { return true }
-              body(seqs[i], decoded[i])
-              events += 1
-            }
-            return false
-          }
+        let stop = !half.handOut { seq, event in
+          if let until, until.excludes(seq: seq, t: event.t) { return false }
+          body(seq, event)
+          events += 1
+          return true
         }
         if stop { return (events, true) }
         if let failure = half.failure {
@@ -74,10 +69,28 @@ private final class DecodedEvents: @unchecked Sendable {
   private let memo = EventBodyMemo()
   /// The events decoded, and each one's `seq` (apart: an event copied out with its `seq`
   /// would be copied through the tuple's metadata).
-  private(set) var events: [Event] = []
-  private(set) var seqs: [Int64] = []
+  private var events: [Event] = []
+  private var seqs: [Int64] = []
+  /// What an event handed out leaves in its place: a body that holds no reference.
+  private static let handedOut = Event(t: 0, .suspended)
   /// The event after `events`, which does not decode, and why.
   private(set) var failure: (seq: Int64, t: Int64, error: Event.DecodingError)?
+
+  /// Moves each event out to `body` in order, with its `seq`, until `body` answers false;
+  /// whether it never did. Moved, not lent: an event lent from the array was copied for each
+  /// call, since the caller's state, mutated meanwhile, might have been the array.
+  func handOut(_ body: (_ seq: Int64, _ event: borrowing Event) -> Bool) -> Bool {
+    events.withUnsafeMutableBufferPointer { events in
+      seqs.withUnsafeBufferPointer { seqs in
+        for i in events.indices {
+          var event = Self.handedOut
+          swap(&event, &events[i])
+          if !body(seqs[i], event) { return false }
+        }
+        return true
+      }
+    }
+  }
 
   /// No events, and no failure.
   package func clear() {
