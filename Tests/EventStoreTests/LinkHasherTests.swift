@@ -77,6 +77,26 @@ import TestSupport
     }
   }
 
+  @Test func aDigestMatchesItsLowercaseHexAndNothingElse() {
+    var rng = SplitMix64(seed: 44)
+    func matches(_ digest: [UInt8], _ text: [UInt8]) -> Bool {
+      digest.withUnsafeBufferPointer { d in text.withUnsafeBufferPointer { HashChain.digest(d.baseAddress!, matches: $0.baseAddress!) } }
+    }
+    for round in 0..<256 {
+      let digest = (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+      let hex = Array(digest.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined().utf8)
+      #expect(matches(digest, hex))
+      // One digit, at every place in turn, made another digit, upper case, or a neighbour of the
+      // digits' ranges: never a match.
+      let i = round % 64
+      for other in Array("0123456789abcdefABCDEF/:`g".utf8) where other != hex[i] {
+        var wrong = hex
+        wrong[i] = other
+        #expect(!matches(digest, wrong), "digit \(i) as \(other)")
+      }
+    }
+  }
+
   @Test func aFailedCheckStopsTheHashing() {
     let links = Links(count: 40, seed: 43) { _, _ in 200 }
     for fourAtOnce in [false] + (LinkHasher.lanesSupported ? [true] : []) {
