@@ -57,10 +57,9 @@ public struct HashChain: Sendable {
       previous.withUnsafeMutableBufferPointer { out in
         LibCrypto.sha256(first ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(out), a, b, into: digest)
         // Computed digits, not a table: a static array's bounds checks were 7% of the log thread.
-        let hex = out.baseAddress!
-        for i in 0..<LibCrypto.sha256Bytes {
-          hex[2 * i] = Self.hexDigit(digest[i] >> 4)
-          hex[2 * i + 1] = Self.hexDigit(digest[i] & 0x0F)
+        let bytes = UnsafeRawPointer(digest), hex = UnsafeMutableRawPointer(out.baseAddress!)
+        for i in 0..<(LibCrypto.sha256Bytes / 4) {
+          hex.storeBytes(of: Self.hexDigits(bytes, word: i).littleEndian, toByteOffset: 8 * i, as: UInt64.self)
         }
       }
     }
@@ -73,32 +72,23 @@ public struct HashChain: Sendable {
     let bytes = UnsafeRawPointer(digest), text = UnsafeRawPointer(recorded)
     var difference: UInt64 = 0
     for i in 0..<(LibCrypto.sha256Bytes / 4) {
-      let expected = hexDigits(of: UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-      difference |= UInt64(littleEndian: text.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) ^ expected
+      difference |= UInt64(littleEndian: text.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) ^ hexDigits(bytes, word: i)
     }
     return difference == 0
   }
 
-  /// The eight lowercase hex digits of four bytes (the first in the lowest byte), the first
-  /// digit in the word's lowest byte.
+  /// The eight lowercase hex digits of `digest`'s bytes 4i…4i+3 (`word` i), the first digit
+  /// in the word's lowest byte: the text of those bytes, read as a little-endian word.
   @inline(__always)
-  static func hexDigits(of fourBytes: UInt32) -> UInt64 {
+  private static func hexDigits(_ digest: UnsafeRawPointer, word i: Int) -> UInt64 {
     // Each byte into a 16-bit lane, then its high nibble into the lane's low byte and its low
     // nibble into the high byte: one nibble a byte, in the digits' order.
-    var lanes = UInt64(fourBytes)
+    var lanes = UInt64(UInt32(littleEndian: digest.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
     lanes = (lanes | lanes << 16) & 0x0000_FFFF_0000_FFFF
     lanes = (lanes | lanes << 8) & 0x00FF_00FF_00FF_00FF
     let nibbles = (lanes >> 4) & 0x000F_000F_000F_000F | (lanes & 0x000F_000F_000F_000F) << 8
     // A nibble of 10 or more gets 6 added into bit 4: there the digit skips from `9` to `a`.
     let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
     return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
-  }
-
-  /// The lowercase hex digit of `nibble` (0–15), computed without a branch.
-  @inline(__always)
-  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-    // 9 - nibble wraps past 0x7F exactly when nibble is 10 or more: then skip to `a`.
-    let letter = (9 &- nibble) >> 7
-    return nibble &+ UInt8(ascii: "0") &+ letter &* (UInt8(ascii: "a") - UInt8(ascii: "0") - 10)
   }
 }
