@@ -111,11 +111,13 @@ public enum QuickHash {
     return ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(utf8.count)) &* 0xC2B2_AE3D_27D4_EB4F
   }
 
-  /// A cheap hash of every byte of `bytes`, 32 at a time in four independent lanes: for
-  /// tables of texts that may differ anywhere, where a clash only costs a comparison.
-  static func ofEvery(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  /// A cheap hash of every byte of `bytes` after `seed`, 32 at a time in four independent
+  /// lanes, the same on every run: for tables keyed by texts that may differ anywhere, whose
+  /// equal hashes are then compared byte by byte (a clash only costs a comparison). The fold's
+  /// layouts and the diff's indexes and caches use it.
+  public static func ofEvery(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
     let n = bytes.count
-    let length = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15
+    let length = (UInt64(truncatingIfNeeded: n) ^ seed) &* 0x9E37_79B9_7F4A_7C15
     guard n >= 8 else { return of(bytes) ^ length }
     func word(_ i: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) }
     let k: UInt64 = 0xC2B2_AE3D_27D4_EB4F

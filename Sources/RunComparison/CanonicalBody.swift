@@ -1,4 +1,6 @@
 
+import EventStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,24 +27,10 @@ public enum CanonicalBody {
     return nil
   }
 
-  /// A hash of `bytes` (after `seed`), eight bytes at a time, the same on every run: for
-  /// indexing events by their bytes (equal hashes are then compared byte by byte, so a
-  /// collision only costs a comparison).
+  /// `QuickHash.ofEvery(bytes, seed:)` as an `Int`, the key of the diff's indexes and caches
+  /// (equal hashes are then compared byte by byte, so a collision only costs a comparison).
   public static func hash(_ bytes: UnsafeRawBufferPointer, seed: Int = 0) -> Int {
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count) ^ UInt64(bitPattern: Int64(seed))
-    var i = 0
-    while i + 8 <= bytes.count {
-      h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-      h ^= h >> 29
-      i += 8
-    }
-    var tail: UInt64 = 0
-    while i < bytes.count {
-      tail = tail << 8 | UInt64(bytes[i])
-      i += 1
-    }
-    h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-    return Int(bitPattern: UInt(truncatingIfNeeded: h ^ h >> 32))
+    Int(truncatingIfNeeded: QuickHash.ofEvery(bytes, seed: UInt64(bitPattern: Int64(seed))))
   }
 
   private static let atMarker = Array(",\"at\":\"".utf8)
