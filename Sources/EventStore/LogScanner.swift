@@ -66,6 +66,7 @@ public final class LogScanner {
     var chain: HashChain?
     var lineNumber = 1
     var order = EventOrder()
+    var prefixes = EventPrefixReader()
 
     init(lines: consuming LineSource, chain: HashChain?) {
       self.lines = lines
@@ -89,7 +90,7 @@ public final class LogScanner {
           throw .damaged(line: lineNumber, reason: "hash chain broken")
         }
       }
-      guard let (seq, t, kindStart) = LogScanner.eventPrefix(body) else {
+      guard let (seq, t, kindStart) = prefixes.read(body) else {
         if LogScanner.starts(body, with: LogScanner.trailerPrefix) { return try readTrailer(body) }
         throw .damaged(line: lineNumber, reason: "an event must start with \"seq\", \"t\" and \"kind\"")
       }
@@ -136,7 +137,7 @@ public final class LogScanner {
   /// Eight bytes at a time: the keys are compared as words, the digits converted in parallel.
   static func eventPrefix(_ body: UnsafeRawBufferPointer) -> (seq: Int64, t: Int64, kindStart: Int)? {
     guard let base = body.baseAddress else { return nil }
-    let bytes = Words(base: base, count: body.count)
+    let bytes = LineWords(base: base, count: body.count)
     var i = 0
     typealias Layout = EventPrefix.Layout
     guard bytes.skip(Layout.seqOpeningWord, count: Layout.seqStart, at: &i), let seq = bytes.integer(at: &i),
@@ -146,75 +147,6 @@ public final class LogScanner {
       return nil
     }
     return (seq, t, i)
-  }
-
-  /// A line's bytes read eight at a time (zeros past the end). Offsets stay far below
-  /// `Int.max` (a line is at most `LogLimits.lineBytesMax`), so they are added unchecked.
-  private struct Words {
-    let base: UnsafeRawPointer
-    let count: Int
-
-    /// The eight bytes from `i`, the first in the lowest byte; zeros for those past the end.
-    @inline(__always)
-    func word(at i: Int) -> UInt64 {
-      if i &+ 8 <= count { return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
-      var word: UInt64 = 0
-      var k = count - 1
-      while k >= i {
-        word = word << 8 | UInt64(base.load(fromByteOffset: k, as: UInt8.self))
-        k -= 1
-      }
-      return word
-    }
-
-    /// Steps over the `count` bytes of `text` (a little-endian word, `mask` covering them) at `i`
-    /// if the bytes there are exactly them.
-    @inline(__always)
-    func skip(_ text: (word: UInt64, mask: UInt64), count n: Int, at i: inout Int) -> Bool {
-      guard i &+ n <= count, (word(at: i) ^ text.word) & text.mask == 0 else { return false }
-      i &+= n
-      return true
-    }
-
-    /// The decimal digits at `i`; nil if there are none or more than `LogLimits.integerDigitsMax`.
-    @inline(__always)
-    func integer(at i: inout Int) -> Int64? {
-      var value: Int64 = 0
-      let start = i
-      while true {
-        // Each byte's digit value; a byte that is not a digit gets its high bit set in `stops`.
-        let digits = word(at: i) ^ 0x3030_3030_3030_3030
-        let stops = ((digits & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676 | digits) & 0x8080_8080_8080_8080
-        let n = stops.trailingZeroBitCount >> 3
-        if n > 0 {
-          // The n digits moved to the top bytes (zeros before them), then summed in pairs, fours, eights.
-          var v = digits &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
-          v = ((v &* 10) &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
-          v = ((v &* 100) &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
-          v = ((v &* 10000) &+ (v >> 32)) & 0x0000_0000_FFFF_FFFF
-          value = value &* Self.tenToThe(n) &+ Int64(v)
-          i &+= n
-        }
-        if n < 8 || i &- start > LogLimits.integerDigitsMax { break }
-      }
-      let digitCount = i &- start
-      return digitCount > 0 && digitCount <= LogLimits.integerDigitsMax ? value : nil
-    }
-
-    /// 10^n for n in 1...8 (a switch, not an array: no lazy global to check on each number).
-    @inline(__always)
-    private static func tenToThe(_ n: Int) -> Int64 {
-      switch n {
-      case 1: 10
-      case 2: 100
-      case 3: 1000
-      case 4: 10000
-      case 5: 100_000
-      case 6: 1_000_000
-      case 7: 10_000_000
-      default: 100_000_000
-      }
-    }
   }
 }
 

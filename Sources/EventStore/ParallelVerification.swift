@@ -178,6 +178,7 @@ final class LineValidator: @unchecked Sendable {
 /// What `LineValidator` knows of the lines so far, as one value.
 private struct LineRules {
   var order = EventOrder()
+  var prefixes = EventPrefixReader()
   var lineNumber = 1
   var trailer: LogTrailer?
 
@@ -192,7 +193,7 @@ private struct LineRules {
     let bodyEnd = length - LogReader.suffixCount
     line[bodyEnd] = UInt8(ascii: "}")
     let body = UnsafeBufferPointer(start: line, count: bodyEnd + 1)
-    guard let (seq, t, kindStart) = LogScanner.eventPrefix(UnsafeRawBufferPointer(body)) else {
+    guard let (seq, t, kindStart) = prefixes.read(UnsafeRawBufferPointer(body)) else {
       return acceptTrailer(body) ? (bodyEnd, nil) : nil
     }
     var kindEnd = kindStart

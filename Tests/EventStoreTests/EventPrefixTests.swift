@@ -72,6 +72,66 @@ private func prefixByteByByte(_ b: [UInt8]) -> (seq: Int64, t: Int64, kindStart:
   }
 }
 
+/// `EventPrefixReader` guesses each line from the one before: over any sequence of lines it
+/// must answer as `eventPrefix` does on each line alone.
+@Suite struct EventPrefixReaderTests {
+  private func readsAsEventPrefix(_ lines: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
+    var reader = EventPrefixReader()
+    for line in lines {
+      let guessed = line.withUnsafeBytes { reader.read($0) }
+      let alone = line.withUnsafeBytes { LogScanner.eventPrefix($0) }
+      #expect(guessed?.seq == alone?.seq && guessed?.t == alone?.t && guessed?.kindStart == alone?.kindStart,
+              "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+    }
+  }
+
+  private func line(_ seq: String, _ t: String, kind: String = "input") -> [UInt8] {
+    Array("{\"seq\":\(seq),\"t\":\(t),\"kind\":\"\(kind)\",\"name\":\"x\"".utf8)
+  }
+
+  @Test func readsEachLineAfterEachOtherAsAlone() {
+    // Every pair of lines whose lengths or time differ in one place from the line before.
+    let numbers = ["0", "7", "10", "99", "12345678", "99999999", "100000000", "1234567890123456", "12345678901234567", "07", ""]
+    var lines: [[UInt8]] = []
+    for seq in numbers {
+      for t in numbers {
+        lines.append(line(seq, t))
+        lines.append(line(seq, t))  // the guess holds
+        lines.append(line(seq, t, kind: "x"))  // the shortest kind
+        lines.append(Array(line(seq, t)[..<(line(seq, t).count - 14)]))  // cut in the kind's infix
+      }
+    }
+    readsAsEventPrefix(lines)
+    readsAsEventPrefix(lines.reversed())
+  }
+
+  @Test func rejectsEachAlteredByteOfALineThatFollowsItsGuess() {
+    let guessed = line("42", "1199940000000", kind: "callback")
+    for k in guessed.indices {
+      for replacement in [UInt8(ascii: "x"), UInt8(ascii: "0"), UInt8(ascii: "5"), UInt8(ascii: ","), 0x80, 0] {
+        var altered = guessed
+        altered[k] = replacement
+        readsAsEventPrefix([guessed, altered, guessed])
+      }
+    }
+  }
+
+  @Test func agreesOnRandomRunsOfLines() {
+    var rng = SplitMix64(seed: 46)
+    let alphabet = Array("{}\"seqtkind:,0123456789-".utf8)
+    var lines: [[UInt8]] = []
+    var seq = 1, t = 1_000
+    for _ in 0..<40_000 {
+      seq += 1 + (rng.below(50) == 0 ? 1_000 : 0)
+      if rng.below(20) == 0 { t += rng.below(1 << 20) }
+      var line = line(String(seq), String(t))
+      if rng.below(10) == 0 { line[rng.below(line.count)] = alphabet[rng.below(alphabet.count)] }
+      lines.append(Array(line[..<(line.count - (rng.below(10) == 0 ? rng.below(20) : 0))]))
+    }
+    readsAsEventPrefix(lines)
+  }
+}
+
 @Suite struct ScannedKindStartTests {
   @Test func eachScannedLineSaysWhereItsKindStarts() throws {
     let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]),
