@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Lifecycle
 
 /// One iOS app's report: its files' facts merged, its own Info.plist found and read, the
@@ -158,7 +158,7 @@ enum AppAnalysis {
       context.skipped.append((path, trouble.description))
       return nil
     case let .success(data):
-      if data.range(of: Data(Suppression.marker.utf8)) != nil {
+      if data.firstRange(of: Suppression.marker.utf8) != nil {
         context.suppressions += Suppression.find(in: String(decoding: data, as: UTF8.self), file: path)
       }
       switch InfoPlistFacts.read(path: path, data: data, merged: merged, preprocessor: preprocessor) {

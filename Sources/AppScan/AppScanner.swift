@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `lifesim scan`'s library: reads a Swift app's sources, Xcode projects, Info.plists and
 /// storyboards, and reports each iOS app target's lifecycle shape and the risks the model knows,
@@ -29,7 +29,7 @@ package enum AppScanner {
           if case let .failure(trouble) = outcome { result.files.skipped.append((path, trouble.description)) }
           continue
         }
-        if file.data.range(of: Data(Suppression.marker.utf8)) != nil { suppressions += Suppression.find(in: String(decoding: file.data, as: UTF8.self), file: path) }
+        if file.data.firstRange(of: Suppression.marker.utf8) != nil { suppressions += Suppression.find(in: String(decoding: file.data, as: UTF8.self), file: path) }
         switch fileResult {
         case let .failure(trouble): result.files.skipped.append((path, trouble.description))
         case let .success(fileFacts):
@@ -116,7 +116,7 @@ package enum AppScanner {
   private static func extensionPlists(_ paths: [String], limits: ScanLimits, total: inout Int) -> [String] {
     paths.filter { path in
       guard case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total),
-            let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else { return false }
+            let plist = (try? PropertyList.parse(data)) as? [String: Any] else { return false }
       return plist["NSExtension"] != nil
     }
   }

@@ -39,7 +39,7 @@ package enum CheckBattery {
   /// The scenarios that run for the app, and one line for each that does not, with why.
   package static func scenarios(for report: ScanReport) -> (run: [Scenario], notRun: [String]) {
     var run = ["cold_launch", "home_and_return", "lock", "memory_kill", "force_quit"].map {
-      Scenario(template: $0, name: $0.replacingOccurrences(of: "_", with: " "), fileName: $0 + ".lua", locals: [])
+      Scenario(template: $0, name: $0.replacing("_", with: " "), fileName: $0 + ".lua", locals: [])
     }
     var notRun: [String] = []
     let registered = Set(report.registrations.compactMap(\.identifier))

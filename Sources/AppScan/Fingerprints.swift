@@ -1,5 +1,5 @@
 import EventStore
-import Foundation
+import FoundationEssentials
 
 /// Where code scanning places a finding and how it knows it again: each diagnostic's file
 /// relative to the repository root (the nearest folder above the scanned path that holds

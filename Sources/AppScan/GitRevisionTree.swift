@@ -1,5 +1,5 @@
 import EventStore
-import Foundation
+import FoundationEssentials
 
 /// `git:REV` of `scan --compare`: that revision of the git repository holding a folder, read
 /// with `git archive` into a temporary folder. The user's work tree and index are never touched.
@@ -14,17 +14,17 @@ package struct GitRevisionTree {
     guard !revision.isEmpty, !revision.hasPrefix("-"), revision.utf8.count <= 256 else {
       throw ScanTrouble("git:\(revision): not a revision name")
     }
-    let top = try git(["-C", folder, "rev-parse", "--show-toplevel"], what: "\(folder) is not in a git repository").trimmingCharacters(in: .newlines)
-    let prefix = try git(["-C", folder, "rev-parse", "--show-prefix"], what: "cannot read the repository at \(top)").trimmingCharacters(in: .newlines)
+    let top = try git(["-C", folder, "rev-parse", "--show-toplevel"], what: "\(folder) is not in a git repository").withoutNewlinesAround
+    let prefix = try git(["-C", folder, "rev-parse", "--show-prefix"], what: "cannot read the repository at \(top)").withoutNewlinesAround
     let commit = try git(["-C", top, "rev-parse", "--verify", "--quiet", revision + "^{commit}"],
-                         what: "git:\(revision): not a revision of the repository at \(top)").trimmingCharacters(in: .newlines)
+                         what: "git:\(revision): not a revision of the repository at \(top)").withoutNewlinesAround
     let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     guard case let .success(temporary) = POSIXFile.makeTemporaryDirectory(prefix: base + "/lifesim-compare-") else {
       throw ScanTrouble("\(base): cannot make a temporary folder for git:\(revision)")
     }
     // The copy sits in a folder named as the repository's, so an app without a project (named
     // after its folder) has the same name in both trees.
-    let name = (top as NSString).lastPathComponent
+    let name = PathText.lastComponent(top)
     let copy = temporary + "/" + (name.isEmpty || name == "/" ? "repository" : name)
     do throws(ScanTrouble) {
       try extract(commit, of: top, into: copy)
@@ -69,7 +69,7 @@ package struct GitRevisionTree {
     let blobs = try catFile(wanted.map(\.object), in: top)
     for ((_, path), bytes) in zip(wanted, blobs) {
       let file = folder + "/" + path
-      try? FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try? FileManager.default.createDirectory(atPath: PathText.parent(file), withIntermediateDirectories: true)
       guard FileManager.default.createFile(atPath: file, contents: bytes) else { throw ScanTrouble("\(folder): cannot write \(path)") }
     }
   }
@@ -77,24 +77,15 @@ package struct GitRevisionTree {
   /// The bytes of each object, in order (`git cat-file --batch`); an object git cannot read is
   /// trouble.
   private static func catFile(_ objects: [String], in top: String) throws(ScanTrouble) -> [Data] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git", "-C", top, "cat-file", "--batch"]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { throw ScanTrouble("cannot run git: \(error.localizedDescription)") }
-    let requests = Data(objects.map { $0 + "\n" }.joined().utf8)
-    let writer = Thread {
-      try? input.fileHandleForWriting.write(contentsOf: requests)   // git may stop reading: no trap
-      try? input.fileHandleForWriting.close()
+    let requests = Array(objects.map { $0 + "\n" }.joined().utf8)
+    let finished: POSIXProcess.Finished
+    switch POSIXProcess.run(["git", "-C", top, "cat-file", "--batch"], input: requests, outputBytesMax: maxTotalBytes) {
+    case let .failure(error): throw ScanTrouble("cannot run git: \(POSIXFile.describe(error.code))")
+    case let .success(done): finished = done
     }
-    writer.start()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ScanTrouble("git cat-file failed in \(top)") }
-    guard data.count <= maxTotalBytes else { throw ScanTrouble("\(top): the revision's files hold over \(maxTotalBytes >> 20) MiB") }
+    guard finished.output.count <= maxTotalBytes else { throw ScanTrouble("\(top): the revision's files hold over \(maxTotalBytes >> 20) MiB") }
+    guard finished.status == 0 else { throw ScanTrouble("git cat-file failed in \(top)") }
+    let data = Data(finished.output)
     var blobs: [Data] = []
     var index = data.startIndex
     for object in objects {
@@ -114,16 +105,20 @@ package struct GitRevisionTree {
 
   /// What `git ARGUMENTS` prints; `what` is the trouble when it fails.
   private static func git(_ arguments: [String], what: String) throws(ScanTrouble) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { throw ScanTrouble("cannot run git: \(error.localizedDescription)") }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ScanTrouble(what) }
-    return String(decoding: data, as: UTF8.self)
+    switch POSIXProcess.run(["git"] + arguments, outputBytesMax: maxTotalBytes) {
+    case let .failure(error): throw ScanTrouble("cannot run git: \(POSIXFile.describe(error.code))")
+    case let .success(done):
+      guard done.status == 0, done.output.count <= maxTotalBytes else { throw ScanTrouble(what) }
+      return String(decoding: done.output, as: UTF8.self)
+    }
+  }
+}
+
+extension String {
+  /// The text without the newlines (and carriage returns) it starts or ends with, as git's
+  /// one-line answers are read.
+  fileprivate var withoutNewlinesAround: String {
+    let isNewline: (Character) -> Bool = { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+    return String(drop(while: isNewline).reversed().drop(while: isNewline).reversed())
   }
 }

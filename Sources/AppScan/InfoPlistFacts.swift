@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the app's Info.plist declares about its lifecycle, with the lines of its keys (an XML
 /// plist's; a binary plist has no lines, so its places are line 1).
@@ -37,7 +37,7 @@ package struct InfoPlistFacts: Sendable {
       }
     }
     let root: Any
-    do { root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
+    do { root = try PropertyList.parse(data) } catch {
       let after = preprocessing.map { $0.undecided.isEmpty ? " after preprocessing" : " after preprocessing, reading both branches of " + $0.undecided.joined(separator: ", ") } ?? ""
       return .failure(ScanTrouble("not a property list (XML or binary)\(after)"))
     }
@@ -140,7 +140,7 @@ struct PlistLines {
   }
 
   private static func decoded(_ text: String) -> String {
-    text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-      .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    text.replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
+      .replacing("&apos;", with: "'").replacing("&amp;", with: "&")
   }
 }

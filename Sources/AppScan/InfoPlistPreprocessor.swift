@@ -50,26 +50,26 @@ package struct InfoPlistPreprocessor: Sendable {
       switch word {
       case "if", "ifdef", "ifndef":
         guard frames.count < Self.maxDepth else { return .failure(ScanTrouble("line \(number + 1): #if nests deeper than \(Self.maxDepth) levels")) }
-        var truth = word == "if" ? evaluator.value(of: rest) : evaluator.defined(rest.trimmingCharacters(in: .whitespaces))
+        var truth = word == "if" ? evaluator.value(of: rest) : evaluator.defined(rest.trimmingBlanks)
         if word == "ifndef" { truth = !truth }
-        if truth == .unknown, active { output.undecided.append("#\(word) \(rest.trimmingCharacters(in: .whitespaces))") }
+        if truth == .unknown, active { output.undecided.append("#\(word) \(rest.trimmingBlanks)") }
         frames.append((.no, truth))
       case "elif", "else":
         guard let frame = frames.popLast() else { return .failure(ScanTrouble("line \(number + 1): #\(word) without #if")) }
         let earlier = frame.earlier || frame.current
         let condition = word == "elif" ? evaluator.value(of: rest) : .yes
         let truth = !earlier && condition
-        if word == "elif", condition == .unknown, active { output.undecided.append("#elif \(rest.trimmingCharacters(in: .whitespaces))") }
+        if word == "elif", condition == .unknown, active { output.undecided.append("#elif \(rest.trimmingBlanks)") }
         frames.append((earlier, truth))
       case "endif":
         guard frames.popLast() != nil else { return .failure(ScanTrouble("line \(number + 1): #endif without #if")) }
       case "define" where active:
         // A macro an undecided branch defines or undefines is unknown from there on.
-        let parts = rest.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        let parts = rest.trimmingBlanks.split(separator: " ", maxSplits: 1)
         guard let name = parts.first.map(String.init) else { break }
-        if decided { macros[name] = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "" } else { undecidedNames.insert(name) }
+        if decided { macros[name] = parts.count > 1 ? String(parts[1]).trimmingBlanks : "" } else { undecidedNames.insert(name) }
       case "undef" where active:
-        let name = rest.trimmingCharacters(in: .whitespaces)
+        let name = rest.trimmingBlanks
         if decided { macros[name] = .some(nil) } else { undecidedNames.insert(name) }
       case "include", "import":
         output.includesSkipped = output.includesSkipped || active
@@ -94,7 +94,7 @@ package struct InfoPlistPreprocessor: Sendable {
     let word = afterHash.prefix { $0.isLetter }
     guard directiveWords.contains(word) else { return nil }
     var rest = String(afterHash.dropFirst(word.count))
-    if let comment = rest.range(of: "//") { rest = String(rest[..<comment.lowerBound]) }
+    if let comment = rest.firstRange(of: "//") { rest = String(rest[..<comment.lowerBound]) }
     return (String(word), rest)
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MigrationReport {
   /// `scan --compare BEFORE AFTER`: scans both trees, each a folder or `git:REV` (that revision

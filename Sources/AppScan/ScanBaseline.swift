@@ -1,5 +1,5 @@
 import EventStore
-import Foundation
+import FoundationEssentials
 import JSON
 
 /// An earlier scan's findings (its `--json` or SARIF output), to adopt the scan in CI without
@@ -24,7 +24,7 @@ package struct ScanBaseline: Sendable {
 
   /// A SARIF URI as the path it names (`My%20App/./A.swift` is `My App/A.swift`).
   static func path(ofURI uri: String) -> String {
-    let decoded = uri.removingPercentEncoding ?? uri
+    let decoded = PercentEncoding.decode(uri) ?? uri
     return decoded.hasPrefix("./") ? String(decoded.dropFirst(2)) : decoded
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSON
 
 extension ScanResult {
@@ -75,9 +75,7 @@ extension ScanReport {
   /// whose first segment holds `:` starts with `./`, so that it never reads as a scheme
   /// (`javascript:alert(1)/App.swift`).
   package static func uri(_ path: String) -> String {
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: ";?#[]%")
-    let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    let encoded = PercentEncoding.encodePath(path)
     let first = encoded.prefix { $0 != "/" }
     return !encoded.hasPrefix("/") && first.contains(":") ? "./" + encoded : encoded
   }

@@ -79,7 +79,7 @@ extension ScanReport {
       lines.append("notification delegate set in \(assignment.function ?? "file-level code")  \(assignment.place.file):\(assignment.place.line)")
     }
     for task in backgroundTasks {
-      lines.append("background task \(task.name.map { "\"\($0)\"" } ?? "(unnamed)"): expiration handler \(task.fact.expiration.rawValue.replacingOccurrences(of: "_", with: " "))  \(task.fact.place.file):\(task.fact.place.line)")
+      lines.append("background task \(task.name.map { "\"\($0)\"" } ?? "(unnamed)"): expiration handler \(task.fact.expiration.rawValue.replacing("_", with: " "))  \(task.fact.place.file):\(task.fact.place.line)")
     }
     if let rootController { lines.append("root controller: \(rootController)") }
     return lines

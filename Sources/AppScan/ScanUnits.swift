@@ -31,7 +31,7 @@ enum ScanUnits {
       let files = Set(compiled.flatMap { own[$0] ?? [] }).sorted().map { swift[$0] }
       guard !files.isEmpty || target.kind == .iOSApp else { continue }
       let project = ScanPath.folder(of: target.project).split(separator: "/").last.map(String.init) ?? ""
-      let name = duplicated.contains(target.name) ? project.replacingOccurrences(of: ".xcodeproj", with: "") + "/" + target.name : target.name
+      let name = duplicated.contains(target.name) ? project.replacing(".xcodeproj", with: "") + "/" + target.name : target.name
       units.append(ScanUnit(name: name, kind: target.kind, target: target, swift: files, folder: nil))
     }
     return units.contains { !$0.swift.isEmpty } ? units : []

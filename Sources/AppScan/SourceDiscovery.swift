@@ -1,5 +1,8 @@
 import EventStore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The files a scan reads, found under the paths it was given, within limits.
 package struct SourceFiles: Sendable {
@@ -83,7 +86,7 @@ enum SourceDiscovery {
 
   /// Files in the order of their kind; returns whether the file is one a scan reads.
   private static func classify(_ path: String, into found: inout SourceFiles, explicit: Bool) -> Bool {
-    let name = (path as NSString).lastPathComponent
+    let name = PathText.lastComponent(path)
     if name.hasSuffix(".swift") { found.swift.append(path) }
     else if isInfoPlistName(name) || (explicit && name.hasSuffix(".plist")) { found.infoPlists.append(path) }
     else if name.hasSuffix(".storyboard") { found.storyboards.append(path) }
@@ -128,13 +131,10 @@ enum SourceDiscovery {
       return .failure(ScanTrouble("cannot read: \(String(cString: strerror(errno)))"))
     }
     guard type == S_IFREG else { return .failure(ScanTrouble("not a regular file (a link, a folder or a device); not read")) }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      return .failure(ScanTrouble("cannot read: \(String(cString: strerror(errno)))"))
-    }
-    defer { try? handle.close() }
     let data: Data
-    do { data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data() } catch {
-      return .failure(ScanTrouble("cannot read: \(error.localizedDescription)"))
+    switch POSIXFile.read(path, upTo: limits.maxFileBytes + 1) {
+    case let .success(bytes): data = Data(bytes)
+    case let .failure(error): return .failure(ScanTrouble("cannot read: \(POSIXFile.describe(error.code))"))
     }
     guard data.count <= limits.maxFileBytes else { return .failure(ScanTrouble("larger than \(limits.maxFileBytes) bytes; not read")) }
     total += data.count

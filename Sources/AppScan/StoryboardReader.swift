@@ -1,4 +1,4 @@
-import Foundation
+import EventStore
 
 /// The initial view controller of the app's main storyboard, read from its XML: the
 /// `<document … initialViewController="ID">` and the element with that `id`'s `customClass`.
@@ -10,12 +10,12 @@ enum StoryboardReader {
     guard report.plistFacts == nil ? !report.isSwiftUIApp : report.plistFacts?.mainStoryboard != nil else { return nil }
     let name = (report.plistFacts?.mainStoryboard ?? "Main") + ".storyboard"
     let anchor = report.plistFacts?.path ?? report.files.swift.first ?? ""
-    let named = report.files.storyboards.filter { ($0 as NSString).lastPathComponent == name }
+    let named = report.files.storyboards.filter { PathText.lastComponent($0) == name }
     guard let path = named.max(by: { sharedPrefix($0, anchor) < sharedPrefix($1, anchor) }),
           case let .success(data) = SourceDiscovery.read(path, limits: limits, total: &total) else { return nil }
     let text = String(decoding: data, as: UTF8.self)
     guard let initial = attribute("initialViewController", in: text[...]),
-          let element = text.range(of: "id=\"\(initial)\"") else { return nil }
+          let element = text.firstRange(of: "id=\"\(initial)\"") else { return nil }
     // The attributes of the element that holds the id: from its `<` to its `>`.
     let start = text[..<element.lowerBound].lastIndex(of: "<") ?? element.lowerBound
     let end = text[element.upperBound...].firstIndex(of: ">") ?? text.endIndex
@@ -33,7 +33,7 @@ enum StoryboardReader {
 
   /// The value of `name="…"` in `text`, if it is a plain name.
   private static func attribute(_ name: String, in text: Substring) -> String? {
-    guard let range = text.range(of: " \(name)=\"") else { return nil }
+    guard let range = text.firstRange(of: " \(name)=\"") else { return nil }
     let value = text[range.upperBound...].prefix { $0 != "\"" }
     return !value.isEmpty && value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) ? String(value) : nil
   }

@@ -14,12 +14,12 @@ package struct Suppression: Sendable, Equatable {
     guard text.contains(marker) else { return [] }
     var found: [Suppression] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      guard let range = line.range(of: marker) else { continue }
+      guard let range = line.firstRange(of: marker) else { continue }
       let rest = line[range.upperBound...].drop { $0 == " " || $0 == "\t" }
       let code = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-      var reason = rest.dropFirst(code.count).trimmingCharacters(in: .whitespaces)
-      if reason.hasSuffix("-->") { reason = String(reason.dropLast(3)).trimmingCharacters(in: .whitespaces) }
-      while let first = reason.first, "—–-:".contains(first) { reason = String(reason.dropFirst()).trimmingCharacters(in: .whitespaces) }
+      var reason = rest.dropFirst(code.count).trimmingBlanks
+      if reason.hasSuffix("-->") { reason = String(reason.dropLast(3)).trimmingBlanks }
+      while let first = reason.first, "—–-:".contains(first) { reason = String(reason.dropFirst()).trimmingBlanks }
       guard !code.isEmpty else { continue }
       found.append(Suppression(place: SourcePlace(file: file, line: index + 1), code: String(code), reason: reason.isEmpty ? nil : reason))
     }

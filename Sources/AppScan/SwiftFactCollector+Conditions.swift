@@ -1,4 +1,3 @@
-import Foundation
 import SwiftSyntax
 
 /// A condition the code puts around a call within its function, so that some runs skip it.
@@ -60,11 +59,27 @@ extension SwiftFactCollector {
     return ["fatalError", "preconditionFailure", "abort", "exit"].contains(calleeName(call.calledExpression) ?? "")
   }
 
+  /// Whether `text` holds `Test` or `TEST`, or `test` not right after an ASCII letter.
+  static func namesATest(_ text: String) -> Bool {
+    let bytes = Array(text.utf8), test = Array("est".utf8), capitals = Array("EST".utf8)
+    for i in bytes.indices where i + 3 < bytes.count {
+      let rest = Array(bytes[(i + 1)...(i + 3)])
+      switch bytes[i] {
+      case UInt8(ascii: "T"): if rest == test || rest == capitals { return true }
+      case UInt8(ascii: "t"):
+        let afterLetter = i > 0 && (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= bytes[i - 1] || UInt8(ascii: "a")...UInt8(ascii: "z") ~= bytes[i - 1])
+        if rest == test, !afterLetter { return true }
+      default: continue
+      }
+    }
+    return false
+  }
+
   /// A condition counts unless it is only `#available` checks or names a test (`isRunningTests`,
   /// `XCTest`, `testMode`; not `isLatest`).
   private static func counts(_ conditions: Syntax) -> Bool {
     let text = conditions.trimmedDescription
-    if text.range(of: "(T|(?<![A-Za-z])t)est|TEST", options: .regularExpression) != nil { return false }
+    if namesATest(text) { return false }
     guard let list = conditions.as(ConditionElementListSyntax.self) else { return true }
     return !list.allSatisfy { $0.condition.is(AvailabilityConditionSyntax.self) }
   }

@@ -30,13 +30,23 @@ extension SwiftFactCollector {
     return false
   }
 
+  /// The major version of the first `iOS N` (blanks between) that `text` names.
+  static func iOSMajorVersion(_ text: String) -> Int? {
+    for name in text.ranges(of: "iOS") {
+      let after = text[name.upperBound...]
+      let digits = after.drop { $0.isWhitespace }
+      guard digits.startIndex > after.startIndex, let first = digits.first, first.isNumber else { continue }
+      return Int(digits.prefix { $0.isNumber })
+    }
+    return nil
+  }
+
   /// For an `if` whose only condition is `#available(iOS N…)` (true) or `#unavailable(iOS N…)`
   /// (false) with N of 13 or more: whether its body runs where scenes exist; else nil.
   private static func scenesAvailable(_ conditions: ConditionElementListSyntax) -> Bool? {
     guard conditions.count == 1, let availability = conditions.first?.condition.as(AvailabilityConditionSyntax.self) else { return nil }
     let text = availability.availabilityArguments.trimmedDescription
-    guard let match = text.range(of: #"iOS\s+(\d+)"#, options: .regularExpression),
-          let major = Int(text[match].drop { !$0.isNumber }.prefix { $0.isNumber }), major >= 13 else { return nil }
+    guard let major = Self.iOSMajorVersion(text), major >= 13 else { return nil }
     return availability.availabilityKeyword.tokenKind == .poundAvailable
   }
   /// A `window` name: the enclosing type's property (bare or through `self`), or an app
@@ -48,8 +58,8 @@ extension SwiftFactCollector {
     if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
       guard let base = member.base?.trimmedDescription, base.utf8.count <= 200 else { return }
       // `….delegate?.window`, but not a scene's (`scene.delegate`, `as? SceneDelegate`).
-      if base.range(of: "delegate", options: .caseInsensitive) != nil {
-        guard base.range(of: "scene", options: .caseInsensitive) == nil else { return }
+      if base.lowercased().contains("delegate") {
+        guard !base.lowercased().contains("scene") else { return }
         viaDelegate = true
       } else if base != "self" {
         return

@@ -104,7 +104,7 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   /// A declared type's plain name, optionals unwrapped: `UIApplication?` and `UIKit.UIApplication!` are `UIApplication`.
   static func typeName(_ type: TypeSyntax) -> String {
-    plainTypeName(type.trimmedDescription.replacingOccurrences(of: "!", with: "").replacingOccurrences(of: "?", with: ""))
+    plainTypeName(type.trimmedDescription.replacing("!", with: "").replacing("?", with: ""))
   }
 
   /// `UIKit.UIApplicationDelegate` is `UIApplicationDelegate`; `Outer.Inner` keeps its last name.

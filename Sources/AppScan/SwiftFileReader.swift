@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import EventStore
+import FoundationEssentials
 import SwiftParser
 import SwiftSyntax
 
@@ -36,19 +38,16 @@ enum SwiftFileReader {
   static func facts(of files: [(path: String, data: Data)]) -> [Result<SwiftFacts, ScanTrouble>] {
     guard files.count > 1, parallelFilesMax > 1 else { return files.map { facts(path: $0.path, data: $0.data) } }
     let results = ResultSlots<Result<SwiftFacts, ScanTrouble>>(count: files.count)
-    let done = DispatchSemaphore(value: 0)
-    let workers = min(parallelFilesMax, files.count)
-    for _ in 0..<workers {
-      let thread = Thread {
+    let workers = (0..<min(parallelFilesMax, files.count)).compactMap { _ in
+      StackThread.start(stackBytes: stackBytes) {
         while let index = results.claim() {
           results.store(index, parse(path: files[index].path, data: files[index].data))
         }
-        done.signal()
       }
-      thread.stackSize = stackBytes
-      thread.start()
     }
-    for _ in 0..<workers { done.wait() }
+    for worker in workers { worker.join() }
+    // Without a thread of its own, each file left is read on a large stack of its own.
+    while let index = results.claim() { results.store(index, facts(path: files[index].path, data: files[index].data)) }
     return results.values
   }
 
@@ -65,27 +64,22 @@ enum SwiftFileReader {
   /// Runs `body` on a thread of its own with `stackBytes` of stack, and waits for it.
   private static func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
     let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-      box.value = body()
-      done.signal()
-    }
-    thread.stackSize = stackBytes
-    thread.start()
-    done.wait()
+    let thread = StackThread.start(stackBytes: stackBytes) { box.value = body() }
+    guard let thread else { preconditionFailure("no thread with \(stackBytes >> 20) MiB of stack could be started") }
+    thread.join()
     return box.value!
   }
 }
 
-/// The value a thread hands back to the one waiting for it (the semaphore orders the accesses).
+/// The value a thread hands back to the one that joins it (the join orders the accesses).
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
 }
 
 /// The results of parallel work, one slot per item, and the next item to claim, under one lock.
-/// The caller reads `values` only after every worker has signalled that it is done.
+/// The caller reads `values` only after it has joined every worker.
 private final class ResultSlots<T>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = DispatchQueue(label: "lifesim.scan.slots")
   private var slots: [T?]
   private var next = 0
 
@@ -93,21 +87,20 @@ private final class ResultSlots<T>: @unchecked Sendable {
 
   /// The next unclaimed index, nil when every item is claimed.
   func claim() -> Int? {
-    lock.lock(); defer { lock.unlock() }
-    guard next < slots.count else { return nil }
-    next += 1
-    return next - 1
+    lock.sync {
+      guard next < slots.count else { return nil }
+      next += 1
+      return next - 1
+    }
   }
 
   func store(_ index: Int, _ value: T) {
-    lock.lock(); defer { lock.unlock() }
-    slots[index] = value
+    lock.sync { slots[index] = value }
   }
 
   /// Every slot, once all are stored.
   var values: [T] {
-    lock.lock(); defer { lock.unlock() }
-    return slots.map { $0! }
+    lock.sync { slots.map { $0! } }
   }
 }
 

@@ -25,8 +25,8 @@ struct XCConfigReader {
     let folder = ScanPath.folder(of: path)
     for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
       var line = Substring(rawLine)
-      if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if let comment = line.firstRange(of: "//") { line = line[..<comment.lowerBound] }
+      let trimmed = line.trimmingBlanks
       if trimmed.hasPrefix("#include") {
         guard let open = trimmed.firstIndex(of: "\""), let close = trimmed[trimmed.index(after: open)...].firstIndex(of: "\"") else { continue }
         let included = String(trimmed[trimmed.index(after: open)..<close])
@@ -35,9 +35,9 @@ struct XCConfigReader {
       }
       let parts = trimmed.split(separator: "=", maxSplits: 1)
       guard parts.count == 2 else { continue }
-      let key = parts[0].trimmingCharacters(in: .whitespaces)
+      let key = parts[0].trimmingBlanks
       guard !key.isEmpty, !key.contains("["), key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
-      var value = parts[1].trimmingCharacters(in: .whitespaces)
+      var value = parts[1].trimmingBlanks
       if value.hasSuffix(";") { value.removeLast() }
       settings[key] = Self.inheriting(value, from: settings[key])
     }
@@ -55,7 +55,7 @@ struct XCConfigReader {
   /// `value` with `$(inherited)` replaced by the value below it.
   static func inheriting(_ value: String, from lower: String?) -> String {
     guard value.contains("inherited") else { return value }
-    return value.replacingOccurrences(of: "$(inherited)", with: lower ?? "").replacingOccurrences(of: "${inherited}", with: lower ?? "")
-      .trimmingCharacters(in: .whitespaces)
+    return value.replacing("$(inherited)", with: lower ?? "").replacing("${inherited}", with: lower ?? "")
+      .trimmingBlanks
   }
 }

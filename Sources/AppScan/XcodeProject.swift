@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an Xcode target builds, as a scan sorts targets: iOS apps are scanned as apps; the
 /// others are listed as what they are; libraries lend their sources to the apps that link them.
@@ -14,7 +14,7 @@ package enum TargetKind: String, Sendable, Equatable {
 
   /// The kind of a native target from its `productType` and the platforms it builds for.
   static func of(productType: String, sdk: String, platforms: [String]) -> TargetKind {
-    let type = productType.replacingOccurrences(of: "com.apple.product-type.", with: "")
+    let type = productType.replacing("com.apple.product-type.", with: "")
     if type.hasPrefix("application.watchapp") { return .watchApp }
     if type.hasPrefix("watchkit") { return .watchExtension }
     if type.hasPrefix("app-extension") || type.hasPrefix("extensionkit") || type == "tv-app-extension" { return .appExtension }

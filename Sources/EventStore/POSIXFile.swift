@@ -9,6 +9,17 @@ import Musl
 import Darwin
 #endif
 
+/// A file's type and permission bits (`mode_t`), named by the C library's own module: the
+/// name alone also reaches this file through `CSystem`, imported `internal`, and which of the
+/// two the compiler picked changed with the files in the module.
+#if canImport(Glibc)
+package typealias FileMode = Glibc.mode_t
+#elseif canImport(Musl)
+package typealias FileMode = Musl.mode_t
+#elseif canImport(Darwin)
+package typealias FileMode = Darwin.mode_t
+#endif
+
 /// An `errno` value as a Swift error.
 package struct Errno: Error {
   package let code: Int32
@@ -79,6 +90,31 @@ package enum POSIXFile {
     }
   }
 
+  /// At most `count` bytes from the start of the file at `path`, or the error that stopped
+  /// the reading (the C functions `open`, `fstat` and `read`). Room is made for the file's size,
+  /// not for `count`: a limit of megabytes costs nothing for a file of a few bytes.
+  package static func read(_ path: String, upTo count: Int) -> Result<[UInt8], Errno> {
+    let fd: Int32
+    switch openForReading(path) {
+    case let .success(opened): fd = opened
+    case let .failure(error): return .failure(error)
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(min(count, max(0, typeAndSize(fd)?.size ?? 0) &+ 1))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while bytes.count < count {
+      let wanted = min(chunk.count, count - bytes.count)
+      switch chunk.withUnsafeMutableBytes({ Self.read(fd, into: $0.baseAddress!, count: wanted) }) {
+      case let .failure(error): return .failure(error)
+      case let .success(n):
+        if n == 0 { return .success(bytes) }
+        bytes.append(contentsOf: chunk[0..<n])
+      }
+    }
+    return .success(bytes)
+  }
+
   /// The file's first `count` bytes (fewer when it is shorter); nil when it cannot be opened or
   /// read (the C functions `open` and `read`).
   package static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
@@ -137,20 +173,20 @@ package enum POSIXFile {
   }
 
   /// The type of the file at `path` (its `S_IFMT` bits), following links (the C function `stat`).
-  package static func fileType(_ path: String) -> Result<mode_t, Errno> {
+  package static func fileType(_ path: String) -> Result<FileMode, Errno> {
     var info = stat()
     return stat(path, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
   }
 
   /// As `fileType`, for a path given as bytes (a name that is not UTF-8).
-  package static func fileType(bytes path: [UInt8]) -> Result<mode_t, Errno> {
+  package static func fileType(bytes path: [UInt8]) -> Result<FileMode, Errno> {
     var info = stat()
     let cPath = (path + [0]).map { CChar(bitPattern: $0) }
     return stat(cPath, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
   }
 
   /// As `fileType`; nil when there is nothing at `path`.
-  package static func kind(_ path: String) -> Result<mode_t?, Errno> {
+  package static func kind(_ path: String) -> Result<FileMode?, Errno> {
     switch fileType(path) {
     case let .success(kind): return .success(kind)
     case let .failure(error): return error.code == ENOENT ? .success(nil) : .failure(error)
@@ -174,7 +210,7 @@ package enum POSIXFile {
   }
 
   /// The type of what is at `path` itself, a link not followed (the C function `lstat`).
-  package static func fileTypeWithoutFollowing(_ path: String) -> Result<mode_t, Errno> {
+  package static func fileTypeWithoutFollowing(_ path: String) -> Result<FileMode, Errno> {
     var info = stat()
     return lstat(path, &info) == 0 ? .success(info.st_mode & S_IFMT) : .failure(Errno(code: errno))
   }
@@ -186,7 +222,7 @@ package enum POSIXFile {
   }
 
   /// The type (`S_IFMT` bits) and size of an open file (the C function `fstat`).
-  package static func typeAndSize(_ fd: Int32) -> (type: mode_t, size: Int)? {
+  package static func typeAndSize(_ fd: Int32) -> (type: FileMode, size: Int)? {
     var info = stat()
     return fstat(fd, &info) == 0 ? (info.st_mode & S_IFMT, Int(info.st_size)) : nil
   }
@@ -230,6 +266,59 @@ package enum POSIXFile {
   /// Creates the folder `path` (the C function `mkdir`); an existing one is an `EEXIST` error.
   @discardableResult
   package static func makeDirectory(_ path: String) -> Errno? { mkdir(path, 0o755) == 0 ? nil : Errno(code: errno) }
+
+  /// Creates the folder `path` and every folder above it that is missing, as `mkdir -p` does
+  /// (the C function `mkdir`); a folder already there is no error.
+  package static func makeDirectories(_ path: String) -> Errno? {
+    let parent = PathText.parent(path)
+    if !parent.isEmpty, parent != path, !isDirectory(parent), let error = makeDirectories(parent) { return error }
+    guard let error = makeDirectory(path) else { return nil }
+    return alreadyExists(error) && isDirectory(path) ? nil : error
+  }
+
+  /// Writes `bytes` to a new file at `path`, refusing one already there, and closes it (the C
+  /// functions `open` with `O_EXCL`, `write`, `close`); a file written in part is removed.
+  package static func writeNewFile(_ path: String, _ bytes: [UInt8]) -> Errno? {
+    let fd: Int32
+    switch openForWriting(path, exclusive: true) {
+    case let .success(opened): fd = opened
+    case let .failure(error): return error
+    }
+    let failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
+    close(fd)
+    guard let failure else { return nil }
+    unlink(path)
+    return Errno(code: failure)
+  }
+
+  /// Copies the file `from` to a new file `to` (refusing one already there), a chunk at a time
+  /// (the C functions `open`, `read`, `write`); a copy made in part is removed.
+  package static func copyFile(_ from: String, to: String) -> Errno? {
+    let source: Int32
+    switch openForReading(from) {
+    case let .success(opened): source = opened
+    case let .failure(error): return error
+    }
+    defer { close(source) }
+    let target: Int32
+    switch openForWriting(to, exclusive: true) {
+    case let .success(opened): target = opened
+    case let .failure(error): return error
+    }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var failure: Errno?
+    while failure == nil {
+      switch chunk.withUnsafeMutableBytes({ read(source, into: $0.baseAddress!, count: $0.count) }) {
+      case let .failure(error): failure = error
+      case let .success(n):
+        guard n > 0 else { close(target); return nil }
+        if let code = chunk.withUnsafeBytes({ writeAll(target, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { failure = Errno(code: code) }
+      }
+    }
+    close(target)
+    unlink(to)
+    return failure
+  }
 
   /// Whether `error` says that something is already there (`EEXIST`).
   package static func alreadyExists(_ error: Errno) -> Bool { error.code == EEXIST }

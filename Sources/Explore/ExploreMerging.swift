@@ -1,6 +1,5 @@
 import EventStore
 import JSON
-import Foundation
 import ScriptHost
 
 /// `explore merge`: shards' folders into one. Everything read from a shard's folder is checked
@@ -43,12 +42,9 @@ extension ExploreOutput {
   /// A shard's report, read and checked; errors name `file`.
   static func readReport(_ file: String) throws(ScriptError) -> ExploreReport {
     let bytes: [UInt8]
-    do {
-      guard let handle = FileHandle(forReadingAtPath: file) else { throw ScriptError("\(file): cannot read the report") }
-      defer { try? handle.close() }
-      bytes = [UInt8](try handle.read(upToCount: ExploreReport.bytesMax + 1) ?? Data())
-    } catch let error as ScriptError { throw error } catch {
-      throw ScriptError("\(file): cannot read the report (\(error.localizedDescription))")
+    switch POSIXFile.read(file, upTo: ExploreReport.bytesMax + 1) {
+    case let .success(read): bytes = read
+    case let .failure(error): throw ScriptError("\(file): cannot read the report (\(POSIXFile.describe(error.code)))")
     }
     if bytes.count > ExploreReport.bytesMax {
       throw ScriptError("\(file): larger than \(ExploreReport.bytesMax >> 20) MiB; not a report explore writes")

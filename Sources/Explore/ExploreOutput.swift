@@ -1,5 +1,5 @@
 import EventStore
-import Foundation
+import FoundationEssentials
 import JSON
 import Lifecycle
 import ScriptHost

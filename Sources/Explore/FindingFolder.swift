@@ -1,6 +1,8 @@
 import EventStore
-import Foundation
 import ScriptHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The folder `explore -o` and `explore merge -o` write: every file they will write is checked
 /// before the first is written. A file that is one of the command's inputs (the app, a module
@@ -17,23 +19,22 @@ enum FindingFolder {
 
   /// The names a folder of `count` findings holds: the report, then each finding's scenario and log.
   static func files(_ dir: String, findings count: Int) -> [String] {
-    [dir + "/report.json"] + (0..<count).flatMap { [dir + "/" + scenario($0 + 1), dir + "/" + log($0 + 1)] }
+    let findings: [String] = (0..<count).flatMap { (i: Int) -> [String] in [dir + "/" + scenario(i + 1), dir + "/" + log(i + 1)] }
+    return [dir + "/report.json"] + findings
   }
 
   static func scenario(_ number: Int) -> String { "finding-\(number).lua" }
   static func log(_ number: Int) -> String { "finding-\(number).lifelog" }
 
   static func create(_ dir: String) throws(ScriptError) {
-    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-      throw ScriptError("-o \(dir): cannot create the folder (\(error.localizedDescription))")
+    if let error = POSIXFile.makeDirectories(dir) {
+      throw ScriptError("-o \(dir): cannot create the folder (\(POSIXFile.describe(error.code)))")
     }
   }
 
   /// Writes `text` whole (a temporary file renamed into place).
   static func save(_ text: String, to path: String) throws(ScriptError) {
-    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-      throw ScriptError("\(path): cannot write (\(error.localizedDescription))")
-    }
+    try replace(path) { temporary in POSIXFile.writeNewFile(temporary, Array(text.utf8)) }
   }
 
   /// Refuses what explore never writes into a folder: anything but a plain file (a link could
@@ -51,16 +52,21 @@ enum FindingFolder {
 
   /// Copies the file `from` to `to` whole: into a temporary file beside `to`, renamed into place.
   static func copy(_ from: String, to: String) throws(ScriptError) {
-    let temporary = (to as NSString).deletingLastPathComponent + "/." + (to as NSString).lastPathComponent
-      + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
-    try? FileManager.default.removeItem(atPath: temporary)
-    do { try FileManager.default.copyItem(atPath: from, toPath: temporary) } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw ScriptError("\(from): cannot copy (\(error.localizedDescription))")
+    try replace(to, source: from) { temporary in POSIXFile.copyFile(from, to: temporary) }
+  }
+
+  /// Makes `path` whole or not at all: `write` makes a temporary file beside it (its failure
+  /// names `source`, what was being read, when given), which is then renamed into place.
+  private static func replace(_ path: String, source: String? = nil, _ write: (String) -> Errno?) throws(ScriptError) {
+    let temporary = PathText.parent(path) + "/." + PathText.lastComponent(path) + ".\(getpid()).tmp"
+    _ = POSIXFile.remove(temporary)
+    if let error = write(temporary) {
+      _ = POSIXFile.remove(temporary)
+      throw ScriptError(source.map { "\($0): cannot copy (\(POSIXFile.describe(error.code)))" } ?? "\(path): cannot write (\(POSIXFile.describe(error.code)))")
     }
-    if let error = POSIXFile.rename(temporary, to: to) {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw ScriptError("\(to): cannot write (\(POSIXFile.describe(error.code)))")
+    if let error = POSIXFile.rename(temporary, to: path) {
+      _ = POSIXFile.remove(temporary)
+      throw ScriptError("\(path): cannot write (\(POSIXFile.describe(error.code)))")
     }
   }
 }

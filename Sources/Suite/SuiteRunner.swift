@@ -1,3 +1,4 @@
+import EventStore
 import ScriptHost
 
 #if canImport(Glibc)
@@ -49,9 +50,9 @@ public final class SuiteRunner: @unchecked Sendable {
   /// Runs every case; `onResult` gets each result in case order, and `onProgress` (cases done,
   /// failures so far) whenever a case ends, both on the calling thread.
   public func run(onResult: (CaseResult) -> Void, onProgress: (Int, Int) -> Void = { _, _ in }) -> [CaseResult] {
-    var threads: [pthread_t] = []
+    var threads: [StackThread] = []
     for _ in 0..<(cases.isEmpty ? 0 : jobs) {
-      if let thread = startWorker() { threads.append(thread) }
+      if let thread = StackThread.start(stackBytes: Self.workerStackBytes, { [self] in work() }) { threads.append(thread) }
     }
     if threads.isEmpty { work() }  // no thread could be made: run them here
     var ordered: [CaseResult] = []
@@ -71,7 +72,7 @@ public final class SuiteRunner: @unchecked Sendable {
       }
     }
     pthread_mutex_unlock(mutex)
-    for thread in threads { pthread_join(thread, nil) }
+    for thread in threads { thread.join() }
     return ordered
   }
 
@@ -95,23 +96,5 @@ public final class SuiteRunner: @unchecked Sendable {
     }
   }
 
-  private func startWorker() -> pthread_t? {
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, Self.workerStackBytes)
-    let context = Unmanaged.passRetained(self).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(&thread, &attributes, { raw in
-      guard let raw else { return nil }
-      let runner = Unmanaged<SuiteRunner>.fromOpaque(raw).takeRetainedValue()
-      runner.work()
-      return nil
-    }, context)
-    guard status == 0 else {
-      Unmanaged<SuiteRunner>.fromOpaque(context).release()
-      return nil
-    }
-    return thread
-  }
+
 }

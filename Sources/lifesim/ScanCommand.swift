@@ -1,6 +1,6 @@
 import AppScan
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import EventStore
 import JSON
 import Lifecycle

@@ -1,0 +1,11 @@
+extension StringProtocol {
+  /// The text without the blanks around it: tabs, the Unicode space separators (category Zs)
+  /// and the zero-width space, the scalars Foundation's `CharacterSet.whitespaces` holds (its
+  /// table predates U+200B's move out of Zs); newlines stay.
+  var trimmingBlanks: String {
+    let scalars = unicodeScalars
+    let isBlank: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
+    guard let first = scalars.firstIndex(where: { !isBlank($0) }), let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+    return String(String.UnicodeScalarView(scalars[first...last]))
+  }
+}
