@@ -108,7 +108,8 @@ package struct GitRevisionTree {
     switch POSIXProcess.run(["git"] + arguments, outputBytesMax: maxTotalBytes) {
     case let .failure(error): throw ScanTrouble("cannot run git: \(POSIXFile.describe(error.code))")
     case let .success(done):
-      guard done.status == 0, done.output.count <= maxTotalBytes else { throw ScanTrouble(what) }
+      guard done.output.count <= maxTotalBytes else { throw ScanTrouble("git \(arguments.joined(separator: " ")): printed over \(maxTotalBytes >> 20) MiB") }
+      guard done.status == 0 else { throw ScanTrouble(what) }
       return String(decoding: done.output, as: UTF8.self)
     }
   }

@@ -186,6 +186,6 @@ package struct MigrationCheck {
 extension CaseResult {
   /// The battery scenario the case ran: its name without the profile and variant.
   var scenario: String {
-    name.ranges(of: " [iOS ").last.map { String(name[..<$0.lowerBound]) } ?? name
+    name.lastRange(of: " [iOS ").map { String(name[..<$0.lowerBound]) } ?? name
   }
 }

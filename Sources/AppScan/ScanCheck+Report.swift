@@ -44,7 +44,7 @@ extension ScanCheck {
   /// A place in the battery's folder, `check/cold_launch.lua:6`, whatever came before it (the
   /// temporary folder, or Lua's `...` where it shortened a long path).
   package static func placeInBattery(_ at: String) -> String {
-    guard let folder = at.ranges(of: "/\(batteryFolder)/").last else { return at }
+    guard let folder = at.lastRange(of: "/\(batteryFolder)/") else { return at }
     return batteryFolder + "/" + at[folder.upperBound...]
   }
 

@@ -6,6 +6,7 @@
 
 #ifdef __linux__
 #include <sys/types.h>
+#include <fcntl.h>
 
 // glibc's declaration (<fcntl.h> with _GNU_SOURCE), repeated here.
 extern int sync_file_range(int fd, off_t offset, off_t nbytes, unsigned int flags);
@@ -19,10 +20,10 @@ static inline int csystem_start_writeback(int fd, long long offset, long long co
 // glibc's declaration (<unistd.h> with _GNU_SOURCE), repeated here.
 extern int pipe2(int fds[2], int flags);
 
-/// A pipe whose two ends close on `exec` from the start (`pipe2` with `O_CLOEXEC`, 02000000):
+/// A pipe whose two ends close on `exec` from the start (`pipe2` with `O_CLOEXEC`):
 /// a process started by another thread in between never inherits them. -1 with errno on failure.
 static inline int csystem_pipe_closed_on_exec(int fds[2]) {
-  return pipe2(fds, 02000000);
+  return pipe2(fds, O_CLOEXEC);
 }
 #endif
 

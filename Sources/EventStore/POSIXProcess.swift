@@ -12,7 +12,9 @@ import Darwin
 package enum POSIXProcess {
   /// How a program ran: its exit status (-1 when a signal ended it) and its standard output.
   package struct Finished {
+    /// The exit status, 0 to 255; -1 when a signal ended the program.
     package let status: Int32
+    /// What it printed: at most `outputBytesMax` bytes, or one more when it printed more.
     package let output: [UInt8]
   }
 
@@ -43,9 +45,19 @@ package enum POSIXProcess {
     return .success(Finished(status: wait(for: pid), output: output))
   }
 
-  /// Starts `argv[0]` with `stdin` and `stdout` as its standard input and output and
-  /// `/dev/null` as its standard error (`posix_spawn`).
+  /// Starts `argv[0]` with `stdin` and `stdout` as its standard input and output,
+  /// `/dev/null` as its standard error, no signal blocked and `SIGPIPE` handled as by default,
+  /// whatever the calling thread blocks or ignores (`posix_spawn`).
   private static func spawn(_ argv: [String], stdin: Int32, stdout: Int32) -> Result<pid_t, Errno> {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), pipeSignal = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&pipeSignal); sigaddset(&pipeSignal, SIGPIPE)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &pipeSignal)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,7 +68,7 @@ package enum POSIXProcess {
     defer { cArguments.forEach { free($0) } }
     var pid = pid_t()
     let status = (cArguments + [nil]).withUnsafeBufferPointer { argvPointer in
-      posix_spawn(&pid, argv[0], &actions, nil, argvPointer.baseAddress!, environ)
+      posix_spawn(&pid, argv[0], &actions, &attributes, argvPointer.baseAddress!, environ)
     }
     return status == 0 ? .success(pid) : .failure(Errno(code: status))
   }

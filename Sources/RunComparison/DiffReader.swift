@@ -24,6 +24,7 @@ struct DiffReader {
   private func next(_ scanner: LogScanner, _ namer: EventDiffer.SceneNamer?, scene: inout String?) throws(EventDiffer.Failure) -> LogScanner.EventLine? {
     let line: LogScanner.EventLine?
     do { line = try scanner.next() } catch { throw EventDiffer.Failure(description: "\(scanner.path): \(error)") }
+    scene = nil
     if let line, let namer { scene = namer(line) }
     return line
   }

@@ -95,6 +95,4 @@ public final class SuiteRunner: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
     }
   }
-
-
 }

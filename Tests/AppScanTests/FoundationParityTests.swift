@@ -55,6 +55,44 @@ import EventStore
     #expect((try? PropertyList.parse(Data("<plist><dict><key>A</key></dict>".utf8))) == nil)
   }
 
+  @Test func nullsAndUIDsAreReadAsPropertyListSerializationReadsThem() throws {
+    let xml = #"<plist version="1.0"><dict><key>A</key><string>$null</string><key>U</key><dict><key>CF$UID</key><integer>1</integer></dict>"#
+      + #"<key>UIBackgroundModes</key><array><string>fetch</string></array></dict></plist>"#
+    let theirs = try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil)
+    #expect(shape(try PropertyList.parse(Data(xml.utf8))) == shape(theirs))
+    #expect(shape(theirs).contains("A='$null'"))
+  }
+
+  /// A binary property list finds its values by reference: one that holds itself, or shares
+  /// one value at every level, is refused at once instead of read forever.
+  @Test func aBinaryListThatHoldsItselfOrDoublesEachLevelIsRefused() throws {
+    // `bplist00`, the objects, the offset table (1-byte offsets), and the trailer.
+    func binaryList(objects: [[UInt8]]) -> Data {
+      var bytes = Array("bplist00".utf8), offsets: [UInt8] = []
+      for object in objects { offsets.append(UInt8(bytes.count)); bytes += object }
+      let tableOffset = UInt64(bytes.count)
+      bytes += offsets
+      bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+      for value in [UInt64(objects.count), 0, tableOffset] { bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
+      return Data(bytes)
+    }
+    let itself = binaryList(objects: [[0xA1, 0]])  // an array whose one element is the array
+    #expect((try? PropertyListSerialization.propertyList(from: itself, format: nil)) == nil)
+    #expect((try? PropertyList.parse(itself)) == nil)
+    // Forty arrays, each holding the next one twice, and a string: 2^40 values when unshared.
+    let doubling = binaryList(objects: (0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x51, UInt8(ascii: "x")]])
+    #expect((try? PropertyList.parse(doubling)) == nil)
+    let shared = binaryList(objects: [[0xA2, 1, 1], [0x51, UInt8(ascii: "x")]])
+    #expect(shape(try PropertyList.parse(shared)) == "['x','x']")
+  }
+
+  @Test func theLastOccurrenceIsFoundWhereOccurrencesOverlap() {
+    for (text, pattern) in [("/a/check/check/x.lua", "/check/"), ("cold [iOS [iOS 17]", " [iOS "), ("aaaa", "aa"), ("abc", "d"), ("", "a"), ("a", "")] {
+      let theirs = text.range(of: pattern, options: .backwards).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
+      #expect(text.lastRange(of: pattern).map { text.distance(from: text.startIndex, to: $0.lowerBound) } == theirs, "\(text) \(pattern)")
+    }
+  }
+
   @Test func aBinaryInfoPlistGivesTheFactsOfItsXML() throws {
     let parsed = try PropertyListSerialization.propertyList(from: Data(Self.xml.utf8), format: nil)
     let binary = try PropertyListSerialization.data(fromPropertyList: parsed, format: .binary, options: 0)

@@ -122,6 +122,21 @@ import Testing
     #expect(hunks.first?.lines.map(\.scene) == [nil, "A3", "B3", nil])
   }
 
+  /// A log of scenes diffed with one without: the other log's events belong to no scene, even
+  /// when they are read right after the named ones (a difference of several events).
+  @Test func aLogWithoutANamerHasNoScenesBesideOneWithANamer() throws {
+    let pa = try writeLog("one-named-a.lifelog", [.launch(at: 1), .note("a"), .note("x"), .note("y"), .note("c")])
+    let pb = try writeLog("one-named-b.lifelog", [.launch(at: 1), .note("a"), .note("X"), .note("Y"), .note("c")])
+    func scenes(_ namers: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?)) throws -> [String?]? {
+      var differ = EventDiffer(context: 1, ignoreTime: false, scenes: namers)
+      var hunks: [EventDiffer.Hunk] = []
+      try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pb)) { hunks.append($0) }
+      return hunks.first?.lines.map(\.scene)
+    }
+    #expect(try scenes(({ "A\($0.seq)" }, nil)) == [nil, "A3", "A4", nil, nil, nil])
+    #expect(try scenes((nil, { "B\($0.seq)" })) == [nil, nil, nil, "B3", "B4", nil])
+  }
+
   @Test func aBodyThatIsNotAnEventFailsToDecode() {
     let line = EventDiffer.Body(side: .same, body: Array(#"{"seq":1}"#.utf8))
     #expect(throws: EventDiffer.Failure.self) { try line.decoded() }

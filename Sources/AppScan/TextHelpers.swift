@@ -9,3 +9,17 @@ extension StringProtocol {
     return String(String.UnicodeScalarView(scalars[first...last]))
   }
 }
+
+extension StringProtocol {
+  /// The last place `text` occurs, searched from the end as Foundation's
+  /// `range(of:options: .backwards)` searches: occurrences may overlap (`/a/a/` holds `/a/` twice).
+  func lastRange(of text: String) -> Range<Index>? {
+    guard !text.isEmpty else { return nil }
+    var start = endIndex
+    while start > startIndex {
+      start = index(before: start)
+      if self[start...].starts(with: text) { return start..<index(start, offsetBy: text.count) }
+    }
+    return nil
+  }
+}
