@@ -158,7 +158,7 @@ enum AppAnalysis {
       context.skipped.append((path, trouble.description))
       return nil
     case let .success(data):
-      if data.firstRange(of: Suppression.marker.utf8) != nil {
+      if data.containsBytes(Array(Suppression.marker.utf8)) {
         context.suppressions += Suppression.find(in: String(decoding: data, as: UTF8.self), file: path)
       }
       switch InfoPlistFacts.read(path: path, data: data, merged: merged, preprocessor: preprocessor) {

@@ -29,7 +29,7 @@ package enum AppScanner {
           if case let .failure(trouble) = outcome { result.files.skipped.append((path, trouble.description)) }
           continue
         }
-        if file.data.firstRange(of: Suppression.marker.utf8) != nil { suppressions += Suppression.find(in: String(decoding: file.data, as: UTF8.self), file: path) }
+        if file.data.containsBytes(Array(Suppression.marker.utf8)) { suppressions += Suppression.find(in: String(decoding: file.data, as: UTF8.self), file: path) }
         switch fileResult {
         case let .failure(trouble): result.files.skipped.append((path, trouble.description))
         case let .success(fileFacts):

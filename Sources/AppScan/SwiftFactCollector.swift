@@ -104,7 +104,7 @@ final class SwiftFactCollector: SyntaxVisitor {
 
   /// A declared type's plain name, optionals unwrapped: `UIApplication?` and `UIKit.UIApplication!` are `UIApplication`.
   static func typeName(_ type: TypeSyntax) -> String {
-    plainTypeName(type.trimmedDescription.replacing("!", with: "").replacing("?", with: ""))
+    plainTypeName(String(type.trimmedDescription.unicodeScalars.filter { $0 != "!" && $0 != "?" }))
   }
 
   /// `UIKit.UIApplicationDelegate` is `UIApplicationDelegate`; `Outer.Inner` keeps its last name.

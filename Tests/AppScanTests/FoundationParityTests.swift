@@ -93,6 +93,16 @@ import EventStore
     }
   }
 
+  @Test func bytesAreFoundAsDataRangeFindsThem() {
+    let needle = Array("lifesim:ignore".utf8)
+    for text in ["", "lifesim:ignor", "lifesim:ignore", "x lifesim:ignore", "llifesim:ignore", "lifesim:ignorelifesim:ignore",
+                 "lifesim:lifesim:ignore", "// lifesim:ignor e", String(repeating: "l", count: 100) + "lifesim:ignore"] {
+      let data = Data(text.utf8)
+      #expect(data.containsBytes(needle) == (data.range(of: Data(needle)) != nil), "\(text)")
+      #expect(data.dropFirst(1).containsBytes(needle) == (data.dropFirst(1).range(of: Data(needle)) != nil), "\(text)")
+    }
+  }
+
   @Test func aBinaryInfoPlistGivesTheFactsOfItsXML() throws {
     let parsed = try PropertyListSerialization.propertyList(from: Data(Self.xml.utf8), format: nil)
     let binary = try PropertyListSerialization.data(fromPropertyList: parsed, format: .binary, options: 0)
