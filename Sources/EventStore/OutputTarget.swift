@@ -53,6 +53,21 @@ package struct OutputTarget {
     return kind
   }
 
+  /// Writes the file `path` whole, replacing one already there (the caller has refused what
+  /// must not be replaced): `write` fills the new file and returns the `errno` that stopped
+  /// it; a failure leaves nothing behind.
+  package static func writeWhole(_ path: String, _ write: (Int32) -> Int32?) throws {
+    let target = try OutputTarget(path: path, overwrite: true, inputs: [])
+    let fd = try target.open()
+    let failure = write(fd)
+    POSIXFile.close(fd)
+    if let failure {
+      target.discard()
+      throw Refused(description: "\(path): cannot write: \(reason(failure))")
+    }
+    try target.commit()
+  }
+
   /// Moves the complete file into place.
   package func commit() throws {
     guard renames else { return }

@@ -268,56 +268,31 @@ package enum POSIXFile {
   package static func makeDirectory(_ path: String) -> Errno? { mkdir(path, 0o755) == 0 ? nil : Errno(code: errno) }
 
   /// Creates the folder `path` and every folder above it that is missing, as `mkdir -p` does
-  /// (the C function `mkdir`); a folder already there is no error.
-  package static func makeDirectories(_ path: String) -> Errno? {
-    let parent = PathText.parent(path)
-    if !parent.isEmpty, parent != path, !isDirectory(parent), let error = makeDirectories(parent) { return error }
-    guard let error = makeDirectory(path) else { return nil }
-    return alreadyExists(error) && isDirectory(path) ? nil : error
+  /// (the C function `mkdir`): the first folder that could not be made and why, or nil.
+  /// Something already at a prefix counts as made: a file there fails at the next folder
+  /// down, and one at `path` itself is for the caller to refuse.
+  package static func makeDirectories(_ path: String) -> (folder: String, error: Errno)? {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for part in path.split(separator: "/") {
+      prefix += part
+      if let error = makeDirectory(prefix), !alreadyExists(error) { return (prefix, error) }
+      prefix += "/"
+    }
+    return nil
   }
 
-  /// Writes `bytes` to a new file at `path`, refusing one already there, and closes it (the C
-  /// functions `open` with `O_EXCL`, `write`, `close`); a file written in part is removed.
-  package static func writeNewFile(_ path: String, _ bytes: [UInt8]) -> Errno? {
-    let fd: Int32
-    switch openForWriting(path, exclusive: true) {
-    case let .success(opened): fd = opened
-    case let .failure(error): return error
-    }
-    let failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
-    close(fd)
-    guard let failure else { return nil }
-    unlink(path)
-    return Errno(code: failure)
-  }
-
-  /// Copies the file `from` to a new file `to` (refusing one already there), a chunk at a time
-  /// (the C functions `open`, `read`, `write`); a copy made in part is removed.
-  package static func copyFile(_ from: String, to: String) -> Errno? {
-    let source: Int32
-    switch openForReading(from) {
-    case let .success(opened): source = opened
-    case let .failure(error): return error
-    }
-    defer { close(source) }
-    let target: Int32
-    switch openForWriting(to, exclusive: true) {
-    case let .success(opened): target = opened
-    case let .failure(error): return error
-    }
+  /// Copies the rest of `source` into `target`, a chunk at a time (the C functions `read` and
+  /// `write`); the `errno` that stopped it, or nil at the end of `source`.
+  package static func copy(from source: Int32, to target: Int32) -> Int32? {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    var failure: Errno?
-    while failure == nil {
+    while true {
       switch chunk.withUnsafeMutableBytes({ read(source, into: $0.baseAddress!, count: $0.count) }) {
-      case let .failure(error): failure = error
+      case let .failure(error): return error.code
       case let .success(n):
-        guard n > 0 else { close(target); return nil }
-        if let code = chunk.withUnsafeBytes({ writeAll(target, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { failure = Errno(code: code) }
+        guard n > 0 else { return nil }
+        if let code = chunk.withUnsafeBytes({ writeAll(target, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { return code }
       }
     }
-    close(target)
-    unlink(to)
-    return failure
   }
 
   /// Whether `error` says that something is already there (`EEXIST`).

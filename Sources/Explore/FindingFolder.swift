@@ -27,14 +27,15 @@ enum FindingFolder {
   static func log(_ number: Int) -> String { "finding-\(number).lifelog" }
 
   static func create(_ dir: String) throws(ScriptError) {
-    if let error = POSIXFile.makeDirectories(dir) {
+    if let (_, error) = POSIXFile.makeDirectories(dir) {
       throw ScriptError("-o \(dir): cannot create the folder (\(POSIXFile.describe(error.code)))")
     }
+    guard POSIXFile.isDirectory(dir) else { throw ScriptError("-o \(dir): cannot create the folder (\(POSIXFile.describe(EEXIST)))") }
   }
 
   /// Writes `text` whole (a temporary file renamed into place).
   static func save(_ text: String, to path: String) throws(ScriptError) {
-    try replace(path) { temporary in POSIXFile.writeNewFile(temporary, Array(text.utf8)) }
+    try writeWhole(path) { fd in Array(text.utf8).withUnsafeBytes { POSIXFile.writeAll(fd, $0) } }
   }
 
   /// Refuses what explore never writes into a folder: anything but a plain file (a link could
@@ -52,21 +53,17 @@ enum FindingFolder {
 
   /// Copies the file `from` to `to` whole: into a temporary file beside `to`, renamed into place.
   static func copy(_ from: String, to: String) throws(ScriptError) {
-    try replace(to, source: from) { temporary in POSIXFile.copyFile(from, to: temporary) }
+    let source: Int32
+    switch POSIXFile.openForReading(from) {
+    case let .success(opened): source = opened
+    case let .failure(error): throw ScriptError("\(from): cannot copy (\(POSIXFile.describe(error.code)))")
+    }
+    defer { POSIXFile.close(source) }
+    try writeWhole(to) { fd in POSIXFile.copy(from: source, to: fd) }
   }
 
-  /// Makes `path` whole or not at all: `write` makes a temporary file beside it (its failure
-  /// names `source`, what was being read, when given), which is then renamed into place.
-  private static func replace(_ path: String, source: String? = nil, _ write: (String) -> Errno?) throws(ScriptError) {
-    let temporary = PathText.parent(path) + "/." + PathText.lastComponent(path) + ".\(getpid()).tmp"
-    _ = POSIXFile.remove(temporary)
-    if let error = write(temporary) {
-      _ = POSIXFile.remove(temporary)
-      throw ScriptError(source.map { "\($0): cannot copy (\(POSIXFile.describe(error.code)))" } ?? "\(path): cannot write (\(POSIXFile.describe(error.code)))")
-    }
-    if let error = POSIXFile.rename(temporary, to: path) {
-      _ = POSIXFile.remove(temporary)
-      throw ScriptError("\(path): cannot write (\(POSIXFile.describe(error.code)))")
-    }
+  /// `OutputTarget.writeWhole`, its refusal as explore's error.
+  private static func writeWhole(_ path: String, _ write: (Int32) -> Int32?) throws(ScriptError) {
+    do { try OutputTarget.writeWhole(path, write) } catch { throw ScriptError(String(describing: error)) }
   }
 }

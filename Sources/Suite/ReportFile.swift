@@ -5,16 +5,10 @@ import EventStore
 public enum ReportFile {
   public static func write(_ text: String, to path: String) throws(SuiteError) {
     do {
-      let target = try OutputTarget(path: path, overwrite: true, inputs: [])
-      let fd = try target.open()
-      var text = text
-      let failure = text.withUTF8 { POSIXFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-      POSIXFile.close(fd)
-      if let failure {
-        target.discard()
-        throw OutputTarget.Refused(description: "\(path): cannot write: \(OutputTarget.reason(failure))")
+      try OutputTarget.writeWhole(path) { fd in
+        var text = text
+        return text.withUTF8 { POSIXFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
       }
-      try target.commit()
     } catch {
       throw SuiteError(String(describing: error))
     }
@@ -28,13 +22,8 @@ public enum ReportFile {
 
   /// Creates `path` and its missing parents as folders.
   public static func makeDirectory(_ path: String) throws(SuiteError) {
-    var prefix = path.hasPrefix("/") ? "/" : ""
-    for part in path.split(separator: "/") {
-      prefix += part
-      if let error = POSIXFile.makeDirectory(prefix), !POSIXFile.alreadyExists(error) {
-        throw SuiteError("\(prefix): cannot create the folder: \(POSIXFile.describe(error.code))")
-      }
-      prefix += "/"
+    if let (folder, error) = POSIXFile.makeDirectories(path) {
+      throw SuiteError("\(folder): cannot create the folder: \(POSIXFile.describe(error.code))")
     }
     guard POSIXFile.isDirectory(path) else { throw SuiteError("\(path): not a folder") }
   }
