@@ -52,6 +52,12 @@ package enum POSIXFile {
   /// Empties the file (the C function `ftruncate`).
   package static func truncate(_ fd: Int32) -> Int32? { ftruncate(fd, 0) == 0 ? nil : errno }
 
+  /// Writes `text`'s UTF-8 bytes with `writeAll(_:_:)`.
+  package static func writeAll(_ fd: Int32, text: String) -> Int32? {
+    var text = text
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+  }
+
   /// Writes every byte, retrying short writes and `EINTR` (the C function `write`).
   package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var offset = 0

@@ -35,7 +35,7 @@ enum FindingFolder {
 
   /// Writes `text` whole (a temporary file renamed into place).
   static func save(_ text: String, to path: String) throws(ScriptError) {
-    try writeWhole(path) { fd in Array(text.utf8).withUnsafeBytes { POSIXFile.writeAll(fd, $0) } }
+    try writeWhole(path) { POSIXFile.writeAll($0, text: text) }
   }
 
   /// Refuses what explore never writes into a folder: anything but a plain file (a link could

@@ -5,10 +5,7 @@ import EventStore
 public enum ReportFile {
   public static func write(_ text: String, to path: String) throws(SuiteError) {
     do {
-      try OutputTarget.writeWhole(path) { fd in
-        var text = text
-        return text.withUTF8 { POSIXFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
-      }
+      try OutputTarget.writeWhole(path) { POSIXFile.writeAll($0, text: text) }
     } catch {
       throw SuiteError(String(describing: error))
     }

@@ -61,7 +61,6 @@ struct Init: ParsableCommand {
     case let .failure(error): return POSIXFile.describe(error.code)
     }
     defer { POSIXFile.close(fd) }
-    var text = text
-    return text.withUTF8 { bytes in POSIXFile.writeAll(fd, UnsafeRawBufferPointer(bytes)).map(POSIXFile.describe) }
+    return POSIXFile.writeAll(fd, text: text).map(POSIXFile.describe)
   }
 }
