@@ -2,15 +2,17 @@ import Dispatch
 
 /// A `LogScanner` on a thread of its own: it reads (and checks) the log ahead of the caller,
 /// handing over batches of event lines. `replay --verify` re-runs a scenario while this reads
-/// and re-hashes the recording; each costs about as much as the other.
+/// and re-hashes the recording, each costing about as much as the other; `diff` reads both
+/// logs so while it compares them.
 ///
 /// Limits: a batch holds about `batchBytes` of events, and at most `batchesAhead` wait for
 /// the caller, so memory stays bounded however long the log. A problem in the log is thrown
 /// by `next()` once the events before it have been handed out.
-public final class BackgroundLogScanner {
+public final class BackgroundLogScanner: EventLineSource {
   public static var batchBytes: Int { 1 << 20 }
   public static var batchesAhead: Int { 4 }
 
+  public let path: String
   public let header: LogHeader
   /// Set once `next()` has returned nil.
   public private(set) var ending: LogEnding?
@@ -22,6 +24,7 @@ public final class BackgroundLogScanner {
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
   public init(_ scanner: LogScanner) {
+    path = scanner.path
     header = scanner.header
     channel = Channel(scanner)
     let channel = self.channel
@@ -51,14 +54,17 @@ public final class BackgroundLogScanner {
 private final class Batch: @unchecked Sendable {
   // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
   private let bytes: UnsafeMutableRawPointer
-  /// `(end of body, seq, t)` for each event, in order (the body's brace is at its end).
-  private let entries: [(end: Int, seq: Int64, t: Int64)]
+  /// `(end of body, seq, t, kindStart)` for each event, in order (the body's brace is at its
+  /// end; `kindStart` is -1 where the scanner gave none).
+  private let entries: [Entry]
   /// How the log ends, when this is its last batch.
   let ending: LogEnding?
   /// What is wrong with the log after this batch's events.
   let problem: LogProblem?
 
-  init(bytes: UnsafeMutableRawPointer, entries: [(end: Int, seq: Int64, t: Int64)], ending: LogEnding?, problem: LogProblem?) {
+  typealias Entry = (end: Int, seq: Int64, t: Int64, kindStart: Int32)
+
+  init(bytes: UnsafeMutableRawPointer, entries: [Entry], ending: LogEnding?, problem: LogProblem?) {
     self.bytes = bytes
     self.entries = entries
     self.ending = ending
@@ -77,7 +83,8 @@ private final class Batch: @unchecked Sendable {
   func line(_ i: Int) -> LogScanner.EventLine {
     let start = i == 0 ? 0 : entries[i - 1].end + 1
     let e = entries[i]
-    return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start))
+    return LogScanner.EventLine(seq: e.seq, t: e.t, bodyWithoutBrace: UnsafeRawBufferPointer(start: bytes + start, count: e.end - start),
+                                kindStart: e.kindStart < 0 ? nil : Int(e.kindStart))
   }
 }
 
@@ -88,7 +95,7 @@ private struct BatchBuilder: ~Copyable {
   private var capacity: Int
   /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
-  private var entries: [(end: Int, seq: Int64, t: Int64)] = []
+  private var entries: [Batch.Entry] = []
   var ending: LogEnding?
   var problem: LogProblem?
 
@@ -113,7 +120,8 @@ private struct BatchBuilder: ~Copyable {
     }
     if n > 0 { (bytes! + byteCount).copyMemory(from: e.bodyWithoutBrace.baseAddress!, byteCount: n) }
     bytes!.storeBytes(of: UInt8(ascii: "}"), toByteOffset: byteCount + n, as: UInt8.self)
-    entries.append((byteCount + n, e.seq, e.t))
+    // A kind starts within its line, and a line is at most `LogLimits.lineBytesMax` (< 2^31).
+    entries.append((byteCount + n, e.seq, e.t, e.kindStart.map { Int32($0) } ?? -1))
     byteCount += n + 1
   }
 

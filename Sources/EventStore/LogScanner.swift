@@ -14,7 +14,7 @@ import JSON
 /// while let event = try scanner.next() { … event.bodyWithoutBrace … }   // valid until the next call
 /// print(scanner.ending!)
 /// ```
-public final class LogScanner {
+public final class LogScanner: EventLineSource {
   /// One event line, in place: valid until the next call to `next()`.
   public struct EventLine {
     public var seq: Int64
@@ -148,6 +148,19 @@ public final class LogScanner {
     }
     return (seq, t, i)
   }
+}
+
+/// What hands out a log's event lines one at a time, each valid until the next call:
+/// `LogScanner` reads them on the caller's thread, `BackgroundLogScanner` ahead of it on a
+/// thread of its own.
+public protocol EventLineSource: AnyObject {
+  /// The log's path, to name it in messages.
+  var path: String { get }
+  /// How the log ends, once `next()` has returned nil.
+  var ending: LogEnding? { get }
+  /// The next event; nil at the end of the log. A problem in the log is thrown once the
+  /// events before it have been handed out.
+  func next() throws(LogProblem) -> LogScanner.EventLine?
 }
 
 #if canImport(Glibc)

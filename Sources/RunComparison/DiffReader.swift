@@ -2,16 +2,16 @@ import EventStore
 
 /// What `EventDiffer.run` reads of two logs: the events read ahead on each side at a
 /// difference (`PendingEvents`), compared on their keys.
-struct DiffReader {
+struct DiffReader<Source: EventLineSource> {
   typealias Emit = (EventDiffer.Hunk) throws -> Void
 
-  private let a: LogScanner, b: LogScanner
+  private let a: Source, b: Source
   private let scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?)
   private let key: EventKey
   private var pendingA = PendingEvents(), pendingB = PendingEvents()
   private var doneA = false, doneB = false
 
-  init(a: LogScanner, b: LogScanner, scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?), key: EventKey) {
+  init(a: Source, b: Source, scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?), key: EventKey) {
     self.a = a
     self.b = b
     self.scenes = scenes
@@ -21,7 +21,7 @@ struct DiffReader {
   /// The next event of `scanner`, its scene as `namer` names it in `scene`; a damaged line is
   /// a failure naming the file. The scene goes out apart: an optional tuple or struct holding
   /// both was destroyed through the runtime's value witnesses, a tenth of `diff`'s time.
-  private func next(_ scanner: LogScanner, _ namer: EventDiffer.SceneNamer?, scene: inout String?) throws(EventDiffer.Failure) -> LogScanner.EventLine? {
+  private func next(_ scanner: Source, _ namer: EventDiffer.SceneNamer?, scene: inout String?) throws(EventDiffer.Failure) -> LogScanner.EventLine? {
     let line: LogScanner.EventLine?
     do { line = try scanner.next() } catch { throw EventDiffer.Failure(description: "\(scanner.path): \(error)") }
     scene = nil
@@ -111,6 +111,7 @@ struct DiffReader {
 /// the hunk being built with the unchanged lines it still owes.
 struct HunkBuilder {
   typealias Hunk = EventDiffer.Hunk
+  typealias Emit = (Hunk) throws -> Void
 
   private let context: Int
   private var recent: RecentBodies  // unchanged lines before the next hunk
@@ -126,7 +127,7 @@ struct HunkBuilder {
   }
 
   /// An unchanged event: one of the open hunk's trailing lines, or context for the next hunk.
-  mutating func same(_ body: UnsafeRawBufferPointer, hasBrace: Bool, emit: DiffReader.Emit) throws {
+  mutating func same(_ body: UnsafeRawBufferPointer, hasBrace: Bool, emit: Emit) throws {
     if open, trailing > 0 {
       var copy = [UInt8](body)
       if !hasBrace { copy.append(UInt8(ascii: "}")) }
@@ -155,7 +156,7 @@ struct HunkBuilder {
 
   /// After a difference's events: the hunk owes `context` unchanged lines, and is handed out
   /// now when it owes none, or a piece of it when it has grown past `EventDiffer.hunkLinesMax`.
-  mutating func differenceTaken(emit: DiffReader.Emit) throws {
+  mutating func differenceTaken(emit: Emit) throws {
     trailing = context
     if context == 0 {
       try close(emit: emit)
@@ -168,11 +169,11 @@ struct HunkBuilder {
   }
 
   /// Hands out the hunk still open when both runs have ended.
-  mutating func finish(emit: DiffReader.Emit) throws {
+  mutating func finish(emit: Emit) throws {
     if open { try close(emit: emit) }
   }
 
-  private mutating func close(emit: DiffReader.Emit) throws {
+  private mutating func close(emit: Emit) throws {
     try emit(hunk)
     hunk.lines.removeAll()
     open = false

@@ -97,6 +97,17 @@ public struct EventDiffer {
   /// Streams both logs; `emit` gets each hunk as soon as it is complete, `onEvent` is called
   /// once for each event read (for progress).
   public mutating func run(a: LogScanner, b: LogScanner, onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
+    try diff(a: a, b: b, onEvent: onEvent, emit: emit)
+  }
+
+  /// Streams both logs, each read ahead on a thread of its own (what `lifesim diff` does:
+  /// reading and checking two logs is most of a diff's work); as `run(a:b:onEvent:emit:)`.
+  public mutating func run(a: BackgroundLogScanner, b: BackgroundLogScanner, onEvent: () -> Void = {}, emit: (Hunk) throws -> Void) throws {
+    try diff(a: a, b: b, onEvent: onEvent, emit: emit)
+  }
+
+  /// Either `run`: generic, and specialised for each within this module.
+  private mutating func diff<Source: EventLineSource>(a: Source, b: Source, onEvent: () -> Void, emit: (Hunk) throws -> Void) throws {
     var reader = DiffReader(a: a, b: b, scenes: scenes, key: EventKey(ignoreTime: ignoreTime))
     var hunks = HunkBuilder(context: context)
     while try reader.readWhileAgreeing(into: &hunks, onEvent: onEvent, emit: emit) {

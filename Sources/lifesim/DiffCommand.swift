@@ -51,10 +51,11 @@ struct Diff: ParsableCommand {
 
   func run() throws {
     defer { Terminal.flush() }
-    let ra: LogScanner, rb: LogScanner
+    // Each log is read and checked on a thread of its own, ahead of the comparison.
+    let ra: BackgroundLogScanner, rb: BackgroundLogScanner
     do {
-      ra = try RecordedLog.scanner(a)
-      rb = try RecordedLog.scanner(b)
+      ra = BackgroundLogScanner(try RecordedLog.scanner(a))
+      rb = BackgroundLogScanner(try RecordedLog.scanner(b))
     } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)

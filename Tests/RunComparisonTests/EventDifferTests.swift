@@ -5,13 +5,30 @@ import RunComparison
 import Testing
 
 @Suite struct EventDifferTests {
+  /// The diff of two runs, read on this thread; read ahead on a thread a log (as `lifesim
+  /// diff` reads them), it must give the same hunks, divergence and count of events read.
   private func diff(_ a: [Recorded], _ b: [Recorded], context: Int = 1, ignoreTime: Bool = false, name: String) throws -> (EventDiffer, [EventDiffer.Hunk], Int) {
     let pa = try writeLog(name + "-a.lifelog", a), pb = try writeLog(name + "-b.lifelog", b)
     var differ = EventDiffer(context: context, ignoreTime: ignoreTime)
     var hunks: [EventDiffer.Hunk] = []
     var read = 0
     try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pb), onEvent: { read += 1 }) { hunks.append($0) }
+    var ahead = EventDiffer(context: context, ignoreTime: ignoreTime)
+    var hunksAhead: [EventDiffer.Hunk] = []
+    var readAhead = 0
+    try ahead.run(a: BackgroundLogScanner(try LogScanner(path: pa)), b: BackgroundLogScanner(try LogScanner(path: pb)),
+                  onEvent: { readAhead += 1 }) { hunksAhead.append($0) }
+    #expect(hunksAhead.map(summary) == hunks.map(summary) && readAhead == read)
+    #expect(ahead.firstDivergence.map(summary) == differ.firstDivergence.map(summary))
     return (differ, hunks, read)
+  }
+
+  private func summary(_ hunk: EventDiffer.Hunk) -> String {
+    "\(hunk.aStart),\(hunk.aCount) \(hunk.bStart),\(hunk.bCount) \(hunk.continued) " + hunk.lines.map { "\($0.side) \(text($0))" }.joined(separator: "\n")
+  }
+
+  private func summary(_ d: EventDiffer.Divergence) -> String {
+    "\(d.aSeq) \(d.bSeq) \(d.t) \(d.a.map(text) ?? "-") \(d.b.map(text) ?? "-")"
   }
 
   private func text(_ line: EventDiffer.Body) -> String { String(decoding: line.body, as: UTF8.self) }
@@ -101,6 +118,14 @@ import Testing
     var differ = EventDiffer(context: 3, ignoreTime: false)
     do {
       try differ.run(a: try LogScanner(path: pa), b: try LogScanner(path: pa)) { _ in }
+      Issue.record("no failure")
+    } catch let failure as EventDiffer.Failure {
+      #expect(failure.description == "\(pa): line 3: expected event 2, found event 3")
+    }
+    // Read ahead on a thread a log: the same failure, once the events before it are compared.
+    var ahead = EventDiffer(context: 3, ignoreTime: false)
+    do {
+      try ahead.run(a: BackgroundLogScanner(try LogScanner(path: pa)), b: BackgroundLogScanner(try LogScanner(path: pa))) { _ in }
       Issue.record("no failure")
     } catch let failure as EventDiffer.Failure {
       #expect(failure.description == "\(pa): line 3: expected event 2, found event 3")
