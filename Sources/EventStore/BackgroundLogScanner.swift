@@ -15,12 +15,13 @@ public final class BackgroundLogScanner: EventLineSource {
   public let path: String
   public let header: LogHeader
   /// Set once `next()` has returned nil.
-  public private(set) var ending: LogEnding?
+  @exclusivity(unchecked) public private(set) var ending: LogEnding?
 
   private let channel: Channel
-  /// The batch being handed out and the next event in it, in one value: an event costs one
-  /// exclusivity check.
-  private var cursor = (batch: Batch.empty(), index: 0)
+  /// The batch being handed out and the next event in it, in one value. Unchecked: a scanner
+  /// is read from one thread at a time and `next()` is not reentrant, and the runtime's check
+  /// was a tenth of the caller's cost an event in `diff`.
+  @exclusivity(unchecked) private var cursor = (batch: Batch.empty(), index: 0)
 
   /// Takes over `scanner` (its header read): nothing else may use it from now on.
   public init(_ scanner: LogScanner) {
@@ -54,6 +55,8 @@ public final class BackgroundLogScanner: EventLineSource {
 private final class Batch: @unchecked Sendable {
   // @unchecked: every property is a `let`; the bytes are written only by the builder, before.
   private let bytes: UnsafeMutableRawPointer
+  /// Where the bytes go back when the batch is done with (nil: they are freed).
+  private let pool: BufferPool?
   /// `(end of body, seq, t, kindStart)` for each event, in order (the body's brace is at its
   /// end; `kindStart` is -1 where the scanner gave none).
   private let entries: [Entry]
@@ -64,18 +67,21 @@ private final class Batch: @unchecked Sendable {
 
   typealias Entry = (end: Int, seq: Int64, t: Int64, kindStart: Int32)
 
-  init(bytes: UnsafeMutableRawPointer, entries: [Entry], ending: LogEnding?, problem: LogProblem?) {
+  init(bytes: UnsafeMutableRawPointer, pool: BufferPool?, entries: [Entry], ending: LogEnding?, problem: LogProblem?) {
     self.bytes = bytes
+    self.pool = pool
     self.entries = entries
     self.ending = ending
     self.problem = problem
   }
 
-  deinit { bytes.deallocate() }
+  deinit {
+    if let pool { pool.give(bytes) } else { bytes.deallocate() }
+  }
 
   /// A batch with no events, before the first one arrives.
   static func empty() -> Batch {
-    Batch(bytes: .allocate(byteCount: 1, alignment: 1), entries: [], ending: nil, problem: nil)
+    Batch(bytes: .allocate(byteCount: 1, alignment: 1), pool: nil, entries: [], ending: nil, problem: nil)
   }
 
   var count: Int { entries.count }
@@ -93,15 +99,18 @@ private struct BatchBuilder: ~Copyable {
   /// nil once `frozen()` handed the bytes to the batch.
   private var bytes: UnsafeMutableRawPointer?
   private var capacity: Int
+  /// Where the bytes came from, while they are the pool's size (not grown for a long line).
+  private var pool: BufferPool?
   /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
   private var entries: [Batch.Entry] = []
   var ending: LogEnding?
   var problem: LogProblem?
 
-  init(capacity: Int) {
-    self.capacity = max(capacity, 64)
-    bytes = .allocate(byteCount: self.capacity, alignment: 1)
+  init(pool: BufferPool) {
+    self.pool = pool
+    capacity = pool.capacity
+    bytes = pool.take()
   }
 
   deinit { bytes?.deallocate() }
@@ -114,7 +123,8 @@ private struct BatchBuilder: ~Copyable {
       while bigger < byteCount + n + 1 { bigger *= 2 }
       let moved = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 1)
       moved.copyMemory(from: bytes!, byteCount: byteCount)
-      bytes!.deallocate()
+      if let pool { pool.give(bytes!) } else { bytes!.deallocate() }
+      pool = nil
       bytes = moved
       capacity = bigger
     }
@@ -127,7 +137,7 @@ private struct BatchBuilder: ~Copyable {
 
   /// The finished batch; it takes over the bytes.
   mutating func frozen() -> Batch {
-    let batch = Batch(bytes: bytes!, entries: entries, ending: ending, problem: problem)
+    let batch = Batch(bytes: bytes!, pool: pool, entries: entries, ending: ending, problem: problem)
     bytes = nil
     return batch
   }
@@ -146,6 +156,7 @@ private final class Channel: @unchecked Sendable {
   private let available = DispatchSemaphore(value: 0)
   private var ready: [Batch] = []
   private var cancelled = false
+  private let buffers = BufferPool(capacity: BackgroundLogScanner.batchBytes + 4096)
 
   init(_ scanner: LogScanner) {
     self.scanner = scanner
@@ -155,7 +166,7 @@ private final class Channel: @unchecked Sendable {
   /// The reading thread: fills batches until the log ends, goes wrong, or the reader is gone.
   func produce() {
     while true {
-      var builder = BatchBuilder(capacity: BackgroundLogScanner.batchBytes + 4096)
+      var builder = BatchBuilder(pool: buffers)
       do throws(LogProblem) {
         while builder.byteCount < BackgroundLogScanner.batchBytes {
           guard let e = try scanner.next() else {
@@ -191,5 +202,40 @@ private final class Channel: @unchecked Sendable {
   func cancel() {
     lock.sync { cancelled = true }
     slots.signal()
+  }
+}
+
+/// Batch buffers of one size, given back when the caller is done with a batch, for the
+/// reading thread to fill again: a fresh megabyte a batch cost its page faults and zeroed
+/// pages, as much as copying the events in. Holds at most `keptMax` spare buffers.
+private final class BufferPool: @unchecked Sendable {
+  // @unchecked: `spare` is used only inside `lock.sync`.
+  static var keptMax: Int { BackgroundLogScanner.batchesAhead + 2 }
+
+  /// Bytes of each buffer.
+  let capacity: Int
+  private let lock = DispatchQueue(label: "lifesim.log.read.buffers")
+  private var spare: [UnsafeMutableRawPointer] = []
+
+  init(capacity: Int) {
+    precondition(capacity >= 64, "a batch buffer holds at least one short line")
+    self.capacity = capacity
+  }
+
+  deinit { for buffer in spare { buffer.deallocate() } }
+
+  /// A spare buffer, or a new one.
+  func take() -> UnsafeMutableRawPointer {
+    lock.sync { spare.popLast() } ?? .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  /// Takes back a buffer of `capacity` bytes that `take()` handed out.
+  func give(_ buffer: UnsafeMutableRawPointer) {
+    let kept = lock.sync { () -> Bool in
+      guard spare.count < Self.keptMax else { return false }
+      spare.append(buffer)
+      return true
+    }
+    if !kept { buffer.deallocate() }
   }
 }
