@@ -32,6 +32,18 @@ private struct RandomEvent {
   }
 }
 
+/// The one descriptor this process has open on `path` (read from `/proc/self/fd`); nil if
+/// none or several.
+private func openDescriptor(of path: String) -> Int32? {
+  let wanted = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  let found = names.compactMap { name -> Int32? in
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name) else { return nil }
+    return target == wanted ? Int32(name) : nil
+  }
+  return found.count == 1 ? found[0] : nil
+}
+
 @Suite struct BackgroundLogWriterTests {
   @Test func writesExactlyTheBytesOfTheSynchronousWriter() throws {
     let seed: UInt64 = 20_261_122
@@ -85,6 +97,39 @@ private struct RandomEvent {
     }
     let lines = [#"{"seq":99,"t":7,"kind":"note"}"#, #"{"seq":100,"t":7,"kind":"note"}"#, #"{"seq":101,"t":10,"kind":"note"}"#]
     #expect(w.text == lines.map { $0 + "\n" }.joined())
+  }
+
+  /// The log thread's write fails while batches are in flight (its descriptor now points at
+  /// `/dev/full`): a later `append` throws the failure once, `finish` throws it again, and the
+  /// lines written before it stay in the file, a log cut off after a whole event.
+  @Test func aWriteFailingWhileBatchesAreInFlightIsReportedOnceThenByFinish() throws {
+    let path = temporaryPath("lifesim-tests", "full-background.lifelog")
+    let b = BackgroundLogWriter(try LogWriter(path: path, header: header))
+    var rng = SplitMix64(seed: 46)
+    var t: Int64 = 0
+    for _ in 0..<4_000 {  // about four batches, written or queued
+      let e = RandomEvent(&rng)
+      t += e.dt
+      try b.append(t: t, kind: e.kind, fields: e.fields)
+    }
+    let fd = try #require(openDescriptor(of: path))
+    let full = open("/dev/full", O_WRONLY)
+    #expect(full >= 0 && dup2(full, fd) == fd)
+    close(full)
+    let expected = LogWriteError.io(path: path, operation: "write", reason: "No space left on device")
+    var failures: [LogWriteError] = []
+    for _ in 0..<8_000 {  // several more batches: each waits for a place, so the failure shows
+      let e = RandomEvent(&rng)
+      t += e.dt
+      do { try b.append(t: t, kind: e.kind, fields: e.fields) } catch { failures.append(error) }
+    }
+    #expect(failures == [expected])
+    #expect(throws: expected) { try b.finish(outcome: .object([])) }
+    guard case let .cutOff(afterEvent: written) = try LogReader(path: path, mode: .integrity).drain() else {
+      Issue.record("the log should end cut off")
+      return
+    }
+    #expect(written > 0 && written < 12_000)
   }
 
   @Test func aLogWithNoEventsHasItsHeaderAndTrailer() throws {
