@@ -88,7 +88,7 @@ public struct CanonicalJSONWriter: ~Copyable {
       var i = 0
       if comma { p[0] = UInt8(ascii: ","); i = 1 }
       p[i] = UInt8(ascii: "\"")
-      (p + i + 1).update(from: key.utf8Start, count: n)
+      Self.copy(to: p + i + 1, from: key.utf8Start, count: n)
       p[i + n + 1] = UInt8(ascii: "\"")
       p[i + n + 2] = UInt8(ascii: ":")
       return i + n + 3
@@ -165,7 +165,7 @@ public struct CanonicalJSONWriter: ~Copyable {
     separator()  // none after a key: notes that the value came, as `string` and `int` do
     write(max: text.utf8CodeUnitCount + 2) { p in
       p[0] = UInt8(ascii: "\"")
-      (p + 1).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+      Self.copy(to: p + 1, from: text.utf8Start, count: text.utf8CodeUnitCount)
       p[text.utf8CodeUnitCount + 1] = UInt8(ascii: "\"")
       return text.utf8CodeUnitCount + 2
     }
@@ -178,7 +178,7 @@ public struct CanonicalJSONWriter: ~Copyable {
     key(k)
     separator()
     write(max: digits.count) { p in
-      UnsafeMutableRawPointer(p).copyMemory(from: digits.baseAddress!, byteCount: digits.count)
+      Self.copy(to: p, from: digits.baseAddress!.assumingMemoryBound(to: UInt8.self), count: digits.count)
       return digits.count
     }
   }
@@ -204,6 +204,27 @@ public struct CanonicalJSONWriter: ~Copyable {
     let n = fill(base + written)
     assert(n <= max, "wrote past the reservation")
     written += n
+  }
+
+  /// Copies `n` bytes that do not overlap. A key, a kind or a number is a few bytes, and
+  /// `memcpy` called for each was 7 % of `run`'s main thread: up to 16 bytes are copied as
+  /// two loads and two stores of the first and last words, which may overlap each other.
+  @inlinable @inline(__always)
+  static func copy(to p: UnsafeMutablePointer<UInt8>, from s: UnsafePointer<UInt8>, count n: Int) {
+    let to = UnsafeMutableRawPointer(p), from = UnsafeRawPointer(s)
+    if n >= 8, n <= 16 {
+      let first = from.loadUnaligned(as: UInt64.self), last = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+      to.storeBytes(of: first, as: UInt64.self)
+      to.storeBytes(of: last, toByteOffset: n &- 8, as: UInt64.self)
+    } else if n >= 4, n < 8 {
+      let first = from.loadUnaligned(as: UInt32.self), last = from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+      to.storeBytes(of: first, as: UInt32.self)
+      to.storeBytes(of: last, toByteOffset: n &- 4, as: UInt32.self)
+    } else if n < 4 {
+      for i in 0..<n { p[i] = s[i] }
+    } else {
+      p.update(from: s, count: n)
+    }
   }
 
   @usableFromInline @inline(never)
@@ -254,7 +275,7 @@ public struct CanonicalJSONWriter: ~Copyable {
   @inlinable
   mutating func appendASCII(_ s: StaticString) {
     write(max: s.utf8CodeUnitCount) { p in
-      p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+      Self.copy(to: p, from: s.utf8Start, count: s.utf8CodeUnitCount)
       return s.utf8CodeUnitCount
     }
   }
@@ -296,7 +317,7 @@ public struct CanonicalJSONWriter: ~Copyable {
       if !EscapeScan.needsEscaping(utf8) {
         write(max: utf8.count + 2) { p in
           p[0] = UInt8(ascii: "\"")
-          if let base = utf8.baseAddress { (p + 1).update(from: base, count: utf8.count) }
+          if let base = utf8.baseAddress { Self.copy(to: p + 1, from: base, count: utf8.count) }
           p[utf8.count + 1] = UInt8(ascii: "\"")
           return utf8.count + 2
         }

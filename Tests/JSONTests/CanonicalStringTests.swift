@@ -76,4 +76,18 @@ import Testing
       #expect(w.text == "\"" + text + "\"", "\(length) × é¢ü")
     }
   }
+
+  /// The writer's own copy (keys, kinds, numbers' digits and plain strings go through it): two
+  /// words that may overlap up to 16 bytes, `memcpy` past that. Each length copies exactly its
+  /// bytes, in order, and writes nothing after them.
+  @Test func theShortCopyWritesExactlyItsBytesAtEveryLength() {
+    let source = (0..<40).map { UInt8(ascii: "A") &+ UInt8($0) }
+    for length in 0...40 {
+      var target = [UInt8](repeating: 0, count: 48)
+      source.withUnsafeBufferPointer { from in
+        target.withUnsafeMutableBufferPointer { to in CanonicalJSONWriter.copy(to: to.baseAddress!, from: from.baseAddress!, count: length) }
+      }
+      #expect(Array(target[..<length]) == Array(source[..<length]) && target[length...].allSatisfy { $0 == 0 }, "length \(length)")
+    }
+  }
 }
