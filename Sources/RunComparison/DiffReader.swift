@@ -3,7 +3,7 @@ import EventStore
 /// What `EventDiffer.run` reads of two logs: the events read ahead on each side at a
 /// difference (`PendingEvents`), compared on their keys.
 struct DiffReader<Source: EventLineSource> {
-  typealias Emit = (EventDiffer.Hunk) throws -> Void
+  typealias Emit = HunkBuilder.Emit
 
   private let a: Source, b: Source
   private let scenes: (a: EventDiffer.SceneNamer?, b: EventDiffer.SceneNamer?)
@@ -111,6 +111,7 @@ struct DiffReader<Source: EventLineSource> {
 /// the hunk being built with the unchanged lines it still owes.
 struct HunkBuilder {
   typealias Hunk = EventDiffer.Hunk
+  /// Where each finished hunk (or piece of one) goes.
   typealias Emit = (Hunk) throws -> Void
 
   private let context: Int
