@@ -7,11 +7,22 @@ extension AppHost {
   /// of the latest one, or before the first, that of a trial load of the script in a scratch
   /// Lua state with no process behind it. App calls at the top level fail there and end the
   /// trial (as an error does); the trial records nothing and prints nothing.
+  /// A pool's hosts share the layout of a trial that ran to its end without an app call: the
+  /// trial is a function of what the pool serves (script, profile, seed), so its next run
+  /// would declare the same and touch nothing else.
   package func declaredLayout() -> AppLayout {
     if vm != nil { return layout }
     if let declaredLayoutCache { return declaredLayoutCache }
-    _ = trialLoad()
-    return keepTrialLayout()
+    if let known = statePool?.trialLayout {
+      layout = AppLayout()
+      declaredLayoutCache = known
+      return known
+    }
+    let callsBefore = appCallsAttempted
+    let (_, outcome) = trialLoad()
+    let declared = keepTrialLayout()
+    if case .completed = outcome, appCallsAttempted == callsBefore { statePool?.trialLayout = declared }
+    return declared
   }
 
   /// The first mistake in what the app script declares, found by a trial load before the run

@@ -25,6 +25,10 @@ package final class AppStatePool {
   /// The references made in each checkpoint, copied for each restore.
   private var references: [Int64: AppReferences] = [:]
 
+  /// What a trial load of the app declared, when the trial ran its top level to the end with
+  /// no app call (one that stopped, or made a call, is not kept: it may have asked a `choose` site).
+  var trialLayout: AppLayout?
+
   /// The process starts that restored a checkpoint.
   package private(set) var restores = 0
 

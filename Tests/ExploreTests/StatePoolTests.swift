@@ -21,7 +21,7 @@ import ScriptHost
   }
 
   @Test("reports and findings are the same with process states restored from checkpoints as with states built at every start",
-        arguments: ["process_state.lua", "crash_three.lua", "draft_spec.lua"])
+        arguments: ["process_state.lua", "crash_three.lua", "draft_spec.lua", "trial_probe.lua"])
   func pooledEqualsBuilt(app: String) throws {
     for seed: Int64 in [1, 2, 3] {
       let pooled = try explore(app, runs: 150, seed: seed, pooled: true)
@@ -50,5 +50,19 @@ import ScriptHost
     let second = worker.run(.fixed(inputs))
     #expect(worker.processStatesRestored == 2)
     #expect(first.events == second.events && first.failure == second.failure)
+  }
+
+  @Test("a trial load that made an app call is made again by the next run, not shared: it asked a choose site")
+  func trialWithAnAppCallIsNotShared() throws {
+    let setup = try ExploreSetup(ExploreOptions(path: exploreApps + "/trial_probe.lua", steps: 2))
+    let worker = try ExploreWorker(setup)
+    func probe() -> RunRecord {
+      worker.run(.random(prefix: [.backgroundLaunch(.fetch)], random: ExploreRandom(seed: 1, stream: 1),
+                         choices: SteeredChoices(drawingFrom: ExploreRandom(seed: 1, stream: 2))))
+    }
+    let first = probe(), second = probe()
+    #expect(first.inputs.first == .backgroundLaunch(.fetch))
+    #expect(first.choices.keys.sorted() == ["Probe.swift:1@1"])
+    #expect(second.choices == first.choices && second.inputs == first.inputs)
   }
 }
