@@ -17,9 +17,10 @@ final class AppReferences {
   let runObservers: Int32
   /// The handler tables' global names as Lua strings.
   private let appDelegate: Int32, sceneDelegate: Int32, notificationDelegate: Int32, urlSessionDelegate: Int32
-  /// The handler keys as Lua strings by `Callback.ordinal`, each made the first time a
-  /// callback is looked up (0: not yet).
-  private var handlerKeys = [Int32](repeating: 0, count: Callback.allCases.count)
+  /// The handler keys as Lua strings by `Callback.ordinal`, made with the others before the
+  /// app's chunk runs: so they are in a pool's checkpoint, and a process start looks its
+  /// handlers up without interning a string.
+  private let handlerKeys: [Int32]
   /// The instance table pushed last, by label: an instance keeps its table for its whole life.
   private var lastInstance: (label: String, table: Int32)?
 
@@ -48,6 +49,8 @@ final class AppReferences {
     sceneDelegate = name("SceneDelegate")
     notificationDelegate = name("NotificationDelegate")
     urlSessionDelegate = name(URLSessionLabel.delegate)
+    handlerKeys = Callback.allCases.map { name($0.key) }
+    assert(Callback.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
   }
 
   /// The same references into a copy of the state they were made in (`AppStatePool`), none of
@@ -57,6 +60,7 @@ final class AppReferences {
     expirations = other.expirations; afters = other.afters; runObservers = other.runObservers
     appDelegate = other.appDelegate; sceneDelegate = other.sceneDelegate
     notificationDelegate = other.notificationDelegate; urlSessionDelegate = other.urlSessionDelegate
+    handlerKeys = other.handlerKeys
   }
 
   /// The global name of the table holding `receiver`'s handlers (AppDelegate for those without one).
@@ -70,13 +74,7 @@ final class AppReferences {
   }
 
   /// `callback.key` as a Lua string.
-  func handlerKey(_ vm: LuaVM, _ callback: Callback) -> Int32 {
-    let ordinal = callback.ordinal
-    if handlerKeys[ordinal] != 0 { return handlerKeys[ordinal] }
-    vm.push(callback.key)
-    handlerKeys[ordinal] = vm.makeReference()
-    return handlerKeys[ordinal]
-  }
+  func handlerKey(_ callback: Callback) -> Int32 { handlerKeys[callback.ordinal] }
 
   /// Pushes the instance table kept for `label`, if it was the last one pushed; else false.
   func pushLastInstance(_ vm: LuaVM, label: String) -> Bool {
@@ -145,12 +143,12 @@ extension AppHost {
       vm.pushReference(references.environment)
       vm.rawGet(-1, keyReference: references.handlerTableName(callback.receiver))
       guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, keyReference: references.handlerKey(vm, callback))
+      vm.rawGet(-1, keyReference: references.handlerKey(callback))
     case .viewController:
       vm.pushReference(references.controllers)
       vm.rawGet(-1, InstanceLabel.className(target))
       guard vm.type(-1) == .table else { vm.setTop(top); return false }
-      vm.rawGet(-1, keyReference: references.handlerKey(vm, callback))
+      vm.rawGet(-1, keyReference: references.handlerKey(callback))
     case .closure:
       if callback == .asyncAfter { return false }
       if callback == .sceneRequestErrorHandler {
