@@ -8,10 +8,7 @@ extension Simulator {
   /// iOS 13 rightly keeps both sets, so it gets neither.
   func diagnoseHandlers() {
     guard IOSRelease.hasScenes(layout.minimumIOS) else { return }
-    let candidates = profile.scenes
-      ? Callback.skippedForScenes(on: profile)
-      : (profile.sdk >= IOSRelease.firstSDKDeprecatingAppDelegateLifeCycle ? Callback.allCases.filter { $0.deprecatedInSDK26 && $0.canBeDelivered(on: profile) } : [])
-    for callback in candidates where driver.implements(callback, target: "AppDelegate") {
+    for callback in handlersToDiagnose where driver.implements(callback, target: "AppDelegate") {
       let handler = "AppDelegate.\(callback.key)"
       guard !state.diagnostics.contains(where: { $0.handler == handler }) else { continue }
       let replacement = callback.sceneReplacement.map { "SceneDelegate.\($0.signature)" } ?? "the scene delegate"

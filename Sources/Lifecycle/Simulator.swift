@@ -40,6 +40,11 @@ public final class Simulator: AppServices {
   /// The window `focus(n)` launches or returns the app into: the next connection reconnects it,
   /// whatever app code asked for in between.
   var windowToReconnect: Int?
+  /// The app-delegate handlers `diagnoseHandlers` looks for on this profile, found once.
+  lazy var handlersToDiagnose: [Callback] = profile.scenes
+    ? Callback.skippedForScenes(on: profile)
+    : (profile.sdk >= IOSRelease.firstSDKDeprecatingAppDelegateLifeCycle
+      ? Callback.allCases.filter { $0.deprecatedInSDK26 && $0.canBeDelivered(on: profile) } : [])
 
   /// `record` receives every event after it is folded into `state` (the log writer, a test's array).
   public init(profile: Profile, driver: AppDriver, record: @escaping (Event) -> Void) {
