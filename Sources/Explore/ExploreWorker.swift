@@ -10,6 +10,9 @@ final class ExploreWorker {
   private let rules: InputRules
   private let declared: Set<String>
   private var candidatesByDomain: [DomainKey: [(inputs: [Input], isAdvance: Bool)]] = [:]
+  /// `draw`'s scratch, kept between draws: the verbs in their shuffled order, and the indices
+  /// of one verb's legal inputs.
+  private var verbOrder: [Int] = [], legalInputs: [Int] = []
   /// The app's process states at their checkpoints, shared by this worker's runs (nil: each
   /// process start builds its state).
   private let statePool: AppStatePool?
@@ -124,21 +127,30 @@ final class ExploreWorker {
   }
 
   private func draw(state: borrowing LifecycleState, clockUs clock: Int64, _ random: inout ExploreRandom) -> Input? {
-    let durations = [ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)],
-                     Int64(random.below(60_000)) * 1_000]
+    let deadlineUs = ExploreSetup.deadlineDurationsUs[random.below(ExploreSetup.deadlineDurationsUs.count)]
+    let freeUs = Int64(random.below(60_000)) * 1_000
     let work = state.backgroundWork
     let verbs = candidates(DomainKey(tabs: state.frontWindow?.tabs.count ?? 0,
                                      scenes: state.scenes.isEmpty ? [1] : state.scenes.compactMap { InstanceLabel.number($0.label) }.sorted(),
                                      bgTaskRequests: work.pending.map(\.request.identifier),
                                      transferSessions: work.sessionsWithFinishedTransfers(at: clock),
                                      continuedTasks: work.cancellableContinued))
-    var order = Array(verbs.indices)
+    // The scratch arrays are taken out of the worker for the loop (no exclusivity check per access).
+    var order: [Int] = [], legal: [Int] = []
+    swap(&order, &verbOrder); swap(&legal, &legalInputs)
+    defer { verbOrder = order; legalInputs = legal }
+    order.removeAll(keepingCapacity: true)
+    order.append(contentsOf: verbs.indices)
     for k in order.indices {
       order.swapAt(k, k + random.below(order.count - k))
       let verb = verbs[order[k]]
-      let inputs = verb.isAdvance ? durations.map { Input.advance(us: $0) } : verb.inputs
-      let legal = inputs.filter { rules.allows($0, state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) }
-      if !legal.isEmpty { return random.pick(legal) }
+      let inputs = verb.isAdvance ? [Input.advance(us: deadlineUs), .advance(us: freeUs)] : verb.inputs
+      legal.removeAll(keepingCapacity: true)
+      for index in inputs.indices
+      where rules.allows(inputs[index], state: state, clockUs: clock, declares: declared.contains, actions: setup.actions.actions(of:)) {
+        legal.append(index)
+      }
+      if !legal.isEmpty { return inputs[random.pick(legal)] }
     }
     return nil
   }
