@@ -53,6 +53,8 @@ final class RunTracker {
   var scenes = InvariantsOfScenes()
   /// The callbacks delivered.
   private(set) var delivered = CallbackCoverage()
+  /// The target of the last callback and its class: callbacks come in runs to one receiver.
+  private var lastTarget = "", lastClassName = ""
 
   private struct RunningHandler {
     var className: String
@@ -71,7 +73,8 @@ final class RunTracker {
     scenes.record(event)
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      let className = InstanceLabel.className(target)
+      if target != lastTarget { lastTarget = target; lastClassName = InstanceLabel.className(target) }
+      let className = lastClassName
       delivered.insert(className: className, callback: cb)
       guard handled else { break }
       running.append(RunningHandler(className: className, callback: cb, payload: cb == .userAction ? arguments.payload : nil))

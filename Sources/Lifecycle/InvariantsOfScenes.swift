@@ -44,6 +44,7 @@ package struct InvariantsOfScenes {
       if created { sessionsCreated += 1 } else { sessionsDiscarded += 1 }
       if sessionsDiscarded > sessionsCreated { breaks(.everyDiscardedSessionWasConnected) }
     case let .callbackDelivered(_, target, _, _, arguments):
+      guard !gone.isEmpty else { return }  // most runs: no scene went, and nothing to hash
       if gone.contains(target) || arguments.scene.map(gone.contains) == true { breaks(.noCallbackReachesADisconnectedScene) }
     case let .notificationPosted(name, _, _):
       guard Self.aggregateNotifications.contains(name) else { return }
@@ -71,8 +72,7 @@ package struct InvariantsOfScenes {
   /// over background); an app with no scene in the foreground or background has nothing to follow.
   package static func applicationStateFollowsScenes(_ state: LifecycleState) -> Bool {
     guard state.process == .running || state.process == .suspended else { return true }
-    let ranks = state.scenes.map { rank($0.activation) }
-    guard let most = ranks.max(), most > 0 else { return true }
+    guard let most = state.scenes.lazy.map({ rank($0.activation) }).max(), most > 0 else { return true }
     switch state.applicationState {
     case .active: return most == 3
     case .inactive: return most == 2
