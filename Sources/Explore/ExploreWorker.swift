@@ -32,6 +32,8 @@ final class ExploreWorker {
 
   /// The process starts that restored a checkpoint of the app's state instead of building it.
   var processStatesRestored: Int { statePool?.restores ?? 0 }
+  /// Those restored after the app's top level, which they did not run again.
+  var processStatesRestoredAfterTopLevel: Int { statePool?.restoresAfterTopLevel ?? 0 }
 
   /// How a run chooses its verbs.
   enum Plan {

@@ -60,8 +60,9 @@ package final class LuaArena {
     return LuaVM(memoryLimitBytes: memoryLimitBytes, instructionLimit: instructionLimit, arena: self)
   }
 
-  /// Takes the checkpoint of `vm`, made by `makeState` and not yet running Lua code; false
-  /// (and no checkpoint) when part of its heap came from outside the arena.
+  /// Takes the checkpoint of `vm`, made by `makeState` and at rest (no Lua code of it running,
+  /// its closures recorded since it was made); false (and no checkpoint) when part of its heap
+  /// came from outside the arena.
   @discardableResult
   package func checkpoint(_ vm: LuaVM) -> Bool {
     guard vm.arena === self, limits.pointee.recording != 0, vm.guestDepth == 0, vm.isOnMainThread else { return false }
@@ -80,6 +81,12 @@ package final class LuaArena {
     imageWallLimitSeconds = vm.wallLimitSeconds
     imageInstructionLimit = vm.instructionLimit
     return true
+  }
+
+  /// Stops recording `vm`'s closures when it will not be checkpointed (the closures it makes
+  /// from now are released by their `__gc`, as any state's).
+  package func stopRecording(_ vm: LuaVM) {
+    if vm.arena === self { limits.pointee.recording = 0 }
   }
 
   /// The state as it was at the checkpoint, as a new `LuaVM` (registered); nil without a

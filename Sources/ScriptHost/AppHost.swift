@@ -16,7 +16,14 @@ package final class AppHost: AppDriver {
   /// The system's services for the job that is running (handed over with every job), kept
   /// until they are released (`servicesEnded`). Not `weak`: every retain of an object with a
   /// weak reference to it takes the slow path, and app calls retain it at every call.
-  private(set) unowned var services: AppServices?
+  private(set) var services: AppServices? {
+    get { servicesReads &+= 1; return servicesHeld }
+    set { servicesHeld = newValue }
+  }
+  private unowned var servicesHeld: AppServices?
+  /// How often `services` was read: a top level that read it not once did the same in every
+  /// process of its seed (`AppStatePool` then checkpoints the state after it).
+  private var servicesReads = 0
   /// Which object `services` is, known without reading it (it cannot be read once released).
   private var servicesIdentity: ObjectIdentifier?
   /// A script problem that must stop the run (an unknown handler name).
@@ -119,19 +126,33 @@ package final class AppHost: AppDriver {
     layout = AppLayout()
     let processSeed = seed &+ Int64(services.state.generation) &* 1_000_003
     choices.restart(seed: processSeed)
+    var built = false
     if let restored = statePool?.restore(seed: processSeed) {
       // The state `buildState` left at its checkpoint, and the Swift side as it leaves it.
       vm = restored.vm; references = restored.references
       controllerSites = [:]; appSite = nil
       output.startCallback()
+      if let declared = restored.declared {
+        // The checkpoint follows a top level that read nothing of the system: as it ran then, it would run now.
+        layout = declared.layout; controllerSites = declared.controllerSites; appSite = declared.appSite
+        declaredLayoutCache = layout
+        return .success(layout)
+      }
     } else if let problem = buildState(seed: processSeed) {
       fatal = fatal ?? problem
       return .failure(.processEnded)
+    } else {
+      built = true
     }
     guard let vm else { return .failure(.processEnded) }
-    let result = vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true)
-    if let fault = fault(result, in: "the app script's top level") { return .failure(fault) }
-    if let problem = validateHandlers(vm) {
+    let readsBefore = servicesReads
+    let topLevelFault = fault(vm.protectedCall(nargs: 0, nresults: 0, freshBudget: true), in: "the app script's top level")
+    let problem = topLevelFault == nil ? validateHandlers(vm) : nil
+    if built {
+      offerCheckpointAfterTopLevel(vm, seed: processSeed, same: topLevelFault == nil && problem == nil && servicesReads == readsBefore)
+    }
+    if let topLevelFault { return .failure(topLevelFault) }
+    if let problem {
       fatal = fatal ?? problem
       return .failure(.processEnded)
     }
@@ -139,8 +160,19 @@ package final class AppHost: AppDriver {
     return .success(layout)
   }
 
+  /// A pool checkpoints a state it has not seen run after its top level, when `same` (the top
+  /// level succeeded and read nothing of the system, so it does the same in every process of
+  /// the seed); else before the top level, from the next state it builds.
+  private func offerCheckpointAfterTopLevel(_ vm: LuaVM, seed processSeed: Int64, same: Bool) {
+    guard let statePool, let references, !statePool.checkpointsBeforeTopLevel(seed: processSeed) else { return }
+    guard same else { return statePool.topLevelVaries(seed: processSeed, in: vm) }
+    statePool.checkpoint(vm, seed: processSeed, references: references, afterTopLevelDeclaring:
+      AppStatePool.Declarations(layout: layout, controllerSites: controllerSites, appSite: appSite))
+  }
+
   /// A new Lua state for the process: the sandbox, the app API and the app's chunk loaded, not
-  /// yet run; with a pool, built in one of its arenas and checkpointed there. The error: a script
+  /// yet run; with a pool, built in one of its arenas and checkpointed there (now, or after
+  /// the top level: `offerCheckpointAfterTopLevel`). The error: a script
   /// that does not compile stops the run as a script error, not a crash of the app (no event
   /// records it); so does one that declares what no app can (`validateHandlers`).
   private func buildState(seed processSeed: Int64) -> ScriptError? {
@@ -163,7 +195,9 @@ package final class AppHost: AppDriver {
     self.references = references
     output.startCallback()
     if let error = Sandbox.loadChunk(vm, source: source, name: path) { return ScriptError(error) }
-    statePool?.checkpoint(vm, seed: processSeed, references: references)
+    if statePool?.checkpointsBeforeTopLevel(seed: processSeed) == true {
+      statePool?.checkpoint(vm, seed: processSeed, references: references)
+    }
     return nil
   }
 

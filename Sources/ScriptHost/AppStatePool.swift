@@ -31,6 +31,8 @@ package final class AppStatePool {
 
   /// The process starts that restored a checkpoint.
   package private(set) var restores = 0
+  /// Those of them whose checkpoint followed the top level, which they did not run.
+  package private(set) var restoresAfterTopLevel = 0
 
   package static let checkpointsMax = 16
   package static let arenaBytes = 64 << 20
@@ -46,12 +48,29 @@ package final class AppStatePool {
       && wallLimitSeconds == self.wallLimitSeconds
   }
 
-  /// The state at its checkpoint for `seed` and its references; nil when there is none (or it is in use).
-  func restore(seed: Int64) -> (vm: LuaVM, references: AppReferences)? {
+  /// What a process's top level declared, kept with a checkpoint taken after it.
+  package struct Declarations {
+    var layout: AppLayout
+    var controllerSites: [String: SourceSite]
+    var appSite: SourceSite?
+  }
+  /// The declarations of each seed whose checkpoint follows its top level.
+  private var declarations: [Int64: Declarations] = [:]
+  /// The seeds whose top level read the system (or failed): their checkpoints precede it.
+  private var topLevelVaries: Set<Int64> = []
+
+  /// The state at its checkpoint for `seed`, its references, and, when the checkpoint follows
+  /// the top level, what that declared; nil when there is none (or it is in use).
+  func restore(seed: Int64) -> (vm: LuaVM, references: AppReferences, declared: Declarations?)? {
     guard let template = references[seed], let vm = arenas[seed]?.restore() else { return nil }
     restores += 1
-    return (vm, AppReferences(copying: template))
+    if declarations[seed] != nil { restoresAfterTopLevel += 1 }
+    return (vm, AppReferences(copying: template), declarations[seed])
   }
+
+  /// Whether a state built for `seed` is checkpointed before its top level runs (its top level
+  /// is known to read the system, or to fail); else it is offered after the top level.
+  func checkpointsBeforeTopLevel(seed: Int64) -> Bool { topLevelVaries.contains(seed) }
 
   /// An empty state in the arena for `seed`, to build and checkpoint; nil when the arena is in
   /// use or `checkpointsMax` arenas are taken.
@@ -63,10 +82,24 @@ package final class AppStatePool {
     return arenas[seed]?.makeState(memoryLimitBytes: memoryLimitBytes, instructionLimit: instructionLimit)
   }
 
-  /// Takes the checkpoint of `vm`, built from `emptyState(seed:…)` and not yet run.
-  func checkpoint(_ vm: LuaVM, seed: Int64, references made: AppReferences) {
-    guard references[seed] == nil, let arena = arenas[seed], arena.checkpoint(vm) else { return }
+  /// Takes the checkpoint of `vm`, built from `emptyState(seed:…)`: before its top level runs,
+  /// or after a top level that declared `declared` and read nothing of the system. A
+  /// checkpoint that cannot be taken after the top level is taken before it from the next state.
+  func checkpoint(_ vm: LuaVM, seed: Int64, references made: AppReferences, afterTopLevelDeclaring declared: Declarations? = nil) {
+    guard references[seed] == nil, let arena = arenas[seed] else { return }
+    guard arena.checkpoint(vm) else {
+      if declared != nil { topLevelVaries.insert(seed) }
+      return
+    }
     references[seed] = AppReferences(copying: made)
+    declarations[seed] = declared
+  }
+
+  /// The top level of `vm`, built for `seed` and not checkpointed, read the system or failed:
+  /// it may differ from one process to the next, so the next state built is checkpointed before it.
+  func topLevelVaries(seed: Int64, in vm: LuaVM) {
+    topLevelVaries.insert(seed)
+    arenas[seed]?.stopRecording(vm)
   }
 }
 

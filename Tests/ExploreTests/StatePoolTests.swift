@@ -21,7 +21,7 @@ import ScriptHost
   }
 
   @Test("reports and findings are the same with process states restored from checkpoints as with states built at every start",
-        arguments: ["process_state.lua", "crash_three.lua", "draft_spec.lua", "trial_probe.lua"])
+        arguments: ["process_state.lua", "crash_three.lua", "draft_spec.lua", "trial_probe.lua", "top_level_reads.lua"])
   func pooledEqualsBuilt(app: String) throws {
     for seed: Int64 in [1, 2, 3] {
       let pooled = try explore(app, runs: 150, seed: seed, pooled: true)
@@ -50,6 +50,30 @@ import ScriptHost
     let second = worker.run(.fixed(inputs))
     #expect(worker.processStatesRestored == 2)
     #expect(first.events == second.events && first.failure == second.failure)
+  }
+
+  @Test("a top level that read the system runs again in every process: restored states still count their launches")
+  func topLevelReadingTheSystemRunsEachTime() throws {
+    let setup = try ExploreSetup(ExploreOptions(path: exploreApps + "/top_level_reads.lua"))
+    let worker = try ExploreWorker(setup)
+    let relaunch: [Input] = [.home, .advance(us: 10_000_000), .memoryPressure, .launch(url: nil)]
+    let inputs: [Input] = [.launch(url: nil)] + relaunch + relaunch
+    // The first run learns the top level varies, the second checkpoints before it, the third restores.
+    let runs = (1...3).map { _ in worker.run(.fixed(inputs)) }
+    #expect(runs[0].failureDetail.hasSuffix("third launch"))
+    #expect(worker.processStatesRestored == 3 && worker.processStatesRestoredAfterTopLevel == 0)
+    #expect(runs.allSatisfy { $0.failure == runs[0].failure && $0.failureDetail == runs[0].failureDetail && $0.inputs == inputs })
+  }
+
+  @Test("a top level that read nothing of the system is checkpointed after it: its declarations come back with the state")
+  func pureTopLevelIsCheckpointedAfterIt() throws {
+    let setup = try ExploreSetup(ExploreOptions(path: exploreApps + "/process_state.lua"))
+    let worker = try ExploreWorker(setup)
+    let inputs: [Input] = [.launch(url: nil), .home, .advance(us: 10_000_000), .memoryPressure, .launch(url: nil)]
+    let first = worker.run(.fixed(inputs)), second = worker.run(.fixed(inputs))
+    #expect(worker.processStatesRestored == 2 && worker.processStatesRestoredAfterTopLevel == 2)
+    #expect(second.inputs == inputs && first.events == second.events && second.failure == nil)
+    #expect(second.callbacks.names == first.callbacks.names && second.callbacks.names.contains("Main.viewDidLoad()"))
   }
 
   @Test("a trial load that made an app call is made again by the next run, not shared: it asked a choose site")
