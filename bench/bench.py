@@ -508,7 +508,7 @@ def write_markdown(merge=False):
     # A partial run keeps the sections after the main table (patterns, lifesim test) as they were.
     lines += list(itertools.dropwhile(lambda l: l == "", previous[end:])) if merge else patterns_markdown() + profiles_section()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines).rstrip("\n") + "\n")  # a text file ends with a newline, merged or not
     print("\nwrote BENCHMARKS.md")
 
 
