@@ -10,7 +10,6 @@ extension AppHost {
   /// model refuses is a Lua error at `caller`'s line.
   @discardableResult
   func call(_ request: AppRequest, from caller: LuaVM) throws -> Int? {
-    appCallsAttempted &+= 1
     guard let services, let vm, !vm.aborted else { throw LuaRaise("lifesim: process ended") }
     do throws(AppCallError) { return try services.handle(request, at: caller.callerLocation()) } catch {
       switch error {

@@ -7,9 +7,9 @@ extension AppHost {
   /// of the latest one, or before the first, that of a trial load of the script in a scratch
   /// Lua state with no process behind it. App calls at the top level fail there and end the
   /// trial (as an error does); the trial records nothing and prints nothing.
-  /// A pool's hosts share the layout of a trial that ran to its end without an app call: the
-  /// trial is a function of what the pool serves (script, profile, seed), so its next run
-  /// would declare the same and touch nothing else.
+  /// A pool's hosts share the layout of a trial that ran to its end and read nothing of the
+  /// system (no app call, stored value or `choose`): such a trial is a function of what the pool
+  /// serves (script, profile, seed), so its next run would declare the same and touch nothing else.
   package func declaredLayout() -> AppLayout {
     if vm != nil { return layout }
     if let declaredLayoutCache { return declaredLayoutCache }
@@ -18,10 +18,10 @@ extension AppHost {
       declaredLayoutCache = known
       return known
     }
-    let callsBefore = appCallsAttempted
+    let readsBefore = servicesReads
     let (_, outcome) = trialLoad()
     let declared = keepTrialLayout()
-    if case .completed = outcome, appCallsAttempted == callsBefore { statePool?.trialLayout = declared }
+    if case .completed = outcome, servicesReads == readsBefore { statePool?.trialLayout = declared }
     return declared
   }
 

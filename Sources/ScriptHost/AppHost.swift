@@ -21,9 +21,9 @@ package final class AppHost: AppDriver {
     set { servicesHeld = newValue }
   }
   private unowned var servicesHeld: AppServices?
-  /// How often `services` was read: a top level that read it not once did the same in every
-  /// process of its seed (`AppStatePool` then checkpoints the state after it).
-  private var servicesReads = 0
+  /// How often `services` was read (by every app call, `stored`, the clock, `choose`): a top
+  /// level or trial load that read it not once does the same every time (`AppStatePool` keeps it).
+  private(set) var servicesReads = 0
   /// Which object `services` is, known without reading it (it cannot be read once released).
   private var servicesIdentity: ObjectIdentifier?
   /// A script problem that must stop the run (an unknown handler name).
@@ -41,9 +41,6 @@ package final class AppHost: AppDriver {
   var appSite: SourceSite?
   /// What the app declares (`declaredLayout()`): the latest process's layout, or a trial load's.
   var declaredLayoutCache: AppLayout?
-  /// The app calls attempted so far, a process behind them or not (a trial load's fail, and
-  /// may have asked a `choose` site first).
-  var appCallsAttempted = 0
   /// The running process's `choose` draws, and what steers them (`ProcessChoices`).
   var choices = ProcessChoices()
 

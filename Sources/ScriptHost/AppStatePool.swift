@@ -25,8 +25,8 @@ package final class AppStatePool {
   /// The references made in each checkpoint, copied for each restore.
   private var references: [Int64: AppReferences] = [:]
 
-  /// What a trial load of the app declared, when the trial ran its top level to the end with
-  /// no app call (one that stopped, or made a call, is not kept: it may have asked a `choose` site).
+  /// What a trial load of the app declared, when the trial ran its top level to the end and
+  /// read nothing of the system (one that did may have asked a `choose` site, or read a stored value).
   var trialLayout: AppLayout?
 
   /// The process starts that restored a checkpoint.
@@ -49,7 +49,7 @@ package final class AppStatePool {
   }
 
   /// What a process's top level declared, kept with a checkpoint taken after it.
-  package struct Declarations {
+  struct Declarations {
     var layout: AppLayout
     var controllerSites: [String: SourceSite]
     var appSite: SourceSite?
