@@ -127,11 +127,11 @@ package final class AppHost: AppDriver {
     if let restored = statePool?.restore(seed: processSeed) {
       // The state `buildState` left at its checkpoint, and the Swift side as it leaves it.
       vm = restored.vm; references = restored.references
-      controllerSites = [:]; appSite = nil
+      controllerSites = restored.declared?.controllerSites ?? [:]; appSite = restored.declared?.appSite
       output.startCallback()
       if let declared = restored.declared {
         // The checkpoint follows a top level that read nothing of the system: as it ran then, it would run now.
-        layout = declared.layout; controllerSites = declared.controllerSites; appSite = declared.appSite
+        layout = declared.layout
         declaredLayoutCache = layout
         return .success(layout)
       }
