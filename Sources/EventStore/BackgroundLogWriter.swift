@@ -4,9 +4,9 @@ import Dispatch
 
 /// A `LogWriter` whose hashing and writing run on a thread of their own.
 ///
-/// The caller's thread encodes each event's body into a batch, as `LogWriter.append` would;
-/// the log thread chains every body of a batch, in order, and writes the lines. The bytes
-/// are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as encoding,
+/// The caller's thread encodes each event's fields into a batch (`EventFrame`); the log
+/// thread writes each event's opening before its fields, chains every body of a batch, in
+/// order, and writes the lines. The bytes are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as encoding,
 /// and on two cores they no longer hold up the run (BENCHMARKS.md, docs/decisions.md).
 ///
 /// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
@@ -85,7 +85,7 @@ public final class BackgroundLogWriter: @unchecked Sendable {
         defer { slots.signal() }
         guard currentFailure() == nil else { return }
         do throws(LogWriteError) {
-          try batch.bodies.withBytes { bodies throws(LogWriteError) in try writer.appendEncoded(bodies, lastSeq: seq, lastTime: t) }
+          try batch.bodies.withBytes { bodies throws(LogWriteError) in try writer.appendFramed(bodies, lastSeq: seq, lastTime: t) }
           // A buffer grown for a long event goes: kept, it would hold its size for the whole run.
           // (`PendingBatch.take` empties a buffer it takes back.)
           if batch.bodies.capacityBytes <= Self.bufferBytes { failureLock.sync { spare.append(batch) } }
@@ -111,15 +111,13 @@ public final class BackgroundLogWriter: @unchecked Sendable {
 private struct PendingBatch: ~Copyable {
   private var lastSeq: Int64
   private var lastTime: Int64
-  /// Bodies, each followed by a newline (canonical JSON has none inside), encoded in place.
+  /// Events as `EventFrame`s, each followed by a newline, encoded in place.
   private var bodies: CanonicalJSONWriter
-  private var opening: EventOpening
 
   init(lastSeq: Int64, lastTime: Int64, capacity: Int) {
     self.lastSeq = lastSeq
     self.lastTime = lastTime
     bodies = CanonicalJSONWriter(capacity: capacity)
-    opening = EventOpening(lastSeq: lastSeq, lastTime: lastTime)
   }
 
   /// Encodes one event; returns its `seq` and whether the batch is full. An event outside
@@ -129,16 +127,17 @@ private struct PendingBatch: ~Copyable {
     let seq = lastSeq + 1
     if let problem = LogLimits.problem(seq: seq, t: t) { return .failure(LimitProblem(text: problem)) }
     let start = bodies.count
-    // As `LineBuilder.encodeEvent`, with the opening's digits kept from the event before.
-    opening.write(into: &bodies, t: t, kind: kind)
+    EventFrame.begin(t: t, kind: kind, into: &bodies)
     fields(&bodies)
     bodies.endObject()
-    if let problem = LogLimits.problem(seq: seq, t: t, bodyBytes: bodies.count - start) {
+    // The body the log thread will make: its opening, then the fields and brace written here.
+    let written = bodies.count - start - EventFrame.headerBytes
+    if written > LogLimits.bodyBytesMax - EventOpening.bytesMax,
+       let problem = LogLimits.problem(seq: seq, t: t, bodyBytes: EventOpening.bytes(seq: seq, t: t, kind: kind) + written) {
       bodies.truncate(to: start)
       return .failure(LimitProblem(text: problem))
     }
     bodies.endLine()
-    opening.taken()
     lastSeq = seq
     lastTime = t
     return .success((seq, bodies.count >= BackgroundLogWriter.batchBytes))

@@ -120,22 +120,25 @@ public final class LogWriter {
     return seq
   }
 
-  /// Appends bodies that `LineBuilder.encodeEvent` wrote, each followed by a newline
-  /// (`BackgroundLogWriter`'s batches); the last of them has `lastSeq` and `lastTime`.
-  func appendEncoded(_ all: UnsafeRawBufferPointer, lastSeq: Int64, lastTime: Int64) throws(LogWriteError) {
+  /// Appends the events of a batch of `EventFrame`s (`BackgroundLogWriter`'s), each followed
+  /// by a newline; the last of them has `lastSeq` and `lastTime`.
+  func appendFramed(_ all: UnsafeRawBufferPointer, lastSeq: Int64, lastTime: Int64) throws(LogWriteError) {
     guard !finished else { throw .finished(path: path) }
     precondition(options.syncEveryEvents == 0, "a background writer does not sync every N events")
     var start = 0
     while start < all.count {
-      guard let newline = memchr(all.baseAddress! + start, 0x0A, all.count - start) else {
+      let fields = start + EventFrame.headerBytes
+      precondition(fields < all.count, "a batch must end with a whole event")
+      let (t, kind) = EventFrame.read(all.baseAddress! + start)
+      guard let newline = memchr(all.baseAddress! + fields, 0x0A, all.count - fields) else {
         preconditionFailure("a batch must end with a newline")
       }
       let end = all.baseAddress!.distance(to: UnsafeRawPointer(newline))
-      lines.seal(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+      lines.seal(t: t, kind: kind, fields: UnsafeRawBufferPointer(rebasing: all[fields..<end]))
       start = end + 1
       if lines.buffer.count >= options.bufferBytes { try flush() }
     }
-    lines.advance(lastSeq: lastSeq, lastTime: lastTime)
+    precondition(lines.lastSeq == lastSeq && lines.lastTime == lastTime, "a batch lost or gained events")
   }
 
   /// Appends a generic event (its `seq` is assigned here).
@@ -196,6 +199,9 @@ struct LineBuilder: ~Copyable {
   private var chain = HashChain()
   private(set) var lastSeq: Int64 = 0
   private(set) var lastTime: Int64 = 0
+  /// The opening of framed events (`seal(t:kind:fields:)`), made at the first of them; an event
+  /// added by `event` lets it go, since its `seq` would be behind.
+  private var opening: EventOpening?
 
   /// Adds an event line: `seq` and `t` first, then `kind`, then what `fields` writes. An
   /// event outside `LogLimits` adds nothing and is refused.
@@ -210,6 +216,7 @@ struct LineBuilder: ~Copyable {
     }
     lastSeq = seq
     lastTime = t
+    opening = nil
     scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
     return .success(seq)
   }
@@ -221,24 +228,35 @@ struct LineBuilder: ~Copyable {
     scratch.withBytes { Self.seal($0, chain: &chain, into: &buffer) }
   }
 
-  /// Chains `body` and adds it as a line: the body with `,"h":"HEX"` before its closing brace.
-  mutating func seal(_ body: UnsafeRawBufferPointer) {
-    Self.seal(body, chain: &chain, into: &buffer)
+  /// Adds the line of the next event, at `t` of `kind`, whose `fields` an `EventFrame` carried
+  /// (each member after its comma, then the closing brace): its opening, then the fields, chained.
+  mutating func seal(t: Int64, kind: EventKind, fields: UnsafeRawBufferPointer) {
+    precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
+    precondition(fields.last == UInt8(ascii: "}"), "an event's fields end with its closing brace")
+    if opening == nil { opening = EventOpening(lastSeq: lastSeq, lastTime: lastTime) }
+    scratch.removeAll()
+    opening!.write(into: &scratch, t: t, kind: kind)
+    opening!.taken()
+    let start = buffer.count
+    scratch.withBytes { buffer.append(contentsOf: $0) }
+    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: fields[0..<(fields.count - 1)]))
+    let hex = buffer.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[start...]), then: UInt8(ascii: "}")) }
+    Self.appendHash(hex, to: &buffer)
+    lastSeq += 1
+    lastTime = t
   }
 
   private static func seal(_ body: UnsafeRawBufferPointer, chain: inout HashChain, into buffer: inout [UInt8]) {
     let hex = chain.link(body)
     buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[0..<(body.count - 1)]))
+    appendHash(hex, to: &buffer)
+  }
+
+  /// Ends a line whose body, less its closing brace, is in `buffer`: `,"h":"HEX"}` and the newline.
+  private static func appendHash(_ hex: [UInt8], to buffer: inout [UInt8]) {
     buffer.append(contentsOf: LogWriter.hashPrefix)
     buffer.append(contentsOf: hex)
     buffer.append(contentsOf: LogWriter.hashSuffix)
-  }
-
-  /// Records that events up to `lastSeq` were sealed from bodies encoded elsewhere.
-  mutating func advance(lastSeq: Int64, lastTime: Int64) {
-    precondition(lastSeq >= self.lastSeq && lastTime >= self.lastTime, "events went backwards")
-    self.lastSeq = lastSeq
-    self.lastTime = lastTime
   }
 
   /// Appends an event's canonical body to `w`: `seq`, `t` and `kind` first, then what `fields` writes.

@@ -68,7 +68,26 @@ public struct CanonicalJSONWriter: ~Copyable {
     firstMask = 0
   }
 
+  /// Writes `bytes` as they are, between complete values: the binary framing of a batch of
+  /// values (a log writer's event headers), never part of a JSON text.
+  public mutating func frame(_ bytes: UnsafeRawBufferPointer) {
+    precondition(depth == 0, "a frame between complete values")
+    guard let source = bytes.baseAddress else { return }
+    write(max: bytes.count) { p in
+      Self.copy(to: p, from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+      return bytes.count
+    }
+  }
+
   // MARK: Containers
+
+  /// Opens an object whose brace and first members are written elsewhere (a log line's
+  /// `seq`, `t` and `kind`, written by the log thread): writes nothing, and the next member
+  /// gets its comma. `endObject` closes it as any other.
+  public mutating func continueObject() {
+    push()
+    firstMask &= ~(1 << UInt64(depth - 1))
+  }
 
   @inlinable
   public mutating func beginObject() { separator(); byte(UInt8(ascii: "{")); push() }

@@ -85,6 +85,34 @@ private func openDescriptor(of path: String) -> Int32? {
     }
   }
 
+  /// Each kind travels to the log thread as its place in `allCases`, and comes back as itself.
+  @Test func everyKindsFrameCodeIsItsPlaceAndReadsBack() throws {
+    for (i, kind) in EventKind.allCases.enumerated() {
+      #expect(kind.code == UInt8(i))
+      var w = CanonicalJSONWriter()
+      EventFrame.begin(t: 1_234_567_890_123, kind: kind, into: &w)
+      w.field("name", "n")
+      w.endObject()
+      #expect(w.count == EventFrame.headerBytes + #","name":"n"}"#.utf8.count)
+      let read = w.withBytes { EventFrame.read($0.baseAddress!) }
+      #expect(read.t == 1_234_567_890_123 && read.kind == kind)
+    }
+    #expect(EventKind(code: UInt8(EventKind.allCases.count)) == nil)
+  }
+
+  /// The length the caller's thread counts for an event's opening is the length the log thread writes.
+  @Test func theOpeningsCountedLengthIsItsWrittenLength() {
+    for (seq, t) in [(1, 0), (9, 10), (10, 99), (999_999, 1_000_000), (LogLimits.integerMax, LogLimits.integerMax)] as [(Int64, Int64)] {
+      for kind in EventKind.allCases {
+        var opening = EventOpening(lastSeq: seq - 1, lastTime: 0)
+        var w = CanonicalJSONWriter()
+        opening.write(into: &w, t: t, kind: kind)
+        #expect(w.count == EventOpening.bytes(seq: seq, t: t, kind: kind), "seq \(seq), t \(t), \(kind)")
+        #expect(w.count <= EventOpening.bytesMax)
+      }
+    }
+  }
+
   /// A writer that goes on from a log's last event counts on from its seq, across a digit more.
   @Test func theOpeningCountsOnFromTheLastSeq() {
     var opening = EventOpening(lastSeq: 98, lastTime: 7)

@@ -39,6 +39,7 @@ import TestSupport
 
   @Test func anEventLongerThanALineMayBeIsRefusedAndTheLogStaysWhole() throws {
     let big = String(repeating: "\u{1}", count: LogLimits.bodyBytesMax / 6 + 10)  // escaped as \u0001: 6 bytes each
+    var reasons: [String] = []
     for background in [false, true] {
       let path = temporaryPath("lifesim-limits", "long-\(background).lifelog")
       let w = try LogWriter(path: path, header: header)
@@ -54,11 +55,37 @@ import TestSupport
       } catch {
         guard case let .outOfLimits(_, reason) = error else { Issue.record("\(error)"); continue }
         #expect(reason.hasPrefix("event 2: ") && reason.hasSuffix(" bytes is longer than a log line may be (64 MiB)"), "\(reason)")
+        reasons.append(reason)
       }
       try append(2, "after")
       if let bw { try bw.finish(outcome: .object([])) } else { try w.finish(outcome: .object([])) }
       #expect(LogVerification.check(path: path) == .intact(events: 2))
       #expect(try readAll(path).events.map(\.seq) == [1, 2])
+    }
+    // The background writer counts the body it will write, opening and all, as the other does.
+    #expect(reasons.count == 2 && reasons[0] == reasons[1], "\(reasons)")
+  }
+
+  /// An event just inside the limit is written by both writers, and one byte more is refused by
+  /// both: the background writer counts the opening its log thread writes to the byte.
+  @Test func bothWritersDrawTheLineAtTheSameByte() throws {
+    // The body of event 1 at t 0 of kind note with one field `message`: its opening, the
+    // field's key and quotes, the brace.
+    let fixed = EventOpening.bytes(seq: 1, t: 0, kind: .note) + #","message":""}"#.utf8.count
+    for (extra, fits) in [(0, true), (1, false)] {
+      let message = String(repeating: "x", count: LogLimits.bodyBytesMax - fixed + extra)
+      for background in [false, true] {
+        let path = temporaryPath("lifesim-limits", "edge-\(extra)-\(background).lifelog")
+        let w = try LogWriter(path: path, header: header)
+        let bw = background ? BackgroundLogWriter(w) : nil
+        let written = Result { () throws(LogWriteError) in
+          if let bw { try bw.append(t: 0, kind: .note) { $0.field("message", message) } }
+          else { try w.append(t: 0, kind: .note) { $0.field("message", message) } }
+        }
+        if let bw { try bw.finish(outcome: .object([])) } else { try w.finish(outcome: .object([])) }
+        let accepted = (try? written.get()) != nil
+        #expect(accepted == fits, "extra \(extra), background \(background)")
+      }
     }
   }
 
