@@ -8,11 +8,12 @@ import JSON
 /// `BackgroundLogWriterTests` holds the background writer to the synchronous one's bytes
 /// across seq and time of many digit counts.
 struct EventOpening {
-  /// The decimal digits of the next `seq`, most significant first.
-  private var seqDigits: [UInt8]
+  /// `{"seq":N,"t":T` of the next event: N counted up in place, T rewritten when the time changes.
+  private var prefix: [UInt8]
+  /// Where N's digits end in `prefix`.
+  private var seqEnd: Int
   private var time: Int64
-  /// The decimal digits of `time`.
-  private var timeDigits: [UInt8]
+  private static let seqStart = 7  // after `{"seq":`
 
   /// The longest opening: `{"seq":`, `,"t":`, `,"kind":"` and `"` around two integers of
   /// `LogLimits.integerDigitsMax` digits and the longest kind.
@@ -21,34 +22,38 @@ struct EventOpening {
   /// For a log whose last event has `lastSeq` (0: none yet) and time `lastTime`.
   init(lastSeq: Int64, lastTime: Int64) {
     precondition(lastSeq >= 0 && lastTime >= 0, "a log's seq and time are never negative")
-    seqDigits = Array(String(lastSeq + 1).utf8)
+    prefix = Array(#"{"seq":"#.utf8) + Array(String(lastSeq + 1).utf8)
+    seqEnd = prefix.count
     time = lastTime
-    timeDigits = Array(String(lastTime).utf8)
+    prefix += Array(#","t":"#.utf8) + Array(String(lastTime).utf8)
   }
 
   /// Writes the opening of the event after the last one taken, at time `t`: `seq` and `t` and
-  /// `kind`, the object left open for the event's fields.
+  /// `kind`, as bytes between complete values (the object's fields and brace follow).
   mutating func write(into w: inout CanonicalJSONWriter, t: Int64, kind: EventKind) {
     if t != time {
       precondition(t >= 0, "a log's time is never negative")
       time = t
-      timeDigits.removeAll(keepingCapacity: true)
-      timeDigits.append(contentsOf: String(t).utf8)
+      prefix.removeSubrange((seqEnd + 5)...)  // keeps `,"t":`
+      prefix.append(contentsOf: String(t).utf8)
     }
-    w.beginObject()
-    seqDigits.withUnsafeBytes { w.field("seq", digits: $0) }
-    timeDigits.withUnsafeBytes { w.field("t", digits: $0) }
-    w.field("kind", literal: kind.name)
+    prefix.withUnsafeBytes { w.verbatim($0) }
+    w.verbatim(kind.openingTail)
   }
 
   /// The event written last was taken: the next one has the following `seq`.
   mutating func taken() {
-    var i = seqDigits.count - 1
-    while i >= 0, seqDigits[i] == UInt8(ascii: "9") {
-      seqDigits[i] = UInt8(ascii: "0")
+    var i = seqEnd - 1
+    while i >= Self.seqStart, prefix[i] == UInt8(ascii: "9") {
+      prefix[i] = UInt8(ascii: "0")
       i -= 1
     }
-    if i >= 0 { seqDigits[i] += 1 } else { seqDigits.insert(UInt8(ascii: "1"), at: 0) }
+    if i >= Self.seqStart {
+      prefix[i] += 1
+    } else {
+      prefix.insert(UInt8(ascii: "1"), at: Self.seqStart)
+      seqEnd += 1
+    }
   }
 
   /// The length of the opening `write` gives an event `seq` at `t` of `kind`, in bytes.
@@ -76,8 +81,8 @@ enum EventFrame {
 
   /// Writes the header of an event at `t` of `kind`, and opens the object for its fields.
   static func begin(t: Int64, kind: EventKind, into w: inout CanonicalJSONWriter) {
-    withUnsafeBytes(of: t.littleEndian) { w.frame($0) }
-    withUnsafeBytes(of: kind.code) { w.frame($0) }
+    let header = (t.littleEndian, kind.code)
+    withUnsafeBytes(of: header) { w.verbatim(UnsafeRawBufferPointer(rebasing: $0[0..<headerBytes])) }
     w.continueObject()
   }
 
@@ -92,6 +97,22 @@ enum EventFrame {
 }
 
 extension EventKind {
+  /// The end of an event's opening, `,"kind":"K"`: a literal for each kind.
+  var openingTail: StaticString {
+    switch self {
+    case .input: return #","kind":"input""#
+    case .transition: return #","kind":"transition""#
+    case .callback: return #","kind":"callback""#
+    case .return: return #","kind":"return""#
+    case .call: return #","kind":"call""#
+    case .notification: return #","kind":"notification""#
+    case .system: return #","kind":"system""#
+    case .crash: return #","kind":"crash""#
+    case .expect: return #","kind":"expect""#
+    case .note: return #","kind":"note""#
+    }
+  }
+
   /// The kind as it is written in the log, a literal (its raw value).
   var name: StaticString {
     switch self {

@@ -52,7 +52,7 @@ public final class LogWriter {
   public let path: String
   private let options: Options
   private var fd: Int32
-  private var lines = LineBuilder()
+  private var lines: LineBuilder
   private var sinceSync = 0
   /// Bytes handed to the kernel so far, and how many of them it was asked to start writing to
   /// the disk (`startWriteback`).
@@ -91,7 +91,7 @@ public final class LogWriter {
       throw .io(path: path, operation: "truncate", reason: POSIXFile.describe(code))
     }
     self.fd = fd
-    lines.buffer.reserveCapacity(options.bufferBytes + 4096)
+    lines = LineBuilder(bufferBytes: options.bufferBytes + 4096)
     lines.line { header.encode(into: &$0) }
     try flush()
   }
@@ -162,11 +162,11 @@ public final class LogWriter {
 
   /// Hands every buffered line to the kernel.
   public func flush() throws(LogWriteError) {
-    guard !lines.buffer.isEmpty else { return }
-    let failure = lines.buffer.withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
+    guard lines.buffer.count > 0 else { return }
+    let failure = lines.buffer.withBytes { POSIXFile.writeAll(fd, $0) }
     if let code = failure { throw .io(path: path, operation: "write", reason: POSIXFile.describe(code)) }
     bytesWritten += lines.buffer.count
-    lines.buffer.removeAll(keepingCapacity: true)
+    lines.buffer.removeAll()
     writtenSeq = lastSeq
     if bytesWritten - writebackRequested >= Self.writebackBytes {
       POSIXFile.startWriteback(fd, offset: writebackRequested, count: bytesWritten - writebackRequested)
@@ -182,7 +182,6 @@ public final class LogWriter {
   }
 
   static let hashPrefix: [UInt8] = Array(",\"h\":\"".utf8)
-  static let hashSuffix: [UInt8] = Array("\"}\n".utf8)
 }
 
 /// An event that `LogLimits` refuses, in words.
@@ -194,7 +193,8 @@ struct LimitProblem: Error {
 /// check on `LogWriter` rather than one per property: encodes a body, chains it, and adds
 /// the finished line (with its `h`) to `buffer`.
 struct LineBuilder: ~Copyable {
-  var buffer: [UInt8] = []
+  /// Finished lines, not yet handed to the kernel (bytes between complete values, `verbatim`).
+  var buffer: CanonicalJSONWriter
   private var scratch = CanonicalJSONWriter(capacity: 512)
   private var chain = HashChain()
   private(set) var lastSeq: Int64 = 0
@@ -202,6 +202,10 @@ struct LineBuilder: ~Copyable {
   /// The opening of framed events (`seal(t:kind:fields:)`), made at the first of them; an event
   /// added by `event` lets it go, since its `seq` would be behind.
   private var opening: EventOpening?
+
+  init(bufferBytes: Int) {
+    buffer = CanonicalJSONWriter(capacity: bufferBytes)
+  }
 
   /// Adds an event line: `seq` and `t` first, then `kind`, then what `fields` writes. An
   /// event outside `LogLimits` adds nothing and is refused.
@@ -234,29 +238,27 @@ struct LineBuilder: ~Copyable {
     precondition(t >= lastTime, "virtual time went backwards: \(t) < \(lastTime)")
     precondition(fields.last == UInt8(ascii: "}"), "an event's fields end with its closing brace")
     if opening == nil { opening = EventOpening(lastSeq: lastSeq, lastTime: lastTime) }
-    scratch.removeAll()
-    opening!.write(into: &scratch, t: t, kind: kind)
-    opening!.taken()
     let start = buffer.count
-    scratch.withBytes { buffer.append(contentsOf: $0) }
-    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: fields[0..<(fields.count - 1)]))
-    let hex = buffer.withUnsafeBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[start...]), then: UInt8(ascii: "}")) }
+    opening!.write(into: &buffer, t: t, kind: kind)
+    opening!.taken()
+    buffer.verbatim(UnsafeRawBufferPointer(rebasing: fields[0..<(fields.count - 1)]))
+    let hex = buffer.withBytes { chain.link(UnsafeRawBufferPointer(rebasing: $0[start...]), then: UInt8(ascii: "}")) }
     Self.appendHash(hex, to: &buffer)
     lastSeq += 1
     lastTime = t
   }
 
-  private static func seal(_ body: UnsafeRawBufferPointer, chain: inout HashChain, into buffer: inout [UInt8]) {
+  private static func seal(_ body: UnsafeRawBufferPointer, chain: inout HashChain, into buffer: inout CanonicalJSONWriter) {
     let hex = chain.link(body)
-    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[0..<(body.count - 1)]))
+    buffer.verbatim(UnsafeRawBufferPointer(rebasing: body[0..<(body.count - 1)]))
     appendHash(hex, to: &buffer)
   }
 
   /// Ends a line whose body, less its closing brace, is in `buffer`: `,"h":"HEX"}` and the newline.
-  private static func appendHash(_ hex: [UInt8], to buffer: inout [UInt8]) {
-    buffer.append(contentsOf: LogWriter.hashPrefix)
-    buffer.append(contentsOf: hex)
-    buffer.append(contentsOf: LogWriter.hashSuffix)
+  private static func appendHash(_ hex: [UInt8], to buffer: inout CanonicalJSONWriter) {
+    buffer.verbatim(#","h":""#)
+    hex.withUnsafeBytes { buffer.verbatim($0) }
+    buffer.verbatim("\"}\n")
   }
 
   /// Appends an event's canonical body to `w`: `seq`, `t` and `kind` first, then what `fields` writes.

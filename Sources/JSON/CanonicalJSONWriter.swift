@@ -69,9 +69,10 @@ public struct CanonicalJSONWriter: ~Copyable {
   }
 
   /// Writes `bytes` as they are, between complete values: the binary framing of a batch of
-  /// values (a log writer's event headers), never part of a JSON text.
-  public mutating func frame(_ bytes: UnsafeRawBufferPointer) {
-    precondition(depth == 0, "a frame between complete values")
+  /// values (a log writer's event headers), or lines already complete. Never part of a value.
+  @inlinable
+  public mutating func verbatim(_ bytes: UnsafeRawBufferPointer) {
+    precondition(depth == 0, "verbatim bytes between complete values")
     guard let source = bytes.baseAddress else { return }
     write(max: bytes.count) { p in
       Self.copy(to: p, from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -79,11 +80,18 @@ public struct CanonicalJSONWriter: ~Copyable {
     }
   }
 
+  /// Writes `text` as it is, between complete values (`verbatim`).
+  @inlinable
+  public mutating func verbatim(_ text: StaticString) {
+    verbatim(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
   // MARK: Containers
 
   /// Opens an object whose brace and first members are written elsewhere (a log line's
   /// `seq`, `t` and `kind`, written by the log thread): writes nothing, and the next member
   /// gets its comma. `endObject` closes it as any other.
+  @inlinable
   public mutating func continueObject() {
     push()
     firstMask &= ~(1 << UInt64(depth - 1))

@@ -10,9 +10,10 @@ enum EscapeScan {
     guard let base = text.baseAddress else { return false }
     let raw = UnsafeRawPointer(base), count = text.count
     guard count >= 8 else {
-      var found: UInt8 = 0
-      for c in text { found |= (c < 0x20 ? 1 : 0) | (c == 0x22 ? 1 : 0) | (c == 0x5C ? 1 : 0) }
-      return found != 0
+      // Fewer than 8 bytes: copied over a word of `a`s (which need no escape), read as one word.
+      var word: UInt64 = 0x6161_6161_6161_6161
+      withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: count) }
+      return special(word)
     }
     var offset = 0
     while offset + 8 <= count {

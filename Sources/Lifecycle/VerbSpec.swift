@@ -63,15 +63,27 @@ public final class VerbSpec: Sendable {
 
   /// The values present in `values`, with their keys, in the order the arguments declare them.
   public func recorded(_ values: VerbArguments) -> [(key: String, value: VerbValue)] {
-    arguments.flatMap { argument -> [String] in
+    var found: [(key: String, value: VerbValue)] = []
+    forEachRecorded(values) { found.append(($0, $1)) }
+    return found
+  }
+
+  /// Calls `body` with each value present in `values` and its key, in the order the arguments
+  /// declare them (`recorded`, without building the list: every input event is encoded so).
+  public func forEachRecorded(_ values: VerbArguments, _ body: (String, VerbValue) -> Void) {
+    guard !values.values.isEmpty else { return }
+    func visit(_ key: String) {
+      if let value = values.values[key] { body(key, value) }
+    }
+    for argument in arguments {
       switch argument {
       case let .string(key, _, _), let .choice(key, _, _), let .tab(key, _), let .seconds(key), let .boolean(key),
            let .scene(key, _), let .optionalChoice(key, _, _):
-        return [key]
-      case let .options(options): return options.map(\.key)
-      case let .action(key, argumentsKey): return [key, argumentsKey]
+        visit(key)
+      case let .options(options): for option in options { visit(option.key) }
+      case let .action(key, argumentsKey): visit(key); visit(argumentsKey)
       }
-    }.compactMap { key in values.values[key].map { (key, $0) } }
+    }
   }
 }
 

@@ -14,37 +14,37 @@ extension EventBody {
       Self.encode(input, into: &w)
       if let at { w.field("at", at) }
     case let .applicationStateChanged(from, to):
-      w.field("name", "applicationState"); w.field("from", from.rawValue); w.field("to", to.rawValue)
+      w.field("name", literal: "applicationState"); w.field("from", from.rawValue); w.field("to", to.rawValue)
     case let .sceneActivationChanged(scene, from, to):
-      w.field("name", "activationState"); w.field("target", scene)
+      w.field("name", literal: "activationState"); w.field("target", scene)
       w.field("from", from.rawValue); w.field("to", to.rawValue)
     case let .sceneConnected(scene, session):
-      w.field("name", "sceneConnected"); w.field("target", scene)
+      w.field("name", literal: "sceneConnected"); w.field("target", scene)
       if let session { w.field("session", session) }
-    case let .sceneDisconnected(scene): w.field("name", "sceneDisconnected"); w.field("target", scene)
+    case let .sceneDisconnected(scene): w.field("name", literal: "sceneDisconnected"); w.field("target", scene)
     case let .sceneSessionChanged(created, session):
-      w.field("name", "sceneSession"); w.field("to", created ? "created" : "discarded")
+      w.field("name", literal: "sceneSession"); w.field("to", created ? "created" : "discarded")
       if let session { w.field("session", session) }
     case let .rootBuilt(container, navigation, controllers, _):
-      w.field("name", "rootViewController"); w.field("container", container.rawValue)
+      w.field("name", literal: "rootViewController"); w.field("container", container.rawValue)
       w.field("navigation", navigation)
       w.key("targets"); w.beginArray(); for c in controllers { w.string(c) }; w.endArray()
-    case let .pushed(c, _): w.field("name", "push"); w.field("target", c)
-    case let .popped(c, _): w.field("name", "pop"); w.field("target", c)
+    case let .pushed(c, _): w.field("name", literal: "push"); w.field("target", c)
+    case let .popped(c, _): w.field("name", literal: "pop"); w.field("target", c)
     case let .presented(c, style, nav, _):
-      w.field("name", "present"); w.field("target", c); w.field("style", style.rawValue)
+      w.field("name", literal: "present"); w.field("target", c); w.field("style", style.rawValue)
       if nav { w.field("navigation", true) }
-    case let .dismissed(c, _): w.field("name", "dismiss"); w.field("target", c)
-    case let .tabSelected(index, c, _): w.field("name", "selectTab"); w.field("target", c); w.field("index", index)
-    case let .protectedDataChanged(available): w.field("name", "protectedDataAvailable"); w.field("to", available)
+    case let .dismissed(c, _): w.field("name", literal: "dismiss"); w.field("target", c)
+    case let .tabSelected(index, c, _): w.field("name", literal: "selectTab"); w.field("target", c); w.field("index", index)
+    case let .protectedDataChanged(available): w.field("name", literal: "protectedDataAvailable"); w.field("to", available)
     case let .restorationChanged(change): change.encodeFields(into: &w)
     case let .processStarted(mode, state):
-      w.field("name", "launchProcess"); w.field("mode", mode.rawValue); w.field("state", state.rawValue)
-    case let .launchContinued(state): w.field("name", "continueLaunch"); w.field("state", state.rawValue)
-    case .suspended: w.field("name", "suspend")
-    case .resumed: w.field("name", "resume")
+      w.field("name", literal: "launchProcess"); w.field("mode", mode.rawValue); w.field("state", state.rawValue)
+    case let .launchContinued(state): w.field("name", literal: "continueLaunch"); w.field("state", state.rawValue)
+    case .suspended: w.field("name", literal: "suspend")
+    case .resumed: w.field("name", literal: "resume")
     case let .terminated(term):
-      w.field("name", "terminate"); w.field("reason", term.reason.rawValue)
+      w.field("name", literal: "terminate"); w.field("reason", term.reason.rawValue)
       if let code = term.code { w.field("code", code) }
       w.field("description", term.description)
     case let .callbackDelivered(cb, target, handled, depth, arguments):
@@ -81,7 +81,7 @@ extension EventBody {
     // As the verb table declares the verb: each argument under its key, in the row's order.
     let spec = input.spec, arguments = input.arguments
     w.field("name", spec.name)
-    for (key, value) in spec.recorded(arguments) {
+    spec.forEachRecorded(arguments) { key, value in
       w.key(dynamic: key)
       switch value {
       case let .text(s): w.string(s)

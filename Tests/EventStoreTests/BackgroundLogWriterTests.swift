@@ -82,6 +82,7 @@ private func openDescriptor(of path: String) -> Int32? {
   @Test func everyKindIsWrittenAsItsRawValue() {
     for kind in EventKind.allCases {
       #expect(kind.name.description == kind.rawValue)
+      #expect(kind.openingTail.description == #","kind":""# + kind.rawValue + #"""#)
     }
   }
 
@@ -119,8 +120,7 @@ private func openDescriptor(of path: String) -> Int32? {
     var w = CanonicalJSONWriter()
     for t: Int64 in [7, 7, 10] {
       opening.write(into: &w, t: t, kind: .note)
-      w.endObject()
-      w.endLine()
+      w.verbatim("}\n")
       opening.taken()
     }
     let lines = [#"{"seq":99,"t":7,"kind":"note"}"#, #"{"seq":100,"t":7,"kind":"note"}"#, #"{"seq":101,"t":10,"kind":"note"}"#]
