@@ -383,7 +383,10 @@ package final class LuaVM {
       return String(cString: source + 1)
     }
     var short = ar.short_src
-    return withUnsafeBytes(of: &short) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    return withUnsafeBytes(of: &short) { raw in
+      let end = memchr(raw.baseAddress!, 0, raw.count).map { raw.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+      return String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<end]), as: UTF8.self)
+    }
   }
 
   /// The first and last lines of a Lua function at `idx` (`lua_getinfo` with ">S").
