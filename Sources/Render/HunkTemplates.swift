@@ -58,7 +58,8 @@ package struct HunkTemplates {
     out.reserveCapacity(template.piecesBytes + times.reduce(0) { $0 + $1.utf8.count })
     out.append(contentsOf: template.pieces[0])
     for (i, time) in times.enumerated() {
-      out.append(contentsOf: time.utf8)
+      var time = time
+      time.withUTF8 { out.append(contentsOf: $0) }  // the generic append of a UTF8View cost more
       out.append(contentsOf: template.pieces[i + 1])
     }
     return out

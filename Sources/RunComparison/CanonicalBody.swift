@@ -82,12 +82,18 @@ public struct RecentBodies {
 
   /// The bodies kept, oldest first; empties the ring.
   public mutating func drain() -> [[UInt8]] {
+    var bodies: [[UInt8]] = []
+    drain { bodies.append($0) }
+    return bodies
+  }
+
+  /// Hands each body kept to `body`, oldest first, as a copy of its own; empties the ring.
+  public mutating func drain(_ body: ([UInt8]) -> Void) {
     let first = (next - filled + lengths.count) % max(lengths.count, 1)
-    let bodies = (0..<filled).map { i in
+    for i in 0..<filled {
       let k = (first + i) % lengths.count
-      return Array(bytes[(k * slotBytes)..<(k * slotBytes + lengths[k])])
+      body(Array(bytes[(k * slotBytes)..<(k * slotBytes + lengths[k])]))
     }
     filled = 0
-    return bodies
   }
 }

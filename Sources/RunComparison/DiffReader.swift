@@ -143,7 +143,12 @@ struct HunkBuilder {
   /// Opens a hunk with the context kept, unless one is open.
   mutating func openIfNeeded() {
     guard !open else { return }
-    let lines = recent.drain().map { EventDiffer.Body(side: .same, body: $0) }
+    // Into the lines of the hunk closed last, emptied with their room kept: a hunk a few events
+    // apart from the last is the common case of a long diff, and each made its array anew.
+    var lines = hunk.lines
+    hunk.lines = []
+    lines.removeAll(keepingCapacity: true)
+    recent.drain { lines.append(EventDiffer.Body(side: .same, body: $0)) }
     let n = Int64(lines.count)
     hunk = Hunk(aStart: max(recentSeq.a + 1 - n, 1), aCount: n, bStart: max(recentSeq.b + 1 - n, 1), bCount: n, lines: lines)
     open = true
@@ -176,7 +181,7 @@ struct HunkBuilder {
 
   private mutating func close(emit: Emit) throws {
     try emit(hunk)
-    hunk.lines.removeAll()
+    hunk.lines.removeAll(keepingCapacity: true)
     open = false
   }
 }

@@ -64,6 +64,7 @@ struct Diff: ParsableCommand {
                              scenes: (HunkScenes.namer(for: ra.header), HunkScenes.namer(for: rb.header)))
     var renderer = HunkRenderer(a: a, b: b)
     writeHeaders(HeaderComparison(a: ra.header, b: rb.header))
+    let json = self.json  // read once: a flag's wrapped value costs hundreds of instructions a read
     let output: (EventDiffer.Hunk) throws -> Void = { hunk in
       if json {
         JSONLines.write(hunk.json)
@@ -77,8 +78,10 @@ struct Diff: ParsableCommand {
     }
     var progress = Progress("diff")
     defer { progress.finish() }
+    // No call a line where nothing is shown: a tick through the captured progress cost 3 % of a diff.
+    let tick: () -> Void = progress.enabled ? { progress.tick() } : {}
     do {
-      try differ.run(a: ra, b: rb, onEvent: { progress.tick() }, emit: output)
+      try differ.run(a: ra, b: rb, onEvent: tick, emit: output)
     } catch {
       Terminal.error("\(error)")
       throw ExitCode(Status.trouble)

@@ -4,7 +4,8 @@ import Glibc
 
 /// Progress of a long job on stderr, only when stderr is a terminal.
 struct Progress {
-  private var enabled = isatty(STDERR_FILENO) == 1
+  /// Whether it shows (stderr is a terminal): a caller may skip counting when it does not.
+  private(set) var enabled = isatty(STDERR_FILENO) == 1
   private let label: String
   private var count: Int64 = 0
   private var shown = false
