@@ -6,8 +6,9 @@ import Dispatch
 ///
 /// The caller's thread encodes each event's fields into a batch (`EventFrame`); the log
 /// thread writes each event's opening before its fields, chains every body of a batch, in
-/// order, and writes the lines. The bytes are exactly `LogWriter`'s. Hashing and the `write` calls cost about as much as encoding,
-/// and on two cores they no longer hold up the run (BENCHMARKS.md, docs/decisions.md).
+/// order, and writes the lines. The bytes are exactly `LogWriter`'s. Hashing and the `write`
+/// calls cost about as much as encoding, and on two cores they no longer hold up the run
+/// (BENCHMARKS.md, docs/decisions.md).
 ///
 /// Limits: a batch holds about `batchBytes` of bodies, and at most `batchesInFlight` batches
 /// wait for the log thread; past that `append` waits, so memory stays bounded when the
