@@ -31,8 +31,9 @@ extension ScenarioHost {
         guard vm.type(idx) == .boolean else { throw refusal(vm, idx, spec.name, "true or false") }
         arguments.values[key] = .flag(vm.bool(idx))
       case let .options(options):
-        let required = options.filter(\.required).map { "\($0.key) = …" }
-        guard try self.options(vm, idx, spec.name, allowed: options.map(\.key).sorted()) else {
+        guard try self.options(vm, idx, spec.name, options) else {
+          // Only now the required options' names: `launch()`, each cycle of a long scenario, made them for nothing.
+          let required = options.filter(\.required).map { "\($0.key) = …" }
           if !required.isEmpty { throw scriptError(vm, "\(spec.name): expected a table: \(spec.name) { \(required.joined(separator: ", ")) }") }
           continue
         }
@@ -88,13 +89,14 @@ extension ScenarioHost {
   }
 
   /// The options table at `idx` (absent, or a table with only `allowed` keys), else a script error.
-  private func options(_ vm: LuaVM, _ idx: Int32, _ verb: String, allowed: [String]) throws -> Bool {
+  private func options(_ vm: LuaVM, _ idx: Int32, _ verb: String, _ options: [VerbOption]) throws -> Bool {
     switch vm.type(idx) {
     case .nil, .none: return false
     case .table:
-      if let problem = vm.unknownKey(inTableAt: idx, allowed: allowed) { throw scriptError(vm, "\(verb): \(problem)") }
+      if let problem = vm.unknownKey(inTableAt: idx, allowed: options.map(\.key).sorted()) { throw scriptError(vm, "\(verb): \(problem)") }
       return true
     default:
+      let allowed = options.map(\.key).sorted()
       throw scriptError(vm, "\(verb): expected an options table ({ \(allowed.map { "\($0) = …" }.joined(separator: ", ")) }), not \(vm.describeValue(idx))")
     }
   }
