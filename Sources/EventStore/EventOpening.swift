@@ -6,8 +6,9 @@ import JSON
 /// (most events share their time with the one before). Writing both as integers was a sixth
 /// of the instructions of `run`'s main thread. The bytes are `LineBuilder.encodeEvent`'s:
 /// `BackgroundLogWriterTests` holds the background writer to the synchronous one's bytes
-/// across seq and time of many digit counts.
-struct EventOpening {
+/// across seq and time of many digit counts. `replay --verify` writes the events it re-runs
+/// with one too, to compare them with the recording.
+package struct EventOpening {
   /// `{"seq":N,"t":T` of the next event: N counted up in place, T rewritten when the time changes.
   private var prefix: [UInt8]
   /// Where N's digits end in `prefix`.
@@ -20,7 +21,7 @@ struct EventOpening {
   static let bytesMax = 22 + 2 * LogLimits.integerDigitsMax + 12
 
   /// For a log whose last event has `lastSeq` (0: none yet) and time `lastTime`.
-  init(lastSeq: Int64, lastTime: Int64) {
+  package init(lastSeq: Int64, lastTime: Int64) {
     precondition(lastSeq >= 0 && lastTime >= 0, "a log's seq and time are never negative")
     prefix = Array(#"{"seq":"#.utf8) + Array(String(lastSeq + 1).utf8)
     seqEnd = prefix.count
@@ -30,7 +31,7 @@ struct EventOpening {
 
   /// Writes the opening of the event after the last one taken, at time `t`: `seq` and `t` and
   /// `kind`, as bytes between complete values (the object's fields and brace follow).
-  mutating func write(into w: inout CanonicalJSONWriter, t: Int64, kind: EventKind) {
+  package mutating func write(into w: inout CanonicalJSONWriter, t: Int64, kind: EventKind) {
     if t != time {
       precondition(t >= 0, "a log's time is never negative")
       time = t
@@ -42,7 +43,7 @@ struct EventOpening {
   }
 
   /// The event written last was taken: the next one has the following `seq`.
-  mutating func taken() {
+  package mutating func taken() {
     var i = seqEnd - 1
     while i >= Self.seqStart, prefix[i] == UInt8(ascii: "9") {
       prefix[i] = UInt8(ascii: "0")

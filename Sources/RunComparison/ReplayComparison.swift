@@ -71,6 +71,11 @@ public final class ReplayComparison {
     /// The last five identical events (text only when a report needs them).
     private var recent = RecentBodies(size: 5)
     private var writer = CanonicalJSONWriter(capacity: 512)
+    /// Writes each re-run event's `{"seq":…,"t":…,"kind":…` from digits kept from the event
+    /// before, as the log's writer does (writing them as integers was a third of the checking),
+    /// and the `seq` it writes next.
+    private var opening: EventOpening?
+    private var openingSeq: Int64 = 0
 
     init(recording: BackgroundLogScanner, ignoreSource: Bool) {
       self.recording = recording
@@ -86,10 +91,26 @@ public final class ReplayComparison {
       }
     }
 
+    /// Writes `event`'s canonical body (`Event.canonicalBody`'s bytes) into `writer`.
+    private mutating func encode(seq: Int64, _ event: Event) {
+      guard seq >= 1, event.t >= 0 else { return event.canonicalBody(seq: seq, into: &writer) }
+      if opening == nil || openingSeq != seq {
+        opening = EventOpening(lastSeq: seq - 1, lastTime: event.t)
+        openingSeq = seq
+      }
+      writer.removeAll()
+      opening!.write(into: &writer, t: event.t, kind: event.body.kind)
+      opening!.taken()
+      openingSeq += 1
+      writer.continueObject()
+      event.body.encodeFields(into: &writer)
+      writer.endObject()
+    }
+
     /// Compares one re-run event with the next recorded one, in place.
     mutating func check(seq: Int64, _ event: Event) {
       guard divergence == nil else { return }
-      event.canonicalBody(seq: seq, into: &writer)
+      encode(seq: seq, event)
       guard let recorded = nextRecorded() else {
         guard problem == nil else { return }
         let actual = writer.bytes
