@@ -106,6 +106,18 @@ extension Event {
     w.endObject()
   }
 
+  /// `canonicalBody`'s bytes for an event that comes after the one `opening` wrote last: its
+  /// `seq` and `t` from the digits `opening` keeps, as the log's writer writes them (writing
+  /// them as integers was a third of `replay --verify`'s checking).
+  package func canonicalBody(after opening: inout EventOpening, into w: inout CanonicalJSONWriter) {
+    w.removeAll()
+    opening.write(into: &w, t: t, kind: body.kind)
+    opening.taken()
+    w.continueObject()
+    body.encodeFields(into: &w)
+    w.endObject()
+  }
+
   /// The event as a generic log record (seq assigned by the caller).
   public func logEvent(seq: Int64) -> LogEvent {
     var w = CanonicalJSONWriter()

@@ -71,9 +71,8 @@ public final class ReplayComparison {
     /// The last five identical events (text only when a report needs them).
     private var recent = RecentBodies(size: 5)
     private var writer = CanonicalJSONWriter(capacity: 512)
-    /// Writes each re-run event's `{"seq":…,"t":…,"kind":…` from digits kept from the event
-    /// before, as the log's writer does (writing them as integers was a third of the checking),
-    /// and the `seq` it writes next.
+    /// Writes each re-run event's opening from digits kept from the event before
+    /// (`Event.canonicalBody(after:into:)`), and the `seq` it writes next.
     private var opening: EventOpening?
     private var openingSeq: Int64 = 0
 
@@ -98,13 +97,8 @@ public final class ReplayComparison {
         opening = EventOpening(lastSeq: seq - 1, lastTime: event.t)
         openingSeq = seq
       }
-      writer.removeAll()
-      opening!.write(into: &writer, t: event.t, kind: event.body.kind)
-      opening!.taken()
+      event.canonicalBody(after: &opening!, into: &writer)
       openingSeq += 1
-      writer.continueObject()
-      event.body.encodeFields(into: &writer)
-      writer.endObject()
     }
 
     /// Compares one re-run event with the next recorded one, in place.

@@ -53,7 +53,8 @@ struct LogReplay: Equatable {
     (replay.until, replay.numbers, replay.state, replay.json) = (until, numbers, state, json)
     var progress = Progress("replay")
     defer { progress.finish() }
-    let ending = replay.write(stream, to: StandardOutputSink()) { progress.tick() }
+    let tick: () -> Void = progress.enabled ? { progress.tick() } : {}  // as `diff`: no call an event when nothing shows
+    let ending = replay.write(stream, to: StandardOutputSink(), onEvent: tick)
     if let unreadable = ending.unreadable {
       Terminal.error(unreadable)
     } else if json {

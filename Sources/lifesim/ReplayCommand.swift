@@ -107,7 +107,8 @@ struct Replay: ParsableCommand {
     }
     if let note = rerun.versionNote(recording.header) { Terminal.errorLine(note) }
     var progress = Progress(app == nil ? "replay --verify" : "replay --app")
-    let verdict = rerun.run(recording) { progress.tick() }
+    let tick: () -> Void = progress.enabled ? { progress.tick() } : {}  // as `diff`: no call an event when nothing shows
+    let verdict = rerun.run(recording, onEvent: tick)
     progress.finish()
     switch verdict.finding {
     case let .trouble(message): Terminal.error(message)
