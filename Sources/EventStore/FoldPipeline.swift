@@ -44,10 +44,9 @@ final class FoldPipeline: @unchecked Sendable {
   private var ready: [Delivery] = []
   private var recycled: [FoldChunk] = []
   private var cancelled = false
-  /// Chunks made so far (by the reading thread): each part's memo is numbered from them.
-  private var chunksMade = 0
-  /// This stream's number among the process's (`MemberLayoutMemo`'s ids carry it).
-  private let streamNumber = FoldPipeline.nextStreamNumber()
+  /// The ids of the layouts the parts' memos keep, shared by all of this stream's chunks; they
+  /// carry this stream's number among the process's.
+  private let layoutIDs = LayoutIDs(streamNumber: FoldPipeline.nextStreamNumber())
   /// Streams opened so far in the process, only inside `streamsLock` (not an `Atomic`: that
   /// needs macOS 15, and one lock a stream costs nothing).
   nonisolated(unsafe) private static var streamsOpened: UInt64 = 0
@@ -134,9 +133,7 @@ final class FoldPipeline: @unchecked Sendable {
     let (stop, reused) = lock.sync { (cancelled, recycled.popLast()) }
     if stop { return nil }
     if let reused { return reused }
-    chunksMade += 1
-    precondition(chunksMade * Self.parts <= MemberLayoutMemo.memosMax, "more chunks than memo numbers")
-    return FoldChunk(capacity: chunkBytes, firstMemo: (chunksMade - 1) * Self.parts, streamNumber: streamNumber)
+    return FoldChunk(capacity: chunkBytes, layoutIDs: layoutIDs)
   }
 
   private func deliver(_ delivery: Delivery) {
@@ -151,10 +148,10 @@ final class FoldChunk: @unchecked Sendable {
   let lines: LineChunk
   let parts: [FoldPart]
 
-  /// The parts' memos are numbered from `firstMemo` within stream `streamNumber` (see `MemberLayoutMemo`).
-  init(capacity: Int, firstMemo: Int, streamNumber: UInt64) {
+  /// The parts' memos take their layouts' ids from `layoutIDs`, the stream's.
+  init(capacity: Int, layoutIDs: LayoutIDs) {
     lines = LineChunk(capacity: capacity)
-    parts = (0..<FoldPipeline.parts).map { FoldPart(memoNumber: firstMemo + $0, streamNumber: streamNumber) }
+    parts = (0..<FoldPipeline.parts).map { _ in FoldPart(layoutIDs: layoutIDs) }
   }
 }
 
@@ -189,8 +186,8 @@ final class FoldPart: @unchecked Sendable {
   private var parsed: [JSONMember] = []
   private let layoutMemo: MemberLayoutMemo
 
-  init(memoNumber: Int, streamNumber: UInt64) {
-    layoutMemo = MemberLayoutMemo(memoNumber: memoNumber, streamNumber: streamNumber)
+  init(layoutIDs: LayoutIDs) {
+    layoutMemo = MemberLayoutMemo(ids: layoutIDs)
   }
 
   deinit { members.deallocate() }

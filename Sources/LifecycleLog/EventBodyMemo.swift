@@ -8,11 +8,14 @@ import Lifecycle
 /// reads nothing else but `t`, so a body found here is the one decoding would make.
 ///
 /// Ids are a stream's own (its number is in bits 8–31 of each): an event of another stream
-/// empties the memo first. Limits: `slots` bodies; a new body takes the place of the one in
-/// its slot. Used by one thread at a time.
+/// empties the memo first. Limits: `slots` bodies; a body is kept in the first free slot of
+/// `probesMax` from its id's, else in place of the one in its id's slot. Used by one thread
+/// at a time.
 public final class EventBodyMemo: @unchecked Sendable {
   // @unchecked: used by one thread at a time (each decoding thread has its own).
-  static let slots = 256
+  static let slots = 1_024
+  /// Slots a body may take, from its id's on.
+  static let probesMax = 4
 
   private var ids = [UInt64?](repeating: nil, count: EventBodyMemo.slots)
   private var bodies = [EventBody?](repeating: nil, count: EventBodyMemo.slots)
@@ -31,13 +34,23 @@ public final class EventBodyMemo: @unchecked Sendable {
       if stream != nil { forgetAll() }
       stream = idStream
     }
-    // The id's low bits tell streams and memos apart; its high bits count within one memo.
-    let slot = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 56) & (Self.slots - 1)
-    if ids[slot] == id, let body = bodies[slot] {
-      found += 1
-      return Event(t: e.t, body)
+    // The id's low bits tell streams apart; its high bits count within one stream.
+    let home = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 54) & (Self.slots - 1)
+    var free: Int?
+    for probe in 0..<Self.probesMax {
+      let slot = (home + probe) & (Self.slots - 1)
+      // Slots are only emptied all together, so a body kept later than a free slot is not past it.
+      guard let kept = ids[slot] else {
+        free = slot
+        break
+      }
+      if kept == id, let body = bodies[slot] {
+        found += 1
+        return Event(t: e.t, body)
+      }
     }
     let event = try Event(e)
+    let slot = free ?? home
     ids[slot] = id
     bodies[slot] = event.body
     return event
