@@ -53,8 +53,6 @@ final class RunTracker {
   var scenes = InvariantsOfScenes()
   /// The callbacks delivered.
   private(set) var delivered = CallbackCoverage()
-  /// The target of the last callback and its class: callbacks come in runs to one receiver.
-  private var lastTarget = "", lastClassName = ""
 
   private struct RunningHandler {
     var className: String
@@ -73,8 +71,7 @@ final class RunTracker {
     scenes.record(event)
     switch event.body {
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      if target != lastTarget { lastTarget = target; lastClassName = InstanceLabel.className(target) }
-      let className = lastClassName
+      let className = InstanceLabel.className(target)
       delivered.insert(className: className, callback: cb)
       guard handled else { break }
       running.append(RunningHandler(className: className, callback: cb, payload: cb == .userAction ? arguments.payload : nil))
