@@ -32,6 +32,8 @@ final class FoldPipeline: @unchecked Sendable {
 
   private let fd: Int32
   private let chunkBytes: Int
+  /// Makes the follower of each part of a chunk made (nil: none).
+  private let makeFollower: (() -> any FoldPartFollower)?
   private let validator: LineValidator
   private let checker: ChainChecker
 
@@ -59,10 +61,12 @@ final class FoldPipeline: @unchecked Sendable {
     }
   }
 
-  /// Starts reading `file` after its header; takes over its `fd`.
-  init(_ file: ChunkedLogFile) {
+  /// Starts reading `file` after its header; takes over its `fd`. Each part checked is then
+  /// handed to its follower, from `makeFollower`, if any.
+  init(_ file: ChunkedLogFile, makeFollower: (() -> any FoldPartFollower)? = nil) {
     fd = file.fd
     chunkBytes = file.chunkBytes
+    self.makeFollower = makeFollower
     validator = LineValidator(fd: fd)
     checker = ChainChecker(chain: file.chain)
     for _ in 0..<Self.chunksInFlight { slots.signal() }
@@ -115,6 +119,9 @@ final class FoldPipeline: @unchecked Sendable {
         if task < parts.count {
           parts[task].check(filled.lines, lines: (lines * task / parts.count)..<(lines * (task + 1) / parts.count),
                             after: checker.last)
+          if !parts[task].failed, let follower = parts[task].follower {
+            follower.follow(LogEventBatch(filled, part: task, index: 0, endPart: task + 1))
+          }
         } else if let next {
           validator.fill(next.lines, after: filled.lines)
         }
@@ -133,7 +140,7 @@ final class FoldPipeline: @unchecked Sendable {
     let (stop, reused) = lock.sync { (cancelled, recycled.popLast()) }
     if stop { return nil }
     if let reused { return reused }
-    return FoldChunk(capacity: chunkBytes, layoutIDs: layoutIDs)
+    return FoldChunk(capacity: chunkBytes, layoutIDs: layoutIDs, makeFollower: makeFollower)
   }
 
   private func deliver(_ delivery: Delivery) {
@@ -148,10 +155,11 @@ final class FoldChunk: @unchecked Sendable {
   let lines: LineChunk
   let parts: [FoldPart]
 
-  /// The parts' memos take their layouts' ids from `layoutIDs`, the stream's.
-  init(capacity: Int, layoutIDs: LayoutIDs) {
+  /// The parts' memos take their layouts' ids from `layoutIDs`, the stream's; each part's
+  /// follower is made by `makeFollower`, if any.
+  init(capacity: Int, layoutIDs: LayoutIDs, makeFollower: (() -> any FoldPartFollower)?) {
     lines = LineChunk(capacity: capacity)
-    parts = (0..<FoldPipeline.parts).map { _ in FoldPart(layoutIDs: layoutIDs) }
+    parts = (0..<FoldPipeline.parts).map { _ in FoldPart(layoutIDs: layoutIDs, follower: makeFollower?()) }
   }
 }
 
@@ -185,9 +193,12 @@ final class FoldPart: @unchecked Sendable {
   private var keys: [Range<Int>] = []
   private var parsed: [JSONMember] = []
   private let layoutMemo: MemberLayoutMemo
+  /// What works on this part's events once they check out (`FoldPartFollower`).
+  let follower: (any FoldPartFollower)?
 
-  init(layoutIDs: LayoutIDs) {
+  init(layoutIDs: LayoutIDs, follower: (any FoldPartFollower)?) {
     layoutMemo = MemberLayoutMemo(ids: layoutIDs)
+    self.follower = follower
   }
 
   deinit { members.deallocate() }

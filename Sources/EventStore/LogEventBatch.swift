@@ -4,8 +4,9 @@
 public struct LogEventBatch: @unchecked Sendable {
   // @unchecked: the events are only read, and the stream does not move on while they are.
   private enum Source {
-    /// A checked chunk's events, from its part `part`'s event `index` to its end.
-    case chunk(FoldChunk, part: Int, index: Int)
+    /// A checked chunk's events, from its part `part`'s event `index` to the end of the part
+    /// before `endPart`.
+    case chunk(FoldChunk, part: Int, index: Int, endPart: Int)
     /// One event, from the reader that took over.
     case single(InPlaceEvent)
   }
@@ -13,9 +14,21 @@ public struct LogEventBatch: @unchecked Sendable {
   private let source: Source
   public let count: Int
 
-  init(_ chunk: FoldChunk, part: Int, index: Int) {
-    source = .chunk(chunk, part: part, index: index)
-    count = chunk.parts[part...].reduce(0) { $0 + $1.events.count } - index
+  /// The events of `chunk` from part `part`'s event `index` to the end of the part before
+  /// `endPart` (by default, of the chunk).
+  init(_ chunk: FoldChunk, part: Int, index: Int, endPart: Int? = nil) {
+    let endPart = endPart ?? chunk.parts.count
+    source = .chunk(chunk, part: part, index: index, endPart: endPart)
+    count = chunk.parts[part..<endPart].reduce(0) { $0 + $1.events.count } - index
+  }
+
+  /// The followers of the batch's parts, in order (`FoldPartFollower`), each of which followed
+  /// all of its part's events: nil unless the batch starts at a part's first event, and is a
+  /// checked chunk's read by a stream with followers.
+  public var followers: [any FoldPartFollower]? {
+    guard case let .chunk(chunk, part, 0, endPart) = source else { return nil }
+    let followers = chunk.parts[part..<endPart].compactMap(\.follower)
+    return followers.count == endPart - part ? followers : nil
   }
 
   init(single event: InPlaceEvent) {
@@ -28,7 +41,7 @@ public struct LogEventBatch: @unchecked Sendable {
   public func forEach(in range: Range<Int>, strings: EventStrings, _ body: (InPlaceEvent) -> Bool) {
     guard !range.isEmpty else { return }
     switch source {
-    case let .chunk(chunk, part, index):
+    case let .chunk(chunk, part, index, _):
       var (p, j) = (part, index + range.lowerBound)
       var left = range.count
       let parts = chunk.parts, lines = chunk.lines, table = strings.table
@@ -52,7 +65,7 @@ public struct LogEventBatch: @unchecked Sendable {
   /// Event `i` (`0..<count`), its strings met through `strings`.
   public func event(_ i: Int, strings: EventStrings) -> InPlaceEvent {
     switch source {
-    case let .chunk(chunk, part, index):
+    case let .chunk(chunk, part, index, _):
       var (p, j) = (part, index + i)
       let parts = chunk.parts
       while j >= parts[p].events.count {

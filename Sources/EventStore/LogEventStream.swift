@@ -38,9 +38,15 @@ public final class LogEventStream {
     try self.init(path: path, chunkBytes: nil)
   }
 
+  /// As `init(path:)`, and each part of the log checked is handed to a follower of its own,
+  /// made by `makeFollower`, on the thread that checked it (see `FoldPartFollower`).
+  public convenience init(path: String, following makeFollower: @escaping () -> any FoldPartFollower) throws(LogProblem) {
+    try self.init(path: path, chunkBytes: nil, makeFollower: makeFollower)
+  }
+
   /// As `init(path:)`, reading `chunkBytes` at a time (for the tests, which cut lines across
-  /// chunks; by default, it depends on the log's size).
-  init(path: String, chunkBytes: Int?) throws(LogProblem) {
+  /// chunks; by default, it depends on the log's size), with followers from `makeFollower` if any.
+  init(path: String, chunkBytes: Int?, makeFollower: (() -> any FoldPartFollower)? = nil) throws(LogProblem) {
     self.path = path
     // A pipe (or a log that cannot be opened a second time) is read once, from its start, by
     // the reader alone.
@@ -51,7 +57,7 @@ public final class LogEventStream {
       return
     }
     header = file.header
-    fast = FoldPipeline(file)
+    fast = FoldPipeline(file, makeFollower: makeFollower)
   }
 
   deinit { fast?.cancel() }

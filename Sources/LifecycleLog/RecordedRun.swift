@@ -41,9 +41,10 @@ public enum RecordedLog {
     return scanner
   }
 
-  /// `LogEventStream(path:)`, its header checked.
-  public static func stream(_ path: String) throws(LogProblem) -> LogEventStream {
-    let stream = try LogEventStream(path: path)
+  /// `LogEventStream(path:)`, its header checked; with `following`, `LogEventStream(path:following:)`.
+  public static func stream(_ path: String, following: (() -> any FoldPartFollower)? = nil) throws(LogProblem) -> LogEventStream {
+    let stream: LogEventStream
+    if let following { stream = try LogEventStream(path: path, following: following) } else { stream = try LogEventStream(path: path) }
     try check(stream.header, of: path)
     return stream
   }

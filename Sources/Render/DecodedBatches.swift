@@ -1,70 +1,59 @@
-import Dispatch
 import EventStore
 import Lifecycle
 import LifecycleLog
 
-/// A log's events, decoded a batch ahead: the stream's events come in batches (a chunk of the
-/// log at a time); while this thread hands one batch's events to its caller in the log's
-/// order, the next batch is decoded on the other threads, in two halves. Decoding has no
-/// effects, so what the caller sees, and the first problem met (in the log, or decoding an
-/// event), are those of reading and decoding one event at a time. `replay --state` folds the
-/// events; the chrome-trace export folds and renders them.
+/// A log's events, decoded where the log is checked: a stream opened with
+/// `DecodedBatches.follower` (`RecordedLog.stream(path, following:)`) decodes each part of a
+/// chunk on the thread that hashed and scanned it, while this thread hands out the chunks
+/// before, in the log's order. A batch no follower decoded (another stream, or the reader that
+/// took over from the fast path) is decoded here. Decoding has no effects, so what the caller
+/// sees, and the first problem met (in the log, or decoding an event), are those of reading
+/// and decoding one event at a time. `replay --state` folds the events; the chrome-trace
+/// export folds and renders them.
 package enum DecodedBatches {
-  /// Batches smaller than this are decoded as one task: a second would cost more to start
-  /// than it saves.
-  package static let batchInHalvesMin = 512
+  /// What a stream read by `forEach` is best opened with: each part's events are decoded by
+  /// the task that checked them.
+  package static func follower() -> any FoldPartFollower { DecodedEvents() }
 
   /// Hands each event of `stream` up to `until` to `body`, in order; the number handed, and
   /// whether `until` stopped it. When it did, `stream.ending` is no answer: the stream may have
-  /// read to its end (the batch after the last is asked for before the last is handed out).
+  /// read ahead.
   package static func forEach(_ stream: LogEventStream, until: ReplayLimit? = nil,
                       _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> (events: Int64, stoppedByLimit: Bool) {
-    // Two sets of halves: one being folded here while the other is decoded.
-    var decoding = [DecodedEvents(), DecodedEvents()], folding = [DecodedEvents(), DecodedEvents()]
-    let group = DispatchGroup()
-    // A batch stays valid until the stream moves on: its decoding must end first.
-    defer { group.wait() }
+    // Batches no follower decoded are decoded here, into this.
+    let here = DecodedEvents()
     var events: Int64 = 0
-    var more = true
-    while more {
-      group.wait()
-      swap(&decoding, &folding)
-      // A problem after this batch comes after the batch decoded before it, folded first.
-      var problem: LogProblem?
-      var next: LogEventBatch?
-      do { next = try stream.nextBatch() } catch { problem = error }
-      if let batch = next {
-        let n = batch.count, parts = n < batchInHalvesMin ? 1 : 2
-        for (h, half) in decoding.enumerated() {
-          let range = (n * min(h, parts) / parts)..<(n * min(h + 1, parts) / parts)
-          if range.isEmpty { half.clear() } else { DispatchQueue.global().async(group: group) { half.decode(batch, range) } }
-        }
+    while let batch = try stream.nextBatch() {
+      let decoded: [any FoldPartFollower]
+      if let followers = batch.followers {
+        decoded = followers
       } else {
-        more = false
+        here.decode(batch, 0..<batch.count)
+        decoded = [here]
       }
-      for half in folding {
-        let stop = !half.handOut { seq, event in
+      for case let part as DecodedEvents in decoded {
+        let stop = !part.handOut { seq, event in
           if let until, until.excludes(seq: seq, t: event.t) { return false }
           body(seq, event)
           events += 1
           return true
         }
         if stop { return (events, true) }
-        if let failure = half.failure {
+        if let failure = part.failure {
           if let until, until.excludes(seq: failure.seq, t: failure.t) { return (events, true) }
           throw failure.error
         }
       }
-      if let problem { throw problem }
     }
     return (events, false)
   }
 }
 
-/// A share of a batch's events, decoded (on the thread that calls `decode`) up to the first
-/// that does not decode.
-private final class DecodedEvents: @unchecked Sendable {
-  // @unchecked: used by one thread at a time (`DecodedBatches.forEach` joins before reading it).
+/// A share of a batch's events (a chunk's part, as its follower), decoded (on the thread that
+/// calls `decode`) up to the first that does not decode.
+private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
+  // @unchecked: used by one thread at a time (the stream hands out a part's batch only once
+  // its follower is done with it).
   private let strings = EventStrings()
   private let memo = EventBodyMemo()
   /// The events decoded, and each one's `seq` (apart: an event copied out with its `seq`
@@ -93,13 +82,17 @@ private final class DecodedEvents: @unchecked Sendable {
   }
 
   /// No events, and no failure.
-  package func clear() {
+  func clear() {
     events.removeAll(keepingCapacity: true)
     seqs.removeAll(keepingCapacity: true)
     failure = nil
   }
 
-  package func decode(_ batch: LogEventBatch, _ range: Range<Int>) {
+  func follow(_ events: LogEventBatch) {
+    decode(events, 0..<events.count)
+  }
+
+  func decode(_ batch: LogEventBatch, _ range: Range<Int>) {
     clear()
     batch.forEach(in: range, strings: strings) { e in
       do throws(Event.DecodingError) {

@@ -18,7 +18,9 @@ package enum ExportFormat: String, CaseIterable, Sendable {
     case .tables:
       preconditionFailure("tables writes a folder of logs: TablesExport")
     case .jsonl, .chromeTrace, .mermaid:
-      let stream = try RecordedLog.stream(log)
+      // The chrome trace folds events decoded where the log is checked (`DecodedBatches`).
+      let following: (() -> any FoldPartFollower)? = self == .chromeTrace ? { DecodedBatches.follower() } : nil
+      let stream = try RecordedLog.stream(log, following: following)
       return { sink in try write(stream, clock: clock, to: sink) }
     }
   }

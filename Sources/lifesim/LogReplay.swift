@@ -45,7 +45,9 @@ struct LogReplay: Equatable {
     defer { Terminal.flush() }
     if json { JSONLines.begin("replay") }
     let stream: LogEventStream
-    do { stream = try RecordedLog.stream(log) } catch {
+    // The state is folded from events decoded where the log is checked (`DecodedBatches`).
+    let following: (() -> any FoldPartFollower)? = state ? { DecodedBatches.follower() } : nil
+    do { stream = try RecordedLog.stream(log, following: following) } catch {
       Terminal.error(error.description)
       throw ExitCode(Status.trouble)
     }
