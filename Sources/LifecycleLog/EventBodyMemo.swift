@@ -17,18 +17,30 @@ public final class EventBodyMemo: @unchecked Sendable {
   /// Slots a body may take, from its id's on.
   static let probesMax = 4
 
-  private var ids = [UInt64?](repeating: nil, count: EventBodyMemo.slots)
-  private var bodies = [EventBody?](repeating: nil, count: EventBodyMemo.slots)
-  /// The stream and memo bits of the ids met so far.
+  /// Each slot's id, 0 for a free slot (no id is 0), and its body (a placeholder when free):
+  /// raw storage, so that a lookup checks neither bounds nor exclusive access.
+  private let ids = UnsafeMutablePointer<UInt64>.allocate(capacity: EventBodyMemo.slots)
+  private let bodies = UnsafeMutablePointer<EventBody>.allocate(capacity: EventBodyMemo.slots)
+  /// The stream bits of the ids met so far.
   private var stream: UInt64?
   /// Bodies found here rather than decoded (the tests read it).
   private(set) var found = 0
 
-  public init() {}
+  public init() {
+    ids.initialize(repeating: 0, count: Self.slots)
+    bodies.initialize(repeating: .suspended, count: Self.slots)
+  }
+
+  deinit {
+    ids.deallocate()
+    bodies.deinitialize(count: Self.slots)
+    bodies.deallocate()
+  }
 
   /// `e` decoded, its body found here when an event with its `layoutID` was decoded before.
   public func event(_ e: InPlaceEvent) throws(Event.DecodingError) -> Event {
     guard let id = e.layoutID else { return try Event(e) }
+    assert(id != 0, "a layout id of 0")
     let idStream = id >> 8 & 0xFF_FFFF
     if stream != idStream {
       if stream != nil { forgetAll() }
@@ -38,15 +50,15 @@ public final class EventBodyMemo: @unchecked Sendable {
     let home = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 54) & (Self.slots - 1)
     var free: Int?
     for probe in 0..<Self.probesMax {
-      let slot = (home + probe) & (Self.slots - 1)
-      // Slots are only emptied all together, so a body kept later than a free slot is not past it.
-      guard let kept = ids[slot] else {
+      let slot = (home &+ probe) & (Self.slots - 1), kept = ids[slot]
+      if kept == id {
+        found &+= 1
+        return Event(t: e.t, bodies[slot])
+      }
+      // Slots are only freed all together, so a body kept later than a free slot is not past it.
+      if kept == 0 {
         free = slot
         break
-      }
-      if kept == id, let body = bodies[slot] {
-        found += 1
-        return Event(t: e.t, body)
       }
     }
     let event = try Event(e)
@@ -57,9 +69,7 @@ public final class EventBodyMemo: @unchecked Sendable {
   }
 
   private func forgetAll() {
-    for i in 0..<Self.slots {
-      ids[i] = nil
-      bodies[i] = nil
-    }
+    ids.update(repeating: 0, count: Self.slots)
+    bodies.update(repeating: .suspended, count: Self.slots)
   }
 }
