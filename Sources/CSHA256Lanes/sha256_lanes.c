@@ -101,6 +101,23 @@ LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes,
   }
 }
 
+// The digest's 32 bytes as 64 lowercase hex digits, 16 at a time (each byte's nibbles spread
+// into two bytes, then looked up among the digits with PSHUFB), compared with `hex` at once.
+LANES_TARGET int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex) {
+  const __m128i digits = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
+  const __m128i nibble = _mm_set1_epi8(0x0F);
+  __m128i difference = _mm_setzero_si128();
+  for (int half = 0; half < 2; half++) {
+    __m128i bytes = _mm_loadu_si128((const __m128i *)(digest + 16 * half));
+    __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), nibble), low = _mm_and_si128(bytes, nibble);
+    __m128i first = _mm_shuffle_epi8(digits, _mm_unpacklo_epi8(high, low));
+    __m128i second = _mm_shuffle_epi8(digits, _mm_unpackhi_epi8(high, low));
+    difference = _mm_or_si128(difference, _mm_xor_si128(first, _mm_loadu_si128((const __m128i *)(hex + 32 * half))));
+    difference = _mm_or_si128(difference, _mm_xor_si128(second, _mm_loadu_si128((const __m128i *)(hex + 32 * half + 16))));
+  }
+  return _mm_testz_si128(difference, difference);
+}
+
 #else
 
 #include <stdlib.h>
@@ -115,6 +132,10 @@ void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const
 }
 void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
   (void)lanes; (void)lane; (void)digest;
+  abort();
+}
+int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex) {
+  (void)digest; (void)hex;
   abort();
 }
 

@@ -9,6 +9,14 @@ enum LinkHasher {
   /// Whether this CPU can hash four links at once. The C function is `lifesim_sha256_lanes_supported`.
   static let lanesSupported = lifesim_sha256_lanes_supported() != 0
 
+  /// Whether `recorded` (64 hex digits) is `digest` (32 bytes) in lowercase hex: where the CPU
+  /// has the SHA extensions (and so SSSE3), 16 digits at a time (`lifesim_sha256_hex_matches`);
+  /// elsewhere `HashChain.digest(_:matches:)`. `inC: false` uses the latter everywhere (the
+  /// tests hold the two to the same answers).
+  static func digest(_ digest: UnsafePointer<UInt8>, matches recorded: UnsafePointer<UInt8>, inC: Bool = lanesSupported) -> Bool {
+    inC ? lifesim_sha256_hex_matches(digest, recorded) != 0 : HashChain.digest(digest, matches: recorded)
+  }
+
   /// Hands the digest of each of `count` links (`link(i)` is link i) to `check`, in an order
   /// of its own; false, and no more digests, as soon as `check` answers false.
   /// `fourAtOnce: false` hashes one at a time even where four at once is possible (the tests

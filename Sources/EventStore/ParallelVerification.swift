@@ -306,7 +306,7 @@ final class ChainChecker: @unchecked Sendable {
         return (UnsafeRawPointer(bytes + before.bodyEnd + 6),
                 UnsafeRawBufferPointer(start: bytes + before.lineEnd + 1, count: all[i].bodyEnd - before.lineEnd))
       } check: { k, digest in
-        HashChain.digest(digest, matches: UnsafePointer(bytes + all[first + k].bodyEnd + 6))
+        LinkHasher.digest(digest, matches: UnsafePointer(bytes + all[first + k].bodyEnd + 6))
       }
     }
   }

@@ -77,10 +77,13 @@ import TestSupport
     }
   }
 
-  @Test func aDigestMatchesItsLowercaseHexAndNothingElse() {
+  @Test(arguments: [false] + (LinkHasher.lanesSupported ? [true] : []))
+  func aDigestMatchesItsLowercaseHexAndNothingElse(inC: Bool) {
     var rng = SplitMix64(seed: 44)
     func matches(_ digest: [UInt8], _ text: [UInt8]) -> Bool {
-      digest.withUnsafeBufferPointer { d in text.withUnsafeBufferPointer { HashChain.digest(d.baseAddress!, matches: $0.baseAddress!) } }
+      digest.withUnsafeBufferPointer { d in
+        text.withUnsafeBufferPointer { LinkHasher.digest(d.baseAddress!, matches: $0.baseAddress!, inC: inC) }
+      }
     }
     for round in 0..<256 {
       let digest = (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }

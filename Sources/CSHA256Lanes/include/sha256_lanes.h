@@ -30,4 +30,7 @@ void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const
 /// Writes the 32-byte digest of lane `lane`, once its message's last (padded) block is hashed.
 void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest);
 
+/// 1 when the 32-byte `digest`, written as lowercase hex, is the 64 bytes at `hex`; 0 otherwise.
+int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex);
+
 #endif
