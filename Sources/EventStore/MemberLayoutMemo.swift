@@ -58,7 +58,9 @@ final class MemberLayoutMemo {
 
   /// The stream's ids.
   private let ids: LayoutIDs
-  /// `ids` gave none once: it has no more to give.
+  /// `ids` gave none once (it has no new ones left): from then on it is not asked, and a
+  /// layout kept gets no id, even one whose text `ids` knows. (In a log whose lines never
+  /// repeat, every line would otherwise copy its text and take the lock.)
   private var idsExhausted = false
 
   private let keys = UnsafeMutableRawPointer.allocate(byteCount: MemberLayoutMemo.slots * MemberLayoutMemo.keyBytesMax,

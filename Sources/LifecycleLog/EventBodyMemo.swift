@@ -12,7 +12,7 @@ import Lifecycle
 /// `probesMax` from its id's, else in place of the one in its id's slot. Used by one thread
 /// at a time.
 public final class EventBodyMemo: @unchecked Sendable {
-  // @unchecked: used by one thread at a time (each decoding thread has its own).
+  // @unchecked: used by one thread at a time (each part a log is decoded in has its own).
   static let slots = 1_024
   /// Slots a body may take, from its id's on.
   static let probesMax = 4

@@ -24,14 +24,14 @@ package enum DecodedBatches {
     let here = DecodedEvents()
     var events: Int64 = 0
     while let batch = try stream.nextBatch() {
-      let decoded: [any FoldPartFollower]
-      if let followers = batch.followers {
-        decoded = followers
-      } else {
+      // Decoded by the parts' followers when each of them is one of ours; else decoded here.
+      let followers = batch.followers
+      var decoded = followers?.compactMap { $0 as? DecodedEvents } ?? []
+      if decoded.isEmpty || decoded.count != followers?.count {
         here.decode(batch, 0..<batch.count)
         decoded = [here]
       }
-      for case let part as DecodedEvents in decoded {
+      for part in decoded {
         let stop = !part.handOut { seq, event in
           if let until, until.excludes(seq: seq, t: event.t) { return false }
           body(seq, event)

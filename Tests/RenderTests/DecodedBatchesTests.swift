@@ -27,6 +27,18 @@ import TestSupport
     }
   }
 
+  /// Parts whose followers are not `DecodedBatches`' own: their events are decoded where they
+  /// are handed out, none left out.
+  @Test func partsFollowedBySomethingElseAreDecodedHere() throws {
+    final class Idle: FoldPartFollower { func follow(_ events: LogEventBatch) {} }
+    for log in BundledLogs.all.prefix(10) {
+      let reference = try BundledLogs.events(log)
+      var handed: [Int64] = []
+      let (count, _) = try DecodedBatches.forEach(try LogEventStream(path: log, following: { Idle() })) { seq, _ in handed.append(seq) }
+      #expect(count == Int64(reference.count) && handed == reference.map(\.seq), "\(log)")
+    }
+  }
+
   @Test func untilStopsAfterTheLastEventItIncludes() throws {
     for log in BundledLogs.all.prefix(20) {
       let reference = try BundledLogs.events(log)
