@@ -33,18 +33,14 @@ public final class LogEventStream {
   private var held = EventCopy()
   private let strings = EventStrings()
 
-  /// Opens the log and reads and checks its header, with exactly `LogReader`'s messages.
-  public convenience init(path: String) throws(LogProblem) {
-    try self.init(path: path, chunkBytes: nil)
-  }
-
-  /// As `init(path:)`, and each part of the log checked is handed to a follower of its own,
-  /// made by `makeFollower`, on the thread that checked it (see `FoldPartFollower`).
-  public convenience init(path: String, following makeFollower: @escaping () -> any FoldPartFollower) throws(LogProblem) {
+  /// Opens the log and reads and checks its header, with exactly `LogReader`'s messages. With
+  /// `following`, each part of the log checked is handed to a follower of its own, made by
+  /// `makeFollower`, on the thread that checked it (see `FoldPartFollower`).
+  public convenience init(path: String, following makeFollower: (() -> any FoldPartFollower)? = nil) throws(LogProblem) {
     try self.init(path: path, chunkBytes: nil, makeFollower: makeFollower)
   }
 
-  /// As `init(path:)`, reading `chunkBytes` at a time (for the tests, which cut lines across
+  /// As `init(path:following:)`, reading `chunkBytes` at a time (for the tests, which cut lines across
   /// chunks; by default, it depends on the log's size), with followers from `makeFollower` if any.
   init(path: String, chunkBytes: Int?, makeFollower: (() -> any FoldPartFollower)? = nil) throws(LogProblem) {
     self.path = path

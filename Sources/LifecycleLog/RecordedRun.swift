@@ -41,10 +41,9 @@ public enum RecordedLog {
     return scanner
   }
 
-  /// `LogEventStream(path:)`, its header checked; with `following`, `LogEventStream(path:following:)`.
+  /// `LogEventStream(path:following:)`, its header checked.
   public static func stream(_ path: String, following: (() -> any FoldPartFollower)? = nil) throws(LogProblem) -> LogEventStream {
-    let stream: LogEventStream
-    if let following { stream = try LogEventStream(path: path, following: following) } else { stream = try LogEventStream(path: path) }
+    let stream = try LogEventStream(path: path, following: following)
     try check(stream.header, of: path)
     return stream
   }

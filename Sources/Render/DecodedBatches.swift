@@ -20,16 +20,19 @@ package enum DecodedBatches {
   /// read ahead.
   package static func forEach(_ stream: LogEventStream, until: ReplayLimit? = nil,
                       _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> (events: Int64, stoppedByLimit: Bool) {
-    // Batches no follower decoded are decoded here, into this.
-    let here = DecodedEvents()
+    // Batches no follower decoded are decoded here, into this, made when one is met (its memo
+    // costs more than a short log's fold).
+    var here: DecodedEvents?
     var events: Int64 = 0
     while let batch = try stream.nextBatch() {
       // Decoded by the parts' followers when each of them is one of ours; else decoded here.
       let followers = batch.followers
       var decoded = followers?.compactMap { $0 as? DecodedEvents } ?? []
       if decoded.isEmpty || decoded.count != followers?.count {
-        here.decode(batch, 0..<batch.count)
-        decoded = [here]
+        let decoder = here ?? DecodedEvents()
+        here = decoder
+        decoder.decode(batch, 0..<batch.count)
+        decoded = [decoder]
       }
       for part in decoded {
         let stop = !part.handOut { seq, event in
