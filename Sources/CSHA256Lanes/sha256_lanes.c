@@ -3,6 +3,8 @@
 // message schedule is four words per vector (SHA256MSG1, PALIGNR, SHA256MSG2).
 #include "sha256_lanes.h"
 
+#include <string.h>
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -33,7 +35,12 @@ int lifesim_sha256_lanes_supported(void) {
   return ssse3 && sse41 && sha;
 }
 
-LANES_TARGET void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane) {
+// Four SHA-256 states, each in the word order the SHA instructions keep (not the digest's).
+typedef struct {
+  uint32_t words[4][8];
+} lane_states;
+
+LANES_TARGET static void reset_lane(lane_states *lanes, int lane) {
   // A B C D and E F G H as the rounds want them: ABEF and CDGH, each from its highest word down.
   __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)initial_hash), 0xB1);
   __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(initial_hash + 4)), 0x1B);
@@ -43,7 +50,7 @@ LANES_TARGET void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int la
 
 // Hashes one block into each of `count` lanes (1 or 4, a constant where it is called, so
 // that the loops over lanes unroll and the rounds of the lanes interleave).
-LANES_TARGET static inline void hash_blocks(lifesim_sha256_lanes *lanes, int first, int count,
+LANES_TARGET static inline void hash_blocks(lane_states *lanes, int first, int count,
                                             const uint8_t *const *blocks) {
   const __m128i big_endian = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
   __m128i abef[4], cdgh[4], schedule[4][4];
@@ -77,15 +84,8 @@ LANES_TARGET static inline void hash_blocks(lifesim_sha256_lanes *lanes, int fir
   }
 }
 
-LANES_TARGET void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) {
-  hash_blocks(lanes, 0, 4, blocks);
-}
-
-LANES_TARGET void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block) {
-  hash_blocks(lanes, lane, 1, &block);
-}
-
-LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
+// Writes the 32-byte digest of lane `lane`, once its message's last (padded) block is hashed.
+LANES_TARGET static void lane_digest(const lane_states *lanes, int lane, uint8_t *digest) {
   __m128i abef = _mm_loadu_si128((const __m128i *)lanes->words[lane]);
   __m128i cdgh = _mm_loadu_si128((const __m128i *)(lanes->words[lane] + 4));
   __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
@@ -103,7 +103,7 @@ LANES_TARGET void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes,
 
 // The digest's 32 bytes as 64 lowercase hex digits, 16 at a time (each byte's nibbles spread
 // into two bytes, then looked up among the digits with PSHUFB), compared with `hex` at once.
-LANES_TARGET int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex) {
+LANES_TARGET static int hex_matches(const uint8_t *digest, const uint8_t *hex) {
   const __m128i digits = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
   const __m128i nibble = _mm_set1_epi8(0x0F);
   __m128i difference = _mm_setzero_si128();
@@ -118,25 +118,88 @@ LANES_TARGET int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t
   return _mm_testz_si128(difference, difference);
 }
 
+enum { block_bytes = 64 };
+
+// A lane's link: its blocks are the 64 hex digits it links onto, the body's whole blocks
+// where they lie, then the body's last bytes padded in the lane's tail.
+typedef struct {
+  size_t link;
+  const uint8_t *previous;
+  const uint8_t *body;
+  // Blocks hashed so far, all the link's blocks, and the body's whole blocks.
+  size_t done, total, whole;
+  int busy;
+} lane_link;
+
+// Lane `l` takes link `index`: its state starts over and its tail is padded (FIPS 180-4
+// §5.1.1: a 1 bit, zeros, and the message's length in bits in the last 8 bytes).
+LANES_TARGET static void start_link(lane_states *state, lane_link *lane, uint8_t *tail, int l,
+                                    const lifesim_sha256_link *link, size_t index) {
+  size_t n = link->length, whole = n / block_bytes, rest = n % block_bytes;
+  size_t tail_blocks = rest + 9 <= block_bytes ? 1 : 2;
+  memset(tail, 0, tail_blocks * block_bytes);
+  if (rest > 0) memcpy(tail, link->body + whole * block_bytes, rest);
+  tail[rest] = 0x80;
+  uint64_t bits = ((uint64_t)n + 64) * 8;
+  for (int i = 0; i < 8; i++) tail[tail_blocks * block_bytes - 1 - i] = (uint8_t)(bits >> (8 * i));
+  reset_lane(state, l);
+  *lane = (lane_link){index, link->previous, link->body, 0, 1 + whole + tail_blocks, whole, 1};
+}
+
+// The block lane `lane` hashes next (an idle lane hashes its tail as filler).
+static const uint8_t *next_block(const lane_link *lane, const uint8_t *tail) {
+  if (!lane->busy) return tail;
+  if (lane->done == 0) return lane->previous;
+  if (lane->done <= lane->whole) return lane->body + (lane->done - 1) * block_bytes;
+  return tail + (lane->done - 1 - lane->whole) * block_bytes;
+}
+
+LANES_TARGET size_t lifesim_sha256_links_check(const lifesim_sha256_link *links, size_t count) {
+  lane_states state;
+  lane_link lanes[4];
+  uint8_t tails[4][2 * block_bytes];
+  const uint8_t *blocks[4];
+  uint8_t digest[32];
+  memset(lanes, 0, sizeof lanes);
+  memset(tails, 0, sizeof tails);
+  size_t next = 0;
+  int busy = 0;
+  for (;;) {
+    for (int l = 0; l < 4; l++) {
+      if (lanes[l].busy || next == count) continue;
+      start_link(&state, &lanes[l], tails[l], l, &links[next], next);
+      next++;
+      busy++;
+    }
+    if (busy == 0) return count;
+    if (busy == 1 && next == count) {
+      // The last link alone (a long line would have the idle lanes hash filler for its length).
+      int l = 0;
+      while (!lanes[l].busy) l++;
+      blocks[0] = next_block(&lanes[l], tails[l]);
+      hash_blocks(&state, l, 1, blocks);
+    } else {
+      for (int l = 0; l < 4; l++) blocks[l] = next_block(&lanes[l], tails[l]);
+      hash_blocks(&state, 0, 4, blocks);
+    }
+    for (int l = 0; l < 4; l++) {
+      if (!lanes[l].busy || ++lanes[l].done < lanes[l].total) continue;
+      lane_digest(&state, l, digest);
+      if (!hex_matches(digest, links[lanes[l].link].recorded)) return lanes[l].link;
+      lanes[l].busy = 0;
+      busy--;
+    }
+  }
+}
+
 #else
 
 #include <stdlib.h>
 
-// Without the x86 SHA extensions EventStore hashes with libcrypto and never calls these.
+// Without the x86 SHA extensions EventStore hashes with libcrypto and never calls this.
 int lifesim_sha256_lanes_supported(void) { return 0; }
-void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane) { (void)lanes; (void)lane; abort(); }
-void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]) { (void)lanes; (void)blocks; abort(); }
-void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block) {
-  (void)lanes; (void)lane; (void)block;
+size_t lifesim_sha256_links_check(const lifesim_sha256_link *links, size_t count) {
+  (void)links; (void)count;
   abort();
 }
-void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest) {
-  (void)lanes; (void)lane; (void)digest;
-  abort();
-}
-int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex) {
-  (void)digest; (void)hex;
-  abort();
-}
-
 #endif

@@ -297,17 +297,20 @@ final class ChainChecker: @unchecked Sendable {
   /// `previous` (64 hex digits). Each line's own `h`, once it matches, is the digest the next
   /// line links to, so that parts of a chunk can be checked at once, each after the `h` before it.
   static func linked(_ chunk: LineChunk, lines: Range<Int>, after previous: UnsafePointer<UInt8>) -> Bool {
-    let bytes = chunk.bytes, first = lines.lowerBound
+    let bytes = UnsafeRawPointer(chunk.bytes), first = lines.lowerBound
     return chunk.lines.withUnsafeBufferPointer { all in
-      LinkHasher.digests(count: lines.count) { k in
-        let i = first + k
-        guard i > 0 else { return (UnsafeRawPointer(previous), UnsafeRawBufferPointer(start: bytes, count: all[0].bodyEnd + 1)) }
+      LinkHasher.mismatch(count: lines.count) { k in
+        let i = first + k, line = all[i]
+        let recorded = bytes + line.bodyEnd + 6
+        guard i > 0 else {
+          return LinkHasher.Link(previous: UnsafeRawPointer(previous), body: UnsafeRawBufferPointer(start: bytes, count: line.bodyEnd + 1),
+                                 recorded: recorded)
+        }
         let before = all[i - 1]
-        return (UnsafeRawPointer(bytes + before.bodyEnd + 6),
-                UnsafeRawBufferPointer(start: bytes + before.lineEnd + 1, count: all[i].bodyEnd - before.lineEnd))
-      } check: { k, digest in
-        LinkHasher.digest(digest, matches: UnsafePointer(bytes + all[first + k].bodyEnd + 6))
-      }
+        return LinkHasher.Link(previous: bytes + before.bodyEnd + 6,
+                               body: UnsafeRawBufferPointer(start: bytes + before.lineEnd + 1, count: line.bodyEnd - before.lineEnd),
+                               recorded: recorded)
+      } == nil
     }
   }
 

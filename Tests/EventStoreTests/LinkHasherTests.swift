@@ -2,120 +2,112 @@
 import Testing
 import TestSupport
 
-/// Four links hashed side by side give libcrypto's digests, whatever the bodies' lengths and
-/// however the lanes take up links as others finish.
+/// Four links hashed side by side and compared in C give libcrypto's verdicts, whatever the
+/// bodies' lengths and however the lanes take up links as others finish.
 @Suite struct LinkHasherTests {
-  /// `count` links, body i of length `length(i)`, each with its own 64-byte previous digest text.
+  /// `count` links, body i of length `length(i)`, each with its own 64-byte previous digest
+  /// text, and each recorded as libcrypto's digest of its link in lowercase hex.
   private struct Links {
     let previous: [UInt8]
     let bodies: [[UInt8]]
+    var recorded: [UInt8]
 
     init(count: Int, seed: UInt64, length: (Int, inout SplitMix64) -> Int) {
       var rng = SplitMix64(seed: seed)
-      previous = (0..<(count * HashChain.hexBytes)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-      bodies = (0..<count).map { i in
+      let previous = (0..<(count * HashChain.hexBytes)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+      let bodies = (0..<count).map { i in
         let n = length(i, &rng)
         return (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
       }
+      recorded = bodies.indices.flatMap { i in
+        Array(HashChain.hex(of: Array(previous[(i * HashChain.hexBytes)..<((i + 1) * HashChain.hexBytes)]) + bodies[i]).utf8)
+      }
+      (self.previous, self.bodies) = (previous, bodies)
     }
 
-    /// Each link's digest as `LinkHasher` hands it over, by link.
-    func digests(fourAtOnce: Bool) -> [[UInt8]] {
-      var found = [[UInt8]](repeating: [], count: bodies.count)
-      previous.withUnsafeBytes { previous in
-        let bodies = self.bodies.map { body in
-          let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: body.count, alignment: 1)
-          copy.copyBytes(from: body)
-          return UnsafeRawBufferPointer(copy)
+    /// The link `LinkHasher` finds does not match, if any, and how many times it asked for each link.
+    func mismatch(fourAtOnce: Bool) -> (Int?, asked: [Int]) {
+      var asked = [Int](repeating: 0, count: bodies.count)
+      let found = previous.withUnsafeBytes { previous in
+        recorded.withUnsafeBytes { recorded in
+          let bodies = self.bodies.map { body in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: body.count, alignment: 1)
+            copy.copyBytes(from: body)
+            return UnsafeRawBufferPointer(copy)
+          }
+          defer { bodies.forEach { $0.deallocate() } }
+          return LinkHasher.mismatch(count: bodies.count, fourAtOnce: fourAtOnce) { i in
+            asked[i] += 1
+            return LinkHasher.Link(previous: previous.baseAddress! + i * HashChain.hexBytes, body: bodies[i],
+                                   recorded: recorded.baseAddress! + i * HashChain.hexBytes)
+          }
         }
-        defer { bodies.forEach { $0.deallocate() } }
-        let all = LinkHasher.digests(count: bodies.count, fourAtOnce: fourAtOnce) { i in
-          (previous.baseAddress! + i * HashChain.hexBytes, bodies[i])
-        } check: { i, digest in
-          #expect(found[i].isEmpty, "link \(i) handed over twice")
-          found[i] = Array(UnsafeBufferPointer(start: digest, count: 32))
-          return true
-        }
-        #expect(all)
       }
-      return found
+      return (found, asked)
     }
   }
 
-  @Test(.enabled(if: LinkHasher.lanesSupported, "the CPU has no SHA extensions"))
-  func everyBodyLengthAcrossTheBlockEdgesHashesAsLibcryptoDoes() {
+  private static let ways = [false] + (LinkHasher.lanesSupported ? [true] : [])
+
+  @Test(arguments: ways)
+  func everyBodyLengthAcrossTheBlockEdgesMatchesLibcrypto(fourAtOnce: Bool) {
     // Lengths 0…300 in turn: every place of the padding's 1 bit and length, one tail block
     // or two, and lanes finishing at different blocks.
     let links = Links(count: 301, seed: 41) { i, _ in i }
-    let lanes = links.digests(fourAtOnce: true), single = links.digests(fourAtOnce: false)
-    #expect(single.allSatisfy { $0.count == 32 })
-    for i in lanes.indices where lanes[i] != single[i] {
-      Issue.record("body of \(i) bytes: \(lanes[i]) != \(single[i])")
-    }
+    let (found, asked) = links.mismatch(fourAtOnce: fourAtOnce)
+    #expect(found == nil)
+    #expect(asked == [Int](repeating: 1, count: 301))
   }
 
-  @Test(.enabled(if: LinkHasher.lanesSupported, "the CPU has no SHA extensions"))
-  func linksOfMixedLengthsHashAsLibcryptoDoes() {
+  @Test(arguments: ways)
+  func linksOfMixedLengthsMatchLibcrypto(fourAtOnce: Bool) {
     let links = Links(count: 999, seed: 42) { _, rng in rng.below(3) == 0 ? rng.below(5_000) : 150 + rng.below(80) }
-    #expect(links.digests(fourAtOnce: true) == links.digests(fourAtOnce: false))
+    #expect(links.mismatch(fourAtOnce: fourAtOnce).0 == nil)
   }
 
-  @Test func aLinkHashesAsTheChainDoes() {
+  @Test(arguments: ways)
+  func aLinkHashesAsTheChainDoes(fourAtOnce: Bool) {
     let previous = [UInt8](repeating: UInt8(ascii: "a"), count: 64), body = Array("abc".utf8)
-    for fourAtOnce in [false] + (LinkHasher.lanesSupported ? [true] : []) {
-      var hex = ""
-      let all = previous.withUnsafeBytes { p in
+    let right = Array(HashChain.hex(of: previous + body).utf8)
+    // The digest of 64 a ‖ abc, from Python's hashlib.
+    #expect(String(decoding: right, as: UTF8.self) == "18917c887594f95a0a81701c589533ff21c74b1fb567e4521272f37815a64275")
+    var wrong = right
+    wrong[63] = right[63] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+    for (recorded, expected) in [(right, nil), (wrong, 0)] as [([UInt8], Int?)] {
+      let found = previous.withUnsafeBytes { p in
         body.withUnsafeBytes { b in
-          LinkHasher.digests(count: 1, fourAtOnce: fourAtOnce) { _ in (p.baseAddress!, b) } check: { _, digest in
-            hex = (0..<32).map { i in String(digest[i] >> 4, radix: 16) + String(digest[i] & 15, radix: 16) }.joined()
-            return true
+          recorded.withUnsafeBytes { r in
+            LinkHasher.mismatch(count: 1, fourAtOnce: fourAtOnce) { _ in LinkHasher.Link(previous: p.baseAddress!, body: b, recorded: r.baseAddress!) }
           }
         }
       }
-      #expect(all)
-      #expect(hex == HashChain.hex(of: previous + body), "four at once: \(fourAtOnce)")
+      #expect(found == expected)
     }
   }
 
-  @Test(arguments: [false] + (LinkHasher.lanesSupported ? [true] : []))
-  func aDigestMatchesItsLowercaseHexAndNothingElse(inC: Bool) {
-    var rng = SplitMix64(seed: 44)
-    func matches(_ digest: [UInt8], _ text: [UInt8]) -> Bool {
-      digest.withUnsafeBufferPointer { d in
-        text.withUnsafeBufferPointer { LinkHasher.digest(d.baseAddress!, matches: $0.baseAddress!, inC: inC) }
-      }
-    }
-    for round in 0..<256 {
-      let digest = (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-      let hex = Array(digest.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined().utf8)
-      #expect(matches(digest, hex))
-      // One digit, at every place in turn, made another digit, upper case, or a neighbour of the
-      // digits' ranges: never a match.
-      let i = round % 64
-      for other in Array("0123456789abcdefABCDEF/:`g".utf8) where other != hex[i] {
-        var wrong = hex
-        wrong[i] = other
-        #expect(!matches(digest, wrong), "digit \(i) as \(other)")
+  @Test(arguments: ways)
+  func aDigestMatchesItsLowercaseHexAndNothingElse(fourAtOnce: Bool) {
+    // One digit of one link's record, at every place in turn, made another digit, upper case,
+    // or a neighbour of the digits' ranges: that link, and no other, does not match.
+    var links = Links(count: 8, seed: 44) { _, _ in 120 }
+    let original = links.recorded
+    for place in 0..<(8 * 64) {
+      for other in Array("0123456789abcdefABCDEF/:`g".utf8) where other != original[place] {
+        links.recorded = original
+        links.recorded[place] = other
+        #expect(links.mismatch(fourAtOnce: fourAtOnce).0 == place / 64, "digit \(place % 64) of link \(place / 64) as \(other)")
       }
     }
   }
 
-  @Test func aFailedCheckStopsTheHashing() {
-    let links = Links(count: 40, seed: 43) { _, _ in 200 }
-    for fourAtOnce in [false] + (LinkHasher.lanesSupported ? [true] : []) {
-      var handed = 0
-      let all = links.previous.withUnsafeBytes { previous in
-        links.bodies[0].withUnsafeBytes { body in
-          LinkHasher.digests(count: 40, fourAtOnce: fourAtOnce) { i in
-            (previous.baseAddress! + i * HashChain.hexBytes, body)
-          } check: { _, _ in
-            handed += 1
-            return handed < 5
-          }
-        }
-      }
-      #expect(!all)
-      #expect(handed == 5)
-    }
+  @Test(arguments: ways)
+  func theFirstMismatchFoundIsTheAnswer(fourAtOnce: Bool) {
+    var links = Links(count: 40, seed: 43) { _, _ in 200 }
+    links.recorded[4 * 64] ^= 1
+    links.recorded[30 * 64 + 9] ^= 1
+    let (found, asked) = links.mismatch(fourAtOnce: fourAtOnce)
+    #expect(found == 4)
+    // One at a time stops asking at the mismatch; four at once asks for every link first.
+    #expect(asked == [Int](repeating: 1, count: fourAtOnce ? 40 : 5) + [Int](repeating: 0, count: fourAtOnce ? 0 : 35))
   }
 }

@@ -8,29 +8,25 @@
 #ifndef LIFESIM_SHA256_LANES_H
 #define LIFESIM_SHA256_LANES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-/// Four SHA-256 states, each in the word order the SHA instructions keep (not the digest's).
+/// One link of a hash chain: the 64 hex digits it links onto, then its body, hashed as one
+/// message, whose digest should be the 64 lowercase hex digits recorded for it.
 typedef struct {
-  uint32_t words[4][8];
-} lifesim_sha256_lanes;
+  const uint8_t *previous;
+  const uint8_t *body;
+  size_t length;
+  const uint8_t *recorded;
+} lifesim_sha256_link;
 
 /// 1 when this CPU has the SHA extensions, SSSE3 and SSE4.1 that the other functions need; 0 otherwise.
 int lifesim_sha256_lanes_supported(void);
 
-/// Starts a new message in lane `lane` (0–3).
-void lifesim_sha256_lanes_reset(lifesim_sha256_lanes *lanes, int lane);
-
-/// Hashes one 64-byte block into each lane: `blocks[i]` into lane i.
-void lifesim_sha256_lanes_block(lifesim_sha256_lanes *lanes, const uint8_t *const blocks[4]);
-
-/// Hashes one 64-byte block into lane `lane` alone (the last message left, once the others are done).
-void lifesim_sha256_lanes_block_one(lifesim_sha256_lanes *lanes, int lane, const uint8_t *block);
-
-/// Writes the 32-byte digest of lane `lane`, once its message's last (padded) block is hashed.
-void lifesim_sha256_lanes_digest(const lifesim_sha256_lanes *lanes, int lane, uint8_t *digest);
-
-/// 1 when the 32-byte `digest`, written as lowercase hex, is the 64 bytes at `hex`; 0 otherwise.
-int lifesim_sha256_hex_matches(const uint8_t *digest, const uint8_t *hex);
+/// Hashes the `count` links four at a time, each lane taking the next link as soon as it is
+/// done, and compares each digest with its recorded hex. Returns `count` when every one
+/// matches; else the index of a link that does not (the first found, in an order of its own),
+/// and hashes no more.
+size_t lifesim_sha256_links_check(const lifesim_sha256_link *links, size_t count);
 
 #endif
