@@ -15,9 +15,12 @@ struct EventPrefix {
 
   /// The prefix of a line whose `seq` digits end at `seqEnd` and whose kind starts at
   /// `kindStart` and ends (at its closing quote) at `kindEnd`.
+  /// (`kindAfterTime`, not `kindInfix.count`: each read of an array constant is a call to see
+  /// that it was made, on every event line.)
+  @inline(__always)
   init(seqEnd: Int, kindStart: Int, kindEnd: Int) {
     tKey = Int32(seqEnd + Layout.keyInInfix)
-    kindKey = Int32(kindStart - Layout.kindInfix.count + Layout.keyInInfix)
+    kindKey = Int32(kindStart - Layout.kindAfterTime + Layout.keyInInfix)
     rest = Int32(kindEnd + 1)
   }
 
@@ -31,6 +34,7 @@ struct EventPrefix {
   }
 
   /// The members `seq`, `t` and `kind`: keys without quotes, values as written.
+  @inline(__always)
   var members: (JSONMember, JSONMember, JSONMember) {
     let ((seqKey, seqLength), (tKey, tLength), (kindKey, kindLength)) = keys
     return (JSONMember(key: seqKey..<(seqKey + seqLength), value: (seqKey + seqLength + 2)..<(tKey - Layout.keyInInfix)),
