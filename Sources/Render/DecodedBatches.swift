@@ -59,36 +59,58 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
   // its follower is done with it).
   private let strings = EventStrings()
   private let memo = EventBodyMemo()
-  /// The events decoded, and each one's `seq` (apart: an event copied out with its `seq`
-  /// would be copied through the tuple's metadata).
-  private var events: [Event] = []
+  /// The events decoded, in raw storage: `handedOut` of them moved out, `count` made. (In an
+  /// array, each would be swapped for a placeholder, and the placeholders destroyed later.)
+  private var events = UnsafeMutablePointer<Event>.allocate(capacity: 1_024)
+  private var capacity = 1_024
+  private var count = 0
+  private var handedOut = 0
+  /// Each event's `seq`, apart: an event copied out with its `seq` would be copied through
+  /// the tuple's metadata.
   private var seqs: [Int64] = []
-  /// What an event handed out leaves in its place: a body that holds no reference.
-  private static let handedOut = Event(t: 0, .suspended)
   /// The event after `events`, which does not decode, and why.
   private(set) var failure: (seq: Int64, t: Int64, error: Event.DecodingError)?
 
-  /// Moves each event out to `body` in order, with its `seq`, until `body` answers false;
-  /// whether it never did. Moved, not lent: an event lent from the array was copied for each
-  /// call, since the caller's state, mutated meanwhile, might have been the array.
+  deinit {
+    clear()
+    events.deallocate()
+  }
+
+  /// Moves each event not handed out yet to `body` in order, with its `seq`, until `body`
+  /// answers false; whether it never did. Each is destroyed once `body` returns.
   func handOut(_ body: (_ seq: Int64, _ event: borrowing Event) -> Bool) -> Bool {
-    events.withUnsafeMutableBufferPointer { events in
-      seqs.withUnsafeBufferPointer { seqs in
-        for i in events.indices {
-          var event = Self.handedOut
-          swap(&event, &events[i])
-          if !body(seqs[i], event) { return false }
-        }
-        return true
+    // Locals: each access to a property of a class is checked for exclusivity.
+    let events = self.events, count = self.count
+    var next = handedOut
+    defer { handedOut = next }
+    return seqs.withUnsafeBufferPointer { seqs in
+      while next < count {
+        let event = (events + next).move(), seq = seqs[next]
+        next += 1
+        if !body(seq, event) { return false }
       }
+      return true
     }
   }
 
   /// No events, and no failure.
   func clear() {
-    events.removeAll(keepingCapacity: true)
+    (events + handedOut).deinitialize(count: count - handedOut)
+    (count, handedOut) = (0, 0)
     seqs.removeAll(keepingCapacity: true)
     failure = nil
+  }
+
+  private func append(_ event: consuming Event, seq: Int64) {
+    if count == capacity {
+      let bigger = UnsafeMutablePointer<Event>.allocate(capacity: capacity * 2)
+      bigger.moveInitialize(from: events, count: count)
+      events.deallocate()
+      (events, capacity) = (bigger, capacity * 2)
+    }
+    (events + count).initialize(to: event)
+    count += 1
+    seqs.append(seq)
   }
 
   func follow(_ events: LogEventBatch) {
@@ -99,8 +121,7 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
     clear()
     batch.forEach(in: range, strings: strings) { e in
       do throws(Event.DecodingError) {
-        events.append(try memo.event(e))
-        seqs.append(e.seq)
+        append(try memo.event(e), seq: e.seq)
         return true
       } catch {
         failure = (e.seq, e.t, error)
