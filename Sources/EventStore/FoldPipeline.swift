@@ -4,8 +4,8 @@ import Dispatch
 
 /// `LogEventStream`'s fast path: a thread of its own reads the log in chunks, as `verify` does
 /// (`LineValidator`: each line's form, sequence, time and kind), and has each chunk's lines
-/// hashed onto the chain and scanned as JSON in parts on both cores (`FoldPart`), while the
-/// next chunk is read. Only a chunk whose every line checks out is handed over, with each
+/// hashed onto the chain and scanned as JSON in parts on both cores (`FoldPart`), while it
+/// reads the next chunk. Only a chunk whose every line checks out is handed over, with each
 /// event's members located: the caller only reads them.
 ///
 /// At the first thing it does not accept, it hands over `gaveUp` instead of that chunk, and
@@ -14,8 +14,9 @@ import Dispatch
 /// Limits: chunks of at most `chunkBytes` (grown for a longer line), at most `chunksInFlight`
 /// of them read ahead of the caller or held by it, so memory stays bounded however long the log.
 final class FoldPipeline: @unchecked Sendable {
-  // @unchecked: `validator`, `checker` and the chunks being filled are used only by the
-  // producing thread (and the tasks it joins); the hand-off state only inside `lock.sync`.
+  // @unchecked: `validator`, `checker` and the chunk being filled are used only by the
+  // producing thread, each chunk's parts by their tasks until it is handed over; the hand-off
+  // state only inside `lock.sync`.
   static let chunksInFlight = 4
   /// Parts a chunk is hashed and scanned in, so that both cores share the work.
   static let parts = 4
@@ -98,40 +99,62 @@ final class FoldPipeline: @unchecked Sendable {
     slots.signal()
   }
 
-  /// The reading thread: checks chunk after chunk until the log ends, something needs the
-  /// reader, or the caller is gone.
+  /// The reading thread: validates chunk after chunk and has each one's parts checked on the
+  /// global queue while it validates the next, then hands over the one before once its parts
+  /// are done, until the log ends, something needs the reader, or the caller is gone. No chunk
+  /// waits for another's parts: a part links onto the line before it, whose `h` is in the
+  /// bytes, so the cores go from one chunk's parts to the next's without a barrier.
   private func produce() {
     guard var current = freeChunk() else { return }
     validator.fill(current.lines, after: nil)
+    var checking: (chunk: FoldChunk, done: DispatchGroup)?
     while true {
-      if validator.failed { return deliver(.gaveUp) }
+      if validator.failed { return handOverLast(checking, then: .gaveUp) }
       let ending = validator.ending
-      let next: FoldChunk?
-      if ending == nil {
-        guard let free = freeChunk() else { return }
-        next = free
-      } else {
-        next = nil
-      }
-      let parts = current.parts, lines = current.lines.lines.count
-      let validator = self.validator, checker = self.checker, filled = current
-      DispatchQueue.concurrentPerform(iterations: parts.count + (next == nil ? 0 : 1)) { task in
-        if task < parts.count {
-          parts[task].check(filled.lines, lines: (lines * task / parts.count)..<(lines * (task + 1) / parts.count),
-                            after: checker.last)
-          if !parts[task].failed, let follower = parts[task].follower {
-            follower.follow(LogEventBatch(filled, part: task, index: 0, endPart: task + 1))
-          }
-        } else if let next {
-          validator.fill(next.lines, after: filled.lines)
-        }
-      }
-      if parts.contains(where: { $0.failed }) { return deliver(.gaveUp) }
-      checker.advance(past: current.lines)
-      deliver(.chunk(current))
-      guard let next else { return deliver(ending.map { .end($0) } ?? .gaveUp) }
+      let done = check(current, after: checking?.chunk)
+      if let checking, !handOver(checking.chunk, once: checking.done) { return }
+      checking = (current, done)
+      if let ending { return handOverLast(checking, then: .end(ending)) }
+      guard let next = freeChunk() else { return }
+      validator.fill(next.lines, after: current.lines)
       current = next
     }
+  }
+
+  /// Has `chunk`'s parts hashed onto the chain, its first line onto the last of `previous`
+  /// (the chain's start when nil), and scanned, each handed to its follower, on the global
+  /// queue; done when they all are.
+  private func check(_ chunk: FoldChunk, after previous: FoldChunk?) -> DispatchGroup {
+    chunk.link(after: previous, chainStart: checker.last)
+    let done = DispatchGroup(), parts = chunk.parts, lines = chunk.lines.lines.count
+    for (task, part) in parts.enumerated() {
+      DispatchQueue.global().async(group: done) {
+        part.check(chunk.lines, lines: (lines * task / parts.count)..<(lines * (task + 1) / parts.count),
+                   after: chunk.previous)
+        if !part.failed, let follower = part.follower {
+          follower.follow(LogEventBatch(chunk, part: task, index: 0, endPart: task + 1))
+        }
+      }
+    }
+    return done
+  }
+
+  /// Hands over `chunk` once its parts are `done`, or `gaveUp` if one of them failed; whether
+  /// the chunk went.
+  private func handOver(_ chunk: FoldChunk, once done: DispatchGroup) -> Bool {
+    done.wait()
+    if chunk.parts.contains(where: { $0.failed }) {
+      deliver(.gaveUp)
+      return false
+    }
+    deliver(.chunk(chunk))
+    return true
+  }
+
+  /// Hands over the chunk being checked, if any, and then `last`.
+  private func handOverLast(_ checking: (chunk: FoldChunk, done: DispatchGroup)?, then last: Delivery) {
+    if let checking, !handOver(checking.chunk, once: checking.done) { return }
+    deliver(last)
   }
 
   /// A chunk to fill, once fewer than `chunksInFlight` are in use; nil once cancelled.
@@ -154,12 +177,32 @@ final class FoldChunk: @unchecked Sendable {
   // @unchecked: filled by the reading thread's tasks, each part by one, before it is handed over.
   let lines: LineChunk
   let parts: [FoldPart]
+  /// The 64 hex digits this chunk's first line links onto: its own copy, as the chunk before
+  /// may be handed over and filled again while this one's parts are checked.
+  let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: HashChain.hexBytes)
 
   /// The parts' memos take their layouts' ids from `layoutIDs`, the stream's; each part's
   /// follower is made by `makeFollower`, if any.
   init(capacity: Int, layoutIDs: LayoutIDs, makeFollower: (() -> any FoldPartFollower)?) {
     lines = LineChunk(capacity: capacity)
     parts = (0..<FoldPipeline.parts).map { _ in FoldPart(layoutIDs: layoutIDs, follower: makeFollower?()) }
+    previous.initialize(repeating: 0, count: HashChain.hexBytes)
+  }
+
+  deinit { previous.deallocate() }
+
+  /// Links this chunk's first line onto the `h` of `before`'s last line (onto what `before`
+  /// links onto, if it has no lines), or onto `chainStart` when it is the first chunk.
+  func link(after before: FoldChunk?, chainStart: UnsafePointer<UInt8>) {
+    let source: UnsafePointer<UInt8>
+    if let before, let last = before.lines.lines.last {
+      source = UnsafePointer(before.lines.bytes + last.bodyEnd + 6)
+    } else if let before {
+      source = UnsafePointer(before.previous)
+    } else {
+      source = chainStart
+    }
+    previous.update(from: source, count: HashChain.hexBytes)
   }
 }
 
