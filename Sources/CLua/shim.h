@@ -52,7 +52,9 @@ typedef struct clua_limits {
   int enforcing;               // 0 outside app code: the hook does nothing
   int aborted;                 // the host ended the process: unwind every Lua frame
   void *host;                  // the Swift object owning this state (found from any coroutine)
-  long long wall_deadline_ns;  // CLOCK_MONOTONIC time the current host call must end by; 0: none
+  long long wall_limit_ns;     // how long the current host call may run; 0: no guard
+  long long wall_deadline_ns;  // CLOCK_MONOTONIC time it must end by, set at the hook's first
+                               // look (most host calls never reach the hook); 0: not yet
   int wall_exceeded;           // set once the wall-clock guard fired
   char *arena;                 // the state's own memory range (`clua_arena_*`); NULL: malloc
   int recording;               // host functions made now belong to the arena's checkpoint
@@ -208,13 +210,19 @@ static inline void clua_count_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
   }
   if (!lim->enforcing) return;
-  /* The wall-clock guard: a last resort against a host call that runs for minutes. */
-  if (lim->wall_deadline_ns != 0 && clua_monotonic_ns() > lim->wall_deadline_ns) {
-    lim->wall_exceeded = 1;
-    luaL_where(L, 0);
-    lua_pushliteral(L, " lifesim: wall-clock limit exceeded");
-    lua_concat(L, 2);
-    lua_error(L);
+  /* The wall-clock guard: a last resort against a host call that runs for minutes. Its time
+     starts at the hook's first look, so that a call too short to reach it reads no clock. */
+  if (lim->wall_limit_ns != 0) {
+    long long now = clua_monotonic_ns();
+    if (lim->wall_deadline_ns == 0) {
+      lim->wall_deadline_ns = now + lim->wall_limit_ns;
+    } else if (now > lim->wall_deadline_ns) {
+      lim->wall_exceeded = 1;
+      luaL_where(L, 0);
+      lua_pushliteral(L, " lifesim: wall-clock limit exceeded");
+      lua_concat(L, 2);
+      lua_error(L);
+    }
   }
   lim->instructions_left -= lim->instructions_step;
   if (lim->instructions_left <= 0) {

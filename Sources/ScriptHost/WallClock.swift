@@ -16,20 +16,30 @@ public enum WallClock {
 /// The wall-clock guard for the work the host does for one verb while no script runs
 /// (delivering the transfers the app queued, expiring its tasks): no Lua hook counts there, so
 /// the host asks this before each step. A verb's host work counts as one host call.
+/// Its time starts at the first step asked about, so that a verb with no host work (most of
+/// them) reads no clock.
 struct HostWorkGuard {
+  private var guarding = false
   private var deadline: ContinuousClock.Instant?
   /// The scenario line of the verb, which the message names.
   private var at: String?
 
   /// A verb starts at `at`: its host work may take `seconds` (0: no guard).
   mutating func start(at: String?, seconds: Int) {
-    deadline = seconds > 0 ? ContinuousClock.now.advanced(by: .seconds(seconds)) : nil
+    guarding = seconds > 0
+    deadline = nil
     self.at = at
   }
 
   /// nil while the verb's host work is within its time; past it, the message the run stops with.
-  func overrun(seconds: Int) -> String? {
-    guard let deadline, ContinuousClock.now > deadline else { return nil }
+  mutating func overrun(seconds: Int) -> String? {
+    guard guarding else { return nil }
+    let now = ContinuousClock.now
+    guard let deadline else {
+      deadline = now.advanced(by: .seconds(seconds))
+      return nil
+    }
+    guard now > deadline else { return nil }
     return WallClock.message(at: at ?? "", in: "the host's work for one verb (delivering or expiring what the app queued)", seconds: seconds)
   }
 }
