@@ -293,6 +293,9 @@ final class FoldPart: @unchecked Sendable {
   /// bits (`PlainObjectScan.bit`; all set when the parser located them), when its JSON and
   /// kind are as `LogReader` accepts them, and its layout's id if kept; nil otherwise. A line
   /// met before (the same bytes from the kind's value on) is not scanned again.
+  // Inlined: returned through memory, its four results were read back as one wide load, which
+  // waited for the narrow stores to retire (a third of `check`'s own time).
+  @inline(__always)
   private func located(_ body: UnsafeRawBufferPointer, prefix: EventPrefix) -> (EventKind, Int, UInt64, UInt64?)? {
     if members.count - memberCount < 64 { grow(members.count * 2) }
     let free = UnsafeMutableBufferPointer(rebasing: members[memberCount...])
