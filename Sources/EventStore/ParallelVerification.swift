@@ -233,21 +233,30 @@ private struct LineRules {
 }
 
 /// The kinds `EventKind` knows, as words that a kind's raw text (compared as `LogReader` does,
-/// unescaped) is matched against without a call per kind.
-private struct KindTable {
+/// unescaped) is matched against with one probe or a few, not a comparison per kind.
+struct KindTable {
   /// Names longer than this are not kinds.
   private static let bytesMax = 16
-  private let kinds: [(count: Int, head: UInt64, tail: UInt64)]
+  /// Slots of the table; a power of two, well over the number of kinds, so a probe ends.
+  private static let slots = 32
+  /// Each kind in the first free slot from its words' slot; a count of 0 marks a free one.
+  private let table: [(count: Int, head: UInt64, tail: UInt64)]
 
   init() {
-    kinds = EventKind.allCases.map { kind in
+    var table = [(count: Int, head: UInt64, tail: UInt64)](repeating: (0, 0, 0), count: Self.slots)
+    precondition(EventKind.allCases.count * 2 <= Self.slots, "more event kinds than KindTable keeps")
+    for kind in EventKind.allCases {
       var name = Array(kind.rawValue.utf8)
       let count = name.count
-      precondition(count <= Self.bytesMax, "an event kind longer than KindTable takes")
+      precondition(count > 0 && count <= Self.bytesMax, "an event kind KindTable cannot take")
       name += [UInt8](repeating: 0, count: Self.bytesMax - count)
       let words = name.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
-      return (count, UInt64(littleEndian: words.0), UInt64(littleEndian: words.1))
+      let head = UInt64(littleEndian: words.0), tail = UInt64(littleEndian: words.1)
+      var slot = Self.slot(count: count, head: head)
+      while table[slot].count != 0 { slot = (slot + 1) & (Self.slots - 1) }
+      table[slot] = (count, head, tail)
     }
+    self.table = table
   }
 
   /// Whether the `count` bytes at `text` name a kind; 16 bytes from `text` must be readable.
@@ -256,7 +265,18 @@ private struct KindTable {
     let raw = UnsafeRawPointer(text)
     let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & Self.mask(keeping: count)
     let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(keeping: count - 8)
-    return kinds.contains { $0.count == count && $0.head == head && $0.tail == tail }
+    return table.withUnsafeBufferPointer { table in
+      var slot = Self.slot(count: count, head: head)
+      while table[slot].count != 0 {
+        if table[slot].count == count, table[slot].head == head, table[slot].tail == tail { return true }
+        slot = (slot + 1) & (Self.slots - 1)
+      }
+      return false
+    }
+  }
+
+  private static func slot(count: Int, head: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((head ^ UInt64(truncatingIfNeeded: count)) &* 0x9E37_79B9_7F4A_7C15) >> 59) & (slots - 1)
   }
 
   /// The low `bytes` bytes of a word (none below 0, all from 8).

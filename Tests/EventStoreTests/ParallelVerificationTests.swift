@@ -115,6 +115,26 @@ private let chunkSizes = [64, 97, 1_000, 4_096, ChunkedLogFile.chunkBytesMax]
     #expect(ParallelVerification.check(path: path) == nil)
     #expect(LogVerification.check(path: path).description == "line 13: data after the trailer")
   }
+
+  /// A kind it does not know only sends a line to the reader, and one it misses only slows the
+  /// fast path, so neither shows in a verdict: the table is held to every kind here.
+  @Test func theKindTableKnowsEveryKindAndNothingElse() {
+    let table = KindTable()
+    func knows(_ text: String) -> Bool {
+      // The table reads 16 bytes from the kind's start: a line's closing quote and suffix follow it.
+      let bytes = Array(text.utf8) + [UInt8](repeating: UInt8(ascii: "\""), count: 16)
+      return bytes.withUnsafeBufferPointer { table.contains($0.baseAddress!, count: text.utf8.count) }
+    }
+    for kind in EventKind.allCases.map(\.rawValue) {
+      #expect(knows(kind), "\(kind)")
+      for near in [kind + "s", String(kind.dropLast()), String(kind.dropFirst()), kind.uppercased(), "x" + kind.dropFirst()] {
+        #expect(!knows(near), "\(near)")
+      }
+    }
+    #expect(!knows(""))
+    #expect(!knows("notificationnote"))
+    #expect(!knows("notificationnotes"))
+  }
 }
 
 /// Lines of a log from their bodies without `}` (`bodies`), each `h` computed again: only the
