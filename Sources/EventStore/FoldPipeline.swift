@@ -185,7 +185,9 @@ final class FoldChunk: @unchecked Sendable {
   /// follower is made by `makeFollower`, if any.
   init(capacity: Int, layoutIDs: LayoutIDs, makeFollower: (() -> any FoldPartFollower)?) {
     lines = LineChunk(capacity: capacity)
-    parts = (0..<FoldPipeline.parts).map { _ in FoldPart(layoutIDs: layoutIDs, follower: makeFollower?()) }
+    parts = (0..<FoldPipeline.parts).map { _ in
+      FoldPart(bytes: capacity / FoldPipeline.parts, layoutIDs: layoutIDs, follower: makeFollower?())
+    }
     previous.initialize(repeating: 0, count: HashChain.hexBytes)
   }
 
@@ -229,7 +231,7 @@ struct FoldEventLine {
 final class FoldPart: @unchecked Sendable {
   // @unchecked: used by one task at a time; read by the caller only once handed over.
   private(set) var events: [FoldEventLine] = []
-  private(set) var members = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: 1024)
+  private(set) var members: UnsafeMutableBufferPointer<JSONMember>
   private var memberCount = 0
   /// A line does not link, is not JSON, or its kind is unknown.
   private(set) var failed = false
@@ -239,10 +241,20 @@ final class FoldPart: @unchecked Sendable {
   /// What works on this part's events once they check out (`FoldPartFollower`).
   let follower: (any FoldPartFollower)?
 
-  init(layoutIDs: LayoutIDs, follower: (any FoldPartFollower)?) {
+  /// A part of about `bytes` of lines. Its storage is made for them at once: grown by
+  /// doubling, each step touched fresh pages, and the first chunks' page faults were most of a
+  /// log's fixed cost.
+  init(bytes: Int, layoutIDs: LayoutIDs, follower: (any FoldPartFollower)?) {
     layoutMemo = MemberLayoutMemo(ids: layoutIDs)
     self.follower = follower
+    events.reserveCapacity(LineChunk.linesMax(bytes: bytes))
+    members = .allocate(capacity: max(Self.membersMin, bytes / Self.bytesPerMember))
   }
+
+  /// Members made room for at least, and the bytes a member takes in a typical line (the
+  /// bench's log: about 21), for the room made at once.
+  private static let membersMin = 1024
+  private static let bytesPerMember = 16
 
   deinit { members.deallocate() }
 

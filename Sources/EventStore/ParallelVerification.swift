@@ -76,7 +76,11 @@ final class LineChunk: @unchecked Sendable {
   init(capacity: Int) {
     self.capacity = capacity
     bytes = .allocate(capacity: capacity)
+    lines.reserveCapacity(Self.linesMax(bytes: capacity))
   }
+
+  /// The most lines `bytes` can hold: each has at least its `,"h":"…"}` and a newline.
+  static func linesMax(bytes: Int) -> Int { bytes / (LogReader.suffixCount + 1) + 1 }
 
   deinit { bytes.deallocate() }
 

@@ -61,8 +61,8 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
   private let memo = EventBodyMemo()
   /// The events decoded, in raw storage: `handedOut` of them moved out, `count` made. (In an
   /// array, each would be swapped for a placeholder, and the placeholders destroyed later.)
-  private var events = UnsafeMutablePointer<Event>.allocate(capacity: 1_024)
-  private var capacity = 1_024
+  private var events = UnsafeMutablePointer<Event>.allocate(capacity: 64)
+  private var capacity = 64
   private var count = 0
   private var handedOut = 0
   /// Each event's `seq`, apart: an event copied out with its `seq` would be copied through
@@ -101,13 +101,19 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
     failure = nil
   }
 
+  /// Makes room for `needed` events at once (a batch's count): grown by doubling, each step
+  /// touched fresh pages.
+  private func reserve(_ needed: Int) {
+    guard needed > capacity else { return }
+    let bigger = UnsafeMutablePointer<Event>.allocate(capacity: needed)
+    bigger.moveInitialize(from: events, count: count)
+    events.deallocate()
+    (events, capacity) = (bigger, needed)
+    seqs.reserveCapacity(needed)
+  }
+
   private func append(_ event: consuming Event, seq: Int64) {
-    if count == capacity {
-      let bigger = UnsafeMutablePointer<Event>.allocate(capacity: capacity * 2)
-      bigger.moveInitialize(from: events, count: count)
-      events.deallocate()
-      (events, capacity) = (bigger, capacity * 2)
-    }
+    if count == capacity { reserve(capacity * 2) }
     (events + count).initialize(to: event)
     count += 1
     seqs.append(seq)
@@ -119,6 +125,7 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
 
   func decode(_ batch: LogEventBatch, _ range: Range<Int>) {
     clear()
+    reserve(range.count)
     batch.forEach(in: range, strings: strings) { e in
       do throws(Event.DecodingError) {
         append(try memo.event(e), seq: e.seq)
