@@ -196,14 +196,7 @@ final class FoldChunk: @unchecked Sendable {
   /// Links this chunk's first line onto the `h` of `before`'s last line (onto what `before`
   /// links onto, if it has no lines), or onto `chainStart` when it is the first chunk.
   func link(after before: FoldChunk?, chainStart: UnsafePointer<UInt8>) {
-    let source: UnsafePointer<UInt8>
-    if let before, let last = before.lines.lines.last {
-      source = UnsafePointer(before.lines.bytes + last.bodyEnd + 6)
-    } else if let before {
-      source = UnsafePointer(before.previous)
-    } else {
-      source = chainStart
-    }
+    let source = before.map { $0.lines.lastDigest ?? UnsafePointer($0.previous) } ?? chainStart
     previous.update(from: source, count: HashChain.hexBytes)
   }
 }

@@ -82,6 +82,15 @@ final class LineChunk: @unchecked Sendable {
   /// The most lines `bytes` can hold: each has at least its `,"h":"…"}` and a newline.
   static func linesMax(bytes: Int) -> Int { bytes / (LogReader.suffixCount + 1) + 1 }
 
+  /// A line's recorded digest (the 64 hex digits of its `h`) starts this far after its body's
+  /// end: past the `}` written over the comma, and `"h":"`.
+  static let digestAfterBody = 6
+
+  /// The recorded digest of the last line; nil when there is none.
+  var lastDigest: UnsafePointer<UInt8>? {
+    lines.last.map { UnsafePointer(bytes + $0.bodyEnd + Self.digestAfterBody) }
+  }
+
   deinit { bytes.deallocate() }
 
   /// Makes room for at least `needed` bytes, keeping the first `count`.
@@ -325,13 +334,13 @@ final class ChainChecker: @unchecked Sendable {
     return chunk.lines.withUnsafeBufferPointer { all in
       LinkHasher.mismatch(count: lines.count) { k in
         let i = first + k, line = all[i]
-        let recorded = bytes + line.bodyEnd + 6
+        let recorded = bytes + line.bodyEnd + LineChunk.digestAfterBody
         guard i > 0 else {
           return LinkHasher.Link(previous: UnsafeRawPointer(previous), body: UnsafeRawBufferPointer(start: bytes, count: line.bodyEnd + 1),
                                  recorded: recorded)
         }
         let before = all[i - 1]
-        return LinkHasher.Link(previous: bytes + before.bodyEnd + 6,
+        return LinkHasher.Link(previous: bytes + before.bodyEnd + LineChunk.digestAfterBody,
                                body: UnsafeRawBufferPointer(start: bytes + before.lineEnd + 1, count: line.bodyEnd - before.lineEnd),
                                recorded: recorded)
       } == nil
@@ -343,7 +352,7 @@ final class ChainChecker: @unchecked Sendable {
 
   /// Takes `chunk`'s lines, already checked, as linked: the next chunk goes on from its last.
   func advance(past chunk: LineChunk) {
-    if let last = chunk.lines.last { previous.update(from: chunk.bytes + last.bodyEnd + 6, count: HashChain.hexBytes) }
+    if let last = chunk.lastDigest { previous.update(from: last, count: HashChain.hexBytes) }
   }
 }
 
