@@ -81,7 +81,7 @@ package final class AppHost: AppDriver {
   }
 
   /// A verb starts at `at`: the host's work for it is guarded from now.
-  package func startHostWork(at: String?) { hostWork.start(at: at, seconds: wallLimitSeconds) }
+  package func startHostWork(at: String?) { hostWork.start(at: at) }
 
   /// False, and the run stopped, once the verb's host work has run past the wall-clock limit.
   package func hostWorkMayContinue() -> Bool {

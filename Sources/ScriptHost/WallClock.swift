@@ -19,21 +19,20 @@ public enum WallClock {
 /// Its time starts at the first step asked about, so that a verb with no host work (most of
 /// them) reads no clock.
 struct HostWorkGuard {
-  private var guarding = false
   private var deadline: ContinuousClock.Instant?
   /// The scenario line of the verb, which the message names.
   private var at: String?
 
-  /// A verb starts at `at`: its host work may take `seconds` (0: no guard).
-  mutating func start(at: String?, seconds: Int) {
-    guarding = seconds > 0
+  /// A verb starts at `at`: its host work is guarded from its first step.
+  mutating func start(at: String?) {
     deadline = nil
     self.at = at
   }
 
-  /// nil while the verb's host work is within its time; past it, the message the run stops with.
+  /// nil while the verb's host work is within `seconds` (0: no guard); past it, the message
+  /// the run stops with.
   mutating func overrun(seconds: Int) -> String? {
-    guard guarding else { return nil }
+    guard seconds > 0 else { return nil }
     let now = ContinuousClock.now
     guard let deadline else {
       deadline = now.advanced(by: .seconds(seconds))
