@@ -31,7 +31,7 @@ package enum DecodedBatches {
       if decoded.isEmpty || decoded.count != followers?.count {
         let decoder = here ?? DecodedEvents()
         here = decoder
-        decoder.decode(batch, 0..<batch.count)
+        decoder.follow(batch)
         decoded = [decoder]
       }
       for part in decoded {
@@ -53,7 +53,7 @@ package enum DecodedBatches {
 }
 
 /// A share of a batch's events (a chunk's part, as its follower), decoded (on the thread that
-/// calls `decode`) up to the first that does not decode.
+/// calls `follow`) up to the first that does not decode.
 private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
   // @unchecked: used by one thread at a time (the stream hands out a part's batch only once
   // its follower is done with it).
@@ -119,14 +119,11 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
     seqs.append(seq)
   }
 
-  func follow(_ events: LogEventBatch) {
-    decode(events, 0..<events.count)
-  }
-
-  func decode(_ batch: LogEventBatch, _ range: Range<Int>) {
+  /// Decodes `batch`'s events, on the calling thread (a part's follower, or `forEach`).
+  func follow(_ batch: LogEventBatch) {
     clear()
-    reserve(range.count)
-    batch.forEach(in: range, strings: strings) { e in
+    reserve(batch.count)
+    batch.forEach(in: 0..<batch.count, strings: strings) { e in
       do throws(Event.DecodingError) {
         append(try memo.event(e), seq: e.seq)
         return true
