@@ -13,6 +13,9 @@ public struct JSONParser {
     public let reason: String
   }
 
+  /// The most bytes `validate` records members in (`JSONMember`'s offsets are 32-bit).
+  public static let recordedBytesMax = Int(UInt32.max)
+
   /// The deepest nesting a log line may use.
   public static let depthMax = 64
 
@@ -43,9 +46,14 @@ public struct JSONParser {
 
   /// Like `validate`; with `recording`, also returns where each member of the outermost value
   /// (an object) lies in `bytes`, so that a reader can parse only the members it needs.
-  /// `members` is storage the caller keeps (left empty without `recording`).
+  /// `members` is storage the caller keeps (left empty without `recording`). A member's
+  /// offsets are 32-bit (`JSONMember`): with `recording`, more than `recordedBytesMax` bytes
+  /// are refused.
   public static func validate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout [Range<Int>],
                               members: inout [JSONMember], recording: Bool = true) throws(Failure) {
+    if recording, bytes.count > recordedBytesMax {
+      throw Failure(offset: 0, reason: "more than \(recordedBytesMax) bytes to record members in")
+    }
     var p = JSONParser(bytes, building: false)
     p.recordingMembers = recording
     swap(&p.keyStack, &scratch)
@@ -343,7 +351,8 @@ public struct JSONParser {
 ///
 /// Kept as four 32-bit offsets, 16 bytes: the fold writes one for each member of each event
 /// line, ten a line in a typical log, and at 32 bytes they were more bytes written than the log
-/// read. A line is at most 64 MiB before it is parsed, so its offsets fit.
+/// read. `JSONParser.validate` records members in at most `recordedBytesMax` bytes, so the
+/// offsets fit.
 public struct JSONMember: Equatable, Sendable {
   @usableFromInline let keyStart: UInt32
   @usableFromInline let keyEnd: UInt32

@@ -116,3 +116,16 @@ private let logLikeLines = [
     #expect(quickYes <= parserYes)
   }
 }
+
+/// `JSONMember`: 16 bytes, and the members `validate` records lie where their texts are.
+@Suite struct JSONMemberTests {
+  @Test func membersAreSixteenBytesAndLieWhereTheirTextsAre() throws {
+    #expect(MemoryLayout<JSONMember>.stride == 16)
+    let line = Array(#"{"seq":7,"t":-5,"kind":"note","text":"a\"b"}"#.utf8)
+    var scratch: [Range<Int>] = [], members: [JSONMember] = []
+    try line.withUnsafeBufferPointer { try JSONParser.validate($0, scratch: &scratch, members: &members) }
+    let texts = members.map { (String(decoding: line[$0.key], as: UTF8.self), String(decoding: line[$0.value], as: UTF8.self)) }
+    #expect(texts.map(\.0) == ["seq", "t", "kind", "text"])
+    #expect(texts.map(\.1) == ["7", "-5", #""note""#, #""a\"b""#])
+  }
+}
