@@ -181,17 +181,21 @@ public struct LifecycleState: Equatable, Sendable {
 
 extension LifecycleState {
   /// The only code that changes a run's state: folds one event into it.
-  public mutating func evolve(_ event: Event) {
-    now = event.t
-    defer { foregroundTracker.follow(event.body) }
-    switch event.body {
+  public mutating func evolve(_ event: Event) { evolve(at: event.t, event.body) }
+
+  /// Folds the event with `body` at `t` (µs) into the state: a fold whose bodies are kept
+  /// elsewhere (`EventBodyMemo`) lends each without making an `Event` of it.
+  public mutating func evolve(at t: Int64, _ body: borrowing EventBody) {
+    now = t
+    defer { foregroundTracker.follow(body) }
+    switch body {
     case let .inputPerformed(input, _):
       if expectationWindowChecked { expectationWindowCalls.removeAll(); expectationWindowOverflowed = false; expectationWindowChecked = false }
       evolve(input: input)
       backgroundWork.evolve(input: input)
     case let .applicationStateChanged(_, to):
       applicationState = to
-      backgroundSince = to == .background ? event.t : nil
+      backgroundSince = to == .background ? t : nil
     case let .sceneActivationChanged(scene, _, to): changeScene(scene) { $0.activation = to }
     case let .sceneConnected(label, session): connectScene(label, session: session)
     case let .sceneDisconnected(label): disconnectScene(label)
@@ -208,23 +212,23 @@ extension LifecycleState {
       resetProcess()
       process = mode == .prewarm ? .prewarmed : .running
       applicationState = state
-      backgroundSince = state == .background ? event.t : nil
+      backgroundSince = state == .background ? t : nil
       generation += 1
     case let .launchContinued(state):
       process = .running
       applicationState = state
-      backgroundSince = state == .background ? event.t : nil
+      backgroundSince = state == .background ? t : nil
     case .suspended: process = .suspended
     case .resumed:
       process = .running
-      backgroundSince = event.t
+      backgroundSince = t
     case let .terminated(term):
       recordTermination(term)
       resetProcess()
     case let .callbackDelivered(cb, target, handled, _, arguments):
-      evolve(callback: cb, target: target, at: event.t, completion: arguments.completion, scene: arguments.scene)
-      openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: event.t)
-      backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: event.t)
+      evolve(callback: cb, target: target, at: t, completion: arguments.completion, scene: arguments.scene)
+      openings.evolve(callback: cb, handled: handled, arguments: arguments, applicationState: applicationState, at: t)
+      backgroundWork.evolve(callback: cb, target: target, handled: handled, payload: arguments.payload, at: t)
     case let .returned(name, _, _, _, value):
       if let pending = openings.softCompletions.last(where: { $0.callback.signature == name }),
          !returnedWithoutCompletion.contains(pending.callback) {
@@ -235,9 +239,9 @@ extension LifecycleState {
     case let .noted(name, message, code):
       if let diagnostic = Diagnostic.from(name: name, message: message, code: code) { diagnostics.append(diagnostic) }
     case let .appCalled(call, _):
-      evolve(call: call, at: event.t)
+      evolve(call: call, at: t)
       openings.evolve(call: call)
-      backgroundWork.evolve(call: call, at: event.t)
+      backgroundWork.evolve(call: call, at: t)
     case let .crashed(_, _, message, _):
       recordTermination(.crash(message))
       resetProcess()

@@ -280,17 +280,16 @@ package struct ChromeTraceExporter: ~Copyable {
     }
   }
 
-  package mutating func add(seq: Int64, _ event: Event) {
-    let t = event.t
+  package mutating func add(seq: Int64, t: Int64, _ body: borrowing EventBody) {
     let ts = clock == .sequence ? seq : t
     if clock == .virtual { countdown(to: t) }
     let before = (state.process, state.applicationState, state.backgroundSince)
-    if event.body.endsProcessRun, let value = remaining(at: t), clock == .virtual || value != lastCounterValue {
+    if body.endsProcessRun, let value = remaining(at: t), clock == .virtual || value != lastCounterValue {
       counter(value, ts: ts)
       lastCounterT = t
     }
-    state.evolve(event)
-    record(event.body, seq: seq, t: t, ts: ts)
+    state.evolve(at: t, body)
+    record(body, seq: seq, t: t, ts: ts)
     showAppState(at: ts, seq: seq, t: t)
     let after = (state.process, state.applicationState, state.backgroundSince)
     if let value = remaining(at: t) {

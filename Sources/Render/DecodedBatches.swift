@@ -15,11 +15,11 @@ package enum DecodedBatches {
   /// the task that checked them.
   package static func follower() -> any FoldPartFollower { DecodedEvents() }
 
-  /// Hands each event of `stream` up to `until` to `body`, in order; the number handed, and
-  /// whether `until` stopped it. When it did, `stream.ending` is no answer: the stream may have
-  /// read ahead.
+  /// Hands each event of `stream` up to `until` to `body`, in order, with its `seq` and `t` and
+  /// its body lent for the call; the number handed, and whether `until` stopped it. When it did,
+  /// `stream.ending` is no answer: the stream may have read ahead.
   package static func forEach(_ stream: LogEventStream, until: ReplayLimit? = nil,
-                      _ body: (_ seq: Int64, _ event: borrowing Event) -> Void) throws -> (events: Int64, stoppedByLimit: Bool) {
+                              _ body: (_ seq: Int64, _ t: Int64, _ eventBody: borrowing EventBody) -> Void) throws -> (events: Int64, stoppedByLimit: Bool) {
     // Batches no follower decoded are decoded here, into this, made when one is met (its memo
     // costs more than a short log's fold).
     var here: DecodedEvents?
@@ -35,9 +35,9 @@ package enum DecodedBatches {
         decoded = [decoder]
       }
       for part in decoded {
-        let stop = !part.handOut { seq, event in
-          if let until, until.excludes(seq: seq, t: event.t) { return false }
-          body(seq, event)
+        let stop = !part.handOut { seq, t, eventBody in
+          if let until, until.excludes(seq: seq, t: t) { return false }
+          body(seq, t, eventBody)
           events += 1
           return true
         }
@@ -53,79 +53,54 @@ package enum DecodedBatches {
 }
 
 /// A share of a batch's events (a chunk's part, as its follower), decoded (on the thread that
-/// calls `follow`) up to the first that does not decode.
+/// calls `follow`) up to the first that does not decode: each event's `seq` and `t`, and its
+/// body in `memo`, lent when handed out.
 private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
   // @unchecked: used by one thread at a time (the stream hands out a part's batch only once
   // its follower is done with it).
   private let strings = EventStrings()
   private let memo = EventBodyMemo()
-  /// The events decoded, in raw storage: `handedOut` of them moved out, `count` made. (In an
-  /// array, each would be swapped for a placeholder, and the placeholders destroyed later.)
-  private var events = UnsafeMutablePointer<Event>.allocate(capacity: 64)
-  private var capacity = 64
-  private var count = 0
-  private var handedOut = 0
-  /// Each event's `seq`, apart: an event copied out with its `seq` would be copied through
-  /// the tuple's metadata.
+  /// Each event's `seq` and `t`; its body is the memo's body `i`.
   private var seqs: [Int64] = []
-  /// The event after `events`, which does not decode, and why.
+  private var times: [Int64] = []
+  /// Events handed out of the `memo.count` decoded.
+  private var handedOut = 0
+  /// The event after the ones decoded, which does not decode, and why.
   private(set) var failure: (seq: Int64, t: Int64, error: Event.DecodingError)?
 
-  deinit {
-    clear()
-    events.deallocate()
-  }
-
-  /// Moves each event not handed out yet to `body` in order, with its `seq`, until `body`
-  /// answers false; whether it never did. Each is destroyed once `body` returns.
-  func handOut(_ body: (_ seq: Int64, _ event: borrowing Event) -> Bool) -> Bool {
+  /// Hands each event not handed out yet to `body` in order, with its `seq` and `t`, its body
+  /// lent, until `body` answers false; whether it never did.
+  func handOut(_ body: (_ seq: Int64, _ t: Int64, _ eventBody: borrowing EventBody) -> Bool) -> Bool {
     // Locals: each access to a property of a class is checked for exclusivity.
-    let events = self.events, count = self.count
+    let memo = self.memo, count = memo.count
     var next = handedOut
     defer { handedOut = next }
     return seqs.withUnsafeBufferPointer { seqs in
-      while next < count {
-        let event = (events + next).move(), seq = seqs[next]
-        next += 1
-        if !body(seq, event) { return false }
+      times.withUnsafeBufferPointer { times in
+        while next < count {
+          let i = next
+          next += 1
+          if !body(seqs[i], times[i], memo.body(at: i).pointee) { return false }
+        }
+        return true
       }
-      return true
     }
-  }
-
-  /// No events, and no failure.
-  func clear() {
-    (events + handedOut).deinitialize(count: count - handedOut)
-    (count, handedOut) = (0, 0)
-    seqs.removeAll(keepingCapacity: true)
-    failure = nil
-  }
-
-  /// Makes room for `needed` events at once (a batch's count): grown by doubling, each step
-  /// touched fresh pages.
-  private func reserve(_ needed: Int) {
-    guard needed > capacity else { return }
-    let bigger = UnsafeMutablePointer<Event>.allocate(capacity: needed)
-    bigger.moveInitialize(from: events, count: count)
-    events.deallocate()
-    (events, capacity) = (bigger, needed)
-    seqs.reserveCapacity(needed)
-  }
-
-  private func append(_ event: consuming Event, seq: Int64) {
-    if count == capacity { reserve(capacity * 2) }
-    (events + count).initialize(to: event)
-    count += 1
-    seqs.append(seq)
   }
 
   /// Decodes `batch`'s events, on the calling thread (a part's follower, or `forEach`).
   func follow(_ batch: LogEventBatch) {
-    clear()
-    reserve(batch.count)
+    memo.begin()
+    handedOut = 0
+    failure = nil
+    seqs.removeAll(keepingCapacity: true)
+    times.removeAll(keepingCapacity: true)
+    seqs.reserveCapacity(batch.count)
+    times.reserveCapacity(batch.count)
     batch.forEach(in: 0..<batch.count, strings: strings) { e in
       do throws(Event.DecodingError) {
-        append(try memo.event(e), seq: e.seq)
+        try memo.decode(e)
+        seqs.append(e.seq)
+        times.append(e.t)
         return true
       } catch {
         failure = (e.seq, e.t, error)

@@ -33,7 +33,7 @@ package enum ExportFormat: String, CaseIterable, Sendable {
     case .chromeTrace:
       var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
       do {
-        _ = try DecodedBatches.forEach(stream) { seq, event in exporter.add(seq: seq, event) }
+        _ = try DecodedBatches.forEach(stream) { seq, t, body in exporter.add(seq: seq, t: t, body) }
       } catch {
         exporter.flush()
         throw error

@@ -45,8 +45,8 @@ package struct RecordedTrace {
     var stoppedByLimit = false
     do {
       if state {
-        (events, stoppedByLimit) = try DecodedBatches.forEach(stream, until: until) { _, event in
-          folded.evolve(event)
+        (events, stoppedByLimit) = try DecodedBatches.forEach(stream, until: until) { _, t, body in
+          folded.evolve(at: t, body)
           onEvent()
         }
       }

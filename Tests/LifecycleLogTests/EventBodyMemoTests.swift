@@ -20,46 +20,63 @@ import TestSupport
     .noted(name: "budget", message: "tab\there \"quoted\"", code: nil),
   ]
 
-  @Test func aRememberedBodyIsTheDecodedOne() throws {
-    let path = temporaryPath("lifesim-memo-tests", "memo.lifelog")
+  /// A log of 1,500 of `bodies`, drawn at random, at t = 997 µs apart.
+  private static func writeLog(_ name: String) throws -> (path: String, written: [Event]) {
+    let path = temporaryPath("lifesim-memo-tests", name)
     var rng = SplitMix64(seed: 27)
     let header = LogHeader(lifesim: "0.1.0", lua: "Lua 5.4", profile: .object([("ios", .int(17))]), scenes: true, seed: 1,
                            scripts: [])
     let writer = try LogWriter(path: path, header: header)
-    var written: [EventBody] = []
+    var written: [Event] = []
     for i in 0..<1_500 {
       let body = Self.bodies[rng.below(Self.bodies.count)]
-      written.append(body)
+      written.append(Event(t: Int64(i) * 997, body))
       try writer.append(t: Int64(i) * 997, kind: body.kind) { body.encodeFields(into: &$0) }
     }
     try writer.finish(outcome: .null)
+    return (path, written)
+  }
 
-    let memo = EventBodyMemo(), strings = EventStrings(), stream = try LogEventStream(path: path)
-    var decoded: [Event] = [], remembered = 0
+  /// Each batch of the log at `path` decoded whole by `memo`, then its bodies read as lent;
+  /// and how many events had a layout id.
+  private static func decodeAll(_ path: String, memo: EventBodyMemo) throws -> (events: [Event], remembered: Int) {
+    let strings = EventStrings(), stream = try LogEventStream(path: path)
+    var events: [Event] = [], remembered = 0
     while let batch = try stream.nextBatch() {
+      memo.begin()
+      var times: [Int64] = []
       batch.forEach(in: 0..<batch.count, strings: strings) { e in
         if e.layoutID != nil { remembered += 1 }
-        let event = try? memo.event(e)
-        #expect(event == (try? Event(e)), "event \(e.seq)")
-        if let event { decoded.append(event) }
+        #expect((try? memo.decode(e)) != nil, "event \(e.seq)")
+        times.append(e.t)
         return true
       }
+      #expect(memo.count == times.count)
+      events += times.enumerated().map { Event(t: $0.element, memo.body(at: $0.offset).pointee) }
     }
-    #expect(decoded == written.enumerated().map { Event(t: Int64($0.offset) * 997, $0.element) })
+    return (events, remembered)
+  }
+
+  @Test func aRememberedBodyIsTheDecodedOne() throws {
+    let (path, written) = try Self.writeLog("memo.lifelog")
+    let memo = EventBodyMemo()
+    let (decoded, remembered) = try Self.decodeAll(path, memo: memo)
+    #expect(decoded == written)
     // All but the escaped note went through the memo, and most bodies were found there.
     #expect(remembered > 1_200)
     #expect(memo.found > 1_000)
 
     // The same memo on another stream starts afresh: its ids are that stream's.
-    let other = try LogEventStream(path: path)
-    var again = 0
-    while let batch = try other.nextBatch() {
-      batch.forEach(in: 0..<batch.count, strings: strings) { e in
-        #expect((try? memo.event(e)) == (try? Event(e)), "event \(e.seq) of the second stream")
-        again += 1
-        return true
-      }
-    }
-    #expect(again == 1_500)
+    #expect(try Self.decodeAll(path, memo: memo).events == written)
+  }
+
+  /// With four slots for eleven bodies, bodies are put out of their slots while the batch
+  /// still lends them: each event keeps its own.
+  @Test func aBodyPutOutOfItsSlotIsStillLentToItsEvents() throws {
+    let (path, written) = try Self.writeLog("small-memo.lifelog")
+    let memo = EventBodyMemo(slots: 4)
+    #expect(try Self.decodeAll(path, memo: memo).events == written)
+    #expect(memo.found > 100)
+    #expect(try Self.decodeAll(path, memo: memo).events == written)
   }
 }

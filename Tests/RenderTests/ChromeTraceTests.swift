@@ -13,7 +13,7 @@ import Testing
                             events: [(seq: Int64, event: Event)]) throws -> [UInt8] {
     let sink = TextSink()
     var exporter = ChromeTraceExporter(header: try LogEventStream(path: log).header, clock: clock, sink: sink, flushBytes: flushBytes)
-    for e in events { exporter.add(seq: e.seq, e.event) }
+    for e in events { exporter.add(seq: e.seq, t: e.event.t, e.event.body) }
     exporter.finish()
     return sink.bytes
   }
@@ -23,7 +23,7 @@ import Testing
     let sink = TextSink()
     let stream = try LogEventStream(path: log)
     var exporter = ChromeTraceExporter(header: stream.header, clock: clock, sink: sink)
-    _ = try DecodedBatches.forEach(stream) { seq, event in exporter.add(seq: seq, event) }
+    _ = try DecodedBatches.forEach(stream) { seq, t, body in exporter.add(seq: seq, t: t, body) }
     exporter.finish()
     return sink.bytes
   }

@@ -19,7 +19,7 @@ import TestSupport
       let reference = try BundledLogs.events(log)
       for (name, stream) in try streams(log) {
         var handed: [(seq: Int64, event: Event)] = []
-        let (count, stopped) = try DecodedBatches.forEach(stream) { seq, event in handed.append((seq, copy event)) }
+        let (count, stopped) = try DecodedBatches.forEach(stream) { seq, t, body in handed.append((seq, Event(t: t, body))) }
         #expect(count == Int64(reference.count) && !stopped, "\(log) \(name)")
         #expect(handed.map(\.seq) == reference.map(\.seq), "\(log) \(name)")
         #expect(handed.map(\.event) == reference.map(\.event), "\(log) \(name)")
@@ -34,7 +34,7 @@ import TestSupport
     for log in BundledLogs.all.prefix(10) {
       let reference = try BundledLogs.events(log)
       var handed: [Int64] = []
-      let (count, _) = try DecodedBatches.forEach(try LogEventStream(path: log, following: { Idle() })) { seq, _ in handed.append(seq) }
+      let (count, _) = try DecodedBatches.forEach(try LogEventStream(path: log, following: { Idle() })) { seq, _, _ in handed.append(seq) }
       #expect(count == Int64(reference.count) && handed == reference.map(\.seq), "\(log)")
     }
   }
@@ -47,7 +47,7 @@ import TestSupport
         let expected = reference.prefix { !limit.excludes(seq: $0.seq, t: $0.event.t) }
         for (name, stream) in try streams(log) {
           var handed: [Int64] = []
-          let (count, stopped) = try DecodedBatches.forEach(stream, until: limit) { seq, _ in handed.append(seq) }
+          let (count, stopped) = try DecodedBatches.forEach(stream, until: limit) { seq, _, _ in handed.append(seq) }
           #expect(handed == expected.map(\.seq) && count == Int64(expected.count), "\(log) \(limit) \(name)")
           #expect(stopped == (expected.count < reference.count), "\(log) \(limit) \(name)")
         }
@@ -86,7 +86,7 @@ import TestSupport
     for (name, stream) in try streams(path) {
       var handed: Int64 = 0, met = ""
       do {
-        _ = try DecodedBatches.forEach(stream) { seq, _ in
+        _ = try DecodedBatches.forEach(stream) { seq, _, _ in
           handed += 1
           if seq != handed { Issue.record("\(name): event \(seq) handed out as number \(handed)") }
         }
@@ -96,7 +96,7 @@ import TestSupport
       #expect(met == expectedError && handed == bad - 1, "\(name): \(met)")
     }
     for (name, stream) in try streams(path) {
-      let (count, stopped) = try DecodedBatches.forEach(stream, until: .event(bad - 1)) { _, _ in }
+      let (count, stopped) = try DecodedBatches.forEach(stream, until: .event(bad - 1)) { _, _, _ in }
       #expect(count == bad - 1 && stopped, "\(name)")
     }
   }
