@@ -23,7 +23,7 @@ public final class EventBodyMemo: @unchecked Sendable {
   public static let slotsDefault = 1_024
   /// Slots a body may take, from its id's on.
   static let probesMax = 4
-  /// Slots kept (a power of two, at least `probesMax`).
+  /// Slots kept (a power of two, from `probesMax` to `slotsDefault`).
   let slots: Int
 
   /// Each slot's id, 0 for a free slot (no id is 0), and its body (left uninitialized while the
@@ -40,7 +40,9 @@ public final class EventBodyMemo: @unchecked Sendable {
 
   /// A memo of `slots` bodies (the tests make small ones, to see bodies put out of their slots).
   public init(slots: Int = EventBodyMemo.slotsDefault) {
-    precondition(slots >= Self.probesMax && slots & (slots - 1) == 0, "EventBodyMemo's slots: a power of two from probesMax")
+    // The home slot takes 10 bits of the id's hash, so no more slots than the default.
+    precondition(slots >= Self.probesMax && slots <= Self.slotsDefault && slots & (slots - 1) == 0,
+                 "EventBodyMemo's slots: a power of two from probesMax to slotsDefault")
     self.slots = slots
     ids = .allocate(capacity: slots)
     bodies = .allocate(capacity: slots)
