@@ -8,15 +8,20 @@ import Lifecycle
 /// the same bytes from their kind on, and decoding reads nothing else but `t`, so a body found
 /// here is the one decoding would make.
 ///
-/// A batch's events are not copies: each refers to a kept body, or to one of the batch's own
-/// (an event without an id, or a kept body put out of its slot while the batch refers to it),
-/// and `body(at:)` lends it. (Copying each body out into an event and storing it, on the
-/// thread that decodes it, was about 7 % of `replay --state`'s samples.)
+/// Each body kept by id is in a `BodyBox`, and a batch's events refer to boxes, lent by
+/// `lent(at:)` without a count: the memo keeps each box it holds alive, and the batch keeps
+/// alive the boxes it refers to that the memo put out of their slots. A body read through a
+/// box's `let` is lent as it is; one read through a pointer is copied for each call it is
+/// handed to. (Copying each body out into an event and storing it, on the thread that decodes
+/// it, and again on the thread that folds it, was about a tenth of `replay --state`'s
+/// samples.) An event without an id, which no later event shares, is decoded into the batch's
+/// own storage instead, and lent by pointer: a box for each cost a log whose ids ran out a
+/// tenth more time.
 ///
 /// Ids are a stream's own (its number is in bits 8–31 of each): an event of another stream
 /// empties the memo first. Limits: `slots` bodies; a body is kept in the first free slot of
 /// `probesMax` from its id's, else in place of the one in its id's slot. Used by one thread
-/// at a time, and a batch's bodies lent until the next `begin`.
+/// at a time, and a batch's boxes lent until the next `begin`.
 public final class EventBodyMemo: @unchecked Sendable {
   // @unchecked: used by one thread at a time (each part a log is decoded in has its own).
   /// Slots a memo keeps unless told otherwise.
@@ -26,17 +31,23 @@ public final class EventBodyMemo: @unchecked Sendable {
   /// Slots kept (a power of two, from `probesMax` to `slotsDefault`).
   let slots: Int
 
-  /// Each slot's id, 0 for a free slot (no id is 0), and its body (left uninitialized while the
-  /// slot is free: a fold makes 16 memos, and initializing every slot touched 400 fresh pages):
+  /// Each slot's id, 0 for a free slot (no id is 0), and its box (left uninitialized while the
+  /// slot is free: a fold makes 16 memos, and initializing every slot touched fresh pages):
   /// raw storage, so that a lookup checks neither bounds nor exclusive access.
   private let ids: UnsafeMutablePointer<UInt64>
-  private let bodies: UnsafeMutablePointer<EventBody>
+  private let boxes: UnsafeMutablePointer<BodyBox>
   /// The stream bits of the ids met so far.
   private var stream: UInt64?
   /// Bodies found here rather than decoded (the tests read it).
   private(set) var found = 0
-  /// The batch's references, in order (`BatchReferences`).
-  private var batch: BatchReferences
+  /// The batch's events: each its body's box, uncounted, or (nil) its place in `alone`.
+  private var batch: [(box: Unmanaged<BodyBox>?, alone: Int32)] = []
+  /// The boxes the batch refers to that no slot holds.
+  private var batchOwn: [BodyBox] = []
+  /// The bodies of the batch's events without an id, in raw storage.
+  private var alone = UnsafeMutablePointer<EventBody>.allocate(capacity: 16)
+  private var aloneCapacity = 16
+  private var aloneCount = 0
 
   /// A memo of `slots` bodies (the tests make small ones, to see bodies put out of their slots).
   public init(slots: Int = EventBodyMemo.slotsDefault) {
@@ -45,35 +56,49 @@ public final class EventBodyMemo: @unchecked Sendable {
                  "EventBodyMemo's slots: a power of two from probesMax to slotsDefault")
     self.slots = slots
     ids = .allocate(capacity: slots)
-    bodies = .allocate(capacity: slots)
+    boxes = .allocate(capacity: slots)
     ids.initialize(repeating: 0, count: slots)
-    batch = BatchReferences(slots: slots)
   }
 
   deinit {
-    batch.clear()
     forgetAll()
-    batch.deallocate()
+    alone.deinitialize(count: aloneCount)
+    alone.deallocate()
     ids.deallocate()
-    bodies.deallocate()
+    boxes.deallocate()
   }
 
   /// Bodies decoded since `begin`.
   public var count: Int { batch.count }
 
-  /// Starts a new batch: the bodies of the last are no longer lent.
-  public func begin() { batch.clear() }
+  /// Starts a new batch, of about `expected` events: the boxes of the last are no longer lent.
+  public func begin(expected: Int = 0) {
+    batch.removeAll(keepingCapacity: true)
+    batch.reserveCapacity(expected)
+    batchOwn.removeAll(keepingCapacity: true)
+    alone.deinitialize(count: aloneCount)
+    aloneCount = 0
+  }
 
-  /// The body of the batch's event `i`, lent until the next `begin`.
-  public func body(at i: Int) -> UnsafePointer<EventBody> {
-    precondition(i >= 0 && i < batch.count, "a body beyond the batch")
-    return batch.body(at: i, kept: bodies)
+  /// How the batch's event `i` lends its body, until the next `begin`.
+  public enum LentBody {
+    /// In a box, uncounted: read it with `_withUnsafeGuaranteedRef`, and its `let` is lent as it is.
+    case boxed(Unmanaged<BodyBox>)
+    /// Decoded for this event alone.
+    case alone(UnsafePointer<EventBody>)
+  }
+
+  /// The body of the batch's event `i`.
+  public func lent(at i: Int) -> LentBody {
+    let (box, index) = batch[i]
+    if let box { return .boxed(box) }
+    return .alone(UnsafePointer(alone + Int(index)))
   }
 
   /// Decodes `e` as the batch's next event, its body found here when an event with its
   /// `layoutID` was decoded before.
   public func decode(_ e: InPlaceEvent) throws(Event.DecodingError) {
-    guard let id = e.layoutID else { return batch.append(own: try Event(e).body) }
+    guard let id = e.layoutID else { return appendAlone(try Event(e).body) }
     assert(id != 0, "a layout id of 0")
     let idStream = id >> 8 & 0xFF_FFFF
     if stream != idStream {
@@ -87,7 +112,7 @@ public final class EventBodyMemo: @unchecked Sendable {
       let slot = (home &+ probe) & (slots - 1), kept = ids[slot]
       if kept == id {
         found &+= 1
-        return batch.append(slot: slot)
+        return batch.append((Unmanaged.passUnretained(boxes[slot]), 0))
       }
       // Slots are only freed all together, so a body kept later than a free slot is not past it.
       if kept == 0 {
@@ -95,22 +120,42 @@ public final class EventBodyMemo: @unchecked Sendable {
         break
       }
     }
-    let body = try Event(e).body
+    let box = BodyBox(try Event(e).body)
     let slot = free ?? home
     if free == nil {
       assert(ids[home] != 0, "a free slot passed over")
-      batch.moveOut(slot: home, kept: bodies)
+      batchOwn.append((boxes + home).move())
     }
-    (bodies + slot).initialize(to: body)
+    (boxes + slot).initialize(to: box)
     ids[slot] = id
-    batch.append(slot: slot)
+    batch.append((Unmanaged.passUnretained(box), 0))
   }
 
-  /// Frees every slot, destroying the bodies kept (a body the batch refers to is moved to it).
+  private func appendAlone(_ body: consuming EventBody) {
+    precondition(aloneCount < Int32.max, "a batch of more than Int32.max events")
+    if aloneCount == aloneCapacity {
+      let bigger = UnsafeMutablePointer<EventBody>.allocate(capacity: aloneCapacity * 2)
+      bigger.moveInitialize(from: alone, count: aloneCount)
+      alone.deallocate()
+      (alone, aloneCapacity) = (bigger, aloneCapacity * 2)
+    }
+    (alone + aloneCount).initialize(to: body)
+    batch.append((nil, Int32(truncatingIfNeeded: aloneCount)))
+    aloneCount += 1
+  }
+
+  /// Frees every slot; the batch keeps the boxes it refers to alive.
   private func forgetAll() {
     for slot in 0..<slots where ids[slot] != 0 {
-      batch.moveOut(slot: slot, kept: bodies)
+      batchOwn.append((boxes + slot).move())
       ids[slot] = 0
     }
   }
+}
+
+/// A decoded event body, kept by `EventBodyMemo` and lent through its `let`.
+public final class BodyBox: Sendable {
+  public let body: EventBody
+
+  init(_ body: consuming EventBody) { self.body = body }
 }

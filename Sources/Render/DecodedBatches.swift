@@ -80,7 +80,13 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
         while next < count {
           let i = next
           next += 1
-          if !body(seqs[i], times[i], memo.body(at: i).pointee) { return false }
+          let more: Bool
+          switch memo.lent(at: i) {
+          // The memo keeps the box alive until its next batch: lent without a count, or a copy.
+          case let .boxed(box): more = box._withUnsafeGuaranteedRef { body(seqs[i], times[i], $0.body) }
+          case let .alone(pointer): more = body(seqs[i], times[i], pointer.pointee)
+          }
+          if !more { return false }
         }
         return true
       }
@@ -89,7 +95,7 @@ private final class DecodedEvents: FoldPartFollower, @unchecked Sendable {
 
   /// Decodes `batch`'s events, on the calling thread (a part's follower, or `forEach`).
   func follow(_ batch: LogEventBatch) {
-    memo.begin()
+    memo.begin(expected: batch.count)
     handedOut = 0
     failure = nil
     seqs.removeAll(keepingCapacity: true)

@@ -52,7 +52,12 @@ import TestSupport
         return true
       }
       #expect(memo.count == times.count)
-      events += times.enumerated().map { Event(t: $0.element, memo.body(at: $0.offset).pointee) }
+      events += times.enumerated().map { i, t in
+        switch memo.lent(at: i) {
+        case let .boxed(box): return Event(t: t, box.takeUnretainedValue().body)
+        case let .alone(pointer): return Event(t: t, pointer.pointee)
+        }
+      }
     }
     return (events, remembered)
   }
@@ -71,7 +76,7 @@ import TestSupport
   }
 
   /// With four slots for eleven bodies, bodies are put out of their slots while the batch
-  /// still lends them: each event keeps its own.
+  /// still lends them: each event keeps its own, which the batch keeps alive.
   @Test func aBodyPutOutOfItsSlotIsStillLentToItsEvents() throws {
     let (path, written) = try Self.writeLog("small-memo.lifelog")
     let memo = EventBodyMemo(slots: 4)
