@@ -14,14 +14,14 @@ import Lifecycle
 /// box's `let` is lent as it is; one read through a pointer is copied for each call it is
 /// handed to. (Copying each body out into an event and storing it, on the thread that decodes
 /// it, and again on the thread that folds it, was about a tenth of `replay --state`'s
-/// samples.) An event without an id, which no later event shares, is decoded into the batch's
-/// own storage instead, and lent by pointer: a box for each cost a log whose ids ran out a
-/// tenth more time.
+/// samples.) An event without an id (its text is not kept, or the stream's ids ran out) is
+/// decoded into the batch's own storage instead, and lent by pointer, copied for each call: a
+/// box each made a log whose ids ran out 1.13× slower.
 ///
 /// Ids are a stream's own (its number is in bits 8–31 of each): an event of another stream
 /// empties the memo first. Limits: `slots` bodies; a body is kept in the first free slot of
 /// `probesMax` from its id's, else in place of the one in its id's slot. Used by one thread
-/// at a time, and a batch's boxes lent until the next `begin`.
+/// at a time, and a batch's bodies lent until the next `begin`.
 public final class EventBodyMemo: @unchecked Sendable {
   // @unchecked: used by one thread at a time (each part a log is decoded in has its own).
   /// Slots a memo keeps unless told otherwise.
