@@ -337,11 +337,7 @@ final class FoldPart: @unchecked Sendable {
   }
 
   private func grow(_ needed: Int) {
-    var bigger = members.count * 2
-    while bigger < needed { bigger *= 2 }
-    let moved = UnsafeMutableBufferPointer<JSONMember>.allocate(capacity: bigger)
-    _ = moved.initialize(fromContentsOf: members[..<memberCount])
-    members.deallocate()
-    members = moved
+    let (storage, capacity) = RawStorage.grown(members.baseAddress!, keeping: memberCount, capacity: members.count, needed: needed)
+    members = UnsafeMutableBufferPointer(start: storage, count: capacity)
   }
 }

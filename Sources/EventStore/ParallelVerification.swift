@@ -96,7 +96,7 @@ final class LineChunk: @unchecked Sendable {
   /// Makes room for at least `needed` bytes, keeping the first `count`.
   func reserve(_ needed: Int) {
     guard needed > capacity else { return }
-    (bytes, capacity) = ByteStorage.grown(bytes, keeping: count, capacity: capacity, needed: needed)
+    (bytes, capacity) = RawStorage.grown(bytes, keeping: count, capacity: capacity, needed: needed)
   }
 }
 

@@ -256,7 +256,7 @@ public struct CanonicalJSONWriter: ~Copyable {
 
   @usableFromInline @inline(never)
   mutating func grow(to needed: Int) {
-    (base, capacity) = ByteStorage.grown(base, keeping: written, capacity: capacity, needed: needed)
+    (base, capacity) = RawStorage.grown(base, keeping: written, capacity: capacity, needed: needed)
   }
 
   @inlinable @inline(__always)

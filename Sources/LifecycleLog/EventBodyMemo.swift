@@ -1,4 +1,5 @@
 import EventStore
+import JSON
 import Lifecycle
 
 /// The bodies of a batch of events, decoded in order, and the bodies already decoded, by their
@@ -134,10 +135,7 @@ public final class EventBodyMemo: @unchecked Sendable {
   private func appendAlone(_ body: consuming EventBody) {
     precondition(aloneCount < Int32.max, "a batch of more than Int32.max events")
     if aloneCount == aloneCapacity {
-      let bigger = UnsafeMutablePointer<EventBody>.allocate(capacity: aloneCapacity * 2)
-      bigger.moveInitialize(from: alone, count: aloneCount)
-      alone.deallocate()
-      (alone, aloneCapacity) = (bigger, aloneCapacity * 2)
+      (alone, aloneCapacity) = RawStorage.grown(alone, keeping: aloneCount, capacity: aloneCapacity, needed: aloneCount + 1)
     }
     (alone + aloneCount).initialize(to: body)
     batch.append((nil, Int32(truncatingIfNeeded: aloneCount)))
