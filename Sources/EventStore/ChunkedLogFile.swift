@@ -25,8 +25,9 @@ struct ChunkedLogFile {
 
   /// Reads the header of the log at `path` and opens the log again after it; nil where the
   /// log is no regular file or cannot be opened or positioned again. Throws the header's
-  /// problem in `LogReader`'s words.
-  static func open(_ path: String, chunkBytes: Int? = nil) throws(LogProblem) -> ChunkedLogFile? {
+  /// problem in `LogReader`'s words. Chunks are at most `largest` bytes unless `chunkBytes`
+  /// says otherwise.
+  static func open(_ path: String, chunkBytes: Int? = nil, largest: Int = chunkBytesMax) throws(LogProblem) -> ChunkedLogFile? {
     guard POSIXFile.isRegularFile(path) else { return nil }
     var chain = HashChain()
     var source = try LineSource.open(path, capacity: LineSource.headerBytes)
@@ -37,7 +38,7 @@ struct ChunkedLogFile {
       POSIXFile.close(fd)
       return nil
     }
-    let chunkBytes = chunkBytes ?? min(chunkBytesMax, max(chunkBytesMin, (fileBytes - headerBytes) / chunksMin))
+    let chunkBytes = chunkBytes ?? min(largest, max(chunkBytesMin, (fileBytes - headerBytes) / chunksMin))
     return ChunkedLogFile(header: header, chain: chain, fd: fd, chunkBytes: chunkBytes)
   }
 }

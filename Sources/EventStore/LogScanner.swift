@@ -28,6 +28,8 @@ public final class LogScanner: EventLineSource {
 
   public let path: String
   public let header: LogHeader
+  /// Whether every line's `h` is checked against the chain.
+  let checksChain: Bool
   /// Set once `next()` has returned nil.
   @exclusivity(unchecked) public private(set) var ending: LogEnding?
 
@@ -39,6 +41,7 @@ public final class LogScanner: EventLineSource {
   /// `checksChain`, every line's `h` is checked too (`hash chain broken`).
   public init(path: String, checksChain: Bool = false) throws(LogProblem) {
     self.path = path
+    self.checksChain = checksChain
     var links = HashChain()
     var source = try LineSource.open(path)
     header = try LogReader.readHeader(from: &source, path: path, chain: &links)
@@ -56,7 +59,8 @@ public final class LogScanner: EventLineSource {
     }
   }
 
-  private static let trailerPrefix = Array("{\"kind\":\"end\"".utf8)
+  /// How a trailer line starts.
+  static let trailerPrefix = Array("{\"kind\":\"end\"".utf8)
 
   /// The lines, the chain and the sequence so far.
   private struct Cursor: ~Copyable {
@@ -119,7 +123,7 @@ public final class LogScanner: EventLineSource {
 
   // MARK: - Form
 
-  fileprivate static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
+  static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
     bytes.count >= prefix.count && memcmp(bytes.baseAddress!, prefix, prefix.count) == 0
   }
 

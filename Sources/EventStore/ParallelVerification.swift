@@ -58,48 +58,6 @@ enum ParallelVerification {
   }
 }
 
-/// Complete lines read from the log, and where each validated one ends (verify's chunks, and
-/// folding's: `FoldPipeline`).
-final class LineChunk: @unchecked Sendable {
-  // @unchecked: a chunk is written by one thread (the validator) and only then read by the
-  // other; `ParallelVerification.check` joins both before handing it back.
-  private(set) var bytes: UnsafeMutablePointer<UInt8>
-  private(set) var capacity: Int
-  /// Bytes held.
-  var count = 0
-  /// The complete lines end here (just after the last newline).
-  var cut = 0
-  /// For each validated line: where its body ends (the `}` written over the `,` before `h`),
-  /// where its newline is, and for an event, what the JSON check may skip.
-  var lines: [(bodyEnd: Int, lineEnd: Int, prefix: EventPrefix?)] = []
-
-  init(capacity: Int) {
-    self.capacity = capacity
-    bytes = .allocate(capacity: capacity)
-    lines.reserveCapacity(Self.linesMax(bytes: capacity))
-  }
-
-  /// The most lines `bytes` can hold: each has at least its `,"h":"…"}` and a newline.
-  static func linesMax(bytes: Int) -> Int { bytes / (LogReader.suffixCount + 1) + 1 }
-
-  /// A line's recorded digest (the 64 hex digits of its `h`) starts this far after its body's
-  /// end: past the `}` written over the comma, and `"h":"`.
-  static let digestAfterBody = 6
-
-  /// The recorded digest of the last line; nil when there is none.
-  var lastDigest: UnsafePointer<UInt8>? {
-    lines.last.map { UnsafePointer(bytes + $0.bodyEnd + Self.digestAfterBody) }
-  }
-
-  deinit { bytes.deallocate() }
-
-  /// Makes room for at least `needed` bytes, keeping the first `count`.
-  func reserve(_ needed: Int) {
-    guard needed > capacity else { return }
-    (bytes, capacity) = RawStorage.grown(bytes, keeping: count, capacity: capacity, needed: needed)
-  }
-}
-
 /// Reads chunks and checks every line's form, sequence and time, as `LogReader` does; stops
 /// at the first line it does not accept.
 final class LineValidator: @unchecked Sendable {
@@ -118,8 +76,7 @@ final class LineValidator: @unchecked Sendable {
   /// Fills `chunk` with the bytes after `previous`'s complete lines and the next ones of the
   /// file, then validates its complete lines.
   func fill(_ chunk: LineChunk, after previous: LineChunk?) {
-    chunk.count = 0
-    chunk.lines.removeAll(keepingCapacity: true)
+    chunk.empty()
     if let previous, previous.count > previous.cut {
       chunk.reserve(previous.count - previous.cut)
       chunk.bytes.update(from: previous.bytes + previous.cut, count: previous.count - previous.cut)
@@ -164,11 +121,13 @@ final class LineValidator: @unchecked Sendable {
 
   private func validateLines(_ chunk: LineChunk) {
     // Locals, written back once: a property of a class costs an exclusivity check each access.
-    var lines = chunk.lines
+    var lines = chunk.lines, spans = chunk.spans
     chunk.lines = []
     var rules = self.rules
+    let keepsSpans = chunk.keepsSpans
     defer {
       chunk.lines = lines
+      chunk.spans = spans
       self.rules = rules
     }
     var start = 0
@@ -178,11 +137,14 @@ final class LineValidator: @unchecked Sendable {
       let length = line.distance(to: newline.assumingMemoryBound(to: UInt8.self))
       rules.lineNumber += 1
       guard rules.trailer == nil, length <= LogLimits.lineBytesMax,
-            let (bodyEnd, prefix) = rules.accept(line, length: length, kinds: kinds) else {
+            let accepted = rules.accept(line, length: length, kinds: kinds) else {
         failed = true
         return
       }
-      lines.append((start + bodyEnd, start + length, prefix))
+      lines.append((start + accepted.bodyEnd, start + length, accepted.prefix))
+      if keepsSpans, let event = accepted.event {
+        spans.append(EventSpan(start: start, end: start + accepted.bodyEnd, kindStart: event.kindStart, seq: event.seq, t: event.t))
+      }
       start += length + 1
     }
   }
@@ -195,10 +157,17 @@ private struct LineRules {
   var lineNumber = 1
   var trailer: LogTrailer?
 
-  /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); returns where its
-  /// body ends (it writes the body's `}` there) and, for an event, what the JSON check may
-  /// skip; nil when `LogReader` must read the line.
-  mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> (Int, EventPrefix?)? {
+  /// A line accepted: where its body ends (its `}` is written there) and, for an event, what
+  /// the JSON check may skip, and its `seq`, `t` and where its kind's text starts.
+  struct Accepted {
+    var bodyEnd: Int
+    var prefix: EventPrefix?
+    var event: (seq: Int64, t: Int64, kindStart: Int)?
+  }
+
+  /// Checks one line but its JSON (`JSONChecker`) and hash (`ChainChecker`); nil when
+  /// `LogReader` must read the line.
+  mutating func accept(_ line: UnsafeMutablePointer<UInt8>, length: Int, kinds: KindTable) -> Accepted? {
     // The form of `,"h":"…"}` only: the 64 digits are compared with the chain's lowercase hex.
     guard length > LogReader.suffixCount, LogScanner.hasHashSuffixFrame(UnsafeRawBufferPointer(start: line, count: length)) else {
       return nil
@@ -207,7 +176,7 @@ private struct LineRules {
     line[bodyEnd] = UInt8(ascii: "}")
     let body = UnsafeBufferPointer(start: line, count: bodyEnd + 1)
     guard let (seq, t, kindStart) = prefixes.read(UnsafeRawBufferPointer(body)) else {
-      return acceptTrailer(body) ? (bodyEnd, nil) : nil
+      return acceptTrailer(body) ? Accepted(bodyEnd: bodyEnd, prefix: nil, event: nil) : nil
     }
     var kindEnd = kindStart
     while kindEnd < bodyEnd, line[kindEnd] != UInt8(ascii: "\"") { kindEnd += 1 }
@@ -218,7 +187,7 @@ private struct LineRules {
     } catch {
       return nil
     }
-    return (bodyEnd, Self.prefix(line, kindStart: kindStart, kindEnd: kindEnd))
+    return Accepted(bodyEnd: bodyEnd, prefix: Self.prefix(line, kindStart: kindStart, kindEnd: kindEnd), event: (seq, t, kindStart))
   }
 
   /// What the JSON check may skip of an event line that `LogScanner.eventPrefix` read and whose
@@ -235,9 +204,11 @@ private struct LineRules {
     return EventPrefix(seqEnd: seqEnd, kindStart: kindStart, kindEnd: kindEnd)
   }
 
-  /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events.
+  /// The trailer, as `LogReader` reads it: a JSON object of kind `end` that counts the events
+  /// (and that starts with its kind, as `LogScanner` looks for it).
   private mutating func acceptTrailer(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
+    // Where `LogScanner` looks for it too: a line in another order is damage to it.
+    guard LogScanner.starts(UnsafeRawBufferPointer(body), with: LogScanner.trailerPrefix), let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
           let read = try? LogReader.decodeTrailer(parsed, number: lineNumber),
           (try? order.checkTrailer(read, line: lineNumber)) != nil else { return false }
     trailer = read

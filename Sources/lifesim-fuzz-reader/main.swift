@@ -4,6 +4,7 @@
 // Every input is written to a file and read to its end by LogReader, LogScanner and
 // BackgroundLogScanner: any outcome but a crash or a hang is fine, except that where
 // LogReader accepts a whole log, the scanners must hand out the same events and ending,
+// that BackgroundLogScanner must hand out LogScanner's events and words on every input,
 // and that verify's parallel path must give LogReader's verdict on every input.
 import EventStore
 
@@ -31,15 +32,14 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fatalError("LogEventStream disagrees with LogReader")
   }
   guard readInBatches(path) == inPlace else { fatalError("LogEventStream's batches disagree with LogReader") }
-  guard let accepted = readWhole(path) else {
-    // Damage the reader names: the scanners must still end without crashing.
-    if let scanner = try? LogScanner(path: path) { while (try? scanner.next()) ?? nil != nil {} }
-    if let scanner = try? LogScanner(path: path, checksChain: true) {
-      let background = BackgroundLogScanner(scanner)
-      while (try? background.next()) ?? nil != nil {}
+  // The scanner ahead on its thread must hand out what the scanner does in place, and end,
+  // or fail, in its words, whether it reads chunks in place or has the scanner read on.
+  for chain in [false, true] {
+    guard scanned(path, checksChain: chain, ahead: true) == scanned(path, checksChain: chain, ahead: false) else {
+      fatalError("BackgroundLogScanner disagrees with LogScanner (chain: \(chain))")
     }
-    return 0
   }
+  guard let accepted = readWhole(path) else { return 0 }
   // The same events through the chain-checking scanner, in place and on a thread of its own.
   for background in [false, true] {
     guard let scanner = try? LogScanner(path: path, checksChain: true) else {
@@ -82,6 +82,21 @@ private func readWhole(_ path: String) -> (events: [(Int64, Int64, [UInt8])], en
     return nil
   }
   return reader.ending.map { (events, $0) }
+}
+
+/// Each event (place, kind's start, body) a scanner hands out, then how it ends or what it
+/// says is wrong: a `LogScanner`, or a `BackgroundLogScanner` (`ahead`).
+private func scanned(_ path: String, checksChain: Bool, ahead: Bool) -> [String] {
+  var out: [String] = []
+  do {
+    let scanner = try LogScanner(path: path, checksChain: checksChain)
+    let source: any EventLineSource = ahead ? BackgroundLogScanner(scanner) : scanner
+    while let e = try source.next() { out.append("\(e.seq) \(e.t) \(e.kindStart ?? -1) \(Array(e.bodyWithoutBrace))") }
+    out.append("\(String(describing: source.ending))")
+  } catch {
+    out.append(error.description)
+  }
+  return out
 }
 
 /// As `readInPlace` through `LogEventStream`, a batch at a time.

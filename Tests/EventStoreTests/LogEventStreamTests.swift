@@ -33,25 +33,6 @@ private func writeLog(_ name: String, events: Int) throws -> String {
   return path
 }
 
-/// The log's lines with `mutate` applied, and each `h` computed again (so that the damage is
-/// in the JSON or the order, not in the chain), unless `rehash` is false.
-private func changed(_ path: String, rehash: Bool = true, _ mutate: (inout [[UInt8]]) -> Void) throws -> String {
-  let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-  var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-  if lines.last == [] { lines.removeLast() }
-  mutate(&lines)
-  if rehash {
-    var chain = HashChain()
-    for i in lines.indices where lines[i].count > 72 && lines[i].last == UInt8(ascii: "}") {
-      let body = Array(lines[i][..<(lines[i].count - 72)]) + [UInt8(ascii: "}")]
-      lines[i] = Array(lines[i][..<(lines[i].count - 72)]) + Array(",\"h\":\"".utf8) + chain.link(body) + Array("\"}".utf8)
-    }
-  }
-  let copy = temporaryPath("lifesim-tests", "stream-\(UUID().uuidString).lifelog")
-  try Data(lines.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: copy))
-  return copy
-}
-
 /// What a reader hands out: each event (its place, kind, body and some members) and how the
 /// reading ends (its ending, or the problem's words).
 private struct Reading: Equatable {
@@ -134,32 +115,25 @@ private func scan(_ bytes: [UInt8]) -> [JSONMember]? {
   /// same events before it, and the reader's own words for it.
   @Test func namesEveryProblemAsTheReaderDoes() throws {
     let path = try writeLog("stream-damage.lifelog", events: 500)
-    func replace(_ line: Int, _ a: String, _ b: String) -> (inout [[UInt8]]) -> Void {
-      { lines in
-        let text = String(decoding: lines[line], as: UTF8.self)
-        precondition(text.contains(a), "line \(line) has no \(a)")
-        lines[line] = Array(text.replacingOccurrences(of: a, with: b).utf8)
-      }
-    }
     var cases: [String] = []
     for line in [2, 450] {
       cases += [
-        try changed(path, replace(line, "\"name\"", "\"name\" ")),            // not JSON
-        try changed(path, replace(line, "\"depth\"", "\"target\"")),          // a key twice
-        try changed(path, replace(line, "\"depth\":", "\"depth\":0")),        // a leading zero
-        try changed(path, replace(line, "\"kind\":\"", "\"kind\":\"x")),      // unknown kind
-        try changed(path, replace(line, "\"kind\":\"note", "\"kind\":\"not\\u0065")),  // an escaped kind
-        try changed(path, replace(line, "\"t\":", "\"t\":9")),                // time goes back after it
-        try changed(path, replace(line, "\"target\":\"", "\"target\":\"\u{07}")), // a control character
-        try changed(path, replace(line, "\"target\":\"V", "\"target\":\"\\u0056")), // an escape (valid)
-        try changed(path, rehash: false, replace(line, "\"handled\"", "\"handlet\"")), // hash chain broken
-        try changed(path) { $0.remove(at: line) },                              // a missing event
-        try changed(path) { $0.removeSubrange((line + 1)...) },                  // cut, no trailer
-        try changed(path) { $0[line] = Array($0[line].prefix(30)); $0.removeSubrange((line + 1)...) }, // a partial line
+        try rehashedCopy(of: path, replacing(line: line, "\"name\"", with: "\"name\" ")),            // not JSON
+        try rehashedCopy(of: path, replacing(line: line, "\"depth\"", with: "\"target\"")),          // a key twice
+        try rehashedCopy(of: path, replacing(line: line, "\"depth\":", with: "\"depth\":0")),        // a leading zero
+        try rehashedCopy(of: path, replacing(line: line, "\"kind\":\"", with: "\"kind\":\"x")),      // unknown kind
+        try rehashedCopy(of: path, replacing(line: line, "\"kind\":\"note", with: "\"kind\":\"not\\u0065")), // an escaped kind
+        try rehashedCopy(of: path, replacing(line: line, "\"t\":", with: "\"t\":9")),                // time goes back after it
+        try rehashedCopy(of: path, replacing(line: line, "\"target\":\"", with: "\"target\":\"\u{07}")), // a control character
+        try rehashedCopy(of: path, replacing(line: line, "\"target\":\"V", with: "\"target\":\"\\u0056")), // an escape (valid)
+        try rehashedCopy(of: path, rehash: false, replacing(line: line, "\"handled\"", with: "\"handlet\"")), // hash chain broken
+        try rehashedCopy(of: path) { $0.remove(at: line) },                              // a missing event
+        try rehashedCopy(of: path) { $0.removeSubrange((line + 1)...) },                  // cut, no trailer
+        try rehashedCopy(of: path) { $0[line] = Array($0[line].prefix(30)); $0.removeSubrange((line + 1)...) }, // a partial line
       ]
     }
-    cases.append(try changed(path) { $0.append($0[$0.count - 1]) })            // data after the trailer
-    cases.append(try changed(path) { $0[$0.count - 1] = Array(String(decoding: $0[$0.count - 1], as: UTF8.self)
+    cases.append(try rehashedCopy(of: path) { $0.append($0[$0.count - 1]) })            // data after the trailer
+    cases.append(try rehashedCopy(of: path) { $0[$0.count - 1] = Array(String(decoding: $0[$0.count - 1], as: UTF8.self)
       .replacingOccurrences(of: "\"events\":", with: "\"events\":1").utf8) })   // a wrong count
     for damaged in cases {
       let expected = byReader(damaged)
