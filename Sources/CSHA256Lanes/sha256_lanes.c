@@ -101,21 +101,32 @@ LANES_TARGET static void lane_digest(const lane_states *lanes, int lane, uint8_t
   }
 }
 
-// The digest's 32 bytes as 64 lowercase hex digits, 16 at a time (each byte's nibbles spread
-// into two bytes, then looked up among the digits with PSHUFB), compared with `hex` at once.
-LANES_TARGET static int hex_matches(const uint8_t *digest, const uint8_t *hex) {
+// The digest's 32 bytes as 64 lowercase hex digits, 16 at a time: each byte's nibbles spread
+// into two bytes, then looked up among the digits with PSHUFB.
+LANES_TARGET static inline void hex_digits(const uint8_t *digest, __m128i text[4]) {
   const __m128i digits = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
   const __m128i nibble = _mm_set1_epi8(0x0F);
-  __m128i difference = _mm_setzero_si128();
   for (int half = 0; half < 2; half++) {
     __m128i bytes = _mm_loadu_si128((const __m128i *)(digest + 16 * half));
     __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), nibble), low = _mm_and_si128(bytes, nibble);
-    __m128i first = _mm_shuffle_epi8(digits, _mm_unpacklo_epi8(high, low));
-    __m128i second = _mm_shuffle_epi8(digits, _mm_unpackhi_epi8(high, low));
-    difference = _mm_or_si128(difference, _mm_xor_si128(first, _mm_loadu_si128((const __m128i *)(hex + 32 * half))));
-    difference = _mm_or_si128(difference, _mm_xor_si128(second, _mm_loadu_si128((const __m128i *)(hex + 32 * half + 16))));
+    text[2 * half] = _mm_shuffle_epi8(digits, _mm_unpacklo_epi8(high, low));
+    text[2 * half + 1] = _mm_shuffle_epi8(digits, _mm_unpackhi_epi8(high, low));
   }
+}
+
+// Whether the digest's hex digits are `hex`, compared at once.
+LANES_TARGET static int hex_matches(const uint8_t *digest, const uint8_t *hex) {
+  __m128i text[4], difference = _mm_setzero_si128();
+  hex_digits(digest, text);
+  for (int i = 0; i < 4; i++) difference = _mm_or_si128(difference, _mm_xor_si128(text[i], _mm_loadu_si128((const __m128i *)(hex + 16 * i))));
   return _mm_testz_si128(difference, difference);
+}
+
+// Writes the digest's hex digits to `hex`.
+LANES_TARGET static void write_hex(const uint8_t *digest, uint8_t *hex) {
+  __m128i text[4];
+  hex_digits(digest, text);
+  for (int i = 0; i < 4; i++) _mm_storeu_si128((__m128i *)(hex + 16 * i), text[i]);
 }
 
 enum { block_bytes = 64 };
@@ -192,6 +203,82 @@ LANES_TARGET size_t lifesim_sha256_links_check(const lifesim_sha256_link *links,
   }
 }
 
+// Four rounds of one message: its schedule words `w` (plus the round constants) into the state.
+#define FOUR_ROUNDS(w, j)                                                                  \
+  do {                                                                                     \
+    __m128i k_ = _mm_add_epi32((w), _mm_loadu_si128((const __m128i *)(round_constants + 4 * (j)))); \
+    cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k_);                                          \
+    abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(k_, 0x0E));                 \
+  } while (0)
+
+// The next four schedule words into `a`, from the sixteen before them in a, b, c, d (oldest first).
+#define NEXT_WORDS(a, b, c, d) \
+  (a) = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32((a), (b)), _mm_alignr_epi8((d), (c), 4)), (d))
+
+// Hashes one block of one message, its state in `state` (ABEF, CDGH), every round written out:
+// a message hashed alone waits on each round, and a loop's indexing and spills add to that.
+LANES_TARGET static void hash_one_block(__m128i state[2], const uint8_t *block) {
+  const __m128i big_endian = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i abef = state[0], cdgh = state[1];
+  __m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)block), big_endian);
+  __m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16)), big_endian);
+  __m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 32)), big_endian);
+  __m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 48)), big_endian);
+  FOUR_ROUNDS(w0, 0);
+  FOUR_ROUNDS(w1, 1);
+  FOUR_ROUNDS(w2, 2);
+  FOUR_ROUNDS(w3, 3);
+  for (int j = 4; j < 16; j += 4) {
+    NEXT_WORDS(w0, w1, w2, w3);
+    FOUR_ROUNDS(w0, j);
+    NEXT_WORDS(w1, w2, w3, w0);
+    FOUR_ROUNDS(w1, j + 1);
+    NEXT_WORDS(w2, w3, w0, w1);
+    FOUR_ROUNDS(w2, j + 2);
+    NEXT_WORDS(w3, w0, w1, w2);
+    FOUR_ROUNDS(w3, j + 3);
+  }
+  state[0] = _mm_add_epi32(state[0], abef);
+  state[1] = _mm_add_epi32(state[1], cdgh);
+}
+
+LANES_TARGET void lifesim_sha256_link_hex(const uint8_t *previous, const uint8_t *a, size_t a_length,
+                                          const uint8_t *b, size_t b_length, uint8_t *hex) {
+  lane_states lanes;
+  reset_lane(&lanes, 0);
+  __m128i state[2] = {_mm_loadu_si128((const __m128i *)lanes.words[0]), _mm_loadu_si128((const __m128i *)(lanes.words[0] + 4))};
+  uint64_t length = (previous ? 64 : 0) + (uint64_t)a_length + (uint64_t)b_length;
+  if (previous) hash_one_block(state, previous);
+  // Whole blocks of `a` where they lie; its last bytes, then `b`, gathered in `pending`.
+  for (; a_length >= block_bytes; a += block_bytes, a_length -= block_bytes) hash_one_block(state, a);
+  uint8_t pending[2 * block_bytes];
+  size_t filled = a_length;
+  if (filled > 0) memcpy(pending, a, filled);
+  while (b_length > 0) {
+    size_t taken = block_bytes - filled < b_length ? block_bytes - filled : b_length;
+    memcpy(pending + filled, b, taken);
+    filled += taken;
+    b += taken;
+    b_length -= taken;
+    if (filled == block_bytes) {
+      hash_one_block(state, pending);
+      filled = 0;
+    }
+  }
+  // FIPS 180-4 §5.1.1: a 1 bit, zeros, and the message's length in bits in the last 8 bytes.
+  size_t tail_blocks = filled + 9 <= block_bytes ? 1 : 2;
+  memset(pending + filled, 0, tail_blocks * block_bytes - filled);
+  pending[filled] = 0x80;
+  uint64_t bits = length * 8;
+  for (int i = 0; i < 8; i++) pending[tail_blocks * block_bytes - 1 - i] = (uint8_t)(bits >> (8 * i));
+  for (size_t k = 0; k < tail_blocks; k++) hash_one_block(state, pending + k * block_bytes);
+  _mm_storeu_si128((__m128i *)lanes.words[0], state[0]);
+  _mm_storeu_si128((__m128i *)(lanes.words[0] + 4), state[1]);
+  uint8_t digest[32];
+  lane_digest(&lanes, 0, digest);
+  write_hex(digest, hex);
+}
+
 #else
 
 #include <stdlib.h>
@@ -200,6 +287,11 @@ LANES_TARGET size_t lifesim_sha256_links_check(const lifesim_sha256_link *links,
 int lifesim_sha256_lanes_supported(void) { return 0; }
 size_t lifesim_sha256_links_check(const lifesim_sha256_link *links, size_t count) {
   (void)links; (void)count;
+  abort();
+}
+void lifesim_sha256_link_hex(const uint8_t *previous, const uint8_t *a, size_t a_length,
+                             const uint8_t *b, size_t b_length, uint8_t *hex) {
+  (void)previous; (void)a; (void)a_length; (void)b; (void)b_length; (void)hex;
   abort();
 }
 #endif

@@ -2,8 +2,8 @@
 /// with an empty `h(0)` before the header.
 ///
 /// This is the log's hottest path (every line written or read): the previous digest
-/// lives in one reused 64-byte buffer and SHA-256 runs on raw pointers with its
-/// context on the stack (see `LibCrypto`).
+/// lives in one reused 64-byte buffer and SHA-256 runs on raw pointers, with the CPU's SHA
+/// extensions where it has them, else libcrypto (see `LinkHasher.linkHex`).
 public struct HashChain: Sendable {
   /// The previous line's hex digest as ASCII bytes (empty before the header).
   public private(set) var previous: [UInt8] = []
@@ -52,18 +52,18 @@ public struct HashChain: Sendable {
     // h(0) is empty: the header's link hashes no previous digest.
     let first = previous.isEmpty
     if first { previous = [UInt8](repeating: 0, count: Self.hexBytes) }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LibCrypto.sha256Bytes) { digest in
-      let digest = digest.baseAddress!
-      previous.withUnsafeMutableBufferPointer { out in
-        LibCrypto.sha256(first ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(out), a, b, into: digest)
-        // Computed digits, not a table: a static array's bounds checks were 7% of the log thread.
-        let bytes = UnsafeRawPointer(digest), hex = UnsafeMutableRawPointer(out.baseAddress!)
-        for i in 0..<(LibCrypto.sha256Bytes / 4) {
-          hex.storeBytes(of: Self.hexDigits(bytes, word: i).littleEndian, toByteOffset: 8 * i, as: UInt64.self)
-        }
-      }
+    previous.withUnsafeMutableBytes { out in
+      LinkHasher.linkHex(previous: first ? nil : UnsafeRawPointer(out.baseAddress!), a, b, into: out.baseAddress!)
     }
     return previous
+  }
+
+  /// Writes `digest` (32 bytes) as 64 lowercase hex digits to `hex`.
+  static func writeHex(_ digest: UnsafePointer<UInt8>, into hex: UnsafeMutableRawPointer) {
+    // Computed digits, not a table: a static array's bounds checks were 7% of the log thread.
+    for i in 0..<(LibCrypto.sha256Bytes / 4) {
+      hex.storeBytes(of: hexDigits(UnsafeRawPointer(digest), word: i).littleEndian, toByteOffset: 8 * i, as: UInt64.self)
+    }
   }
 
   /// Whether `recorded` (64 hex digits) is `digest` (32 bytes) in lowercase hex: four bytes'

@@ -5,7 +5,8 @@ internal import CSHA256Lanes
 /// Checking a log, each line links to the digest recorded on the line before it, so every
 /// link is known before any is hashed. Where the CPU has the SHA extensions, four links are
 /// hashed side by side and compared in C (`lifesim_sha256_links_check`); elsewhere one at a
-/// time through libcrypto, and compared in Swift. The only file that calls into `CSHA256Lanes`.
+/// time through libcrypto, and compared in Swift. It also hashes the links of a chain being
+/// written, one after the other (`linkHex`). The only file that calls into `CSHA256Lanes`.
 enum LinkHasher {
   /// One link: the 64 hex digits it links onto, its body, and the 64 hex digits recorded for it.
   struct Link {
@@ -35,6 +36,24 @@ enum LinkHasher {
       let found = lifesim_sha256_links_check(links.baseAddress, count)
       return found == count ? nil : found
     }
+  }
+
+  /// Writes the 64 lowercase hex digits of SHA-256(`previous` ‖ `a` ‖ `b`) to `hex`, which may
+  /// be where `previous` is (64 hex digits; nil: none, the header's link). One message in one
+  /// lane where the CPU has the SHA extensions (`lifesim_sha256_link_hex`), else through
+  /// libcrypto: a chain being written hashes each line after the digest of the one before.
+  static func linkHex(previous: UnsafeRawPointer?, _ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer,
+                      into hex: UnsafeMutableRawPointer, oneLane: Bool = lanesSupported) {
+    guard oneLane else {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LibCrypto.sha256Bytes) { digest in
+        LibCrypto.sha256(UnsafeRawBufferPointer(start: previous, count: previous == nil ? 0 : HashChain.hexBytes), a, b,
+                         into: digest.baseAddress!)
+        HashChain.writeHex(digest.baseAddress!, into: hex)
+      }
+      return
+    }
+    lifesim_sha256_link_hex(previous?.assumingMemoryBound(to: UInt8.self), a.baseAddress?.assumingMemoryBound(to: UInt8.self), a.count,
+                            b.baseAddress?.assumingMemoryBound(to: UInt8.self), b.count, hex.assumingMemoryBound(to: UInt8.self))
   }
 
   /// Whether one link's digest, through libcrypto, is the one recorded for it.

@@ -110,4 +110,37 @@ import TestSupport
     // One at a time stops asking at the mismatch; four at once asks for every link first.
     #expect(asked == [Int](repeating: 1, count: fourAtOnce ? 40 : 5) + [Int](repeating: 0, count: fourAtOnce ? 0 : 35))
   }
+
+  /// A chain's link hashed in one lane writes libcrypto's digest in hex, wherever the message
+  /// splits between its parts and wherever the padding falls: messages of 0 to 300 bytes
+  /// after no previous digest or one, the last part empty, a byte or longer.
+  @Test(.enabled(if: LinkHasher.lanesSupported))
+  func oneLinkInOneLaneWritesLibcryptosDigest() {
+    var rng = SplitMix64(seed: 43)
+    let bytes = (0..<(300 + HashChain.hexBytes)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    var differ = 0
+    bytes.withUnsafeBytes { all in
+      for length in 0...300 {
+        for (withPrevious, split) in [(false, length), (true, length), (true, max(length - 1, 0)), (false, length / 3)] {
+          let previous = withPrevious ? all.baseAddress! : nil
+          let message = all.baseAddress! + HashChain.hexBytes
+          let a = UnsafeRawBufferPointer(start: message, count: split)
+          let b = UnsafeRawBufferPointer(start: message + split, count: length - split)
+          var hex = (lane: [UInt8](repeating: 0, count: 64), libcrypto: [UInt8](repeating: 0, count: 64))
+          hex.lane.withUnsafeMutableBytes { LinkHasher.linkHex(previous: previous, a, b, into: $0.baseAddress!, oneLane: true) }
+          hex.libcrypto.withUnsafeMutableBytes { LinkHasher.linkHex(previous: previous, a, b, into: $0.baseAddress!, oneLane: false) }
+          if hex.lane != hex.libcrypto { differ += 1 }
+        }
+      }
+    }
+    #expect(differ == 0)
+    // SHA-256 of "abc" (FIPS 180-2, appendix B.1), through each.
+    for oneLane in [true, false] {
+      var hex = [UInt8](repeating: 0, count: 64)
+      Array("abc".utf8).withUnsafeBytes { abc in
+        hex.withUnsafeMutableBytes { LinkHasher.linkHex(previous: nil, abc, UnsafeRawBufferPointer(start: nil, count: 0), into: $0.baseAddress!, oneLane: oneLane) }
+      }
+      #expect(String(decoding: hex, as: UTF8.self) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+  }
 }

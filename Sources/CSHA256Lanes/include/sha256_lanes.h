@@ -1,4 +1,4 @@
-// CSHA256Lanes: SHA-256 of four messages side by side with the x86 SHA extensions.
+// CSHA256Lanes: SHA-256 with the x86 SHA extensions, of four messages side by side, or of one.
 //
 // Checking a log's hash chain hashes every line, each after the digest recorded on the line
 // before it, so the lines can be hashed in any order. One message at a time, each SHA round
@@ -28,5 +28,11 @@ int lifesim_sha256_lanes_supported(void);
 /// matches; else the index of a link that does not (the first found, in an order of its own),
 /// and hashes no more.
 size_t lifesim_sha256_links_check(const lifesim_sha256_link *links, size_t count);
+
+/// Writes the 64 lowercase hex digits of SHA-256(previous ‖ a ‖ b) to `hex`, `previous` being
+/// 64 bytes, or NULL for none: one link of a chain as it is written, in one lane (the next link
+/// needs this one's digest), without libcrypto's context, copies and clean-up for each.
+void lifesim_sha256_link_hex(const uint8_t *previous, const uint8_t *a, size_t a_length,
+                             const uint8_t *b, size_t b_length, uint8_t *hex);
 
 #endif
