@@ -1,8 +1,8 @@
 internal import CLibCrypto
 
-/// SHA-256 from Debian's libcrypto, with its context on the stack: the hash chain
-/// hashes every line of every log, so this path allocates nothing. The only file
-/// that calls into `CLibCrypto`.
+/// SHA-256 from Debian's libcrypto, with its context on the stack: where the CPU lacks
+/// the SHA extensions (`LinkHasher`), the hash chain hashes every line of every log
+/// through it, so this path allocates nothing. The only file that calls into `CLibCrypto`.
 enum LibCrypto {
   /// The length of a SHA-256 digest.
   static let sha256Bytes = 32

@@ -82,7 +82,8 @@ struct EventSpan {
 
 /// A chunk's event spans, in storage that grows by doubling. A plain value over a pointer, so
 /// a loop can take it as a local and put it back (a class's property costs an exclusivity
-/// check on every access); its chunk frees it.
+/// check on every access); its chunk frees it. A copy taken out must be put back before the
+/// chunk is used again: growing frees the storage the chunk still points to.
 struct EventSpans {
   private(set) var base: UnsafeMutablePointer<EventSpan>
   private(set) var count = 0

@@ -59,7 +59,7 @@ enum ParallelVerification {
 }
 
 /// Reads chunks and checks every line's form, sequence and time, as `LogReader` does; stops
-/// at the first line it does not accept.
+/// at the first line it does not accept. In a chunk that keeps spans, it notes each event's.
 final class LineValidator: @unchecked Sendable {
   // @unchecked: used by one thread at a time (`ParallelVerification.check` joins between chunks).
   private let fd: Int32
@@ -208,7 +208,8 @@ private struct LineRules {
   /// (and that starts with its kind, as `LogScanner` looks for it).
   private mutating func acceptTrailer(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
     // Where `LogScanner` looks for it too: a line in another order is damage to it.
-    guard LogScanner.starts(UnsafeRawBufferPointer(body), with: LogScanner.trailerPrefix), let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
+    guard LogScanner.starts(UnsafeRawBufferPointer(body), with: LogScanner.trailerPrefix),
+          let parsed = try? JSONParser.parse(body), case .object = parsed, parsed["kind"]?.stringValue == "end",
           let read = try? LogReader.decodeTrailer(parsed, number: lineNumber),
           (try? order.checkTrailer(read, line: lineNumber)) != nil else { return false }
     trailer = read
