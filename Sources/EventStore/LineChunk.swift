@@ -15,8 +15,8 @@ final class LineChunk: @unchecked Sendable {
   /// where its newline is, and for an event, what the JSON check may skip.
   var lines: [(bodyEnd: Int, lineEnd: Int, prefix: EventPrefix?)] = []
   /// Each event line's span, when the chunk keeps them (`keepsSpans`): for a reader that hands
-  /// the events out as `LogScanner` does.
-  var spans: EventSpans
+  /// the events out as `LogScanner` does. A loop takes it as a local and puts it back.
+  var spans: RawList<EventSpan>
   /// Whether the validator records `spans`.
   let keepsSpans: Bool
 
@@ -24,7 +24,7 @@ final class LineChunk: @unchecked Sendable {
     self.capacity = capacity
     self.keepsSpans = keepsSpans
     bytes = .allocate(capacity: capacity)
-    spans = EventSpans(capacity: keepsSpans ? 1_024 : 1)
+    spans = RawList(capacity: keepsSpans ? 1_024 : 1)
     lines.reserveCapacity(Self.linesMax(bytes: capacity))
   }
 
@@ -78,30 +78,4 @@ struct EventSpan {
     self.seq = seq
     self.t = t
   }
-}
-
-/// A chunk's event spans, in storage that grows by doubling. A plain value over a pointer, so
-/// a loop can take it as a local and put it back (a class's property costs an exclusivity
-/// check on every access); its chunk frees it. A copy taken out must be put back before the
-/// chunk is used again: growing frees the storage the chunk still points to.
-struct EventSpans {
-  private(set) var base: UnsafeMutablePointer<EventSpan>
-  private(set) var count = 0
-  private var capacity: Int
-
-  init(capacity: Int) {
-    precondition(capacity > 0, "room for one span at least")
-    self.capacity = capacity
-    base = .allocate(capacity: capacity)
-  }
-
-  mutating func append(_ span: EventSpan) {
-    if count == capacity { (base, capacity) = RawStorage.grown(base, keeping: count, capacity: capacity, needed: count + 1) }
-    (base + count).initialize(to: span)
-    count += 1
-  }
-
-  mutating func removeAll() { count = 0 }
-
-  func deallocate() { base.deallocate() }
 }

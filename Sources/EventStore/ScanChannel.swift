@@ -1,3 +1,4 @@
+import JSON
 import Dispatch
 
 /// `BackgroundLogScanner`'s reading thread and its hand-off to the caller: at most
@@ -128,7 +129,7 @@ private struct ScanBatchBuilder: ~Copyable {
   /// exclusivity check on every access).
   private var bytes: UnsafeMutablePointer<UInt8>
   private var capacity: Int
-  private var spans: EventSpans
+  private var spans: RawList<EventSpan>
   /// Bytes of bodies (and their braces) so far.
   private(set) var byteCount = 0
 

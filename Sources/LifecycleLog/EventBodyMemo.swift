@@ -46,9 +46,7 @@ public final class EventBodyMemo: @unchecked Sendable {
   /// The boxes the batch refers to that no slot holds.
   private var batchOwn: [BodyBox] = []
   /// The bodies of the batch's events without an id, in raw storage.
-  private var alone = UnsafeMutablePointer<EventBody>.allocate(capacity: 16)
-  private var aloneCapacity = 16
-  private var aloneCount = 0
+  private var alone = RawList<EventBody>(capacity: 16)
 
   /// A memo of `slots` bodies (the tests make small ones, to see bodies put out of their slots).
   public init(slots: Int = EventBodyMemo.slotsDefault) {
@@ -63,7 +61,6 @@ public final class EventBodyMemo: @unchecked Sendable {
 
   deinit {
     forgetAll()
-    alone.deinitialize(count: aloneCount)
     alone.deallocate()
     ids.deallocate()
     boxes.deallocate()
@@ -77,8 +74,7 @@ public final class EventBodyMemo: @unchecked Sendable {
     batch.removeAll(keepingCapacity: true)
     batch.reserveCapacity(expected)
     batchOwn.removeAll(keepingCapacity: true)
-    alone.deinitialize(count: aloneCount)
-    aloneCount = 0
+    alone.removeAll()
   }
 
   /// How the batch's event `i` lends its body, until the next `begin`.
@@ -93,7 +89,7 @@ public final class EventBodyMemo: @unchecked Sendable {
   public func lent(at i: Int) -> LentBody {
     let (box, index) = batch[i]
     if let box { return .boxed(box) }
-    return .alone(UnsafePointer(alone + Int(index)))
+    return .alone(UnsafePointer(alone.base + Int(index)))
   }
 
   /// Decodes `e` as the batch's next event, its body found here when an event with its
@@ -133,13 +129,9 @@ public final class EventBodyMemo: @unchecked Sendable {
   }
 
   private func appendAlone(_ body: consuming EventBody) {
-    precondition(aloneCount < Int32.max, "a batch of more than Int32.max events")
-    if aloneCount == aloneCapacity {
-      (alone, aloneCapacity) = RawStorage.grown(alone, keeping: aloneCount, capacity: aloneCapacity, needed: aloneCount + 1)
-    }
-    (alone + aloneCount).initialize(to: body)
-    batch.append((nil, Int32(truncatingIfNeeded: aloneCount)))
-    aloneCount += 1
+    precondition(alone.count < Int32.max, "a batch of more than Int32.max events")
+    batch.append((nil, Int32(truncatingIfNeeded: alone.count)))
+    alone.append(body)
   }
 
   /// Frees every slot; the batch keeps the boxes it refers to alive.
